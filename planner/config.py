@@ -1,0 +1,89 @@
+"""Validated descriptions a user writes or uploads: clusters (pools or explicit nodes).
+
+pydantic lives here, at the boundary; the engine receives plain per-node tuples from
+`ClusterConfig.node_specs()`.
+"""
+
+from typing import Self
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+GPU_TYPE_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]*$"
+
+
+class _Config(BaseModel):
+    """Frozen and strict: unknown keys are errors and values never change once validated."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class NodePool(_Config):
+    """`count` identical nodes."""
+
+    name: str = Field(default="", description="Optional pool name; defaults to the GPU type.")
+    gpu_type: str = Field(default="", description="GPU model; empty for CPU-only nodes.")
+    gpus_per_node: int = Field(ge=0, le=64)
+    cpu: float = Field(default=0.0, ge=0, description="CPU cores per node (0 = not limited).")
+    mem_gib: float = Field(default=0.0, ge=0, description="Memory per node (0 = not limited).")
+    count: int = Field(gt=0, le=100_000)
+
+    @model_validator(mode="after")
+    def _gpu_type_when_gpus(self) -> Self:
+        if self.gpus_per_node > 0 and not self.gpu_type:
+            raise ValueError("a pool with GPUs needs a gpu_type")
+        return self
+
+
+class Node(_Config):
+    """One named node, as in an exported node list."""
+
+    node_id: str = Field(min_length=1)
+    gpu_type: str = ""
+    gpus: int = Field(ge=0, le=64)
+    cpu: float = Field(default=0.0, ge=0)
+    mem_gib: float = Field(default=0.0, ge=0)
+
+
+NodeSpec = tuple[str, str, int, float, float]
+"""(node_id, gpu_type, gpus, cpu, mem_gib): what the engine sees of a node."""
+
+
+class ClusterConfig(_Config):
+    """Either pools of identical nodes or an explicit node list (or both: pools come first)."""
+
+    name: str = ""
+    pools: tuple[NodePool, ...] = ()
+    nodes: tuple[Node, ...] = ()
+
+    @model_validator(mode="after")
+    def _not_empty_and_unique(self) -> Self:
+        if not self.pools and not self.nodes:
+            raise ValueError("a cluster needs at least one pool or one node")
+        ids = [node_id for node_id, *_ in self.node_specs()]
+        if len(ids) != len(set(ids)):
+            raise ValueError("node ids must be unique")
+        return self
+
+    def node_specs(self) -> list[NodeSpec]:
+        """Every node, pools expanded (ids `<pool>-<n>`), then the explicit nodes."""
+        specs: list[NodeSpec] = []
+        for index, pool in enumerate(self.pools):
+            prefix = pool.name or pool.gpu_type or f"pool{index}"
+            specs.extend(
+                (f"{prefix}-{n:04d}", pool.gpu_type, pool.gpus_per_node, pool.cpu, pool.mem_gib)
+                for n in range(pool.count)
+            )
+        specs.extend((n.node_id, n.gpu_type, n.gpus, n.cpu, n.mem_gib) for n in self.nodes)
+        return specs
+
+    def gpus_by_type(self) -> dict[str, int]:
+        """Installed GPUs per GPU type (CPU-only nodes left out)."""
+        totals: dict[str, int] = {}
+        for _, gpu_type, gpus, _, _ in self.node_specs():
+            if gpus:
+                totals[gpu_type] = totals.get(gpu_type, 0) + gpus
+        return totals
+
+    @property
+    def node_count(self) -> int:
+        return sum(pool.count for pool in self.pools) + len(self.nodes)

@@ -1,0 +1,133 @@
+"""Which column of an export holds which canonical field.
+
+Names are matched case- and punctuation-insensitively against English and Chinese synonyms;
+a user's `--map FIELD=COLUMN` always wins. The mapping actually used is reported back so the
+user can check it.
+"""
+
+import difflib
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from planner.errors import MissingColumnError
+
+# Canonical field -> synonyms, most specific first. Per-pod and per-job variants are
+# separate fields because they mean different numbers.
+SYNONYMS: dict[str, tuple[str, ...]] = {
+    "job_id": ("job_id", "jobid", "job_name", "jobname", "id", "job", "name", "uid",
+               "任务id", "作业id", "任务编号", "作业编号", "任务名", "作业名"),
+    "submit": ("submit_s", "submit_time", "submitted", "submit", "submit_at", "submitted_at",
+               "creation_time", "created", "created_at", "create_time", "enqueue_time",
+               "提交时间", "创建时间", "提交"),
+    "start": ("start_s", "start_time", "started", "start", "started_at", "scheduled_time",
+              "begin_time", "开始时间", "启动时间", "开始"),
+    "end": ("end_s", "end_time", "ended", "end", "ended_at", "finish_time", "finished",
+            "finished_at", "completion_time", "completed_at", "deletion_time", "stop_time",
+            "结束时间", "完成时间", "结束"),
+    "duration": ("duration_s", "duration", "run_time", "runtime", "run_time_s", "elapsed",
+                 "wall_time", "walltime", "duration_sec", "运行时长", "运行时间", "时长", "耗时"),
+    "gpus_per_pod": ("gpus_per_pod", "gpu_per_pod", "gpus_per_node", "gpu_per_node",
+                     "gpus_per_worker", "每节点gpu数", "单节点gpu数"),
+    "gpus": ("gpus", "gpu", "num_gpu", "num_gpus", "gpu_num", "gpu_count", "ngpus", "n_gpu",
+             "gpus_requested", "gpu_request", "total_gpus", "gpu数", "gpu数量", "gpu卡数",
+             "卡数", "显卡数"),
+    "pods": ("pods", "num_pods", "pod_num", "nodes", "num_nodes", "nnodes", "node_num",
+             "node_count", "workers", "num_workers", "worker_num", "replicas", "节点数",
+             "实例数", "副本数"),
+    "cpu": ("cpu", "cpus", "num_cpu", "cpu_num", "ncpus", "cores", "cpu_cores", "cpu_request",
+            "cpu数", "cpu核数", "核数"),
+    "mem": ("mem_gib", "memory_gib", "mem_gb", "memory_gb", "mem_mib", "memory_mib", "mem_mb",
+            "memory_mb", "mem", "memory", "ram", "内存", "内存gb", "内存gib"),
+    "gpu_type": ("gpu_type", "gpu_types", "gpu_model", "gpu_spec", "gpu_name", "gres_type",
+                 "model", "gpu型号", "卡型", "显卡型号"),
+    "queue": ("queue", "vc", "virtual_cluster", "team", "tenant", "account", "partition",
+              "namespace", "project", "group", "队列", "团队", "租户", "项目", "部门"),
+    "user": ("user", "user_id", "userid", "username", "user_name", "owner", "用户",
+             "用户名", "提交人"),
+    "priority": ("priority", "prio", "priority_class", "优先级"),
+    "status": ("status", "state", "job_status", "final_status", "job_state", "result",
+               "状态", "任务状态", "作业状态"),
+}
+
+FIELDS: tuple[str, ...] = tuple(SYNONYMS)
+
+
+def normalise_name(name: str) -> str:
+    """Lower case, with spaces, dashes, dots and brackets folded to `_` or dropped."""
+    folded = re.sub(r"[\s\-./]+", "_", name.strip().lower())
+    folded = re.sub(r"[()（）\[\]【】]", "", folded)
+    return folded.strip("_")
+
+
+@dataclass(frozen=True, slots=True)
+class ColumnMap:
+    """Canonical field -> source column name, for the fields the file has."""
+
+    columns: Mapping[str, str]
+
+    def get(self, field: str) -> str | None:
+        return self.columns.get(field)
+
+    def has(self, field: str) -> bool:
+        return field in self.columns
+
+
+def resolve_columns(
+    header: Sequence[str], overrides: Mapping[str, str], *, file: str
+) -> ColumnMap:
+    """Match `header` to fields; `overrides` (field -> column) are checked and win."""
+    by_name = {normalise_name(col): col for col in reversed(header)}
+    chosen: dict[str, str] = {}
+    for field, column in overrides.items():
+        if field not in SYNONYMS:
+            raise MissingColumnError(
+                f"--map names an unknown field '{field}'; fields are: {', '.join(FIELDS)}",
+                file=file,
+            )
+        if column not in header:
+            raise MissingColumnError(
+                f"--map {field}={column}: the file has no column '{column}'"
+                f"{_close_hint(column, header)}",
+                file=file,
+            )
+        chosen[field] = column
+    taken = set(chosen.values())
+    for field, names in SYNONYMS.items():
+        if field in chosen:
+            continue
+        for name in names:
+            column = by_name.get(normalise_name(name))
+            if column is not None and column not in taken:
+                chosen[field] = column
+                taken.add(column)
+                break
+    return ColumnMap(chosen)
+
+
+def require(columns: ColumnMap, needs: Sequence[Sequence[str]], header: Sequence[str], *,
+            file: str) -> None:
+    """Each entry of `needs` lists alternatives; at least one of each must be mapped."""
+    for alternatives in needs:
+        if any(columns.has(field) for field in alternatives):
+            continue
+        field = alternatives[0]
+        names = " or ".join(f"'{f}'" for f in alternatives)
+        raise MissingColumnError(
+            f"no column for {names} was found{_close_hint(field, header)}. Columns in the file: "
+            f"{', '.join(header[:30])}. Name the column with --map {field}=COLUMN.",
+            file=file,
+        )
+
+
+def _close_hint(wanted: str, header: Sequence[str]) -> str:
+    """'; close matches: a, b' from the header, or ''."""
+    candidates = {normalise_name(col): col for col in header}
+    pool = list(candidates) + list(SYNONYMS.get(wanted, ()))
+    matches = difflib.get_close_matches(normalise_name(wanted), pool, n=6, cutoff=0.5)
+    shown = [candidates[m] for m in matches if m in candidates]
+    for synonym in SYNONYMS.get(wanted, ()):
+        for norm, col in candidates.items():
+            if col not in shown and (synonym in norm or norm in synonym) and len(norm) > 1:
+                shown.append(col)
+    return f"; close matches in the file: {', '.join(shown[:5])}" if shown else ""

@@ -1,0 +1,32 @@
+"""The fixed taxonomy of why a row was rejected or flagged during ingestion.
+
+Codes are stable (reports, the database and tests use them); descriptions are for people.
+"""
+
+REJECTION_REASONS: dict[str, str] = {
+    "missing_value": "a value the job needs is empty",
+    "not_a_number": "a value that must be a number is not one",
+    "negative_value": "a count, size or duration is negative or zero where it must be positive",
+    "fractional_gpus": "a job may share one GPU (0-1) but cannot ask for a fraction above one",
+    "gpus_not_divisible": "the job's GPUs cannot be spread evenly over its pods",
+    "bad_time": "a date/time cannot be read",
+    "bad_duration": "a duration cannot be read",
+    "end_before_start": "the job ends before it starts",
+    "never_started": "the job never ran, so its run time is unknown",
+    "unknown_status": "the status is not one we recognise",
+    "unknown_priority": "the priority is neither a number nor a known class name",
+    "duplicate_job_id": "another row already has this job id",
+    "bad_field_count": "the line has more fields than the header",
+    "orphan_step": "a Slurm job step whose job line is missing",
+    "mixed_time_bases": "times mix absolute dates with seconds-from-start",
+}
+
+FLAGS: dict[str, str] = {
+    "running_at_end": "still running when the history was exported; run time is as observed",
+    "pods_inferred": "no pod count: split into pods of at most the per-pod GPU limit",
+    "no_submit_time": "no submit time: taken as submitted when it started",
+    "start_before_submit": "starts before its submit time (clock skew in the source)",
+    "status_derived": "no status column: completed if it has an end, else running-at-end",
+    "job_id_generated": "no job id column: ids are 'row-N' from the row number",
+    "queue_missing": "empty queue: put in queue 'default'",
+}

@@ -1,0 +1,99 @@
+"""The ingest report: what was read, kept, rejected and why, in a form users and tools read."""
+
+from collections import Counter
+
+import pandas as pd
+from pydantic import BaseModel, ConfigDict, Field
+
+from planner.ingest.reasons import FLAGS, REJECTION_REASONS
+
+EXAMPLES_PER_REASON = 5
+
+
+class RejectionExample(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    row: int
+    column: str
+    value: str
+    message: str
+
+
+class IngestReport(BaseModel):
+    """Counts and examples; `accepted + rejected == rows` always."""
+
+    file: str
+    format: str
+    read_as: str = Field(description="How the bytes were read: kind, compression, encoding.")
+    sha256: str
+    rows: int = 0
+    accepted: int = 0
+    rejected: int = 0
+    rejected_by_reason: dict[str, int] = Field(default_factory=dict)
+    examples: dict[str, list[RejectionExample]] = Field(default_factory=dict)
+    flagged: dict[str, int] = Field(default_factory=dict)
+    column_mapping: dict[str, str] = Field(default_factory=dict)
+    blank_lines: int = 0
+    steps_folded: int = 0
+    gpu_hours: float = 0.0
+    gpu_total: float = Field(default=0.0, description="Sum of pods x GPUs over accepted jobs.")
+    trace_id: str = ""
+    already_imported: bool = False
+    time_base: str = "relative"
+    timezone: str = "UTC"
+    start_utc: str | None = None
+    horizon_s: float = 0.0
+    nodes: int | None = None
+    gpus_by_type: dict[str, int] | None = None
+
+    def summary_lines(self) -> list[str]:
+        """Plain-language lines for the terminal and the app."""
+        lines = [
+            f"{self.file}: {self.format} ({self.read_as})",
+            f"rows {self.rows:,}  accepted {self.accepted:,}  rejected {self.rejected:,}",
+        ]
+        if self.nodes is not None:
+            lines.append(f"cluster: {self.nodes:,} nodes, GPUs by type {self.gpus_by_type}")
+        else:
+            lines.append(f"GPU-hours {self.gpu_hours:,.1f}  trace id {self.trace_id}"
+                         + ("  (already imported)" if self.already_imported else ""))
+        for reason, count in sorted(self.rejected_by_reason.items(), key=lambda kv: -kv[1]):
+            lines.append(f"  rejected {count:,}: {reason} - {REJECTION_REASONS.get(reason, '')}")
+            for ex in self.examples.get(reason, [])[:3]:
+                lines.append(f"    row {ex.row}, column '{ex.column}', value '{ex.value}': "
+                             f"{ex.message}")
+        for flag, count in sorted(self.flagged.items()):
+            lines.append(f"  flagged {count:,}: {flag} - {FLAGS.get(flag, '')}")
+        return lines
+
+
+class ReportBuilder:
+    """Accumulates chunk results into an IngestReport without holding the rows."""
+
+    def __init__(self, report: IngestReport) -> None:
+        self.report = report
+        self.reasons: Counter[str] = Counter()
+        self.flags: Counter[str] = Counter()
+
+    def add_rejected(self, rejected: pd.DataFrame) -> None:
+        if rejected.empty:
+            return
+        self.reasons.update(rejected["reason"].value_counts().to_dict())
+        for reason, group in rejected.groupby("reason", sort=False):
+            shown = self.report.examples.setdefault(str(reason), [])
+            for rec in group.head(EXAMPLES_PER_REASON - len(shown)).itertuples():
+                shown.append(RejectionExample(row=int(rec.row), column=str(rec.column_name),
+                                              value=str(rec.value)[:200],
+                                              message=str(rec.message)))
+
+    def add_flags(self, flags: Counter[str]) -> None:
+        self.flags.update(flags)
+
+    def finish(self, *, accepted: int) -> IngestReport:
+        report = self.report
+        report.rejected_by_reason = dict(self.reasons.most_common())
+        report.rejected = sum(self.reasons.values())
+        report.accepted = accepted
+        report.rows = report.accepted + report.rejected
+        report.flagged = dict(sorted(self.flags.items()))
+        return report

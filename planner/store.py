@@ -1,0 +1,95 @@
+"""The one owner of the planner's DuckDB file: where it is, connections and migrations.
+
+Every table (traces, clusters, later the price book and scenarios) is created by the
+numbered SQL files in `planner/migrations/`, applied in order, each in its own transaction,
+and recorded in `schema_migrations`. Other modules borrow connections from here; nothing
+else opens the file.
+"""
+
+import os
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from importlib import resources
+from pathlib import Path
+
+import duckdb
+
+from planner.errors import StoreError
+
+DEFAULT_DB = Path(__file__).resolve().parent.parent / "data" / "planner.duckdb"
+DB_ENV = "PLANNER_DB"
+_MIGRATION_NAME = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
+
+
+def database_path(explicit: str | Path | None = None) -> Path:
+    """`--db` if given, else $PLANNER_DB, else data/planner.duckdb in the checkout."""
+    if explicit:
+        return Path(explicit)
+    env = os.environ.get(DB_ENV)
+    return Path(env) if env else DEFAULT_DB
+
+
+def migrations() -> list[tuple[int, str, str]]:
+    """(version, file name, SQL) of every migration, in order."""
+    found = []
+    for entry in resources.files("planner.migrations").iterdir():
+        match = _MIGRATION_NAME.match(entry.name)
+        if match:
+            found.append((int(match.group(1)), entry.name, entry.read_text(encoding="utf-8")))
+    return sorted(found)
+
+
+def open_store(path: Path) -> duckdb.DuckDBPyConnection:
+    """Open (creating if needed) the database at `path` and apply pending migrations."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        con = duckdb.connect(str(path))
+    except (duckdb.Error, OSError) as err:
+        raise StoreError(f"Cannot open the planner database {path}: {err}. If another "
+                         "planner process is using it, close that one or pass --db.") from err
+    try:
+        _apply_migrations(con)
+    except duckdb.Error as err:
+        con.close()
+        raise StoreError(f"Cannot prepare the planner database {path}: {err}") from err
+    return con
+
+
+def schema_version(con: duckdb.DuckDBPyConnection) -> int:
+    row = con.execute("SELECT coalesce(max(version), 0) FROM schema_migrations").fetchone()
+    return int(row[0]) if row else 0
+
+
+def _apply_migrations(con: duckdb.DuckDBPyConnection) -> None:
+    con.execute("CREATE TABLE IF NOT EXISTS schema_migrations "
+                "(version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMP)")
+    current = schema_version(con)
+    for version, name, sql in migrations():
+        if version <= current:
+            continue
+        with transaction(con):
+            con.execute(sql)
+            con.execute("INSERT INTO schema_migrations VALUES (?, ?, now())", [version, name])
+
+
+@contextmanager
+def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConnection]:
+    """All or nothing: commit on success, roll back on any exception."""
+    con.execute("BEGIN TRANSACTION")
+    try:
+        yield con
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    con.execute("COMMIT")
+
+
+@contextmanager
+def connect(path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A migrated connection for one command, closed afterwards."""
+    con = open_store(path)
+    try:
+        yield con
+    finally:
+        con.close()

@@ -1,0 +1,47 @@
+"""Shared fixtures: a fresh database per test, the real public traces, small file builders."""
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from planner.importer import import_file
+from planner.ingest import IngestOptions, IngestReport
+from planner.store import open_store
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+
+
+@pytest.fixture
+def con(tmp_path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A migrated planner database in a fresh file."""
+    connection = open_store(tmp_path / "planner.duckdb")
+    yield connection
+    connection.close()
+
+
+@pytest.fixture(scope="session")
+def shared_traces() -> Path:
+    """`../shared/traces`, or skip with the reason when the checkout has no shared data."""
+    root = Path(os.environ.get("PLANNER_SHARED", SHARED)) / "traces"
+    if not root.is_dir():
+        pytest.skip(f"real traces not available: {root} does not exist (../shared is absent)")
+    return root
+
+
+def write(tmp_path: Path, name: str, text: str, encoding: str = "utf-8") -> Path:
+    path = tmp_path / name
+    path.write_bytes(text.encode(encoding))
+    return path
+
+
+def ingest(con: duckdb.DuckDBPyConnection, path: Path, **options: object) -> IngestReport:
+    return import_file(con, path, IngestOptions(**options))  # type: ignore[arg-type]
+
+
+def jobs_of(con: duckdb.DuckDBPyConnection, trace_id: str) -> list[dict[str, object]]:
+    frame = con.execute("SELECT * FROM jobs WHERE trace_id = ? ORDER BY row_number",
+                        [trace_id]).df()
+    return frame.to_dict(orient="records")
