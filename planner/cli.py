@@ -46,8 +46,12 @@ def _parser() -> argparse.ArgumentParser:
     ingest.add_argument("path", type=Path)
     _read_options(ingest)
     ingest.add_argument("--name", help="name for the stored trace (default: file name)")
-    ingest.add_argument("--rejected-out", type=Path, metavar="FILE.csv",
-                        help="also write the rejected rows with their reasons to this CSV")
+    ingest.add_argument(
+        "--rejected-out",
+        type=Path,
+        metavar="FILE.csv",
+        help="also write the rejected rows with their reasons to this CSV",
+    )
     ingest.set_defaults(run=_ingest)
 
     inspect = sub.add_parser("inspect", help="statistics of a stored trace or a file")
@@ -72,12 +76,22 @@ def _parser() -> argparse.ArgumentParser:
 
 def _read_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=FORMATS, help="override format detection")
-    parser.add_argument("--map", action="append", default=[], metavar="FIELD=COLUMN",
-                        help=f"use COLUMN for FIELD; fields: {', '.join(FIELDS)}")
-    parser.add_argument("--tz", default="UTC",
-                        help="time zone of dates written without an offset (default UTC)")
-    parser.add_argument("--max-gpus-per-pod", type=int, default=8,
-                        help="split jobs without a pod count into pods of at most this many GPUs")
+    parser.add_argument(
+        "--map",
+        action="append",
+        default=[],
+        metavar="FIELD=COLUMN",
+        help=f"use COLUMN for FIELD; fields: {', '.join(FIELDS)}",
+    )
+    parser.add_argument(
+        "--tz", default="UTC", help="time zone of dates written without an offset (default UTC)"
+    )
+    parser.add_argument(
+        "--max-gpus-per-pod",
+        type=int,
+        default=8,
+        help="split jobs without a pod count into pods of at most this many GPUs",
+    )
     parser.add_argument("--db", help="database file (default: $PLANNER_DB or data/planner.duckdb)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
 
@@ -89,8 +103,9 @@ def _options(args: argparse.Namespace) -> IngestOptions:
         if not sep or not field.strip() or not column.strip():
             raise PlannerError(f"--map expects FIELD=COLUMN, got '{item}'")
         mapping[field.strip()] = column.strip()
-    return IngestOptions(format=args.format, mapping=mapping, tz=args.tz,
-                         max_gpus_per_pod=args.max_gpus_per_pod)
+    return IngestOptions(
+        format=args.format, mapping=mapping, tz=args.tz, max_gpus_per_pod=args.max_gpus_per_pod
+    )
 
 
 def _ingest(args: argparse.Namespace) -> int:
@@ -116,12 +131,17 @@ def _inspect(args: argparse.Namespace) -> int:
     if args.json:
         print(stats.model_dump_json(indent=2))
         return 0
-    print(f"{stats.name} ({stats.trace_id}): {stats.jobs:,} jobs from {stats.source_file} "
-          f"[{stats.source_format}]")
+    print(
+        f"{stats.name} ({stats.trace_id}): {stats.jobs:,} jobs from {stats.source_file} "
+        f"[{stats.source_format}]"
+    )
     start = stats.start_utc or "relative times"
     print(f"span {stats.span_s / 86400:,.1f} days from {start}; GPU-hours {stats.gpu_hours:,.1f}")
-    for title, groups in (("GPUs per job", stats.by_gpu_count), ("queue", stats.by_queue),
-                          ("status", stats.by_status)):
+    for title, groups in (
+        ("GPUs per job", stats.by_gpu_count),
+        ("queue", stats.by_queue),
+        ("status", stats.by_status),
+    ):
         print(f"by {title}:")
         for key, group in list(groups.items())[:15]:
             print(f"  {key:>16}  {group.jobs:>10,} jobs  {group.gpu_hours:>14,.1f} GPU-h")
@@ -138,8 +158,10 @@ def _traces(args: argparse.Namespace) -> int:
         print(json.dumps(rows, indent=2))
         return 0
     for row in rows:
-        print(f"{row['trace_id']}  {row['jobs']:>10,} jobs  {row['gpu_hours']:>14,.1f} GPU-h  "
-              f"{row['format']:<10}  {row['name']}  ({row['imported']})")
+        print(
+            f"{row['trace_id']}  {row['jobs']:>10,} jobs  {row['gpu_hours']:>14,.1f} GPU-h  "
+            f"{row['format']:<10}  {row['name']}  ({row['imported']})"
+        )
     if not rows:
         print("no traces yet: `planner ingest FILE` imports one")
     return 0
@@ -149,8 +171,8 @@ def _synth(args: argparse.Namespace) -> int:
     from planner.synth import write_trace  # noqa: PLC0415 -- only this command needs it
 
     summary = write_trace(args.out, profile=args.profile, jobs=args.jobs, seed=args.seed)
-    data = {k: str(v) if isinstance(v, Path) else v
-            for k, v in dataclasses.asdict(summary).items()}
-    print(json.dumps(data, indent=2) if args.json else
-          "  ".join(f"{k}={v}" for k, v in data.items()))
+    data = {k: str(v) if isinstance(v, Path) else v for k, v in dataclasses.asdict(summary).items()}
+    print(
+        json.dumps(data, indent=2) if args.json else "  ".join(f"{k}={v}" for k, v in data.items())
+    )
     return 0

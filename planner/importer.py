@@ -5,6 +5,7 @@ file (duplicate job ids, Slurm steps without their job, the trace's start and en
 SQL at the end, then the canonical jobs are written with times relative to the trace start.
 """
 
+import datetime as dt
 import hashlib
 import json
 from dataclasses import dataclass
@@ -59,17 +60,19 @@ def trace_id_for(sha256: str, options: IngestOptions) -> str:
     return hashlib.sha256(f"{sha256}\n{options.identity()}".encode()).hexdigest()[:12]
 
 
-def import_file(con: duckdb.DuckDBPyConnection, path: Path, options: IngestOptions,
-                name: str | None = None) -> IngestReport:
+def import_file(
+    con: duckdb.DuckDBPyConnection, path: Path, options: IngestOptions, name: str | None = None
+) -> IngestReport:
     """Import a job history or a node list, whichever the file is."""
-    source, fmt = sniff(path, options)
+    _source, fmt = sniff(path, options)
     if fmt in NODE_FORMATS:
         return import_cluster(con, path, options, name)
     return import_trace(con, open_jobs(path, options), name)
 
 
-def import_trace(con: duckdb.DuckDBPyConnection, stream: JobStream,
-                 name: str | None = None) -> IngestReport:
+def import_trace(
+    con: duckdb.DuckDBPyConnection, stream: JobStream, name: str | None = None
+) -> IngestReport:
     trace_id = trace_id_for(stream.source.sha256, stream.options)
     known = con.execute("SELECT report_json FROM traces WHERE trace_id = ?", [trace_id]).fetchone()
     if known:
@@ -82,8 +85,9 @@ def import_trace(con: duckdb.DuckDBPyConnection, stream: JobStream,
     return report
 
 
-def _stream_into_staging(con: duckdb.DuckDBPyConnection, stream: JobStream,
-                         trace_id: str) -> IngestReport:
+def _stream_into_staging(
+    con: duckdb.DuckDBPyConnection, stream: JobStream, trace_id: str
+) -> IngestReport:
     con.execute(_STAGING)
     report = stream.new_report()
     report.trace_id = trace_id
@@ -98,18 +102,20 @@ def _stream_into_staging(con: duckdb.DuckDBPyConnection, stream: JobStream,
         absolute += result.absolute_times
         relative += result.relative_times
     if absolute and relative:
-        raise TraceError(f"{absolute:,} jobs have dates but {relative:,} have seconds from the "
-                         "trace start; use one kind of time for the whole file",
-                         file=stream.source.name)
+        raise TraceError(
+            f"{absolute:,} jobs have dates but {relative:,} have seconds from the "
+            "trace start; use one kind of time for the whole file",
+            file=stream.source.name,
+        )
     report.time_base = "absolute" if absolute else "relative"
     for query in (_DUPLICATES, _ORPHANS):
         found = con.execute(query).df()
         _append_rejected(con, trace_id, found)
         builder.add_rejected(found)
-    con.execute("DELETE FROM staging_jobs WHERE row_number IN "
-                f"(SELECT row FROM ({_DUPLICATES}))")
+    con.execute(f"DELETE FROM staging_jobs WHERE row_number IN (SELECT row FROM ({_DUPLICATES}))")
     report.steps_folded = _count(con, "SELECT count(*) FROM staging_steps") - int(
-        builder.reasons.get("orphan_step", 0))
+        builder.reasons.get("orphan_step", 0)
+    )
     report.blank_lines = stream.problems.blank_lines
     accepted = _count(con, "SELECT count(*) FROM staging_jobs")
     report = builder.finish(accepted=accepted)
@@ -118,8 +124,9 @@ def _stream_into_staging(con: duckdb.DuckDBPyConnection, stream: JobStream,
     return report
 
 
-def _write_trace(con: duckdb.DuckDBPyConnection, stream: JobStream, report: IngestReport,
-                 name: str) -> None:
+def _write_trace(
+    con: duckdb.DuckDBPyConnection, stream: JobStream, report: IngestReport, name: str
+) -> None:
     bounds = _bounds(con, report.time_base == "absolute")
     con.execute(
         """
@@ -133,19 +140,34 @@ def _write_trace(con: duckdb.DuckDBPyConnection, stream: JobStream, report: Inge
     )
     totals = con.execute(
         "SELECT coalesce(sum(pods * gpus * duration_s) / 3600, 0), coalesce(sum(pods * gpus), 0) "
-        "FROM jobs WHERE trace_id = ?", [report.trace_id]).fetchone()
+        "FROM jobs WHERE trace_id = ?",
+        [report.trace_id],
+    ).fetchone()
     assert totals is not None  # an aggregate always returns one row
     report.gpu_hours, report.gpu_total = float(totals[0]), float(totals[1])
     report.horizon_s = max(bounds.end - bounds.origin, 0.0)
     if bounds.absolute:
-        report.start_utc = pd.Timestamp(bounds.origin, unit="s", tz="UTC").isoformat()
+        report.start_utc = dt.datetime.fromtimestamp(bounds.origin, tz=dt.UTC).isoformat()
     con.execute(
         "INSERT INTO traces VALUES (?, ?, ?, ?, ?, ?, now(), ?, ?, ?, ?, ?, ?, ?, ?)",
-        [report.trace_id, name, stream.source.name, stream.format, stream.source.sha256,
-         stream.options.identity(), report.time_base,
-         pd.Timestamp(bounds.origin, unit="s").to_pydatetime() if bounds.absolute else None,
-         stream.options.tz, report.horizon_s, report.accepted, report.rows, report.gpu_hours,
-         report.model_dump_json()],
+        [
+            report.trace_id,
+            name,
+            stream.source.name,
+            stream.format,
+            stream.source.sha256,
+            stream.options.identity(),
+            report.time_base,
+            dt.datetime.fromtimestamp(bounds.origin, tz=dt.UTC).replace(tzinfo=None)
+            if bounds.absolute
+            else None,
+            stream.options.tz,
+            report.horizon_s,
+            report.accepted,
+            report.rows,
+            report.gpu_hours,
+            report.model_dump_json(),
+        ],
     )
 
 
@@ -174,7 +196,7 @@ def _append(con: duckdb.DuckDBPyConnection, table: str, frame: pd.DataFrame) -> 
         return
     con.register("chunk_frame", frame)
     try:
-        con.execute(f"INSERT INTO {table} SELECT * FROM chunk_frame")  # noqa: S608 -- fixed names
+        con.execute(f"INSERT INTO {table} SELECT * FROM chunk_frame")
     finally:
         con.unregister("chunk_frame")
 
@@ -199,13 +221,15 @@ def _count(con: duckdb.DuckDBPyConnection, query: str) -> int:
     return int(row[0]) if row else 0
 
 
-def import_cluster(con: duckdb.DuckDBPyConnection, path: Path, options: IngestOptions,
-                   name: str | None = None) -> IngestReport:
+def import_cluster(
+    con: duckdb.DuckDBPyConnection, path: Path, options: IngestOptions, name: str | None = None
+) -> IngestReport:
     """Store a node list as a named cluster; the same file is recognised on re-import."""
     source, fmt = sniff(path, options)
     cluster_id = trace_id_for(source.sha256, options)
-    known = con.execute("SELECT report_json FROM clusters WHERE cluster_id = ?",
-                        [cluster_id]).fetchone()
+    known = con.execute(
+        "SELECT report_json FROM clusters WHERE cluster_id = ?", [cluster_id]
+    ).fetchone()
     if known:
         report = IngestReport.model_validate_json(known[0])
         return report.model_copy(update={"already_imported": True})
@@ -214,9 +238,16 @@ def import_cluster(con: duckdb.DuckDBPyConnection, path: Path, options: IngestOp
     with transaction(con):
         con.execute(
             "INSERT INTO clusters VALUES (?, ?, ?, ?, now(), ?, ?, ?, ?)",
-            [cluster_id, name or path.stem, source.name, source.sha256, cluster.node_count,
-             sum(cluster.gpus_by_type().values()), cluster.model_dump_json(),
-             report.model_dump_json()],
+            [
+                cluster_id,
+                name or path.stem,
+                source.name,
+                source.sha256,
+                cluster.node_count,
+                sum(cluster.gpus_by_type().values()),
+                cluster.model_dump_json(),
+                report.model_dump_json(),
+            ],
         )
     return report
 
@@ -225,11 +256,16 @@ def rejected_rows(con: duckdb.DuckDBPyConnection, trace_id: str) -> pd.DataFrame
     """Every rejected row of a trace with its reason and the original cells (as JSON)."""
     return con.execute(
         "SELECT row_number, reason, column_name, value, message, raw_json FROM rejected_rows "
-        "WHERE trace_id = ? ORDER BY row_number", [trace_id]).df()
+        "WHERE trace_id = ? ORDER BY row_number",
+        [trace_id],
+    ).df()
 
 
 def options_from_json(text: str) -> IngestOptions:
     data = json.loads(text)
-    return IngestOptions(format=data.get("format"), mapping=data.get("mapping", {}),
-                         tz=data.get("tz", "UTC"),
-                         max_gpus_per_pod=data.get("max_gpus_per_pod", 8))
+    return IngestOptions(
+        format=data.get("format"),
+        mapping=data.get("mapping", {}),
+        tz=data.get("tz", "UTC"),
+        max_gpus_per_pod=data.get("max_gpus_per_pod", 8),
+    )

@@ -19,6 +19,10 @@ from planner.errors import StoreError
 
 DEFAULT_DB = Path(__file__).resolve().parent.parent / "data" / "planner.duckdb"
 DB_ENV = "PLANNER_DB"
+MEMORY_ENV = "PLANNER_DB_MEMORY"
+# DuckDB would otherwise take up to 80% of RAM; above this it spills to disk, which keeps
+# 10-million-job imports within a laptop's memory. Override with $PLANNER_DB_MEMORY.
+DEFAULT_MEMORY_LIMIT = "384MB"
 _MIGRATION_NAME = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
 
 
@@ -44,10 +48,13 @@ def open_store(path: Path) -> duckdb.DuckDBPyConnection:
     """Open (creating if needed) the database at `path` and apply pending migrations."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        con = duckdb.connect(str(path))
+        memory = os.environ.get(MEMORY_ENV, DEFAULT_MEMORY_LIMIT)
+        con = duckdb.connect(str(path), config={"memory_limit": memory})
     except (duckdb.Error, OSError) as err:
-        raise StoreError(f"Cannot open the planner database {path}: {err}. If another "
-                         "planner process is using it, close that one or pass --db.") from err
+        raise StoreError(
+            f"Cannot open the planner database {path}: {err}. If another "
+            "planner process is using it, close that one or pass --db."
+        ) from err
     try:
         _apply_migrations(con)
     except duckdb.Error as err:
@@ -62,8 +69,10 @@ def schema_version(con: duckdb.DuckDBPyConnection) -> int:
 
 
 def _apply_migrations(con: duckdb.DuckDBPyConnection) -> None:
-    con.execute("CREATE TABLE IF NOT EXISTS schema_migrations "
-                "(version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMP)")
+    con.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations "
+        "(version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMP)"
+    )
     current = schema_version(con)
     for version, name, sql in migrations():
         if version <= current:

@@ -51,28 +51,48 @@ def find_trace(con: duckdb.DuckDBPyConnection, ref: str) -> str:
     rows = con.execute(
         "SELECT trace_id FROM traces WHERE trace_id = $r OR name = $r "
         "OR (length($r) >= 4 AND starts_with(trace_id, $r)) ORDER BY imported_at DESC",
-        {"r": ref}).fetchall()
+        {"r": ref},
+    ).fetchall()
     if not rows:
-        raise TraceError(f"no stored trace has the id or name '{ref}'; `planner traces` lists "
-                         "them, or pass a file to import it")
+        raise TraceError(
+            f"no stored trace has the id or name '{ref}'; `planner traces` lists "
+            "them, or pass a file to import it"
+        )
     ids = {row[0] for row in rows}
     if len(ids) > 1 and ref not in ids:
-        raise TraceError(f"'{ref}' matches several traces ({', '.join(sorted(ids))}); "
-                         "use the full id")
+        raise TraceError(
+            f"'{ref}' matches several traces ({', '.join(sorted(ids))}); use the full id"
+        )
     return ref if ref in ids else str(rows[0][0])
 
 
 def trace_stats(con: duckdb.DuckDBPyConnection, trace_id: str) -> TraceStats:
-    meta = _one(con, "SELECT name, source_file, source_format, jobs, rows_read, time_base, "
-                "strftime(start_utc, '%Y-%m-%dT%H:%M:%SZ'), timezone FROM traces "
-                "WHERE trace_id = ?", [trace_id])
-    span = _one(con, "SELECT coalesce(max(greatest(coalesce(end_s, submit_s), submit_s)) "
-                "- min(submit_s), 0), coalesce(sum(pods * gpus * duration_s) / 3600, 0) "
-                "FROM jobs WHERE trace_id = ?", [trace_id])
+    meta = _one(
+        con,
+        "SELECT name, source_file, source_format, jobs, rows_read, time_base, "
+        "strftime(start_utc, '%Y-%m-%dT%H:%M:%SZ'), timezone FROM traces "
+        "WHERE trace_id = ?",
+        [trace_id],
+    )
+    span = _one(
+        con,
+        "SELECT coalesce(max(greatest(coalesce(end_s, submit_s), submit_s)) "
+        "- min(submit_s), 0), coalesce(sum(pods * gpus * duration_s) / 3600, 0) "
+        "FROM jobs WHERE trace_id = ?",
+        [trace_id],
+    )
     return TraceStats(
-        trace_id=trace_id, name=meta[0], source_file=meta[1], source_format=meta[2],
-        jobs=meta[3], rows_read=meta[4], time_base=meta[5], start_utc=meta[6], timezone=meta[7],
-        span_s=float(span[0]), gpu_hours=float(span[1]),
+        trace_id=trace_id,
+        name=meta[0],
+        source_file=meta[1],
+        source_format=meta[2],
+        jobs=meta[3],
+        rows_read=meta[4],
+        time_base=meta[5],
+        start_utc=meta[6],
+        timezone=meta[7],
+        span_s=float(span[0]),
+        gpu_hours=float(span[1]),
         by_gpu_count=_ordered(_groups(con, trace_id, _CLASSES), CLASS_ORDER),
         by_queue=_groups(con, trace_id, "queue"),
         by_status=_groups(con, trace_id, "status"),
@@ -90,8 +110,10 @@ def _one(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any]) -> tuple[A
 
 def _groups(con: duckdb.DuckDBPyConnection, trace_id: str, key: str) -> dict[str, GroupStats]:
     rows = con.execute(
-        f"SELECT {key} AS k, count(*), sum(pods * gpus * duration_s) / 3600 FROM jobs "  # noqa: S608 -- key is one of our fixed expressions
-        "WHERE trace_id = ? GROUP BY k ORDER BY 3 DESC, 1", [trace_id]).fetchall()
+        f"SELECT {key} AS k, count(*), sum(pods * gpus * duration_s) / 3600 FROM jobs "
+        "WHERE trace_id = ? GROUP BY k ORDER BY 3 DESC, 1",
+        [trace_id],
+    ).fetchall()
     return {str(k): GroupStats(jobs=int(n), gpu_hours=float(h or 0)) for k, n, h in rows}
 
 
@@ -101,8 +123,9 @@ def _ordered(groups: dict[str, GroupStats], order: tuple[str, ...]) -> dict[str,
 
 def _percentiles(con: duckdb.DuckDBPyConnection, trace_id: str, expr: str) -> dict[str, float]:
     row = con.execute(
-        f"SELECT quantile_cont(v, [0.5, 0.9, 0.95, 0.99]), avg(v), max(v) FROM "  # noqa: S608 -- fixed expressions
-        f"(SELECT {expr} AS v FROM jobs WHERE trace_id = ?) WHERE v IS NOT NULL", [trace_id]
+        f"SELECT quantile_cont(v, [0.5, 0.9, 0.95, 0.99]), avg(v), max(v) FROM "
+        f"(SELECT {expr} AS v FROM jobs WHERE trace_id = ?) WHERE v IS NOT NULL",
+        [trace_id],
     ).fetchone()
     if row is None or row[0] is None:
         return {}
@@ -113,6 +136,7 @@ def _percentiles(con: duckdb.DuckDBPyConnection, trace_id: str, expr: str) -> di
 def list_traces(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
     rows = con.execute(
         "SELECT trace_id, name, source_file, source_format, jobs, rows_read, gpu_hours, "
-        "strftime(imported_at, '%Y-%m-%d %H:%M') FROM traces ORDER BY imported_at DESC").fetchall()
+        "strftime(imported_at, '%Y-%m-%d %H:%M') FROM traces ORDER BY imported_at DESC"
+    ).fetchall()
     keys = ("trace_id", "name", "source_file", "format", "jobs", "rows", "gpu_hours", "imported")
     return [dict(zip(keys, row, strict=True)) for row in rows]

@@ -42,6 +42,7 @@ def ingest(con: duckdb.DuckDBPyConnection, path: Path, **options: object) -> Ing
 
 
 def jobs_of(con: duckdb.DuckDBPyConnection, trace_id: str) -> list[dict[str, object]]:
-    frame = con.execute("SELECT * FROM jobs WHERE trace_id = ? ORDER BY row_number",
-                        [trace_id]).df()
+    frame = con.execute(
+        "SELECT * FROM jobs WHERE trace_id = ? ORDER BY row_number", [trace_id]
+    ).df()
     return frame.to_dict(orient="records")

@@ -24,16 +24,21 @@ def test_basic_history_becomes_jobs_relative_to_the_first_submit(
 
     assert (report.rows, report.accepted, report.rejected) == (2, 2, 0)
     assert [(j["job_id"], j["submit_s"], j["start_s"], j["duration_s"]) for j in jobs] == [
-        ("a", 0.0, 300.0, 3600.0), ("b", 60.0, 360.0, 1800.0)]
+        ("a", 0.0, 300.0, 3600.0),
+        ("b", 60.0, 360.0, 1800.0),
+    ]
     assert report.start_utc == "2024-01-05T02:00:00+00:00"
     assert report.gpu_hours == pytest.approx(8 * 1 + 1 * 0.5)
     assert report.column_mapping["gpus"] == "gpus"
 
 
-def test_chinese_headers_in_gbk_are_recognised(tmp_path: Path,
-                                               con: duckdb.DuckDBPyConnection) -> None:
-    text = ("任务ID,提交时间,开始时间,结束时间,GPU数,队列,状态\n"
-            "t1,2024/1/5 10:00,2024/1/5 10:01,2024/1/5 12:01,4,算法组,成功\n")
+def test_chinese_headers_in_gbk_are_recognised(
+    tmp_path: Path, con: duckdb.DuckDBPyConnection
+) -> None:
+    text = (
+        "任务ID,提交时间,开始时间,结束时间,GPU数,队列,状态\n"
+        "t1,2024/1/5 10:00,2024/1/5 10:01,2024/1/5 12:01,4,算法组,成功\n"
+    )
     report = ingest(con, write(tmp_path, "cn.csv", text, encoding="gbk"))
     jobs = jobs_of(con, report.trace_id)
 
@@ -44,11 +49,18 @@ def test_chinese_headers_in_gbk_are_recognised(tmp_path: Path,
     assert jobs[0]["duration_s"] == 7200.0
 
 
-@pytest.mark.parametrize(("encoding", "delimiter"), [
-    ("utf-8-sig", ";"), ("utf-8", "\t"), ("utf-16", "\t"), ("gb18030", ","),
-])
-def test_encodings_and_delimiters(tmp_path: Path, con: duckdb.DuckDBPyConnection,
-                                  encoding: str, delimiter: str) -> None:
+@pytest.mark.parametrize(
+    ("encoding", "delimiter"),
+    [
+        ("utf-8-sig", ";"),
+        ("utf-8", "\t"),
+        ("utf-16", "\t"),
+        ("gb18030", ","),
+    ],
+)
+def test_encodings_and_delimiters(
+    tmp_path: Path, con: duckdb.DuckDBPyConnection, encoding: str, delimiter: str
+) -> None:
     text = BASIC.replace(",", delimiter)
     report = ingest(con, write(tmp_path, "h.txt", text, encoding=encoding))
 
@@ -80,14 +92,19 @@ def test_excel_workbook_with_real_dates(tmp_path: Path, con: duckdb.DuckDBPyConn
 
     assert report.read_as == "xlsx"
     assert [(j["job_id"], j["submit_s"], j["duration_s"], j["gpus"]) for j in jobs] == [
-        ("x1", 0.0, 5400.0, 2.0), ("x2", 3600.0, 600.0, 0.5)]
+        ("x1", 0.0, 5400.0, 2.0),
+        ("x2", 3600.0, 600.0, 0.5),
+    ]
     assert [j["row_number"] for j in jobs] == [2, 3]
 
 
 def test_map_overrides_detection(tmp_path: Path, con: duckdb.DuckDBPyConnection) -> None:
     text = "id,t0,secs,cards,gpus\nq,0,100,4,99\n"
-    report = ingest(con, write(tmp_path, "m.csv", text),
-                    mapping={"submit": "t0", "duration": "secs", "gpus": "cards"})
+    report = ingest(
+        con,
+        write(tmp_path, "m.csv", text),
+        mapping={"submit": "t0", "duration": "secs", "gpus": "cards"},
+    )
 
     assert jobs_of(con, report.trace_id)[0]["gpus"] == 4.0
     assert report.column_mapping["gpus"] == "cards"
@@ -97,9 +114,7 @@ def test_map_overrides_detection(tmp_path: Path, con: duckdb.DuckDBPyConnection)
 def test_missing_end_is_kept_running_with_the_time_observed_so_far(
     tmp_path: Path, con: duckdb.DuckDBPyConnection
 ) -> None:
-    text = ("job_id,submit_s,start_s,end_s,gpus\n"
-            "done,0,0,1000,1\n"
-            "live,100,200,,2\n")
+    text = "job_id,submit_s,start_s,end_s,gpus\ndone,0,0,1000,1\nlive,100,200,,2\n"
     report = ingest(con, write(tmp_path, "r.csv", text))
     jobs = {j["job_id"]: j for j in jobs_of(con, report.trace_id)}
 
@@ -112,7 +127,9 @@ def test_missing_end_is_kept_running_with_the_time_observed_so_far(
 def test_large_jobs_without_pod_count_are_split_and_flagged(
     tmp_path: Path, con: duckdb.DuckDBPyConnection
 ) -> None:
-    text = "job_id,submit_s,duration_s,gpus\nbig,0,10,64\nodd,0,10,12\nprime,0,10,13\nsmall,0,10,4\n"
+    text = (
+        "job_id,submit_s,duration_s,gpus\nbig,0,10,64\nodd,0,10,12\nprime,0,10,13\nsmall,0,10,4\n"
+    )
     report = ingest(con, write(tmp_path, "p.csv", text))
     shape = {j["job_id"]: (j["pods"], j["gpus"]) for j in jobs_of(con, report.trace_id)}
 
@@ -129,22 +146,32 @@ def test_explicit_pods_divide_totals(tmp_path: Path, con: duckdb.DuckDBPyConnect
     assert (job["pods"], job["gpus"], job["cpu"], job["mem_gib"]) == (2, 8.0, 32.0, 256.0)
 
 
-def test_status_words_and_priority_classes(tmp_path: Path,
-                                           con: duckdb.DuckDBPyConnection) -> None:
-    text = ("job_id,submit_s,duration_s,gpus,state,priority\n"
-            "a,0,1,1,SUCCEEDED,high\nb,0,1,1,Killed,7\nc,0,1,1,TIMEOUT,\n")
+def test_status_words_and_priority_classes(tmp_path: Path, con: duckdb.DuckDBPyConnection) -> None:
+    text = (
+        "job_id,submit_s,duration_s,gpus,state,priority\n"
+        "a,0,1,1,SUCCEEDED,high\nb,0,1,1,Killed,7\nc,0,1,1,TIMEOUT,\n"
+    )
     report = ingest(con, write(tmp_path, "s.csv", text))
     got = {j["job_id"]: (j["status"], j["priority"]) for j in jobs_of(con, report.trace_id)}
 
     assert got == {"a": ("completed", 1), "b": ("cancelled", 7), "c": ("failed", 0)}
 
 
-def test_rejected_rows_keep_the_original_cells(tmp_path: Path,
-                                               con: duckdb.DuckDBPyConnection) -> None:
+def test_rejected_rows_keep_the_original_cells(
+    tmp_path: Path, con: duckdb.DuckDBPyConnection
+) -> None:
     text = "job_id,submit_s,duration_s,gpus\nok,0,10,1\nbad,0,10,two\n"
     report = ingest(con, write(tmp_path, "r.csv", text))
-    row = con.execute("SELECT row_number, reason, column_name, value, raw_json "
-                      "FROM rejected_rows WHERE trace_id = ?", [report.trace_id]).fetchone()
+    row = con.execute(
+        "SELECT row_number, reason, column_name, value, raw_json "
+        "FROM rejected_rows WHERE trace_id = ?",
+        [report.trace_id],
+    ).fetchone()
 
-    assert row == (3, "not_a_number", "gpus", "two",
-                   '{"job_id": "bad", "submit_s": "0", "duration_s": "10", "gpus": "two"}')
+    assert row == (
+        3,
+        "not_a_number",
+        "gpus",
+        "two",
+        '{"job_id": "bad", "submit_s": "0", "duration_s": "10", "gpus": "two"}',
+    )

@@ -5,8 +5,13 @@ import math
 import pandas as pd
 import pytest
 
-from planner.ingest.values import parse_cpu, parse_durations, parse_memory_gib, parse_numbers, \
-    parse_times
+from planner.ingest.values import (
+    parse_cpu,
+    parse_durations,
+    parse_memory_gib,
+    parse_numbers,
+    parse_times,
+)
 
 
 def values(parsed: object) -> list[float | None]:
@@ -14,10 +19,18 @@ def values(parsed: object) -> list[float | None]:
     return [None if pd.isna(v) else float(v) for v in series]
 
 
-@pytest.mark.parametrize(("text", "seconds"), [
-    ("3600", 3600.0), ("01:00:00", 3600.0), ("1-02:03:04", 93784.0), ("05:30", 330.0),
-    ("1 days 02:00:00", 93600.0), ("0.5", 0.5), ("2-00:00:00", 172800.0),
-])
+@pytest.mark.parametrize(
+    ("text", "seconds"),
+    [
+        ("3600", 3600.0),
+        ("01:00:00", 3600.0),
+        ("1-02:03:04", 93784.0),
+        ("05:30", 330.0),
+        ("1 days 02:00:00", 93600.0),
+        ("0.5", 0.5),
+        ("2-00:00:00", 172800.0),
+    ],
+)
 def test_durations_in_every_supported_form(text: str, seconds: float) -> None:
     assert values(parse_durations(pd.Series([text]))) == [seconds]
 
@@ -30,8 +43,10 @@ def test_unreadable_duration_is_bad_and_empty_is_missing() -> None:
 
 
 def test_times_with_offsets_are_exact_and_naive_times_use_the_zone() -> None:
-    parsed = parse_times(pd.Series(["2024-01-05T10:00:00+08:00", "2024-01-05 10:00:00",
-                                    "2024-01-05T02:00:00Z"]), tz="Asia/Shanghai")
+    parsed = parse_times(
+        pd.Series(["2024-01-05T10:00:00+08:00", "2024-01-05 10:00:00", "2024-01-05T02:00:00Z"]),
+        tz="Asia/Shanghai",
+    )
 
     assert values(parsed) == [1704420000.0, 1704420000.0, 1704420000.0]
     assert parsed.absolute.tolist() == [True, True, True]
@@ -57,8 +72,7 @@ def test_local_time_skipped_by_daylight_saving_is_bad_not_guessed() -> None:
 
 
 def test_memory_units_and_kubernetes_cpu() -> None:
-    mem = parse_memory_gib(pd.Series(["32", "64Gi", "512Mi", "1T", "4096M", "lots"]),
-                           unit_gib=1.0)
+    mem = parse_memory_gib(pd.Series(["32", "64Gi", "512Mi", "1T", "4096M", "lots"]), unit_gib=1.0)
     cpu = parse_cpu(pd.Series(["4", "500m", "x"]))
 
     assert values(mem) == [32.0, 64.0, 0.5, 1024.0, 4.0, None]

@@ -18,11 +18,28 @@ from planner.ingest.columns import ColumnMap, require, resolve_columns
 from planner.ingest.formats import FORMATS, JOB_FORMATS, NODE_FORMATS, Format, detect_format
 from planner.ingest.normalize import ChunkResult, NormalizeOptions, normalize
 from planner.ingest.report import IngestReport, ReportBuilder
-from planner.ingest.source import CHUNK_ROWS, LineProblems, Source, describe, iter_frames, \
-    open_source
+from planner.ingest.source import (
+    CHUNK_ROWS,
+    LineProblems,
+    Source,
+    describe,
+    iter_frames,
+    open_source,
+)
 
-__all__ = ["FORMATS", "JOB_FORMATS", "NODE_FORMATS", "ChunkResult", "IngestOptions",
-           "IngestReport", "JobStream", "ReportBuilder", "Source", "open_jobs", "sniff"]
+__all__ = [
+    "FORMATS",
+    "JOB_FORMATS",
+    "NODE_FORMATS",
+    "ChunkResult",
+    "IngestOptions",
+    "IngestReport",
+    "JobStream",
+    "ReportBuilder",
+    "Source",
+    "open_jobs",
+    "sniff",
+]
 
 _JOB_NEEDS = (("gpus", "gpus_per_pod"), ("submit", "start"), ("duration", "end", "start"))
 
@@ -39,9 +56,15 @@ class IngestOptions:
 
     def identity(self) -> str:
         """Canonical text of the options that change the result (not the chunk size)."""
-        return json.dumps({"format": self.format, "mapping": dict(sorted(self.mapping.items())),
-                           "tz": self.tz, "max_gpus_per_pod": self.max_gpus_per_pod},
-                          sort_keys=True)
+        return json.dumps(
+            {
+                "format": self.format,
+                "mapping": dict(sorted(self.mapping.items())),
+                "tz": self.tz,
+                "max_gpus_per_pod": self.max_gpus_per_pod,
+            },
+            sort_keys=True,
+        )
 
 
 @dataclass(slots=True)
@@ -56,32 +79,41 @@ class JobStream:
     problems: LineProblems = field(default_factory=LineProblems)
 
     def new_report(self) -> IngestReport:
-        return IngestReport(file=self.source.name, format=self.format,
-                            read_as=describe(self.source), sha256=self.source.sha256,
-                            column_mapping=dict(self.columns.columns), timezone=self.options.tz)
+        return IngestReport(
+            file=self.source.name,
+            format=self.format,
+            read_as=describe(self.source),
+            sha256=self.source.sha256,
+            column_mapping=dict(self.columns.columns),
+            timezone=self.options.tz,
+        )
 
     def chunks(self) -> Iterator[tuple[ChunkResult, pd.DataFrame]]:
         """(normalised chunk, Slurm step lines as row/parent) for each slice of the file."""
         no_steps = pd.DataFrame({"row": pd.Series(dtype="int64"), "parent": pd.Series(dtype=str)})
-        for frame in iter_frames(self.source, self.problems, self.options.chunk_rows):
-            steps = no_steps
+        rows = self.source.chunk_rows(self.options.chunk_rows)
+        for raw in iter_frames(self.source, self.problems, rows):
+            frame, steps, columns = raw, no_steps, self.columns
             if self.format == "openb-pods":
-                frame, columns = formats.openb_pods(frame)
+                frame, columns = formats.openb_pods(raw)
             elif self.format == "slurm":
-                frame, steps, columns = formats.slurm(frame)
-            else:
-                columns = self.columns
+                frame, steps, columns = formats.slurm(raw)
             result = normalize(frame, columns, self.normalize_options)
             result.rejected = pd.concat([result.rejected, self._bad_lines()], ignore_index=True)
             yield result, steps
 
     def _bad_lines(self) -> pd.DataFrame:
         lines, self.problems.bad_lines = self.problems.bad_lines, []
-        return pd.DataFrame({
-            "row": pd.Series([n for n, _ in lines], dtype="int64"), "reason": "bad_field_count",
-            "column_name": "", "value": "", "raw_json": "",
-            "message": pd.Series([m for _, m in lines], dtype=str),
-        })
+        return pd.DataFrame(
+            {
+                "row": pd.Series([n for n, _ in lines], dtype="int64"),
+                "reason": "bad_field_count",
+                "column_name": "",
+                "value": "",
+                "raw_json": "",
+                "message": pd.Series([m for _, m in lines], dtype=str),
+            }
+        )
 
 
 def sniff(path: Path, options: IngestOptions) -> tuple[Source, Format]:
@@ -90,8 +122,10 @@ def sniff(path: Path, options: IngestOptions) -> tuple[Source, Format]:
     source = open_source(path)
     if options.format is not None:
         if options.format not in FORMATS:
-            raise TraceError(f"unknown --format '{options.format}'; choose one of "
-                             f"{', '.join(FORMATS)}", file=source.name)
+            raise TraceError(
+                f"unknown --format '{options.format}'; choose one of {', '.join(FORMATS)}",
+                file=source.name,
+            )
         return source, options.format  # type: ignore[return-value]
     return source, detect_format(source.header, file=source.name)
 
@@ -105,8 +139,11 @@ def open_jobs(path: Path, options: IngestOptions) -> JobStream:
     if fmt == "generic":
         require(columns, _JOB_NEEDS, source.header, file=source.name)
     normalize_options = NormalizeOptions(
-        tz=options.tz, decimal_comma=source.delimiter == ";",
-        max_gpus_per_pod=options.max_gpus_per_pod, gpu_totals=fmt != "openb-pods")
+        tz=options.tz,
+        decimal_comma=source.delimiter == ";",
+        max_gpus_per_pod=options.max_gpus_per_pod,
+        gpu_totals=fmt != "openb-pods",
+    )
     return JobStream(source, fmt, columns, options, normalize_options)
 
 
@@ -114,5 +151,7 @@ def _check_timezone(tz: str) -> None:
     try:
         ZoneInfo(tz)
     except (ZoneInfoNotFoundError, ValueError) as err:
-        raise TraceError(f"unknown time zone '{tz}'; use an IANA name such as UTC, "
-                         "Asia/Shanghai or America/Los_Angeles") from err
+        raise TraceError(
+            f"unknown time zone '{tz}'; use an IANA name such as UTC, "
+            "Asia/Shanghai or America/Los_Angeles"
+        ) from err

@@ -15,39 +15,207 @@ from planner.errors import MissingColumnError
 # Canonical field -> synonyms, most specific first. Per-pod and per-job variants are
 # separate fields because they mean different numbers.
 SYNONYMS: dict[str, tuple[str, ...]] = {
-    "job_id": ("job_id", "jobid", "job_name", "jobname", "id", "job", "name", "uid",
-               "任务id", "作业id", "任务编号", "作业编号", "任务名", "作业名"),
-    "submit": ("submit_s", "submit_time", "submitted", "submit", "submit_at", "submitted_at",
-               "creation_time", "created", "created_at", "create_time", "enqueue_time",
-               "提交时间", "创建时间", "提交"),
-    "start": ("start_s", "start_time", "started", "start", "started_at", "scheduled_time",
-              "begin_time", "开始时间", "启动时间", "开始"),
-    "end": ("end_s", "end_time", "ended", "end", "ended_at", "finish_time", "finished",
-            "finished_at", "completion_time", "completed_at", "deletion_time", "stop_time",
-            "结束时间", "完成时间", "结束"),
-    "duration": ("duration_s", "duration", "run_time", "runtime", "run_time_s", "elapsed",
-                 "wall_time", "walltime", "duration_sec", "运行时长", "运行时间", "时长", "耗时"),
-    "gpus_per_pod": ("gpus_per_pod", "gpu_per_pod", "gpus_per_node", "gpu_per_node",
-                     "gpus_per_worker", "每节点gpu数", "单节点gpu数"),
-    "gpus": ("gpus", "gpu", "num_gpu", "num_gpus", "gpu_num", "gpu_count", "ngpus", "n_gpu",
-             "gpus_requested", "gpu_request", "total_gpus", "gpu数", "gpu数量", "gpu卡数",
-             "卡数", "显卡数"),
-    "pods": ("pods", "num_pods", "pod_num", "nodes", "num_nodes", "nnodes", "node_num",
-             "node_count", "workers", "num_workers", "worker_num", "replicas", "节点数",
-             "实例数", "副本数"),
-    "cpu": ("cpu", "cpus", "num_cpu", "cpu_num", "ncpus", "cores", "cpu_cores", "cpu_request",
-            "cpu数", "cpu核数", "核数"),
-    "mem": ("mem_gib", "memory_gib", "mem_gb", "memory_gb", "mem_mib", "memory_mib", "mem_mb",
-            "memory_mb", "mem", "memory", "ram", "内存", "内存gb", "内存gib"),
-    "gpu_type": ("gpu_type", "gpu_types", "gpu_model", "gpu_spec", "gpu_name", "gres_type",
-                 "model", "gpu型号", "卡型", "显卡型号"),
-    "queue": ("queue", "vc", "virtual_cluster", "team", "tenant", "account", "partition",
-              "namespace", "project", "group", "队列", "团队", "租户", "项目", "部门"),
-    "user": ("user", "user_id", "userid", "username", "user_name", "owner", "用户",
-             "用户名", "提交人"),
+    "job_id": (
+        "job_id",
+        "jobid",
+        "job_name",
+        "jobname",
+        "id",
+        "job",
+        "name",
+        "uid",
+        "任务id",
+        "作业id",
+        "任务编号",
+        "作业编号",
+        "任务名",
+        "作业名",
+    ),
+    "submit": (
+        "submit_s",
+        "submit_time",
+        "submitted",
+        "submit",
+        "submit_at",
+        "submitted_at",
+        "creation_time",
+        "created",
+        "created_at",
+        "create_time",
+        "enqueue_time",
+        "提交时间",
+        "创建时间",
+        "提交",
+    ),
+    "start": (
+        "start_s",
+        "start_time",
+        "started",
+        "start",
+        "started_at",
+        "scheduled_time",
+        "begin_time",
+        "开始时间",
+        "启动时间",
+        "开始",
+    ),
+    "end": (
+        "end_s",
+        "end_time",
+        "ended",
+        "end",
+        "ended_at",
+        "finish_time",
+        "finished",
+        "finished_at",
+        "completion_time",
+        "completed_at",
+        "deletion_time",
+        "stop_time",
+        "结束时间",
+        "完成时间",
+        "结束",
+    ),
+    "duration": (
+        "duration_s",
+        "duration",
+        "run_time",
+        "runtime",
+        "run_time_s",
+        "elapsed",
+        "wall_time",
+        "walltime",
+        "duration_sec",
+        "运行时长",
+        "运行时间",
+        "时长",
+        "耗时",
+    ),
+    "gpus_per_pod": (
+        "gpus_per_pod",
+        "gpu_per_pod",
+        "gpus_per_node",
+        "gpu_per_node",
+        "gpus_per_worker",
+        "每节点gpu数",
+        "单节点gpu数",
+    ),
+    "gpus": (
+        "gpus",
+        "gpu",
+        "num_gpu",
+        "num_gpus",
+        "gpu_num",
+        "gpu_count",
+        "ngpus",
+        "n_gpu",
+        "gpus_requested",
+        "gpu_request",
+        "total_gpus",
+        "gpu数",
+        "gpu数量",
+        "gpu卡数",
+        "卡数",
+        "显卡数",
+    ),
+    "pods": (
+        "pods",
+        "num_pods",
+        "pod_num",
+        "nodes",
+        "num_nodes",
+        "nnodes",
+        "node_num",
+        "node_count",
+        "workers",
+        "num_workers",
+        "worker_num",
+        "replicas",
+        "节点数",
+        "实例数",
+        "副本数",
+    ),
+    "cpu": (
+        "cpu",
+        "cpus",
+        "num_cpu",
+        "cpu_num",
+        "ncpus",
+        "cores",
+        "cpu_cores",
+        "cpu_request",
+        "cpu数",
+        "cpu核数",
+        "核数",
+    ),
+    "mem": (
+        "mem_gib",
+        "memory_gib",
+        "mem_gb",
+        "memory_gb",
+        "mem_mib",
+        "memory_mib",
+        "mem_mb",
+        "memory_mb",
+        "mem",
+        "memory",
+        "ram",
+        "内存",
+        "内存gb",
+        "内存gib",
+    ),
+    "gpu_type": (
+        "gpu_type",
+        "gpu_types",
+        "gpu_model",
+        "gpu_spec",
+        "gpu_name",
+        "gres_type",
+        "model",
+        "gpu型号",
+        "卡型",
+        "显卡型号",
+    ),
+    "queue": (
+        "queue",
+        "vc",
+        "virtual_cluster",
+        "team",
+        "tenant",
+        "account",
+        "partition",
+        "namespace",
+        "project",
+        "group",
+        "队列",
+        "团队",
+        "租户",
+        "项目",
+        "部门",
+    ),
+    "user": (
+        "user",
+        "user_id",
+        "userid",
+        "username",
+        "user_name",
+        "owner",
+        "用户",
+        "用户名",
+        "提交人",
+    ),
     "priority": ("priority", "prio", "priority_class", "优先级"),
-    "status": ("status", "state", "job_status", "final_status", "job_state", "result",
-               "状态", "任务状态", "作业状态"),
+    "status": (
+        "status",
+        "state",
+        "job_status",
+        "final_status",
+        "job_state",
+        "result",
+        "状态",
+        "任务状态",
+        "作业状态",
+    ),
 }
 
 FIELDS: tuple[str, ...] = tuple(SYNONYMS)
@@ -73,9 +241,7 @@ class ColumnMap:
         return field in self.columns
 
 
-def resolve_columns(
-    header: Sequence[str], overrides: Mapping[str, str], *, file: str
-) -> ColumnMap:
+def resolve_columns(header: Sequence[str], overrides: Mapping[str, str], *, file: str) -> ColumnMap:
     """Match `header` to fields; `overrides` (field -> column) are checked and win."""
     by_name = {normalise_name(col): col for col in reversed(header)}
     chosen: dict[str, str] = {}
@@ -97,16 +263,17 @@ def resolve_columns(
         if field in chosen:
             continue
         for name in names:
-            column = by_name.get(normalise_name(name))
-            if column is not None and column not in taken:
-                chosen[field] = column
-                taken.add(column)
+            found = by_name.get(normalise_name(name))
+            if found is not None and found not in taken:
+                chosen[field] = found
+                taken.add(found)
                 break
     return ColumnMap(chosen)
 
 
-def require(columns: ColumnMap, needs: Sequence[Sequence[str]], header: Sequence[str], *,
-            file: str) -> None:
+def require(
+    columns: ColumnMap, needs: Sequence[Sequence[str]], header: Sequence[str], *, file: str
+) -> None:
     """Each entry of `needs` lists alternatives; at least one of each must be mapped."""
     for alternatives in needs:
         if any(columns.has(field) for field in alternatives):

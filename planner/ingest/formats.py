@@ -31,11 +31,11 @@ _OPENB_QOS_PRIORITY = {"LS": "3", "Guaranteed": "2", "Burstable": "1", "BE": "0"
 def detect_format(header: Sequence[str], *, file: str) -> Format:
     """The format whose signature columns the header has; generic if it looks like jobs."""
     names = {normalise_name(col) for col in header}
-    if _OPENB_PODS <= names:
+    if names >= _OPENB_PODS:
         return "openb-pods"
-    if _OPENB_NODES <= names and "num_gpu" not in names:
+    if names >= _OPENB_NODES and "num_gpu" not in names:
         return "openb-nodes"
-    if _SLURM <= names and ({"elapsed", "submit", "start"} & names):
+    if names >= _SLURM and ({"elapsed", "submit", "start"} & names):
         return "slurm"
     job_like = any(normalise_name(s) in names for f in _TIME_FIELDS for s in SYNONYMS[f])
     if names & _NODE_IDS and not job_like:
@@ -59,17 +59,30 @@ def openb_pods(frame: pd.DataFrame) -> tuple[pd.DataFrame, ColumnMap]:
     num = pd.to_numeric(frame["num_gpu"], errors="coerce")
     milli = pd.to_numeric(frame["gpu_milli"].replace("", "1000"), errors="coerce")
     gpus = (num * milli.where(num > 0, 1000.0) / 1000.0).round(6)
-    derived = frame.assign(**{
-        gpus_col: gpus.map(_number_text).where(gpus.notna(), frame["num_gpu"]),
-        "cpu_milli": frame["cpu_milli"].where(frame["cpu_milli"].str.strip().eq(""),
-                                              frame["cpu_milli"].str.strip() + "m"),
-        "qos_priority": frame.get("qos", pd.Series("", index=frame.index)).map(
-            _OPENB_QOS_PRIORITY).fillna(""),
-    })
-    mapping = {"job_id": "name", "submit": "creation_time", "start": "scheduled_time",
-               "end": "deletion_time", "gpus_per_pod": gpus_col, "cpu": "cpu_milli",
-               "mem": "memory_mib", "gpu_type": "gpu_spec", "queue": "qos",
-               "priority": "qos_priority", "status": "pod_phase"}
+    derived = frame.assign(
+        **{
+            gpus_col: gpus.map(_number_text).where(gpus.notna(), frame["num_gpu"]),
+            "cpu_milli": frame["cpu_milli"].where(
+                frame["cpu_milli"].str.strip().eq(""), frame["cpu_milli"].str.strip() + "m"
+            ),
+            "qos_priority": frame.get("qos", pd.Series("", index=frame.index))
+            .map(_OPENB_QOS_PRIORITY)
+            .fillna(""),
+        }
+    )
+    mapping = {
+        "job_id": "name",
+        "submit": "creation_time",
+        "start": "scheduled_time",
+        "end": "deletion_time",
+        "gpus_per_pod": gpus_col,
+        "cpu": "cpu_milli",
+        "mem": "memory_mib",
+        "gpu_type": "gpu_spec",
+        "queue": "qos",
+        "priority": "qos_priority",
+        "status": "pod_phase",
+    }
     return derived, ColumnMap({k: v for k, v in mapping.items() if v in derived.columns})
 
 
@@ -78,25 +91,44 @@ def slurm(frame: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, ColumnMap]:
     columns = {normalise_name(col): col for col in frame.columns}
     job_ids = frame[columns["jobid"]].str.strip()
     is_step = job_ids.str.contains(".", regex=False)
-    steps = pd.DataFrame({"row": frame.loc[is_step, ROW].astype("int64"),
-                          "parent": job_ids[is_step].str.split(".").str[0]})
+    steps = pd.DataFrame(
+        {
+            "row": frame.loc[is_step, ROW].astype("int64"),
+            "parent": job_ids[is_step].str.split(".").str[0],
+        }
+    )
     jobs = frame.loc[~is_step]
     tres = _tres(jobs, columns)
     gpu = tres.str.extractall(_TRES_GPU).reset_index(level=1, drop=True)
-    derived = jobs.assign(**{
-        "gres/gpu": _gpu_totals(gpu, jobs.index),
-        "gres/gpu type": gpu[0].dropna().groupby(level=0).agg("|".join)
-        .reindex(jobs.index).fillna(""),
-        "TRES cpu": tres.str.extract(r"(?:^|,)cpu=(\d+)")[0].fillna(""),
-        "TRES mem": tres.str.extract(r"(?:^|,)mem=([0-9.]+[KMGTP]?)")[0].fillna(""),
-    })
-    mapping = {"job_id": "jobid", "submit": "submit", "start": "start", "end": "end",
-               "duration": "elapsed", "pods": "nnodes", "user": "user",
-               "queue": "account" if "account" in columns else "partition",
-               "priority": "priority", "status": "state"}
+    derived = jobs.assign(
+        **{
+            "gres/gpu": _gpu_totals(gpu, jobs.index),
+            "gres/gpu type": gpu[0]
+            .dropna()
+            .groupby(level=0)
+            .agg("|".join)
+            .reindex(jobs.index)
+            .fillna(""),
+            "TRES cpu": tres.str.extract(r"(?:^|,)cpu=(\d+)")[0].fillna(""),
+            "TRES mem": tres.str.extract(r"(?:^|,)mem=([0-9.]+[KMGTP]?)")[0].fillna(""),
+        }
+    )
+    mapping = {
+        "job_id": "jobid",
+        "submit": "submit",
+        "start": "start",
+        "end": "end",
+        "duration": "elapsed",
+        "pods": "nnodes",
+        "user": "user",
+        "queue": "account" if "account" in columns else "partition",
+        "priority": "priority",
+        "status": "state",
+    }
     resolved = {k: columns[v] for k, v in mapping.items() if v in columns}
-    resolved.update({"gpus": "gres/gpu", "gpu_type": "gres/gpu type", "cpu": "TRES cpu",
-                     "mem": "TRES mem"})
+    resolved.update(
+        {"gpus": "gres/gpu", "gpu_type": "gres/gpu type", "cpu": "TRES cpu", "mem": "TRES mem"}
+    )
     return derived, steps, ColumnMap(resolved)
 
 

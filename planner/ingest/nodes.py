@@ -27,13 +27,27 @@ def read_cluster(source: Source, fmt: str) -> tuple[ClusterConfig, IngestReport]
     if id_col is None or gpu_col is None:
         raise MissingColumnError(
             "a node list needs a node id column (sn, node, hostname) and a GPU count column "
-            f"(gpu, gpus); the file has {', '.join(source.header[:20])}", file=source.name)
+            f"(gpu, gpus); the file has {', '.join(source.header[:20])}",
+            file=source.name,
+        )
     type_col, cpu_col, mem_col = _pick(names, _TYPE), _pick(names, _CPU), _pick(names, _MEM)
-    report = IngestReport(file=source.name, format=fmt, read_as=describe(source),
-                          sha256=source.sha256,
-                          column_mapping={k: v for k, v in (("node_id", id_col), ("gpus", gpu_col),
-                                          ("gpu_type", type_col), ("cpu", cpu_col),
-                                          ("mem", mem_col)) if v})
+    report = IngestReport(
+        file=source.name,
+        format=fmt,
+        read_as=describe(source),
+        sha256=source.sha256,
+        column_mapping={
+            k: v
+            for k, v in (
+                ("node_id", id_col),
+                ("gpus", gpu_col),
+                ("gpu_type", type_col),
+                ("cpu", cpu_col),
+                ("mem", mem_col),
+            )
+            if v
+        },
+    )
     builder = ReportBuilder(report)
     nodes: list[Node] = []
     problems = LineProblems()
@@ -43,16 +57,22 @@ def read_cluster(source: Source, fmt: str) -> tuple[ClusterConfig, IngestReport]
         rej.add(ids.isna(), "missing_value", id_col, "the node id is empty")
         gpus = parse_numbers(frame[gpu_col]).values.fillna(0.0)
         rej.add(parse_numbers(frame[gpu_col]).bad, "not_a_number", gpu_col, "expected a number")
-        rej.add((gpus < 0) | (gpus != gpus.round()), "negative_value", gpu_col,
-                "expected a whole number of GPUs >= 0")
+        rej.add(
+            (gpus < 0) | (gpus != gpus.round()),
+            "negative_value",
+            gpu_col,
+            "expected a whole number of GPUs >= 0",
+        )
         cpu = _resource(frame, cpu_col, rej, is_cpu=True)
         mem = _resource(frame, mem_col, rej, is_cpu=False)
         gpu_type = cleaned(frame[type_col]).fillna("") if type_col else pd.Series("", frame.index)
         keep = rej.alive
-        nodes.extend(Node(node_id=str(i), gpu_type=str(t), gpus=int(g), cpu=float(c),
-                          mem_gib=float(m))
-                     for i, t, g, c, m in zip(ids[keep], gpu_type[keep], gpus[keep], cpu[keep],
-                                              mem[keep], strict=True))
+        nodes.extend(
+            Node(node_id=str(i), gpu_type=str(t), gpus=int(g), cpu=float(c), mem_gib=float(m))
+            for i, t, g, c, m in zip(
+                ids[keep], gpu_type[keep], gpus[keep], cpu[keep], mem[keep], strict=True
+            )
+        )
         builder.add_rejected(rej.result())
     cluster = ClusterConfig(name=source.path.stem, nodes=tuple(nodes))
     report = builder.finish(accepted=len(nodes))
@@ -65,14 +85,16 @@ def _pick(names: dict[str, str], options: tuple[str, ...]) -> str | None:
     return next((names[o] for o in options if o in names), None)
 
 
-def _resource(frame: pd.DataFrame, column: str | None, rej: Rejections, *,
-              is_cpu: bool) -> pd.Series:
+def _resource(
+    frame: pd.DataFrame, column: str | None, rej: Rejections, *, is_cpu: bool
+) -> pd.Series:
     if column is None:
         return pd.Series(0.0, index=frame.index)
     if is_cpu:
         text = frame[column].str.strip()
-        milli = "milli" in column.lower()
-        parsed = parse_cpu(text.where(~milli | text.eq(""), text + "m"))
+        if "milli" in column.lower():  # cpu_milli: 32000 means 32 cores
+            text = text.where(text.eq(""), text + "m")
+        parsed = parse_cpu(text)
     else:
         unit = 1 / 1024 if "mib" in column.lower() or "mb" in column.lower() else 1.0
         parsed = parse_memory_gib(frame[column], unit_gib=unit)

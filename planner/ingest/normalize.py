@@ -16,27 +16,112 @@ import pandas as pd
 
 from planner.ingest.columns import ColumnMap
 from planner.ingest.source import ROW
-from planner.ingest.values import cleaned, parse_cpu, parse_durations, parse_memory_gib, \
-    parse_numbers, parse_times
+from planner.ingest.values import (
+    cleaned,
+    parse_cpu,
+    parse_durations,
+    parse_memory_gib,
+    parse_numbers,
+    parse_times,
+)
 
 STATUS_WORDS: dict[str, str] = {
-    **dict.fromkeys(("completed", "complete", "succeeded", "success", "successful", "done",
-                     "finished", "ok", "pass", "passed", "成功", "完成", "已完成"), "completed"),
-    **dict.fromkeys(("failed", "fail", "failure", "error", "timeout", "node_fail",
-                     "out_of_memory", "oom", "boot_fail", "deadline", "失败", "超时"), "failed"),
-    **dict.fromkeys(("cancelled", "canceled", "cancel", "killed", "terminated", "stopped",
-                     "preempted", "revoked", "取消", "已取消", "终止", "已终止"), "cancelled"),
-    **dict.fromkeys(("running", "run", "active", "in_progress", "运行中", "running-at-end"),
-                    "running-at-end"),
-    **dict.fromkeys(("pending", "queued", "waiting", "requeued", "排队", "等待", "排队中"),
-                    "pending"),
+    **dict.fromkeys(
+        (
+            "completed",
+            "complete",
+            "succeeded",
+            "success",
+            "successful",
+            "done",
+            "finished",
+            "ok",
+            "pass",
+            "passed",
+            "成功",
+            "完成",
+            "已完成",
+        ),
+        "completed",
+    ),
+    **dict.fromkeys(
+        (
+            "failed",
+            "fail",
+            "failure",
+            "error",
+            "timeout",
+            "node_fail",
+            "out_of_memory",
+            "oom",
+            "boot_fail",
+            "deadline",
+            "失败",
+            "超时",
+        ),
+        "failed",
+    ),
+    **dict.fromkeys(
+        (
+            "cancelled",
+            "canceled",
+            "cancel",
+            "killed",
+            "terminated",
+            "stopped",
+            "preempted",
+            "revoked",
+            "取消",
+            "已取消",
+            "终止",
+            "已终止",
+        ),
+        "cancelled",
+    ),
+    **dict.fromkeys(
+        ("running", "run", "active", "in_progress", "运行中", "running-at-end"), "running-at-end"
+    ),
+    **dict.fromkeys(
+        ("pending", "queued", "waiting", "requeued", "排队", "等待", "排队中"), "pending"
+    ),
 }
 PRIORITY_WORDS: dict[str, int] = {
-    "lowest": -2, "low": -1, "normal": 0, "medium": 0, "default": 0, "high": 1,
-    "highest": 2, "critical": 3, "urgent": 3, "低": -1, "中": 0, "普通": 0, "高": 1, "紧急": 3,
+    "lowest": -2,
+    "low": -1,
+    "normal": 0,
+    "medium": 0,
+    "default": 0,
+    "high": 1,
+    "highest": 2,
+    "critical": 3,
+    "urgent": 3,
+    "低": -1,
+    "中": 0,
+    "普通": 0,
+    "高": 1,
+    "紧急": 3,
 }
-JOB_COLUMNS = ("row", "job_id", "submit_t", "duration_s", "pods", "gpus", "cpu", "mem_gib",
-               "gpu_types", "queue", "user", "priority", "status", "start_t", "end_t", "flags")
+# Far above any real job (the largest published ones use a few thousand GPUs); a larger
+# number is a unit or export mistake, and splitting it into pods would never finish.
+MAX_GPUS_PER_JOB = 100_000
+JOB_COLUMNS = (
+    "row",
+    "job_id",
+    "submit_t",
+    "duration_s",
+    "pods",
+    "gpus",
+    "cpu",
+    "mem_gib",
+    "gpu_types",
+    "queue",
+    "user",
+    "priority",
+    "status",
+    "start_t",
+    "end_t",
+    "flags",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,10 +155,17 @@ class Rejections:
         if not hit.any():
             return
         values = self.frame[column] if column in self.frame else pd.Series("", index=hit.index)
-        self.parts.append(pd.DataFrame({
-            "row": self.frame.loc[hit, ROW].astype("int64"), "reason": reason,
-            "column_name": column, "value": values[hit].astype(str), "message": message,
-        }))
+        self.parts.append(
+            pd.DataFrame(
+                {
+                    "row": self.frame.loc[hit, ROW].astype("int64"),
+                    "reason": reason,
+                    "column_name": column,
+                    "value": values[hit].astype(str),
+                    "message": message,
+                }
+            )
+        )
         self.alive &= ~hit
 
     def result(self) -> pd.DataFrame:
@@ -86,9 +178,19 @@ class Rejections:
 
 
 def empty_rejected() -> pd.DataFrame:
-    return pd.DataFrame({name: pd.Series(dtype=dtype) for name, dtype in (
-        ("row", "int64"), ("reason", str), ("column_name", str), ("value", str),
-        ("message", str), ("raw_json", str))})
+    return pd.DataFrame(
+        {
+            name: pd.Series(dtype=dtype)
+            for name, dtype in (
+                ("row", "int64"),
+                ("reason", str),
+                ("column_name", str),
+                ("value", str),
+                ("message", str),
+                ("raw_json", str),
+            )
+        }
+    )
 
 
 def normalize(frame: pd.DataFrame, columns: ColumnMap, options: NormalizeOptions) -> ChunkResult:
@@ -97,23 +199,38 @@ def normalize(frame: pd.DataFrame, columns: ColumnMap, options: NormalizeOptions
     flags = pd.DataFrame(index=frame.index)
     job_id = _job_ids(frame, columns, rej, flags)
     pods, gpus = _resources(frame, columns, options, rej, flags)
-    cpu = _per_pod(frame, columns, "cpu", pods, options, rej)
-    mem = _per_pod(frame, columns, "mem", pods, options, rej)
+    cpu = _per_pod(frame, columns, "cpu", pods=pods, options=options, rej=rej)
+    mem = _per_pod(frame, columns, "mem", pods=pods, options=options, rej=rej)
     status = _statuses(frame, columns, rej)
-    times = _times(frame, columns, options, status, rej, flags)
+    times = _times(frame, columns, options, status=status, rej=rej, flags=flags)
     priority = _priorities(frame, columns, rej)
     queue = _text(frame, columns, "queue")
     flags["queue_missing"] = queue.isna()
     alive = rej.alive
-    jobs = pd.DataFrame({
-        "row": frame[ROW].astype("int64"), "job_id": job_id, "submit_t": times["submit_t"],
-        "duration_s": times["duration_s"], "pods": pods.fillna(1).astype("int64"),
-        "gpus": gpus, "cpu": cpu.fillna(0.0), "mem_gib": mem.fillna(0.0),
-        "gpu_types": _gpu_types(frame, columns), "queue": queue.fillna("default"),
-        "user": _text(frame, columns, "user").fillna(""), "priority": priority,
-        "status": times["status"], "start_t": times["start_t"], "end_t": times["end_t"],
-        "flags": _flag_text(flags),
-    }).loc[alive].reset_index(drop=True)
+    jobs = (
+        pd.DataFrame(
+            {
+                "row": frame[ROW].astype("int64"),
+                "job_id": job_id,
+                "submit_t": times["submit_t"],
+                "duration_s": times["duration_s"],
+                "pods": pods.fillna(1).astype("int64"),
+                "gpus": gpus,
+                "cpu": cpu.fillna(0.0),
+                "mem_gib": mem.fillna(0.0),
+                "gpu_types": _gpu_types(frame, columns),
+                "queue": queue.fillna("default"),
+                "user": _text(frame, columns, "user").fillna(""),
+                "priority": priority,
+                "status": times["status"],
+                "start_t": times["start_t"],
+                "end_t": times["end_t"],
+                "flags": _flag_text(flags),
+            }
+        )
+        .loc[alive]
+        .reset_index(drop=True)
+    )
     counts = Counter({name: int(flags.loc[alive, name].sum()) for name in flags.columns})
     result = ChunkResult(jobs, rej.result(), +counts)
     result.absolute_times = int(times.loc[alive, "absolute"].sum())
@@ -128,8 +245,9 @@ def _text(frame: pd.DataFrame, columns: ColumnMap, field_name: str) -> pd.Series
     return cleaned(frame[name])
 
 
-def _job_ids(frame: pd.DataFrame, columns: ColumnMap, rej: Rejections,
-             flags: pd.DataFrame) -> pd.Series:
+def _job_ids(
+    frame: pd.DataFrame, columns: ColumnMap, rej: Rejections, flags: pd.DataFrame
+) -> pd.Series:
     name = columns.get("job_id")
     if name is None:
         flags["job_id_generated"] = True
@@ -139,8 +257,13 @@ def _job_ids(frame: pd.DataFrame, columns: ColumnMap, rej: Rejections,
     return ids
 
 
-def _resources(frame: pd.DataFrame, columns: ColumnMap, options: NormalizeOptions,
-               rej: Rejections, flags: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
+def _resources(
+    frame: pd.DataFrame,
+    columns: ColumnMap,
+    options: NormalizeOptions,
+    rej: Rejections,
+    flags: pd.DataFrame,
+) -> tuple[pd.Series, pd.Series]:
     """(pods, GPUs per pod) with the checks that tie them together."""
     per_pod = columns.has("gpus_per_pod") or not options.gpu_totals
     gpu_col = columns.get("gpus_per_pod") or columns.get("gpus") or ""
@@ -152,17 +275,31 @@ def _resources(frame: pd.DataFrame, columns: ColumnMap, options: NormalizeOption
         rej.add(pods != np.floor(pods), "not_a_number", pods_col, "the pod count must be whole")
     else:
         pods = pd.Series(1.0, index=frame.index)
-    rej.add((gpus > 1) & (gpus != np.floor(gpus)), "fractional_gpus", gpu_col,
-            "GPUs above one must be whole; a fraction is only allowed for a shared GPU (<1)")
+    rej.add(
+        gpus * pods > MAX_GPUS_PER_JOB,
+        "implausible_value",
+        gpu_col,
+        f"more than {MAX_GPUS_PER_JOB:,} GPUs for one job; check the column and its unit",
+    )
+    rej.add(
+        (gpus > 1) & (gpus != np.floor(gpus)),
+        "fractional_gpus",
+        gpu_col,
+        "GPUs above one must be whole; a fraction is only allowed for a shared GPU (<1)",
+    )
     if per_pod:
         return pods, gpus
     if pods_col is None:
         pods = _inferred_pods(gpus, options.max_gpus_per_pod)
         flags["pods_inferred"] = pods > 1
     uneven = (gpus >= 1) & (np.mod(gpus, pods) != 0)
-    rej.add(uneven, "gpus_not_divisible", gpu_col,
-            "the job's total GPUs cannot be split evenly over its pods; give GPUs per pod "
-            "with --map gpus_per_pod=COLUMN")
+    rej.add(
+        uneven,
+        "gpus_not_divisible",
+        gpu_col,
+        "the job's total GPUs cannot be split evenly over its pods; give GPUs per pod "
+        "with --map gpus_per_pod=COLUMN",
+    )
     return pods, gpus / pods
 
 
@@ -180,19 +317,31 @@ def _inferred_pods(gpus: pd.Series, limit: int) -> pd.Series:
     return gpus.map(pods_for).astype("float64")
 
 
-def _count(frame: pd.DataFrame, column: str, rej: Rejections, *, allow_zero: bool,
-           decimal: bool) -> pd.Series:
+def _count(
+    frame: pd.DataFrame, column: str, rej: Rejections, *, allow_zero: bool, decimal: bool
+) -> pd.Series:
     parsed = parse_numbers(frame[column], decimal_comma=decimal)
     rej.add(parsed.values.isna() & ~parsed.bad, "missing_value", column, "the value is empty")
     rej.add(parsed.bad, "not_a_number", column, "expected a number")
     low = parsed.values < 0 if allow_zero else parsed.values <= 0
-    rej.add(low, "negative_value", column, "expected a number >= 0" if allow_zero
-            else "expected a number >= 1")
+    rej.add(
+        low,
+        "negative_value",
+        column,
+        "expected a number >= 0" if allow_zero else "expected a number >= 1",
+    )
     return parsed.values
 
 
-def _per_pod(frame: pd.DataFrame, columns: ColumnMap, field_name: str, pods: pd.Series,
-             options: NormalizeOptions, rej: Rejections) -> pd.Series:
+def _per_pod(
+    frame: pd.DataFrame,
+    columns: ColumnMap,
+    field_name: str,
+    *,
+    pods: pd.Series,
+    options: NormalizeOptions,
+    rej: Rejections,
+) -> pd.Series:
     name = columns.get(field_name)
     if name is None:
         return pd.Series(0.0, index=frame.index)
@@ -214,8 +363,9 @@ def _statuses(frame: pd.DataFrame, columns: ColumnMap, rej: Rejections) -> pd.Se
     first_word = text.str.lower().str.split().str[0].str.rstrip("+")
     status = first_word.map(STATUS_WORDS).astype("string")
     known = ", ".join(sorted(set(STATUS_WORDS) - {"running-at-end"})[:12])
-    rej.add(text.notna() & status.isna(), "unknown_status", name,
-            f"expected a status such as {known}")
+    rej.add(
+        text.notna() & status.isna(), "unknown_status", name, f"expected a status such as {known}"
+    )
     return status
 
 
@@ -227,8 +377,12 @@ def _priorities(frame: pd.DataFrame, columns: ColumnMap, rej: Rejections) -> pd.
     numbers = pd.to_numeric(text, errors="coerce")
     named = text.str.lower().map(PRIORITY_WORDS)
     value = numbers.fillna(named.astype("float64"))
-    rej.add(text.notna() & value.isna(), "unknown_priority", name,
-            "expected a whole number or one of low, normal, high, critical")
+    rej.add(
+        text.notna() & value.isna(),
+        "unknown_priority",
+        name,
+        "expected a whole number or one of low, normal, high, critical",
+    )
     return value.fillna(0).round().astype("int64")
 
 
@@ -239,16 +393,22 @@ def _gpu_types(frame: pd.DataFrame, columns: ColumnMap) -> pd.Series:
 
 
 def _flag_text(flags: pd.DataFrame) -> pd.Series:
-    if flags.columns.empty:
-        return pd.Series("", index=flags.index)
-    marks = [flags[name].fillna(False).astype(bool).map({True: name, False: ""})
-             for name in flags.columns]
-    joined = pd.concat(marks, axis=1).agg(",".join, axis=1)
-    return joined.str.replace(r",+", ",", regex=True).str.strip(",")
+    """Comma-joined names of the flags set on each row ('' for none)."""
+    text = np.full(len(flags), "", dtype=object)
+    for name in flags.columns:
+        text = text + np.where(flags[name].fillna(False).astype(bool), name + ",", "")
+    return pd.Series(text, index=flags.index, dtype=str).str.rstrip(",")
 
 
-def _times(frame: pd.DataFrame, columns: ColumnMap, options: NormalizeOptions,
-           status: pd.Series, rej: Rejections, flags: pd.DataFrame) -> pd.DataFrame:
+def _times(
+    frame: pd.DataFrame,
+    columns: ColumnMap,
+    options: NormalizeOptions,
+    *,
+    status: pd.Series,
+    rej: Rejections,
+    flags: pd.DataFrame,
+) -> pd.DataFrame:
     """submit/start/end times, run time and final status, with their checks."""
     parsed = {}
     for field_name in ("submit", "start", "end"):
@@ -256,8 +416,13 @@ def _times(frame: pd.DataFrame, columns: ColumnMap, options: NormalizeOptions,
         if name is None:
             continue
         times = parse_times(frame[name], tz=options.tz)
-        rej.add(times.bad, "bad_time", name, "expected a date/time (ISO 8601, "
-                "'2024-01-05 10:00:00', epoch seconds) or seconds from the trace start")
+        rej.add(
+            times.bad,
+            "bad_time",
+            name,
+            "expected a date/time (ISO 8601, "
+            "'2024-01-05 10:00:00', epoch seconds) or seconds from the trace start",
+        )
         parsed[field_name] = times
     nan = pd.Series(np.nan, index=frame.index)
     submit = parsed["submit"].values if "submit" in parsed else nan
@@ -268,18 +433,33 @@ def _times(frame: pd.DataFrame, columns: ColumnMap, options: NormalizeOptions,
     bases = [times.absolute for times in parsed.values()]
     absolute = pd.concat(bases, axis=1).any(axis=1) if bases else pd.Series(False, frame.index)
     relative = pd.concat([~t.absolute & t.values.notna() for t in parsed.values()], axis=1)
-    rej.add(absolute & relative.any(axis=1) if bases else absolute, "mixed_time_bases",
-            columns.get("submit") or "", "one time is a date, another seconds-from-start")
+    rej.add(
+        absolute & relative.any(axis=1) if bases else absolute,
+        "mixed_time_bases",
+        columns.get("submit") or "",
+        "one time is a date, another seconds-from-start",
+    )
     run = duration.fillna(end - start)
     final = _final_status(status, run, start, columns, flags)
     no_start = start.isna() & (columns.has("start") | run.isna())
-    rej.add(final.eq("pending") | no_start, "never_started",
-            columns.get("start") or columns.get("status") or columns.get("duration") or "",
-            "the job has no start time or run time: it never ran")
+    rej.add(
+        final.eq("pending") | no_start,
+        "never_started",
+        columns.get("start") or columns.get("status") or columns.get("duration") or "",
+        "the job has no start time or run time: it never ran",
+    )
     flags["no_submit_time"] = submit.isna() & start.notna()
     flags["start_before_submit"] = (start < submit).fillna(False)
-    return pd.DataFrame({"submit_t": submit.fillna(start), "start_t": start, "end_t": end,
-                         "duration_s": run, "status": final, "absolute": absolute})
+    return pd.DataFrame(
+        {
+            "submit_t": submit.fillna(start),
+            "start_t": start,
+            "end_t": end,
+            "duration_s": run,
+            "status": final,
+            "absolute": absolute,
+        }
+    )
 
 
 def _durations(frame: pd.DataFrame, columns: ColumnMap, rej: Rejections) -> pd.Series:
@@ -287,8 +467,7 @@ def _durations(frame: pd.DataFrame, columns: ColumnMap, rej: Rejections) -> pd.S
     if name is None:
         return pd.Series(np.nan, index=frame.index)
     parsed = parse_durations(frame[name])
-    rej.add(parsed.bad, "bad_duration", name,
-            "expected seconds, HH:MM:SS or D-HH:MM:SS")
+    rej.add(parsed.bad, "bad_duration", name, "expected seconds, HH:MM:SS or D-HH:MM:SS")
     rej.add(parsed.values < 0, "negative_value", name, "a run time cannot be negative")
     return parsed.values
 
@@ -299,8 +478,9 @@ def _check_order(columns: ColumnMap, start: pd.Series, end: pd.Series, rej: Reje
         rej.add(end < start, "end_before_start", end_col, "the end time is before the start time")
 
 
-def _final_status(status: pd.Series, run: pd.Series, start: pd.Series, columns: ColumnMap,
-                  flags: pd.DataFrame) -> pd.Series:
+def _final_status(
+    status: pd.Series, run: pd.Series, start: pd.Series, columns: ColumnMap, flags: pd.DataFrame
+) -> pd.Series:
     """The given status; without one, completed if the run time is known."""
     running = run.isna() & start.notna()
     derived = pd.Series(np.where(run.notna(), "completed", "running-at-end"), index=run.index)

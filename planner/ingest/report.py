@@ -55,13 +55,16 @@ class IngestReport(BaseModel):
         if self.nodes is not None:
             lines.append(f"cluster: {self.nodes:,} nodes, GPUs by type {self.gpus_by_type}")
         else:
-            lines.append(f"GPU-hours {self.gpu_hours:,.1f}  trace id {self.trace_id}"
-                         + ("  (already imported)" if self.already_imported else ""))
+            lines.append(
+                f"GPU-hours {self.gpu_hours:,.1f}  trace id {self.trace_id}"
+                + ("  (already imported)" if self.already_imported else "")
+            )
         for reason, count in sorted(self.rejected_by_reason.items(), key=lambda kv: -kv[1]):
             lines.append(f"  rejected {count:,}: {reason} - {REJECTION_REASONS.get(reason, '')}")
-            for ex in self.examples.get(reason, [])[:3]:
-                lines.append(f"    row {ex.row}, column '{ex.column}', value '{ex.value}': "
-                             f"{ex.message}")
+            lines.extend(
+                f"    row {ex.row}, column '{ex.column}', value '{ex.value}': {ex.message}"
+                for ex in self.examples.get(reason, [])[:3]
+            )
         for flag, count in sorted(self.flagged.items()):
             lines.append(f"  flagged {count:,}: {flag} - {FLAGS.get(flag, '')}")
         return lines
@@ -78,13 +81,18 @@ class ReportBuilder:
     def add_rejected(self, rejected: pd.DataFrame) -> None:
         if rejected.empty:
             return
-        self.reasons.update(rejected["reason"].value_counts().to_dict())
+        self.reasons.update({str(k): int(v) for k, v in rejected["reason"].value_counts().items()})
         for reason, group in rejected.groupby("reason", sort=False):
             shown = self.report.examples.setdefault(str(reason), [])
             for rec in group.head(EXAMPLES_PER_REASON - len(shown)).itertuples():
-                shown.append(RejectionExample(row=int(rec.row), column=str(rec.column_name),
-                                              value=str(rec.value)[:200],
-                                              message=str(rec.message)))
+                shown.append(
+                    RejectionExample(
+                        row=int(str(rec.row)),
+                        column=str(rec.column_name),
+                        value=str(rec.value)[:200],
+                        message=str(rec.message),
+                    )
+                )
 
     def add_flags(self, flags: Counter[str]) -> None:
         self.flags.update(flags)

@@ -17,7 +17,7 @@ import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Literal
+from typing import IO, Literal, cast
 
 import pandas as pd
 
@@ -25,6 +25,7 @@ from planner.errors import TraceError
 
 ROW = "__row__"
 CHUNK_ROWS = 100_000
+CHUNK_BYTES = 16 << 20
 SAMPLE_BYTES = 1 << 16
 DELIMITERS = (",", ";", "\t", "|")
 
@@ -45,10 +46,15 @@ class Source:
     encoding: str
     delimiter: str
     header: tuple[str, ...]
+    line_bytes: float = 100.0
 
     @property
     def name(self) -> str:
         return self.path.name
+
+    def chunk_rows(self, limit: int) -> int:
+        """Rows per chunk: `limit`, fewer for wide rows, so a chunk stays near CHUNK_BYTES."""
+        return min(limit, max(1_000, int(CHUNK_BYTES / max(self.line_bytes, 1.0))))
 
 
 @dataclass(slots=True)
@@ -76,7 +82,8 @@ def open_source(path: Path) -> Source:
         raise TraceError("the file holds no text (only blank lines)", file=path.name)
     delimiter = _detect_delimiter(text)
     header = _header(text, delimiter)
-    return Source(path, digest, size, "text", compression, encoding, delimiter, header)
+    line_bytes = len(sample) / max(sample.count(b"\n"), 1)
+    return Source(path, digest, size, "text", compression, encoding, delimiter, header, line_bytes)
 
 
 def iter_frames(
@@ -104,7 +111,7 @@ def _hash_and_head(path: Path) -> tuple[int, str, bytes]:
 
 def _open_binary(path: Path, compression: Literal["gzip"] | None) -> IO[bytes]:
     if compression == "gzip":
-        return gzip.open(path, "rb")
+        return cast("IO[bytes]", gzip.open(path, "rb"))
     return path.open("rb")
 
 
@@ -185,13 +192,32 @@ def _detect_delimiter(text: str) -> str:
 
 def _header(text: str, delimiter: str) -> tuple[str, ...]:
     first = next(line for line in text.splitlines() if line.strip())
-    names = [name.strip().lstrip("\ufeff") for name in next(csv.reader([first], delimiter=delimiter))]
+    names = [
+        name.strip().lstrip("\ufeff") for name in next(csv.reader([first], delimiter=delimiter))
+    ]
     return tuple(names)
 
 
-def _iter_text(
-    source: Source, problems: LineProblems, chunk_rows: int
-) -> Iterator[pd.DataFrame]:
+def _iter_text(source: Source, problems: LineProblems, chunk_rows: int) -> Iterator[pd.DataFrame]:
+    next_line = 2
+    chunks = _read_csv_chunks(source, chunk_rows)
+    while True:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                frame = next(chunks)
+            except StopIteration:
+                return
+            except (pd.errors.ParserError, UnicodeDecodeError, ValueError) as err:
+                raise TraceError(_parser_message(err), file=source.name) from err
+        skipped = _record_bad_lines(caught, problems)
+        frame, next_line = _number_rows(frame, next_line, skipped, problems)
+        if not frame.empty:
+            yield frame
+
+
+def _read_csv_chunks(source: Source, chunk_rows: int) -> Iterator[pd.DataFrame]:
+    """pandas' C parser in chunks; it reads the first chunk already when it is built."""
     reader = pd.read_csv(
         source.path,
         sep=source.delimiter,
@@ -204,23 +230,20 @@ def _iter_text(
         on_bad_lines="warn",
         chunksize=chunk_rows,
         engine="c",
-        skipinitialspace=False,
     )
-    next_line = 2
     with reader:
-        while True:
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
-                try:
-                    frame = next(reader)
-                except StopIteration:
-                    return
-                except (pd.errors.ParserError, UnicodeDecodeError, ValueError) as err:
-                    raise TraceError(f"cannot be read as a table: {err}", file=source.name) from err
-            skipped = _record_bad_lines(caught, problems)
-            frame, next_line = _number_rows(frame, next_line, skipped, problems)
-            if not frame.empty:
-                yield frame
+        yield from reader
+
+
+def _parser_message(err: Exception) -> str:
+    text = str(err)
+    if "EOF inside string" in text:
+        row = text.rsplit("row", 1)[-1].strip()
+        return (
+            f'a quote (") opened on row {row} is never closed, so the rest of the file '
+            "would be one cell; fix or remove that quote and export again"
+        )
+    return f"cannot be read as a table: {text}"
 
 
 def _record_bad_lines(caught: list[warnings.WarningMessage], problems: LineProblems) -> list[int]:
@@ -247,7 +270,8 @@ def _number_rows(
         rows.append(line)
         line += 1
     frame = frame.assign(**{ROW: rows})
-    blank = frame.drop(columns=[ROW]).eq("").all(axis=1)
+    cells = frame.drop(columns=[ROW])
+    blank = (cells == "").all(axis=1)
     problems.blank_lines += int(blank.sum())
     return frame.loc[~blank].reset_index(drop=True), line
 
@@ -263,10 +287,13 @@ def _open_xlsx(path: Path, digest: str, size: int) -> Source:
 def _xlsx_rows(path: Path) -> Iterator[tuple[int, tuple[object, ...]]]:
     """(spreadsheet row, values) of the first sheet's non-empty rows."""
     import openpyxl  # noqa: PLC0415 -- only Excel uploads pay for loading it
+    from openpyxl.utils.exceptions import InvalidFileException  # noqa: PLC0415
 
+    handle = path.open("rb")  # a file object, so a workbook renamed .csv still opens
     try:
-        book = openpyxl.load_workbook(path, read_only=True, data_only=True)
-    except (zipfile.BadZipFile, KeyError, OSError, ValueError) as err:
+        book = openpyxl.load_workbook(handle, read_only=True, data_only=True)
+    except (zipfile.BadZipFile, KeyError, OSError, ValueError, InvalidFileException) as err:
+        handle.close()
         raise TraceError(
             "this is a zip archive but not an Excel .xlsx workbook; export the job history "
             "as CSV, TSV or .xlsx",
@@ -279,6 +306,7 @@ def _xlsx_rows(path: Path) -> Iterator[tuple[int, tuple[object, ...]]]:
                 yield number, tuple(values)
     finally:
         book.close()
+        handle.close()
 
 
 def _iter_xlsx(source: Source, problems: LineProblems, chunk_rows: int) -> Iterator[pd.DataFrame]:
@@ -318,7 +346,7 @@ def _cell_text(value: object) -> str:
 
 def describe(source: Source) -> str:
     """One line for reports: how the file was read."""
-    parts = [source.kind]
+    parts: list[str] = [source.kind]
     if source.compression:
         parts.append(source.compression)
     if source.kind == "text":

@@ -19,6 +19,7 @@ NULL_TOKENS = frozenset(
 # Numbers at or above these are absolute times (epoch); below, seconds from trace start.
 EPOCH_S_MIN = 1e9  # 2001-09-09: no relative trace spans 31 years
 EPOCH_MS_MIN = 1e12
+EPOCH_S_MAX = 4_102_444_800.0  # 2100-01-01: later "dates" are unit or export mistakes
 
 _TZ_SUFFIX = re.compile(r"(?:Z|[+-]\d{2}:?\d{2}|\s?UTC|\s?GMT)$", re.IGNORECASE)
 _CLOCK = re.compile(r"^(?:(\d+)-)?(?:(\d+):)?(\d+):(\d+(?:\.\d+)?)$")
@@ -117,6 +118,7 @@ def parse_times(raw: pd.Series, *, tz: str) -> ParsedTimes:
     plain = parse_numbers(text)
     numbers = plain.values
     values = numbers.where(numbers < EPOCH_MS_MIN, numbers / 1000.0)
+    values = values.mask(values > EPOCH_S_MAX)
     absolute = (numbers >= EPOCH_S_MIN).fillna(False).astype(bool)
     dated = _parse_date_strings(text.where(plain.bad), tz)
     values = values.fillna(dated)
@@ -159,5 +161,5 @@ def _to_datetime(text: pd.Series, *, utc: bool) -> pd.Series:
 def _epoch_seconds(stamps: pd.Series) -> pd.Series:
     """Float epoch seconds of tz-aware timestamps, NaN for NaT."""
     utc = stamps.dt.tz_convert("UTC").dt.tz_localize(None).astype("datetime64[us]")
-    seconds = utc.astype("int64").astype("float64") / 1e6
+    seconds: pd.Series = utc.astype("int64").astype("float64") / 1e6
     return seconds.where(stamps.notna())

@@ -1,0 +1,16 @@
+"""GPU Capacity Planner: the app's frame (page config and navigation), nothing else.
+
+Run with `streamlit run streamlit_app.py`. Pages live in `pages/`; calling `st.navigation`
+turns off Streamlit's auto-discovery of that folder, so this list is the whole menu.
+"""
+
+import streamlit as st
+
+st.set_page_config(page_title="GPU Capacity Planner", page_icon=":material/memory:", layout="wide")
+
+navigation = st.navigation(
+    [
+        st.Page("pages/overview.py", title="Overview", icon=":material/dashboard:", default=True),
+    ]
+)
+navigation.run()

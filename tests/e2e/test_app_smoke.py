@@ -1,0 +1,48 @@
+"""Smoke test in a real browser: the app starts and shows the bundled sample."""
+
+import csv
+import os
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from planner.ui.cache import SAMPLE_TRACE
+
+pytestmark = pytest.mark.e2e
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+def wait_for_app(page: Page) -> None:
+    """Streamlit's own signal that the script run has finished."""
+    expect(page.get_by_test_id("stApp")).to_have_attribute(
+        "data-test-script-state", "notRunning", timeout=30_000
+    )
+
+
+def sample_jobs() -> int:
+    with SAMPLE_TRACE.open(newline="", encoding="utf-8") as file:
+        return sum(1 for _ in csv.DictReader(file))
+
+
+def test_overview_shows_the_bundled_sample(page: Page, app_url: str, tmp_path: Path) -> None:
+    expected = f"{sample_jobs():,}"
+
+    page.goto(app_url)
+    wait_for_app(page)
+
+    expect(page.get_by_role("heading", name="GPU Capacity Planner")).to_be_visible()
+    jobs = page.get_by_test_id("stMetric").filter(has_text="Jobs")
+    expect(jobs.get_by_test_id("stMetricValue")).to_have_text(expected, timeout=30_000)
+    tables = page.get_by_test_id("stDataFrame")
+    for header in ("GPUs per job", "Queue"):  # in the hidden accessible twin of the canvas
+        header_cell = tables.get_by_role("columnheader", name=header, include_hidden=True)
+        expect(header_cell).to_have_count(1)
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+    if os.environ.get("UPDATE_SCREENSHOTS") == "1":
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        target = SCREENSHOTS / "overview.png"
+    else:
+        target = tmp_path / "overview.png"
+    page.screenshot(path=str(target), full_page=True)
+    assert target.stat().st_size > 0
