@@ -175,3 +175,13 @@ def test_rejected_rows_keep_the_original_cells(
         "two",
         '{"job_id": "bad", "submit_s": "0", "duration_s": "10", "gpus": "two"}',
     )
+
+
+def test_a_1024_gpu_gang_is_kept_and_a_unit_mistake_is_not(
+    tmp_path: Path, con: duckdb.DuckDBPyConnection
+) -> None:
+    text = "job_id,submit_s,duration_s,gpus,pods\nllm,0,10,1024,128\noops,0,10,2000000,1\n"
+    report = ingest(con, write(tmp_path, "g.csv", text))
+
+    assert report.rejected_by_reason == {"implausible_value": 1}
+    assert [(j["pods"], j["gpus"]) for j in jobs_of(con, report.trace_id)] == [(128, 8.0)]

@@ -275,8 +275,9 @@ def _resources(
         rej.add(pods != np.floor(pods), "not_a_number", pods_col, "the pod count must be whole")
     else:
         pods = pd.Series(1.0, index=frame.index)
+    job_total = gpus * pods if per_pod else gpus
     rej.add(
-        gpus * pods > MAX_GPUS_PER_JOB,
+        job_total > MAX_GPUS_PER_JOB,
         "implausible_value",
         gpu_col,
         f"more than {MAX_GPUS_PER_JOB:,} GPUs for one job; check the column and its unit",
