@@ -14,7 +14,7 @@ from pathlib import Path
 import pydantic
 
 from planner.errors import PlannerError
-from planner.importer import import_file
+from planner.importer import import_file, rejected_rows
 from planner.ingest import FORMATS, IngestOptions
 from planner.ingest.columns import FIELDS
 from planner.store import connect, database_path
@@ -112,8 +112,6 @@ def _ingest(args: argparse.Namespace) -> int:
     with connect(database_path(args.db)) as con:
         report = import_file(con, args.path, _options(args), args.name)
         if args.rejected_out and report.rejected:
-            from planner.importer import rejected_rows  # noqa: PLC0415
-
             rejected_rows(con, report.trace_id).to_csv(args.rejected_out, index=False)
     if args.json:
         print(report.model_dump_json(indent=2))

@@ -7,7 +7,6 @@ SQL at the end, then the canonical jobs are written with times relative to the t
 
 import datetime as dt
 import hashlib
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,7 +14,15 @@ import duckdb
 import pandas as pd
 
 from planner.errors import TraceError
-from planner.ingest import IngestOptions, IngestReport, JobStream, ReportBuilder, open_jobs, sniff
+from planner.ingest import (
+    IngestOptions,
+    IngestReport,
+    JobStream,
+    ReportBuilder,
+    Source,
+    jobs_from,
+    sniff,
+)
 from planner.ingest.formats import NODE_FORMATS
 from planner.ingest.nodes import read_cluster
 from planner.ingest.normalize import JOB_COLUMNS
@@ -55,6 +62,14 @@ class _Bounds:
     absolute: bool
 
 
+def trace_name(path: Path) -> str:
+    """A file's name without its data and compression suffixes: jobs.csv.gz -> jobs."""
+    name = path.name
+    for suffix in (".gz", ".csv", ".tsv", ".txt", ".xlsx"):
+        name = name.removesuffix(suffix)
+    return name or path.name
+
+
 def trace_id_for(sha256: str, options: IngestOptions) -> str:
     """Same bytes read the same way give the same id; that is how re-imports are recognised."""
     return hashlib.sha256(f"{sha256}\n{options.identity()}".encode()).hexdigest()[:12]
@@ -64,10 +79,10 @@ def import_file(
     con: duckdb.DuckDBPyConnection, path: Path, options: IngestOptions, name: str | None = None
 ) -> IngestReport:
     """Import a job history or a node list, whichever the file is."""
-    _source, fmt = sniff(path, options)
+    source, fmt = sniff(path, options)
     if fmt in NODE_FORMATS:
-        return import_cluster(con, path, options, name)
-    return import_trace(con, open_jobs(path, options), name)
+        return _store_cluster(con, source, fmt, options, name)
+    return import_trace(con, jobs_from(source, fmt, options), name)
 
 
 def import_trace(
@@ -80,7 +95,7 @@ def import_trace(
         return report.model_copy(update={"already_imported": True})
     with transaction(con):
         report = _stream_into_staging(con, stream, trace_id)
-        _write_trace(con, stream, report, name or stream.source.path.stem)
+        _write_trace(con, stream, report, name or trace_name(stream.source.path))
     con.execute("DROP TABLE IF EXISTS staging_jobs; DROP TABLE IF EXISTS staging_steps")
     return report
 
@@ -108,11 +123,15 @@ def _stream_into_staging(
             file=stream.source.name,
         )
     report.time_base = "absolute" if absolute else "relative"
-    for query in (_DUPLICATES, _ORPHANS):
-        found = con.execute(query).df()
+    duplicates = con.execute(_DUPLICATES).df()
+    orphans = con.execute(_ORPHANS).df()
+    for found in (duplicates, orphans):
         _append_rejected(con, trace_id, found)
         builder.add_rejected(found)
-    con.execute(f"DELETE FROM staging_jobs WHERE row_number IN (SELECT row FROM ({_DUPLICATES}))")
+    if not duplicates.empty:
+        con.register("duplicate_rows", duplicates.loc[:, ["row"]])
+        con.execute("DELETE FROM staging_jobs WHERE row_number IN (SELECT row FROM duplicate_rows)")
+        con.unregister("duplicate_rows")
     report.steps_folded = _count(con, "SELECT count(*) FROM staging_steps") - int(
         builder.reasons.get("orphan_step", 0)
     )
@@ -226,6 +245,16 @@ def import_cluster(
 ) -> IngestReport:
     """Store a node list as a named cluster; the same file is recognised on re-import."""
     source, fmt = sniff(path, options)
+    return _store_cluster(con, source, fmt, options, name)
+
+
+def _store_cluster(
+    con: duckdb.DuckDBPyConnection,
+    source: Source,
+    fmt: str,
+    options: IngestOptions,
+    name: str | None,
+) -> IngestReport:
     cluster_id = trace_id_for(source.sha256, options)
     known = con.execute(
         "SELECT report_json FROM clusters WHERE cluster_id = ?", [cluster_id]
@@ -240,7 +269,7 @@ def import_cluster(
             "INSERT INTO clusters VALUES (?, ?, ?, ?, now(), ?, ?, ?, ?)",
             [
                 cluster_id,
-                name or path.stem,
+                name or trace_name(source.path),
                 source.name,
                 source.sha256,
                 cluster.node_count,
@@ -259,13 +288,3 @@ def rejected_rows(con: duckdb.DuckDBPyConnection, trace_id: str) -> pd.DataFrame
         "WHERE trace_id = ? ORDER BY row_number",
         [trace_id],
     ).df()
-
-
-def options_from_json(text: str) -> IngestOptions:
-    data = json.loads(text)
-    return IngestOptions(
-        format=data.get("format"),
-        mapping=data.get("mapping", {}),
-        tz=data.get("tz", "UTC"),
-        max_gpus_per_pod=data.get("max_gpus_per_pod", 8),
-    )

@@ -190,3 +190,23 @@ def test_cli_prints_the_message_and_exits_non_zero_without_traceback(tmp_path: P
 def test_errors_are_planner_errors() -> None:
     assert issubclass(MissingColumnError, PlannerError)
     assert issubclass(UnknownFormatError, TraceError)
+
+
+def test_cli_writes_every_rejected_row_with_its_reason(tmp_path: Path) -> None:
+    source = write(tmp_path, "jobs.csv", HEADER + "a,0,1,1\nb,0,1,x\n")
+    out = tmp_path / "rejected.csv"
+    env = {**os.environ, "PLANNER_DB": str(tmp_path / "cli.duckdb")}
+
+    done = subprocess.run(
+        [sys.executable, "-m", "planner", "ingest", str(source), "--rejected-out", str(out)],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+
+    assert done.returncode == 0, done.stderr
+    lines = out.read_text().splitlines()
+    assert lines[0].startswith("row_number,reason,column_name,value,message")
+    assert lines[1].startswith("3,not_a_number,gpus,x,")
+    assert len(lines) == 2

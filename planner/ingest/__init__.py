@@ -37,6 +37,7 @@ __all__ = [
     "JobStream",
     "ReportBuilder",
     "Source",
+    "jobs_from",
     "open_jobs",
     "sniff",
 ]
@@ -132,7 +133,11 @@ def sniff(path: Path, options: IngestOptions) -> tuple[Source, Format]:
 
 def open_jobs(path: Path, options: IngestOptions) -> JobStream:
     """Prepare a job history for streaming; raise TraceError if it cannot be a job list."""
-    source, fmt = sniff(path, options)
+    return jobs_from(*sniff(path, options), options)
+
+
+def jobs_from(source: Source, fmt: Format, options: IngestOptions) -> JobStream:
+    """A job stream over an already sniffed source (hashing a big file twice is slow)."""
     if fmt in NODE_FORMATS:
         raise TraceError(f"this is a node list ({fmt}), not a job history", file=source.name)
     columns = resolve_columns(source.header, options.mapping, file=source.name)

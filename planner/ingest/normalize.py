@@ -17,6 +17,7 @@ import pandas as pd
 from planner.ingest.columns import ColumnMap
 from planner.ingest.source import ROW
 from planner.ingest.values import (
+    ParsedTimes,
     cleaned,
     parse_cpu,
     parse_durations,
@@ -411,7 +412,7 @@ def _times(
     flags: pd.DataFrame,
 ) -> pd.DataFrame:
     """submit/start/end times, run time and final status, with their checks."""
-    parsed = {}
+    parsed: dict[str, ParsedTimes] = {}
     for field_name in ("submit", "start", "end"):
         name = columns.get(field_name)
         if name is None:
@@ -430,16 +431,10 @@ def _times(
     start = parsed["start"].values if "start" in parsed else nan
     end = parsed["end"].values if "end" in parsed else nan
     duration = _durations(frame, columns, rej)
-    _check_order(columns, start, end, rej)
-    bases = [times.absolute for times in parsed.values()]
-    absolute = pd.concat(bases, axis=1).any(axis=1) if bases else pd.Series(False, frame.index)
-    relative = pd.concat([~t.absolute & t.values.notna() for t in parsed.values()], axis=1)
-    rej.add(
-        absolute & relative.any(axis=1) if bases else absolute,
-        "mixed_time_bases",
-        columns.get("submit") or "",
-        "one time is a date, another seconds-from-start",
-    )
+    end_col = columns.get("end")
+    if end_col is not None:
+        rej.add(end < start, "end_before_start", end_col, "the end time is before the start time")
+    absolute = _time_base(parsed, frame.index, rej, columns.get("submit") or "")
     run = duration.fillna(end - start)
     final = _final_status(status, run, start, columns, flags)
     no_start = start.isna() & (columns.has("start") | run.isna())
@@ -473,10 +468,22 @@ def _durations(frame: pd.DataFrame, columns: ColumnMap, rej: Rejections) -> pd.S
     return parsed.values
 
 
-def _check_order(columns: ColumnMap, start: pd.Series, end: pd.Series, rej: Rejections) -> None:
-    end_col = columns.get("end")
-    if end_col is not None:
-        rej.add(end < start, "end_before_start", end_col, "the end time is before the start time")
+def _time_base(
+    parsed: dict[str, ParsedTimes], index: pd.Index, rej: Rejections, column: str
+) -> pd.Series:
+    """Rows whose times are dates; a row mixing dates and relative seconds is rejected."""
+    absolute = pd.Series(False, index=index)
+    relative = pd.Series(False, index=index)
+    for times in parsed.values():
+        absolute |= times.absolute
+        relative |= ~times.absolute & times.values.notna()
+    rej.add(
+        absolute & relative,
+        "mixed_time_bases",
+        column,
+        "one time is a date, another seconds-from-start",
+    )
+    return absolute
 
 
 def _final_status(
