@@ -21,7 +21,12 @@ EPOCH_S_MIN = 1e9  # 2001-09-09: no relative trace spans 31 years
 EPOCH_MS_MIN = 1e12
 EPOCH_S_MAX = 4_102_444_800.0  # 2100-01-01: later "dates" are unit or export mistakes
 
-_TZ_SUFFIX = re.compile(r"(?:Z|[+-]\d{2}:?\d{2}|\s?UTC|\s?GMT)$", re.IGNORECASE)
+_TEXT = pd.StringDtype("pyarrow")
+# Patterns for Arrow's vectorised regex: \d, \s and (?i) make pandas fall back to per-cell
+# Python, which was most of the ingest time, so the classes are spelled out.
+_TZ_SUFFIX = r"(?:[Zz]|[+-][0-9][0-9]:?[0-9][0-9]|[ ]?(?:UTC|utc|GMT|gmt))$"
+_NUMBER_LIKE = r"^[+-]?(?:[0-9]+[.]?[0-9]*|[.][0-9]+)(?:[eE][+-]?[0-9]+)?$"
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")  # 1,024 -> 1024
 _CLOCK = re.compile(r"^(?:(\d+)-)?(?:(\d+):)?(\d+):(\d+(?:\.\d+)?)$")
 _MEMORY = re.compile(r"^([0-9]*\.?[0-9]+)\s*([KMGTP]?)(I?B?)$", re.IGNORECASE)
 _CN_DATE = str.maketrans({"年": "-", "月": "-", "日": " ", "时": ":", "分": ":", "秒": ""})
@@ -37,18 +42,24 @@ class Parsed:
 
 def cleaned(raw: pd.Series) -> pd.Series:
     """Strip cells and turn null tokens into NA, keeping everything else as text."""
-    text = raw.astype("string").str.strip()
+    # Arrow-backed strings: strip, lower, contains and replace run vectorised, not per cell.
+    text = raw.astype(_TEXT).str.strip()
     return text.mask(text.str.lower().isin(NULL_TOKENS))
 
 
 def parse_numbers(raw: pd.Series, *, decimal_comma: bool = False) -> Parsed:
     """Plain numbers; `1,5` is 1.5 when the file uses `;` as delimiter (decimal comma)."""
     text = cleaned(raw)
-    if decimal_comma:
-        text = text.str.replace(",", ".", regex=False)
-    else:
-        text = text.str.replace(r"(?<=\d),(?=\d{3}\b)", "", regex=True)  # 1,024 -> 1024
-    values = pd.to_numeric(text, errors="coerce").astype("float64")
+    values = pd.Series(np.nan, index=text.index, dtype="float64")
+    number_like = text.str.contains(_NUMBER_LIKE, regex=True).fillna(False).astype(bool)
+    values[number_like] = pd.to_numeric(text[number_like], errors="coerce").astype("float64")
+    retry = text.notna() & values.isna() & text.str.contains(",", regex=False)
+    if retry.any():  # only the few cells with a comma pay for the slower rewrite
+        if decimal_comma:
+            fixed = text[retry].str.replace(",", ".", regex=False)
+        else:
+            fixed = text[retry].astype(object).str.replace(_THOUSANDS, "", regex=True)
+        values[retry] = pd.to_numeric(fixed, errors="coerce").astype("float64")
     bad = text.notna() & (values.isna() | ~np.isfinite(values.fillna(0.0)))
     return Parsed(values.where(~bad), bad.fillna(False).astype(bool))
 
@@ -134,7 +145,10 @@ def _parse_date_strings(text: pd.Series, tz: str) -> pd.Series:
     present = text.dropna()
     if present.empty:
         return out
-    present = present.str.translate(_CN_DATE).str.strip()
+    chinese = present.str.contains("[年月日时分秒]", regex=True)
+    if chinese.any():
+        present = present.where(~chinese, present[chinese].astype(object).str.translate(_CN_DATE))
+        present = present.str.strip()
     aware = present.str.contains(_TZ_SUFFIX, regex=True)
     if aware.any():
         stamps = _to_datetime(present[aware], utc=True)
