@@ -1,0 +1,246 @@
+"""Replay speed and peak memory of the engine and the fill sweeps, beside the yardstick.
+
+Usage: python bench/bench_replay.py [--jobs N] [--cases yardstick,engine-1m,...]
+Each case runs in a fresh child process (this script with `--child CASE`), so the peak RSS
+printed is that case's alone. Only the replay call is timed; generating or loading the jobs
+is timed apart. Cases whose planner modules are not there yet print why and are skipped.
+This prints figures; it asserts nothing (tests never assert wall-clock time).
+"""
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from yardstick import yardstick
+
+from planner.model import Job
+from planner.synth import SynthRow, generate
+
+OPENB = Path("/work/shared/traces/alibaba-openb-2023")
+OPENB_PODS = OPENB / "openb_pod_list_default.csv.gz"
+OPENB_ALL_NODES = OPENB / "openb_node_list_all_node.csv"
+OPENB_GPU_NODES = OPENB / "openb_node_list_gpu_node.csv"
+NODES, GPUS_PER_NODE = 1000, 8
+
+
+@dataclass(slots=True)
+class CaseResult:
+    """One printed line; `skipped` set means the case could not run and says why."""
+
+    name: str
+    jobs: int = 0
+    seconds: float = 0.0
+    setup_seconds: float = 0.0
+    notes: dict[str, str] = field(default_factory=dict)
+    skipped: str = ""
+    peak_rss_mib: float = 0.0
+
+
+def philly_rows(n: int, seed: int = 1) -> Iterator[tuple[float, SynthRow]]:
+    """The synthetic philly trace with submit times in seconds since its first job."""
+    first: datetime | None = None
+    for row in generate("philly", n, seed):
+        submit = datetime.fromisoformat(row.submit_time)
+        first = first or submit
+        yield (submit - first).total_seconds(), row
+
+
+def philly_jobs(n: int, seed: int = 1) -> list[Job]:
+    """The synthetic philly trace as engine jobs (GPUs, CPU and memory per pod)."""
+    return [
+        Job(
+            row.job_id,
+            submit_s,
+            float(row.duration_s),
+            pods=row.pods,
+            gpus=row.gpus / row.pods,
+            cpu=row.cpu / row.pods,
+            mem_gib=row.mem_gib / row.pods,
+            gpu_types=(),
+            queue=row.queue,
+            user=row.user,
+            priority=row.priority,
+        )
+        for submit_s, row in philly_rows(n, seed)
+    ]
+
+
+def case_yardstick(jobs: int) -> CaseResult:
+    started = time.perf_counter()
+    submit: list[float] = []
+    duration: list[float] = []
+    pods: list[int] = []
+    per_pod: list[int] = []
+    for submit_s, row in philly_rows(jobs):
+        submit.append(submit_s)
+        duration.append(float(row.duration_s))
+        pods.append(row.pods)
+        per_pod.append(row.gpus // row.pods)
+    setup = time.perf_counter() - started
+    figures = yardstick(submit, duration, pods, per_pod, nodes=NODES, gpus_per_node=GPUS_PER_NODE)
+    span_s = submit[-1] - submit[0]
+    gpu_s = sum(p * g * d for p, g, d in zip(pods, per_pod, duration, strict=True))
+    notes = {
+        "completed": f"{figures['completed']:,.0f}",
+        "dropped": f"{figures['dropped']:,.0f}",
+        "span_days": f"{span_s / 86_400:,.1f}",
+        "offered_load": f"{gpu_s / (NODES * GPUS_PER_NODE * span_s):.3f}",
+        "makespan_days": f"{figures['makespan_s'] / 86_400:,.1f}",
+    }
+    return CaseResult("yardstick", jobs, figures["seconds"], setup, notes)
+
+
+def case_engine_1m(jobs: int) -> CaseResult:
+    try:
+        from planner.engine import simulate  # noqa: PLC0415 - a missing engine skips the case
+        from planner.policy import Policy  # noqa: PLC0415
+    except ImportError as err:
+        return CaseResult("engine-1m", skipped=f"planner.engine/policy not importable: {err}")
+    started = time.perf_counter()
+    trace = philly_jobs(jobs)
+    nodes = [(f"n{i:04d}", "A100", GPUS_PER_NODE, 0.0, 0.0) for i in range(NODES)]
+    setup = time.perf_counter() - started
+    policy = Policy(admission="gang", placement="best-fit", queueing="backfill")
+    started = time.perf_counter()
+    result = simulate(trace, nodes, policy)
+    seconds = time.perf_counter() - started
+    summary = result.summary()
+    notes = {"utilization": f"{summary['utilization']}", "completed": f"{summary['completed']}"}
+    return CaseResult("engine-1m", jobs, seconds, setup, notes)
+
+
+def _openb(node_list: Path) -> tuple[list[Any], list[Any], float]:
+    """openb default pods and a node list via the importer, store and replay loaders."""
+    from planner.importer import import_file  # noqa: PLC0415 - keeps pandas out of the others
+    from planner.ingest import IngestOptions  # noqa: PLC0415
+    from planner.store import open_store  # noqa: PLC0415
+
+    started = time.perf_counter()
+    from planner.replay import load_jobs, load_nodes  # noqa: PLC0415 - may not exist yet
+
+    with tempfile.TemporaryDirectory() as tmp:
+        con = open_store(Path(tmp) / "bench.duckdb")
+        try:
+            report = import_file(con, OPENB_PODS, IngestOptions())
+            jobs = list(load_jobs(con, report.trace_id))
+        finally:
+            con.close()
+    nodes = list(load_nodes(node_list))
+    return jobs, nodes, time.perf_counter() - started
+
+
+def case_openb_replay(_: int) -> CaseResult:
+    try:
+        from planner.engine import simulate  # noqa: PLC0415 - a missing engine skips the case
+        from planner.policy import Policy  # noqa: PLC0415
+
+        jobs, nodes, setup = _openb(OPENB_ALL_NODES)
+    except ImportError as err:
+        return CaseResult("openb-replay", skipped=f"not importable yet: {err}")
+    started = time.perf_counter()
+    result = simulate(jobs, nodes, Policy())
+    seconds = time.perf_counter() - started
+    summary = result.summary()
+    notes = {
+        "nodes": f"{len(nodes):,}",
+        "utilization": f"{summary.get('utilization')}",
+        "completed": f"{summary.get('completed')}",
+    }
+    return CaseResult("openb-replay", len(jobs), seconds, setup, notes)
+
+
+def _case_fill(placement: str) -> Callable[[int], CaseResult]:
+    name = f"fill-{placement}"
+
+    def case(_: int) -> CaseResult:
+        try:
+            from planner.fill import fill  # noqa: PLC0415 - a missing module skips the case
+
+            pods, nodes, setup = _openb(OPENB_GPU_NODES)
+        except ImportError as err:
+            return CaseResult(name, skipped=f"not importable yet: {err}")
+        started = time.perf_counter()
+        fill(pods, nodes, placement=placement, seeds=range(42, 52), until=1.3)
+        seconds = time.perf_counter() - started
+        notes = {"nodes": f"{len(nodes):,}", "seeds": "10"}
+        return CaseResult(name, len(pods), seconds, setup, notes)
+
+    return case
+
+
+CASES: dict[str, Callable[[int], CaseResult]] = {
+    "yardstick": case_yardstick,
+    "engine-1m": case_engine_1m,
+    "openb-replay": case_openb_replay,
+    "fill-best-fit": _case_fill("best-fit"),
+    "fill-random": _case_fill("random"),
+    "fill-fgd": _case_fill("fgd"),
+}
+
+
+def run_child(case: str, jobs: int) -> None:
+    """Run one case in this process and print its result as JSON on the last line."""
+    result = CASES[case](jobs)
+    result.peak_rss_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps(asdict(result)))
+
+
+def run_case(case: str, jobs: int) -> CaseResult:
+    done = subprocess.run(
+        [sys.executable, __file__, "--child", case, "--jobs", str(jobs)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        tail = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        return CaseResult(case, skipped=f"child failed ({done.returncode}): {tail}")
+    return CaseResult(**json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def report(result: CaseResult, yardstick_s: float | None) -> str:
+    if result.skipped:
+        return f"{result.name:<14} skipped: {result.skipped}"
+    line = (
+        f"{result.name:<14} {result.jobs:>9,} jobs {result.seconds:>8.2f} s "
+        f"{result.jobs / result.seconds:>10,.0f} jobs/s  peak {result.peak_rss_mib:>6,.0f} MiB"
+        f"  (setup {result.setup_seconds:.1f} s)"
+    )
+    if result.name == "engine-1m" and yardstick_s:
+        line += f"  {result.seconds / yardstick_s:.1f}x yardstick"
+    extras = "  ".join(f"{key}={value}" for key, value in result.notes.items())
+    return f"{line}\n{'':<15}{extras}" if extras else line
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--jobs", type=int, default=1_000_000, help="synthetic philly jobs")
+    parser.add_argument("--cases", default=",".join(CASES), help="comma-separated case names")
+    parser.add_argument("--child", choices=sorted(CASES), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        run_child(args.child, args.jobs)
+        return
+    names = [name.strip() for name in args.cases.split(",") if name.strip()]
+    unknown = sorted(set(names) - set(CASES))
+    if unknown:
+        parser.error(f"unknown cases {unknown}; choose from {', '.join(CASES)}")
+    yardstick_s: float | None = None
+    for name in names:
+        result = run_case(name, args.jobs)
+        if name == "yardstick" and not result.skipped:
+            yardstick_s = result.seconds
+        print(report(result, yardstick_s), flush=True)
+
+
+if __name__ == "__main__":
+    main()

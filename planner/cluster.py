@@ -1,0 +1,499 @@
+"""A cluster's free capacity, indexed by distinct node state, and where pods go.
+
+Nodes with the same hardware and the same free resources are interchangeable, so the index
+groups them: `members[state] -> node ids`. Placing a pod scores each distinct state once
+(memoised), never each node, which keeps a placement at O(distinct states) whatever the node
+count. Units are integers: milli-GPUs per GPU, milli-CPUs and MiB, so sums never drift.
+
+A node's state is `(class id, free milli-GPU of each GPU sorted high to low, free milli-CPU,
+free MiB)`. CPU or memory a node does not limit (capacity 0 in the cluster description) is
+`UNLIMITED` and never decremented.
+"""
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+MILLI = 1000
+UNLIMITED = 1 << 60
+_INFINITE_PODS = 1 << 30
+
+Placement = Literal["best-fit", "binpack", "spread", "random", "fgd"]
+PLACEMENTS: tuple[Placement, ...] = ("best-fit", "binpack", "spread", "random", "fgd")
+
+PodShape = tuple[int, int, int, int]
+"""(milli-GPU per GPU, GPUs, milli-CPU, MiB) of one pod; (460, 1, ...) is a shared GPU."""
+StateKey = tuple[int, tuple[int, ...], int, int]
+Allowed = frozenset[int] | None
+"""Node classes a job may use (by GPU type); None means any."""
+NodeAlloc = tuple[int, int, tuple[tuple[int, int], ...]]
+"""(node, pods placed there, ((GPU index, milli-GPU), ...)) — enough to undo a placement."""
+Score = float | int
+
+
+@dataclass(frozen=True, slots=True)
+class NodeClass:
+    """Hardware shared by several nodes; cpu and mem 0 mean not limited."""
+
+    gpu_type: str
+    gpus: int
+    cpu: int
+    mem: int
+
+    @property
+    def pool(self) -> str:
+        return self.gpu_type or "cpu-only"
+
+
+@dataclass(frozen=True, slots=True)
+class TypicalPod:
+    """One entry of the workload mix the FGD fragmentation measure is taken against."""
+
+    pod: PodShape
+    allowed: Allowed
+    weight: float
+
+
+def pod_shape(gpus: float, cpu: float, mem_gib: float, *, cpu_on: bool, mem_on: bool) -> PodShape:
+    """Integer request of a pod; a fraction of a GPU is a share of one GPU, more is whole GPUs.
+
+    Requests above one GPU that are not whole (1.5) round up: a GPU is not divisible across
+    pods in Kubernetes beyond one shared GPU.
+    """
+    cpu_milli = round(cpu * MILLI) if cpu_on else 0
+    mem_mib = round(mem_gib * 1024) if mem_on else 0
+    if gpus <= 0:
+        return (0, 0, cpu_milli, mem_mib)
+    if gpus < 1:
+        return (max(1, round(gpus * MILLI)), 1, cpu_milli, mem_mib)
+    whole = int(gpus) if gpus == int(gpus) else int(gpus) + 1
+    return (MILLI, whole, cpu_milli, mem_mib)
+
+
+class ClusterState:
+    """Free resources of every node, and placement under one policy."""
+
+    def __init__(
+        self,
+        specs: Sequence[tuple[str, str, int, float, float]],
+        placement: Placement = "best-fit",
+        *,
+        seed: int = 0,
+        typical: Sequence[TypicalPod] = (),
+    ) -> None:
+        self.placement = placement
+        self.rng = random.Random(seed)
+        self.typical = tuple(typical)
+        self.node_ids = [spec[0] for spec in specs]
+        self.classes: list[NodeClass] = []
+        class_of: dict[NodeClass, int] = {}
+        self.node_class: list[int] = []
+        for _, gpu_type, gpus, cpu, mem_gib in specs:
+            hw = NodeClass(gpu_type.upper(), gpus, round(cpu * MILLI), round(mem_gib * 1024))
+            self.node_class.append(class_of.setdefault(hw, len(class_of)))
+        self.classes = list(class_of)
+        self.gpu_free = [[MILLI] * self.classes[c].gpus for c in self.node_class]
+        self.cpu_free = [self.classes[c].cpu or UNLIMITED for c in self.node_class]
+        self.mem_free = [self.classes[c].mem or UNLIMITED for c in self.node_class]
+        self.free_milli_by_class = [0] * len(self.classes)
+        for c in self.node_class:
+            self.free_milli_by_class[c] += self.classes[c].gpus * MILLI
+        self.members: dict[StateKey, list[int]] = {}
+        self.key: list[StateKey] = []
+        self.pos: list[int] = []
+        for node in range(len(specs)):
+            key = self._key_of(node)
+            nodes = self.members.setdefault(key, [])
+            self.key.append(key)
+            self.pos.append(len(nodes))
+            nodes.append(node)
+        self.reserved: set[int] = set()
+        self._reserved_in: dict[StateKey, int] = {}
+        self._cap: dict[tuple[StateKey, PodShape, bool], int] = {}
+        self._score: dict[tuple[StateKey, PodShape, int], tuple[Score, StateKey]] = {}
+        self._frag: dict[StateKey, float] = {}
+
+    # --- what the engine asks -------------------------------------------------------------
+
+    @property
+    def cpu_limited(self) -> bool:
+        return any(hw.cpu for hw in self.classes)
+
+    @property
+    def mem_limited(self) -> bool:
+        return any(hw.mem for hw in self.classes)
+
+    def classes_for(self, gpu_types: Iterable[str]) -> Allowed:
+        """The node classes whose GPU type is one of `gpu_types` (None: no constraint)."""
+        wanted = {name.upper() for name in gpu_types}
+        if not wanted:
+            return None
+        return frozenset(i for i, hw in enumerate(self.classes) if hw.gpu_type in wanted)
+
+    def capacity(self, pod: PodShape, allowed: Allowed, *, gpu_only: bool = False) -> int:
+        """How many such pods fit now, in all (each node independently)."""
+        total = 0
+        for key, nodes in self.members.items():
+            if allowed is None or key[0] in allowed:
+                total += self._pods_fitting(key, pod, gpu_only) * len(nodes)
+        return total
+
+    def fits(self, pod: PodShape, count: int, allowed: Allowed) -> bool:
+        return self.capacity(pod, allowed) >= count
+
+    def free_milli(self, allowed: Allowed) -> int:
+        if allowed is None:
+            return sum(self.free_milli_by_class)
+        return sum(self.free_milli_by_class[c] for c in allowed)
+
+    def plan(
+        self, pod: PodShape, count: int, allowed: Allowed, *, avoid_reserved: bool = False
+    ) -> list[tuple[int, int]] | None:
+        """Nodes and pod counts for `count` pods, or None if they do not all fit now.
+
+        Multi-pod jobs use as few nodes as possible: a node that takes every remaining pod
+        wins if there is one, else the node that takes the most; the policy's score breaks
+        ties and picks among nodes that take everything.
+        """
+        candidates: list[tuple[StateKey, int, list[int], int]] = []
+        total = 0
+        for key, nodes in self.members.items():
+            if allowed is not None and key[0] not in allowed:
+                continue
+            fit = self._pods_fitting(key, pod, False)
+            if not fit:
+                continue
+            usable = len(nodes) - (self._reserved_in.get(key, 0) if avoid_reserved else 0)
+            if usable > 0:
+                candidates.append((key, fit, nodes, usable))
+                total += min(fit, count) * usable
+        if total < count:
+            return None
+        if count == 1:
+            return [(self._pick_one(candidates, pod, avoid_reserved), 1)]
+        return self._plan_gang(candidates, pod, count, avoid_reserved)
+
+    def allocate(self, node: int, pod: PodShape, pods: int) -> NodeAlloc:
+        """Take `pods` pods' resources on `node` (the caller planned it, so they fit)."""
+        milli, gpus, cpu, mem = pod
+        free = self.gpu_free[node]
+        slices: list[tuple[int, int]] = []
+        for _ in range(pods):
+            if milli == MILLI:
+                for i in [i for i, f in enumerate(free) if f == MILLI][:gpus]:
+                    free[i] = 0
+                    slices.append((i, MILLI))
+            elif gpus:
+                i = free.index(self._shared_gpu_value(tuple(sorted(free, reverse=True)), pod))
+                free[i] -= milli
+                slices.append((i, milli))
+        self.free_milli_by_class[self.node_class[node]] -= milli * gpus * pods
+        if self.cpu_free[node] != UNLIMITED:
+            self.cpu_free[node] -= cpu * pods
+        if self.mem_free[node] != UNLIMITED:
+            self.mem_free[node] -= mem * pods
+        self._rekey(node)
+        return (node, pods, tuple(slices))
+
+    def release(self, alloc: NodeAlloc, pod: PodShape) -> None:
+        node, pods, slices = alloc
+        free = self.gpu_free[node]
+        for i, amount in slices:
+            free[i] += amount
+        self.free_milli_by_class[self.node_class[node]] += pod[0] * pod[1] * pods
+        if self.cpu_free[node] != UNLIMITED:
+            self.cpu_free[node] += pod[2] * pods
+        if self.mem_free[node] != UNLIMITED:
+            self.mem_free[node] += pod[3] * pods
+        self._rekey(node)
+
+    def reapply(self, alloc: NodeAlloc, pod: PodShape) -> None:
+        """Take exactly the resources of an earlier `allocate` again (after a what-if release)."""
+        node, pods, slices = alloc
+        free = self.gpu_free[node]
+        for i, amount in slices:
+            free[i] -= amount
+        self.free_milli_by_class[self.node_class[node]] -= pod[0] * pod[1] * pods
+        if self.cpu_free[node] != UNLIMITED:
+            self.cpu_free[node] -= pod[2] * pods
+        if self.mem_free[node] != UNLIMITED:
+            self.mem_free[node] -= pod[3] * pods
+        self._rekey(node)
+
+    def reserve(self, nodes: Iterable[int]) -> None:
+        """Hold these nodes for the backfill pivot; `plan(avoid_reserved=True)` skips them."""
+        self.release_reservation()
+        for node in nodes:
+            if node not in self.reserved:
+                self.reserved.add(node)
+                key = self.key[node]
+                self._reserved_in[key] = self._reserved_in.get(key, 0) + 1
+
+    def release_reservation(self) -> None:
+        self.reserved.clear()
+        self._reserved_in.clear()
+
+    # --- fragmentation ----------------------------------------------------------------------
+
+    def fgd_fragmentation(self) -> int:
+        """Milli-GPUs the FGD measure counts as fragmented against the workload mix."""
+        return round(sum(self._node_frag(key) * len(nodes) for key, nodes in self.members.items()))
+
+    def unusable_free_milli(self, waiting: Iterable[tuple[PodShape, Allowed]]) -> int:
+        """Free milli-GPUs on nodes where none of the waiting pod shapes fits."""
+        shapes = [(pod, allowed) for pod, allowed in waiting if pod[1]]
+        if not shapes:
+            return 0
+        total = 0
+        for key, nodes in self.members.items():
+            free = sum(key[1])
+            if free and not any(
+                (allowed is None or key[0] in allowed) and self._pods_fitting(key, pod, False)
+                for pod, allowed in shapes
+            ):
+                total += free * len(nodes)
+        return total
+
+    def distinct_states(self) -> int:
+        return len(self.members)
+
+    # --- internals ----------------------------------------------------------------------------
+
+    def _key_of(self, node: int) -> StateKey:
+        return (
+            self.node_class[node],
+            tuple(sorted(self.gpu_free[node], reverse=True)),
+            self.cpu_free[node],
+            self.mem_free[node],
+        )
+
+    def _rekey(self, node: int) -> None:
+        old = self.key[node]
+        new = self._key_of(node)
+        if new == old:
+            return
+        nodes = self.members[old]
+        index = self.pos[node]
+        last = nodes.pop()
+        if last != node:
+            nodes[index] = last
+            self.pos[last] = index
+        if not nodes:
+            del self.members[old]
+        target = self.members.setdefault(new, [])
+        self.pos[node] = len(target)
+        target.append(node)
+        self.key[node] = new
+        if node in self.reserved:
+            self._reserved_in[old] -= 1
+            self._reserved_in[new] = self._reserved_in.get(new, 0) + 1
+
+    def _pods_fitting(self, key: StateKey, pod: PodShape, gpu_only: bool) -> int:
+        memo = (key, pod, gpu_only)
+        cached = self._cap.get(memo)
+        if cached is not None:
+            return cached
+        milli, gpus, cpu, mem = pod
+        _, free, cpu_free, mem_free = key
+        fit = _INFINITE_PODS
+        if gpus:
+            per_gpu = sum(f // milli for f in free) if milli < MILLI else free.count(MILLI)
+            fit = per_gpu // gpus if milli == MILLI else per_gpu
+        if not gpu_only:
+            if cpu:
+                fit = min(fit, cpu_free // cpu)
+            if mem:
+                fit = min(fit, mem_free // mem)
+        if len(self._cap) > 2_000_000:
+            self._cap.clear()
+        self._cap[memo] = fit
+        return fit
+
+    def _pick_one(
+        self, candidates: list[tuple[StateKey, int, list[int], int]], pod: PodShape, avoid: bool
+    ) -> int:
+        if self.placement == "random":
+            chosen = self.rng.randrange(sum(c[3] for c in candidates))
+            for _key, _, nodes, usable in candidates:
+                if chosen < usable:
+                    return self._node_in(nodes, avoid, chosen) if avoid else nodes[chosen]
+                chosen -= usable
+        best = min(candidates, key=lambda c: self._scored(c[0], pod, 1)[0])
+        return self._node_in(best[2], avoid, 0)
+
+    def _plan_gang(
+        self,
+        candidates: list[tuple[StateKey, int, list[int], int]],
+        pod: PodShape,
+        count: int,
+        avoid: bool,
+    ) -> list[tuple[int, int]]:
+        used = [0] * len(candidates)
+        plan: list[tuple[int, int]] = []
+        remaining = count
+        while remaining:
+            open_ = [i for i, c in enumerate(candidates) if used[i] < c[3]]
+            whole = [i for i in open_ if candidates[i][1] >= remaining]
+            if whole:
+                take = remaining
+                pool = whole
+            else:
+                take = max(candidates[i][1] for i in open_)
+                pool = [i for i in open_ if candidates[i][1] == take]
+            if self.placement == "random":
+                index = pool[self.rng.randrange(len(pool))]
+            else:
+                index = min(pool, key=lambda i: self._scored(candidates[i][0], pod, take)[0])
+            node = self._node_in(candidates[index][2], avoid, used[index])
+            used[index] += 1
+            plan.append((node, take))
+            remaining -= take
+        return plan
+
+    def _node_in(self, nodes: list[int], avoid: bool, skip: int) -> int:
+        """The `skip`-th usable node of a state from the end (O(1) with no reservations)."""
+        if not avoid or not self.reserved:
+            return nodes[len(nodes) - 1 - skip]
+        for node in reversed(nodes):
+            if node not in self.reserved:
+                if not skip:
+                    return node
+                skip -= 1
+        raise AssertionError("planned more nodes than the state has")
+
+    def _scored(self, key: StateKey, pod: PodShape, pods: int) -> tuple[Score, StateKey]:
+        memo = (key, pod, pods)
+        cached = self._score.get(memo)
+        if cached is not None:
+            return cached
+        after = self._after(key, pod, pods)
+        score = self._score_of(key, after)
+        if len(self._score) > 2_000_000:
+            self._score.clear()
+        self._score[memo] = (score, after)
+        return score, after
+
+    def _after(self, key: StateKey, pod: PodShape, pods: int) -> StateKey:
+        cls, free, cpu_free, mem_free = key
+        milli, gpus, cpu, mem = pod
+        values = list(free)
+        for _ in range(pods):
+            if milli == MILLI:
+                for _ in range(gpus):
+                    values[values.index(MILLI)] = 0
+            elif gpus:
+                values[values.index(self._shared_gpu_value(tuple(values), pod))] -= milli
+        return (
+            cls,
+            tuple(sorted(values, reverse=True)),
+            cpu_free if cpu_free == UNLIMITED else cpu_free - cpu * pods,
+            mem_free if mem_free == UNLIMITED else mem_free - mem * pods,
+        )
+
+    def _shared_gpu_value(self, free: tuple[int, ...], pod: PodShape) -> int:
+        """Free milli of the GPU a shared-GPU pod goes on (the policy decides which)."""
+        milli = pod[0]
+        options = sorted({f for f in free if f >= milli})
+        if self.placement == "spread":
+            return options[-1]
+        if self.placement == "random":
+            return options[self.rng.randrange(len(options))]
+        if self.placement == "fgd" and len(options) > 1:
+            return min(options, key=lambda v: self._gpu_frag_after(free, v, milli))
+        return options[0]
+
+    def _gpu_frag_after(self, free: tuple[int, ...], value: int, milli: int) -> float:
+        values = list(free)
+        values[values.index(value)] -= milli
+        return self._frag_of_gpus(tuple(sorted(values, reverse=True)))
+
+    def _frag_of_gpus(self, free: tuple[int, ...]) -> float:
+        """GPU-only FGD measure (CPU taken as sufficient): picks the GPU inside a node."""
+        total = sum(free)
+        frag = 0.0
+        for typical in self.typical:
+            milli, gpus, _, _ = typical.pod
+            fitting = sum(1 for f in free if f >= milli)
+            lost = sum(f for f in free if f < milli) if fitting >= gpus else total
+            frag += typical.weight * lost
+        return frag
+
+    def _score_of(self, key: StateKey, after: StateKey) -> Score:
+        hw = self.classes[key[0]]
+        policy = self.placement
+        if policy == "fgd":
+            # tightest node breaks ties, so an empty cluster still packs
+            return (
+                self._node_frag(after) - self._node_frag(key) + 1e-9 * self._free_share(hw, after)
+            )
+        if policy == "best-fit":
+            return self._free_share(hw, after)
+        shares = _resource_shares(hw, after, used=policy == "binpack")
+        return -(sum(shares) // len(shares)) if shares else 0
+
+    @staticmethod
+    def _free_share(hw: NodeClass, after: StateKey) -> float:
+        gpu = sum(after[1]) / (hw.gpus * MILLI) if hw.gpus else 0.0
+        cpu = after[2] / hw.cpu if hw.cpu else 0.0
+        return gpu + cpu
+
+    def _node_frag(self, key: StateKey) -> float:
+        cached = self._frag.get(key)
+        if cached is not None:
+            return cached
+        cls, free, cpu_free, mem_free = key
+        total = sum(free)
+        frag = 0.0
+        if total:
+            for typical in self.typical:
+                milli, gpus, cpu, mem = typical.pod
+                if typical.allowed is not None and cls not in typical.allowed:
+                    frag += typical.weight * total
+                    continue
+                fitting = sum(1 for f in free if f >= milli)
+                if fitting >= gpus and cpu_free >= cpu and mem_free >= mem:
+                    frag += typical.weight * sum(f for f in free if f < milli)
+                else:
+                    frag += typical.weight * total
+        self._frag[key] = frag
+        return frag
+
+
+def _resource_shares(hw: NodeClass, after: StateKey, *, used: bool) -> list[int]:
+    """kube-scheduler NodeResourcesFit per-resource scores (0-100, integer) for the limited ones."""
+    shares: list[int] = []
+    for capacity, free in (
+        (hw.gpus * MILLI, sum(after[1])),
+        (hw.cpu, after[2]),
+        (hw.mem, after[3]),
+    ):
+        if capacity:
+            shares.append((capacity - free if used else free) * 100 // capacity)
+    return shares
+
+
+def typical_pods(
+    pods: Iterable[tuple[PodShape, Allowed]], *, coverage: float = 0.99, limit: int = 64
+) -> list[TypicalPod]:
+    """The most frequent GPU pod shapes covering `coverage` of GPU pods, weights summing to 1.
+
+    This is the workload mix FGD measures fragmentation against; CPU-only pods are left out,
+    as in the FGD paper's default.
+    """
+    counts: dict[tuple[PodShape, Allowed], int] = {}
+    for pod, allowed in pods:
+        if pod[1]:
+            counts[(pod, allowed)] = counts.get((pod, allowed), 0) + 1
+    total = sum(counts.values())
+    if not total:
+        return []
+    ranked = sorted(counts.items(), key=lambda item: -item[1])
+    chosen: list[tuple[tuple[PodShape, Allowed], int]] = []
+    covered = 0
+    for item in ranked:
+        if covered >= coverage * total or len(chosen) >= limit:
+            break
+        chosen.append(item)
+        covered += item[1]
+    return [TypicalPod(pod, allowed, n / covered) for (pod, allowed), n in chosen]

@@ -1,0 +1,792 @@
+"""The replay: the only code that advances simulated time.
+
+`simulate(jobs, nodes, policy)` applies all events of an instant (finishes, timeouts,
+requeues, then arrivals), then offers the free capacity to waiting jobs once, in the
+queueing policy's order; `ClusterState` decides where pods go. Waiting jobs are grouped by
+shape (pod request, pod count, allowed GPU types): jobs of one shape fit or fail together,
+so a pass tries each shape once instead of every job, and why-they-wait is decided per
+shape. Deterministic: the only randomness is `random.Random(policy.seed)`.
+"""
+
+import heapq
+from bisect import insort
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from planner.cluster import (
+    MILLI,
+    Allowed,
+    ClusterState,
+    NodeAlloc,
+    PodShape,
+    pod_shape,
+    typical_pods,
+)
+from planner.config import NodeSpec
+from planner.model import Job
+from planner.policy import Policy
+from planner.waits import (
+    BACKOFF,
+    BEHIND_HEAD,
+    CLUSTER_FULL,
+    CPU_MEM_SHORT,
+    FRAGMENTED,
+    GPU_TYPE_BUSY,
+    PARTIAL_GANG,
+    REASON_CODES,
+)
+
+# Event kinds, in the order they apply at one instant: freed GPUs are visible to arrivals.
+_FINISH, _TIMEOUT, _REQUEUE = 0, 1, 2
+# Job states.
+PENDING, WAITING, RUNNING, DONE, UNSCHEDULABLE, BACKING_OFF = range(6)
+_TIMELINE_BINS = 400
+_NO_REASON = -1
+_STATUS = ("unfinished", "unfinished", "unfinished", "completed", "unschedulable", "unfinished")
+Shape = tuple[PodShape, int, Allowed]
+
+
+@dataclass(slots=True)
+class Timeline:
+    """Time-weighted averages per fixed-width bin, plus state samples at bin starts."""
+
+    bin_s: float
+    pools: list[str]
+    allocated_gpus: list[list[float]] = field(default_factory=list)
+    """Per bin, mean allocated GPUs of each pool (same order as `pools`)."""
+    held_idle_gpus: list[float] = field(default_factory=list)
+    queued_jobs: list[float] = field(default_factory=list)
+    queued_gpus: list[float] = field(default_factory=list)
+    unusable_idle_gpus: list[float] = field(default_factory=list)
+    """Sampled at each bin's first instant: idle GPUs that no waiting job's pod can use."""
+    fgd_fragmented_gpus: list[float] = field(default_factory=list)
+    """Sampled likewise: the FGD measure against the trace's mix of GPU requests."""
+
+
+@dataclass(slots=True)
+class ReplayResult:
+    """Per-job outcomes (lists indexed like `jobs`, which is in submit order) and run totals."""
+
+    jobs: list[Job]
+    policy: Policy
+    node_ids: list[str]
+    capacity_gpus: dict[str, int]
+    status: list[str]
+    start_s: list[float | None]
+    end_s: list[float | None]
+    placement: list[tuple[tuple[int, float], ...]]
+    """(node index, GPUs) of each node a job ran on (or held when unfinished)."""
+    wait_by_reason: list[tuple[float, ...] | None]
+    """Seconds waited per reason (order of `REASON_CODES`); None if the job never waited."""
+    unschedulable_reason: dict[int, str]
+    horizon_s: float
+    allocated_gpu_s: float
+    held_idle_gpu_s: float
+    deadlock: dict[str, float] | None
+    timeline: Timeline
+    rounded_up_pods: int
+    distinct_states_max: int
+
+
+def simulate(jobs: Sequence[Job], nodes: Sequence[NodeSpec], policy: Policy) -> ReplayResult:
+    """Replay `jobs` on `nodes` under `policy`; see the module docstring."""
+    return _Replay(jobs, nodes, policy).run()
+
+
+class _Replay:
+    """State of one replay; `run()` is the event loop, the rest are its steps."""
+
+    def __init__(self, jobs: Sequence[Job], nodes: Sequence[NodeSpec], policy: Policy) -> None:
+        order = sorted(range(len(jobs)), key=lambda i: jobs[i].submit_s)
+        self.jobs = [jobs[i] for i in order]
+        self.policy = policy
+        self.cluster = ClusterState(nodes, policy.placement, seed=policy.seed)
+        self.shapes, self.shape_of, self.rounded_up = _shapes(self.jobs, self.cluster)
+        if policy.placement == "fgd":
+            self.cluster.typical = tuple(
+                typical_pods((self.shapes[s][0], self.shapes[s][2]) for s in self.shape_of)
+            )
+        self._init_jobs(len(self.jobs))
+        self._init_shapes(len(self.shapes))
+        self._init_integrals()
+        # backfill
+        self.running_by_end: list[tuple[float, int]] = []
+        self.pivot = -1
+        self.shadow = 0.0
+        self.early_finish = False
+
+    def _init_jobs(self, n: int) -> None:
+        self.state = [PENDING] * n
+        self.start: list[float | None] = [None] * n
+        self.end: list[float | None] = [None] * n
+        self.allocs: list[list[NodeAlloc]] = [[] for _ in range(n)]
+        self.placed = [0] * n
+        self.attempts = [0] * n
+        self.wait: list[list[float] | None] = [None] * n
+        self.snapshot: list[list[float] | None] = [None] * n
+        self.override_since: list[float] = [0.0] * n
+        self.unschedulable: dict[int, str] = {}
+        self.order: deque[int] = deque()  # strict FIFO: every waiting job in queue order
+        self.events: list[tuple[float, int, int, int]] = []
+        self.seq = 0
+        self.now = 0.0
+        self.dirty = False  # the cluster changed since reasons were last decided
+        self.freed = False  # capacity was released since the last full pass
+        self.queued_jobs = 0
+        self.queued_milli = 0
+        self.deadlock: dict[str, float] | None = None
+
+    def _init_shapes(self, count: int) -> None:
+        """Per-shape queues, waiting membership and reason-time accounting."""
+        self.queues: list[deque[int]] = [deque() for _ in range(count)]
+        self.members = [0] * count
+        self.shape_reason = [_NO_REASON] * count
+        self.cum = [[0.0] * len(REASON_CODES) for _ in range(count)]
+        self.cum_t = [0.0] * count
+        self.waiting_shapes: set[int] = set()  # shapes with jobs accruing shape reasons
+        self.queued_shapes: set[int] = set()  # shapes with a non-empty queue
+
+    def _init_integrals(self) -> None:
+        self.pool_of_class = [hw.pool for hw in self.cluster.classes]
+        self.pools = sorted(set(self.pool_of_class))
+        self.pool_index = [self.pools.index(p) for p in self.pool_of_class]
+        self.alloc_by_pool = [0] * len(self.pools)
+        self.held_milli = 0
+        self.allocated_milli_s = 0.0
+        self.held_milli_s = 0.0
+        self.last_t = 0.0
+        span = (self.jobs[-1].submit_s + _median_duration(self.jobs)) if self.jobs else 1.0
+        self.timeline = Timeline(bin_s=max(span / _TIMELINE_BINS, 1.0), pools=self.pools)
+        self.bin_acc = _BinAccumulator(len(self.pools))
+        self.distinct_max = self.cluster.distinct_states()
+
+    # --- the loop ------------------------------------------------------------------------
+
+    def run(self) -> ReplayResult:
+        self._reject_unschedulable()
+        jobs, events = self.jobs, self.events
+        horizon = self.policy.horizon_s
+        next_arrival = 0
+        n = len(jobs)
+        while next_arrival < n or events:
+            t = jobs[next_arrival].submit_s if next_arrival < n else events[0][0]
+            if events and events[0][0] < t:
+                t = events[0][0]
+            if horizon is not None and t > horizon:
+                break
+            self._advance(t)
+            while events and events[0][0] == t:
+                _, kind, _, i = heapq.heappop(events)
+                self._apply(kind, i)
+            arrivals = []
+            while next_arrival < n and jobs[next_arrival].submit_s == t:
+                if self.state[next_arrival] == PENDING:
+                    arrivals.append(next_arrival)
+                next_arrival += 1
+            self._schedule(arrivals)
+            if next_arrival >= n and not events and self.queued_jobs:
+                self._stuck()
+                break
+        end = horizon if horizon is not None else self.now
+        self._advance(max(end, self.now))
+        return self._result()
+
+    def _apply(self, kind: int, i: int) -> None:
+        if kind == _FINISH:
+            self._finish(i)
+        elif kind == _TIMEOUT:
+            if self.state[i] == WAITING and 0 < self.placed[i] < self.jobs[i].pods:
+                self._time_out(i)
+        elif kind == _REQUEUE and self.state[i] == BACKING_OFF:
+            self._close_override(i, BACKOFF)
+            self._enqueue(i, requeue=True)
+
+    def _schedule(self, arrivals: list[int]) -> None:
+        for i in arrivals:
+            self._enqueue(i)
+        if self.queued_jobs:
+            full = self.freed
+            self.freed = False
+            if self.policy.admission == "pod":
+                self._pass_pods(arrivals, full)
+            elif self.policy.queueing == "strict-fifo":
+                self._pass_strict()
+            elif self.policy.queueing == "fifo":
+                self._pass_fifo(arrivals, full)
+            else:
+                self._pass_backfill(arrivals, full)
+        if self.dirty and self.queued_jobs:
+            self._decide_reasons()
+        self.dirty = False
+        self.distinct_max = max(self.distinct_max, self.cluster.distinct_states())
+
+    # --- queueing policies ---------------------------------------------------------------
+
+    def _pass_strict(self) -> None:
+        while self.order:
+            i = self.order[0]
+            if not self._try_start(i):
+                return
+
+    def _pass_fifo(self, arrivals: list[int], full: bool) -> None:
+        if not full:
+            for i in arrivals:
+                if self.state[i] == WAITING:
+                    self._try_start(i)
+            return
+        merge = _HeadMerge(self)
+        for i in merge:
+            if not self._try_start(i):
+                merge.drop()
+
+    def _pass_backfill(self, arrivals: list[int], full: bool) -> None:
+        if full or self.pivot < 0 or self.state[self.pivot] != WAITING or self.early_finish:
+            self._full_backfill()
+            return
+        for i in arrivals:
+            if self.state[i] == WAITING:
+                self._backfill_one(i)
+
+    def _full_backfill(self) -> None:
+        merge = _HeadMerge(self)
+        pivot = -1
+        tested = 0
+        for i in merge:
+            if pivot < 0:
+                if not self._try_start(i):
+                    pivot = i
+                    merge.drop()
+                continue
+            if tested >= self.policy.backfill_depth:
+                break
+            tested += 1
+            if self._backfill_one(i, pivot):
+                continue
+            if self._short(i, pivot):
+                merge.drop()  # it does not fit anywhere now; nor do its shape-mates
+            else:
+                merge.skip()
+        if pivot < 0:
+            self.pivot = -1
+            self.cluster.release_reservation()
+
+    def _short(self, i: int, pivot: int) -> bool:
+        return self.now + self.jobs[i].duration_s * self.policy.estimate_factor <= self.shadow
+
+    def _backfill_one(self, i: int, pivot: int | None = None) -> bool:
+        """Start `i` if it ends before the pivot's shadow time or stays off its nodes."""
+        if pivot is None:
+            pivot = self.pivot
+        if pivot != self.pivot or self.early_finish:
+            self._reserve_for(pivot)
+        pod, count, allowed = self.shapes[self.shape_of[i]]
+        plan = self.cluster.plan(pod, count, allowed, avoid_reserved=not self._short(i, pivot))
+        if plan is None:
+            return False
+        self._start(i, plan)
+        return True
+
+    def _reserve_for(self, pivot: int) -> None:
+        """EASY: the earliest time the pivot fits as running jobs end, and the nodes it needs."""
+        self.pivot = pivot
+        self.early_finish = False
+        pod, count, allowed = self.shapes[self.shape_of[pivot]]
+        need = pod[0] * pod[1] * count
+        released: list[int] = []
+        plan = None
+        shadow = self.now
+        for est_end, j in self.running_by_end:
+            self._release_job(j)
+            released.append(j)
+            if self.cluster.free_milli(allowed) < need:
+                continue
+            plan = self.cluster.plan(pod, count, allowed)
+            if plan is not None:
+                shadow = est_end
+                break
+        for j in released:
+            self._reapply_job(j)
+        self.shadow = shadow
+        self.cluster.reserve(node for node, _ in plan or ())
+
+    # --- pod-by-pod admission -------------------------------------------------------------
+
+    def _pass_pods(self, arrivals: list[int], full: bool) -> None:
+        """kube-scheduler: one pod at a time in queue order; pods of jobs submitted at the
+        same instant interleave (their creation times do), which is how two jobs can each
+        end up holding part of what both need."""
+        failed: set[tuple[PodShape, Allowed]] = set()
+        if self.policy.queueing == "strict-fifo":
+            while self.order:
+                group = self._head_group()
+                if not self._place_round_robin(group, failed, strict=True):
+                    return
+            return
+        if full:
+            waiting = sorted(i for sid in self.queued_shapes for i in self.queues[sid])
+        else:
+            waiting = [i for i in arrivals if self.state[i] == WAITING]
+        start = 0
+        while start < len(waiting):
+            stop = start + 1
+            while (
+                stop < len(waiting)
+                and self.jobs[waiting[stop]].submit_s == self.jobs[waiting[start]].submit_s
+            ):
+                stop += 1
+            self._place_round_robin(waiting[start:stop], failed, strict=False)
+            start = stop
+
+    def _head_group(self) -> list[int]:
+        """The strict-FIFO head and the jobs submitted at the same instant as it."""
+        submit = self.jobs[self.order[0]].submit_s
+        group: list[int] = []
+        for i in self.order:
+            if self.jobs[i].submit_s != submit:
+                break
+            group.append(i)
+        return group
+
+    def _place_round_robin(
+        self, group: list[int], failed: set[tuple[PodShape, Allowed]], *, strict: bool
+    ) -> bool:
+        """Place the group's pods round-robin; False if strict FIFO is blocked by a pod."""
+        remaining = group
+        while remaining:
+            again: list[int] = []
+            for i in remaining:
+                pod, _, allowed = self.shapes[self.shape_of[i]]
+                if (pod, allowed) in failed or not self._place_pod(i):
+                    failed.add((pod, allowed))
+                    if strict:
+                        return False
+                elif self.state[i] == WAITING:
+                    again.append(i)
+            remaining = again
+        return True
+
+    def _place_pod(self, i: int) -> bool:
+        """Place one more pod of `i`; start the job when its last pod lands."""
+        pod, _, allowed = self.shapes[self.shape_of[i]]
+        plan = self.cluster.plan(pod, 1, allowed)
+        if plan is None:
+            return False
+        if self.placed[i] == 0:
+            self._leave_shape(i)
+            self._open_override(i)
+            if self.policy.pod_timeout_s is not None:
+                self._push(self.now + self.policy.pod_timeout_s, _TIMEOUT, i)
+        self.allocs[i].append(self.cluster.allocate(plan[0][0], pod, 1))
+        self.placed[i] += 1
+        self.held_milli += pod[0] * pod[1]
+        self.dirty = True
+        if self.placed[i] == self.jobs[i].pods:
+            self.held_milli -= pod[0] * pod[1] * self.placed[i]
+            self._close_override(i, PARTIAL_GANG)
+            self._begin_running(i)
+        return True
+
+    def _time_out(self, i: int) -> None:
+        pod = self.shapes[self.shape_of[i]][0]
+        self._close_override(i, PARTIAL_GANG)
+        for alloc in self.allocs[i]:
+            self.cluster.release(alloc, pod)
+        self.held_milli -= pod[0] * pod[1] * self.placed[i]
+        self.allocs[i] = []
+        self.placed[i] = 0
+        self._dequeue(i)
+        self.state[i] = BACKING_OFF
+        self.override_since[i] = self.now
+        self.attempts[i] += 1
+        if self.attempts[i] > self.policy.backoff_limit:
+            return  # deactivated, as Kueue's backoffLimitCount does; it stays unfinished
+        exponent = min(self.attempts[i] - 1, 30)
+        delay = min(self.policy.backoff_base_s * 2**exponent, self.policy.backoff_max_s)
+        # jitter, as client-go's backoff has: two jobs released together do not collide forever
+        delay *= 1.0 + 0.1 * self.cluster.rng.random()
+        self._push(self.now + delay, _REQUEUE, i)
+        self.freed = self.dirty = True
+
+    def _stuck(self) -> None:
+        """Nothing will ever happen again, yet jobs wait: partly placed jobs hold the GPUs."""
+        if self.held_milli == 0:
+            raise AssertionError("jobs wait on an idle cluster: an engine bug, please report")
+        self.deadlock = {
+            "at_s": self.now,
+            "jobs_waiting": float(self.queued_jobs),
+            "gpus_held_idle": self.held_milli / MILLI,
+        }
+
+    # --- job life cycle -----------------------------------------------------------------------
+
+    def _try_start(self, i: int) -> bool:
+        pod, count, allowed = self.shapes[self.shape_of[i]]
+        plan = self.cluster.plan(pod, count, allowed)
+        if plan is None:
+            return False
+        self._start(i, plan)
+        return True
+
+    def _start(self, i: int, plan: list[tuple[int, int]]) -> None:
+        pod = self.shapes[self.shape_of[i]][0]
+        self.allocs[i] = [self.cluster.allocate(node, pod, pods) for node, pods in plan]
+        self._leave_shape(i)
+        self._begin_running(i)
+
+    def _begin_running(self, i: int) -> None:
+        job = self.jobs[i]
+        self._dequeue(i)
+        self.state[i] = RUNNING
+        self.start[i] = self.now
+        pod = self.shapes[self.shape_of[i]][0]
+        milli = pod[0] * pod[1]
+        for node, pods, _ in self.allocs[i]:
+            self.alloc_by_pool[self.pool_index[self.cluster.node_class[node]]] += milli * pods
+        self._push(self.now + job.duration_s, _FINISH, i)
+        if self.policy.queueing == "backfill":
+            insort(
+                self.running_by_end, (self.now + job.duration_s * self.policy.estimate_factor, i)
+            )
+        self.dirty = True
+
+    def _finish(self, i: int) -> None:
+        self._release_job(i)
+        self.state[i] = DONE
+        self.end[i] = self.now
+        if self.policy.queueing == "backfill":
+            est_end = self.start[i] + self.jobs[i].duration_s * self.policy.estimate_factor  # type: ignore[operator]
+            self.running_by_end.remove((est_end, i))
+            if est_end > self.now:
+                self.early_finish = True
+        self.freed = self.dirty = True
+
+    def _release_job(self, i: int) -> None:
+        pod = self.shapes[self.shape_of[i]][0]
+        milli = pod[0] * pod[1]
+        for alloc in self.allocs[i]:
+            self.cluster.release(alloc, pod)
+            self.alloc_by_pool[self.pool_index[self.cluster.node_class[alloc[0]]]] -= (
+                milli * alloc[1]
+            )
+
+    def _reapply_job(self, i: int) -> None:
+        """Undo `_release_job` exactly (same GPUs), after a what-if for the backfill shadow."""
+        pod = self.shapes[self.shape_of[i]][0]
+        milli = pod[0] * pod[1]
+        for alloc in self.allocs[i]:
+            self.cluster.reapply(alloc, pod)
+            self.alloc_by_pool[self.pool_index[self.cluster.node_class[alloc[0]]]] += (
+                milli * alloc[1]
+            )
+
+    def _push(self, t: float, kind: int, i: int) -> None:
+        self.seq += 1
+        heapq.heappush(self.events, (t, kind, self.seq, i))
+
+    # --- the waiting queue and why jobs wait -------------------------------------------------
+
+    def _enqueue(self, i: int, *, requeue: bool = False) -> None:
+        self.state[i] = WAITING
+        sid = self.shape_of[i]
+        queue = self.queues[sid]
+        if requeue and queue and queue[-1] > i:
+            _insert_sorted(queue, i)
+        else:
+            queue.append(i)
+        self.queued_shapes.add(sid)
+        if self.policy.queueing == "strict-fifo":
+            if requeue and self.order and self.order[-1] > i:
+                _insert_sorted(self.order, i)
+            else:
+                self.order.append(i)
+        self.queued_jobs += 1
+        self.queued_milli += _milli(self.shapes[sid])
+        self._join_shape(i)
+
+    def _dequeue(self, i: int) -> None:
+        """Out of the waiting queue (started, or released into backoff)."""
+        sid = self.shape_of[i]
+        queue = self.queues[sid]
+        if queue[0] == i:
+            queue.popleft()
+        else:
+            queue.remove(i)
+        if not queue:
+            self.queued_shapes.discard(sid)
+        if self.policy.queueing == "strict-fifo":
+            if self.order[0] == i:
+                self.order.popleft()
+            else:
+                self.order.remove(i)
+        self.queued_jobs -= 1
+        self.queued_milli -= _milli(self.shapes[sid])
+
+    def _join_shape(self, i: int) -> None:
+        sid = self.shape_of[i]
+        self._touch(sid)
+        self.snapshot[i] = self.cum[sid].copy()
+        self.members[sid] += 1
+        if self.members[sid] == 1:
+            self.waiting_shapes.add(sid)
+            self.shape_reason[sid] = self._reason_for(sid)
+
+    def _leave_shape(self, i: int) -> None:
+        """Stop accruing the shape's reasons for `i`; fold what it accrued into its total."""
+        snap = self.snapshot[i]
+        if snap is None:
+            return
+        sid = self.shape_of[i]
+        self._touch(sid)
+        cum = self.cum[sid]
+        waited = self._wait_of(i)
+        for r, value in enumerate(cum):
+            waited[r] += value - snap[r]
+        self.snapshot[i] = None
+        self.members[sid] -= 1
+        if not self.members[sid]:
+            self.waiting_shapes.discard(sid)
+            self.shape_reason[sid] = _NO_REASON
+
+    def _open_override(self, i: int) -> None:
+        self.override_since[i] = self.now
+
+    def _close_override(self, i: int, reason: int) -> None:
+        self._wait_of(i)[reason] += self.now - self.override_since[i]
+        self.override_since[i] = self.now
+
+    def _wait_of(self, i: int) -> list[float]:
+        waited = self.wait[i]
+        if waited is None:
+            waited = self.wait[i] = [0.0] * len(REASON_CODES)
+        return waited
+
+    def _touch(self, sid: int) -> None:
+        reason = self.shape_reason[sid]
+        if reason != _NO_REASON:
+            self.cum[sid][reason] += self.now - self.cum_t[sid]
+        self.cum_t[sid] = self.now
+
+    def _decide_reasons(self) -> None:
+        for sid in self.waiting_shapes:
+            reason = self._reason_for(sid)
+            if reason != self.shape_reason[sid]:
+                self._touch(sid)
+                self.shape_reason[sid] = reason
+
+    def _reason_for(self, sid: int) -> int:
+        pod, count, allowed = self.shapes[sid]
+        cluster = self.cluster
+        if cluster.fits(pod, count, allowed):
+            return BEHIND_HEAD
+        need = pod[0] * pod[1] * count
+        if need:
+            if cluster.free_milli(allowed) < need:
+                if allowed is not None and cluster.free_milli(None) >= need:
+                    return GPU_TYPE_BUSY
+                return CLUSTER_FULL
+            if cluster.capacity(pod, allowed, gpu_only=True) < count:
+                return FRAGMENTED
+        return CPU_MEM_SHORT
+
+    # --- unschedulable jobs, integration, result -----------------------------------------------
+
+    def _reject_unschedulable(self) -> None:
+        verdicts = [_never_fits(self.cluster, shape) for shape in self.shapes]
+        for i, sid in enumerate(self.shape_of):
+            if verdicts[sid]:
+                self.state[i] = UNSCHEDULABLE
+                self.unschedulable[i] = verdicts[sid]
+
+    def _advance(self, t: float) -> None:
+        """Integrate everything that is constant between instants, up to `t`."""
+        dt = t - self.last_t
+        if dt > 0:
+            allocated = sum(self.alloc_by_pool)
+            self.allocated_milli_s += allocated * dt
+            self.held_milli_s += self.held_milli * dt
+            self.bin_acc.add(self, self.last_t, t)
+        self.last_t = self.now = t
+
+    def _result(self) -> ReplayResult:
+        end = self.now
+        for i in range(len(self.jobs)):
+            if self.snapshot[i] is not None:
+                self._leave_shape(i)
+            state = self.state[i]
+            if state == WAITING and self.placed[i]:
+                self._close_override(i, PARTIAL_GANG)
+            elif state == BACKING_OFF:
+                self._close_override(i, BACKOFF)
+            elif state == RUNNING:
+                self.end[i] = end
+        self.bin_acc.finish(self)
+        capacity: dict[str, int] = {}
+        for c in self.cluster.node_class:
+            pool = self.pool_of_class[c]
+            capacity[pool] = capacity.get(pool, 0) + self.cluster.classes[c].gpus
+        return ReplayResult(
+            jobs=self.jobs,
+            policy=self.policy,
+            node_ids=self.cluster.node_ids,
+            capacity_gpus=capacity,
+            status=[_STATUS[s] for s in self.state],
+            start_s=self.start,
+            end_s=self.end,
+            placement=[self._placement_of(i) for i in range(len(self.jobs))],
+            wait_by_reason=[tuple(w) if w is not None and any(w) else None for w in self.wait],
+            unschedulable_reason=self.unschedulable,
+            horizon_s=end,
+            allocated_gpu_s=self.allocated_milli_s / MILLI,
+            held_idle_gpu_s=self.held_milli_s / MILLI,
+            deadlock=self.deadlock,
+            timeline=self.timeline,
+            rounded_up_pods=self.rounded_up,
+            distinct_states_max=self.distinct_max,
+        )
+
+    def _placement_of(self, i: int) -> tuple[tuple[int, float], ...]:
+        pod = self.shapes[self.shape_of[i]][0]
+        per_node: dict[int, int] = {}
+        for node, pods, _ in self.allocs[i]:
+            per_node[node] = per_node.get(node, 0) + pod[0] * pod[1] * pods
+        return tuple((node, milli / MILLI) for node, milli in per_node.items())
+
+
+class _HeadMerge:
+    """Waiting jobs in queue order across the per-shape queues, one candidate per shape.
+
+    After a yielded job: `drop()` ends its shape for this pass (free capacity only shrinks
+    during a pass, so shape-mates cannot fit either); `skip()` moves on to the next job of
+    the same shape (backfill: this one was too long); otherwise the shape's new head (the
+    job started and left its queue) is offered next.
+    """
+
+    def __init__(self, replay: "_Replay") -> None:
+        self.queues = replay.queues
+        self.skipped: dict[int, int] = {}
+        self.heap = [(self.queues[s][0], s) for s in replay.queued_shapes]
+        heapq.heapify(self.heap)
+        self.pending = -1
+
+    def __iter__(self) -> "_HeadMerge":
+        return self
+
+    def __next__(self) -> int:
+        if self.pending >= 0:
+            queue = self.queues[self.pending]
+            k = self.skipped.get(self.pending, 0)
+            if k < len(queue):
+                heapq.heappush(self.heap, (queue[k], self.pending))
+        if not self.heap:
+            raise StopIteration
+        i, self.pending = heapq.heappop(self.heap)
+        return i
+
+    def drop(self) -> None:
+        self.pending = -1
+
+    def skip(self) -> None:
+        self.skipped[self.pending] = self.skipped.get(self.pending, 0) + 1
+
+
+class _BinAccumulator:
+    """Folds piecewise-constant series into the timeline's fixed-width bins.
+
+    Fragmentation is sampled when a bin opens, from the state that holds over the interval
+    being integrated.
+    """
+
+    def __init__(self, pools: int) -> None:
+        self.pools = pools
+        self.index = -1
+        self.alloc = [0.0] * pools
+        self.held = self.jobs = self.milli = 0.0
+
+    def add(self, replay: "_Replay", t0: float, t1: float) -> None:
+        width = replay.timeline.bin_s
+        while t0 < t1:
+            index = int(t0 // width)
+            if index != self.index:
+                self.finish(replay)
+                self._open(replay, index)
+            stop = min(t1, (index + 1) * width)
+            dt = stop - t0
+            for p, milli in enumerate(replay.alloc_by_pool):
+                self.alloc[p] += milli * dt
+            self.held += replay.held_milli * dt
+            self.jobs += replay.queued_jobs * dt
+            self.milli += replay.queued_milli * dt
+            t0 = stop
+
+    def _open(self, replay: "_Replay", index: int) -> None:
+        self.index = index
+        cluster, timeline = replay.cluster, replay.timeline
+        waiting = [(replay.shapes[s][0], replay.shapes[s][2]) for s in replay.queued_shapes]
+        timeline.unusable_idle_gpus.append(cluster.unusable_free_milli(waiting) / MILLI)
+        frag = cluster.fgd_fragmentation() if cluster.typical else 0
+        timeline.fgd_fragmented_gpus.append(frag / MILLI)
+
+    def finish(self, replay: "_Replay") -> None:
+        """Close the open bin (the last one may be partial; its means use the full width)."""
+        if self.index < 0:
+            return
+        timeline = replay.timeline
+        scale = 1.0 / (timeline.bin_s * MILLI)
+        timeline.allocated_gpus.append([a * scale for a in self.alloc])
+        timeline.held_idle_gpus.append(self.held * scale)
+        timeline.queued_jobs.append(self.jobs / timeline.bin_s)
+        timeline.queued_gpus.append(self.milli * scale)
+        self.alloc = [0.0] * self.pools
+        self.held = self.jobs = self.milli = 0.0
+        self.index = -1
+
+
+def _shapes(jobs: list[Job], cluster: ClusterState) -> tuple[list[Shape], list[int], int]:
+    """Distinct (pod, pods, allowed classes) shapes, each job's shape id, pods rounded up."""
+    cpu_on, mem_on = cluster.cpu_limited, cluster.mem_limited
+    shape_ids: dict[Shape, int] = {}
+    allowed_of: dict[tuple[str, ...], Allowed] = {}
+    shape_of: list[int] = []
+    rounded_up = 0
+    for job in jobs:
+        pod = pod_shape(job.gpus, job.cpu, job.mem_gib, cpu_on=cpu_on, mem_on=mem_on)
+        if job.gpus > 1 and job.gpus != int(job.gpus):
+            rounded_up += job.pods
+        if job.gpu_types not in allowed_of:
+            allowed_of[job.gpu_types] = cluster.classes_for(job.gpu_types)
+        shape = (pod, job.pods, allowed_of[job.gpu_types])
+        shape_of.append(shape_ids.setdefault(shape, len(shape_ids)))
+    return list(shape_ids), shape_of, rounded_up
+
+
+def _milli(shape: Shape) -> int:
+    pod, count, _ = shape
+    return pod[0] * pod[1] * count
+
+
+def _median_duration(jobs: list[Job]) -> float:
+    durations = sorted(job.duration_s for job in jobs[:: max(1, len(jobs) // 1000)])
+    return durations[len(durations) // 2] if durations else 0.0
+
+
+def _insert_sorted(queue: deque[int], i: int) -> None:
+    for pos, j in enumerate(queue):
+        if j > i:
+            queue.insert(pos, i)
+            return
+    queue.append(i)
+
+
+def _never_fits(cluster: ClusterState, shape: Shape) -> str:
+    """Why a job of this shape cannot run even on the empty cluster ('' if it can)."""
+    pod, count, allowed = shape
+    if cluster.fits(pod, count, allowed):
+        return ""
+    if allowed is not None and not allowed and pod[1]:
+        return "gpu_type_not_installed"
+    if pod[0] * pod[1] * count > cluster.free_milli(allowed):
+        return "more_gpus_than_installed"
+    if cluster.capacity(pod, allowed) == 0:
+        return "pod_larger_than_any_node"
+    return "gang_does_not_fit_nodes"
