@@ -99,20 +99,26 @@ class ClusterState:
         self.free_milli_by_class = [0] * len(self.classes)
         for c in self.node_class:
             self.free_milli_by_class[c] += self.classes[c].gpus * MILLI
-        self.members: dict[StateKey, list[int]] = {}
-        self.key: list[StateKey] = []
+        # States are interned: ids are cheap to hash, the tuples behind them are not.
+        self.states: list[StateKey] = []
+        self._state_class: list[int] = []
+        self._state_id: dict[StateKey, int] = {}
+        self._pod_id: dict[PodShape, int] = {}
+        self.members: dict[int, list[int]] = {}
+        self.node_state: list[int] = []
         self.pos: list[int] = []
         for node in range(len(specs)):
-            key = self._key_of(node)
-            nodes = self.members.setdefault(key, [])
-            self.key.append(key)
+            sid = self._intern(self._key_of(node))
+            nodes = self.members.setdefault(sid, [])
+            self.node_state.append(sid)
             self.pos.append(len(nodes))
             nodes.append(node)
         self.reserved: set[int] = set()
-        self._reserved_in: dict[StateKey, int] = {}
-        self._cap: dict[tuple[StateKey, PodShape, bool], int] = {}
-        self._score: dict[tuple[StateKey, PodShape, int], tuple[Score, StateKey]] = {}
-        self._frag: dict[StateKey, float] = {}
+        self._reserved_in: dict[int, int] = {}
+        self._cap: dict[tuple[int, int], int] = {}
+        self._cap_gpu: dict[tuple[int, int], int] = {}
+        self._score: dict[tuple[int, int, int], Score] = {}
+        self._frag: dict[int, float] = {}
 
     # --- what the engine asks -------------------------------------------------------------
 
@@ -134,9 +140,11 @@ class ClusterState:
     def capacity(self, pod: PodShape, allowed: Allowed, *, gpu_only: bool = False) -> int:
         """How many such pods fit now, in all (each node independently)."""
         total = 0
-        for key, nodes in self.members.items():
-            if allowed is None or key[0] in allowed:
-                total += self._pods_fitting(key, pod, gpu_only) * len(nodes)
+        pid = self._pid(pod)
+        classes = self._state_class
+        for sid, nodes in self.members.items():
+            if allowed is None or classes[sid] in allowed:
+                total += self._fitting(sid, pod, pid, gpu_only) * len(nodes)
         return total
 
     def fits(self, pod: PodShape, count: int, allowed: Allowed) -> bool:
@@ -156,23 +164,28 @@ class ClusterState:
         wins if there is one, else the node that takes the most; the policy's score breaks
         ties and picks among nodes that take everything.
         """
-        candidates: list[tuple[StateKey, int, list[int], int]] = []
+        candidates: list[tuple[int, int, list[int], int]] = []
         total = 0
-        for key, nodes in self.members.items():
-            if allowed is not None and key[0] not in allowed:
+        pid = self._pid(pod)
+        cap, classes = self._cap, self._state_class
+        reserved = self._reserved_in if avoid_reserved and self._reserved_in else None
+        for sid, nodes in self.members.items():
+            if allowed is not None and classes[sid] not in allowed:
                 continue
-            fit = self._pods_fitting(key, pod, False)
+            fit = cap.get((sid, pid))
+            if fit is None:
+                fit = self._fitting(sid, pod, pid, False)
             if not fit:
                 continue
-            usable = len(nodes) - (self._reserved_in.get(key, 0) if avoid_reserved else 0)
+            usable = len(nodes) - (reserved.get(sid, 0) if reserved else 0)
             if usable > 0:
-                candidates.append((key, fit, nodes, usable))
+                candidates.append((sid, fit, nodes, usable))
                 total += min(fit, count) * usable
         if total < count:
             return None
         if count == 1:
-            return [(self._pick_one(candidates, pod, avoid_reserved), 1)]
-        return self._plan_gang(candidates, pod, count, avoid_reserved)
+            return [(self._pick_one(candidates, pod, pid, avoid_reserved), 1)]
+        return self._plan_gang(candidates, pod, pid, count, avoid_reserved)
 
     def allocate(self, node: int, pod: PodShape, pods: int) -> NodeAlloc:
         """Take `pods` pods' resources on `node` (the caller planned it, so they fit)."""
@@ -181,7 +194,9 @@ class ClusterState:
         slices: list[tuple[int, int]] = []
         for _ in range(pods):
             if milli == MILLI:
-                for i in [i for i, f in enumerate(free) if f == MILLI][:gpus]:
+                i = -1
+                for _ in range(gpus):
+                    i = free.index(MILLI, i + 1)
                     free[i] = 0
                     slices.append((i, MILLI))
             elif gpus:
@@ -227,8 +242,8 @@ class ClusterState:
         for node in nodes:
             if node not in self.reserved:
                 self.reserved.add(node)
-                key = self.key[node]
-                self._reserved_in[key] = self._reserved_in.get(key, 0) + 1
+                sid = self.node_state[node]
+                self._reserved_in[sid] = self._reserved_in.get(sid, 0) + 1
 
     def release_reservation(self) -> None:
         self.reserved.clear()
@@ -238,7 +253,7 @@ class ClusterState:
 
     def fgd_fragmentation(self) -> int:
         """Milli-GPUs the FGD measure counts as fragmented against the workload mix."""
-        return round(sum(self._node_frag(key) * len(nodes) for key, nodes in self.members.items()))
+        return round(sum(self._node_frag(sid) * len(nodes) for sid, nodes in self.members.items()))
 
     def unusable_free_milli(self, waiting: Iterable[tuple[PodShape, Allowed]]) -> int:
         """Free milli-GPUs on nodes where none of the waiting pod shapes fits."""
@@ -246,10 +261,12 @@ class ClusterState:
         if not shapes:
             return 0
         total = 0
-        for key, nodes in self.members.items():
-            free = sum(key[1])
+        for sid, nodes in self.members.items():
+            cls, free_gpus, _, _ = self.states[sid]
+            free = sum(free_gpus)
             if free and not any(
-                (allowed is None or key[0] in allowed) and self._pods_fitting(key, pod, False)
+                (allowed is None or cls in allowed)
+                and self._fitting(sid, pod, self._pid(pod), False)
                 for pod, allowed in shapes
             ):
                 total += free * len(nodes)
@@ -268,9 +285,23 @@ class ClusterState:
             self.mem_free[node],
         )
 
+    def _intern(self, key: StateKey) -> int:
+        sid = self._state_id.get(key)
+        if sid is None:
+            sid = self._state_id[key] = len(self.states)
+            self.states.append(key)
+            self._state_class.append(key[0])
+        return sid
+
+    def _pid(self, pod: PodShape) -> int:
+        pid = self._pod_id.get(pod)
+        if pid is None:
+            pid = self._pod_id[pod] = len(self._pod_id)
+        return pid
+
     def _rekey(self, node: int) -> None:
-        old = self.key[node]
-        new = self._key_of(node)
+        old = self.node_state[node]
+        new = self._intern(self._key_of(node))
         if new == old:
             return
         nodes = self.members[old]
@@ -281,21 +312,24 @@ class ClusterState:
             self.pos[last] = index
         if not nodes:
             del self.members[old]
-        target = self.members.setdefault(new, [])
+        target = self.members.get(new)
+        if target is None:
+            target = self.members[new] = []
         self.pos[node] = len(target)
         target.append(node)
-        self.key[node] = new
+        self.node_state[node] = new
         if node in self.reserved:
             self._reserved_in[old] -= 1
             self._reserved_in[new] = self._reserved_in.get(new, 0) + 1
 
-    def _pods_fitting(self, key: StateKey, pod: PodShape, gpu_only: bool) -> int:
-        memo = (key, pod, gpu_only)
-        cached = self._cap.get(memo)
+    def _fitting(self, sid: int, pod: PodShape, pid: int, gpu_only: bool) -> int:
+        """How many `pod`s a node in state `sid` takes (memoised per state and pod)."""
+        memo = self._cap_gpu if gpu_only else self._cap
+        cached = memo.get((sid, pid))
         if cached is not None:
             return cached
         milli, gpus, cpu, mem = pod
-        _, free, cpu_free, mem_free = key
+        _, free, cpu_free, mem_free = self.states[sid]
         fit = _INFINITE_PODS
         if gpus:
             per_gpu = sum(f // milli for f in free) if milli < MILLI else free.count(MILLI)
@@ -305,27 +339,39 @@ class ClusterState:
                 fit = min(fit, cpu_free // cpu)
             if mem:
                 fit = min(fit, mem_free // mem)
-        if len(self._cap) > 2_000_000:
-            self._cap.clear()
-        self._cap[memo] = fit
+        memo[(sid, pid)] = fit
         return fit
 
     def _pick_one(
-        self, candidates: list[tuple[StateKey, int, list[int], int]], pod: PodShape, avoid: bool
+        self,
+        candidates: list[tuple[int, int, list[int], int]],
+        pod: PodShape,
+        pid: int,
+        avoid: bool,
     ) -> int:
         if self.placement == "random":
             chosen = self.rng.randrange(sum(c[3] for c in candidates))
-            for _key, _, nodes, usable in candidates:
+            for _, _, nodes, usable in candidates:
                 if chosen < usable:
-                    return self._node_in(nodes, avoid, chosen) if avoid else nodes[chosen]
+                    return self._node_in(nodes, avoid, chosen)
                 chosen -= usable
-        best = min(candidates, key=lambda c: self._scored(c[0], pod, 1)[0])
+        best = candidates[0]
+        if len(candidates) > 1:
+            memo = self._score
+            best_score: Score = 0
+            for index, candidate in enumerate(candidates):
+                score = memo.get((candidate[0], pid, 1))
+                if score is None:
+                    score = self._scored(candidate[0], pod, pid, 1)
+                if not index or score < best_score:
+                    best, best_score = candidate, score
         return self._node_in(best[2], avoid, 0)
 
     def _plan_gang(
         self,
-        candidates: list[tuple[StateKey, int, list[int], int]],
+        candidates: list[tuple[int, int, list[int], int]],
         pod: PodShape,
+        pid: int,
         count: int,
         avoid: bool,
     ) -> list[tuple[int, int]]:
@@ -344,7 +390,7 @@ class ClusterState:
             if self.placement == "random":
                 index = pool[self.rng.randrange(len(pool))]
             else:
-                index = min(pool, key=lambda i: self._scored(candidates[i][0], pod, take)[0])
+                index = min(pool, key=lambda i: self._scored(candidates[i][0], pod, pid, take))
             node = self._node_in(candidates[index][2], avoid, used[index])
             used[index] += 1
             plan.append((node, take))
@@ -362,17 +408,15 @@ class ClusterState:
                 skip -= 1
         raise AssertionError("planned more nodes than the state has")
 
-    def _scored(self, key: StateKey, pod: PodShape, pods: int) -> tuple[Score, StateKey]:
-        memo = (key, pod, pods)
+    def _scored(self, sid: int, pod: PodShape, pid: int, pods: int) -> Score:
+        memo = (sid, pid, pods)
         cached = self._score.get(memo)
         if cached is not None:
             return cached
-        after = self._after(key, pod, pods)
-        score = self._score_of(key, after)
-        if len(self._score) > 2_000_000:
-            self._score.clear()
-        self._score[memo] = (score, after)
-        return score, after
+        key = self.states[sid]
+        score = self._score_of(key, self._after(key, pod, pods))
+        self._score[memo] = score
+        return score
 
     def _after(self, key: StateKey, pod: PodShape, pods: int) -> StateKey:
         cls, free, cpu_free, mem_free = key
@@ -424,9 +468,8 @@ class ClusterState:
         policy = self.placement
         if policy == "fgd":
             # tightest node breaks ties, so an empty cluster still packs
-            return (
-                self._node_frag(after) - self._node_frag(key) + 1e-9 * self._free_share(hw, after)
-            )
+            grown = self._node_frag(self._intern(after)) - self._node_frag(self._intern(key))
+            return grown + 1e-9 * self._free_share(hw, after)
         if policy == "best-fit":
             return self._free_share(hw, after)
         shares = _resource_shares(hw, after, used=policy == "binpack")
@@ -438,11 +481,11 @@ class ClusterState:
         cpu = after[2] / hw.cpu if hw.cpu else 0.0
         return gpu + cpu
 
-    def _node_frag(self, key: StateKey) -> float:
-        cached = self._frag.get(key)
+    def _node_frag(self, sid: int) -> float:
+        cached = self._frag.get(sid)
         if cached is not None:
             return cached
-        cls, free, cpu_free, mem_free = key
+        cls, free, cpu_free, mem_free = self.states[sid]
         total = sum(free)
         frag = 0.0
         if total:
@@ -456,7 +499,7 @@ class ClusterState:
                     frag += typical.weight * sum(f for f in free if f < milli)
                 else:
                     frag += typical.weight * total
-        self._frag[key] = frag
+        self._frag[sid] = frag
         return frag
 
 

@@ -132,6 +132,7 @@ class _Replay:
         self.seq = 0
         self.now = 0.0
         self.dirty = False  # the cluster changed since reasons were last decided
+        self.undecided = False  # a shape started waiting and has no reason yet
         self.freed = False  # capacity was released since the last full pass
         self.queued_jobs = 0
         self.queued_milli = 0
@@ -203,6 +204,14 @@ class _Replay:
             self._enqueue(i, requeue=True)
 
     def _schedule(self, arrivals: list[int]) -> None:
+        if not self.queued_jobs and self.policy.admission == "gang":
+            # nobody waits: arrivals are the queue's head, in order, until one does not fit
+            started = 0
+            for i in arrivals:
+                if not self._try_start(i, queued=False):
+                    break
+                started += 1
+            arrivals = arrivals[started:]
         for i in arrivals:
             self._enqueue(i)
         if self.queued_jobs:
@@ -216,9 +225,9 @@ class _Replay:
                 self._pass_fifo(arrivals, full)
             else:
                 self._pass_backfill(arrivals, full)
-        if self.dirty and self.queued_jobs:
+        if (self.dirty or self.undecided) and self.waiting_shapes:
             self._decide_reasons()
-        self.dirty = False
+        self.dirty = self.undecided = False
         self.distinct_max = max(self.distinct_max, self.cluster.distinct_states())
 
     # --- queueing policies ---------------------------------------------------------------
@@ -420,23 +429,25 @@ class _Replay:
 
     # --- job life cycle -----------------------------------------------------------------------
 
-    def _try_start(self, i: int) -> bool:
+    def _try_start(self, i: int, *, queued: bool = True) -> bool:
         pod, count, allowed = self.shapes[self.shape_of[i]]
         plan = self.cluster.plan(pod, count, allowed)
         if plan is None:
             return False
-        self._start(i, plan)
+        self._start(i, plan, queued=queued)
         return True
 
-    def _start(self, i: int, plan: list[tuple[int, int]]) -> None:
+    def _start(self, i: int, plan: list[tuple[int, int]], *, queued: bool = True) -> None:
         pod = self.shapes[self.shape_of[i]][0]
         self.allocs[i] = [self.cluster.allocate(node, pod, pods) for node, pods in plan]
-        self._leave_shape(i)
-        self._begin_running(i)
+        if queued:
+            self._leave_shape(i)
+        self._begin_running(i, queued=queued)
 
-    def _begin_running(self, i: int) -> None:
+    def _begin_running(self, i: int, *, queued: bool = True) -> None:
         job = self.jobs[i]
-        self._dequeue(i)
+        if queued:
+            self._dequeue(i)
         self.state[i] = RUNNING
         self.start[i] = self.now
         pod = self.shapes[self.shape_of[i]][0]
@@ -528,8 +539,9 @@ class _Replay:
         self.snapshot[i] = self.cum[sid].copy()
         self.members[sid] += 1
         if self.members[sid] == 1:
+            # decided at the end of the instant (most arrivals start at once and never wait)
             self.waiting_shapes.add(sid)
-            self.shape_reason[sid] = self._reason_for(sid)
+            self.undecided = True
 
     def _leave_shape(self, i: int) -> None:
         """Stop accruing the shape's reasons for `i`; fold what it accrued into its total."""
@@ -707,6 +719,8 @@ class _BinAccumulator:
         width = replay.timeline.bin_s
         while t0 < t1:
             index = int(t0 // width)
+            if (index + 1) * width <= t0:  # float division rounded down past a boundary
+                index += 1
             if index != self.index:
                 self.finish(replay)
                 self._open(replay, index)
