@@ -18,6 +18,7 @@ from typing import Literal
 MILLI = 1000
 UNLIMITED = 1 << 60
 _INFINITE_PODS = 1 << 30
+_RANDOM_TRIES = 32
 
 Placement = Literal["best-fit", "binpack", "spread", "random", "fgd"]
 PLACEMENTS: tuple[Placement, ...] = ("best-fit", "binpack", "spread", "random", "fgd")
@@ -105,18 +106,26 @@ class ClusterState:
         self._state_id: dict[StateKey, int] = {}
         self._pod_id: dict[PodShape, int] = {}
         self.members: dict[int, list[int]] = {}
+        # The same member lists, grouped by what the GPUs can take, so a placement looks
+        # only at states whose GPUs fit: (whole free GPUs, most free milli on one GPU).
+        self._groups: dict[tuple[int, int], dict[int, list[int]]] = {}
+        self._state_group: list[tuple[int, int]] = []
+        self._groups_for_pid: dict[int, tuple[int, list[dict[int, list[int]]]]] = {}
         self.node_state: list[int] = []
         self.pos: list[int] = []
         for node in range(len(specs)):
             sid = self._intern(self._key_of(node))
-            nodes = self.members.setdefault(sid, [])
+            nodes = self.members.get(sid)
+            if nodes is None:
+                nodes = self._add_member_list(sid)
             self.node_state.append(sid)
             self.pos.append(len(nodes))
             nodes.append(node)
         self.reserved: set[int] = set()
+        self._allowed_nodes: dict[Allowed, list[int]] = {}
         self._reserved_in: dict[int, int] = {}
-        self._cap: dict[tuple[int, int], int] = {}
-        self._cap_gpu: dict[tuple[int, int], int] = {}
+        self._cap: list[dict[int, int]] = []
+        self._cap_gpu: list[dict[int, int]] = []
         self._score: dict[tuple[int, int, int], Score] = {}
         self._frag: dict[int, float] = {}
 
@@ -142,9 +151,10 @@ class ClusterState:
         total = 0
         pid = self._pid(pod)
         classes = self._state_class
-        for sid, nodes in self.members.items():
-            if allowed is None or classes[sid] in allowed:
-                total += self._fitting(sid, pod, pid, gpu_only) * len(nodes)
+        for group in self._groups_for(pod, pid):
+            for sid, nodes in group.items():
+                if allowed is None or classes[sid] in allowed:
+                    total += self._fitting(sid, pod, pid, gpu_only) * len(nodes)
         return total
 
     def fits(self, pod: PodShape, count: int, allowed: Allowed) -> bool:
@@ -164,23 +174,28 @@ class ClusterState:
         wins if there is one, else the node that takes the most; the policy's score breaks
         ties and picks among nodes that take everything.
         """
+        pid = self._pid(pod)
+        if count == 1 and self.placement == "random":
+            node = self._random_node(pod, pid, allowed, avoid_reserved)
+            if node is not None:
+                return [(node, 1)]
         candidates: list[tuple[int, int, list[int], int]] = []
         total = 0
-        pid = self._pid(pod)
-        cap, classes = self._cap, self._state_class
+        cap, classes = self._cap[pid], self._state_class
         reserved = self._reserved_in if avoid_reserved and self._reserved_in else None
-        for sid, nodes in self.members.items():
-            if allowed is not None and classes[sid] not in allowed:
-                continue
-            fit = cap.get((sid, pid))
-            if fit is None:
-                fit = self._fitting(sid, pod, pid, False)
-            if not fit:
-                continue
-            usable = len(nodes) - (reserved.get(sid, 0) if reserved else 0)
-            if usable > 0:
-                candidates.append((sid, fit, nodes, usable))
-                total += min(fit, count) * usable
+        for group in self._groups_for(pod, pid):
+            for sid, nodes in group.items():
+                if allowed is not None and classes[sid] not in allowed:
+                    continue
+                fit = cap.get(sid)
+                if fit is None:
+                    fit = self._fitting(sid, pod, pid, False)
+                if not fit:
+                    continue
+                usable = len(nodes) - (reserved.get(sid, 0) if reserved else 0)
+                if usable > 0:
+                    candidates.append((sid, fit, nodes, usable))
+                    total += min(fit, count) * usable
         if total < count:
             return None
         if count == 1:
@@ -291,13 +306,42 @@ class ClusterState:
             sid = self._state_id[key] = len(self.states)
             self.states.append(key)
             self._state_class.append(key[0])
+            free = key[1]
+            whole = free.count(MILLI)
+            self._state_group.append((whole, MILLI) if whole else (0, max(free, default=0)))
         return sid
 
     def _pid(self, pod: PodShape) -> int:
         pid = self._pod_id.get(pod)
         if pid is None:
             pid = self._pod_id[pod] = len(self._pod_id)
+            self._cap.append({})
+            self._cap_gpu.append({})
         return pid
+
+    def _add_member_list(self, sid: int) -> list[int]:
+        nodes: list[int] = []
+        self.members[sid] = nodes
+        gkey = self._state_group[sid]
+        group = self._groups.get(gkey)
+        if group is None:
+            group = self._groups[gkey] = {}
+        group[sid] = nodes
+        return nodes
+
+    def _groups_for(self, pod: PodShape, pid: int) -> list[dict[int, list[int]]]:
+        """The state groups whose GPUs can take `pod` (cached until a new group appears)."""
+        cached = self._groups_for_pid.get(pid)
+        if cached is not None and cached[0] == len(self._groups):
+            return cached[1]
+        milli, gpus = pod[0], pod[1]
+        groups = [
+            group
+            for (whole, most), group in self._groups.items()
+            if not gpus or (whole >= gpus if milli == MILLI else most >= milli)
+        ]
+        self._groups_for_pid[pid] = (len(self._groups), groups)
+        return groups
 
     def _rekey(self, node: int) -> None:
         old = self.node_state[node]
@@ -312,9 +356,10 @@ class ClusterState:
             self.pos[last] = index
         if not nodes:
             del self.members[old]
+            del self._groups[self._state_group[old]][old]
         target = self.members.get(new)
         if target is None:
-            target = self.members[new] = []
+            target = self._add_member_list(new)
         self.pos[node] = len(target)
         target.append(node)
         self.node_state[node] = new
@@ -324,8 +369,8 @@ class ClusterState:
 
     def _fitting(self, sid: int, pod: PodShape, pid: int, gpu_only: bool) -> int:
         """How many `pod`s a node in state `sid` takes (memoised per state and pod)."""
-        memo = self._cap_gpu if gpu_only else self._cap
-        cached = memo.get((sid, pid))
+        memo = (self._cap_gpu if gpu_only else self._cap)[pid]
+        cached = memo.get(sid)
         if cached is not None:
             return cached
         milli, gpus, cpu, mem = pod
@@ -339,8 +384,29 @@ class ClusterState:
                 fit = min(fit, cpu_free // cpu)
             if mem:
                 fit = min(fit, mem_free // mem)
-        memo[(sid, pid)] = fit
+        memo[sid] = fit
         return fit
+
+    def _random_node(self, pod: PodShape, pid: int, allowed: Allowed, avoid: bool) -> int | None:
+        """A uniformly random node that fits, by rejection sampling (None: enumerate instead).
+
+        Accepting only nodes that fit, from uniform draws over all allowed nodes, is uniform
+        over the nodes that fit, and costs O(1) draws while much of the cluster fits.
+        """
+        nodes = self._allowed_nodes.get(allowed)
+        if nodes is None:
+            nodes = self._allowed_nodes[allowed] = [
+                n for n, c in enumerate(self.node_class) if allowed is None or c in allowed
+            ]
+        if not nodes:
+            return None
+        for _ in range(_RANDOM_TRIES):
+            node = nodes[self.rng.randrange(len(nodes))]
+            if avoid and node in self.reserved:
+                continue
+            if self._fitting(self.node_state[node], pod, pid, False):
+                return node
+        return None
 
     def _pick_one(
         self,
