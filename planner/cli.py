@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pydantic
 
+from planner.cli_replay import add_commands
 from planner.errors import PlannerError
 from planner.importer import import_file, rejected_rows
 from planner.ingest import FORMATS, IngestOptions
@@ -71,6 +72,7 @@ def _parser() -> argparse.ArgumentParser:
     synth.add_argument("--out", type=Path, required=True)
     synth.add_argument("--json", action="store_true")
     synth.set_defaults(run=_synth)
+    add_commands(sub, _read_options, _options)
     return parser
 
 

@@ -103,10 +103,10 @@ class _Replay:
         self.policy = policy
         self.cluster = ClusterState(nodes, policy.placement, seed=policy.seed)
         self.shapes, self.shape_of, self.rounded_up = _shapes(self.jobs, self.cluster)
-        if policy.placement == "fgd":
-            self.cluster.typical = tuple(
-                typical_pods((self.shapes[s][0], self.shapes[s][2]) for s in self.shape_of)
-            )
+        # the FGD measure is reported for every policy; only `fgd` also places by it
+        self.cluster.typical = tuple(
+            typical_pods((self.shapes[s][0], self.shapes[s][2]) for s in self.shape_of)
+        )
         self._init_jobs(len(self.jobs))
         self._init_shapes(len(self.shapes))
         self._init_integrals()

@@ -1,0 +1,169 @@
+"""What a replay means for a manager: utilization, waits, why jobs waited, fragmentation.
+
+Pure arithmetic over a `ReplayResult`; numpy for the percentiles of a million waits.
+Waits are measured on jobs that started (a job still waiting at the horizon has no wait
+yet; it is counted in `still_waiting`). Percentiles interpolate linearly, as DuckDB's
+`quantile_cont` does.
+"""
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from planner.engine import ReplayResult
+from planner.model import gpu_size_class
+from planner.waits import REASON_CODES
+
+_PERCENTILES = (50, 95, 99)
+
+
+def summarize(result: ReplayResult, *, timeline: bool = False) -> dict[str, Any]:
+    """The replay's headline figures as plain JSON-ready values (the CLI's `--json`)."""
+    jobs = result.jobs
+    status = result.status
+    capacity = sum(result.capacity_gpus.values())
+    horizon = result.horizon_s
+    started = [i for i, s in enumerate(result.start_s) if s is not None]
+    waits = np.array([_wait(result, i) for i in started], dtype=np.float64)
+    completed = [i for i, s in enumerate(status) if s == "completed"]
+    by_reason, by_queue = _waiting_gpu_hours(result)
+    summary: dict[str, Any] = {
+        "jobs": len(jobs),
+        "completed": len(completed),
+        "unschedulable": status.count("unschedulable"),
+        "unfinished": status.count("unfinished"),
+        "still_waiting": sum(
+            1 for i, s in enumerate(status) if s == "unfinished" and result.start_s[i] is None
+        ),
+        "gpu_capacity": capacity,
+        "gpu_capacity_by_pool": dict(result.capacity_gpus),
+        "horizon_s": horizon,
+        "allocated_gpu_hours": result.allocated_gpu_s / 3600.0,
+        "utilization": _ratio(result.allocated_gpu_s, capacity * horizon),
+        "wait_s": _stats(waits),
+        "wait_s_by_gpu_size": _grouped(
+            waits, [gpu_size_class(jobs[i].total_gpus) for i in started]
+        ),
+        "wait_s_by_queue": _grouped(waits, [jobs[i].queue for i in started]),
+        "completion_time_s": _stats(
+            np.array([_completion(result, i) for i in completed], dtype=np.float64)
+        ),
+        "makespan_s": _makespan(result, completed),
+        "waiting_gpu_hours_by_reason": by_reason,
+        "waiting_gpu_hours_by_queue": by_queue,
+        "idle_gpu_hours_held_by_partial_gangs": result.held_idle_gpu_s / 3600.0,
+        "deadlock": result.deadlock,
+        "unschedulable_by_reason": _count(result.unschedulable_reason.values()),
+        "fragmentation": _fragmentation(result, capacity),
+        "policy": {
+            "admission": result.policy.admission,
+            "placement": result.policy.placement,
+            "queueing": result.policy.queueing,
+            "seed": result.policy.seed,
+        },
+        "rounded_up_pods": result.rounded_up_pods,
+    }
+    if timeline:
+        summary["timeline"] = timeline_dict(result)
+    return summary
+
+
+def timeline_dict(result: ReplayResult) -> dict[str, Any]:
+    tl = result.timeline
+    return {
+        "bin_s": tl.bin_s,
+        "pools": tl.pools,
+        "allocated_gpus": tl.allocated_gpus,
+        "held_idle_gpus": tl.held_idle_gpus,
+        "queued_jobs": tl.queued_jobs,
+        "queued_gpus": tl.queued_gpus,
+        "unusable_idle_gpus": tl.unusable_idle_gpus,
+        "fgd_fragmented_gpus": tl.fgd_fragmented_gpus,
+    }
+
+
+def _wait(result: ReplayResult, i: int) -> float:
+    start = result.start_s[i]
+    return 0.0 if start is None else start - result.jobs[i].submit_s
+
+
+def _completion(result: ReplayResult, i: int) -> float:
+    end = result.end_s[i]
+    return 0.0 if end is None else end - result.jobs[i].submit_s
+
+
+def _waiting_gpu_hours(
+    result: ReplayResult,
+) -> tuple[dict[str, float], dict[str, dict[str, float]]]:
+    overall = [0.0] * len(REASON_CODES)
+    per_queue: dict[str, list[float]] = {}
+    for job, waited in zip(result.jobs, result.wait_by_reason, strict=True):
+        if waited is None:
+            continue
+        gpus = job.total_gpus / 3600.0
+        queue = per_queue.get(job.queue)
+        if queue is None:
+            queue = per_queue[job.queue] = [0.0] * len(REASON_CODES)
+        for r, seconds in enumerate(waited):
+            if seconds:
+                overall[r] += gpus * seconds
+                queue[r] += gpus * seconds
+    named = dict(zip(REASON_CODES, overall, strict=True))
+    return named, {
+        q: {code: hours for code, hours in zip(REASON_CODES, values, strict=True) if hours}
+        for q, values in sorted(per_queue.items())
+    }
+
+
+def _stats(values: np.ndarray) -> dict[str, float | int | None]:
+    if not len(values):
+        return {"jobs": 0, "mean": None, "p50": None, "p95": None, "p99": None, "max": None}
+    p50, p95, p99 = np.percentile(values, _PERCENTILES)
+    return {
+        "jobs": len(values),
+        "mean": float(values.mean()),
+        "p50": float(p50),
+        "p95": float(p95),
+        "p99": float(p99),
+        "max": float(values.max()),
+    }
+
+
+def _grouped(values: np.ndarray, keys: Sequence[str]) -> dict[str, dict[str, float | int | None]]:
+    groups: dict[str, list[int]] = {}
+    for index, key in enumerate(keys):
+        groups.setdefault(key, []).append(index)
+    return {key: _stats(values[rows]) for key, rows in sorted(groups.items())}
+
+
+def _makespan(result: ReplayResult, completed: list[int]) -> float | None:
+    if not completed:
+        return None
+    first = min(job.submit_s for job in result.jobs)
+    return max(result.end_s[i] for i in completed) - first  # type: ignore[type-var,operator]
+
+
+def _fragmentation(result: ReplayResult, capacity: float) -> dict[str, float | None]:
+    tl = result.timeline
+    unusable = tl.unusable_idle_gpus
+    fgd = tl.fgd_fragmented_gpus
+    mean_unusable = float(np.mean(unusable)) if unusable else None
+    return {
+        "mean_unusable_idle_gpus": mean_unusable,
+        "mean_unusable_idle_pct": _ratio(mean_unusable, capacity, pct=True),
+        "mean_fgd_fragmented_gpus": float(np.mean(fgd)) if fgd else None,
+    }
+
+
+def _count(values: Any) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for value in values:
+        counts[value] = counts.get(value, 0) + 1
+    return dict(sorted(counts.items()))
+
+
+def _ratio(part: float | None, whole: float, *, pct: bool = False) -> float | None:
+    if part is None or not whole:
+        return None
+    return part / whole * (100.0 if pct else 1.0)

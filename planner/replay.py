@@ -1,0 +1,256 @@
+"""Edge of the replay: find the trace and cluster a scenario names, run it, write schedules.
+
+Traces come from the store (a file is imported first, so a replay of a file and of its
+stored id are the same replay); node lists are read from their files. The engine itself
+never sees a file or a connection.
+"""
+
+import csv
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import duckdb
+import yaml
+from pydantic import ValidationError
+
+from planner.config import ClusterConfig, NodeSpec
+from planner.engine import ReplayResult, simulate
+from planner.errors import ScenarioError, TraceError
+from planner.importer import import_file
+from planner.ingest import NODE_FORMATS, IngestOptions, sniff
+from planner.ingest.nodes import read_cluster
+from planner.model import Job
+from planner.scenario import ClusterSpec, Scenario
+from planner.trace_stats import find_trace
+
+SCHEDULE_COLUMNS = (
+    "job_id",
+    "queue",
+    "submit_s",
+    "start_s",
+    "end_s",
+    "duration_s",
+    "gpus",
+    "cpu",
+    "mem_gib",
+    "status",
+    "placement",
+    "wait_s",
+    "wait_reasons",
+    "unschedulable_reason",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayRun:
+    """A finished replay and what it ran on."""
+
+    trace_id: str
+    cluster_name: str
+    result: ReplayResult
+
+
+def load_scenario(path: Path) -> Scenario:
+    """Read a scenario YAML; relative file paths in it are relative to the YAML file."""
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError) as err:
+        raise ScenarioError(f"{path}: cannot read the scenario: {err}") from err
+    try:
+        scenario = Scenario.model_validate(data)
+    except ValidationError as err:
+        raise ScenarioError(f"{path}: {_validation_text(err)}") from err
+    return _relative_to(scenario, path.parent)
+
+
+def run_scenario(
+    con: duckdb.DuckDBPyConnection, scenario: Scenario, options: IngestOptions | None = None
+) -> ReplayRun:
+    if scenario.trace is None:
+        raise ScenarioError("no trace: give TRACE (a file or a stored trace id) or `trace:`")
+    if scenario.cluster is None:
+        raise ScenarioError(
+            "no cluster: give --nodes NODE_LIST_FILE, --nodes N --gpus-per-node G, "
+            "or `cluster:` in the scenario"
+        )
+    trace_id = resolve_trace(con, scenario.trace, options)
+    name, nodes = cluster_nodes(scenario.cluster)
+    result = simulate(load_jobs(con, trace_id), nodes, scenario.policy.to_policy())
+    return ReplayRun(trace_id, name, result)
+
+
+def resolve_trace(
+    con: duckdb.DuckDBPyConnection, ref: str, options: IngestOptions | None = None
+) -> str:
+    """A stored trace id for `ref`: an existing file is imported (once), else an id or name."""
+    path = Path(ref)
+    if path.is_file():
+        report = import_file(con, path, options or IngestOptions())
+        if report.trace_id is None:
+            raise TraceError("this is a node list, not a job history", file=path.name)
+        return report.trace_id
+    return find_trace(con, ref)
+
+
+def cluster_nodes(spec: ClusterSpec) -> tuple[str, list[NodeSpec]]:
+    if spec.node_list:
+        return Path(spec.node_list).stem, load_nodes(Path(spec.node_list))
+    config = ClusterConfig(pools=spec.pools, nodes=spec.nodes)
+    return "pools", config.node_specs()
+
+
+def load_nodes(path: Path, options: IngestOptions | None = None) -> list[NodeSpec]:
+    """Every usable node of a node list file (openb or generic)."""
+    if not path.is_file():
+        raise ScenarioError(f"node list {path} does not exist")
+    source, fmt = sniff(path, options or IngestOptions())
+    if fmt not in NODE_FORMATS:
+        raise TraceError(f"this is a job history ({fmt}), not a node list", file=source.name)
+    cluster, report = read_cluster(source, fmt)
+    if report.rejected and not cluster.nodes:
+        raise TraceError("no usable node in the node list", file=source.name)
+    return cluster.node_specs()
+
+
+def load_jobs(con: duckdb.DuckDBPyConnection, trace_id: str) -> list[Job]:
+    """A stored trace's jobs in submit order (ties in file order)."""
+    cols = con.execute(
+        "SELECT job_id, submit_s, duration_s, pods, gpus, cpu, mem_gib, gpu_types, queue, "
+        "user_name, priority, status, start_s, end_s FROM jobs WHERE trace_id = ? "
+        "ORDER BY submit_s, row_number",
+        [trace_id],
+    ).fetchnumpy()
+    types: dict[str, tuple[str, ...]] = {}
+    for text in set(cols["gpu_types"].tolist()):
+        types[text] = tuple(t for t in text.split("|") if t)
+    starts = cols["start_s"].tolist()
+    ends = cols["end_s"].tolist()
+    return [
+        Job(
+            job_id,
+            submit,
+            duration,
+            pods,
+            gpus,
+            cpu,
+            mem,
+            types[gpu_types],
+            queue,
+            user,
+            priority,
+            status,
+            None if math.isnan(start) else start,
+            None if math.isnan(end) else end,
+        )
+        for (
+            job_id,
+            submit,
+            duration,
+            pods,
+            gpus,
+            cpu,
+            mem,
+            gpu_types,
+            queue,
+            user,
+            priority,
+            status,
+            start,
+            end,
+        ) in zip(
+            cols["job_id"].tolist(),
+            cols["submit_s"].tolist(),
+            cols["duration_s"].tolist(),
+            cols["pods"].tolist(),
+            cols["gpus"].tolist(),
+            cols["cpu"].tolist(),
+            cols["mem_gib"].tolist(),
+            cols["gpu_types"].tolist(),
+            cols["queue"].tolist(),
+            cols["user_name"].tolist(),
+            cols["priority"].tolist(),
+            cols["status"].tolist(),
+            starts,
+            ends,
+            strict=True,
+        )
+    ]
+
+
+def schedule_rows(result: ReplayResult) -> Iterator[tuple[object, ...]]:
+    """One row per run segment, in `SCHEDULE_COLUMNS` order (submit order of jobs)."""
+    from planner.waits import REASON_CODES  # noqa: PLC0415 - tiny, keeps the header short
+
+    node_ids = result.node_ids
+    for i, job in enumerate(result.jobs):
+        start, end = result.start_s[i], result.end_s[i]
+        waited = result.wait_by_reason[i]
+        placement = ";".join(f"{node_ids[n]}:{_number(g)}" for n, g in result.placement[i])
+        reasons = (
+            ";".join(
+                f"{code}:{_number(s)}" for code, s in zip(REASON_CODES, waited, strict=True) if s
+            )
+            if waited
+            else ""
+        )
+        yield (
+            job.job_id,
+            job.queue,
+            _number(job.submit_s),
+            _number(start) if start is not None else "",
+            _number(end) if end is not None else "",
+            _number(job.duration_s),
+            _number(job.total_gpus),
+            _number(job.pods * job.cpu),
+            _number(job.pods * job.mem_gib),
+            result.status[i],
+            placement,
+            _number(start - job.submit_s) if start is not None else "",
+            reasons,
+            result.unschedulable_reason.get(i, ""),
+        )
+
+
+def write_schedule(result: ReplayResult, path: Path) -> int:
+    try:
+        with path.open("w", newline="", encoding="utf-8") as handle:
+            writer = csv.writer(handle)
+            writer.writerow(SCHEDULE_COLUMNS)
+            rows = 0
+            for row in schedule_rows(result):
+                writer.writerow(row)
+                rows += 1
+    except OSError as err:
+        raise ScenarioError(f"cannot write the schedule to {path}: {err.strerror}") from err
+    return rows
+
+
+def _number(value: float) -> str:
+    """Integers without a decimal point, others to the microsecond / micro-GPU."""
+    if value == int(value):
+        return str(int(value))
+    return f"{value:.6f}".rstrip("0").rstrip(".")
+
+
+def _relative_to(scenario: Scenario, base: Path) -> Scenario:
+    update: dict[str, object] = {}
+    if (
+        scenario.trace
+        and not Path(scenario.trace).is_absolute()
+        and (base / scenario.trace).is_file()
+    ):
+        update["trace"] = str(base / scenario.trace)
+    cluster = scenario.cluster
+    if cluster and cluster.node_list and not Path(cluster.node_list).is_absolute():
+        update["cluster"] = cluster.model_copy(update={"node_list": str(base / cluster.node_list)})
+    return scenario.model_copy(update=update) if update else scenario
+
+
+def _validation_text(err: ValidationError) -> str:
+    parts = []
+    for problem in err.errors():
+        where = ".".join(str(p) for p in problem["loc"]) or "scenario"
+        parts.append(f"{where}: {problem['msg']}")
+    return "; ".join(parts)
