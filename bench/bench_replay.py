@@ -22,6 +22,7 @@ from typing import Any
 
 from yardstick import yardstick
 
+from planner.metrics import summarize
 from planner.model import Job
 from planner.synth import SynthRow, generate
 
@@ -113,8 +114,12 @@ def case_engine_1m(jobs: int) -> CaseResult:
     started = time.perf_counter()
     result = simulate(trace, nodes, policy)
     seconds = time.perf_counter() - started
-    summary = result.summary()
-    notes = {"utilization": f"{summary['utilization']}", "completed": f"{summary['completed']}"}
+    summary = summarize(result)
+    notes = {
+        "utilization": f"{summary['utilization']:.4f}",
+        "completed": f"{summary['completed']}",
+        "wait_p95_s": f"{summary['wait_s']['p95']:.0f}",
+    }
     return CaseResult("engine-1m", jobs, seconds, setup, notes)
 
 
@@ -149,7 +154,7 @@ def case_openb_replay(_: int) -> CaseResult:
     started = time.perf_counter()
     result = simulate(jobs, nodes, Policy())
     seconds = time.perf_counter() - started
-    summary = result.summary()
+    summary = summarize(result)
     notes = {
         "nodes": f"{len(nodes):,}",
         "utilization": f"{summary.get('utilization')}",
@@ -162,16 +167,26 @@ def _case_fill(placement: str) -> Callable[[int], CaseResult]:
     name = f"fill-{placement}"
 
     def case(_: int) -> CaseResult:
-        try:
-            from planner.fill import fill  # noqa: PLC0415 - a missing module skips the case
+        from planner.fill import fill  # noqa: PLC0415
+        from planner.ingest import IngestOptions  # noqa: PLC0415
+        from planner.ingest.requests import read_pod_requests  # noqa: PLC0415
+        from planner.replay import load_nodes  # noqa: PLC0415
 
-            pods, nodes, setup = _openb(OPENB_GPU_NODES)
-        except ImportError as err:
-            return CaseResult(name, skipped=f"not importable yet: {err}")
         started = time.perf_counter()
-        fill(pods, nodes, placement=placement, seeds=range(42, 52), until=1.3)
+        pods, _ = read_pod_requests(OPENB_PODS, IngestOptions())
+        nodes = load_nodes(OPENB_GPU_NODES)
+        setup = time.perf_counter() - started
+        started = time.perf_counter()
+        result = fill(pods, nodes, placement=placement, seeds=range(42, 52), until=1.3)
         seconds = time.perf_counter() - started
-        notes = {"nodes": f"{len(nodes):,}", "seeds": "10"}
+        at_100 = result.points[100]
+        notes = {
+            "nodes": f"{len(nodes):,}",
+            "seeds": "10",
+            "alloc_pct_at_100": f"{at_100.gpu_allocation_pct:.1f}",
+            "alloc_pct_at_130": f"{result.points[-1].gpu_allocation_pct:.1f}",
+            "frag_pct_at_100": f"{at_100.frag_gpu_pct:.1f}",
+        }
         return CaseResult(name, len(pods), seconds, setup, notes)
 
     return case

@@ -153,11 +153,13 @@ def _one_seed(
     curve: list[tuple[float, float]] = []
     arrived = allocated = placed = skipped = 0
     for pod, allowed in arrivals:
-        while len(curve) <= steps and arrived * 100 >= len(curve) * capacity:
+        need = pod[0] * pod[1]
+        # point k is the state once every pod that keeps arrived demand within k% is in
+        while len(curve) <= steps and (arrived + need) * 100 > len(curve) * capacity:
             curve.append(_point(cluster, allocated, capacity))
         if len(curve) > steps:
             break
-        arrived += pod[0] * pod[1]
+        arrived += need
         plan = cluster.plan(pod, 1, allowed)
         if plan is None:
             skipped += 1

@@ -141,8 +141,8 @@ def load_jobs(con: duckdb.DuckDBPyConnection, trace_id: str) -> list[Job]:
             user,
             priority,
             status,
-            None if math.isnan(start) else start,
-            None if math.isnan(end) else end,
+            _present(start),
+            _present(end),
         )
         for (
             job_id,
@@ -177,6 +177,11 @@ def load_jobs(con: duckdb.DuckDBPyConnection, trace_id: str) -> list[Job]:
             strict=True,
         )
     ]
+
+
+def _present(value: float | None) -> float | None:
+    """DuckDB NULLs arrive as None (masked) or NaN, depending on the column's nulls."""
+    return None if value is None or math.isnan(value) else value
 
 
 def schedule_rows(result: ReplayResult) -> Iterator[tuple[object, ...]]:
