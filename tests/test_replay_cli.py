@@ -2,6 +2,7 @@
 
 import csv
 import json
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -112,7 +113,8 @@ def test_schedule_out_has_one_row_per_job_with_the_contract_columns(
     )
     assert by_id["b"]["wait_reasons"] == "cluster_full:90"
     assert by_id["c"]["status"] == "unschedulable"
-    assert by_id["c"]["placement"] == "" and by_id["c"]["start_s"] == ""
+    assert by_id["c"]["placement"] == ""
+    assert by_id["c"]["start_s"] == ""
     assert by_id["c"]["unschedulable_reason"] == "more_gpus_than_installed"
 
 
@@ -253,7 +255,7 @@ def test_fill_on_openb_follows_the_protocol(
     assert out["pods_in_trace"] == 8152  # pods that never started still ask for resources
     allocation = [p["gpu_allocation_pct"] for p in points]
     assert allocation[0] == 0
-    assert all(b >= a for a, b in zip(allocation, allocation[1:], strict=False))
+    assert all(b >= a for a, b in pairwise(allocation))
     # placed demand can never exceed arrived demand, nor the cluster
     assert all(p["gpu_allocation_pct"] <= p["arrived_pct"] + 1e-9 for p in points)
     assert 80 < allocation[-1] <= 100
