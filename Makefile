@@ -30,6 +30,7 @@ test: lint
 
 bench: $(STAMP)
 	$(BIN)/python bench/bench_ingest.py
+	$(BIN)/python bench/bench_replay.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
