@@ -158,7 +158,37 @@ class ClusterState:
         return total
 
     def fits(self, pod: PodShape, count: int, allowed: Allowed) -> bool:
-        return self.capacity(pod, allowed) >= count
+        """Whether `count` such pods fit now (stops at the first states that suffice)."""
+        total = 0
+        pid = self._pid(pod)
+        cap, classes = self._cap[pid], self._state_class
+        for group in self._groups_for(pod, pid):
+            for sid, nodes in group.items():
+                if allowed is None or classes[sid] in allowed:
+                    fit = cap.get(sid)
+                    if fit is None:
+                        fit = self._fitting(sid, pod, pid, False)
+                    total += fit * len(nodes)
+                    if total >= count:
+                        return True
+        return False
+
+    def headroom(self, pod: PodShape, allowed: Allowed) -> tuple[tuple[int, int], ...]:
+        """The (free milli-CPU, free MiB) pairs, none dominated, of states whose GPUs take
+        `pod`: one such pod with CPU c and memory m fits iff some pair covers (c, m)."""
+        pid = self._pid(pod)
+        classes, states = self._state_class, self.states
+        pairs = {
+            (states[sid][2], states[sid][3])
+            for group in self._groups_for(pod, pid)
+            for sid in group
+            if (allowed is None or classes[sid] in allowed) and self._fitting(sid, pod, pid, True)
+        }
+        frontier: list[tuple[int, int]] = []
+        for cpu, mem in sorted(pairs, reverse=True):
+            if not frontier or mem > frontier[-1][1]:
+                frontier.append((cpu, mem))
+        return tuple(frontier)
 
     def free_milli(self, allowed: Allowed) -> int:
         if allowed is None:

@@ -10,7 +10,7 @@ shape. Deterministic: the only randomness is `random.Random(policy.seed)`.
 
 import gc
 import heapq
-from bisect import insort
+from bisect import bisect_left, insort
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -44,6 +44,7 @@ _FINISH, _TIMEOUT, _REQUEUE = 0, 1, 2
 PENDING, WAITING, RUNNING, DONE, UNSCHEDULABLE, BACKING_OFF = range(6)
 _TIMELINE_BINS = 400
 _NO_REASON = -1
+_GPUS_FIT = -2
 _STATUS = ("unfinished", "unfinished", "unfinished", "completed", "unschedulable", "unfinished")
 Shape = tuple[PodShape, int, Allowed]
 
@@ -155,6 +156,17 @@ class _Replay:
         self.cum = [[0.0] * len(REASON_CODES) for _ in range(count)]
         self.cum_t = [0.0] * count
         self.waiting_shapes: set[int] = set()  # shapes with jobs accruing shape reasons
+        # GPU parts: shapes with CPU and memory left out (see _decide_reasons)
+        part_ids: dict[Shape, int] = {}
+        self.part_of = [
+            part_ids.setdefault(((pod[0], pod[1], 0, 0), n, allowed), len(part_ids))
+            for pod, n, allowed in self.shapes
+        ]
+        self.parts = list(part_ids)
+        self.part_shapes: list[set[int]] = [set() for _ in self.parts]
+        self.part_reason = [_NO_REASON] * len(self.parts)
+        self.part_headroom: list[tuple[tuple[int, int], ...]] = [()] * len(self.parts)
+        self.waiting_parts: set[int] = set()
         self.queued_shapes: set[int] = set()  # shapes with a non-empty queue
 
     def _init_integrals(self) -> None:
@@ -476,7 +488,7 @@ class _Replay:
         self.end[i] = self.now
         if self.policy.queueing == "backfill":
             est_end = self.start[i] + self.jobs[i].duration_s * self.policy.estimate_factor  # type: ignore[operator]
-            self.running_by_end.remove((est_end, i))
+            del self.running_by_end[bisect_left(self.running_by_end, (est_end, i))]
             if est_end > self.now:
                 self.early_finish = True
         self.freed = self.dirty = True
@@ -550,6 +562,11 @@ class _Replay:
         if self.members[sid] == 1:
             # decided at the end of the instant (most arrivals start at once and never wait)
             self.waiting_shapes.add(sid)
+            part = self.part_of[sid]
+            if not self.part_shapes[part]:
+                self.waiting_parts.add(part)
+            self.part_shapes[part].add(sid)
+            self.part_reason[part] = _NO_REASON
             self.undecided = True
 
     def _leave_shape(self, i: int) -> None:
@@ -568,6 +585,10 @@ class _Replay:
         if not self.members[sid]:
             self.waiting_shapes.discard(sid)
             self.shape_reason[sid] = _NO_REASON
+            part = self.part_of[sid]
+            self.part_shapes[part].discard(sid)
+            if not self.part_shapes[part]:
+                self.waiting_parts.discard(part)
 
     def _open_override(self, i: int) -> None:
         self.override_since[i] = self.now
@@ -589,26 +610,57 @@ class _Replay:
         self.cum_t[sid] = self.now
 
     def _decide_reasons(self) -> None:
-        for sid in self.waiting_shapes:
-            reason = self._reason_for(sid)
-            if reason != self.shape_reason[sid]:
-                self._touch(sid)
-                self.shape_reason[sid] = reason
+        """Decide each waiting shape's reason, GPU part first.
 
-    def _reason_for(self, sid: int) -> int:
-        pod, count, allowed = self.shapes[sid]
+        Shapes that differ only in CPU and memory share a GPU part; when the GPUs are
+        short the whole part has one reason and, if it did not change, nothing is touched.
+        Only shapes whose GPUs fit are checked one by one.
+        """
         cluster = self.cluster
-        if cluster.fits(pod, count, allowed):
-            return BEHIND_HEAD
+        for part in self.waiting_parts:
+            reason = self._gpu_reason(part)
+            shapes = self.part_shapes[part]
+            if reason != _GPUS_FIT:
+                if reason != self.part_reason[part]:
+                    for sid in shapes:
+                        self._set_reason(sid, reason)
+            elif self.parts[part][1] == 1:
+                self._decide_single_pods(part)
+            else:
+                for sid in shapes:
+                    pod, count, allowed = self.shapes[sid]
+                    fits = cluster.fits(pod, count, allowed)
+                    self._set_reason(sid, BEHIND_HEAD if fits else CPU_MEM_SHORT)
+            self.part_reason[part] = reason
+
+    def _decide_single_pods(self, part: int) -> None:
+        """One-pod shapes whose GPUs fit: compare CPU and memory with the free headroom."""
+        gpu_pod, _, allowed = self.parts[part]
+        headroom = self.cluster.headroom(gpu_pod, allowed)
+        if self.part_reason[part] == _GPUS_FIT and headroom == self.part_headroom[part]:
+            return  # nothing these shapes could see has changed
+        self.part_headroom[part] = headroom
+        for sid in self.part_shapes[part]:
+            _, _, cpu, mem = self.shapes[sid][0]
+            fits = any(c >= cpu and m >= mem for c, m in headroom)
+            self._set_reason(sid, BEHIND_HEAD if fits else CPU_MEM_SHORT)
+
+    def _gpu_reason(self, part: int) -> int:
+        pod, count, allowed = self.parts[part]
         need = pod[0] * pod[1] * count
-        if need:
-            if cluster.free_milli(allowed) < need:
-                if allowed is not None and cluster.free_milli(None) >= need:
-                    return GPU_TYPE_BUSY
-                return CLUSTER_FULL
-            if cluster.capacity(pod, allowed, gpu_only=True) < count:
-                return FRAGMENTED
-        return CPU_MEM_SHORT
+        if not need:
+            return _GPUS_FIT
+        cluster = self.cluster
+        if cluster.free_milli(allowed) < need:
+            if allowed is not None and cluster.free_milli(None) >= need:
+                return GPU_TYPE_BUSY
+            return CLUSTER_FULL
+        return _GPUS_FIT if cluster.fits(pod, count, allowed) else FRAGMENTED
+
+    def _set_reason(self, sid: int, reason: int) -> None:
+        if reason != self.shape_reason[sid]:
+            self._touch(sid)
+            self.shape_reason[sid] = reason
 
     # --- unschedulable jobs, integration, result -----------------------------------------------
 
