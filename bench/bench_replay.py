@@ -15,7 +15,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -192,6 +192,34 @@ def _case_fill(placement: str) -> Callable[[int], CaseResult]:
     return case
 
 
+def _case_nodes(nodes: int) -> Callable[[int], CaseResult]:
+    """100,000 philly jobs on `nodes` x 8 GPUs, offered load held at ~0.8: cost vs nodes."""
+    name = f"engine-{nodes}-nodes"
+
+    def case(_: int) -> CaseResult:
+        from planner.engine import simulate  # noqa: PLC0415
+        from planner.policy import Policy  # noqa: PLC0415
+
+        started = time.perf_counter()
+        trace = philly_jobs(100_000)
+        # the philly trace offers ~0.078 of 8,000 GPUs; compress time to load `nodes` at 0.8
+        squeeze = 0.078 * 1000 / (0.8 * nodes)
+        trace = [replace(job, submit_s=job.submit_s * squeeze) for job in trace]
+        cluster = [(f"n{i:05d}", "A100", GPUS_PER_NODE, 0.0, 0.0) for i in range(nodes)]
+        setup = time.perf_counter() - started
+        started = time.perf_counter()
+        result = simulate(trace, cluster, Policy(queueing="backfill"))
+        seconds = time.perf_counter() - started
+        summary = summarize(result)
+        notes = {
+            "utilization": f"{summary['utilization']:.3f}",
+            "distinct_states_max": f"{result.distinct_states_max}",
+        }
+        return CaseResult(name, len(trace), seconds, setup, notes)
+
+    return case
+
+
 CASES: dict[str, Callable[[int], CaseResult]] = {
     "yardstick": case_yardstick,
     "engine-1m": case_engine_1m,
@@ -199,6 +227,8 @@ CASES: dict[str, Callable[[int], CaseResult]] = {
     "fill-best-fit": _case_fill("best-fit"),
     "fill-random": _case_fill("random"),
     "fill-fgd": _case_fill("fgd"),
+    "engine-100-nodes": _case_nodes(100),
+    "engine-10000-nodes": _case_nodes(10_000),
 }
 
 

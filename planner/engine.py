@@ -223,6 +223,7 @@ class _Replay:
         elif kind == _REQUEUE and self.state[i] == BACKING_OFF:
             self._close_override(i, BACKOFF)
             self._enqueue(i, requeue=True)
+            self.freed = True  # a full pass: the requeued job is offered what is free now
 
     def _schedule(self, arrivals: list[int]) -> None:
         if not self.queued_jobs and self.policy.admission == "gang":
@@ -429,6 +430,7 @@ class _Replay:
         self.state[i] = BACKING_OFF
         self.override_since[i] = self.now
         self.attempts[i] += 1
+        self.freed = self.dirty = True
         if self.attempts[i] > self.policy.backoff_limit:
             return  # deactivated, as Kueue's backoffLimitCount does; it stays unfinished
         exponent = min(self.attempts[i] - 1, 30)
@@ -436,7 +438,6 @@ class _Replay:
         # jitter, as client-go's backoff has: two jobs released together do not collide forever
         delay *= 1.0 + 0.1 * self.cluster.rng.random()
         self._push(self.now + delay, _REQUEUE, i)
-        self.freed = self.dirty = True
 
     def _stuck(self) -> None:
         """Nothing will ever happen again, yet jobs wait: partly placed jobs hold the GPUs."""
@@ -858,7 +859,7 @@ def _never_fits(cluster: ClusterState, shape: Shape) -> str:
     pod, count, allowed = shape
     if cluster.fits(pod, count, allowed):
         return ""
-    if allowed is not None and not allowed and pod[1]:
+    if allowed is not None and not allowed:
         return "gpu_type_not_installed"
     if pod[0] * pod[1] * count > cluster.free_milli(allowed):
         return "more_gpus_than_installed"
