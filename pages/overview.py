@@ -27,8 +27,9 @@ st.markdown(
     "candidate clusters and prices each option."
 )
 st.info(
-    "This release stores and summarises job histories. The replay, pricing and "
-    "recommendation pages arrive in the next releases.",
+    "This release stores and summarises job histories, and replays them on candidate "
+    "clusters from the command line (`planner replay`, `planner fill`). The replay, "
+    "pricing and recommendation pages arrive in the next releases.",
     icon=":material/construction:",
 )
 
