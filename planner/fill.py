@@ -90,6 +90,10 @@ def fill(
     if not capacity:
         raise ScenarioError("the cluster has no GPUs to fill")
     shaped = _shapes(pods, probe)
+    if not any(pod[1] for pod, _ in shaped):
+        raise ScenarioError(
+            "the trace's pods request no GPUs, so they can never fill the cluster's GPUs"
+        )
     workload = _Workload(shaped, typical_pods(shaped), capacity, until)
     steps = int(until * 100)
     totals = [[0.0, 0.0] for _ in range(steps + 1)]

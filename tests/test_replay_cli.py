@@ -278,3 +278,58 @@ def test_fill_policies_rank_as_the_fragmentation_study_reports(shared_traces: Pa
     }
 
     assert final["fgd"] > final["best-fit"] > final["random"]
+
+
+POD_REQUESTS = """name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec
+p1,4000,8192,1,1000,
+p2,2000,4096,1,500,
+p3,2000,4096,1,500,
+p4,8000,16384,2,1000,
+"""
+
+
+def test_fill_takes_pod_lists_without_times_and_hand_checks_the_curve(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pods = write(tmp_path, "pods.csv", POD_REQUESTS)
+    nodes = write(
+        tmp_path, "nodes.csv", "sn,cpu_milli,memory_mib,gpu,model\nn1,64000,262144,4,T4\n"
+    )
+
+    out = run_json(
+        capsys,
+        "fill",
+        str(pods),
+        "--nodes",
+        str(nodes),
+        "--placement",
+        "best-fit",
+        "--seeds",
+        "7",
+        "--until",
+        "1",
+    )
+
+    # 4 GPUs installed; the trace asks for 1 + 0.5 + 0.5 + 2 = 4 GPUs, so nothing is drawn
+    # extra and every pod fits: allocation follows arrived demand to 100%.
+    assert out["pods_in_trace"] == 4
+    assert out["placed_pods"] == 4
+    points = out["points"]
+    assert len(points) == 101
+    assert points[-1]["gpu_allocation_pct"] == 100
+    assert all(p["gpu_allocation_pct"] <= p["arrived_pct"] for p in points)
+
+
+def test_fill_refuses_a_workload_without_gpu_requests(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pods = write(
+        tmp_path, "pods.csv", "name,cpu_milli,memory_mib,num_gpu,gpu_milli\np1,4000,8192,0,0\n"
+    )
+    nodes = write(
+        tmp_path, "nodes.csv", "sn,cpu_milli,memory_mib,gpu,model\nn1,64000,262144,4,T4\n"
+    )
+
+    assert main(["fill", str(pods), "--nodes", str(nodes), "--placement", "fgd"]) == 2
+
+    assert "request no GPUs" in capsys.readouterr().err

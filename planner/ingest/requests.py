@@ -12,20 +12,31 @@ import pandas as pd
 
 from planner.errors import TraceError
 from planner.ingest import IngestOptions, IngestReport, ReportBuilder, jobs_from, sniff
+from planner.ingest.columns import normalise_name
 from planner.ingest.formats import NODE_FORMATS
 from planner.ingest.normalize import Rejections
-from planner.ingest.source import LineProblems, describe, iter_frames
+from planner.ingest.source import LineProblems, describe, iter_frames, open_source
 from planner.ingest.values import cleaned, parse_numbers
 
 PodRequest = tuple[float, float, float, tuple[str, ...]]
 
 
+_REQUEST_COLUMNS = {"cpu_milli", "memory_mib", "num_gpu", "gpu_milli"}
+
+
 def read_pod_requests(path: Path, options: IngestOptions) -> tuple[list[PodRequest], IngestReport]:
-    source, fmt = sniff(path, options)
-    if fmt in NODE_FORMATS:
-        raise TraceError(f"this is a node list ({fmt}), not a pod or job list", file=source.name)
-    if fmt != "openb-pods":
-        return _from_jobs(path, options)
+    """Every pod's request; openb pod lists need no time columns (resampled variants)."""
+    source = open_source(path)
+    openb_requests = {normalise_name(c) for c in source.header} >= _REQUEST_COLUMNS
+    if not openb_requests or options.format is not None:
+        source, fmt = sniff(path, options)
+        if fmt in NODE_FORMATS:
+            raise TraceError(
+                f"this is a node list ({fmt}), not a pod or job list", file=source.name
+            )
+        if fmt != "openb-pods":
+            return _from_jobs(path, options)
+    fmt = "openb-pods"
     report = IngestReport(
         file=source.name, format=fmt, read_as=describe(source), sha256=source.sha256
     )
