@@ -14,6 +14,7 @@ from bisect import bisect_left, insort
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from planner.cluster import (
     MILLI,
@@ -27,6 +28,7 @@ from planner.cluster import (
 from planner.config import NodeSpec
 from planner.model import Job
 from planner.policy import Policy
+from planner.quota import Quotas
 from planner.waits import (
     BACKOFF,
     BEHIND_HEAD,
@@ -35,6 +37,7 @@ from planner.waits import (
     FRAGMENTED,
     GPU_TYPE_BUSY,
     PARTIAL_GANG,
+    QUOTA,
     REASON_CODES,
 )
 
@@ -44,6 +47,7 @@ _FINISH, _TIMEOUT, _REQUEUE = 0, 1, 2
 PENDING, WAITING, RUNNING, DONE, UNSCHEDULABLE, BACKING_OFF = range(6)
 _TIMELINE_BINS = 400
 _NO_REASON = -1
+_NO_QUEUE = -2  # the job's queue maps to no ClusterQueue
 _GPUS_FIT = -2
 _STATUS = ("unfinished", "unfinished", "unfinished", "completed", "unschedulable", "unfinished")
 Shape = tuple[PodShape, int, Allowed]
@@ -89,6 +93,10 @@ class ReplayResult:
     timeline: Timeline
     rounded_up_pods: int
     distinct_states_max: int
+    cluster_queue: list[str] | None = None
+    """With ClusterQueues: the one each job went through ('' if none)."""
+    borrowed_gpu_s: dict[str, float] = field(default_factory=dict)
+    lent_gpu_s: dict[str, float] = field(default_factory=dict)
 
 
 def simulate(jobs: Sequence[Job], nodes: Sequence[NodeSpec], policy: Policy) -> ReplayResult:
@@ -112,7 +120,9 @@ class _Replay:
         self.jobs = [jobs[i] for i in order]
         self.policy = policy
         self.cluster = ClusterState(nodes, policy.placement, seed=policy.seed)
-        self.shapes, self.shape_of, self.rounded_up = _shapes(self.jobs, self.cluster)
+        self._init_queues()
+        found = _shapes(self.jobs, self.cluster, self.cq_of_job, self.cq_allowed)
+        self.shapes, self.shape_of, self.shape_cq, self.shape_priority, self.rounded_up = found
         # the FGD measure is reported for every policy; only `fgd` also places by it
         self.cluster.typical = tuple(
             typical_pods((self.shapes[s][0], self.shapes[s][2]) for s in self.shape_of)
@@ -125,6 +135,25 @@ class _Replay:
         self.pivot = -1
         self.shadow = 0.0
         self.early_finish = False
+
+    def _init_queues(self) -> None:
+        """ClusterQueues: each job's queue, the node classes of each flavor, quota usage."""
+        setup = self.policy.queues
+        self.quotas = Quotas(setup) if setup else None
+        self.cq_of_job: list[int] = []
+        self.flavor_classes: list[Allowed] = []
+        self.cq_allowed: dict[int, Allowed] = {}
+        self.job_flavor: dict[int, int] = {}
+        self.shape_flavors: dict[int, list[tuple[int, Allowed]]] = {}
+        if setup is None:
+            return
+        self.cq_of_job = [_cluster_queue(setup.cluster_queue(job.queue)) for job in self.jobs]
+        self.flavor_classes = [self.cluster.classes_for([t] if t else []) for _, t in setup.flavors]
+        for cq in setup.queue_indices:
+            classes = [self.flavor_classes[f] for f in setup.flavor_order.get(cq, ())]
+            self.cq_allowed[cq] = _union(classes)
+        self.borrowed_milli_s = dict.fromkeys(setup.queue_indices, 0.0)
+        self.lent_milli_s = dict.fromkeys(setup.queue_indices, 0.0)
 
     def _init_jobs(self, n: int) -> None:
         self.state = [PENDING] * n
@@ -157,12 +186,14 @@ class _Replay:
         self.cum_t = [0.0] * count
         self.waiting_shapes: set[int] = set()  # shapes with jobs accruing shape reasons
         # GPU parts: shapes with CPU and memory left out (see _decide_reasons)
-        part_ids: dict[Shape, int] = {}
+        part_ids: dict[tuple[Shape, int], int] = {}
         self.part_of = [
-            part_ids.setdefault(((pod[0], pod[1], 0, 0), n, allowed), len(part_ids))
-            for pod, n, allowed in self.shapes
+            part_ids.setdefault((((pod[0], pod[1], 0, 0), n, allowed), cq), len(part_ids))
+            for (pod, n, allowed), cq in zip(self.shapes, self.shape_cq, strict=True)
         ]
-        self.parts = list(part_ids)
+        self.parts = [shape for shape, _ in part_ids]
+        self.part_cq = [cq for _, cq in part_ids]
+        self.part_sample = [0] * len(self.parts)  # a shape of each part, for its quota request
         self.part_shapes: list[set[int]] = [set() for _ in self.parts]
         self.part_reason = [_NO_REASON] * len(self.parts)
         self.part_headroom: list[tuple[tuple[int, int], ...]] = [()] * len(self.parts)
@@ -239,7 +270,9 @@ class _Replay:
         if self.queued_jobs:
             full = self.freed
             self.freed = False
-            if self.policy.admission == "pod":
+            if self.quotas is not None:
+                self._pass_queues()
+            elif self.policy.admission == "pod":
                 self._pass_pods(arrivals, full)
             elif self.policy.queueing == "strict-fifo":
                 self._pass_strict()
@@ -340,6 +373,56 @@ class _Replay:
             self._reapply_job(j)
         self.shadow = shadow
         self.cluster.reserve(node for node, _ in plan or ())
+
+    def _pass_queues(self) -> None:
+        """Kueue's admission cycles: one head per ClusterQueue (by priority, then submit
+        order), heads that would not borrow before those that would, then by priority and
+        age. A StrictFIFO queue whose head cannot be admitted admits nothing else in this
+        pass; a BestEffortFIFO queue moves on (the head's shape is done for this pass)."""
+        quotas = self.quotas
+        assert quotas is not None
+        heads: dict[int, list[tuple[int, int, int]]] = {}
+        for sid in self.queued_shapes:
+            entry = (-self.shape_priority[sid], self.queues[sid][0], sid)
+            heads.setdefault(self.shape_cq[sid], []).append(entry)
+        for heap in heads.values():
+            heapq.heapify(heap)
+        while True:
+            entries = []
+            for cq, heap in heads.items():
+                while heap and not self._quota_fits(heap[0][2]):
+                    self._head_failed(cq, heap)
+                if not heap:
+                    continue
+                _, i, sid = heap[0]
+                request = _milli(self.shapes[sid])
+                borrows = all(
+                    quotas.borrows(cq, f, request)
+                    for f, _ in self._flavors_of(sid)
+                    if quotas.fits(cq, f, request)
+                )
+                entries.append((borrows, heap[0][0], i, cq))
+            if not entries:
+                return
+            entries.sort()
+            for _, _, i, cq in entries:
+                heap = heads[cq]
+                if not heap or heap[0][1] != i:
+                    continue
+                if self._try_start(i):
+                    negative_priority, _, sid = heapq.heappop(heap)
+                    if self.queues[sid]:
+                        heapq.heappush(heap, (negative_priority, self.queues[sid][0], sid))
+                else:
+                    self._head_failed(cq, heap)
+
+    def _head_failed(self, cq: int, heap: list[tuple[int, int, int]]) -> None:
+        quotas = self.quotas
+        assert quotas is not None
+        if quotas.setup.nodes[cq].strict_fifo:
+            heap.clear()
+        else:
+            heapq.heappop(heap)
 
     # --- pod-by-pod admission -------------------------------------------------------------
 
@@ -452,12 +535,56 @@ class _Replay:
     # --- job life cycle -----------------------------------------------------------------------
 
     def _try_start(self, i: int, *, queued: bool = True) -> bool:
-        pod, count, allowed = self.shapes[self.shape_of[i]]
+        sid = self.shape_of[i]
+        pod, count, allowed = self.shapes[sid]
+        if self.quotas is not None:
+            return self._try_admit(i, queued=queued)
         plan = self.cluster.plan(pod, count, allowed)
         if plan is None:
             return False
         self._start(i, plan, queued=queued)
         return True
+
+    def _try_admit(self, i: int, *, queued: bool) -> bool:
+        """Kueue: the first of the ClusterQueue's flavors, in order, whose quota fits; here
+        admission is placement-checked (as with topology-aware scheduling), so a flavor whose
+        nodes cannot place the job is passed over too."""
+        sid = self.shape_of[i]
+        pod, count, _ = self.shapes[sid]
+        cq = self.shape_cq[sid]
+        quotas, request = self.quotas, _milli(self.shapes[sid])
+        assert quotas is not None
+        for flavor, where in self._flavors_of(sid):
+            if not quotas.fits(cq, flavor, request):
+                continue
+            plan = self.cluster.plan(pod, count, where)
+            if plan is not None:
+                quotas.add(cq, flavor, request)
+                self.job_flavor[i] = flavor
+                self._start(i, plan, queued=queued)
+                return True
+        return False
+
+    def _quota_fits(self, sid: int) -> bool:
+        quotas = self.quotas
+        assert quotas is not None
+        cq, request = self.shape_cq[sid], _milli(self.shapes[sid])
+        return any(quotas.fits(cq, f, request) for f, _ in self._flavors_of(sid))
+
+    def _flavors_of(self, sid: int) -> list[tuple[int, Allowed]]:
+        """The ClusterQueue's flavors, in order, that have nodes of a type the job accepts,
+        with the node classes it may use under each."""
+        cached = self.shape_flavors.get(sid)
+        if cached is None:
+            assert self.quotas is not None
+            allowed = self.shapes[sid][2]
+            cached = []
+            for flavor in self.quotas.setup.flavor_order.get(self.shape_cq[sid], ()):
+                where = _intersect(allowed, self.flavor_classes[flavor])
+                if where is None or where:
+                    cached.append((flavor, where))
+            self.shape_flavors[sid] = cached
+        return cached
 
     def _start(self, i: int, plan: list[tuple[int, int]], *, queued: bool = True) -> None:
         pod = self.shapes[self.shape_of[i]][0]
@@ -485,6 +612,9 @@ class _Replay:
 
     def _finish(self, i: int) -> None:
         self._release_job(i)
+        if self.quotas is not None:
+            sid = self.shape_of[i]
+            self.quotas.add(self.shape_cq[sid], self.job_flavor.pop(i), -_milli(self.shapes[sid]))
         self.state[i] = DONE
         self.end[i] = self.now
         if self.policy.queueing == "backfill":
@@ -564,6 +694,7 @@ class _Replay:
             # decided at the end of the instant (most arrivals start at once and never wait)
             self.waiting_shapes.add(sid)
             part = self.part_of[sid]
+            self.part_sample[part] = sid
             if not self.part_shapes[part]:
                 self.waiting_parts.add(part)
             self.part_shapes[part].add(sid)
@@ -647,7 +778,25 @@ class _Replay:
             self._set_reason(sid, BEHIND_HEAD if fits else CPU_MEM_SHORT)
 
     def _gpu_reason(self, part: int) -> int:
+        """The part's reason if its GPUs are short, else _GPUS_FIT. With ClusterQueues: quota
+        first, then the hardware of the first flavor whose quota fits."""
         pod, count, allowed = self.parts[part]
+        quotas = self.quotas
+        if quotas is None:
+            return self._hardware_reason(pod, count, allowed)
+        sid = self.part_sample[part]
+        cq, request = self.shape_cq[sid], _milli(self.shapes[sid])
+        reason = QUOTA
+        for flavor, where in self._flavors_of(sid):
+            if quotas.fits(cq, flavor, request):
+                found = self._hardware_reason(pod, count, where)
+                if found == _GPUS_FIT:
+                    return found
+                if reason == QUOTA:
+                    reason = found
+        return reason
+
+    def _hardware_reason(self, pod: PodShape, count: int, allowed: Allowed) -> int:
         need = pod[0] * pod[1] * count
         if not need:
             return _GPUS_FIT
@@ -666,11 +815,23 @@ class _Replay:
     # --- unschedulable jobs, integration, result -----------------------------------------------
 
     def _reject_unschedulable(self) -> None:
-        verdicts = [_never_fits(self.cluster, shape) for shape in self.shapes]
+        verdicts = [
+            _never_fits(self.cluster, shape) or self._never_admitted(sid)
+            for sid, shape in enumerate(self.shapes)
+        ]
         for i, sid in enumerate(self.shape_of):
             if verdicts[sid]:
                 self.state[i] = UNSCHEDULABLE
                 self.unschedulable[i] = verdicts[sid]
+
+    def _never_admitted(self, sid: int) -> str:
+        """Why the job's ClusterQueue can never admit it, even with the whole cohort idle."""
+        if self.quotas is None:
+            return ""
+        cq = self.shape_cq[sid]
+        if cq == _NO_QUEUE:
+            return "no_cluster_queue"
+        return "" if self._quota_fits(sid) else "more_than_queue_quota"
 
     def _advance(self, t: float) -> None:
         """Integrate everything that is constant between instants, up to `t`."""
@@ -679,8 +840,33 @@ class _Replay:
             allocated = sum(self.alloc_by_pool)
             self.allocated_milli_s += allocated * dt
             self.held_milli_s += self.held_milli * dt
+            if self.quotas is not None:
+                self._integrate_borrowing(dt)
             self.bin_acc.add(self, self.last_t, t)
         self.last_t = self.now = t
+
+    def _integrate_borrowing(self, dt: float) -> None:
+        """Borrowed: use above nominal quota. Lent: each ClusterQueue's unused nominal quota
+        lends, pro rata, what its cohort tree's members borrow."""
+        quotas = self.quotas
+        assert quotas is not None
+        trees: dict[int, list[int]] = {}
+        for cq in self.borrowed_milli_s:
+            root = cq
+            while quotas.parent[root] >= 0:
+                root = quotas.parent[root]
+            trees.setdefault(root, []).append(cq)
+        for members in trees.values():
+            borrowed = {cq: quotas.borrowed(cq) for cq in members}
+            total = sum(borrowed.values())
+            if not total:
+                continue
+            unused = {cq: quotas.unused_nominal(cq) for cq in members}
+            spare = sum(unused.values())
+            for cq in members:
+                self.borrowed_milli_s[cq] += borrowed[cq] * dt
+                if spare:
+                    self.lent_milli_s[cq] += min(total, spare) * unused[cq] / spare * dt
 
     def _result(self) -> ReplayResult:
         end = self.now
@@ -717,7 +903,18 @@ class _Replay:
             timeline=self.timeline,
             rounded_up_pods=self.rounded_up,
             distinct_states_max=self.distinct_max,
+            **self._queue_results(),
         )
+
+    def _queue_results(self) -> dict[str, Any]:
+        if self.quotas is None:
+            return {}
+        names = [node.name for node in self.quotas.setup.nodes]
+        return {
+            "cluster_queue": [names[cq] if cq >= 0 else "" for cq in self.cq_of_job],
+            "borrowed_gpu_s": {names[c]: v / MILLI for c, v in self.borrowed_milli_s.items()},
+            "lent_gpu_s": {names[c]: v / MILLI for c, v in self.lent_milli_s.items()},
+        }
 
     def _placement_of(self, i: int) -> tuple[tuple[int, float], ...]:
         pod = self.shapes[self.shape_of[i]][0]
@@ -818,22 +1015,50 @@ class _BinAccumulator:
         self.index = -1
 
 
-def _shapes(jobs: list[Job], cluster: ClusterState) -> tuple[list[Shape], list[int], int]:
-    """Distinct (pod, pods, allowed classes) shapes, each job's shape id, pods rounded up."""
+def _shapes(
+    jobs: list[Job], cluster: ClusterState, cq_of_job: list[int], cq_allowed: dict[int, Allowed]
+) -> tuple[list[Shape], list[int], list[int], list[int], int]:
+    """Distinct shapes (pod, pods, allowed classes; with queues also ClusterQueue and
+    priority), each job's shape id, each shape's queue and priority, pods rounded up."""
     cpu_on, mem_on = cluster.cpu_limited, cluster.mem_limited
-    shape_ids: dict[Shape, int] = {}
-    allowed_of: dict[tuple[str, ...], Allowed] = {}
+    keys: dict[tuple[Shape, int, int], int] = {}
+    allowed_of: dict[tuple[tuple[str, ...], int], Allowed] = {}
     shape_of: list[int] = []
     rounded_up = 0
-    for job in jobs:
+    for index, job in enumerate(jobs):
         pod = pod_shape(job.gpus, job.cpu, job.mem_gib, cpu_on=cpu_on, mem_on=mem_on)
         if job.gpus > 1 and job.gpus != int(job.gpus):
             rounded_up += job.pods
-        if job.gpu_types not in allowed_of:
-            allowed_of[job.gpu_types] = cluster.classes_for(job.gpu_types)
-        shape = (pod, job.pods, allowed_of[job.gpu_types])
-        shape_of.append(shape_ids.setdefault(shape, len(shape_ids)))
-    return list(shape_ids), shape_of, rounded_up
+        cq, priority = (cq_of_job[index], job.priority) if cq_of_job else (-1, 0)
+        where = (job.gpu_types, cq)
+        if where not in allowed_of:
+            allowed_of[where] = _intersect(cluster.classes_for(job.gpu_types), cq_allowed.get(cq))
+        key = ((pod, job.pods, allowed_of[where]), cq, priority)
+        shape_of.append(keys.setdefault(key, len(keys)))
+    shapes = [shape for shape, _, _ in keys]
+    return (
+        shapes,
+        shape_of,
+        [cq for _, cq, _ in keys],
+        [priority for _, _, priority in keys],
+        rounded_up,
+    )
+
+
+def _cluster_queue(index: int | None) -> int:
+    return _NO_QUEUE if index is None else index
+
+
+def _intersect(a: Allowed, b: Allowed) -> Allowed:
+    if a is None:
+        return b
+    return a if b is None else a & b
+
+
+def _union(sets: list[Allowed]) -> Allowed:
+    if any(classes is None for classes in sets):
+        return None
+    return frozenset().union(*[classes for classes in sets if classes is not None])
 
 
 def _milli(shape: Shape) -> int:

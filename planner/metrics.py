@@ -45,7 +45,7 @@ def summarize(result: ReplayResult, *, timeline: bool = False) -> dict[str, Any]
         "wait_s_by_gpu_size": _grouped(
             waits, [gpu_size_class(jobs[i].total_gpus) for i in started]
         ),
-        "wait_s_by_queue": _grouped(waits, [jobs[i].queue for i in started]),
+        "wait_s_by_queue": _grouped(waits, [_queue(result, i) for i in started]),
         "completion_time_s": _stats(
             np.array([_completion(result, i) for i in completed], dtype=np.float64)
         ),
@@ -64,6 +64,9 @@ def summarize(result: ReplayResult, *, timeline: bool = False) -> dict[str, Any]
         },
         "rounded_up_pods": result.rounded_up_pods,
     }
+    if result.cluster_queue is not None:
+        summary["borrowed_gpu_hours"] = {q: v / 3600.0 for q, v in result.borrowed_gpu_s.items()}
+        summary["lent_gpu_hours"] = {q: v / 3600.0 for q, v in result.lent_gpu_s.items()}
     if timeline:
         summary["timeline"] = timeline_dict(result)
     return summary
@@ -83,6 +86,13 @@ def timeline_dict(result: ReplayResult) -> dict[str, Any]:
     }
 
 
+def _queue(result: ReplayResult, i: int) -> str:
+    """The ClusterQueue when queues are configured, else the trace's queue."""
+    if result.cluster_queue is not None:
+        return result.cluster_queue[i]
+    return result.jobs[i].queue
+
+
 def _wait(result: ReplayResult, i: int) -> float:
     start = result.start_s[i]
     return 0.0 if start is None else start - result.jobs[i].submit_s
@@ -98,13 +108,14 @@ def _waiting_gpu_hours(
 ) -> tuple[dict[str, float], dict[str, dict[str, float]]]:
     overall = [0.0] * len(REASON_CODES)
     per_queue: dict[str, list[float]] = {}
-    for job, waited in zip(result.jobs, result.wait_by_reason, strict=True):
+    for i, (job, waited) in enumerate(zip(result.jobs, result.wait_by_reason, strict=True)):
         if waited is None:
             continue
         gpus = job.total_gpus / 3600.0
-        queue = per_queue.get(job.queue)
+        name = _queue(result, i)
+        queue = per_queue.get(name)
         if queue is None:
-            queue = per_queue[job.queue] = [0.0] * len(REASON_CODES)
+            queue = per_queue[name] = [0.0] * len(REASON_CODES)
         for r, seconds in enumerate(waited):
             if seconds:
                 overall[r] += gpus * seconds

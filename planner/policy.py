@@ -8,6 +8,7 @@ from typing import Literal
 
 from planner.cluster import PLACEMENTS, Placement
 from planner.errors import ScenarioError
+from planner.quota import QueueSetup
 
 Admission = Literal["gang", "pod"]
 Queueing = Literal["strict-fifo", "fifo", "backfill"]
@@ -54,6 +55,8 @@ class Policy:
     """Requeues after which a job is deactivated (Kueue's backoffLimitCount)."""
     horizon_s: float | None = None
     """Stop the replay here (seconds from trace start); None runs until every job is done."""
+    queues: QueueSetup | None = None
+    """Kueue ClusterQueues and cohorts; None: one queue for everybody, no quotas."""
 
     def __post_init__(self) -> None:
         _one_of("admission", self.admission, ADMISSIONS)
@@ -71,6 +74,11 @@ class Policy:
             )
         if self.pod_timeout_s is not None and not self.pod_timeout_s > 0:
             raise ScenarioError(f"pod_timeout_s must be > 0 (got {self.pod_timeout_s})")
+        if self.queues is not None and (self.admission != "gang" or self.queueing == "backfill"):
+            raise ScenarioError(
+                "ClusterQueues need gang admission and fifo or strict-fifo queueing (Kueue "
+                "admits whole workloads and has no backfill)"
+            )
         if self.backfill_depth < 1:
             raise ScenarioError(f"backfill_depth must be >= 1 (got {self.backfill_depth})")
 

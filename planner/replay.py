@@ -77,7 +77,7 @@ def run_scenario(
         )
     trace_id = resolve_trace(con, scenario.trace, options)
     name, nodes = cluster_nodes(scenario.cluster)
-    result = simulate(load_jobs(con, trace_id), nodes, scenario.policy.to_policy())
+    result = simulate(load_jobs(con, trace_id), nodes, scenario.to_policy())
     return ReplayRun(trace_id, name, result)
 
 
@@ -202,7 +202,7 @@ def schedule_rows(result: ReplayResult) -> Iterator[tuple[object, ...]]:
         )
         yield (
             job.job_id,
-            job.queue,
+            result.cluster_queue[i] if result.cluster_queue is not None else job.queue,
             _number(job.submit_s),
             _number(start) if start is not None else "",
             _number(end) if end is not None else "",

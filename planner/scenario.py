@@ -4,13 +4,14 @@ pydantic validates it at the boundary; `Scenario.policy.to_policy()` and the clu
 specs are what the engine receives. `planner schema` prints the JSON schema of this model.
 """
 
-from typing import Self
+from typing import Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from planner.cluster import Placement
 from planner.config import Node, NodePool
 from planner.policy import Admission, Policy, Queueing
+from planner.quota import FlavorQuota, QueueSetup, QuotaNode
 
 
 class _Config(BaseModel):
@@ -42,8 +43,8 @@ class PolicySpec(_Config):
         description="stop here (seconds from trace start); none = run to the end",
     )
 
-    def to_policy(self) -> Policy:
-        return Policy(**self.model_dump())
+    def to_policy(self, queues: QueueSetup | None = None) -> Policy:
+        return Policy(**self.model_dump(), queues=queues)
 
 
 class ClusterSpec(_Config):
@@ -62,6 +63,144 @@ class ClusterSpec(_Config):
         return self
 
 
+class FlavorSpec(_Config):
+    """A Kueue ResourceFlavor: the nodes with this GPU type (empty: every node)."""
+
+    name: str = Field(min_length=1)
+    gpu_type: str = ""
+
+
+class QuotaSpec(_Config):
+    """GPUs of one flavor: nominal quota and optional borrowing and lending limits."""
+
+    flavor: str
+    gpus: float = Field(ge=0, description="nominalQuota")
+    borrowing_limit: float | None = Field(default=None, ge=0)
+    lending_limit: float | None = Field(default=None, ge=0)
+
+
+class ClusterQueueSpec(_Config):
+    name: str = Field(min_length=1)
+    cohort: str | None = None
+    strategy: Literal["BestEffortFIFO", "StrictFIFO"] | None = Field(
+        default=None,
+        description="default: StrictFIFO with --queueing strict-fifo, else BestEffortFIFO",
+    )
+    quotas: tuple[QuotaSpec, ...] = Field(description="flavors in the order they are tried")
+
+
+class CohortSpec(_Config):
+    name: str = Field(min_length=1)
+    parent: str | None = None
+    quotas: tuple[QuotaSpec, ...] = Field(default=(), description="extra shared quota")
+
+
+class QueuesSpec(_Config):
+    """Kueue-style queues: flavors, ClusterQueues in (hierarchical) cohorts, LocalQueues."""
+
+    flavors: tuple[FlavorSpec, ...] = Field(min_length=1)
+    cohorts: tuple[CohortSpec, ...] = ()
+    cluster_queues: tuple[ClusterQueueSpec, ...] = Field(min_length=1)
+    local_queues: dict[str, str] = Field(
+        default_factory=dict, description="a trace's queue value -> ClusterQueue name"
+    )
+    default_cluster_queue: str | None = Field(
+        default=None, description="for queue values that name no LocalQueue or ClusterQueue"
+    )
+
+    @model_validator(mode="after")
+    def _references(self) -> Self:
+        _unique("flavor", [f.name for f in self.flavors])
+        _unique(
+            "cohort or ClusterQueue",
+            [c.name for c in self.cohorts] + [q.name for q in self.cluster_queues],
+        )
+        flavors = {f.name for f in self.flavors}
+        queues = {q.name for q in self.cluster_queues}
+        owners: list[tuple[str, tuple[QuotaSpec, ...]]] = [
+            (q.name, q.quotas) for q in self.cluster_queues
+        ] + [(c.name, c.quotas) for c in self.cohorts]
+        for owner, quotas in owners:
+            for quota in quotas:
+                if quota.flavor not in flavors:
+                    raise ValueError(f"{owner}: unknown flavor '{quota.flavor}'")
+        for local, target in self.local_queues.items():
+            if target not in queues:
+                raise ValueError(f"local queue '{local}' points to unknown ClusterQueue '{target}'")
+        if self.default_cluster_queue and self.default_cluster_queue not in queues:
+            raise ValueError(
+                f"default_cluster_queue '{self.default_cluster_queue}' is not a ClusterQueue"
+            )
+        cohorts = {c.name: c.parent for c in self.cohorts}
+        for name, first_parent in cohorts.items():
+            seen = {name}
+            parent = first_parent
+            while parent:
+                if parent in seen:
+                    raise ValueError(f"cohort '{name}' is its own ancestor")
+                seen.add(parent)
+                parent = cohorts.get(parent)
+        return self
+
+    def to_setup(self, *, strict_default: bool) -> QueueSetup:
+        """Plain quota nodes for the engine; cohorts named but not declared are implicit."""
+        flavor_index = {f.name: i for i, f in enumerate(self.flavors)}
+        declared = {c.name: c for c in self.cohorts}
+        names = list(declared)
+        for queue in self.cluster_queues:
+            if queue.cohort and queue.cohort not in names:
+                names.append(queue.cohort)
+        for cohort in self.cohorts:
+            if cohort.parent and cohort.parent not in names:
+                names.append(cohort.parent)
+        index = {name: i for i, name in enumerate(names)}
+        nodes: list[QuotaNode] = []
+        for name in names:
+            spec = declared.get(name)
+            parent = index[spec.parent] if spec and spec.parent else -1
+            quotas = _quotas(spec.quotas, flavor_index) if spec else {}
+            nodes.append(QuotaNode(name, parent, queue=False, quotas=quotas))
+        order: dict[int, tuple[int, ...]] = {}
+        for queue in self.cluster_queues:
+            strict = queue.strategy == "StrictFIFO" or (queue.strategy is None and strict_default)
+            order[len(nodes)] = tuple(flavor_index[q.flavor] for q in queue.quotas)
+            index[queue.name] = len(nodes)
+            parent = index[queue.cohort] if queue.cohort else -1
+            nodes.append(
+                QuotaNode(queue.name, parent, True, _quotas(queue.quotas, flavor_index), strict)
+            )
+        mapping = {q.name: index[q.name] for q in self.cluster_queues}
+        mapping.update({local: index[target] for local, target in self.local_queues.items()})
+        return QueueSetup(
+            flavors=tuple((f.name, f.gpu_type) for f in self.flavors),
+            nodes=tuple(nodes),
+            queue_of=mapping,
+            default_queue=index[self.default_cluster_queue] if self.default_cluster_queue else None,
+            flavor_order=order,
+        )
+
+
+def _unique(what: str, names: list[str]) -> None:
+    seen: set[str] = set()
+    for name in names:
+        if name in seen:
+            raise ValueError(f"{what} name '{name}' is used twice")
+        seen.add(name)
+
+
+def _milli(gpus: float | None) -> int | None:
+    return None if gpus is None else round(gpus * 1000)
+
+
+def _quotas(quotas: tuple[QuotaSpec, ...], flavor_index: dict[str, int]) -> dict[int, FlavorQuota]:
+    return {
+        flavor_index[q.flavor]: FlavorQuota(
+            round(q.gpus * 1000), _milli(q.borrowing_limit), _milli(q.lending_limit)
+        )
+        for q in quotas
+    }
+
+
 class Scenario(_Config):
     """Everything `planner replay` needs; command-line flags override its fields."""
 
@@ -69,3 +208,10 @@ class Scenario(_Config):
     trace: str | None = Field(default=None, description="job history file or stored trace id")
     cluster: ClusterSpec | None = None
     policy: PolicySpec = PolicySpec()
+    queues: QueuesSpec | None = None
+
+    def to_policy(self) -> Policy:
+        setup = None
+        if self.queues is not None:
+            setup = self.queues.to_setup(strict_default=self.policy.queueing == "strict-fifo")
+        return self.policy.to_policy(setup)

@@ -20,11 +20,19 @@ WAIT_REASONS: dict[str, str] = {
     "idle while the rest wait",
     "backoff": "released after its pods were not all placed within the timeout, and waiting "
     "out the requeue backoff",
+    "quota": "its ClusterQueue is at its quota and there is nothing it may borrow in its cohort",
 }
 REASON_CODES: tuple[str, ...] = tuple(WAIT_REASONS)
-CLUSTER_FULL, GPU_TYPE_BUSY, FRAGMENTED, CPU_MEM_SHORT, BEHIND_HEAD, PARTIAL_GANG, BACKOFF = range(
-    len(REASON_CODES)
-)
+(
+    CLUSTER_FULL,
+    GPU_TYPE_BUSY,
+    FRAGMENTED,
+    CPU_MEM_SHORT,
+    BEHIND_HEAD,
+    PARTIAL_GANG,
+    BACKOFF,
+    QUOTA,
+) = range(len(REASON_CODES))
 
 UNSCHEDULABLE_REASONS: dict[str, str] = {
     "gpu_type_not_installed": "the job requires a GPU type the cluster does not have",
@@ -33,4 +41,7 @@ UNSCHEDULABLE_REASONS: dict[str, str] = {
     "node has",
     "gang_does_not_fit_nodes": "enough GPUs in total, but the job's pods cannot all be placed "
     "on the cluster's nodes even when it is empty",
+    "no_cluster_queue": "the job's queue maps to no ClusterQueue and there is no default",
+    "more_than_queue_quota": "the job asks for more GPUs than its ClusterQueue could ever get, "
+    "borrowing included",
 }
