@@ -123,6 +123,50 @@ def case_engine_1m(jobs: int) -> CaseResult:
     return CaseResult("engine-1m", jobs, seconds, setup, notes)
 
 
+def _twenty_queues() -> Any:
+    """20 ClusterQueues of 400 GPUs in 2 cohorts; the 11 philly teams map onto the first 11."""
+    from planner.scenario import QueuesSpec  # noqa: PLC0415
+
+    queues = [
+        {
+            "name": f"cq-{n:02d}",
+            "cohort": f"org-{n // 10}",
+            "quotas": [{"flavor": "a100", "gpus": 400}],
+        }
+        for n in range(20)
+    ]
+    teams = {f"team-{chr(ord('a') + n)}": f"cq-{n:02d}" for n in range(11)}
+    spec = {
+        "flavors": [{"name": "a100", "gpu_type": "A100"}],
+        "cluster_queues": queues,
+        "local_queues": teams,
+    }
+    return QueuesSpec.model_validate(spec).to_setup(strict_default=False)
+
+
+def case_engine_1m_queues(jobs: int) -> CaseResult:
+    from planner.engine import simulate  # noqa: PLC0415
+    from planner.policy import Policy  # noqa: PLC0415
+
+    started = time.perf_counter()
+    trace = philly_jobs(jobs)
+    nodes = [(f"n{i:04d}", "A100", GPUS_PER_NODE, 0.0, 0.0) for i in range(NODES)]
+    policy = Policy(
+        admission="gang", placement="best-fit", queueing="fifo", queues=_twenty_queues()
+    )
+    setup = time.perf_counter() - started
+    started = time.perf_counter()
+    result = simulate(trace, nodes, policy)
+    seconds = time.perf_counter() - started
+    summary = summarize(result)
+    notes = {
+        "utilization": f"{summary['utilization']:.4f}",
+        "completed": f"{summary['completed']}",
+        "borrowed_gpu_hours": f"{sum(summary['borrowed_gpu_hours'].values()):,.0f}",
+    }
+    return CaseResult("engine-1m-queues", jobs, seconds, setup, notes)
+
+
 def _openb(node_list: Path) -> tuple[list[Any], list[Any], float]:
     """openb default pods and a node list via the importer, store and replay loaders."""
     from planner.importer import import_file  # noqa: PLC0415 - keeps pandas out of the others
@@ -223,6 +267,7 @@ def _case_nodes(nodes: int) -> Callable[[int], CaseResult]:
 CASES: dict[str, Callable[[int], CaseResult]] = {
     "yardstick": case_yardstick,
     "engine-1m": case_engine_1m,
+    "engine-1m-queues": case_engine_1m_queues,
     "openb-replay": case_openb_replay,
     "fill-best-fit": _case_fill("best-fit"),
     "fill-random": _case_fill("random"),

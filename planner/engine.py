@@ -152,6 +152,13 @@ class _Replay:
         for cq in setup.queue_indices:
             classes = [self.flavor_classes[f] for f in setup.flavor_order.get(cq, ())]
             self.cq_allowed[cq] = _union(classes)
+        trees: dict[int, list[int]] = {}
+        for cq in setup.queue_indices:
+            root = cq
+            while setup.nodes[root].parent >= 0:
+                root = setup.nodes[root].parent
+            trees.setdefault(root, []).append(cq)
+        self.cohort_trees = list(trees.values())
         self.borrowed_milli_s = dict.fromkeys(setup.queue_indices, 0.0)
         self.lent_milli_s = dict.fromkeys(setup.queue_indices, 0.0)
 
@@ -850,13 +857,9 @@ class _Replay:
         lends, pro rata, what its cohort tree's members borrow."""
         quotas = self.quotas
         assert quotas is not None
-        trees: dict[int, list[int]] = {}
-        for cq in self.borrowed_milli_s:
-            root = cq
-            while quotas.parent[root] >= 0:
-                root = quotas.parent[root]
-            trees.setdefault(root, []).append(cq)
-        for members in trees.values():
+        if not quotas.total_borrowed:
+            return
+        for members in self.cohort_trees:
             borrowed = {cq: quotas.borrowed(cq) for cq in members}
             total = sum(borrowed.values())
             if not total:

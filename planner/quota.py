@@ -76,6 +76,8 @@ class Quotas:
         self.subtree = [[0] * flavors for _ in nodes]
         self.local = [[0] * flavors for _ in nodes]
         self.usage = [[0] * flavors for _ in nodes]
+        self.borrowed_by = [0] * len(nodes)
+        self.total_borrowed = 0
         for n in _children_first(self.parent):
             for f in range(flavors):
                 self.subtree[n][f] += self.nominal[n][f]
@@ -106,6 +108,10 @@ class Quotas:
 
     def add(self, n: int, f: int, milli: int) -> None:
         """Change a ClusterQueue's usage; the cohorts above see what passes their local quota."""
+        nominal, usage = self.nominal[n][f], self.usage[n][f]
+        change = max(0, usage + milli - nominal) - max(0, usage - nominal)
+        self.borrowed_by[n] += change
+        self.total_borrowed += change
         while n >= 0:
             before = max(0, self.usage[n][f] - self.local[n][f])
             self.usage[n][f] += milli
@@ -117,7 +123,7 @@ class Quotas:
 
     def borrowed(self, n: int) -> int:
         """milli-GPUs the ClusterQueue uses above its nominal quota, all flavors."""
-        return sum(max(0, u - q) for u, q in zip(self.usage[n], self.nominal[n], strict=True))
+        return self.borrowed_by[n]
 
     def unused_nominal(self, n: int) -> int:
         return sum(max(0, q - u) for u, q in zip(self.usage[n], self.nominal[n], strict=True))
