@@ -264,7 +264,8 @@ class _Replay:
             self.freed = True  # a full pass: the requeued job is offered what is free now
 
     def _schedule(self, arrivals: list[int]) -> None:
-        if not self.queued_jobs and self.policy.admission == "gang":
+        fast = self.quotas is None or len(arrivals) == 1  # several: admission order decides
+        if fast and not self.queued_jobs and self.policy.admission == "gang":
             # nobody waits: arrivals are the queue's head, in order, until one does not fit
             started = 0
             for i in arrivals:
@@ -403,11 +404,9 @@ class _Replay:
                     continue
                 _, i, sid = heap[0]
                 request = _milli(self.shapes[sid])
-                borrows = all(
-                    quotas.borrows(cq, f, request)
-                    for f, _ in self._flavors_of(sid)
-                    if quotas.fits(cq, f, request)
-                )
+                # Kueue's default flavor search stops at the first flavor that fits
+                first = next(f for f, _ in self._flavors_of(sid) if quotas.fits(cq, f, request))
+                borrows = quotas.borrows(cq, first, request)
                 entries.append((borrows, heap[0][0], i, cq))
             if not entries:
                 return
@@ -823,13 +822,21 @@ class _Replay:
 
     def _reject_unschedulable(self) -> None:
         verdicts = [
-            _never_fits(self.cluster, shape) or self._never_admitted(sid)
+            self._no_flavor(sid) or _never_fits(self.cluster, shape) or self._never_admitted(sid)
             for sid, shape in enumerate(self.shapes)
         ]
         for i, sid in enumerate(self.shape_of):
             if verdicts[sid]:
                 self.state[i] = UNSCHEDULABLE
                 self.unschedulable[i] = verdicts[sid]
+
+    def _no_flavor(self, sid: int) -> str:
+        """The job's GPU type is installed, but its ClusterQueue has no flavor of that type."""
+        if self.quotas is None or self.shape_cq[sid] == _NO_QUEUE or self._flavors_of(sid):
+            return ""
+        own_types = self.jobs[self.shape_of.index(sid)].gpu_types  # rare: no flavor fits
+        installed = self.cluster.classes_for(own_types)
+        return "no_flavor_for_gpu_type" if installed is None or installed else ""
 
     def _never_admitted(self, sid: int) -> str:
         """Why the job's ClusterQueue can never admit it, even with the whole cohort idle."""
@@ -859,17 +866,20 @@ class _Replay:
         assert quotas is not None
         if not quotas.total_borrowed:
             return
+        flavors = range(len(quotas.setup.flavors))
         for members in self.cohort_trees:
-            borrowed = {cq: quotas.borrowed(cq) for cq in members}
-            total = sum(borrowed.values())
-            if not total:
-                continue
-            unused = {cq: quotas.unused_nominal(cq) for cq in members}
-            spare = sum(unused.values())
             for cq in members:
-                self.borrowed_milli_s[cq] += borrowed[cq] * dt
-                if spare:
-                    self.lent_milli_s[cq] += min(total, spare) * unused[cq] / spare * dt
+                self.borrowed_milli_s[cq] += quotas.borrowed(cq) * dt
+            for f in flavors:
+                usage = [(cq, quotas.usage[cq][f], quotas.nominal[cq][f]) for cq in members]
+                total = sum(max(0, used - nominal) for _, used, nominal in usage)
+                spare = sum(max(0, nominal - used) for _, used, nominal in usage)
+                if not total or not spare:
+                    continue
+                lent = min(total, spare) * dt / spare
+                for cq, used, nominal in usage:
+                    if nominal > used:
+                        self.lent_milli_s[cq] += (nominal - used) * lent
 
     def _result(self) -> ReplayResult:
         end = self.now

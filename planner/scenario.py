@@ -131,6 +131,11 @@ class QueuesSpec(_Config):
             raise ValueError(
                 f"default_cluster_queue '{self.default_cluster_queue}' is not a ClusterQueue"
             )
+        cohort_names = {c.name for c in self.cohorts} | {c.parent for c in self.cohorts if c.parent}
+        cohort_names |= {q.cohort for q in self.cluster_queues if q.cohort}
+        clash = sorted(cohort_names & queues)
+        if clash:
+            raise ValueError(f"'{clash[0]}' names both a cohort and a ClusterQueue")
         cohorts = {c.name: c.parent for c in self.cohorts}
         for name, first_parent in cohorts.items():
             seen = {name}

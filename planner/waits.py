@@ -42,6 +42,7 @@ UNSCHEDULABLE_REASONS: dict[str, str] = {
     "gang_does_not_fit_nodes": "enough GPUs in total, but the job's pods cannot all be placed "
     "on the cluster's nodes even when it is empty",
     "no_cluster_queue": "the job's queue maps to no ClusterQueue and there is no default",
+    "no_flavor_for_gpu_type": "its ClusterQueue has no flavor with the GPU type the job requires",
     "more_than_queue_quota": "the job asks for more GPUs than its ClusterQueue could ever get, "
     "borrowing included",
 }
