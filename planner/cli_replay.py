@@ -2,6 +2,7 @@
 
 import argparse
 import json
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,7 @@ from planner.errors import PlannerError, ScenarioError
 from planner.fill import PodRequest, fill
 from planner.ingest import IngestOptions
 from planner.ingest.requests import read_pod_requests
+from planner.kueue_yaml import read_kueue
 from planner.metrics import summarize
 from planner.policy import ADMISSION_HELP, ADMISSIONS, PLACEMENT_HELP, QUEUEING_HELP, QUEUEINGS
 from planner.replay import load_jobs, load_nodes, load_scenario, run_scenario, write_schedule
@@ -49,6 +51,9 @@ def add_commands(
     )
     replay.add_argument(
         "--schedule-out", type=Path, metavar="FILE.csv", help="write one row per job run"
+    )
+    replay.add_argument(
+        "--queues", type=Path, metavar="FILE.yaml", help="Kueue YAML (ClusterQueues, Cohorts, ...)"
     )
     replay.add_argument("--timeline", action="store_true", help="include the timeline in --json")
     read_options(replay)
@@ -106,6 +111,11 @@ def _scenario(args: argparse.Namespace) -> Scenario:
         update["trace"] = args.trace
     if args.nodes:
         update["cluster"] = _cluster_from_flags(args)
+    if args.queues:
+        queues, notes = read_kueue(args.queues)
+        update["queues"] = queues
+        for note in notes:
+            print(f"note: {note}", file=sys.stderr)
     flags = {
         "admission": args.admission,
         "placement": args.placement,
