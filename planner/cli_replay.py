@@ -14,9 +14,10 @@ from planner.ingest import IngestOptions
 from planner.ingest.requests import read_pod_requests
 from planner.kueue_yaml import read_kueue
 from planner.metrics import summarize
+from planner.overhead import NETWORK_HELP, STORAGE_HELP
 from planner.policy import ADMISSION_HELP, ADMISSIONS, PLACEMENT_HELP, QUEUEING_HELP, QUEUEINGS
 from planner.replay import load_jobs, load_nodes, load_scenario, run_scenario, write_schedule
-from planner.scenario import ClusterSpec, PolicySpec, Scenario
+from planner.scenario import ClusterSpec, OverheadSpec, PolicySpec, Scenario
 from planner.store import connect, database_path
 from planner.trace_stats import find_trace
 from planner.waits import WAIT_REASONS
@@ -55,6 +56,8 @@ def add_commands(
     replay.add_argument(
         "--queues", type=Path, metavar="FILE.yaml", help="Kueue YAML (ClusterQueues, Cohorts, ...)"
     )
+    replay.add_argument("--network", choices=tuple(NETWORK_HELP), help="container network class")
+    replay.add_argument("--storage", choices=tuple(STORAGE_HELP), help="storage class")
     replay.add_argument("--timeline", action="store_true", help="include the timeline in --json")
     read_options(replay)
     replay.set_defaults(run=lambda args: _replay(args, options(args)))
@@ -111,6 +114,11 @@ def _scenario(args: argparse.Namespace) -> Scenario:
         update["trace"] = args.trace
     if args.nodes:
         update["cluster"] = _cluster_from_flags(args)
+    if args.network or args.storage:
+        current = scenario.overhead or OverheadSpec()
+        update["overhead"] = OverheadSpec(
+            network=args.network or current.network, storage=args.storage or current.storage
+        )
     if args.queues:
         queues, notes = read_kueue(args.queues)
         update["queues"] = queues
@@ -236,6 +244,8 @@ def _choices_text() -> str:
     parts += [f"  {k:<12} {v}" for k, v in PLACEMENT_HELP.items()]
     parts.append("queueing:")
     parts += [f"  {k:<12} {v}" for k, v in QUEUEING_HELP.items()]
+    parts.append("container overhead of multi-pod jobs (--network, --storage):")
+    parts += [f"  {k:<12} {v}" for k, v in {**NETWORK_HELP, **STORAGE_HELP}.items()]
     parts.append("why jobs waited (GPU-hours by reason):")
     parts += [f"  {k:<14} {v}" for k, v in WAIT_REASONS.items()]
     return "\n".join(parts)

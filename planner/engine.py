@@ -93,6 +93,8 @@ class ReplayResult:
     timeline: Timeline
     rounded_up_pods: int
     distinct_states_max: int
+    overhead_gpu_s: float = 0.0
+    """GPU-seconds completed jobs spent on container overhead (network, storage)."""
     cluster_queue: list[str] | None = None
     """With ClusterQueues: the one each job went through ('' if none)."""
     borrowed_gpu_s: dict[str, float] = field(default_factory=dict)
@@ -163,6 +165,11 @@ class _Replay:
         self.lent_milli_s = dict.fromkeys(setup.queue_indices, 0.0)
 
     def _init_jobs(self, n: int) -> None:
+        overhead = self.policy.overhead
+        self.run_s = [
+            job.duration_s * overhead.factor(job.pods) if overhead else job.duration_s
+            for job in self.jobs
+        ]
         self.state = [PENDING] * n
         self.start: list[float | None] = [None] * n
         self.end: list[float | None] = [None] * n
@@ -344,7 +351,7 @@ class _Replay:
             self.cluster.release_reservation()
 
     def _short(self, i: int, pivot: int) -> bool:
-        return self.now + self.jobs[i].duration_s * self.policy.estimate_factor <= self.shadow
+        return self.now + self.run_s[i] * self.policy.estimate_factor <= self.shadow
 
     def _backfill_one(self, i: int, pivot: int | None = None) -> bool:
         """Start `i` if it ends before the pivot's shadow time or stays off its nodes."""
@@ -600,7 +607,6 @@ class _Replay:
         self._begin_running(i, queued=queued)
 
     def _begin_running(self, i: int, *, queued: bool = True) -> None:
-        job = self.jobs[i]
         if queued:
             self._dequeue(i)
         self.state[i] = RUNNING
@@ -609,11 +615,9 @@ class _Replay:
         milli = pod[0] * pod[1]
         for node, pods, _ in self.allocs[i]:
             self.alloc_by_pool[self.pool_index[self.cluster.node_class[node]]] += milli * pods
-        self._push(self.now + job.duration_s, _FINISH, i)
+        self._push(self.now + self.run_s[i], _FINISH, i)
         if self.policy.queueing == "backfill":
-            insort(
-                self.running_by_end, (self.now + job.duration_s * self.policy.estimate_factor, i)
-            )
+            insort(self.running_by_end, (self.now + self.run_s[i] * self.policy.estimate_factor, i))
         self.dirty = True
 
     def _finish(self, i: int) -> None:
@@ -624,7 +628,7 @@ class _Replay:
         self.state[i] = DONE
         self.end[i] = self.now
         if self.policy.queueing == "backfill":
-            est_end = self.start[i] + self.jobs[i].duration_s * self.policy.estimate_factor  # type: ignore[operator]
+            est_end = self.start[i] + self.run_s[i] * self.policy.estimate_factor  # type: ignore[operator]
             del self.running_by_end[bisect_left(self.running_by_end, (est_end, i))]
             if est_end > self.now:
                 self.early_finish = True
@@ -916,6 +920,11 @@ class _Replay:
             timeline=self.timeline,
             rounded_up_pods=self.rounded_up,
             distinct_states_max=self.distinct_max,
+            overhead_gpu_s=sum(
+                (self.run_s[i] - job.duration_s) * job.total_gpus
+                for i, job in enumerate(self.jobs)
+                if self.state[i] == DONE
+            ),
             **self._queue_results(),
         )
 

@@ -63,6 +63,7 @@ def summarize(result: ReplayResult, *, timeline: bool = False) -> dict[str, Any]
             "seed": result.policy.seed,
         },
         "rounded_up_pods": result.rounded_up_pods,
+        "overhead_gpu_hours": result.overhead_gpu_s / 3600.0,
     }
     if result.cluster_queue is not None:
         summary["borrowed_gpu_hours"] = {q: v / 3600.0 for q, v in result.borrowed_gpu_s.items()}

@@ -8,6 +8,7 @@ from typing import Literal
 
 from planner.cluster import PLACEMENTS, Placement
 from planner.errors import ScenarioError
+from planner.overhead import Overhead
 from planner.quota import QueueSetup
 
 Admission = Literal["gang", "pod"]
@@ -57,6 +58,8 @@ class Policy:
     """Stop the replay here (seconds from trace start); None runs until every job is done."""
     queues: QueueSetup | None = None
     """Kueue ClusterQueues and cohorts; None: one queue for everybody, no quotas."""
+    overhead: Overhead | None = None
+    """Slowdown of multi-pod jobs by network and storage class; None: run times as traced."""
 
     def __post_init__(self) -> None:
         _one_of("admission", self.admission, ADMISSIONS)

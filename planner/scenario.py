@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from planner.cluster import Placement
 from planner.config import Node, NodePool
+from planner.overhead import Network, Overhead, Storage
 from planner.policy import Admission, Policy, Queueing
 from planner.quota import FlavorQuota, QueueSetup, QuotaNode
 
@@ -43,8 +44,10 @@ class PolicySpec(_Config):
         description="stop here (seconds from trace start); none = run to the end",
     )
 
-    def to_policy(self, queues: QueueSetup | None = None) -> Policy:
-        return Policy(**self.model_dump(), queues=queues)
+    def to_policy(
+        self, queues: QueueSetup | None = None, overhead: Overhead | None = None
+    ) -> Policy:
+        return Policy(**self.model_dump(), queues=queues, overhead=overhead)
 
 
 class ClusterSpec(_Config):
@@ -206,6 +209,13 @@ def _quotas(quotas: tuple[QuotaSpec, ...], flavor_index: dict[str, int]) -> dict
     }
 
 
+class OverheadSpec(_Config):
+    """Container overhead of multi-pod jobs (see planner/overhead.py for the defaults)."""
+
+    network: Network = "rdma"
+    storage: Storage = "local-nvme"
+
+
 class Scenario(_Config):
     """Everything `planner replay` needs; command-line flags override its fields."""
 
@@ -214,9 +224,13 @@ class Scenario(_Config):
     cluster: ClusterSpec | None = None
     policy: PolicySpec = PolicySpec()
     queues: QueuesSpec | None = None
+    overhead: OverheadSpec | None = None
 
     def to_policy(self) -> Policy:
         setup = None
         if self.queues is not None:
             setup = self.queues.to_setup(strict_default=self.policy.queueing == "strict-fifo")
-        return self.policy.to_policy(setup)
+        overhead = None
+        if self.overhead is not None:
+            overhead = Overhead(self.overhead.network, self.overhead.storage)
+        return self.policy.to_policy(setup, overhead)
