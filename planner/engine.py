@@ -28,6 +28,7 @@ from planner.cluster import (
 from planner.config import NodeSpec
 from planner.model import Job
 from planner.policy import Policy
+from planner.preemption import Candidate, choose_victims, may_preempt_in_queue, may_reclaim
 from planner.quota import Quotas
 from planner.waits import (
     BACKOFF,
@@ -37,6 +38,7 @@ from planner.waits import (
     FRAGMENTED,
     GPU_TYPE_BUSY,
     PARTIAL_GANG,
+    PREEMPTED,
     QUOTA,
     REASON_CODES,
 )
@@ -93,6 +95,13 @@ class ReplayResult:
     timeline: Timeline
     rounded_up_pods: int
     distinct_states_max: int
+    segments: dict[int, list[tuple[float, float, tuple[tuple[int, float], ...]]]] = field(
+        default_factory=dict
+    )
+    """Run segments that ended in preemption: (start, end, placement), per job."""
+    preemptions: int = 0
+    wasted_gpu_s: float = 0.0
+    """GPU-seconds of work lost to preemption (since the last checkpoint) plus restarts."""
     overhead_gpu_s: float = 0.0
     """GPU-seconds completed jobs spent on container overhead (network, storage)."""
     cluster_queue: list[str] | None = None
@@ -147,6 +156,7 @@ class _Replay:
         self.cq_allowed: dict[int, Allowed] = {}
         self.job_flavor: dict[int, int] = {}
         self.shape_flavors: dict[int, list[tuple[int, Allowed]]] = {}
+        self.running_on_flavor: dict[int, set[int]] = {}
         if setup is None:
             return
         self.cq_of_job = [_cluster_queue(setup.cluster_queue(job.queue)) for job in self.jobs]
@@ -170,6 +180,12 @@ class _Replay:
             job.duration_s * overhead.factor(job.pods) if overhead else job.duration_s
             for job in self.jobs
         ]
+        self.remaining_s = list(self.run_s)
+        self.finish_at = [0.0] * n
+        self.segments: dict[int, list[tuple[float, float, tuple[tuple[int, float], ...]]]] = {}
+        self.preempted_waiting: set[int] = set()
+        self.preemptions = 0
+        self.wasted_gpu_s = 0.0
         self.state = [PENDING] * n
         self.start: list[float | None] = [None] * n
         self.end: list[float | None] = [None] * n
@@ -261,7 +277,8 @@ class _Replay:
 
     def _apply(self, kind: int, i: int) -> None:
         if kind == _FINISH:
-            self._finish(i)
+            if self.state[i] == RUNNING and self.finish_at[i] == self.now:
+                self._finish(i)  # otherwise the run this event belonged to was preempted
         elif kind == _TIMEOUT:
             if self.state[i] == WAITING and 0 < self.placed[i] < self.jobs[i].pods:
                 self._time_out(i)
@@ -398,23 +415,14 @@ class _Replay:
         assert quotas is not None
         heads: dict[int, list[tuple[int, int, int]]] = {}
         for sid in self.queued_shapes:
-            entry = (-self.shape_priority[sid], self.queues[sid][0], sid)
-            heads.setdefault(self.shape_cq[sid], []).append(entry)
+            head = (-self.shape_priority[sid], self.queues[sid][0], sid)
+            heads.setdefault(self.shape_cq[sid], []).append(head)
         for heap in heads.values():
             heapq.heapify(heap)
+        tried: set[int] = set()  # heads that already preempted in this pass
         while True:
-            entries = []
-            for cq, heap in heads.items():
-                while heap and not self._quota_fits(heap[0][2]):
-                    self._head_failed(cq, heap)
-                if not heap:
-                    continue
-                _, i, sid = heap[0]
-                request = _milli(self.shapes[sid])
-                # Kueue's default flavor search stops at the first flavor that fits
-                first = next(f for f, _ in self._flavors_of(sid) if quotas.fits(cq, f, request))
-                borrows = quotas.borrows(cq, first, request)
-                entries.append((borrows, heap[0][0], i, cq))
+            nominated = [self._nominate(cq, heap, tried) for cq, heap in heads.items()]
+            entries = [entry for entry in nominated if entry is not None]
             if not entries:
                 return
             entries.sort()
@@ -428,6 +436,124 @@ class _Replay:
                         heapq.heappush(heap, (negative_priority, self.queues[sid][0], sid))
                 else:
                     self._head_failed(cq, heap)
+
+    def _nominate(
+        self, cq: int, heap: list[tuple[int, int, int]], tried: set[int]
+    ) -> tuple[bool, int, int, int] | None:
+        """(borrows, -priority, job, queue) of the queue's head whose quota fits, preempting
+        for it if the queue's policy allows; None when no head of this queue can go now."""
+        quotas = self.quotas
+        assert quotas is not None
+        while heap and not self._quota_fits(heap[0][2]):
+            if heap[0][1] not in tried and self._try_preempt(heap[0][1]):
+                tried.add(heap[0][1])  # victims are gone: it fits now
+                continue
+            self._head_failed(cq, heap)
+        if not heap:
+            return None
+        negative_priority, i, sid = heap[0]
+        request = _milli(self.shapes[sid])
+        # Kueue's default flavor search stops at the first flavor that fits
+        first = next(f for f, _ in self._flavors_of(sid) if quotas.fits(cq, f, request))
+        return quotas.borrows(cq, first, request), negative_priority, i, cq
+
+    def _try_preempt(self, i: int) -> bool:
+        """Evict running jobs so that `i` fits its quota, if its queue's policy allows."""
+        quotas = self.quotas
+        assert quotas is not None
+        sid = self.shape_of[i]
+        cq, request = self.shape_cq[sid], _milli(self.shapes[sid])
+        policy = quotas.setup.nodes[cq].preemption
+        if not policy.enabled:
+            return False
+        for flavor, _ in self._flavors_of(sid):
+            borrowing = quotas.usage[cq][flavor] + request > quotas.nominal[cq][flavor]
+            if borrowing and policy.borrow_within_cohort == "Never":
+                continue  # only within nominal quota, unless borrowWithinCohort
+            candidates = self._candidates(i, flavor, borrowing=borrowing)
+
+            def fits_without(victims: list[Candidate], flavor: int = flavor) -> bool:
+                return self._fits_without(cq, flavor, request, victims)
+
+            victims = choose_victims(candidates, fits_without) if candidates else None
+            if victims:
+                for victim in victims:
+                    self._evict(victim.job)
+                return True
+        return False
+
+    def _candidates(self, i: int, flavor: int, *, borrowing: bool) -> list[Candidate]:
+        quotas = self.quotas
+        assert quotas is not None
+        cq = self.cq_of_job[i]
+        policy = quotas.setup.nodes[cq].preemption
+        mine = (self.jobs[i].priority, i)
+        root = self._root_of(cq)
+        found: list[Candidate] = []
+        for j in self.running_on_flavor.get(flavor, ()):
+            start = self.start[j]
+            assert start is not None
+            if self.now - start < self.policy.min_run_s:
+                continue
+            theirs = self.jobs[j].priority
+            other = self.cq_of_job[j]
+            if other == cq:
+                if not borrowing and may_preempt_in_queue(policy, mine, (theirs, j)):
+                    found.append(Candidate(j, theirs, start, other_queue=False))
+            elif (
+                self._root_of(other) == root
+                and quotas.usage[other][flavor] > quotas.nominal[other][flavor]
+                and may_reclaim(policy, mine[0], theirs, borrowing=borrowing)
+            ):
+                found.append(Candidate(j, theirs, start, other_queue=True))
+        return found
+
+    def _root_of(self, node: int) -> int:
+        quotas = self.quotas
+        assert quotas is not None
+        while quotas.parent[node] >= 0:
+            node = quotas.parent[node]
+        return node
+
+    def _fits_without(self, cq: int, flavor: int, request: int, victims: list[Candidate]) -> bool:
+        quotas = self.quotas
+        assert quotas is not None
+        for victim in victims:
+            quotas.add(
+                self.cq_of_job[victim.job], flavor, -_milli(self.shapes[self.shape_of[victim.job]])
+            )
+        fits = quotas.fits(cq, flavor, request)
+        for victim in victims:
+            quotas.add(
+                self.cq_of_job[victim.job], flavor, _milli(self.shapes[self.shape_of[victim.job]])
+            )
+        return fits
+
+    def _evict(self, j: int) -> None:
+        """Preempt a running job: it loses the work since its last checkpoint and requeues."""
+        quotas = self.quotas
+        assert quotas is not None
+        sid = self.shape_of[j]
+        flavor = self.job_flavor.pop(j)
+        quotas.add(self.cq_of_job[j], flavor, -_milli(self.shapes[sid]))
+        self.running_on_flavor[flavor].discard(j)
+        start = self.start[j]
+        assert start is not None
+        ran = self.now - start
+        interval = self.policy.checkpoint_interval_s
+        kept = (ran // interval) * interval if interval else 0.0
+        restart = self.policy.restart_overhead_s
+        self.remaining_s[j] += restart - kept
+        self.wasted_gpu_s += self.jobs[j].total_gpus * (ran - kept + restart)
+        self.segments.setdefault(j, []).append((start, self.now, self._placement_of(j)))
+        self.preemptions += 1
+        self._release_job(j)
+        self.allocs[j] = []
+        self.start[j] = None
+        self.preempted_waiting.add(j)
+        self.override_since[j] = self.now
+        self._enqueue(j, requeue=True, preempted=True)
+        self.freed = self.dirty = True
 
     def _head_failed(self, cq: int, heap: list[tuple[int, int, int]]) -> None:
         quotas = self.quotas
@@ -574,6 +700,7 @@ class _Replay:
             if plan is not None:
                 quotas.add(cq, flavor, request)
                 self.job_flavor[i] = flavor
+                self.running_on_flavor.setdefault(flavor, set()).add(i)
                 self._start(i, plan, queued=queued)
                 return True
         return False
@@ -615,7 +742,11 @@ class _Replay:
         milli = pod[0] * pod[1]
         for node, pods, _ in self.allocs[i]:
             self.alloc_by_pool[self.pool_index[self.cluster.node_class[node]]] += milli * pods
-        self._push(self.now + self.run_s[i], _FINISH, i)
+        if i in self.preempted_waiting:
+            self.preempted_waiting.discard(i)
+            self._close_override(i, PREEMPTED)
+        self.finish_at[i] = self.now + self.remaining_s[i]
+        self._push(self.finish_at[i], _FINISH, i)
         if self.policy.queueing == "backfill":
             insort(self.running_by_end, (self.now + self.run_s[i] * self.policy.estimate_factor, i))
         self.dirty = True
@@ -624,7 +755,9 @@ class _Replay:
         self._release_job(i)
         if self.quotas is not None:
             sid = self.shape_of[i]
-            self.quotas.add(self.shape_cq[sid], self.job_flavor.pop(i), -_milli(self.shapes[sid]))
+            flavor = self.job_flavor.pop(i)
+            self.quotas.add(self.shape_cq[sid], flavor, -_milli(self.shapes[sid]))
+            self.running_on_flavor[flavor].discard(i)
         self.state[i] = DONE
         self.end[i] = self.now
         if self.policy.queueing == "backfill":
@@ -659,7 +792,7 @@ class _Replay:
 
     # --- the waiting queue and why jobs wait -------------------------------------------------
 
-    def _enqueue(self, i: int, *, requeue: bool = False) -> None:
+    def _enqueue(self, i: int, *, requeue: bool = False, preempted: bool = False) -> None:
         self.state[i] = WAITING
         sid = self.shape_of[i]
         queue = self.queues[sid]
@@ -675,7 +808,8 @@ class _Replay:
                 self.order.append(i)
         self.queued_jobs += 1
         self.queued_milli += _milli(self.shapes[sid])
-        self._join_shape(i)
+        if not preempted:  # a preempted job's wait is booked to `preempted` until it reruns
+            self._join_shape(i)
 
     def _dequeue(self, i: int) -> None:
         """Out of the waiting queue (started, or released into backoff)."""
@@ -895,6 +1029,8 @@ class _Replay:
                 self._close_override(i, PARTIAL_GANG)
             elif state == BACKING_OFF:
                 self._close_override(i, BACKOFF)
+            if i in self.preempted_waiting:
+                self._close_override(i, PREEMPTED)
             elif state == RUNNING:
                 self.end[i] = end
         self.bin_acc.finish(self)
@@ -920,6 +1056,9 @@ class _Replay:
             timeline=self.timeline,
             rounded_up_pods=self.rounded_up,
             distinct_states_max=self.distinct_max,
+            segments=self.segments,
+            preemptions=self.preemptions,
+            wasted_gpu_s=self.wasted_gpu_s,
             overhead_gpu_s=sum(
                 (self.run_s[i] - job.duration_s) * job.total_gpus
                 for i, job in enumerate(self.jobs)

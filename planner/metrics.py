@@ -64,6 +64,9 @@ def summarize(result: ReplayResult, *, timeline: bool = False) -> dict[str, Any]
         },
         "rounded_up_pods": result.rounded_up_pods,
         "overhead_gpu_hours": result.overhead_gpu_s / 3600.0,
+        "preemptions": result.preemptions,
+        "preempted_jobs": len(result.segments),
+        "wasted_gpu_hours": result.wasted_gpu_s / 3600.0,
     }
     if result.cluster_queue is not None:
         summary["borrowed_gpu_hours"] = {q: v / 3600.0 for q, v in result.borrowed_gpu_s.items()}
@@ -95,8 +98,12 @@ def _queue(result: ReplayResult, i: int) -> str:
 
 
 def _wait(result: ReplayResult, i: int) -> float:
+    """Time from submit to the last start, less the runs that were preempted."""
     start = result.start_s[i]
-    return 0.0 if start is None else start - result.jobs[i].submit_s
+    if start is None:
+        return 0.0
+    ran = sum(end - begin for begin, end, _ in result.segments.get(i, ()))
+    return start - result.jobs[i].submit_s - ran
 
 
 def _completion(result: ReplayResult, i: int) -> float:

@@ -60,6 +60,12 @@ class Policy:
     """Kueue ClusterQueues and cohorts; None: one queue for everybody, no quotas."""
     overhead: Overhead | None = None
     """Slowdown of multi-pod jobs by network and storage class; None: run times as traced."""
+    checkpoint_interval_s: float | None = None
+    """A preempted job keeps the work up to its last checkpoint; None: restarts from zero."""
+    restart_overhead_s: float = 0.0
+    """Added to a preempted job's remaining run time when it starts again."""
+    min_run_s: float = 0.0
+    """A job that has run less than this is not preempted."""
 
     def __post_init__(self) -> None:
         _one_of("admission", self.admission, ADMISSIONS)

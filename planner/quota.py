@@ -18,6 +18,8 @@ would exceed its nominal quota. Only GPUs are under quota here (CPU and memory a
 
 from dataclasses import dataclass, field
 
+from planner.preemption import PreemptionPolicy
+
 
 @dataclass(frozen=True, slots=True)
 class FlavorQuota:
@@ -37,6 +39,7 @@ class QuotaNode:
     quotas: dict[int, FlavorQuota] = field(default_factory=dict)
     """By flavor index; a ClusterQueue may only use the flavors it lists (even at 0)."""
     strict_fifo: bool = False
+    preemption: PreemptionPolicy = field(default_factory=PreemptionPolicy)
 
 
 @dataclass(frozen=True, slots=True)

@@ -190,6 +190,24 @@ def schedule_rows(result: ReplayResult) -> Iterator[tuple[object, ...]]:
 
     node_ids = result.node_ids
     for i, job in enumerate(result.jobs):
+        queue = result.cluster_queue[i] if result.cluster_queue is not None else job.queue
+        for begin, stop, placed in result.segments.get(i, ()):
+            yield (
+                job.job_id,
+                queue,
+                _number(job.submit_s),
+                _number(begin),
+                _number(stop),
+                _number(job.duration_s),
+                _number(job.total_gpus),
+                _number(job.pods * job.cpu),
+                _number(job.pods * job.mem_gib),
+                "preempted",
+                ";".join(f"{node_ids[n]}:{_number(g)}" for n, g in placed),
+                "",
+                "",
+                "",
+            )
         start, end = result.start_s[i], result.end_s[i]
         waited = result.wait_by_reason[i]
         placement = ";".join(f"{node_ids[n]}:{_number(g)}" for n, g in result.placement[i])
@@ -202,7 +220,7 @@ def schedule_rows(result: ReplayResult) -> Iterator[tuple[object, ...]]:
         )
         yield (
             job.job_id,
-            result.cluster_queue[i] if result.cluster_queue is not None else job.queue,
+            queue,
             _number(job.submit_s),
             _number(start) if start is not None else "",
             _number(end) if end is not None else "",
@@ -212,10 +230,17 @@ def schedule_rows(result: ReplayResult) -> Iterator[tuple[object, ...]]:
             _number(job.pods * job.mem_gib),
             result.status[i],
             placement,
-            _number(start - job.submit_s) if start is not None else "",
+            _number(_waited(result, i)) if start is not None else "",
             reasons,
             result.unschedulable_reason.get(i, ""),
         )
+
+
+def _waited(result: ReplayResult, i: int) -> float:
+    start = result.start_s[i]
+    assert start is not None
+    ran = sum(end - begin for begin, end, _ in result.segments.get(i, ()))
+    return start - result.jobs[i].submit_s - ran
 
 
 def write_schedule(result: ReplayResult, path: Path) -> int:

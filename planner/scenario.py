@@ -12,6 +12,7 @@ from planner.cluster import Placement
 from planner.config import Node, NodePool
 from planner.overhead import Network, Overhead, Storage
 from planner.policy import Admission, Policy, Queueing
+from planner.preemption import BorrowWithin, PreemptionPolicy, Reclaim, WithinQueue
 from planner.quota import FlavorQuota, QueueSetup, QuotaNode
 
 
@@ -38,6 +39,11 @@ class PolicySpec(_Config):
     backoff_base_s: float = Field(default=60.0, ge=0)
     backoff_max_s: float = Field(default=3600.0, ge=0)
     backoff_limit: int = Field(default=20, ge=0)
+    checkpoint_interval_s: float | None = Field(
+        default=None, gt=0, description="preempted jobs keep work up to their last checkpoint"
+    )
+    restart_overhead_s: float = Field(default=0.0, ge=0, description="added on each restart")
+    min_run_s: float = Field(default=0.0, ge=0, description="no preemption before this run time")
     horizon_s: float | None = Field(
         default=None,
         gt=0,
@@ -82,8 +88,18 @@ class QuotaSpec(_Config):
     lending_limit: float | None = Field(default=None, ge=0)
 
 
+class PreemptionSpec(_Config):
+    """Kueue ClusterQueue .spec.preemption (classic mode)."""
+
+    within_cluster_queue: WithinQueue = "Never"
+    reclaim_within_cohort: Reclaim = "Never"
+    borrow_within_cohort: BorrowWithin = "Never"
+    max_priority_threshold: int | None = None
+
+
 class ClusterQueueSpec(_Config):
     name: str = Field(min_length=1)
+    preemption: PreemptionSpec = PreemptionSpec()
     cohort: str | None = None
     strategy: Literal["BestEffortFIFO", "StrictFIFO"] | None = Field(
         default=None,
@@ -175,7 +191,14 @@ class QueuesSpec(_Config):
             index[queue.name] = len(nodes)
             parent = index[queue.cohort] if queue.cohort else -1
             nodes.append(
-                QuotaNode(queue.name, parent, True, _quotas(queue.quotas, flavor_index), strict)
+                QuotaNode(
+                    queue.name,
+                    parent,
+                    True,
+                    _quotas(queue.quotas, flavor_index),
+                    strict,
+                    PreemptionPolicy(**queue.preemption.model_dump()),
+                )
             )
         mapping = {q.name: index[q.name] for q in self.cluster_queues}
         mapping.update({local: index[target] for local, target in self.local_queues.items()})

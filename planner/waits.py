@@ -21,6 +21,7 @@ WAIT_REASONS: dict[str, str] = {
     "backoff": "released after its pods were not all placed within the timeout, and waiting "
     "out the requeue backoff",
     "quota": "its ClusterQueue is at its quota and there is nothing it may borrow in its cohort",
+    "preempted": "evicted by a preemption and waiting to run again",
 }
 REASON_CODES: tuple[str, ...] = tuple(WAIT_REASONS)
 (
@@ -32,6 +33,7 @@ REASON_CODES: tuple[str, ...] = tuple(WAIT_REASONS)
     PARTIAL_GANG,
     BACKOFF,
     QUOTA,
+    PREEMPTED,
 ) = range(len(REASON_CODES))
 
 UNSCHEDULABLE_REASONS: dict[str, str] = {
