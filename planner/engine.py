@@ -44,7 +44,7 @@ from planner.waits import (
 )
 
 # Event kinds, in the order they apply at one instant: freed GPUs are visible to arrivals.
-_FINISH, _TIMEOUT, _REQUEUE = 0, 1, 2
+_FINISH, _TIMEOUT, _REQUEUE, _RETRY = 0, 1, 2, 3
 # Job states.
 PENDING, WAITING, RUNNING, DONE, UNSCHEDULABLE, BACKING_OFF = range(6)
 _TIMELINE_BINS = 400
@@ -184,6 +184,7 @@ class _Replay:
         self.finish_at = [0.0] * n
         self.segments: dict[int, list[tuple[float, float, tuple[tuple[int, float], ...]]]] = {}
         self.preempted_waiting: set[int] = set()
+        self.retries: set[float] = set()
         self.preemptions = 0
         self.wasted_gpu_s = 0.0
         self.state = [PENDING] * n
@@ -282,6 +283,9 @@ class _Replay:
         elif kind == _TIMEOUT:
             if self.state[i] == WAITING and 0 < self.placed[i] < self.jobs[i].pods:
                 self._time_out(i)
+        elif kind == _RETRY:
+            self.retries.discard(self.now)
+            self.freed = True
         elif kind == _REQUEUE and self.state[i] == BACKING_OFF:
             self._close_override(i, BACKOFF)
             self._enqueue(i, requeue=True)
@@ -467,9 +471,10 @@ class _Replay:
         if not policy.enabled:
             return False
         for flavor, _ in self._flavors_of(sid):
-            borrowing = quotas.usage[cq][flavor] + request > quotas.nominal[cq][flavor]
-            if borrowing and policy.borrow_within_cohort == "Never":
-                continue  # only within nominal quota, unless borrowWithinCohort
+            nominal = quotas.nominal[cq][flavor]
+            if request > nominal and policy.borrow_within_cohort == "Never":
+                continue  # a request beyond nominal quota preempts only with borrowWithinCohort
+            borrowing = quotas.usage[cq][flavor] + request > nominal
             candidates = self._candidates(i, flavor, borrowing=borrowing)
 
             def fits_without(victims: list[Candidate], flavor: int = flavor) -> bool:
@@ -494,11 +499,12 @@ class _Replay:
             start = self.start[j]
             assert start is not None
             if self.now - start < self.policy.min_run_s:
+                self._retry_at(start + self.policy.min_run_s)
                 continue
             theirs = self.jobs[j].priority
             other = self.cq_of_job[j]
             if other == cq:
-                if not borrowing and may_preempt_in_queue(policy, mine, (theirs, j)):
+                if may_preempt_in_queue(policy, mine, (theirs, j)):
                     found.append(Candidate(j, theirs, start, other_queue=False))
             elif (
                 self._root_of(other) == root
@@ -507,6 +513,12 @@ class _Replay:
             ):
                 found.append(Candidate(j, theirs, start, other_queue=True))
         return found
+
+    def _retry_at(self, t: float) -> None:
+        """Look again when a job too young to preempt comes of age (no event may be due)."""
+        if t not in self.retries:
+            self.retries.add(t)
+            self._push(t, _RETRY, -1)
 
     def _root_of(self, node: int) -> int:
         quotas = self.quotas
