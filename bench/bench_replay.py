@@ -124,14 +124,17 @@ def case_engine_1m(jobs: int) -> CaseResult:
 
 
 def _twenty_queues() -> Any:
-    """20 ClusterQueues of 400 GPUs in 2 cohorts; the 11 philly teams map onto the first 11."""
+    """20 ClusterQueues of 400 GPUs in 2 cohorts with preemption on (reclaim any, within the
+    queue by priority); the 11 philly teams map onto the first 11."""
     from planner.scenario import QueuesSpec  # noqa: PLC0415
 
+    reclaim = {"within_cluster_queue": "LowerPriority", "reclaim_within_cohort": "Any"}
     queues = [
         {
             "name": f"cq-{n:02d}",
             "cohort": f"org-{n // 10}",
             "quotas": [{"flavor": "a100", "gpus": 400}],
+            "preemption": reclaim,
         }
         for n in range(20)
     ]
@@ -163,6 +166,7 @@ def case_engine_1m_queues(jobs: int) -> CaseResult:
         "utilization": f"{summary['utilization']:.4f}",
         "completed": f"{summary['completed']}",
         "borrowed_gpu_hours": f"{sum(summary['borrowed_gpu_hours'].values()):,.0f}",
+        "preemptions": f"{summary['preemptions']:,}",
     }
     return CaseResult("engine-1m-queues", jobs, seconds, setup, notes)
 
