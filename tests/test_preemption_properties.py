@@ -90,6 +90,7 @@ def peak(intervals: list[tuple[float, float, float]]) -> float:
     min_run=st.sampled_from([0.0, 30.0]),
 )
 def test_preemption_keeps_capacity_quota_and_work_accounts(
+    *,
     raw: list[tuple[int, int, int, str, int]],
     nominal: list[int],
     limits: list[int | None],
