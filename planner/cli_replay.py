@@ -16,7 +16,7 @@ from planner.kueue_yaml import read_kueue
 from planner.metrics import summarize
 from planner.overhead import NETWORK_HELP, STORAGE_HELP
 from planner.policy import ADMISSION_HELP, ADMISSIONS, PLACEMENT_HELP, QUEUEING_HELP, QUEUEINGS
-from planner.replay import load_jobs, load_nodes, load_scenario, run_scenario, write_schedule
+from planner.replay import load_jobs, load_scenario, read_nodes, run_scenario, write_schedule
 from planner.scenario import ClusterSpec, OverheadSpec, PolicySpec, Scenario
 from planner.store import connect, database_path
 from planner.trace_stats import find_trace
@@ -96,6 +96,8 @@ def _replay(args: argparse.Namespace, options: IngestOptions) -> int:
     with connect(database_path(args.db)) as con:
         run = run_scenario(con, scenario, options)
     result = run.result
+    for note in run.notes:
+        print(f"note: {note}", file=sys.stderr)
     if args.schedule_out:
         write_schedule(result, args.schedule_out)
     summary = summarize(result, timeline=args.timeline)
@@ -195,7 +197,9 @@ def _pct(value: float | None) -> str:
 def _fill(args: argparse.Namespace, options: IngestOptions) -> int:
     seeds = _seeds(args.seeds)
     pods = _pods(args.trace, options, args.db)
-    nodes = load_nodes(args.nodes)
+    nodes, notes = read_nodes(args.nodes)
+    for note in notes:
+        print(f"note: {note}", file=sys.stderr)
     result = fill(pods, nodes, placement=args.placement, seeds=seeds, until=args.until)
     if args.json:
         print(json.dumps(result.as_dict(), indent=2))

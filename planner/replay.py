@@ -20,6 +20,7 @@ from planner.engine import ReplayResult, simulate
 from planner.errors import ScenarioError, TraceError
 from planner.importer import import_file
 from planner.ingest import NODE_FORMATS, IngestOptions, sniff
+from planner.ingest.kubectl import looks_like_kubectl, read_kubectl_nodes
 from planner.ingest.nodes import read_cluster
 from planner.model import Job
 from planner.scenario import ClusterSpec, Scenario
@@ -50,6 +51,7 @@ class ReplayRun:
     trace_id: str
     cluster_name: str
     result: ReplayResult
+    notes: list[str]
 
 
 def load_scenario(path: Path) -> Scenario:
@@ -76,9 +78,9 @@ def run_scenario(
             "or `cluster:` in the scenario"
         )
     trace_id = resolve_trace(con, scenario.trace, options)
-    name, nodes = cluster_nodes(scenario.cluster)
+    name, nodes, notes = cluster_nodes(scenario.cluster)
     result = simulate(load_jobs(con, trace_id), nodes, scenario.to_policy())
-    return ReplayRun(trace_id, name, result)
+    return ReplayRun(trace_id, name, result, notes)
 
 
 def resolve_trace(
@@ -94,24 +96,45 @@ def resolve_trace(
     return find_trace(con, ref)
 
 
-def cluster_nodes(spec: ClusterSpec) -> tuple[str, list[NodeSpec]]:
+def cluster_nodes(spec: ClusterSpec) -> tuple[str, list[NodeSpec], list[str]]:
+    """(name, nodes, notes on what the node list holds that is not modelled)."""
     if spec.node_list:
-        return Path(spec.node_list).stem, load_nodes(Path(spec.node_list))
+        nodes, notes = read_nodes(Path(spec.node_list))
+        return Path(spec.node_list).stem, nodes, notes
     config = ClusterConfig(pools=spec.pools, nodes=spec.nodes)
-    return "pools", config.node_specs()
+    return "pools", config.node_specs(), []
 
 
 def load_nodes(path: Path, options: IngestOptions | None = None) -> list[NodeSpec]:
     """Every usable node of a node list file (openb or generic)."""
     if not path.is_file():
         raise ScenarioError(f"node list {path} does not exist")
+    return read_nodes(path, options)[0]
+
+
+def read_nodes(
+    path: Path, options: IngestOptions | None = None
+) -> tuple[list[NodeSpec], list[str]]:
+    """A node list's nodes and notes on what was not modelled (kubectl JSON or a table)."""
+    if not path.is_file():
+        raise ScenarioError(f"node list {path} does not exist")
+    if looks_like_kubectl(path):
+        nodes, notes = read_kubectl_nodes(path)
+        return ClusterConfig(nodes=tuple(nodes)).node_specs(), notes
     source, fmt = sniff(path, options or IngestOptions())
     if fmt not in NODE_FORMATS:
         raise TraceError(f"this is a job history ({fmt}), not a node list", file=source.name)
     cluster, report = read_cluster(source, fmt)
     if report.rejected and not cluster.nodes:
         raise TraceError("no usable node in the node list", file=source.name)
-    return cluster.node_specs()
+    notes = [
+        f"{source.name} row {example.row}: {reason}, {example.message}; node skipped"
+        for reason, examples in report.examples.items()
+        for example in examples
+    ]
+    if report.rejected > len(notes):
+        notes.append(f"{source.name}: {report.rejected} rows skipped in all")
+    return cluster.node_specs(), notes
 
 
 def load_jobs(con: duckdb.DuckDBPyConnection, trace_id: str) -> list[Job]:
