@@ -29,7 +29,7 @@ from planner.config import NodeSpec
 from planner.model import Job
 from planner.policy import Policy
 from planner.preemption import Candidate, choose_victims, may_preempt_in_queue, may_reclaim
-from planner.quota import Quotas
+from planner.quota import BUDGET_MONTH_S, Quotas
 from planner.waits import (
     BACKOFF,
     BEHIND_HEAD,
@@ -37,6 +37,7 @@ from planner.waits import (
     CPU_MEM_SHORT,
     FRAGMENTED,
     GPU_TYPE_BUSY,
+    OVER_BUDGET,
     PARTIAL_GANG,
     PREEMPTED,
     QUOTA,
@@ -108,6 +109,8 @@ class ReplayResult:
     """With ClusterQueues: the one each job went through ('' if none)."""
     borrowed_gpu_s: dict[str, float] = field(default_factory=dict)
     lent_gpu_s: dict[str, float] = field(default_factory=dict)
+    budget_used_gpu_s: dict[str, list[float]] = field(default_factory=dict)
+    """Per ClusterQueue with a budget: GPU-seconds used in each 30-day month."""
 
 
 def simulate(jobs: Sequence[Job], nodes: Sequence[NodeSpec], policy: Policy) -> ReplayResult:
@@ -157,6 +160,8 @@ class _Replay:
         self.job_flavor: dict[int, int] = {}
         self.shape_flavors: dict[int, list[tuple[int, Allowed]]] = {}
         self.running_on_flavor: dict[int, set[int]] = {}
+        self.budgets: dict[int, float] = {}
+        self.budget_used: dict[int, list[float]] = {}
         if setup is None:
             return
         self.cq_of_job = [_cluster_queue(setup.cluster_queue(job.queue)) for job in self.jobs]
@@ -171,6 +176,11 @@ class _Replay:
                 root = setup.nodes[root].parent
             trees.setdefault(root, []).append(cq)
         self.cohort_trees = list(trees.values())
+        for cq in setup.queue_indices:
+            budget = setup.nodes[cq].budget_gpu_s
+            if budget is not None:
+                self.budgets[cq] = budget * MILLI
+                self.budget_used[cq] = []
         self.borrowed_milli_s = dict.fromkeys(setup.queue_indices, 0.0)
         self.lent_milli_s = dict.fromkeys(setup.queue_indices, 0.0)
 
@@ -468,7 +478,7 @@ class _Replay:
         sid = self.shape_of[i]
         cq, request = self.shape_cq[sid], _milli(self.shapes[sid])
         policy = quotas.setup.nodes[cq].preemption
-        if not policy.enabled:
+        if not policy.enabled or self._over_budget(cq):
             return False
         for flavor, _ in self._flavors_of(sid):
             nominal = quotas.nominal[cq][flavor]
@@ -705,6 +715,8 @@ class _Replay:
         cq = self.shape_cq[sid]
         quotas, request = self.quotas, _milli(self.shapes[sid])
         assert quotas is not None
+        if self._over_budget(cq):
+            return False
         for flavor, where in self._flavors_of(sid):
             if not quotas.fits(cq, flavor, request):
                 continue
@@ -717,10 +729,36 @@ class _Replay:
                 return True
         return False
 
+    def _over_budget(self, cq: int) -> bool:
+        """The queue used its month's budget; look again when the next month starts."""
+        budget = self.budgets.get(cq)
+        if budget is None:
+            return False
+        month = int(self.now // BUDGET_MONTH_S)
+        used = self.budget_used[cq]
+        if month < len(used) and used[month] >= budget:
+            self._retry_at((month + 1) * BUDGET_MONTH_S)
+            return True
+        return False
+
+    def _integrate_budgets(self, t0: float, t1: float) -> None:
+        quotas = self.quotas
+        assert quotas is not None
+        while t0 < t1:
+            month = int(t0 // BUDGET_MONTH_S)
+            stop = min(t1, (month + 1) * BUDGET_MONTH_S)
+            for cq, used in self.budget_used.items():
+                while len(used) <= month:
+                    used.append(0.0)
+                used[month] += sum(quotas.usage[cq]) * (stop - t0)
+            t0 = stop
+
     def _quota_fits(self, sid: int) -> bool:
         quotas = self.quotas
         assert quotas is not None
         cq, request = self.shape_cq[sid], _milli(self.shapes[sid])
+        if self._over_budget(cq):
+            return False
         return any(quotas.fits(cq, f, request) for f, _ in self._flavors_of(sid))
 
     def _flavors_of(self, sid: int) -> list[tuple[int, Allowed]]:
@@ -942,6 +980,8 @@ class _Replay:
             return self._hardware_reason(pod, count, allowed)
         sid = self.part_sample[part]
         cq, request = self.shape_cq[sid], _milli(self.shapes[sid])
+        if self._over_budget(cq):
+            return OVER_BUDGET
         reason = QUOTA
         for flavor, where in self._flavors_of(sid):
             if quotas.fits(cq, flavor, request):
@@ -1006,6 +1046,8 @@ class _Replay:
             self.held_milli_s += self.held_milli * dt
             if self.quotas is not None:
                 self._integrate_borrowing(dt)
+                if self.budgets:
+                    self._integrate_budgets(self.last_t, t)
             self.bin_acc.add(self, self.last_t, t)
         self.last_t = self.now = t
 
@@ -1087,6 +1129,9 @@ class _Replay:
             "cluster_queue": [names[cq] if cq >= 0 else "" for cq in self.cq_of_job],
             "borrowed_gpu_s": {names[c]: v / MILLI for c, v in self.borrowed_milli_s.items()},
             "lent_gpu_s": {names[c]: v / MILLI for c, v in self.lent_milli_s.items()},
+            "budget_used_gpu_s": {
+                names[c]: [v / MILLI for v in used] for c, used in self.budget_used.items()
+            },
         }
 
     def _placement_of(self, i: int) -> tuple[tuple[int, float], ...]:

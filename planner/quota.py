@@ -40,6 +40,12 @@ class QuotaNode:
     """By flavor index; a ClusterQueue may only use the flavors it lists (even at 0)."""
     strict_fifo: bool = False
     preemption: PreemptionPolicy = field(default_factory=PreemptionPolicy)
+    budget_gpu_s: float | None = None
+    """GPU-seconds the queue may consume per budget month (None: no budget)."""
+
+
+BUDGET_MONTH_S = 30 * 86_400
+"""Budgets run over 30-day months counted from the trace start (traces may have no dates)."""
 
 
 @dataclass(frozen=True, slots=True)

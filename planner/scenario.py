@@ -100,6 +100,9 @@ class PreemptionSpec(_Config):
 class ClusterQueueSpec(_Config):
     name: str = Field(min_length=1)
     preemption: PreemptionSpec = PreemptionSpec()
+    budget_gpu_hours_per_month: float | None = Field(
+        default=None, ge=0, description="stop admitting once this is used (30-day months)"
+    )
     cohort: str | None = None
     strategy: Literal["BestEffortFIFO", "StrictFIFO"] | None = Field(
         default=None,
@@ -198,6 +201,7 @@ class QueuesSpec(_Config):
                     _quotas(queue.quotas, flavor_index),
                     strict,
                     PreemptionPolicy(**queue.preemption.model_dump()),
+                    _gpu_seconds(queue.budget_gpu_hours_per_month),
                 )
             )
         mapping = {q.name: index[q.name] for q in self.cluster_queues}
@@ -217,6 +221,10 @@ def _unique(what: str, names: list[str]) -> None:
         if name in seen:
             raise ValueError(f"{what} name '{name}' is used twice")
         seen.add(name)
+
+
+def _gpu_seconds(hours: float | None) -> float | None:
+    return None if hours is None else hours * 3600.0
 
 
 def _milli(gpus: float | None) -> int | None:

@@ -22,6 +22,7 @@ WAIT_REASONS: dict[str, str] = {
     "out the requeue backoff",
     "quota": "its ClusterQueue is at its quota and there is nothing it may borrow in its cohort",
     "preempted": "evicted by a preemption and waiting to run again",
+    "over_budget": "its ClusterQueue has used its GPU-hour budget for the month",
 }
 REASON_CODES: tuple[str, ...] = tuple(WAIT_REASONS)
 (
@@ -34,6 +35,7 @@ REASON_CODES: tuple[str, ...] = tuple(WAIT_REASONS)
     BACKOFF,
     QUOTA,
     PREEMPTED,
+    OVER_BUDGET,
 ) = range(len(REASON_CODES))
 
 UNSCHEDULABLE_REASONS: dict[str, str] = {
