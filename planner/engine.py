@@ -29,7 +29,7 @@ from planner.config import NodeSpec
 from planner.model import Job
 from planner.policy import Policy
 from planner.preemption import Candidate, choose_victims, may_preempt_in_queue, may_reclaim
-from planner.quota import BUDGET_MONTH_S, Quotas
+from planner.quota import BUDGET_MONTH_S, Quotas, limits_cpu_or_memory
 from planner.waits import (
     BACKOFF,
     BEHIND_HEAD,
@@ -135,7 +135,11 @@ class _Replay:
         self.policy = policy
         self.cluster = ClusterState(nodes, policy.placement, seed=policy.seed)
         self._init_queues()
-        found = _shapes(self.jobs, self.cluster, self.cq_of_job, self.cq_allowed)
+        force = (
+            any(r == 2 for _, r in self.resource_quotas),
+            any(r == 3 for _, r in self.resource_quotas),
+        )
+        found = _shapes(self.jobs, self.cluster, self.cq_of_job, self.cq_allowed, force)
         self.shapes, self.shape_of, self.shape_cq, self.shape_priority, self.rounded_up = found
         # the FGD measure is reported for every policy; only `fgd` also places by it
         self.cluster.typical = tuple(
@@ -160,11 +164,17 @@ class _Replay:
         self.job_flavor: dict[int, int] = {}
         self.shape_flavors: dict[int, list[tuple[int, Allowed]]] = {}
         self.running_on_flavor: dict[int, set[int]] = {}
+        self.resource_quotas: list[tuple[Quotas, int]] = []
         self.budgets: dict[int, float] = {}
         self.budget_used: dict[int, list[float]] = {}
         if setup is None:
             return
         self.cq_of_job = [_cluster_queue(setup.cluster_queue(job.queue)) for job in self.jobs]
+        cpu_quota, mem_quota = limits_cpu_or_memory(setup)
+        if cpu_quota:
+            self.resource_quotas.append((Quotas(setup, "cpu"), 2))
+        if mem_quota:
+            self.resource_quotas.append((Quotas(setup, "mem"), 3))
         self.flavor_classes = [self.cluster.classes_for([t] if t else []) for _, t in setup.flavors]
         for cq in setup.queue_indices:
             classes = [self.flavor_classes[f] for f in setup.flavor_order.get(cq, ())]
@@ -468,7 +478,7 @@ class _Replay:
         negative_priority, i, sid = heap[0]
         request = _milli(self.shapes[sid])
         # Kueue's default flavor search stops at the first flavor that fits
-        first = next(f for f, _ in self._flavors_of(sid) if quotas.fits(cq, f, request))
+        first = next(f for f, _ in self._flavors_of(sid) if self._fits_quota(cq, f, sid))
         return quotas.borrows(cq, first, request), negative_priority, i, cq
 
     def _try_preempt(self, i: int) -> bool:
@@ -557,7 +567,7 @@ class _Replay:
         assert quotas is not None
         sid = self.shape_of[j]
         flavor = self.job_flavor.pop(j)
-        quotas.add(self.cq_of_job[j], flavor, -_milli(self.shapes[sid]))
+        self._charge(self.cq_of_job[j], flavor, sid, -1)
         self.running_on_flavor[flavor].discard(j)
         start = self.start[j]
         assert start is not None
@@ -713,16 +723,14 @@ class _Replay:
         sid = self.shape_of[i]
         pod, count, _ = self.shapes[sid]
         cq = self.shape_cq[sid]
-        quotas, request = self.quotas, _milli(self.shapes[sid])
-        assert quotas is not None
         if self._over_budget(cq):
             return False
         for flavor, where in self._flavors_of(sid):
-            if not quotas.fits(cq, flavor, request):
+            if not self._fits_quota(cq, flavor, sid):
                 continue
             plan = self.cluster.plan(pod, count, where)
             if plan is not None:
-                quotas.add(cq, flavor, request)
+                self._charge(cq, flavor, sid, 1)
                 self.job_flavor[i] = flavor
                 self.running_on_flavor.setdefault(flavor, set()).add(i)
                 self._start(i, plan, queued=queued)
@@ -754,12 +762,32 @@ class _Replay:
             t0 = stop
 
     def _quota_fits(self, sid: int) -> bool:
-        quotas = self.quotas
-        assert quotas is not None
-        cq, request = self.shape_cq[sid], _milli(self.shapes[sid])
+        cq = self.shape_cq[sid]
         if self._over_budget(cq):
             return False
-        return any(quotas.fits(cq, f, request) for f, _ in self._flavors_of(sid))
+        return any(self._fits_quota(cq, f, sid) for f, _ in self._flavors_of(sid))
+
+    def _fits_quota(self, cq: int, flavor: int, sid: int) -> bool:
+        """GPUs, and CPU and memory where the queue has quotas for them, fit the flavor."""
+        quotas = self.quotas
+        assert quotas is not None
+        pod, count, _ = self.shapes[sid]
+        if not quotas.fits(cq, flavor, pod[0] * pod[1] * count):
+            return False
+        return all(
+            not extra.covered[cq][flavor] or extra.fits(cq, flavor, pod[r] * count)
+            for extra, r in self.resource_quotas
+        )
+
+    def _charge(self, cq: int, flavor: int, sid: int, sign: int) -> None:
+        """Add (+1) or return (-1) a job's request to its queue's quotas."""
+        quotas = self.quotas
+        assert quotas is not None
+        pod, count, _ = self.shapes[sid]
+        quotas.add(cq, flavor, sign * pod[0] * pod[1] * count)
+        for extra, r in self.resource_quotas:
+            if extra.covered[cq][flavor]:
+                extra.add(cq, flavor, sign * pod[r] * count)
 
     def _flavors_of(self, sid: int) -> list[tuple[int, Allowed]]:
         """The ClusterQueue's flavors, in order, that have nodes of a type the job accepts,
@@ -806,7 +834,7 @@ class _Replay:
         if self.quotas is not None:
             sid = self.shape_of[i]
             flavor = self.job_flavor.pop(i)
-            self.quotas.add(self.shape_cq[sid], flavor, -_milli(self.shapes[sid]))
+            self._charge(self.shape_cq[sid], flavor, sid, -1)
             self.running_on_flavor[flavor].discard(i)
         self.state[i] = DONE
         self.end[i] = self.now
@@ -979,12 +1007,12 @@ class _Replay:
         if quotas is None:
             return self._hardware_reason(pod, count, allowed)
         sid = self.part_sample[part]
-        cq, request = self.shape_cq[sid], _milli(self.shapes[sid])
+        cq = self.shape_cq[sid]
         if self._over_budget(cq):
             return OVER_BUDGET
         reason = QUOTA
         for flavor, where in self._flavors_of(sid):
-            if quotas.fits(cq, flavor, request):
+            if self._fits_quota(cq, flavor, sid):
                 found = self._hardware_reason(pod, count, where)
                 if found == _GPUS_FIT:
                     return found
@@ -1234,11 +1262,16 @@ class _BinAccumulator:
 
 
 def _shapes(
-    jobs: list[Job], cluster: ClusterState, cq_of_job: list[int], cq_allowed: dict[int, Allowed]
+    jobs: list[Job],
+    cluster: ClusterState,
+    cq_of_job: list[int],
+    cq_allowed: dict[int, Allowed],
+    quota_on: tuple[bool, bool] = (False, False),
 ) -> tuple[list[Shape], list[int], list[int], list[int], int]:
     """Distinct shapes (pod, pods, allowed classes; with queues also ClusterQueue and
-    priority), each job's shape id, each shape's queue and priority, pods rounded up."""
-    cpu_on, mem_on = cluster.cpu_limited, cluster.mem_limited
+    priority), each job's shape id, each shape's queue and priority, pods rounded up.
+    CPU and memory count when nodes limit them or queues have quotas on them."""
+    cpu_on, mem_on = cluster.cpu_limited or quota_on[0], cluster.mem_limited or quota_on[1]
     keys: dict[tuple[Shape, int, int], int] = {}
     allowed_of: dict[tuple[tuple[str, ...], int], Allowed] = {}
     shape_of: list[int] = []

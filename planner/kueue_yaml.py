@@ -1,10 +1,10 @@
 """Read a Kueue configuration (the YAML you `kubectl apply`) into a scenario's queues.
 
 ResourceFlavor, ClusterQueue, Cohort, LocalQueue and WorkloadPriorityClass documents are
-read; quotas on `nvidia.com/gpu` (and `nvidia.com/mig-*` later) become the scenario's GPU
-quotas. Everything else a document says is listed in the notes returned beside the queues,
-never silently ignored: CPU and memory quotas, preemption policies, namespace selectors,
-fair sharing, admission checks and any kind we do not model.
+read; quotas on `nvidia.com/gpu`, `cpu` and `memory` become the scenario's quotas. Everything else
+a document says is listed in the notes returned beside the queues, never silently ignored:
+other resources (MIG slices, pods), fair-sharing preemption, namespace selectors, fair sharing,
+admission checks and any kind we do not model.
 """
 
 import re
@@ -15,15 +15,22 @@ import yaml
 from pydantic import ValidationError
 
 from planner.errors import ScenarioError
+from planner.ingest.kubectl import kubernetes_quantity
 from planner.scenario import QueuesSpec
 
 GPU_RESOURCE = "nvidia.com/gpu"
+_RESOURCES = {GPU_RESOURCE: "gpus", "cpu": "cpu", "memory": "mem_gib"}
+_LIMITS = (
+    ("nominalQuota", ""),
+    ("borrowingLimit", "borrowing_limit"),
+    ("lendingLimit", "lending_limit"),
+)
 _KNOWN_GPUS = re.compile(
     r"(GB200|B200|H200|H100|H800|H20|A800|A100|A40|A30|A10G?|L40S?|L4|V100|T4|P100|RTX\d+)",
     re.IGNORECASE,
 )
 _MODELLED = {
-    "ClusterQueue": {"cohort", "cohortName", "queueingStrategy", "resourceGroups"},
+    "ClusterQueue": {"cohort", "cohortName", "queueingStrategy", "resourceGroups", "preemption"},
     "Cohort": {"parent", "parentName", "resourceGroups"},
     "ResourceFlavor": {"nodeLabels"},
     "LocalQueue": {"clusterQueue"},
@@ -97,31 +104,50 @@ class _Reader:
         }
         if strategy in ("StrictFIFO", "BestEffortFIFO"):
             queue["strategy"] = strategy
+        preemption = spec.get("preemption") or {}
+        if preemption:
+            queue["preemption"] = self._preemption(preemption, where)
         self.queues.append(queue)
 
+    def _preemption(self, spec: dict[str, Any], where: str) -> dict[str, Any]:
+        rules: dict[str, Any] = {}
+        for key, field in (
+            ("withinClusterQueue", "within_cluster_queue"),
+            ("reclaimWithinCohort", "reclaim_within_cohort"),
+        ):
+            if key in spec:
+                rules[field] = spec[key]
+        borrow = spec.get("borrowWithinCohort") or {}
+        if borrow:
+            rules["borrow_within_cohort"] = borrow.get("policy", "Never")
+            if borrow.get("maxPriorityThreshold") is not None:
+                rules["max_priority_threshold"] = int(borrow["maxPriorityThreshold"])
+        for key in sorted(
+            set(spec) - {"withinClusterQueue", "reclaimWithinCohort", "borrowWithinCohort"}
+        ):
+            self.notes.append(f"{where}: spec.preemption.{key} not modelled, ignored")
+        return rules
+
     def _quotas(self, groups: list[dict[str, Any]], where: str) -> list[dict[str, Any]]:
+        """One quota entry per flavor: GPUs, CPU cores and memory (GiB) with their limits."""
         quotas = []
         for group in groups:
             for flavor in group.get("flavors") or []:
+                quota: dict[str, Any] = {"flavor": flavor.get("name"), "gpus": 0.0}
                 for resource in flavor.get("resources") or []:
-                    rname = resource.get("name")
-                    if rname != GPU_RESOURCE:
+                    prefix = _RESOURCES.get(str(resource.get("name")))
+                    if prefix is None:
                         self.notes.append(
-                            f"{where}: quota on {rname} (flavor {flavor.get('name')}) not "
-                            "modelled: only GPU quotas are"
+                            f"{where}: quota on {resource.get('name')} (flavor "
+                            f"{flavor.get('name')}) not modelled: GPU, CPU and memory quotas are"
                         )
                         continue
-                    quota = {
-                        "flavor": flavor.get("name"),
-                        "gpus": _quantity(resource.get("nominalQuota"), where),
-                    }
-                    for key, field in (
-                        ("borrowingLimit", "borrowing_limit"),
-                        ("lendingLimit", "lending_limit"),
-                    ):
+                    scale = 2**30 if prefix == "mem_gib" else 1.0
+                    for key, suffix in _LIMITS:
                         if resource.get(key) is not None:
-                            quota[field] = _quantity(resource[key], where)
-                    quotas.append(quota)
+                            field = prefix if not suffix else _limit_field(prefix, suffix)
+                            quota[field] = _quantity(resource[key], where) / scale
+                quotas.append(quota)
         return quotas
 
     def spec(self) -> QueuesSpec:
@@ -142,6 +168,11 @@ class _Reader:
             raise ScenarioError(f"{self.file}: {problems}") from err
 
 
+def _limit_field(prefix: str, suffix: str) -> str:
+    """QuotaSpec's names: GPUs' limits are plain, CPU's and memory's carry their prefix."""
+    return suffix if prefix == "gpus" else f"{prefix}_{suffix}"
+
+
 def _gpu_type(labels: dict[str, Any]) -> str:
     """The GPU model a flavor's node labels select ('' if they do not name one)."""
     for key, value in labels.items():
@@ -152,12 +183,8 @@ def _gpu_type(labels: dict[str, Any]) -> str:
 
 
 def _quantity(value: Any, where: str) -> float:
-    """A Kubernetes quantity of GPUs: 8, "8", "1k" are accepted."""
-    text = str(value).strip()
-    scale = {"k": 1e3, "M": 1e6}
+    """A Kubernetes quantity: 8, "8", "95500m", "1Ti", "512Gi", "1k"."""
     try:
-        if text and text[-1] in scale:
-            return float(text[:-1]) * scale[text[-1]]
-        return float(text)
+        return kubernetes_quantity(value)
     except ValueError as err:
-        raise ScenarioError(f"{where}: '{value}' is not a GPU quantity") from err
+        raise ScenarioError(f"{where}: '{value}' is not a resource quantity") from err

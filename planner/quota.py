@@ -13,7 +13,9 @@ The arithmetic is Kueue's (`pkg/cache/scheduler/resource_node.go`, see
   (SubtreeQuota - localQuota) - max(0, Usage - localQuota) + borrowingLimit.
 
 A request fits a CQ's flavor when it is at most `available`; it borrows when the CQ's usage
-would exceed its nominal quota. Only GPUs are under quota here (CPU and memory are not).
+would exceed its nominal quota. One `Quotas` keeps one resource: GPUs (milli-GPUs), CPU
+(milli-cores) or memory (MiB). A flavor a ClusterQueue lists always has a GPU quota (0 if not
+given); CPU and memory are under quota only where a quota is given for them.
 """
 
 from dataclasses import dataclass, field
@@ -42,6 +44,10 @@ class QuotaNode:
     preemption: PreemptionPolicy = field(default_factory=PreemptionPolicy)
     budget_gpu_s: float | None = None
     """GPU-seconds the queue may consume per budget month (None: no budget)."""
+    cpu_quotas: dict[int, FlavorQuota] = field(default_factory=dict)
+    """milli-cores, by flavor index; a flavor missing here does not limit CPU."""
+    mem_quotas: dict[int, FlavorQuota] = field(default_factory=dict)
+    """MiB, by flavor index; a flavor missing here does not limit memory."""
 
 
 BUDGET_MONTH_S = 30 * 86_400
@@ -72,16 +78,17 @@ class QueueSetup:
 class Quotas:
     """Usage of every node per flavor, kept current as jobs start and end."""
 
-    def __init__(self, setup: QueueSetup) -> None:
+    def __init__(self, setup: QueueSetup, resource: str = "gpu") -> None:
         self.setup = setup
         flavors = len(setup.flavors)
         nodes = setup.nodes
+        table = [_table(node, resource) for node in nodes]
+        self.covered = [[f in t for f in range(flavors)] for t in table]
+        quota = [[t.get(f, FlavorQuota(0)) for f in range(flavors)] for t in table]
         self.parent = [node.parent for node in nodes]
-        self.nominal = [[_quota(node, f).nominal for f in range(flavors)] for node in nodes]
-        self.borrowing = [
-            [_quota(node, f).borrowing_limit for f in range(flavors)] for node in nodes
-        ]
-        self.lending = [[_quota(node, f).lending_limit for f in range(flavors)] for node in nodes]
+        self.nominal = [[q.nominal for q in row] for row in quota]
+        self.borrowing = [[q.borrowing_limit for q in row] for row in quota]
+        self.lending = [[q.lending_limit for q in row] for row in quota]
         self.subtree = [[0] * flavors for _ in nodes]
         self.local = [[0] * flavors for _ in nodes]
         self.usage = [[0] * flavors for _ in nodes]
@@ -138,8 +145,15 @@ class Quotas:
         return sum(max(0, q - u) for u, q in zip(self.usage[n], self.nominal[n], strict=True))
 
 
-def _quota(node: QuotaNode, f: int) -> FlavorQuota:
-    return node.quotas.get(f, FlavorQuota(0))
+def _table(node: QuotaNode, resource: str) -> dict[int, FlavorQuota]:
+    return {"gpu": node.quotas, "cpu": node.cpu_quotas, "mem": node.mem_quotas}[resource]
+
+
+def limits_cpu_or_memory(setup: QueueSetup) -> tuple[bool, bool]:
+    return (
+        any(node.cpu_quotas for node in setup.nodes),
+        any(node.mem_quotas for node in setup.nodes),
+    )
 
 
 def _children_first(parent: list[int]) -> list[int]:

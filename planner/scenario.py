@@ -80,12 +80,19 @@ class FlavorSpec(_Config):
 
 
 class QuotaSpec(_Config):
-    """GPUs of one flavor: nominal quota and optional borrowing and lending limits."""
+    """One flavor's quota: GPUs (nominal, borrowing and lending limits), and optionally CPU
+    cores and memory with their own limits (left out: that resource is not under quota)."""
 
     flavor: str
     gpus: float = Field(ge=0, description="nominalQuota")
     borrowing_limit: float | None = Field(default=None, ge=0)
     lending_limit: float | None = Field(default=None, ge=0)
+    cpu: float | None = Field(default=None, ge=0, description="cores")
+    cpu_borrowing_limit: float | None = Field(default=None, ge=0)
+    cpu_lending_limit: float | None = Field(default=None, ge=0)
+    mem_gib: float | None = Field(default=None, ge=0)
+    mem_gib_borrowing_limit: float | None = Field(default=None, ge=0)
+    mem_gib_lending_limit: float | None = Field(default=None, ge=0)
 
 
 class PreemptionSpec(_Config):
@@ -185,8 +192,17 @@ class QueuesSpec(_Config):
         for name in names:
             spec = declared.get(name)
             parent = index[spec.parent] if spec and spec.parent else -1
-            quotas = _quotas(spec.quotas, flavor_index) if spec else {}
-            nodes.append(QuotaNode(name, parent, queue=False, quotas=quotas))
+            given = spec.quotas if spec else ()
+            nodes.append(
+                QuotaNode(
+                    name,
+                    parent,
+                    queue=False,
+                    quotas=_quotas(given, flavor_index),
+                    cpu_quotas=_resource_quotas(given, flavor_index, "cpu"),
+                    mem_quotas=_resource_quotas(given, flavor_index, "mem_gib"),
+                )
+            )
         order: dict[int, tuple[int, ...]] = {}
         for queue in self.cluster_queues:
             strict = queue.strategy == "StrictFIFO" or (queue.strategy is None and strict_default)
@@ -202,6 +218,8 @@ class QueuesSpec(_Config):
                     strict,
                     PreemptionPolicy(**queue.preemption.model_dump()),
                     _gpu_seconds(queue.budget_gpu_hours_per_month),
+                    _resource_quotas(queue.quotas, flavor_index, "cpu"),
+                    _resource_quotas(queue.quotas, flavor_index, "mem_gib"),
                 )
             )
         mapping = {q.name: index[q.name] for q in self.cluster_queues}
@@ -221,6 +239,27 @@ def _unique(what: str, names: list[str]) -> None:
         if name in seen:
             raise ValueError(f"{what} name '{name}' is used twice")
         seen.add(name)
+
+
+def _resource_quotas(
+    quotas: tuple[QuotaSpec, ...], flavor_index: dict[str, int], resource: str
+) -> dict[int, FlavorQuota]:
+    """CPU quotas in milli-cores or memory quotas in MiB, for the flavors that give one."""
+    scale = 1000 if resource == "cpu" else 1024
+
+    def unit(value: float | None) -> int | None:
+        return None if value is None else round(value * scale)
+
+    table: dict[int, FlavorQuota] = {}
+    for q in quotas:
+        nominal = getattr(q, resource)
+        if nominal is not None:
+            table[flavor_index[q.flavor]] = FlavorQuota(
+                round(nominal * scale),
+                unit(getattr(q, f"{resource}_borrowing_limit")),
+                unit(getattr(q, f"{resource}_lending_limit")),
+            )
+    return table
 
 
 def _gpu_seconds(hours: float | None) -> float | None:

@@ -22,6 +22,8 @@ def test_cluster_queues_cohorts_flavors_and_local_queues_are_read() -> None:
     assert [(q.flavor, q.gpus, q.borrowing_limit, q.lending_limit) for q in team_a.quotas] == [
         ("a100", 8.0, 8.0, None)
     ]
+    assert (team_a.quotas[0].cpu, team_a.quotas[0].mem_gib) == (96.0, 1024.0)
+    assert team_a.preemption.within_cluster_queue == "LowerPriority"
     assert team_b.quotas[0].gpus == 8.0  # a quantity written as a string
     assert spec.local_queues == {"research": "team-a", "team-a/research": "team-a"}
 
@@ -29,10 +31,8 @@ def test_cluster_queues_cohorts_flavors_and_local_queues_are_read() -> None:
 def test_everything_not_modelled_is_listed() -> None:
     _, notes = read_kueue(KUEUE)
 
-    assert "ClusterQueue team-a: spec.preemption not modelled, ignored" in notes
     assert "ClusterQueue team-a: spec.namespaceSelector not modelled, ignored" in notes
-    assert any("quota on cpu" in note for note in notes)
-    assert any("quota on memory" in note for note in notes)
+    assert not any("preemption" in note or "quota on" in note for note in notes)
     assert any(note.startswith("WorkloadPriorityClass high") for note in notes)
 
 
@@ -54,7 +54,7 @@ def test_replay_applies_the_queues_file_and_prints_the_notes(
     captured = capsys.readouterr()
     assert code == 0
     out = json.loads(captured.out)
-    assert "note: ClusterQueue team-a: spec.preemption not modelled" in captured.err
+    assert "note: ClusterQueue team-a: spec.namespaceSelector not modelled" in captured.err
     # a and c start at 0 on their own quotas; b would borrow team-b's 8, which c uses: it
     # waits 100 s for quota. d's queue maps to nothing and there is no default.
     assert out["completed"] == 3
@@ -73,5 +73,5 @@ def test_a_file_without_cluster_queues_or_with_bad_quantities_is_refused(tmp_pat
 
     with pytest.raises(ScenarioError, match="no ClusterQueue"):
         read_kueue(empty)
-    with pytest.raises(ScenarioError, match="'lots' is not a GPU quantity"):
+    with pytest.raises(ScenarioError, match="'lots' is not a resource quantity"):
         read_kueue(bad)

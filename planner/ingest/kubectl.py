@@ -62,9 +62,9 @@ def _node(item: dict[str, Any], index: int, notes: list[str]) -> Node | None:
     if mig:
         notes.append(f"{name}: MIG resources {', '.join(mig)} not modelled yet; whole GPUs only")
     try:
-        gpus = int(_quantity(resources.get("nvidia.com/gpu", 0)))
-        cpu = _quantity(resources.get("cpu", 0))
-        mem_gib = _quantity(resources.get("memory", 0)) / 2**30
+        gpus = int(kubernetes_quantity(resources.get("nvidia.com/gpu", 0)))
+        cpu = kubernetes_quantity(resources.get("cpu", 0))
+        mem_gib = kubernetes_quantity(resources.get("memory", 0)) / 2**30
     except ValueError as err:
         notes.append(f"{name}: skipped, unreadable resource quantity ({err})")
         return None
@@ -84,7 +84,7 @@ def _gpu_type(labels: dict[str, Any]) -> str:
     return ""
 
 
-def _quantity(value: Any) -> float:
+def kubernetes_quantity(value: Any) -> float:
     """A Kubernetes quantity: 96, "95500m", "1056709728Ki", "512Gi", "1e3"."""
     text = str(value).strip()
     for suffix, scale in _BINARY.items():
