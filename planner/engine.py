@@ -25,6 +25,7 @@ from planner.cluster import (
     pod_shape,
     typical_pods,
 )
+from planner.colocation import HOUR_S
 from planner.config import NodeSpec
 from planner.model import Job
 from planner.policy import Policy
@@ -35,6 +36,7 @@ from planner.waits import (
     BEHIND_HEAD,
     CLUSTER_FULL,
     CPU_MEM_SHORT,
+    EVICTED_ONLINE,
     FRAGMENTED,
     GPU_TYPE_BUSY,
     OVER_BUDGET,
@@ -45,7 +47,8 @@ from planner.waits import (
 )
 
 # Event kinds, in the order they apply at one instant: freed GPUs are visible to arrivals.
-_FINISH, _TIMEOUT, _REQUEUE, _RETRY = 0, 1, 2, 3
+_FINISH, _TIMEOUT, _REQUEUE, _RETRY, _ONLINE = 0, 1, 2, 3, 4
+_ONLINE_POD: PodShape = (1000, 1, 0, 0)
 # Job states.
 PENDING, WAITING, RUNNING, DONE, UNSCHEDULABLE, BACKING_OFF = range(6)
 _TIMELINE_BINS = 400
@@ -101,6 +104,9 @@ class ReplayResult:
     )
     """Run segments that ended in preemption: (start, end, placement), per job."""
     preemptions: int = 0
+    evicted_by_online: int = 0
+    online_gpu_s: float = 0.0
+    """GPU-seconds held by online services (colocation)."""
     wasted_gpu_s: float = 0.0
     """GPU-seconds of work lost to preemption (since the last checkpoint) plus restarts."""
     overhead_gpu_s: float = 0.0
@@ -203,7 +209,16 @@ class _Replay:
         self.remaining_s = list(self.run_s)
         self.finish_at = [0.0] * n
         self.segments: dict[int, list[tuple[float, float, tuple[tuple[int, float], ...]]]] = {}
-        self.preempted_waiting: set[int] = set()
+        self.preempted_waiting: dict[int, int] = {}  # job -> reason of its eviction
+        self.running: set[int] = set()
+        self.online: list[NodeAlloc] = []
+        self.online_milli_s = 0.0
+        self.evicted_online = 0
+        self.last_completion = 0.0
+        longest = max(self.run_s, default=0.0)
+        self.livelock_s = max(7 * 24 * HOUR_S, 2 * longest)
+        colocation = self.policy.colocation
+        self.online_classes = self.cluster.classes_for(colocation.gpu_types) if colocation else None
         self.retries: set[float] = set()
         self.preemptions = 0
         self.wasted_gpu_s = 0.0
@@ -271,8 +286,10 @@ class _Replay:
         self._reject_unschedulable()
         jobs, events = self.jobs, self.events
         horizon = self.policy.horizon_s
-        next_arrival = 0
+        next_arrival = self.next_arrival = 0
         n = len(jobs)
+        if self.policy.colocation is not None:
+            self._push(0.0, _ONLINE, -1)
         while next_arrival < n or events:
             t = jobs[next_arrival].submit_s if next_arrival < n else events[0][0]
             if events and events[0][0] < t:
@@ -288,6 +305,7 @@ class _Replay:
                 if self.state[next_arrival] == PENDING:
                     arrivals.append(next_arrival)
                 next_arrival += 1
+            self.next_arrival = next_arrival
             self._schedule(arrivals)
             if next_arrival >= n and not events and self.queued_jobs:
                 self._stuck()
@@ -303,6 +321,8 @@ class _Replay:
         elif kind == _TIMEOUT:
             if self.state[i] == WAITING and 0 < self.placed[i] < self.jobs[i].pods:
                 self._time_out(i)
+        elif kind == _ONLINE:
+            self._apply_online()
         elif kind == _RETRY:
             self.retries.discard(self.now)
             self.freed = True
@@ -534,6 +554,47 @@ class _Replay:
                 found.append(Candidate(j, theirs, start, other_queue=True))
         return found
 
+    def _apply_online(self) -> None:
+        """Re-apply the online reservation for this hour; evict batch jobs to make room."""
+        colocation = self.policy.colocation
+        assert colocation is not None
+        target = colocation.online_at(self.now)
+        while len(self.online) > target:
+            self.cluster.release(self.online.pop(), _ONLINE_POD)
+            self.freed = self.dirty = True
+        while len(self.online) < target:
+            plan = self.cluster.plan(_ONLINE_POD, 1, self.online_classes)
+            if plan is None:
+                victim = self._online_victim()
+                if victim < 0:
+                    break  # nothing left to evict on those nodes: online runs short
+                self._evict(victim, EVICTED_ONLINE)
+                self.evicted_online += 1
+                continue
+            self.online.append(self.cluster.allocate(plan[0][0], _ONLINE_POD, 1))
+            self.dirty = True
+        # evictions may undo all work forever (a livelock): stop when nothing has completed
+        # for a week, or for twice the longest run if that is longer
+        starved = self.now - self.last_completion > self.livelock_s
+        if (self.running or self.queued_jobs or self.next_arrival < len(self.jobs)) and not starved:
+            self._push((self.now // HOUR_S + 1) * HOUR_S, _ONLINE, -1)
+
+    def _online_victim(self) -> int:
+        """The running batch job to evict: lowest priority, then the most recently started,
+        among jobs holding GPUs on nodes that host online services."""
+        allowed, node_class = self.online_classes, self.cluster.node_class
+        best, best_key = -1, (0, 0.0)
+        for j in self.running:
+            if not any(
+                slices and (allowed is None or node_class[node] in allowed)
+                for node, _, slices in self.allocs[j]
+            ):
+                continue
+            key = (self.jobs[j].priority, -(self.start[j] or 0.0))
+            if best < 0 or key < best_key:
+                best, best_key = j, key
+        return best
+
     def _retry_at(self, t: float) -> None:
         """Look again when a job too young to preempt comes of age (no event may be due)."""
         if t not in self.retries:
@@ -561,14 +622,18 @@ class _Replay:
             )
         return fits
 
-    def _evict(self, j: int) -> None:
+    def _evict(self, j: int, reason: int = PREEMPTED) -> None:
         """Preempt a running job: it loses the work since its last checkpoint and requeues."""
-        quotas = self.quotas
-        assert quotas is not None
         sid = self.shape_of[j]
-        flavor = self.job_flavor.pop(j)
-        self._charge(self.cq_of_job[j], flavor, sid, -1)
-        self.running_on_flavor[flavor].discard(j)
+        if self.quotas is not None:
+            flavor = self.job_flavor.pop(j)
+            self._charge(self.cq_of_job[j], flavor, sid, -1)
+            self.running_on_flavor[flavor].discard(j)
+        if self.policy.queueing == "backfill":
+            est_end = self.start[j] + self.run_s[j] * self.policy.estimate_factor  # type: ignore[operator]
+            del self.running_by_end[bisect_left(self.running_by_end, (est_end, j))]
+        self.running.discard(j)
+        self.placed[j] = 0
         start = self.start[j]
         assert start is not None
         ran = self.now - start
@@ -582,7 +647,7 @@ class _Replay:
         self._release_job(j)
         self.allocs[j] = []
         self.start[j] = None
-        self.preempted_waiting.add(j)
+        self.preempted_waiting[j] = reason
         self.override_since[j] = self.now
         self._enqueue(j, requeue=True, preempted=True)
         self.freed = self.dirty = True
@@ -695,12 +760,13 @@ class _Replay:
 
     def _stuck(self) -> None:
         """Nothing will ever happen again, yet jobs wait: partly placed jobs hold the GPUs."""
-        if self.held_milli == 0:
+        if self.held_milli == 0 and not self.online:
             raise AssertionError("jobs wait on an idle cluster: an engine bug, please report")
         self.deadlock = {
             "at_s": self.now,
             "jobs_waiting": float(self.queued_jobs),
             "gpus_held_idle": self.held_milli / MILLI,
+            "gpus_held_by_online_services": float(len(self.online)),
         }
 
     # --- job life cycle -----------------------------------------------------------------------
@@ -820,9 +886,9 @@ class _Replay:
         milli = pod[0] * pod[1]
         for node, pods, _ in self.allocs[i]:
             self.alloc_by_pool[self.pool_index[self.cluster.node_class[node]]] += milli * pods
+        self.running.add(i)
         if i in self.preempted_waiting:
-            self.preempted_waiting.discard(i)
-            self._close_override(i, PREEMPTED)
+            self._close_override(i, self.preempted_waiting.pop(i))
         self.finish_at[i] = self.now + self.remaining_s[i]
         self._push(self.finish_at[i], _FINISH, i)
         if self.policy.queueing == "backfill":
@@ -830,6 +896,8 @@ class _Replay:
         self.dirty = True
 
     def _finish(self, i: int) -> None:
+        self.running.discard(i)
+        self.last_completion = self.now
         self._release_job(i)
         if self.quotas is not None:
             sid = self.shape_of[i]
@@ -1072,6 +1140,7 @@ class _Replay:
             allocated = sum(self.alloc_by_pool)
             self.allocated_milli_s += allocated * dt
             self.held_milli_s += self.held_milli * dt
+            self.online_milli_s += len(self.online) * MILLI * dt
             if self.quotas is not None:
                 self._integrate_borrowing(dt)
                 if self.budgets:
@@ -1112,7 +1181,7 @@ class _Replay:
             elif state == BACKING_OFF:
                 self._close_override(i, BACKOFF)
             if i in self.preempted_waiting:
-                self._close_override(i, PREEMPTED)
+                self._close_override(i, self.preempted_waiting.pop(i))
             elif state == RUNNING:
                 self.end[i] = end
         self.bin_acc.finish(self)
@@ -1140,6 +1209,8 @@ class _Replay:
             distinct_states_max=self.distinct_max,
             segments=self.segments,
             preemptions=self.preemptions,
+            evicted_by_online=self.evicted_online,
+            online_gpu_s=self.online_milli_s / MILLI,
             wasted_gpu_s=self.wasted_gpu_s,
             overhead_gpu_s=sum(
                 (self.run_s[i] - job.duration_s) * job.total_gpus

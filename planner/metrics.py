@@ -67,6 +67,8 @@ def summarize(result: ReplayResult, *, timeline: bool = False) -> dict[str, Any]
         "preemptions": result.preemptions,
         "preempted_jobs": len(result.segments),
         "wasted_gpu_hours": result.wasted_gpu_s / 3600.0,
+        "evicted_by_online": result.evicted_by_online,
+        "online_gpu_hours": result.online_gpu_s / 3600.0,
     }
     if result.cluster_queue is not None:
         summary["borrowed_gpu_hours"] = {q: v / 3600.0 for q, v in result.borrowed_gpu_s.items()}

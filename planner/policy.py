@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from planner.cluster import PLACEMENTS, Placement
+from planner.colocation import Colocation
 from planner.errors import ScenarioError
 from planner.overhead import Overhead
 from planner.quota import QueueSetup
@@ -66,6 +67,8 @@ class Policy:
     """Added to a preempted job's remaining run time when it starts again."""
     min_run_s: float = 0.0
     """A job that has run less than this is not preempted."""
+    colocation: Colocation | None = None
+    """Online services holding GPUs by hour of day; batch jobs are evicted when they grow."""
 
     def __post_init__(self) -> None:
         _one_of("admission", self.admission, ADMISSIONS)

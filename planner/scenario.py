@@ -4,11 +4,13 @@ pydantic validates it at the boundary; `Scenario.policy.to_policy()` and the clu
 specs are what the engine receives. `planner schema` prints the JSON schema of this model.
 """
 
+from dataclasses import replace
 from typing import Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from planner.cluster import Placement
+from planner.colocation import Colocation
 from planner.config import Node, NodePool
 from planner.overhead import Network, Overhead, Storage
 from planner.policy import Admission, Policy, Queueing
@@ -286,6 +288,13 @@ class OverheadSpec(_Config):
     storage: Storage = "local-nvme"
 
 
+class ColocationSpec(_Config):
+    """Online services' GPUs by hour of day (Koordinator-style colocation)."""
+
+    online_gpus_by_hour: tuple[int, ...] = Field(min_length=24, max_length=24)
+    gpu_types: tuple[str, ...] = Field(default=(), description="nodes hosting online services")
+
+
 class Scenario(_Config):
     """Everything `planner replay` needs; command-line flags override its fields."""
 
@@ -295,6 +304,7 @@ class Scenario(_Config):
     policy: PolicySpec = PolicySpec()
     queues: QueuesSpec | None = None
     overhead: OverheadSpec | None = None
+    colocation: ColocationSpec | None = None
 
     def to_policy(self) -> Policy:
         setup = None
@@ -303,4 +313,8 @@ class Scenario(_Config):
         overhead = None
         if self.overhead is not None:
             overhead = Overhead(self.overhead.network, self.overhead.storage)
-        return self.policy.to_policy(setup, overhead)
+        policy = self.policy.to_policy(setup, overhead)
+        if self.colocation is not None:
+            colocation = Colocation(self.colocation.online_gpus_by_hour, self.colocation.gpu_types)
+            policy = replace(policy, colocation=colocation)
+        return policy

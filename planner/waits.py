@@ -23,6 +23,7 @@ WAIT_REASONS: dict[str, str] = {
     "quota": "its ClusterQueue is at its quota and there is nothing it may borrow in its cohort",
     "preempted": "evicted by a preemption and waiting to run again",
     "over_budget": "its ClusterQueue has used its GPU-hour budget for the month",
+    "evicted_online": "evicted when online services took their GPUs back, waiting to run again",
 }
 REASON_CODES: tuple[str, ...] = tuple(WAIT_REASONS)
 (
@@ -36,6 +37,7 @@ REASON_CODES: tuple[str, ...] = tuple(WAIT_REASONS)
     QUOTA,
     PREEMPTED,
     OVER_BUDGET,
+    EVICTED_ONLINE,
 ) = range(len(REASON_CODES))
 
 UNSCHEDULABLE_REASONS: dict[str, str] = {
