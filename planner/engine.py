@@ -766,8 +766,9 @@ class _Replay:
             "at_s": self.now,
             "jobs_waiting": float(self.queued_jobs),
             "gpus_held_idle": self.held_milli / MILLI,
-            "gpus_held_by_online_services": float(len(self.online)),
         }
+        if self.online:
+            self.deadlock["gpus_held_by_online_services"] = float(len(self.online))
 
     # --- job life cycle -----------------------------------------------------------------------
 
