@@ -103,6 +103,8 @@ class ReplayResult:
         default_factory=dict
     )
     """Run segments that ended in preemption: (start, end, placement), per job."""
+    livelock: dict[str, float] | None = None
+    """Set when evictions kept undoing all work and the replay stopped early."""
     preemptions: int = 0
     evicted_by_online: int = 0
     online_gpu_s: float = 0.0
@@ -215,6 +217,9 @@ class _Replay:
         self.online_milli_s = 0.0
         self.evicted_online = 0
         self.last_completion = 0.0
+        self.evicting_since: float | None = None  # first eviction since the last completion
+        self.evictions_since_completion = 0
+        self.livelock: dict[str, float] | None = None
         longest = max(self.run_s, default=0.0)
         self.livelock_s = max(7 * 24 * HOUR_S, 2 * longest)
         colocation = self.policy.colocation
@@ -309,6 +314,8 @@ class _Replay:
             self._schedule(arrivals)
             if next_arrival >= n and not events and self.queued_jobs:
                 self._stuck()
+                break
+            if self.preemptions and self._livelocked():
                 break
         end = horizon if horizon is not None else self.now
         self._advance(max(end, self.now))
@@ -575,9 +582,29 @@ class _Replay:
             self.dirty = True
         # evictions may undo all work forever (a livelock): stop when nothing has completed
         # for a week, or for twice the longest run if that is longer
-        starved = self.now - self.last_completion > self.livelock_s
-        if (self.running or self.queued_jobs or self.next_arrival < len(self.jobs)) and not starved:
+        if (self.running or self.queued_jobs or self.next_arrival < len(self.jobs)) and not (
+            self._livelocked()
+        ):
             self._push((self.now // HOUR_S + 1) * HOUR_S, _ONLINE, -1)
+
+    def _livelocked(self) -> bool:
+        """Evictions keep undoing all work: jobs have been evicted and nothing has completed
+        for a week (or twice the longest run, if longer), or there have been ten evictions per
+        job since anything completed. The replay stops there."""
+        since = self.evicting_since
+        if since is None:
+            return False
+        churn = self.evictions_since_completion > 10 * len(self.jobs) + 100
+        if self.now - since <= self.livelock_s and not churn:
+            return False
+        if self.livelock is None:
+            self.livelock = {
+                "since_s": since,
+                "at_s": self.now,
+                "jobs_waiting": float(self.queued_jobs),
+                "jobs_running": float(len(self.running)),
+            }
+        return True
 
     def _online_victim(self) -> int:
         """The running batch job to evict: lowest priority, then the most recently started,
@@ -644,6 +671,9 @@ class _Replay:
         self.wasted_gpu_s += self.jobs[j].total_gpus * (ran - kept + restart)
         self.segments.setdefault(j, []).append((start, self.now, self._placement_of(j)))
         self.preemptions += 1
+        self.evictions_since_completion += 1
+        if self.evicting_since is None:
+            self.evicting_since = self.now
         self._release_job(j)
         self.allocs[j] = []
         self.start[j] = None
@@ -899,6 +929,8 @@ class _Replay:
     def _finish(self, i: int) -> None:
         self.running.discard(i)
         self.last_completion = self.now
+        self.evicting_since = None
+        self.evictions_since_completion = 0
         self._release_job(i)
         if self.quotas is not None:
             sid = self.shape_of[i]
@@ -1209,6 +1241,7 @@ class _Replay:
             rounded_up_pods=self.rounded_up,
             distinct_states_max=self.distinct_max,
             segments=self.segments,
+            livelock=self.livelock,
             preemptions=self.preemptions,
             evicted_by_online=self.evicted_online,
             online_gpu_s=self.online_milli_s / MILLI,

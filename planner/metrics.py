@@ -54,6 +54,7 @@ def summarize(result: ReplayResult, *, timeline: bool = False) -> dict[str, Any]
         "waiting_gpu_hours_by_queue": by_queue,
         "idle_gpu_hours_held_by_partial_gangs": result.held_idle_gpu_s / 3600.0,
         "deadlock": result.deadlock,
+        "livelock": result.livelock,
         "unschedulable_by_reason": _count(result.unschedulable_reason.values()),
         "fragmentation": _fragmentation(result, capacity),
         "policy": {

@@ -119,7 +119,12 @@ def test_preemption_keeps_capacity_quota_and_work_accounts(
         again.segments,
     )
     assert set(result.status) <= {"completed", "unschedulable", "unfinished"}
-    assert "unfinished" not in result.status  # no horizon: everything admissible finishes
+    if result.livelock is None:  # no horizon: everything admissible finishes...
+        assert "unfinished" not in result.status
+    else:  # ...unless evictions kept undoing all work, and the replay says so
+        assert result.preemptions > 10 * len(jobs) or (
+            result.livelock["at_s"] - result.livelock["since_s"] > 7 * 86400
+        )
     assert result.preemptions == sum(len(s) for s in result.segments.values())
     all_runs = runs(result)
     # hardware: no node over its GPUs, counting evicted runs
