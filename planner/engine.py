@@ -147,7 +147,14 @@ class _Replay:
             any(r == 2 for _, r in self.resource_quotas),
             any(r == 3 for _, r in self.resource_quotas),
         )
-        found = _shapes(self.jobs, self.cluster, self.cq_of_job, self.cq_allowed, force)
+        found = _shapes(
+            self.jobs,
+            self.cluster,
+            self.cq_of_job,
+            self.cq_allowed,
+            quota_on=force,
+            priorities=self.priority,
+        )
         self.shapes, self.shape_of, self.shape_cq, self.shape_priority, self.rounded_up = found
         # the FGD measure is reported for every policy; only `fgd` also places by it
         self.cluster.typical = tuple(
@@ -167,6 +174,7 @@ class _Replay:
         setup = self.policy.queues
         self.quotas = Quotas(setup) if setup else None
         self.cq_of_job: list[int] = []
+        self.priority = [job.priority for job in self.jobs]
         self.flavor_classes: list[Allowed] = []
         self.cq_allowed: dict[int, Allowed] = {}
         self.job_flavor: dict[int, int] = {}
@@ -178,6 +186,8 @@ class _Replay:
         if setup is None:
             return
         self.cq_of_job = [_cluster_queue(setup.cluster_queue(job.queue)) for job in self.jobs]
+        if setup.queue_priority:
+            self.priority = [setup.queue_priority.get(j.queue, j.priority) for j in self.jobs]
         cpu_quota, mem_quota = limits_cpu_or_memory(setup)
         if cpu_quota:
             self.resource_quotas.append((Quotas(setup, "cpu"), 2))
@@ -539,7 +549,7 @@ class _Replay:
         assert quotas is not None
         cq = self.cq_of_job[i]
         policy = quotas.setup.nodes[cq].preemption
-        mine = (self.jobs[i].priority, i)
+        mine = (self.priority[i], i)
         root = self._root_of(cq)
         found: list[Candidate] = []
         for j in self.running_on_flavor.get(flavor, ()):
@@ -548,7 +558,7 @@ class _Replay:
             if self.now - start < self.policy.min_run_s:
                 self._retry_at(start + self.policy.min_run_s)
                 continue
-            theirs = self.jobs[j].priority
+            theirs = self.priority[j]
             other = self.cq_of_job[j]
             if other == cq:
                 if may_preempt_in_queue(policy, mine, (theirs, j)):
@@ -617,7 +627,7 @@ class _Replay:
                 for node, _, slices in self.allocs[j]
             ):
                 continue
-            key = (self.jobs[j].priority, -(self.start[j] or 0.0))
+            key = (self.priority[j], -(self.start[j] or 0.0))
             if best < 0 or key < best_key:
                 best, best_key = j, key
         return best
@@ -1371,7 +1381,9 @@ def _shapes(
     cluster: ClusterState,
     cq_of_job: list[int],
     cq_allowed: dict[int, Allowed],
+    *,
     quota_on: tuple[bool, bool] = (False, False),
+    priorities: list[int] | None = None,
 ) -> tuple[list[Shape], list[int], list[int], list[int], int]:
     """Distinct shapes (pod, pods, allowed classes; with queues also ClusterQueue and
     priority), each job's shape id, each shape's queue and priority, pods rounded up.
@@ -1385,7 +1397,8 @@ def _shapes(
         pod = pod_shape(job.gpus, job.cpu, job.mem_gib, cpu_on=cpu_on, mem_on=mem_on)
         if job.gpus > 1 and job.gpus != int(job.gpus):
             rounded_up += job.pods
-        cq, priority = (cq_of_job[index], job.priority) if cq_of_job else (-1, 0)
+        priority = priorities[index] if priorities is not None else job.priority
+        cq, priority = (cq_of_job[index], priority) if cq_of_job else (-1, 0)
         where = (job.gpu_types, cq)
         if where not in allowed_of:
             allowed_of[where] = _intersect(cluster.classes_for(job.gpu_types), cq_allowed.get(cq))

@@ -66,6 +66,8 @@ class QueueSetup:
     default_queue: int | None = None
     flavor_order: dict[int, tuple[int, ...]] = field(default_factory=dict)
     """ClusterQueue node index -> its flavors in the order listed."""
+    queue_priority: dict[str, int] = field(default_factory=dict)
+    """A trace's queue value -> the priority of all its jobs (overrides the trace's)."""
 
     def cluster_queue(self, trace_queue: str) -> int | None:
         return self.queue_of.get(trace_queue, self.default_queue)

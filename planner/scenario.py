@@ -138,6 +138,10 @@ class QueuesSpec(_Config):
     default_cluster_queue: str | None = Field(
         default=None, description="for queue values that name no LocalQueue or ClusterQueue"
     )
+    queue_priority: dict[str, int] = Field(
+        default_factory=dict,
+        description="a trace's queue value -> priority of its jobs (else the trace's priority)",
+    )
 
     @model_validator(mode="after")
     def _references(self) -> Self:
@@ -232,6 +236,7 @@ class QueuesSpec(_Config):
             queue_of=mapping,
             default_queue=index[self.default_cluster_queue] if self.default_cluster_queue else None,
             flavor_order=order,
+            queue_priority=dict(self.queue_priority),
         )
 
 

@@ -188,3 +188,32 @@ def test_schedule_has_a_preempted_row_per_evicted_run(
     ]
     assert b1[1][11] == "50"  # waited 50 s in all
     capsys.readouterr()
+
+
+def test_a_queue_mapped_priority_overrides_the_trace_and_drives_preemption() -> None:
+    spec = QueuesSpec.model_validate(
+        {
+            "flavors": [{"name": "f"}],
+            "cluster_queues": [
+                {
+                    "name": "A",
+                    "quotas": [{"flavor": "f", "gpus": 8}],
+                    "preemption": {"within_cluster_queue": "LowerPriority"},
+                }
+            ],
+            "local_queues": {"batch": "A", "prod": "A"},
+            "queue_priority": {"prod": 100},
+        }
+    ).to_setup(strict_default=False)
+    # both have priority 0 in the trace; prod's jobs get 100 from the mapping
+    jobs = [
+        Job("batch-job", 0, 100, gpus=8, queue="batch"),
+        Job("prod-job", 10, 50, gpus=8, queue="prod"),
+    ]
+
+    result = simulate(jobs, TWO_NODES, Policy(queues=spec))
+
+    ix = by_id(result)
+    assert result.start_s[ix["prod-job"]] == 10
+    assert [s[:2] for s in result.segments[ix["batch-job"]]] == [(0, 10)]
+    assert result.end_s[ix["batch-job"]] == 160
