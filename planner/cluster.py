@@ -146,7 +146,7 @@ class ClusterState:
             return None
         return frozenset(i for i, hw in enumerate(self.classes) if hw.gpu_type in wanted)
 
-    def capacity(self, pod: PodShape, allowed: Allowed, *, gpu_only: bool = False) -> int:
+    def capacity(self, pod: PodShape, allowed: Allowed) -> int:
         """How many such pods fit now, in all (each node independently)."""
         total = 0
         pid = self._pid(pod)
@@ -154,7 +154,7 @@ class ClusterState:
         for group in self._groups_for(pod, pid):
             for sid, nodes in group.items():
                 if allowed is None or classes[sid] in allowed:
-                    total += self._fitting(sid, pod, pid, gpu_only) * len(nodes)
+                    total += self._fitting(sid, pod, pid, False) * len(nodes)
         return total
 
     def fits(self, pod: PodShape, count: int, allowed: Allowed) -> bool:

@@ -7,7 +7,6 @@ other resources (MIG slices, pods), fair-sharing preemption, namespace selectors
 admission checks and any kind we do not model.
 """
 
-import re
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +14,7 @@ import yaml
 from pydantic import ValidationError
 
 from planner.errors import ScenarioError
-from planner.ingest.kubectl import kubernetes_quantity
+from planner.ingest.kubectl import gpu_model, kubernetes_quantity
 from planner.scenario import QueuesSpec
 
 GPU_RESOURCE = "nvidia.com/gpu"
@@ -24,10 +23,6 @@ _LIMITS = (
     ("nominalQuota", ""),
     ("borrowingLimit", "borrowing_limit"),
     ("lendingLimit", "lending_limit"),
-)
-_KNOWN_GPUS = re.compile(
-    r"(GB200|B200|H200|H100|H800|H20|A800|A100|A40|A30|A10G?|L40S?|L4|V100|T4|P100|RTX\d+)",
-    re.IGNORECASE,
 )
 _MODELLED = {
     "ClusterQueue": {"cohort", "cohortName", "queueingStrategy", "resourceGroups", "preemption"},
@@ -177,8 +172,7 @@ def _gpu_type(labels: dict[str, Any]) -> str:
     """The GPU model a flavor's node labels select ('' if they do not name one)."""
     for key, value in labels.items():
         if "gpu" in key.lower() or "accelerator" in key.lower():
-            found = _KNOWN_GPUS.search(str(value))
-            return found.group(1).upper() if found else str(value)
+            return gpu_model(str(value))
     return ""
 
 

@@ -25,7 +25,7 @@ def summarize(result: ReplayResult, *, timeline: bool = False) -> dict[str, Any]
     capacity = sum(result.capacity_gpus.values())
     horizon = result.horizon_s
     started = [i for i, s in enumerate(result.start_s) if s is not None]
-    waits = np.array([_wait(result, i) for i in started], dtype=np.float64)
+    waits = np.array([waited_s(result, i) for i in started], dtype=np.float64)
     completed = [i for i, s in enumerate(status) if s == "completed"]
     by_reason, by_queue = _waiting_gpu_hours(result)
     summary: dict[str, Any] = {
@@ -103,7 +103,7 @@ def _queue(result: ReplayResult, i: int) -> str:
     return result.jobs[i].queue
 
 
-def _wait(result: ReplayResult, i: int) -> float:
+def waited_s(result: ReplayResult, i: int) -> float:
     """Time from submit to the last start, less the runs that were preempted."""
     start = result.start_s[i]
     if start is None:

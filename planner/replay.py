@@ -22,9 +22,11 @@ from planner.importer import import_file
 from planner.ingest import NODE_FORMATS, IngestOptions, sniff
 from planner.ingest.kubectl import looks_like_kubectl, read_kubectl_nodes
 from planner.ingest.nodes import read_cluster
+from planner.metrics import waited_s
 from planner.model import Job
 from planner.scenario import ClusterSpec, Scenario
 from planner.trace_stats import find_trace
+from planner.waits import REASON_CODES
 
 SCHEDULE_COLUMNS = (
     "job_id",
@@ -209,61 +211,43 @@ def _present(value: float | None) -> float | None:
 
 def schedule_rows(result: ReplayResult) -> Iterator[tuple[object, ...]]:
     """One row per run segment, in `SCHEDULE_COLUMNS` order (submit order of jobs)."""
-    from planner.waits import REASON_CODES  # noqa: PLC0415 - tiny, keeps the header short
-
-    node_ids = result.node_ids
     for i, job in enumerate(result.jobs):
         queue = result.cluster_queue[i] if result.cluster_queue is not None else job.queue
         for begin, stop, placed in result.segments.get(i, ()):
-            yield (
-                job.job_id,
-                queue,
-                _number(job.submit_s),
-                _number(begin),
-                _number(stop),
-                _number(job.duration_s),
-                _number(job.total_gpus),
-                _number(job.pods * job.cpu),
-                _number(job.pods * job.mem_gib),
-                "preempted",
-                ";".join(f"{node_ids[n]}:{_number(g)}" for n, g in placed),
-                "",
-                "",
-                "",
-            )
+            yield _row(result, i, queue, (begin, stop, "preempted", placed), ("", "", ""))
         start, end = result.start_s[i], result.end_s[i]
         waited = result.wait_by_reason[i]
-        placement = ";".join(f"{node_ids[n]}:{_number(g)}" for n, g in result.placement[i])
-        reasons = (
-            ";".join(
-                f"{code}:{_number(s)}" for code, s in zip(REASON_CODES, waited, strict=True) if s
-            )
-            if waited
-            else ""
+        reasons = ";".join(
+            f"{code}:{_number(s)}" for code, s in zip(REASON_CODES, waited or (), strict=False) if s
         )
-        yield (
-            job.job_id,
-            queue,
-            _number(job.submit_s),
-            _number(start) if start is not None else "",
-            _number(end) if end is not None else "",
-            _number(job.duration_s),
-            _number(job.total_gpus),
-            _number(job.pods * job.cpu),
-            _number(job.pods * job.mem_gib),
-            result.status[i],
-            placement,
-            _number(_waited(result, i)) if start is not None else "",
-            reasons,
-            result.unschedulable_reason.get(i, ""),
-        )
+        wait = _number(waited_s(result, i)) if start is not None else ""
+        run = (start, end, result.status[i], result.placement[i])
+        yield _row(result, i, queue, run, (wait, reasons, result.unschedulable_reason.get(i, "")))
 
 
-def _waited(result: ReplayResult, i: int) -> float:
-    start = result.start_s[i]
-    assert start is not None
-    ran = sum(end - begin for begin, end, _ in result.segments.get(i, ()))
-    return start - result.jobs[i].submit_s - ran
+def _row(
+    result: ReplayResult,
+    i: int,
+    queue: str,
+    run: tuple[float | None, float | None, str, tuple[tuple[int, float], ...]],
+    waits: tuple[str, str, str],
+) -> tuple[object, ...]:
+    job, node_ids = result.jobs[i], result.node_ids
+    start, end, status, placed = run
+    return (
+        job.job_id,
+        queue,
+        _number(job.submit_s),
+        _number(start) if start is not None else "",
+        _number(end) if end is not None else "",
+        _number(job.duration_s),
+        _number(job.total_gpus),
+        _number(job.pods * job.cpu),
+        _number(job.pods * job.mem_gib),
+        status,
+        ";".join(f"{node_ids[n]}:{_number(g)}" for n, g in placed),
+        *waits,
+    )
 
 
 def write_schedule(result: ReplayResult, path: Path) -> int:

@@ -79,9 +79,14 @@ def _node(item: dict[str, Any], index: int, notes: list[str]) -> Node | None:
 def _gpu_type(labels: dict[str, Any]) -> str:
     for key in _PRODUCT_LABELS:
         if key in labels:
-            found = _KNOWN_GPUS.search(str(labels[key]))
-            return found.group(1).upper() if found else str(labels[key])
+            return gpu_model(str(labels[key]))
     return ""
+
+
+def gpu_model(label: str) -> str:
+    """The GPU model a product label names (NVIDIA-A100-SXM4-80GB -> A100), else the label."""
+    found = _KNOWN_GPUS.search(label)
+    return found.group(1).upper() if found else label
 
 
 def kubernetes_quantity(value: Any) -> float:
