@@ -20,6 +20,7 @@ from planner.replay import load_jobs, load_scenario, read_nodes, run_scenario, w
 from planner.scenario import ClusterSpec, OverheadSpec, PolicySpec, Scenario
 from planner.store import connect, database_path
 from planner.trace_stats import find_trace
+from planner.volcano_yaml import looks_like_volcano, read_volcano
 from planner.waits import WAIT_REASONS
 
 ReadOptions = Callable[[argparse.Namespace], IngestOptions]
@@ -54,7 +55,7 @@ def add_commands(
         "--schedule-out", type=Path, metavar="FILE.csv", help="write one row per job run"
     )
     replay.add_argument(
-        "--queues", type=Path, metavar="FILE.yaml", help="Kueue YAML (ClusterQueues, Cohorts, ...)"
+        "--queues", type=Path, metavar="FILE.yaml", help="Kueue or Volcano YAML (queues)"
     )
     replay.add_argument("--network", choices=tuple(NETWORK_HELP), help="container network class")
     replay.add_argument("--storage", choices=tuple(STORAGE_HELP), help="storage class")
@@ -122,8 +123,7 @@ def _scenario(args: argparse.Namespace) -> Scenario:
             network=args.network or current.network, storage=args.storage or current.storage
         )
     if args.queues:
-        queues, notes = read_kueue(args.queues)
-        update["queues"] = queues
+        notes = _queues_file(args.queues, update)
         for note in notes:
             print(f"note: {note}", file=sys.stderr)
     flags = {
@@ -139,6 +139,17 @@ def _scenario(args: argparse.Namespace) -> Scenario:
     if changed:
         update["policy"] = PolicySpec.model_validate(scenario.policy.model_dump() | changed)
     return scenario.model_copy(update=update)
+
+
+def _queues_file(path: Path, update: dict[str, Any]) -> list[str]:
+    """`--queues`: a Kueue or a Volcano YAML replaces the scenario's queues of either kind."""
+    if looks_like_volcano(path):
+        update["volcano"], notes = read_volcano(path)
+        update["queues"] = None
+    else:
+        update["queues"], notes = read_kueue(path)
+        update["volcano"] = None
+    return notes
 
 
 def _cluster_from_flags(args: argparse.Namespace) -> ClusterSpec:
@@ -187,6 +198,26 @@ def _replay_lines(s: dict[str, Any]) -> list[str]:
         )
     for reason, count in s["unschedulable_by_reason"].items():
         lines.append(f"unschedulable: {count:,} jobs, {reason}")
+    lines.extend(_sharing_lines(s.get("sharing", {})))
+    return lines
+
+
+def _sharing_lines(sharing: dict[str, dict[str, Any]]) -> list[str]:
+    lines: list[str] = []
+    for pool, p in sharing.items():
+        lines.append(
+            f"{pool}: {p['mode']}; {p['gpus']:,} GPUs advertised as {p['advertised']:,} devices"
+        )
+        lines.append(
+            f"  requested {_pct(p['requested_share'])} of its GPU-hours, granted "
+            f"{p['granted_gpu_hours']:,.1f} GPU-h, GPUs occupied {_pct(p['occupied_share'])}"
+            + (f", {p['relayouts']:,} re-layouts" if p["relayouts"] else "")
+            + (
+                f", {p['slowdown_gpu_hours']:,.1f} GPU-h lost to slowdown or re-layout"
+                if p["slowdown_gpu_hours"]
+                else ""
+            )
+        )
     return lines
 
 

@@ -11,14 +11,19 @@ free MiB)`. CPU or memory a node does not limit (capacity 0 in the cluster descr
 """
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
+
+from planner.shared_gpus import SharedGpus
+from planner.sharing import SharingMode, find_profile
 
 MILLI = 1000
 UNLIMITED = 1 << 60
 _INFINITE_PODS = 1 << 30
 _RANDOM_TRIES = 32
+_SHARED_GROUP = (1 << 30, MILLI)
+"""Group key of MIG and time-sliced states: every GPU pod looks at them (fit decides)."""
 
 Placement = Literal["best-fit", "binpack", "spread", "random", "fgd"]
 PLACEMENTS: tuple[Placement, ...] = ("best-fit", "binpack", "spread", "random", "fgd")
@@ -41,6 +46,7 @@ class NodeClass:
     gpus: int
     cpu: int
     mem: int
+    sharing: SharingMode | None = None
 
     @property
     def pool(self) -> str:
@@ -82,6 +88,7 @@ class ClusterState:
         *,
         seed: int = 0,
         typical: Sequence[TypicalPod] = (),
+        sharing: Mapping[str, SharingMode] | None = None,
     ) -> None:
         self.placement = placement
         self.rng = random.Random(seed)
@@ -90,16 +97,30 @@ class ClusterState:
         self.classes: list[NodeClass] = []
         class_of: dict[NodeClass, int] = {}
         self.node_class: list[int] = []
+        modes = {k.upper(): v for k, v in (sharing or {}).items()}
         for _, gpu_type, gpus, cpu, mem_gib in specs:
-            hw = NodeClass(gpu_type.upper(), gpus, round(cpu * MILLI), round(mem_gib * 1024))
+            mode = modes.get(gpu_type.upper(), modes.get("*")) if gpus else None
+            hw = NodeClass(gpu_type.upper(), gpus, round(cpu * MILLI), round(mem_gib * 1024), mode)
             self.node_class.append(class_of.setdefault(hw, len(class_of)))
         self.classes = list(class_of)
-        self.gpu_free = [[MILLI] * self.classes[c].gpus for c in self.node_class]
+        choice = {"spread": "spread", "random": "random"}.get(placement, "pack")
+        self.shared = {
+            c: SharedGpus(hw.sharing, hw.gpus, choice, self.rng)  # type: ignore[arg-type]
+            for c, hw in enumerate(self.classes)
+            if hw.sharing is not None
+        }
+        self.shared_occupied = dict.fromkeys(self.shared, 0)
+        """GPUs of each shared class with at least one tenant."""
+        self.shared_granted = dict.fromkeys(self.shared, 0.0)
+        """Physical GPUs granted in each shared class (instances' g/7, replicas/replicas)."""
+        self.gpu_free = [self._idle_gpus(c) for c in self.node_class]
         self.cpu_free = [self.classes[c].cpu or UNLIMITED for c in self.node_class]
         self.mem_free = [self.classes[c].mem or UNLIMITED for c in self.node_class]
         self.free_milli_by_class = [0] * len(self.classes)
         for c in self.node_class:
-            self.free_milli_by_class[c] += self.classes[c].gpus * MILLI
+            shared = self.shared.get(c)
+            capacity = shared.capacity_milli() if shared else self.classes[c].gpus * MILLI
+            self.free_milli_by_class[c] += capacity
         # States are interned: ids are cheap to hash, the tuples behind them are not.
         self.states: list[StateKey] = []
         self._state_class: list[int] = []
@@ -140,11 +161,18 @@ class ClusterState:
         return any(hw.mem for hw in self.classes)
 
     def classes_for(self, gpu_types: Iterable[str]) -> Allowed:
-        """The node classes whose GPU type is one of `gpu_types` (None: no constraint)."""
+        """The node classes whose GPU type is one of `gpu_types` (None: no constraint); a
+        MIG profile name (`3g.40gb`) stands for the MIG classes that offer it."""
         wanted = {name.upper() for name in gpu_types}
         if not wanted:
             return None
-        return frozenset(i for i, hw in enumerate(self.classes) if hw.gpu_type in wanted)
+        profiles = {p.name for p in map(find_profile, wanted) if p is not None}
+        return frozenset(
+            i
+            for i, hw in enumerate(self.classes)
+            if hw.gpu_type in wanted
+            or (i in self.shared and any(p.name in profiles for p in self.shared[i].offered))
+        )
 
     def capacity(self, pod: PodShape, allowed: Allowed) -> int:
         """How many such pods fit now, in all (each node independently)."""
@@ -189,6 +217,15 @@ class ClusterState:
             if not frontier or mem > frontier[-1][1]:
                 frontier.append((cpu, mem))
         return tuple(frontier)
+
+    def refused_by_sharing(self, pod: PodShape, allowed: Allowed) -> bool:
+        """Whether every allowed GPU node shares its GPUs in a way that cannot serve `pod`."""
+        gpu_classes = [
+            c for c, hw in enumerate(self.classes) if hw.gpus and (allowed is None or c in allowed)
+        ]
+        return bool(gpu_classes) and all(
+            c in self.shared and not self.shared[c].request(pod[0], pod[1])[1] for c in gpu_classes
+        )
 
     def free_milli(self, allowed: Allowed) -> int:
         if allowed is None:
@@ -237,8 +274,12 @@ class ClusterState:
         milli, gpus, cpu, mem = pod
         free = self.gpu_free[node]
         slices: list[tuple[int, int]] = []
+        shared = self.shared.get(self.node_class[node])
         for _ in range(pods):
-            if milli == MILLI:
+            if shared is not None:
+                if gpus:
+                    slices += self._take_shared(node, shared, pod)
+            elif milli == MILLI:
                 i = -1
                 for _ in range(gpus):
                     i = free.index(MILLI, i + 1)
@@ -248,7 +289,7 @@ class ClusterState:
                 i = free.index(self._shared_gpu_value(tuple(sorted(free, reverse=True)), pod))
                 free[i] -= milli
                 slices.append((i, milli))
-        self.free_milli_by_class[self.node_class[node]] -= milli * gpus * pods
+        self.free_milli_by_class[self.node_class[node]] -= self._gpu_milli(node, slices)
         if self.cpu_free[node] != UNLIMITED:
             self.cpu_free[node] -= cpu * pods
         if self.mem_free[node] != UNLIMITED:
@@ -259,9 +300,13 @@ class ClusterState:
     def release(self, alloc: NodeAlloc, pod: PodShape) -> None:
         node, pods, slices = alloc
         free = self.gpu_free[node]
-        for i, amount in slices:
-            free[i] += amount
-        self.free_milli_by_class[self.node_class[node]] += pod[0] * pod[1] * pods
+        shared = self.shared.get(self.node_class[node])
+        if shared is None:
+            for i, amount in slices:
+                free[i] += amount
+        else:
+            self._shared_change(node, shared, slices, shared.give_back, -1)
+        self.free_milli_by_class[self.node_class[node]] += self._gpu_milli(node, slices)
         if self.cpu_free[node] != UNLIMITED:
             self.cpu_free[node] += pod[2] * pods
         if self.mem_free[node] != UNLIMITED:
@@ -272,9 +317,13 @@ class ClusterState:
         """Take exactly the resources of an earlier `allocate` again (after a what-if release)."""
         node, pods, slices = alloc
         free = self.gpu_free[node]
-        for i, amount in slices:
-            free[i] -= amount
-        self.free_milli_by_class[self.node_class[node]] -= pod[0] * pod[1] * pods
+        shared = self.shared.get(self.node_class[node])
+        if shared is None:
+            for i, amount in slices:
+                free[i] -= amount
+        else:
+            self._shared_change(node, shared, slices, shared.retake, 1)
+        self.free_milli_by_class[self.node_class[node]] -= self._gpu_milli(node, slices)
         if self.cpu_free[node] != UNLIMITED:
             self.cpu_free[node] -= pod[2] * pods
         if self.mem_free[node] != UNLIMITED:
@@ -308,7 +357,7 @@ class ClusterState:
         total = 0
         for sid, nodes in self.members.items():
             cls, free_gpus, _, _ = self.states[sid]
-            free = sum(free_gpus)
+            free = self._free_gpu_milli(cls, free_gpus)
             if free and not any(
                 (allowed is None or cls in allowed)
                 and self._fitting(sid, pod, self._pid(pod), False)
@@ -321,6 +370,56 @@ class ClusterState:
         return len(self.members)
 
     # --- internals ----------------------------------------------------------------------------
+
+    def _idle_gpus(self, cls: int) -> list[int]:
+        shared = self.shared.get(cls)
+        return [shared.initial() if shared else MILLI] * self.classes[cls].gpus
+
+    def _take_shared(self, node: int, shared: SharedGpus, pod: PodShape) -> list[tuple[int, int]]:
+        free = self.gpu_free[node]
+        before = list(free)
+        taken = shared.take(free, pod[0], pod[1])
+        cls = self.node_class[node]
+        for i in {i for i, _ in taken}:
+            self.shared_occupied[cls] += shared.occupied(free[i]) - shared.occupied(before[i])
+        self.shared_granted[cls] += sum(shared.granted(amount) for _, amount in taken)
+        return taken
+
+    def _shared_change(
+        self,
+        node: int,
+        shared: SharedGpus,
+        slices: tuple[tuple[int, int], ...],
+        change: Callable[[list[int], int, int], None],
+        sign: int,
+    ) -> None:
+        """Give back (sign -1) or take again (+1) exactly these instances or replicas."""
+        free = self.gpu_free[node]
+        cls = self.node_class[node]
+        for i, amount in slices:
+            was = shared.occupied(free[i])
+            change(free, i, amount)
+            self.shared_occupied[cls] += shared.occupied(free[i]) - was
+            self.shared_granted[cls] += sign * shared.granted(amount)
+
+    def _gpu_milli(self, node: int, slices: Iterable[tuple[int, int]]) -> int:
+        """Milli-GPUs an allocation takes from its class's free milli."""
+        shared = self.shared.get(self.node_class[node])
+        if shared is None:
+            return sum(amount for _, amount in slices)
+        return sum(shared.units(amount) for _, amount in slices)
+
+    def _free_gpu_milli(self, cls: int, free: tuple[int, ...]) -> int:
+        if cls not in self.shared:
+            return sum(free)
+        return round(self._free_gpu_share(cls, free) * self.classes[cls].gpus * MILLI)
+
+    def _free_gpu_share(self, cls: int, free: tuple[int, ...]) -> float:
+        shared = self.shared.get(cls)
+        if shared is not None:
+            return shared.free_share(free)
+        gpus = self.classes[cls].gpus
+        return sum(free) / (gpus * MILLI) if gpus else 0.0
 
     def _key_of(self, node: int) -> StateKey:
         return (
@@ -338,7 +437,10 @@ class ClusterState:
             self._state_class.append(key[0])
             free = key[1]
             whole = free.count(MILLI)
-            self._state_group.append((whole, MILLI) if whole else (0, max(free, default=0)))
+            if key[0] in self.shared:
+                self._state_group.append(_SHARED_GROUP)
+            else:
+                self._state_group.append((whole, MILLI) if whole else (0, max(free, default=0)))
         return sid
 
     def _pid(self, pod: PodShape) -> int:
@@ -404,9 +506,12 @@ class ClusterState:
         if cached is not None:
             return cached
         milli, gpus, cpu, mem = pod
-        _, free, cpu_free, mem_free = self.states[sid]
+        cls, free, cpu_free, mem_free = self.states[sid]
         fit = _INFINITE_PODS
-        if gpus:
+        shared = self.shared.get(cls)
+        if shared is not None and gpus:
+            fit = shared.fit(free, milli, gpus)
+        elif gpus:
             per_gpu = sum(f // milli for f in free) if milli < MILLI else free.count(MILLI)
             fit = per_gpu // gpus if milli == MILLI else per_gpu
         if not gpu_only:
@@ -518,8 +623,12 @@ class ClusterState:
         cls, free, cpu_free, mem_free = key
         milli, gpus, cpu, mem = pod
         values = list(free)
+        shared = self.shared.get(cls)
         for _ in range(pods):
-            if milli == MILLI:
+            if shared is not None:
+                if gpus:
+                    shared.take(values, milli, gpus)
+            elif milli == MILLI:
                 for _ in range(gpus):
                     values[values.index(MILLI)] = 0
             elif gpus:
@@ -568,12 +677,12 @@ class ClusterState:
             return grown + 1e-9 * self._free_share(hw, after)
         if policy == "best-fit":
             return self._free_share(hw, after)
-        shares = _resource_shares(hw, after, used=policy == "binpack")
+        gpu_free = self._free_gpu_milli(after[0], after[1])
+        shares = _resource_shares(hw, after, gpu_free, used=policy == "binpack")
         return -(sum(shares) // len(shares)) if shares else 0
 
-    @staticmethod
-    def _free_share(hw: NodeClass, after: StateKey) -> float:
-        gpu = sum(after[1]) / (hw.gpus * MILLI) if hw.gpus else 0.0
+    def _free_share(self, hw: NodeClass, after: StateKey) -> float:
+        gpu = self._free_gpu_share(after[0], after[1])
         cpu = after[2] / hw.cpu if hw.cpu else 0.0
         return gpu + cpu
 
@@ -582,9 +691,15 @@ class ClusterState:
         if cached is not None:
             return cached
         cls, free, cpu_free, mem_free = self.states[sid]
-        total = sum(free)
+        total = self._free_gpu_milli(cls, free)
         frag = 0.0
-        if total:
+        if total and cls in self.shared:
+            for typical in self.typical:
+                pod = typical.pod
+                usable = typical.allowed is None or cls in typical.allowed
+                if not (usable and self._fitting(sid, pod, self._pid(pod), False)):
+                    frag += typical.weight * total
+        elif total:
             for typical in self.typical:
                 milli, gpus, cpu, mem = typical.pod
                 if typical.allowed is not None and cls not in typical.allowed:
@@ -599,11 +714,11 @@ class ClusterState:
         return frag
 
 
-def _resource_shares(hw: NodeClass, after: StateKey, *, used: bool) -> list[int]:
+def _resource_shares(hw: NodeClass, after: StateKey, gpu_free: int, *, used: bool) -> list[int]:
     """kube-scheduler NodeResourcesFit per-resource scores (0-100, integer) for the limited ones."""
     shares: list[int] = []
     for capacity, free in (
-        (hw.gpus * MILLI, sum(after[1])),
+        (hw.gpus * MILLI, gpu_free),
         (hw.cpu, after[2]),
         (hw.mem, after[3]),
     ):

@@ -31,6 +31,8 @@ from planner.model import Job
 from planner.policy import Policy
 from planner.preemption import Candidate, choose_victims, may_preempt_in_queue, may_reclaim
 from planner.quota import BUDGET_MONTH_S, Quotas, limits_cpu_or_memory
+from planner.shared_gpus import MIG_RELAYOUT
+from planner.sharing import MigConfig, TimeSlicing, find_profile, mode_label
 from planner.waits import (
     BACKOFF,
     BEHIND_HEAD,
@@ -47,15 +49,23 @@ from planner.waits import (
 )
 
 # Event kinds, in the order they apply at one instant: freed GPUs are visible to arrivals.
-_FINISH, _TIMEOUT, _REQUEUE, _RETRY, _ONLINE = 0, 1, 2, 3, 4
+_FINISH, _TERMINATED, _TIMEOUT, _REQUEUE, _RETRY, _ONLINE = range(6)
 _ONLINE_POD: PodShape = (1000, 1, 0, 0)
 # Job states.
-PENDING, WAITING, RUNNING, DONE, UNSCHEDULABLE, BACKING_OFF = range(6)
+PENDING, WAITING, RUNNING, DONE, UNSCHEDULABLE, BACKING_OFF, TERMINATING = range(7)
 _TIMELINE_BINS = 400
 _NO_REASON = -1
 _NO_QUEUE = -2  # the job's queue maps to no ClusterQueue
 _GPUS_FIT = -2
-_STATUS = ("unfinished", "unfinished", "unfinished", "completed", "unschedulable", "unfinished")
+_STATUS = (
+    "unfinished",
+    "unfinished",
+    "unfinished",
+    "completed",
+    "unschedulable",
+    "unfinished",
+    "unfinished",
+)
 Shape = tuple[PodShape, int, Allowed]
 
 
@@ -119,6 +129,8 @@ class ReplayResult:
     lent_gpu_s: dict[str, float] = field(default_factory=dict)
     budget_used_gpu_s: dict[str, list[float]] = field(default_factory=dict)
     """Per ClusterQueue with a budget: GPU-seconds used in each 30-day month."""
+    sharing: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Per MIG or time-sliced pool: what its GPUs were asked for, granted and occupied."""
 
 
 def simulate(jobs: Sequence[Job], nodes: Sequence[NodeSpec], policy: Policy) -> ReplayResult:
@@ -141,7 +153,9 @@ class _Replay:
         order = sorted(range(len(jobs)), key=lambda i: jobs[i].submit_s)
         self.jobs = [jobs[i] for i in order]
         self.policy = policy
-        self.cluster = ClusterState(nodes, policy.placement, seed=policy.seed)
+        self.cluster = ClusterState(
+            nodes, policy.placement, seed=policy.seed, sharing=policy.sharing
+        )
         self._init_queues()
         force = (
             any(r == 2 for _, r in self.resource_quotas),
@@ -222,6 +236,8 @@ class _Replay:
         self.finish_at = [0.0] * n
         self.segments: dict[int, list[tuple[float, float, tuple[tuple[int, float], ...]]]] = {}
         self.preempted_waiting: dict[int, int] = {}  # job -> reason of its eviction
+        self.awaiting: dict[int, float] = {}
+        """Preemptors whose victims are terminating -> when the last one is gone."""
         self.running: set[int] = set()
         self.online: list[NodeAlloc] = []
         self.online_milli_s = 0.0
@@ -294,6 +310,12 @@ class _Replay:
         self.timeline = Timeline(bin_s=max(span / _TIMELINE_BINS, 1.0), pools=self.pools)
         self.bin_acc = _BinAccumulator(len(self.pools))
         self.distinct_max = self.cluster.distinct_states()
+        self.shared_pools = sorted({self.pool_index[c] for c in self.cluster.shared})
+        self.shared_s = {p: [0.0, 0.0, 0.0, 0.0, 0.0] for p in self.shared_pools}
+        """Per shared pool: requested, granted, occupied GPU-seconds; GPU-seconds lost to
+        slowdown and re-layouts; re-layouts."""
+        self.stretched: dict[int, tuple[float, float, int]] = {}
+        """Running jobs slowed by time-slicing or a MIG re-layout: (factor, delay, pool)."""
 
     # --- the loop ------------------------------------------------------------------------
 
@@ -335,6 +357,8 @@ class _Replay:
         if kind == _FINISH:
             if self.state[i] == RUNNING and self.finish_at[i] == self.now:
                 self._finish(i)  # otherwise the run this event belonged to was preempted
+        elif kind == _TERMINATED:
+            self._terminated(i)
         elif kind == _TIMEOUT:
             if self.state[i] == WAITING and 0 < self.placed[i] < self.jobs[i].pods:
                 self._time_out(i)
@@ -506,9 +530,12 @@ class _Replay:
         quotas = self.quotas
         assert quotas is not None
         while heap and not self._quota_fits(heap[0][2]):
-            if heap[0][1] not in tried and self._try_preempt(heap[0][1]):
-                tried.add(heap[0][1])  # victims are gone: it fits now
-                continue
+            head = heap[0][1]
+            waiting_for_victims = self.awaiting.get(head, -1.0) > self.now
+            if head not in tried and not waiting_for_victims and self._try_preempt(head):
+                tried.add(head)
+                if self.awaiting.get(head, -1.0) <= self.now:
+                    continue  # victims are gone: it fits now
             self._head_failed(cq, heap)
         if not heap:
             return None
@@ -539,8 +566,12 @@ class _Replay:
 
             victims = choose_victims(candidates, fits_without) if candidates else None
             if victims:
+                grace = self.policy.termination_grace_s
                 for victim in victims:
-                    self._evict(victim.job)
+                    self._evict(victim.job, grace_s=grace)
+                if grace:
+                    # Kueue admits the preemptor in a later cycle, once its victims are gone
+                    self.awaiting[i] = self.now + grace
                 return True
         return False
 
@@ -659,13 +690,11 @@ class _Replay:
             )
         return fits
 
-    def _evict(self, j: int, reason: int = PREEMPTED) -> None:
-        """Preempt a running job: it loses the work since its last checkpoint and requeues."""
-        sid = self.shape_of[j]
+    def _evict(self, j: int, reason: int = PREEMPTED, *, grace_s: float = 0.0) -> None:
+        """Preempt a running job: it loses the work since its last checkpoint and requeues
+        once its pods have terminated, `grace_s` later (they hold GPUs and quota till then)."""
         if self.quotas is not None:
-            flavor = self.job_flavor.pop(j)
-            self._charge(self.cq_of_job[j], flavor, sid, -1)
-            self.running_on_flavor[flavor].discard(j)
+            self.running_on_flavor[self.job_flavor[j]].discard(j)
         if self.policy.queueing == "backfill":
             est_end = self.start[j] + self.run_s[j] * self.policy.estimate_factor  # type: ignore[operator]
             del self.running_by_end[bisect_left(self.running_by_end, (est_end, j))]
@@ -673,22 +702,33 @@ class _Replay:
         self.placed[j] = 0
         start = self.start[j]
         assert start is not None
-        ran = self.now - start
+        ran = self._unstretch(j, self.now - start)
         interval = self.policy.checkpoint_interval_s
         kept = (ran // interval) * interval if interval else 0.0
         restart = self.policy.restart_overhead_s
         self.remaining_s[j] += restart - kept
-        self.wasted_gpu_s += self.jobs[j].total_gpus * (ran - kept + restart)
+        self.wasted_gpu_s += self.jobs[j].total_gpus * (ran - kept + restart + grace_s)
         self.segments.setdefault(j, []).append((start, self.now, self._placement_of(j)))
         self.preemptions += 1
         self.evictions_since_completion += 1
         if self.evicting_since is None:
             self.evicting_since = self.now
-        self._release_job(j)
-        self.allocs[j] = []
         self.start[j] = None
         self.preempted_waiting[j] = reason
         self.override_since[j] = self.now
+        if grace_s:
+            self.state[j] = TERMINATING
+            self._push(self.now + grace_s, _TERMINATED, j)
+        else:
+            self._terminated(j)
+
+    def _terminated(self, j: int) -> None:
+        """An evicted job's pods are gone: its GPUs and quota are free, it waits again."""
+        if self.quotas is not None:
+            flavor = self.job_flavor.pop(j)
+            self._charge(self.cq_of_job[j], flavor, self.shape_of[j], -1)
+        self._release_job(j)
+        self.allocs[j] = []
         self._enqueue(j, requeue=True, preempted=True)
         self.freed = self.dirty = True
 
@@ -923,6 +963,7 @@ class _Replay:
             self._dequeue(i)
         self.state[i] = RUNNING
         self.start[i] = self.now
+        self.awaiting.pop(i, None)
         pod = self.shapes[self.shape_of[i]][0]
         milli = pod[0] * pod[1]
         for node, pods, _ in self.allocs[i]:
@@ -930,13 +971,46 @@ class _Replay:
         self.running.add(i)
         if i in self.preempted_waiting:
             self._close_override(i, self.preempted_waiting.pop(i))
-        self.finish_at[i] = self.now + self.remaining_s[i]
+        self.finish_at[i] = self.now + self._stretch(i)
         self._push(self.finish_at[i], _FINISH, i)
         if self.policy.queueing == "backfill":
             insort(self.running_by_end, (self.now + self.run_s[i] * self.policy.estimate_factor, i))
         self.dirty = True
 
+    def _stretch(self, i: int) -> float:
+        """Wall time the job's remaining work takes where it was placed: time-sliced GPUs
+        slow it down, a MIG re-layout of its GPU delays it."""
+        work = self.remaining_s[i]
+        if not self.cluster.shared:
+            return work
+        factor, delay, pool = 1.0, 0.0, -1
+        for node, _, slices in self.allocs[i]:
+            cls = self.cluster.node_class[node]
+            mode = self.cluster.classes[cls].sharing
+            if isinstance(mode, TimeSlicing) and mode.slowdown > factor:
+                factor, pool = mode.slowdown, self.pool_index[cls]
+            elif isinstance(mode, MigConfig) and any(a & MIG_RELAYOUT for _, a in slices):
+                pool = self.pool_index[cls]
+                self.shared_s[pool][4] += 1
+                delay = max(delay, mode.relayout_delay_s or 0.0)
+        if pool < 0:
+            return work
+        self.stretched[i] = (factor, delay, pool)
+        return work * factor + delay
+
+    def _unstretch(self, i: int, ran: float) -> float:
+        """Work done in `ran` wall seconds; the wall time beyond it goes to `stretch_gpu_s`."""
+        found = self.stretched.pop(i, None)
+        if found is None:
+            return ran
+        factor, delay, pool = found
+        work = max(0.0, ran - delay) / factor
+        self.shared_s[pool][3] += (ran - work) * self.jobs[i].total_gpus
+        return work
+
     def _finish(self, i: int) -> None:
+        if i in self.stretched:
+            self._unstretch(i, self.now - self.start[i])  # type: ignore[operator]
         self.running.discard(i)
         self.last_completion = self.now
         self.evicting_since = None
@@ -1184,12 +1258,23 @@ class _Replay:
             self.allocated_milli_s += allocated * dt
             self.held_milli_s += self.held_milli * dt
             self.online_milli_s += len(self.online) * MILLI * dt
+            if self.shared_pools:
+                self._integrate_sharing(dt)
             if self.quotas is not None:
                 self._integrate_borrowing(dt)
                 if self.budgets:
                     self._integrate_budgets(self.last_t, t)
             self.bin_acc.add(self, self.last_t, t)
         self.last_t = self.now = t
+
+    def _integrate_sharing(self, dt: float) -> None:
+        cluster = self.cluster
+        for p in self.shared_pools:
+            self.shared_s[p][0] += self.alloc_by_pool[p] / MILLI * dt
+        for c in cluster.shared:
+            totals = self.shared_s[self.pool_index[c]]
+            totals[1] += cluster.shared_granted[c] * dt
+            totals[2] += cluster.shared_occupied[c] * dt
 
     def _integrate_borrowing(self, dt: float) -> None:
         """Borrowed: use above nominal quota. Lent: each ClusterQueue's unused nominal quota
@@ -1256,6 +1341,7 @@ class _Replay:
             evicted_by_online=self.evicted_online,
             online_gpu_s=self.online_milli_s / MILLI,
             wasted_gpu_s=self.wasted_gpu_s,
+            sharing=self._sharing_results(end),
             overhead_gpu_s=sum(
                 (self.run_s[i] - job.duration_s) * job.total_gpus
                 for i, job in enumerate(self.jobs)
@@ -1263,6 +1349,33 @@ class _Replay:
             ),
             **self._queue_results(),
         )
+
+    def _sharing_results(self, end: float) -> dict[str, dict[str, Any]]:
+        report: dict[str, dict[str, Any]] = {}
+        cluster = self.cluster
+        for c, shared in cluster.shared.items():
+            pool = self.pool_of_class[c]
+            nodes = cluster.node_class.count(c)
+            entry = report.setdefault(
+                pool,
+                {"mode": mode_label(shared.mode), "gpus": 0, "advertised": 0},
+            )
+            entry["gpus"] += shared.gpus * nodes
+            entry["advertised"] += shared.advertised() * nodes
+        for pool, entry in report.items():
+            requested, granted, occupied, lost, relayouts = self.shared_s[self.pools.index(pool)]
+            capacity = entry["gpus"] * end
+            entry.update(
+                requested_gpu_hours=requested / 3600.0,
+                granted_gpu_hours=granted / 3600.0,
+                occupied_gpu_hours=occupied / 3600.0,
+                capacity_gpu_hours=capacity / 3600.0,
+                requested_share=requested / capacity if capacity else 0.0,
+                occupied_share=occupied / capacity if capacity else 0.0,
+                slowdown_gpu_hours=lost / 3600.0,
+                relayouts=int(relayouts),
+            )
+        return report
 
     def _queue_results(self) -> dict[str, Any]:
         if self.quotas is None:
@@ -1395,6 +1508,7 @@ def _shapes(
     rounded_up = 0
     for index, job in enumerate(jobs):
         pod = pod_shape(job.gpus, job.cpu, job.mem_gib, cpu_on=cpu_on, mem_on=mem_on)
+        pod = _mig_request(pod, job.gpu_types)
         if job.gpus > 1 and job.gpus != int(job.gpus):
             rounded_up += job.pods
         priority = priorities[index] if priorities is not None else job.priority
@@ -1412,6 +1526,15 @@ def _shapes(
         [priority for _, _, priority in keys],
         rounded_up,
     )
+
+
+def _mig_request(pod: PodShape, gpu_types: tuple[str, ...]) -> PodShape:
+    """A pod asking for a MIG profile (`gpu_type` 3g.40gb) asks for its code, per instance."""
+    for name in gpu_types:
+        prof = find_profile(name)
+        if prof is not None and pod[1]:
+            return (prof.code, pod[1], pod[2], pod[3])
+    return pod
 
 
 def _cluster_queue(index: int | None) -> int:
@@ -1457,6 +1580,8 @@ def _never_fits(cluster: ClusterState, shape: Shape) -> str:
         return "gpu_type_not_installed"
     if pod[0] * pod[1] * count > cluster.free_milli(allowed):
         return "more_gpus_than_installed"
+    if cluster.capacity(pod, allowed) == 0 and cluster.refused_by_sharing(pod, allowed):
+        return "no_such_shared_device"
     if cluster.capacity(pod, allowed) == 0:
         return "pod_larger_than_any_node"
     return "gang_does_not_fit_nodes"

@@ -141,7 +141,7 @@ class _Reader:
                     for key, suffix in _LIMITS:
                         if resource.get(key) is not None:
                             field = prefix if not suffix else _limit_field(prefix, suffix)
-                            quota[field] = _quantity(resource[key], where) / scale
+                            quota[field] = quantity(resource[key], where) / scale
                 quotas.append(quota)
         return quotas
 
@@ -176,7 +176,7 @@ def _gpu_type(labels: dict[str, Any]) -> str:
     return ""
 
 
-def _quantity(value: Any, where: str) -> float:
+def quantity(value: Any, where: str) -> float:
     """A Kubernetes quantity: 8, "8", "95500m", "1Ti", "512Gi", "1k"."""
     try:
         return kubernetes_quantity(value)

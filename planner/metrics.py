@@ -71,6 +71,8 @@ def summarize(result: ReplayResult, *, timeline: bool = False) -> dict[str, Any]
         "evicted_by_online": result.evicted_by_online,
         "online_gpu_hours": result.online_gpu_s / 3600.0,
     }
+    if result.sharing:
+        summary["sharing"] = result.sharing
     if result.cluster_queue is not None:
         summary["borrowed_gpu_hours"] = {q: v / 3600.0 for q, v in result.borrowed_gpu_s.items()}
         summary["lent_gpu_hours"] = {q: v / 3600.0 for q, v in result.lent_gpu_s.items()}

@@ -3,6 +3,7 @@
 Plain values for the engine; `planner.scenario` validates what users write into this.
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
@@ -11,6 +12,7 @@ from planner.colocation import Colocation
 from planner.errors import ScenarioError
 from planner.overhead import Overhead
 from planner.quota import QueueSetup
+from planner.sharing import SharingMode
 
 Admission = Literal["gang", "pod"]
 Queueing = Literal["strict-fifo", "fifo", "backfill"]
@@ -67,8 +69,13 @@ class Policy:
     """Added to a preempted job's remaining run time when it starts again."""
     min_run_s: float = 0.0
     """A job that has run less than this is not preempted."""
+    termination_grace_s: float = 0.0
+    """Preempted pods take this long to terminate, holding their GPUs and quota; the
+    preemptor is admitted after (Kubernetes' terminationGracePeriodSeconds defaults to 30)."""
     colocation: Colocation | None = None
     """Online services holding GPUs by hour of day; batch jobs are evicted when they grow."""
+    sharing: Mapping[str, SharingMode] | None = None
+    """GPU type -> MIG or time-slicing on those nodes; None: whole GPUs (and fractions)."""
 
     def __post_init__(self) -> None:
         _one_of("admission", self.admission, ADMISSIONS)
@@ -90,6 +97,10 @@ class Policy:
             raise ScenarioError(
                 "ClusterQueues need gang admission and fifo or strict-fifo queueing (Kueue "
                 "admits whole workloads and has no backfill)"
+            )
+        if self.termination_grace_s < 0:
+            raise ScenarioError(
+                f"termination_grace_s must be >= 0 (got {self.termination_grace_s})"
             )
         if self.backfill_depth < 1:
             raise ScenarioError(f"backfill_depth must be >= 1 (got {self.backfill_depth})")

@@ -20,12 +20,14 @@ from planner.engine import ReplayResult, simulate
 from planner.errors import ScenarioError, TraceError
 from planner.importer import import_file
 from planner.ingest import NODE_FORMATS, IngestOptions, sniff
-from planner.ingest.kubectl import looks_like_kubectl, read_kubectl_nodes
+from planner.ingest.kubectl import kubectl_sharing, looks_like_kubectl, read_kubectl_nodes
 from planner.ingest.nodes import read_cluster
 from planner.metrics import waited_s
 from planner.model import Job
-from planner.scenario import ClusterSpec, Scenario
+from planner.scenario import ClusterSpec, MigSpec, Scenario, SharingSpec
+from planner.sharing import mode_label
 from planner.trace_stats import find_trace
+from planner.volcano_queues import to_queues, volcano_notes
 from planner.waits import REASON_CODES
 
 SCHEDULE_COLUMNS = (
@@ -81,8 +83,43 @@ def run_scenario(
         )
     trace_id = resolve_trace(con, scenario.trace, options)
     name, nodes, notes = cluster_nodes(scenario.cluster)
+    scenario, sharing_notes = with_node_sharing(scenario)
+    notes = [*notes, *sharing_notes]
+    if scenario.volcano is not None:
+        scenario, volcano = with_volcano_queues(scenario, nodes)
+        notes = [*notes, *volcano]
     result = simulate(load_jobs(con, trace_id), nodes, scenario.to_policy())
     return ReplayRun(trace_id, name, result, notes)
+
+
+def with_volcano_queues(scenario: Scenario, nodes: list[NodeSpec]) -> tuple[Scenario, list[str]]:
+    """The scenario with its Volcano queues as ClusterQueues sized to these nodes, and notes
+    on what of the Volcano set-up is not modelled."""
+    assert scenario.volcano is not None
+    gpus_by_type: dict[str, float] = {}
+    for _, gpu_type, gpus, _, _ in nodes:
+        gpus_by_type[gpu_type] = gpus_by_type.get(gpu_type, 0.0) + gpus
+    queues = to_queues(scenario.volcano, gpus_by_type)
+    notes = volcano_notes(scenario.volcano, gpus_by_type)
+    return scenario.model_copy(update={"queues": queues, "volcano": None}), notes
+
+
+def with_node_sharing(scenario: Scenario) -> tuple[Scenario, list[str]]:
+    """The scenario with the MIG layouts a kubectl node list shows, for GPU types its own
+    `sharing` does not set; and notes saying what was read."""
+    cluster = scenario.cluster
+    path = Path(cluster.node_list) if cluster and cluster.node_list else None
+    if path is None or not path.is_file() or not looks_like_kubectl(path):
+        return scenario, []
+    setups, notes = kubectl_sharing(path)
+    given = {s.gpu_type.upper() for s in scenario.sharing}
+    added = [
+        SharingSpec(gpu_type=gpu_type, mig=MigSpec(strategy=strategy, layout=layout or None))
+        for gpu_type, (strategy, layout) in setups.items()
+        if gpu_type.upper() not in given
+    ]
+    notes += [f"{s.gpu_type}: {mode_label(s.to_mode())}, read from the node list" for s in added]
+    return scenario.model_copy(update={"sharing": (*scenario.sharing, *added)}), notes
 
 
 def resolve_trace(

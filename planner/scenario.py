@@ -12,10 +12,13 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from planner.cluster import Placement
 from planner.colocation import Colocation
 from planner.config import Node, NodePool
+from planner.errors import ScenarioError
 from planner.overhead import Network, Overhead, Storage
 from planner.policy import Admission, Policy, Queueing
 from planner.preemption import BorrowWithin, PreemptionPolicy, Reclaim, WithinQueue
 from planner.quota import FlavorQuota, QueueSetup, QuotaNode
+from planner.sharing import MigConfig, SharingMode, TimeSlicing, layout_names
+from planner.volcano import VolcanoSpec
 
 
 class _Config(BaseModel):
@@ -46,6 +49,9 @@ class PolicySpec(_Config):
     )
     restart_overhead_s: float = Field(default=0.0, ge=0, description="added on each restart")
     min_run_s: float = Field(default=0.0, ge=0, description="no preemption before this run time")
+    termination_grace_s: float = Field(
+        default=0.0, ge=0, description="preempted pods hold GPUs and quota this long"
+    )
     horizon_s: float | None = Field(
         default=None,
         gt=0,
@@ -300,6 +306,76 @@ class ColocationSpec(_Config):
     gpu_types: tuple[str, ...] = Field(default=(), description="nodes hosting online services")
 
 
+class PrioritiesSpec(_Config):
+    """Priorities by queue (Kueue WorkloadPriorityClasses): they override the trace's."""
+
+    classes: dict[str, int] = Field(
+        default_factory=dict, description="priority class name -> value (WorkloadPriorityClass)"
+    )
+    by_queue: dict[str, int | str] = Field(
+        default_factory=dict, description="a trace's queue value -> a priority or a class name"
+    )
+
+    @model_validator(mode="after")
+    def _known_classes(self) -> Self:
+        for queue, value in self.by_queue.items():
+            if isinstance(value, str) and value not in self.classes:
+                known = ", ".join(self.classes) or "none defined"
+                raise ValueError(f"queue '{queue}': unknown priority class '{value}' ({known})")
+        return self
+
+    def values(self) -> dict[str, int]:
+        return {
+            queue: self.classes[value] if isinstance(value, str) else value
+            for queue, value in self.by_queue.items()
+        }
+
+
+class MigSpec(_Config):
+    """MIG on a pool's GPUs (NVIDIA GPU Operator / device plugin)."""
+
+    strategy: Literal["single", "mixed"] = "mixed"
+    layout: str | tuple[str, ...] | None = Field(
+        default=None,
+        description="named layout (all-balanced, all-1g.10gb, ...) or a list of profiles "
+        "per GPU; none: dynamic MIG, instances created where requests land",
+    )
+    relayout_delay_s: float | None = Field(
+        default=None, ge=0, description="re-partition idle GPUs on demand, taking this long"
+    )
+
+
+class TimeSlicingSpec(_Config):
+    replicas: int = Field(ge=2, le=64, description="each GPU is advertised this many times")
+    slowdown: float = Field(default=1.0, ge=1.0, description="run-time factor when sharing")
+    fail_requests_greater_than_one: bool = False
+
+
+class SharingSpec(_Config):
+    """How the GPUs of one type are shared: MIG or time-slicing."""
+
+    gpu_type: str = Field(min_length=1, description="'*': every GPU type not listed")
+    mig: MigSpec | None = None
+    time_slicing: TimeSlicingSpec | None = None
+
+    @model_validator(mode="after")
+    def _one_mode(self) -> Self:
+        if (self.mig is None) == (self.time_slicing is None):
+            raise ValueError(f"{self.gpu_type}: give exactly one of `mig` or `time_slicing`")
+        try:
+            self.to_mode()
+        except ScenarioError as err:
+            raise ValueError(f"{self.gpu_type}: {err}") from err
+        return self
+
+    def to_mode(self) -> SharingMode:
+        if self.time_slicing is not None:
+            return TimeSlicing(**self.time_slicing.model_dump())
+        assert self.mig is not None
+        layout = layout_names(self.mig.layout) if self.mig.layout else ()
+        return MigConfig(self.mig.strategy, layout, self.mig.relayout_delay_s)
+
+
 class Scenario(_Config):
     """Everything `planner replay` needs; command-line flags override its fields."""
 
@@ -308,13 +384,33 @@ class Scenario(_Config):
     cluster: ClusterSpec | None = None
     policy: PolicySpec = PolicySpec()
     queues: QueuesSpec | None = None
+    volcano: VolcanoSpec | None = Field(
+        default=None, description="Volcano queues instead of Kueue `queues`"
+    )
     overhead: OverheadSpec | None = None
     colocation: ColocationSpec | None = None
+    sharing: tuple[SharingSpec, ...] = Field(default=(), description="MIG or time-slicing")
+    priorities: PrioritiesSpec | None = None
+
+    @model_validator(mode="after")
+    def _one_queue_model(self) -> Self:
+        if self.queues is not None and self.volcano is not None:
+            raise ValueError("give either queues (Kueue) or volcano, not both")
+        _unique("sharing gpu_type", [s.gpu_type.upper() for s in self.sharing])
+        if self.priorities and self.priorities.by_queue and not (self.queues or self.volcano):
+            raise ValueError("priorities.by_queue needs queues (Kueue) or volcano")
+        return self
 
     def to_policy(self) -> Policy:
+        if self.volcano is not None and self.queues is None:
+            # Volcano's shares are parts of the cluster: planner.replay converts them first
+            raise ValueError("convert `volcano` with planner.volcano_queues.to_queues first")
         setup = None
         if self.queues is not None:
             setup = self.queues.to_setup(strict_default=self.policy.queueing == "strict-fifo")
+            if self.priorities is not None:
+                by_queue = {**setup.queue_priority, **self.priorities.values()}
+                setup = replace(setup, queue_priority=by_queue)
         overhead = None
         if self.overhead is not None:
             overhead = Overhead(self.overhead.network, self.overhead.storage)
@@ -322,4 +418,6 @@ class Scenario(_Config):
         if self.colocation is not None:
             colocation = Colocation(self.colocation.online_gpus_by_hour, self.colocation.gpu_types)
             policy = replace(policy, colocation=colocation)
+        if self.sharing:
+            policy = replace(policy, sharing={s.gpu_type: s.to_mode() for s in self.sharing})
         return policy

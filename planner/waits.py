@@ -47,6 +47,9 @@ UNSCHEDULABLE_REASONS: dict[str, str] = {
     "node has",
     "gang_does_not_fit_nodes": "enough GPUs in total, but the job's pods cannot all be placed "
     "on the cluster's nodes even when it is empty",
+    "no_such_shared_device": "its request has no device to go to on the MIG or time-sliced "
+    "GPUs it may use (whole GPUs on MIG 'mixed', a profile the layout lacks, more than one "
+    "replica with failRequestsGreaterThanOne)",
     "no_cluster_queue": "the job's queue maps to no ClusterQueue and there is no default",
     "no_flavor_for_gpu_type": "its ClusterQueue has no flavor with the GPU type the job requires",
     "more_than_queue_quota": "the job asks for more GPUs than its ClusterQueue could ever get, "

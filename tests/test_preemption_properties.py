@@ -57,11 +57,14 @@ def queues(
     )
 
 
-def runs(result: ReplayResult) -> list[tuple[int, float, float, tuple[tuple[int, float], ...]]]:
-    """(job, start, end, placement) of every run, preempted or final."""
+def runs(
+    result: ReplayResult, grace: float = 0.0
+) -> list[tuple[int, float, float, tuple[tuple[int, float], ...]]]:
+    """(job, start, end, placement) of every run, preempted (holding its GPUs `grace` past
+    the eviction while its pods terminate) or final."""
     out = []
     for i, segments in result.segments.items():
-        out.extend((i, start, end, placed) for start, end, placed in segments)
+        out.extend((i, start, end + grace, placed) for start, end, placed in segments)
     for i, start in enumerate(result.start_s):
         end = result.end_s[i]
         if start is not None and end is not None:
@@ -88,6 +91,7 @@ def peak(intervals: list[tuple[float, float, float]]) -> float:
     checkpoint=st.one_of(st.none(), st.sampled_from([10.0, 50.0])),
     restart=st.sampled_from([0.0, 7.0]),
     min_run=st.sampled_from([0.0, 30.0]),
+    grace=st.sampled_from([0.0, 0.0, 20.0]),
 )
 def test_preemption_keeps_capacity_quota_and_work_accounts(
     *,
@@ -98,6 +102,7 @@ def test_preemption_keeps_capacity_quota_and_work_accounts(
     checkpoint: float | None,
     restart: float,
     min_run: float,
+    grace: float,
 ) -> None:
     jobs = [
         Job(f"j{n}", s, d, gpus=g, queue=q, priority=p) for n, (s, d, g, q, p) in enumerate(raw)
@@ -108,6 +113,7 @@ def test_preemption_keeps_capacity_quota_and_work_accounts(
         checkpoint_interval_s=checkpoint,
         restart_overhead_s=restart,
         min_run_s=min_run,
+        termination_grace_s=grace,
     )
 
     result = simulate(jobs, NODES, policy)
@@ -126,7 +132,7 @@ def test_preemption_keeps_capacity_quota_and_work_accounts(
             result.livelock["at_s"] - result.livelock["since_s"] > 7 * 86400
         )
     assert result.preemptions == sum(len(s) for s in result.segments.values())
-    all_runs = runs(result)
+    all_runs = runs(result, grace)
     # hardware: no node over its GPUs, counting evicted runs
     for node, (_, _, gpus, _, _) in enumerate(NODES):
         on_node = [(s, e, g) for _, s, e, placed in all_runs for n, g in placed if n == node]
@@ -154,7 +160,7 @@ def test_preemption_keeps_capacity_quota_and_work_accounts(
             assert ran >= min_run - 1e-9  # nobody evicted before the minimum run time
             kept = math.floor(ran / checkpoint) * checkpoint if checkpoint else 0.0
             remaining += restart - kept
-            wasted += job.total_gpus * (ran - kept + restart)
+            wasted += job.total_gpus * (ran - kept + restart + grace)
         if result.status[i] == "completed":
             assert result.end_s[i] - result.start_s[i] == pytest.approx(remaining)  # type: ignore[operator]
     assert result.wasted_gpu_s == pytest.approx(wasted)

@@ -2,17 +2,29 @@
 
 Each node's allocatable resources (capacity when allocatable is absent) give its GPUs
 (`nvidia.com/gpu`), CPU and memory; the GPU model comes from the GPU feature discovery label
-`nvidia.com/gpu.product` (NVIDIA-A100-SXM4-80GB -> A100). MIG resources, unschedulable
-(cordoned) nodes and anything else we do not model are listed in the notes.
+`nvidia.com/gpu.product` (NVIDIA-A100-SXM4-80GB -> A100). Unschedulable (cordoned) nodes
+and anything else we do not model are listed in the notes.
+
+MIG nodes (`nvidia.com/mig-<profile>` resources, or the `single` strategy's product label
+`...-MIG-1g.10gb`) count their physical GPUs (label `nvidia.com/gpu.count`, else inferred)
+and give their GPU type a MIG layout: the named `nvidia.com/mig.config` layout, else the
+instances divided evenly among the GPUs. `kubectl_sharing` returns the layout of each GPU
+type for the scenario's `sharing`.
 """
 
 import json
+import math
 import re
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from planner.config import Node
-from planner.errors import TraceError
+from planner.errors import ScenarioError, TraceError
+from planner.sharing import NAMED_LAYOUTS, find_profile, place_layout
+
+MigSetup = tuple[str, tuple[str, ...]]
+"""(strategy, profiles per GPU); no profiles: dynamic MIG."""
 
 _KNOWN_GPUS = re.compile(
     r"(GB200|B200|H200|H100|H800|H20|A800|A100|A40|A30|A10G?|L40S?|L4|V100|T4|P100|RTX\d+)",
@@ -30,6 +42,31 @@ def looks_like_kubectl(path: Path) -> bool:
 
 
 def read_kubectl_nodes(path: Path) -> tuple[list[Node], list[str]]:
+    nodes, notes, _ = _read(path)
+    return nodes, notes
+
+
+def kubectl_sharing(path: Path) -> tuple[dict[str, MigSetup], list[str]]:
+    """The MIG set-up of each GPU type (the most common among its nodes), and notes."""
+    nodes, _, setups = _read(path)
+    types = {node.node_id: node.gpu_type for node in nodes}
+    by_type: dict[str, Counter[MigSetup]] = {}
+    for name, setup in setups.items():
+        by_type.setdefault(types[name], Counter())[setup] += 1
+    chosen: dict[str, MigSetup] = {}
+    notes: list[str] = []
+    for gpu_type, counts in by_type.items():
+        (setup, count), *others = counts.most_common()
+        chosen[gpu_type] = setup
+        if others:
+            notes.append(
+                f"{gpu_type}: nodes differ in MIG layout; all modelled as that of {count} "
+                f"nodes ({setup[0]}, {', '.join(setup[1]) or 'dynamic'})"
+            )
+    return chosen, notes
+
+
+def _read(path: Path) -> tuple[list[Node], list[str], dict[str, MigSetup]]:
     try:
         document = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
@@ -39,41 +76,112 @@ def read_kubectl_nodes(path: Path) -> tuple[list[Node], list[str]]:
         raise TraceError("expected the output of `kubectl get nodes -o json`", file=path.name)
     nodes: list[Node] = []
     notes: list[str] = []
+    setups: dict[str, MigSetup] = {}
     for index, item in enumerate(items):
         if item.get("kind", "Node") != "Node":
             notes.append(f"item {index}: kind {item.get('kind')} is not a Node, skipped")
             continue
-        node = _node(item, index, notes)
-        if node is not None:
-            nodes.append(node)
+        found = _node(item, index, notes)
+        if found is not None:
+            nodes.append(found[0])
+            if found[1] is not None:
+                setups[found[0].node_id] = found[1]
     if not nodes:
         raise TraceError("no usable node in the kubectl output", file=path.name)
-    return nodes, notes
+    return nodes, notes, setups
 
 
-def _node(item: dict[str, Any], index: int, notes: list[str]) -> Node | None:
+def _node(
+    item: dict[str, Any], index: int, notes: list[str]
+) -> tuple[Node, MigSetup | None] | None:
     metadata = item.get("metadata") or {}
     name = str(metadata.get("name") or f"node-{index}")
     status = item.get("status") or {}
     resources = status.get("allocatable") or status.get("capacity") or {}
     if (item.get("spec") or {}).get("unschedulable"):
         notes.append(f"{name}: cordoned (unschedulable), kept as capacity")
-    mig = sorted(key for key in resources if key.startswith("nvidia.com/mig-"))
-    if mig:
-        notes.append(f"{name}: MIG resources {', '.join(mig)} not modelled yet; whole GPUs only")
+    labels = metadata.get("labels") or {}
     try:
         gpus = int(kubernetes_quantity(resources.get("nvidia.com/gpu", 0)))
         cpu = kubernetes_quantity(resources.get("cpu", 0))
         mem_gib = kubernetes_quantity(resources.get("memory", 0)) / 2**30
+        gpus, setup = _mig(name, labels, resources, gpus, notes)
     except ValueError as err:
         notes.append(f"{name}: skipped, unreadable resource quantity ({err})")
         return None
-    labels = metadata.get("labels") or {}
     gpu_type = _gpu_type(labels) if gpus else ""
     if gpus and not gpu_type:
         notes.append(f"{name}: {gpus} GPUs without a GPU product label; GPU type 'GPU'")
         gpu_type = "GPU"
-    return Node(node_id=name, gpu_type=gpu_type, gpus=gpus, cpu=cpu, mem_gib=round(mem_gib, 3))
+    node = Node(node_id=name, gpu_type=gpu_type, gpus=gpus, cpu=cpu, mem_gib=round(mem_gib, 3))
+    return node, setup
+
+
+def _mig(
+    name: str, labels: dict[str, Any], resources: dict[str, Any], gpus: int, notes: list[str]
+) -> tuple[int, MigSetup | None]:
+    """(physical GPUs, MIG set-up or None) of a node."""
+    product = str(labels.get("nvidia.com/gpu.product", ""))
+    counted = labels.get("nvidia.com/gpu.count")
+    physical = int(kubernetes_quantity(counted)) if counted is not None else None
+    single = re.search(r"-MIG-(\d+g\.\d+gb)", product, re.IGNORECASE)
+    if single or labels.get("nvidia.com/mig.strategy") == "single":
+        return _single(name, single.group(1) if single else "", gpus, physical, notes)
+    instances: dict[str, int] = {}
+    for key, value in resources.items():
+        if key.startswith("nvidia.com/mig-") and kubernetes_quantity(value) > 0:
+            instances[key.removeprefix("nvidia.com/mig-")] = int(kubernetes_quantity(value))
+    if not instances:
+        return gpus, None
+    unknown = [p for p in instances if find_profile(p) is None]
+    if unknown:
+        notes.append(f"{name}: unknown MIG profiles {', '.join(unknown)}; whole GPUs only")
+        return gpus, None
+    if gpus:
+        notes.append(f"{name}: {gpus} whole GPUs beside MIG GPUs; all modelled as MIG")
+    named = NAMED_LAYOUTS.get(str(labels.get("nvidia.com/mig.config", "")))
+    if named is not None and physical is not None:
+        return physical, ("mixed", tuple(sorted(named)))
+    return _split(name, instances, physical, gpus, notes)
+
+
+def _single(
+    name: str, prof: str, advertised: int, physical: int | None, notes: list[str]
+) -> tuple[int, MigSetup | None]:
+    layout = NAMED_LAYOUTS.get(f"all-{prof}")
+    if layout is None or not advertised:
+        notes.append(f"{name}: MIG single strategy without a known profile; whole GPUs only")
+        return advertised, None
+    per_gpu = advertised // physical if physical else len(layout)
+    gpus = physical or math.ceil(advertised / per_gpu)
+    if not physical:
+        notes.append(f"{name}: no nvidia.com/gpu.count label; {gpus} GPUs inferred")
+    return gpus, ("single", (prof,) * min(per_gpu, len(layout)))
+
+
+def _split(
+    name: str, instances: dict[str, int], physical: int | None, whole: int, notes: list[str]
+) -> tuple[int, MigSetup | None]:
+    """The instances divided evenly among the node's MIG GPUs (counted or inferred)."""
+    divisor = math.gcd(*instances.values())
+    candidates = [physical - whole] if physical else range(divisor, 0, -1)
+    for mig_gpus in candidates:
+        if mig_gpus <= 0 or any(count % mig_gpus for count in instances.values()):
+            continue
+        layout = tuple(sorted(p for p, n in instances.items() for _ in range(n // mig_gpus)))
+        try:
+            place_layout(layout)
+        except ScenarioError:
+            continue
+        if not physical:
+            notes.append(f"{name}: no nvidia.com/gpu.count label; {mig_gpus} MIG GPUs inferred")
+        return whole + mig_gpus, ("mixed", layout)
+    gpus = physical or whole + max(1, math.ceil(sum(instances.values()) / 7))
+    notes.append(
+        f"{name}: MIG instances {instances} do not split evenly into a legal layout per GPU; "
+        "modelled as dynamic MIG"
+    )
+    return gpus, ("mixed", ())
 
 
 def _gpu_type(labels: dict[str, Any]) -> str:
