@@ -27,6 +27,7 @@ from planner.cluster import (
 )
 from planner.colocation import HOUR_S
 from planner.config import NodeSpec
+from planner.enqueue import EnqueueGate
 from planner.model import Job
 from planner.policy import Policy
 from planner.preemption import Candidate, choose_victims, may_preempt_in_queue, may_reclaim
@@ -51,6 +52,8 @@ from planner.waits import (
 # Event kinds, in the order they apply at one instant: freed GPUs are visible to arrivals.
 _FINISH, _TERMINATED, _TIMEOUT, _REQUEUE, _RETRY, _ONLINE = range(6)
 _ONLINE_POD: PodShape = (1000, 1, 0, 0)
+VOLCANO_SESSION_S = 1.0
+"""Volcano runs its actions (enqueue, allocate, ...) once per scheduling period."""
 # Job states.
 PENDING, WAITING, RUNNING, DONE, UNSCHEDULABLE, BACKING_OFF, TERMINATING = range(7)
 _TIMELINE_BINS = 400
@@ -237,6 +240,9 @@ class _Replay:
         self.segments: dict[int, list[tuple[float, float, tuple[tuple[int, float], ...]]]] = {}
         self.preempted_waiting: dict[int, int] = {}  # job -> reason of its eviction
         self.awaiting: dict[int, float] = {}
+        factor = self.policy.enqueue_overcommit
+        capacity = sum(self.cluster.classes[c].gpus for c in self.cluster.node_class) * MILLI
+        self.gate = EnqueueGate(factor, capacity) if factor and self.quotas else None
         """Preemptors whose victims are terminating -> when the last one is gone."""
         self.running: set[int] = set()
         self.online: list[NodeAlloc] = []
@@ -498,6 +504,8 @@ class _Replay:
         pass; a BestEffortFIFO queue moves on (the head's shape is done for this pass)."""
         quotas = self.quotas
         assert quotas is not None
+        if self.gate is not None:
+            self.gate.admit(sum(self.alloc_by_pool))
         heads: dict[int, list[tuple[int, int, int]]] = {}
         for sid in self.queued_shapes:
             head = (-self.shape_priority[sid], self.queues[sid][0], sid)
@@ -509,6 +517,8 @@ class _Replay:
             nominated = [self._nominate(cq, heap, tried) for cq, heap in heads.items()]
             entries = [entry for entry in nominated if entry is not None]
             if not entries:
+                if self.gate is not None and self.gate.would_admit(sum(self.alloc_by_pool)):
+                    self._retry_at(self.now + VOLCANO_SESSION_S)  # the next session enqueues
                 return
             entries.sort()
             for _, _, i, cq in entries:
@@ -529,8 +539,14 @@ class _Replay:
         for it if the queue's policy allows; None when no head of this queue can go now."""
         quotas = self.quotas
         assert quotas is not None
-        while heap and not self._quota_fits(heap[0][2]):
+        gate = self.gate
+        while heap:
             head = heap[0][1]
+            if gate is not None and not gate.allows(head):
+                self._head_failed(cq, heap)  # still Pending in Volcano's enqueue
+                continue
+            if self._quota_fits(heap[0][2]):
+                break
             waiting_for_victims = self.awaiting.get(head, -1.0) > self.now
             if head not in tried and not waiting_for_victims and self._try_preempt(head):
                 tried.add(head)
@@ -596,6 +612,7 @@ class _Replay:
                     found.append(Candidate(j, theirs, start, other_queue=False))
             elif (
                 self._root_of(other) == root
+                and quotas.setup.nodes[other].reclaimable
                 and quotas.usage[other][flavor] > quotas.nominal[other][flavor]
                 and may_reclaim(policy, mine[0], theirs, borrowing=borrowing)
             ):
@@ -964,6 +981,8 @@ class _Replay:
         self.state[i] = RUNNING
         self.start[i] = self.now
         self.awaiting.pop(i, None)
+        if self.gate is not None:
+            self.gate.started(i)
         pod = self.shapes[self.shape_of[i]][0]
         milli = pod[0] * pod[1]
         for node, pods, _ in self.allocs[i]:
@@ -1071,6 +1090,8 @@ class _Replay:
                 self.order.append(i)
         self.queued_jobs += 1
         self.queued_milli += _milli(self.shapes[sid])
+        if self.gate is not None:
+            self.gate.arrive(i, _milli(self.shapes[sid]))
         if not preempted:  # a preempted job's wait is booked to `preempted` until it reruns
             self._join_shape(i)
 

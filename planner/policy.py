@@ -74,6 +74,9 @@ class Policy:
     preemptor is admitted after (Kubernetes' terminationGracePeriodSeconds defaults to 30)."""
     colocation: Colocation | None = None
     """Online services holding GPUs by hour of day; batch jobs are evicted when they grow."""
+    enqueue_overcommit: float | None = None
+    """Volcano's enqueue gate: waiting requests may total this x the cluster minus what is
+    allocated (needs queues); None: every waiting job may be allocated."""
     sharing: Mapping[str, SharingMode] | None = None
     """GPU type -> MIG or time-slicing on those nodes; None: whole GPUs (and fractions)."""
 
@@ -97,6 +100,13 @@ class Policy:
             raise ScenarioError(
                 "ClusterQueues need gang admission and fifo or strict-fifo queueing (Kueue "
                 "admits whole workloads and has no backfill)"
+            )
+        if self.enqueue_overcommit is not None and (
+            self.queues is None or self.enqueue_overcommit < 1.0
+        ):
+            raise ScenarioError(
+                "enqueue_overcommit needs queues and a factor >= 1.0 "
+                f"(got {self.enqueue_overcommit})"
             )
         if self.termination_grace_s < 0:
             raise ScenarioError(

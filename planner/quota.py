@@ -48,6 +48,8 @@ class QuotaNode:
     """milli-cores, by flavor index; a flavor missing here does not limit CPU."""
     mem_quotas: dict[int, FlavorQuota] = field(default_factory=dict)
     """MiB, by flavor index; a flavor missing here does not limit memory."""
+    reclaimable: bool = True
+    """Whether other queues may reclaim what it borrows (Volcano's `reclaimable`)."""
 
 
 BUDGET_MONTH_S = 30 * 86_400

@@ -101,7 +101,11 @@ def with_volcano_queues(scenario: Scenario, nodes: list[NodeSpec]) -> tuple[Scen
         gpus_by_type[gpu_type] = gpus_by_type.get(gpu_type, 0.0) + gpus
     queues = to_queues(scenario.volcano, gpus_by_type)
     notes = volcano_notes(scenario.volcano, gpus_by_type)
-    return scenario.model_copy(update={"queues": queues, "volcano": None}), notes
+    policy = scenario.policy.model_copy(
+        update={"enqueue_overcommit": scenario.volcano.overcommit_factor}
+    )
+    update = {"queues": queues, "volcano": None, "policy": policy}
+    return scenario.model_copy(update=update), notes
 
 
 def with_node_sharing(scenario: Scenario) -> tuple[Scenario, list[str]]:

@@ -57,6 +57,12 @@ class PolicySpec(_Config):
         gt=0,
         description="stop here (seconds from trace start); none = run to the end",
     )
+    enqueue_overcommit: float | None = Field(
+        default=None,
+        ge=1.0,
+        description="Volcano enqueue: jobs are considered while waiting requests fit "
+        "this x the cluster minus what is allocated (set from `volcano`)",
+    )
 
     def to_policy(
         self, queues: QueueSetup | None = None, overhead: Overhead | None = None
@@ -124,6 +130,9 @@ class ClusterQueueSpec(_Config):
         description="default: StrictFIFO with --queueing strict-fifo, else BestEffortFIFO",
     )
     quotas: tuple[QuotaSpec, ...] = Field(description="flavors in the order they are tried")
+    reclaimable: bool = Field(
+        default=True, description="Volcano: whether other queues may reclaim from it"
+    )
 
 
 class CohortSpec(_Config):
@@ -232,6 +241,7 @@ class QueuesSpec(_Config):
                     _gpu_seconds(queue.budget_gpu_hours_per_month),
                     _resource_quotas(queue.quotas, flavor_index, "cpu"),
                     _resource_quotas(queue.quotas, flavor_index, "mem_gib"),
+                    queue.reclaimable,
                 )
             )
         mapping = {q.name: index[q.name] for q in self.cluster_queues}

@@ -85,8 +85,11 @@ class VolcanoSpec(_Config):
 
     plugin: Plugin = "proportion"
     queues: tuple[VolcanoQueueSpec, ...] = Field(min_length=1)
-    overcommit_factor: float = Field(
-        default=1.2, ge=1.0, description="enqueue gate; not modelled (see README)"
+    overcommit_factor: float | None = Field(
+        default=1.2,
+        ge=1.0,
+        description="enqueue: waiting requests up to this x cluster - allocated; "
+        "none: no enqueue gate (action enqueue or plugin overcommit off)",
     )
     preempt: bool = Field(default=False, description="action preempt: within a queue")
     reclaim: bool = Field(default=False, description="action reclaim: across queues")

@@ -76,13 +76,17 @@ def to_queues(spec: VolcanoSpec, gpus_by_type: Mapping[str, float]) -> QueuesSpe
             quotas = tuple(_quota(queue, d, (extra[d], deserved[queue.name][d])) for d in total)
             cohorts.append(CohortSpec(name=queue.name, parent=cohort, quotas=quotas))
             continue
-        no_borrowing = spec.reclaim and not queue.reclaimable
         quotas = tuple(
-            _quota(queue, d, (v, v), no_borrowing=no_borrowing, hard_caps=one_flavor)
-            for d, v in deserved[queue.name].items()
+            _quota(queue, d, (v, v), hard_caps=one_flavor) for d, v in deserved[queue.name].items()
         )
         cluster_queues.append(
-            ClusterQueueSpec(name=queue.name, cohort=cohort, preemption=preemption, quotas=quotas)
+            ClusterQueueSpec(
+                name=queue.name,
+                cohort=cohort,
+                preemption=preemption,
+                quotas=quotas,
+                reclaimable=queue.reclaimable,
+            )
         )
     leaves = {q.name for q in cluster_queues}
     return QueuesSpec(
@@ -103,16 +107,13 @@ def _quota(
     dim: str,
     nominal_and_deserved: tuple[float, float],
     *,
-    no_borrowing: bool = False,
     hard_caps: bool = False,
 ) -> QuotaSpec:
     """One flavor's quota: nominal (for a cohort, only what its children leave), the limits
     from deserved, capability and guarantee, and CPU and memory caps if asked for."""
     nominal, deserved = nominal_and_deserved
     borrowing: float | None = None
-    if no_borrowing:
-        borrowing = 0.0
-    elif dim in queue.capability:
+    if dim in queue.capability:
         borrowing = max(0.0, queue.capability[dim] - deserved)
     guarantee = queue.guarantee.get(dim, 0.0)
     lending = max(0.0, deserved - guarantee) if guarantee > 0 else None
@@ -132,10 +133,7 @@ def _quota(
 
 def volcano_notes(spec: VolcanoSpec, gpus_by_type: Mapping[str, float]) -> list[str]:
     """What of the Volcano set-up the replay does not model, or models differently."""
-    notes = [
-        f"Volcano enqueue (overcommit factor {spec.overcommit_factor:g}) not modelled: every "
-        "pending job may be allocated, none is held back as Pending"
-    ]
+    notes: list[str] = []
     total = gpu_total(spec, gpus_by_type)
     leaves = [q for q in spec.queues if q.name not in set(spec.hierarchy.values())]
     top = [q for q in spec.queues if spec.hierarchy.get(q.name, ROOT) == ROOT]
@@ -168,11 +166,6 @@ def _queue_notes(spec: VolcanoSpec, queue: VolcanoQueueSpec, total: Vector) -> l
         notes.append(
             f"{where}: priority {queue.priority} not modelled (Volcano orders queues by it; the "
             "replay orders jobs by their own priority)"
-        )
-    if spec.reclaim and not queue.reclaimable:
-        notes.append(
-            f"{where}: reclaimable: false is modelled as no borrowing beyond its deserved "
-            "share, so nothing it runs can be reclaimed"
         )
     if spec.plugin == "proportion" and queue.parent:
         notes.append(f"{where}: parent ignored (the proportion plugin has no hierarchy)")

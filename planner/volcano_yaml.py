@@ -141,6 +141,7 @@ class _Reader:
             "reclaim": "reclaim" in actions,
             "plugins": set(plugins),
             "overcommit_factor": float(factor) if factor is not None else None,
+            "gate": "enqueue" in actions and "overcommit" in plugins,
         }
         modelled = {"enqueue", "allocate", "preempt", "reclaim", "backfill"}
         for action in actions:
@@ -163,6 +164,8 @@ class _Reader:
             data["reclaim"] = self.scheduler["reclaim"]
             if self.scheduler["overcommit_factor"] is not None:
                 data["overcommit_factor"] = self.scheduler["overcommit_factor"]
+            if not self.scheduler["gate"]:
+                data["overcommit_factor"] = None
         try:
             return VolcanoSpec.model_validate(data)
         except ValidationError as err:

@@ -18,6 +18,7 @@ from pydantic import ValidationError
 from planner.cli import main
 from planner.config import NodeSpec
 from planner.engine import ReplayResult, simulate
+from planner.enqueue import EnqueueGate
 from planner.errors import ScenarioError
 from planner.model import Job
 from planner.replay import with_volcano_queues
@@ -203,17 +204,25 @@ def test_per_type_queues_get_a_flavor_per_installed_type_and_need_typed_nodes() 
         to_queues(volcano, {"A100": 32, "": 8})
 
 
-def test_a_non_reclaimable_queue_does_not_borrow_when_reclaim_is_on() -> None:
+def test_a_non_reclaimable_queue_borrows_but_is_never_reclaimed_from() -> None:
     queues = [{"name": "a", "reclaimable": False}, {"name": "b"}]
+    # a deserves 8 of 16 and borrows b's idle 8; b's job at 10 may not take them back
+    # (overcommit 1.5, so that the full cluster leaves enqueue room for b's 8 GPUs)
+    jobs = [Job(f"a{k}", 0, 100, gpus=8, queue="a") for k in range(2)]
+    jobs.append(Job("b0", 10, 100, gpus=8, queue="b"))
+    room = {"reclaim": True, "overcommit_factor": 1.5}
 
-    with_reclaim = to_queues(spec(*queues, reclaim=True), {"": 32})
-    without = to_queues(spec(*queues), {"": 32})
+    cluster_queues = to_queues(spec(*queues, **room), {"": 16}).cluster_queues
+    result = replay(spec(*queues, **room), jobs, FOUR_8[:2])
+    reclaimable = replay(spec({"name": "a"}, {"name": "b"}, **room), jobs, FOUR_8[:2])
+    full = replay(spec({"name": "a"}, {"name": "b"}, reclaim=True), jobs, FOUR_8[:2])
 
-    assert with_reclaim.cluster_queues[0].quotas[0].borrowing_limit == 0.0
-    assert without.cluster_queues[0].quotas[0].borrowing_limit is None
-    assert any(
-        "reclaimable: false" in n for n in volcano_notes(spec(*queues, reclaim=True), {"": 32})
-    )
+    assert [q.reclaimable for q in cluster_queues] == [False, True]
+    assert cluster_queues[0].quotas[0].borrowing_limit is None
+    assert (result.preemptions, result.start_s[2]) == (0, 100)
+    assert (reclaimable.preemptions, reclaimable.start_s[2]) == (1, 10)
+    # at the default 1.2, 8 GPUs exceed the enqueue room of a full 16-GPU cluster (3.2)
+    assert (full.preemptions, full.start_s[2]) == (0, 100)
 
 
 def test_hierarchical_capacity_queues_become_nested_cohorts() -> None:
@@ -280,7 +289,6 @@ def test_what_is_not_modelled_is_noted() -> None:
 
     notes = volcano_notes(volcano, {"": 32})
 
-    assert "overcommit factor 1.5" in notes[0]
     assert any("a: priority 5 not modelled" in n for n in notes)
     assert any("a: parent ignored" in n for n in notes)
     assert any("a: deserved ignored" in n for n in notes)
@@ -341,17 +349,18 @@ def capacity_example(*, reclaim: bool) -> ReplayResult:
 
 
 def test_capacity_example_q2_reclaims_down_to_q1s_guarantee() -> None:
-    # at 100, Q2 reclaims Q1's borrowed 40 GPUs job by job (each 10-GPU job fits Q2's deserved)
-    # and stops at Q1's guarantee of 20; Q2's fifth job would exceed its deserved 40 and
-    # reclaim only within deserved, so it waits for Q2's own jobs to end at 1100
+    # from 100, Q2 reclaims Q1's borrowed 40 GPUs job by job (each 10-GPU job fits Q2's
+    # deserved) and stops at Q1's guarantee of 20; Q2's fifth job would exceed its deserved 40
+    # and reclaim only within deserved, so it waits for Q2's own jobs to end. The full cluster
+    # leaves enqueue room (1.2 x 60 - 60 = 12 GPUs) for one 10-GPU job per 1-s session.
     result = capacity_example(reclaim=True)
 
     assert held_at(result, "q1", 50) == 60
     assert result.preemptions == 4
-    assert held_at(result, "q1", 100) == 20
-    assert held_at(result, "q2", 100) == 40
+    assert held_at(result, "q1", 103) == 20
+    assert held_at(result, "q2", 103) == 40
     q2_starts = sorted(result.start_s[i] or 0 for i, j in enumerate(result.jobs) if j.queue == "q2")
-    assert q2_starts == [100, 100, 100, 100, 1100]
+    assert q2_starts == [100, 101, 102, 103, 1100]
 
 
 def test_without_reclaim_q2_waits_for_q1s_borrowed_jobs_to_end() -> None:
@@ -446,7 +455,6 @@ def test_replay_applies_a_volcano_queues_file_and_prints_the_notes(
     assert code == 0
     out = json.loads(captured.out)
     assert "note: Queue team-a: spec.affinity not modelled, ignored" in captured.err
-    assert "overcommit factor 1.5) not modelled" in captured.err
     assert "team-b: priority 10 not modelled" in captured.err
     assert out["preemptions"] == 2
     assert out["completed"] == 7
@@ -561,3 +569,17 @@ def test_water_filling_shares_out_the_cluster_within_each_capability(
     capped = [min(total, c) if c is not None else total for c in caps[: len(weights)]]
     assert all(0 <= got[f"q{k}"] <= capped[k] for k in range(len(weights)))
     assert sum(got.values()) == pytest.approx(min(total, sum(capped)), abs=0.001 * len(weights))
+
+
+def test_enqueue_gate_lets_in_what_fits_factor_times_cluster_minus_allocated() -> None:
+    gate = EnqueueGate(1.2, 10_000)  # 10 GPUs: room for 12 in all
+    for job, milli in ((0, 8000), (1, 3000), (2, 2000)):
+        gate.arrive(job, milli)
+
+    gate.admit(5000)  # 12 - 5 allocated = 7: job 0 (8) waits, 1 and 2 (3 + 2) go in
+
+    assert [gate.allows(j) for j in range(3)] == [False, True, True]
+    gate.started(1)  # running now: counted as allocated, no longer Inqueue
+    assert gate.inqueue_milli == 2000
+    assert not gate.would_admit(8000)  # 12 - 8 - 2 = 2 < 8
+    assert gate.would_admit(2000)  # 12 - 2 - 2 = 8 >= 8
