@@ -44,14 +44,6 @@ class PolicySpec(_Config):
     backoff_base_s: float = Field(default=60.0, ge=0)
     backoff_max_s: float = Field(default=3600.0, ge=0)
     backoff_limit: int = Field(default=20, ge=0)
-    checkpoint_interval_s: float | None = Field(
-        default=None, gt=0, description="preempted jobs keep work up to their last checkpoint"
-    )
-    restart_overhead_s: float = Field(default=0.0, ge=0, description="added on each restart")
-    min_run_s: float = Field(default=0.0, ge=0, description="no preemption before this run time")
-    termination_grace_s: float = Field(
-        default=0.0, ge=0, description="preempted pods hold GPUs and quota this long"
-    )
     horizon_s: float | None = Field(
         default=None,
         gt=0,
@@ -316,6 +308,19 @@ class ColocationSpec(_Config):
     gpu_types: tuple[str, ...] = Field(default=(), description="nodes hosting online services")
 
 
+class PreemptionCostSpec(_Config):
+    """What a preemption costs the victim, and when it may happen (every queue alike)."""
+
+    checkpoint_interval_s: float | None = Field(
+        default=None, gt=0, description="preempted jobs keep work up to their last checkpoint"
+    )
+    restart_overhead_s: float = Field(default=0.0, ge=0, description="added on each restart")
+    min_run_s: float = Field(default=0.0, ge=0, description="no preemption before this run time")
+    termination_grace_s: float = Field(
+        default=0.0, ge=0, description="preempted pods hold GPUs and quota this long"
+    )
+
+
 class PrioritiesSpec(_Config):
     """Priorities by queue (Kueue WorkloadPriorityClasses): they override the trace's."""
 
@@ -401,6 +406,7 @@ class Scenario(_Config):
     colocation: ColocationSpec | None = None
     sharing: tuple[SharingSpec, ...] = Field(default=(), description="MIG or time-slicing")
     priorities: PrioritiesSpec | None = None
+    preemption: PreemptionCostSpec = PreemptionCostSpec()
 
     @model_validator(mode="after")
     def _one_queue_model(self) -> Self:
@@ -424,7 +430,7 @@ class Scenario(_Config):
         overhead = None
         if self.overhead is not None:
             overhead = Overhead(self.overhead.network, self.overhead.storage)
-        policy = self.policy.to_policy(setup, overhead)
+        policy = replace(self.policy.to_policy(setup, overhead), **self.preemption.model_dump())
         if self.colocation is not None:
             colocation = Colocation(self.colocation.online_gpus_by_hour, self.colocation.gpu_types)
             policy = replace(policy, colocation=colocation)

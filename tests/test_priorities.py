@@ -53,7 +53,7 @@ def test_the_preemptor_waits_for_its_victims_to_terminate() -> None:
     data = {
         "queues": QUEUES,
         "priorities": {"by_queue": {"prod": 1000}},
-        "policy": {"termination_grace_s": 30},
+        "preemption": {"termination_grace_s": 30},
     }
     result = simulate(JOBS, NODES, Scenario.model_validate(data).to_policy())
     # evicted at 100, research's pods hold the 8 GPUs (and the quota) until 130
