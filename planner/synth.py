@@ -2,10 +2,12 @@
 
 Each profile copies the headline statistics of a real trace (GPUs per job, run and queue
 times, final-state shares) and adds a working-hours and working-week arrival pattern, so the
-planner can be demonstrated and benchmarked without anyone's private job history. Rows are
-streamed: memory stays flat however many jobs are asked for. Output depends only on the
-arguments (one `random.Random(seed)`, no clock); this module must not import pandas, numpy
-or anything that does I/O beyond the one CSV file.
+planner can be demonstrated and benchmarked without anyone's private job history. The
+profiles and their sources are in `planner.synth_profiles`; profiles with per-team shares or
+campaigns draw arrivals team by team (`planner.synth_teams`). Rows are streamed: memory
+stays flat however many jobs are asked for. Output depends only on the arguments (seeded
+generators, no clock); this module must not import pandas, numpy or anything that does I/O
+beyond the one CSV file.
 """
 
 import bisect
@@ -13,13 +15,15 @@ import csv
 import itertools
 import math
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Generic, NamedTuple, TypeVar
 
 from planner.errors import ScenarioError
+from planner.synth_profiles import PROFILES, Profile
+from planner.synth_teams import TeamArrivals
 
 GPUS_PER_POD = 8
 # 2026-01-05 is a Monday: traces start at local midnight so hour and weekday are plain
@@ -32,80 +36,6 @@ _DIURNAL_AMPLITUDE = 0.6
 _DIURNAL_PEAK_HOUR = 14.0
 _WEEKEND_FACTOR = 0.5
 _PRIORITIES = ((0, 0.85), (1, 0.10), (2, 0.05))
-
-
-@dataclass(frozen=True, slots=True)
-class Profile:
-    """Calibration of one synthetic cluster; times in seconds, shares in 0–1.
-
-    `gpu_mean`, `gpu_max`, run and queue statistics and `status_shares` are copied from the
-    trace authors' summaries; the remaining fields are our assumptions, flagged where set.
-    """
-
-    name: str
-    utc_offset_h: int
-    jobs_per_day: float
-    gpu_mean: float
-    gpu_max: int
-    single_gpu_share: float  # ≥ 0.5 keeps the median at 1 GPU, as in every source row
-    run_median_s: float
-    run_mean_s: float
-    run_max_s: float
-    queue_zero_share: float  # jobs that start the second they are submitted
-    queue_nonzero_median_s: float
-    queue_mean_s: float  # over all jobs, zeros included
-    queue_max_s: float
-    status_shares: tuple[tuple[str, float], ...]  # completed, cancelled, failed
-    gpu_types: tuple[tuple[str, float], ...]  # "" = any type will do
-    teams: int
-    users_per_team: int
-    cpu_per_gpu: tuple[int, int]
-    mem_gib_per_gpu: tuple[int, int]
-
-
-_QUEUE_MAX_S = 14 * _DAY_S  # assumption: the sources give no queue-time maximum
-
-PROFILES: dict[str, Profile] = {
-    # Source: /work/shared/traces/helios-philly-acme-aggregates/acme_cluster_summary.csv,
-    # row "Philly". 112,956 GPU jobs over the 74 days of philly_node_sequence.csv
-    # (2017-10-03 .. 2017-12-15) ≈ 1,500 jobs/day; 11 teams = the 11 VCs of philly_vc_nodes.csv.
-    "philly": Profile(
-        name="philly", utc_offset_h=-8, jobs_per_day=1_500.0,
-        gpu_mean=1.928, gpu_max=128, single_gpu_share=0.70,
-        run_median_s=874.0, run_mean_s=18_006.055, run_max_s=4_240_676.0,
-        queue_zero_share=0.0, queue_nonzero_median_s=189.0, queue_mean_s=3_760.604,
-        queue_max_s=_QUEUE_MAX_S,
-        status_shares=(("completed", 0.604), ("cancelled", 0.09), ("failed", 0.305)),
-        gpu_types=(("V100", 0.95), ("", 0.05)),  # stand-in: Philly's own cards are not sold
-        teams=11, users_per_team=6, cpu_per_gpu=(6, 12), mem_gib_per_gpu=(40, 100),
-    ),
-    # Source: same file, row "Helios" (= "total" of helios_cluster_summary.csv).
-    # 1,580,464 GPU jobs over the 181 days of earth_vc_gpu_number.csv ≈ 8,700 jobs/day.
-    # Median queue is 0: 60 % start at once (assumed) and the rest have a 60 s median.
-    "helios": Profile(
-        name="helios", utc_offset_h=8, jobs_per_day=8_700.0,
-        gpu_mean=3.716, gpu_max=2048, single_gpu_share=0.60,
-        run_median_s=206.0, run_mean_s=6_651.681, run_max_s=4_320_009.0,
-        queue_zero_share=0.60, queue_nonzero_median_s=60.0, queue_mean_s=862.047,
-        queue_max_s=_QUEUE_MAX_S,
-        status_shares=(("completed", 0.624), ("cancelled", 0.221), ("failed", 0.155)),
-        gpu_types=(("V100", 0.90), ("A100", 0.05), ("", 0.05)),
-        teams=12, users_per_team=8, cpu_per_gpu=(6, 12), mem_gib_per_gpu=(40, 100),
-    ),
-    # Source: same file, row "Kalos" (Acme, LLM development, 2023). 19,907 GPU jobs over
-    # roughly four months (May–Aug 2023, AcmeTrace README) ≈ 170 jobs/day. CPU and memory
-    # per GPU follow the README's example rows (960 CPUs and 1,000 GB per 8-GPU pod).
-    "llm": Profile(
-        name="llm", utc_offset_h=8, jobs_per_day=170.0,
-        gpu_mean=26.77, gpu_max=1024, single_gpu_share=0.55,
-        run_median_s=124.0, run_mean_s=1_259.689, run_max_s=625_740.0,
-        queue_zero_share=0.0, queue_nonzero_median_s=17.0, queue_mean_s=214.179,
-        queue_max_s=_QUEUE_MAX_S,
-        status_shares=(("completed", 0.541), ("cancelled", 0.062), ("failed", 0.397)),
-        gpu_types=(("A100", 0.70), ("H800", 0.25), ("", 0.05)),  # mix is our choice
-        teams=8, users_per_team=10, cpu_per_gpu=(12, 16), mem_gib_per_gpu=(100, 125),
-    ),
-}  # fmt: skip
 
 
 class SynthRow(NamedTuple):
@@ -157,6 +87,10 @@ class _Choice(Generic[_T]):
         cumulative = tuple(itertools.accumulate(weight for _, weight in pairs))
         return cls(tuple(v for v, _ in pairs), tuple(c / cumulative[-1] for c in cumulative))
 
+    def probabilities(self) -> Iterator[tuple[_T, float]]:
+        pairs = itertools.pairwise((0.0, *self.cumulative))
+        return ((value, high - low) for value, (low, high) in zip(self.values, pairs, strict=True))
+
     def sample(self, rng: random.Random) -> _T:
         # min() guards the last bucket against cumulative rounding just below 1.0
         index = bisect.bisect_right(self.cumulative, rng.random())
@@ -191,6 +125,41 @@ def _lognormal_sigma(median: float, mean: float, cap: float) -> float:
         low, high = (
             (middle, high) if _capped_lognormal_mean(mu, middle, cap) < mean else (low, middle)
         )
+    return (low + high) / 2
+
+
+def _run_lognormal(profile: Profile, gpus: _Choice[int]) -> tuple[float, float]:
+    """(mu, sigma) of the run-time lognormal of a 1-GPU job; a g-GPU job adds e·ln g to mu.
+
+    With a size exponent e the run times are a mixture over GPU counts: sigma is found by
+    bisection so the mixture's capped mean is `run_mean_s`, and for each sigma mu by
+    bisection so the mixture's median is `run_median_s`.
+    """
+    median, cap = profile.run_median_s, profile.run_max_s
+    if profile.run_gpu_exponent == 0.0:
+        return math.log(median), _lognormal_sigma(median, profile.run_mean_s, cap)
+    shifts = [(profile.run_gpu_exponent * math.log(g), p) for g, p in gpus.probabilities()]
+
+    def mu_for(sigma: float) -> float:
+        def below_median(mu: float) -> float:
+            z = [(math.log(median) - mu - shift) / sigma for shift, _ in shifts]
+            return sum(p * _normal_cdf(x) for x, (_, p) in zip(z, shifts, strict=True))
+
+        return _bisect(lambda mu: 0.5 - below_median(mu), math.log(median) - 20, math.log(median))
+
+    def mean_for(sigma: float) -> float:
+        mu = mu_for(sigma)
+        return sum(p * _capped_lognormal_mean(mu + shift, sigma, cap) for shift, p in shifts)
+
+    sigma = _bisect(lambda s: mean_for(s) - profile.run_mean_s, 0.05, 10.0)
+    return mu_for(sigma), sigma
+
+
+def _bisect(increasing: Callable[[float], float], low: float, high: float) -> float:
+    """The root of an increasing function between `low` and `high`."""
+    for _ in range(80):
+        middle = (low + high) / 2
+        low, high = (middle, high) if increasing(middle) < 0 else (low, middle)
     return (low + high) / 2
 
 
@@ -233,6 +202,7 @@ class _Model:
     team: _Choice[int]
     user_in_team: _Choice[int]
     priority: _Choice[int]
+    base_per_s: float
     peak_rate_per_s: float
     origin: datetime  # trace start, local midnight with the profile's offset
 
@@ -247,11 +217,13 @@ def _model(profile: Profile) -> _Model:
     # averages 1 over a day and the weekly factor averages (5 + 2 × weekend) / 7.
     week_average = (5.0 + 2.0 * _WEEKEND_FACTOR) / 7.0
     base_per_s = profile.jobs_per_day / _DAY_S / week_average
+    gpus = _gpu_choice(profile)
+    run_mu, run_sigma = _run_lognormal(profile, gpus)
     return _Model(
         profile=profile,
-        gpus=_gpu_choice(profile),
-        run_mu=math.log(profile.run_median_s),
-        run_sigma=_lognormal_sigma(profile.run_median_s, profile.run_mean_s, profile.run_max_s),
+        gpus=gpus,
+        run_mu=run_mu,
+        run_sigma=run_sigma,
         queue_mu=math.log(profile.queue_nonzero_median_s),
         queue_sigma=_lognormal_sigma(
             profile.queue_nonzero_median_s, nonzero_queue_mean, profile.queue_max_s
@@ -261,6 +233,7 @@ def _model(profile: Profile) -> _Model:
         team=_Choice.of(_zipf(profile.teams)),
         user_in_team=_Choice.of(_zipf(profile.users_per_team)),
         priority=_Choice.of(_PRIORITIES),
+        base_per_s=base_per_s,
         peak_rate_per_s=base_per_s * (1.0 + _DIURNAL_AMPLITUDE),
         origin=TRACE_START_LOCAL.replace(tzinfo=timezone(timedelta(hours=profile.utc_offset_h))),
     )
@@ -283,17 +256,22 @@ def _next_arrival(t_s: float, model: _Model, rng: random.Random) -> float:
             return t_s
 
 
-def _job(model: _Model, job_id: str, submit_s: int, rng: random.Random) -> SynthRow:
+def _job(
+    model: _Model, job_id: str, submit_s: int, rng: random.Random, team: int | None
+) -> SynthRow:
+    """One job; `team` None draws it from the profile's Zipf team mix."""
     profile = model.profile
     gpus = model.gpus.sample(rng)
-    run = rng.lognormvariate(model.run_mu, model.run_sigma)
+    mu = model.run_mu + profile.run_gpu_exponent * math.log(gpus)
+    run = rng.lognormvariate(mu, model.run_sigma)
     duration_s = max(1, min(round(run), int(profile.run_max_s)))
     queue_s = 0
     if rng.random() >= profile.queue_zero_share:
         delay = rng.lognormvariate(model.queue_mu, model.queue_sigma)
         queue_s = min(round(delay), int(profile.queue_max_s))
     start_s = submit_s + queue_s
-    team = model.team.sample(rng)
+    if team is None:
+        team = model.team.sample(rng)
     origin = model.origin
     user = team * profile.users_per_team + model.user_in_team.sample(rng)
     return SynthRow(
@@ -317,10 +295,24 @@ def _job(model: _Model, job_id: str, submit_s: int, rng: random.Random) -> Synth
 def _rows(model: _Model, jobs: int, seed: int) -> Iterator[SynthRow]:
     rng = random.Random(seed)
     width = len(str(jobs))
+    teams = _team_arrivals(model.profile, seed)
     t_s = 0.0
+    team: int | None = None
     for number in range(1, jobs + 1):
-        t_s = _next_arrival(t_s, model, rng)
-        yield _job(model, f"j{number:0{width}d}", int(t_s), rng)
+        if teams is None:
+            t_s = _next_arrival(t_s, model, rng)
+        else:
+            t_s, team = teams.next(t_s, model.base_per_s, rng)
+        yield _job(model, f"j{number:0{width}d}", int(t_s), rng, team)
+
+
+def _team_arrivals(profile: Profile, seed: int) -> TeamArrivals | None:
+    """Per-team arrivals for profiles with team weights or campaigns, else None."""
+    if not profile.team_weights and profile.campaigns is None:
+        return None
+    weights = profile.team_weights or tuple(w for _, w in _zipf(profile.teams))
+    peak = 1.0 + _DIURNAL_AMPLITUDE
+    return TeamArrivals(weights, profile.campaigns, _load_factor, peak, seed)
 
 
 def generate(profile: str, jobs: int, seed: int) -> Iterator[SynthRow]:

@@ -1,18 +1,25 @@
-"""The bundled sample trace is ours: regenerated from its seed, byte for byte."""
+"""The bundled traces are ours: regenerated from their seeds, byte for byte."""
 
 from pathlib import Path
 
+import pytest
+
 from planner.synth import write_trace
 
-SAMPLE = Path(__file__).resolve().parents[1] / "data" / "traces" / "sample.csv"
-# Keep in step with README.md ("The bundled sample").
-SAMPLE_ARGS = {"profile": "llm", "jobs": 4000, "seed": 42}
+TRACES = Path(__file__).resolve().parents[1] / "data" / "traces"
+# Keep in step with README.md ("The bundled sample", and "Multi-tenant queues" for teams.csv).
+BUNDLED = {
+    "sample.csv": {"profile": "llm", "jobs": 4000, "seed": 42},
+    "teams.csv": {"profile": "teams", "jobs": 12_320, "seed": 42},
+}
 
 
-def test_bundled_sample_is_reproducible_from_its_seed(tmp_path: Path) -> None:
-    regenerated = tmp_path / "sample.csv"
+@pytest.mark.parametrize("name", sorted(BUNDLED))
+def test_bundled_trace_is_reproducible_from_its_seed(name: str, tmp_path: Path) -> None:
+    regenerated = tmp_path / name
+    args = BUNDLED[name]
 
-    summary = write_trace(regenerated, **SAMPLE_ARGS)  # type: ignore[arg-type]
+    summary = write_trace(regenerated, **args)  # type: ignore[arg-type]
 
-    assert summary.jobs == 4000
-    assert regenerated.read_bytes() == SAMPLE.read_bytes()
+    assert summary.jobs == args["jobs"]
+    assert regenerated.read_bytes() == (TRACES / name).read_bytes()

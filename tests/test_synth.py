@@ -130,6 +130,8 @@ CALIBRATION = {
                "completed": 0.624, "cancelled": 0.221, "failed": 0.155},
     "llm": {"gpu_mean": 26.77, "run_median_s": 124.0, "queue_median_s": 17.0,
             "completed": 0.541, "cancelled": 0.062, "failed": 0.397},
+    "teams": {"gpu_mean": 4.038, "run_median_s": 280.0, "queue_median_s": 0.0,
+              "completed": 0.607, "cancelled": 0.201, "failed": 0.192},
 }  # fmt: skip
 
 
@@ -220,3 +222,70 @@ def test_weekdays_are_busier_than_weekends() -> None:
     assert statistics.mean(weekend) < 0.7 * statistics.mean(weekday)
     average = statistics.mean(per_day[d] for d in full_days)
     assert average == pytest.approx(PROFILES["llm"].jobs_per_day, rel=0.1)
+
+
+# The "teams" profile (the queue demo): Helios Uranus jobs, Earth VC shares, campaigns.
+URANUS_GPU_S_PER_JOB_RATIO = 80_700 / (4.038 * 9_163.725)  # GPU time per job / product of means
+DEMO_GPUS = 512
+
+
+def test_teams_big_jobs_run_longer_as_on_uranus() -> None:
+    rows = sample("teams")
+    gpus = [r.gpus for r in rows]
+    runs = [r.duration_s for r in rows]
+
+    # One 64-GPU week-long job moves the 20k-job ratio by ~0.05; seeds give 1.9-2.4.
+    per_job = statistics.mean(g * d for g, d in zip(gpus, runs, strict=True))
+    ratio = per_job / (statistics.mean(gpus) * statistics.mean(runs))
+    assert ratio == pytest.approx(URANUS_GPU_S_PER_JOB_RATIO, rel=0.25)
+    single = statistics.median(r.duration_s for r in rows if r.gpus == 1)
+    gangs = statistics.median(r.duration_s for r in rows if r.gpus >= 16)
+    assert gangs > 3 * single
+    assert max(runs) <= PROFILES["teams"].run_max_s
+
+
+def test_teams_mostly_run_small_jobs_with_some_gangs_up_to_one_quota() -> None:
+    gpus = [r.gpus for r in sample("teams")]
+
+    assert sum(g <= 8 for g in gpus) / len(gpus) > 0.85
+    assert 0.03 < sum(g >= 16 for g in gpus) / len(gpus) < 0.15
+    assert max(gpus) == DEMO_GPUS // 8
+
+
+def test_teams_offer_about_80_percent_of_the_demo_cluster() -> None:
+    rows = sample("teams")
+    first, last = (datetime.fromisoformat(rows[i].submit_time) for i in (0, -1))
+
+    gpu_s = sum(r.gpus * r.duration_s for r in rows)
+    load = gpu_s / (DEMO_GPUS * (last - first).total_seconds())
+    # Uranus: 26.56e9 GPU-s on 2,119 GPUs over 181 days = 0.80; campaigns of the biggest
+    # team move a 45-day sample by up to ±0.15.
+    assert load == pytest.approx(0.80, abs=0.18)
+
+
+def test_team_shares_follow_the_earth_vc_demand() -> None:
+    counts = Counter(r.queue for r in sample("teams"))
+    weights = PROFILES["teams"].team_weights
+
+    for letter, weight in zip("abcdefgh", weights, strict=True):
+        assert counts[f"team-{letter}"] / SAMPLE_JOBS == pytest.approx(
+            weight / sum(weights), abs=0.04
+        )
+
+
+def test_team_campaigns_are_bursty_and_not_synchronised() -> None:
+    per_team: dict[str, Counter[object]] = {}
+    for row in sample("teams"):
+        day = datetime.fromisoformat(row.submit_time).date()
+        if day.weekday() < 5:  # the common weekly cycle is not what is tested here
+            per_team.setdefault(row.queue, Counter())[day] += 1
+    days = sorted({day for counts in per_team.values() for day in counts})[:-1]
+    series = {team: [counts[day] for day in days] for team, counts in per_team.items()}
+
+    # Without campaigns every team's weekday counts vary by ~0.14 (Poisson and hours only).
+    for counts in series.values():
+        assert statistics.pstdev(counts) / statistics.mean(counts) > 0.4
+    teams = sorted(series)
+    pairs = [(a, b) for i, a in enumerate(teams) for b in teams[i + 1 :]]
+    correlation = statistics.mean(statistics.correlation(series[a], series[b]) for a, b in pairs)
+    assert correlation < 0.2
