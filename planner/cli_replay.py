@@ -198,6 +198,10 @@ def _replay_lines(s: dict[str, Any]) -> list[str]:
         )
     for reason, count in s["unschedulable_by_reason"].items():
         lines.append(f"unschedulable: {count:,} jobs, {reason}")
+    unmapped = s.get("unmapped_queues") or {}
+    if unmapped:
+        named = ", ".join(f"{q or '(none)'} ({n:,})" for q, n in unmapped.items())
+        lines.append(f"queue values no LocalQueue maps (default ClusterQueue, if any): {named}")
     lines.extend(_sharing_lines(s.get("sharing", {})))
     return lines
 

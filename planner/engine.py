@@ -132,6 +132,9 @@ class ReplayResult:
     lent_gpu_s: dict[str, float] = field(default_factory=dict)
     budget_used_gpu_s: dict[str, list[float]] = field(default_factory=dict)
     """Per ClusterQueue with a budget: GPU-seconds used in each 30-day month."""
+    unmapped_queues: dict[str, int] = field(default_factory=dict)
+    """Jobs per trace queue value (and user) no LocalQueue names: they went to the default
+    ClusterQueue, or are unschedulable without one."""
     sharing: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Per MIG or time-sliced pool: what its GPUs were asked for, granted and occupied."""
 
@@ -200,9 +203,16 @@ class _Replay:
         self.resource_quotas: list[tuple[Quotas, int]] = []
         self.budgets: dict[int, float] = {}
         self.budget_used: dict[int, list[float]] = {}
+        self.unmapped: dict[str, int] = {}
+        """Jobs per trace queue value that no LocalQueue maps (default or no ClusterQueue)."""
         if setup is None:
             return
-        self.cq_of_job = [_cluster_queue(setup.cluster_queue(job.queue)) for job in self.jobs]
+        self.cq_of_job = [
+            _cluster_queue(setup.cluster_queue(job.queue, job.user)) for job in self.jobs
+        ]
+        for job in self.jobs:
+            if not setup.mapped(job.queue, job.user):
+                self.unmapped[job.queue] = self.unmapped.get(job.queue, 0) + 1
         if setup.queue_priority:
             self.priority = [setup.queue_priority.get(j.queue, j.priority) for j in self.jobs]
         cpu_quota, mem_quota = limits_cpu_or_memory(setup)
@@ -1409,6 +1419,7 @@ class _Replay:
             "budget_used_gpu_s": {
                 names[c]: [v / MILLI for v in used] for c, used in self.budget_used.items()
             },
+            "unmapped_queues": dict(self.unmapped),
         }
 
     def _placement_of(self, i: int) -> tuple[tuple[int, float], ...]:

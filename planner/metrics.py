@@ -76,6 +76,7 @@ def summarize(result: ReplayResult, *, timeline: bool = False) -> dict[str, Any]
     if result.cluster_queue is not None:
         summary["borrowed_gpu_hours"] = {q: v / 3600.0 for q, v in result.borrowed_gpu_s.items()}
         summary["lent_gpu_hours"] = {q: v / 3600.0 for q, v in result.lent_gpu_s.items()}
+        summary["unmapped_queues"] = result.unmapped_queues
         summary["budget_used_gpu_hours_by_month"] = {
             q: [v / 3600.0 for v in months] for q, months in result.budget_used_gpu_s.items()
         }

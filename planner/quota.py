@@ -71,8 +71,16 @@ class QueueSetup:
     queue_priority: dict[str, int] = field(default_factory=dict)
     """A trace's queue value -> the priority of all its jobs (overrides the trace's)."""
 
-    def cluster_queue(self, trace_queue: str) -> int | None:
-        return self.queue_of.get(trace_queue, self.default_queue)
+    def cluster_queue(self, trace_queue: str, user: str = "") -> int | None:
+        """The ClusterQueue of a job: its queue value names a LocalQueue or ClusterQueue,
+        else its user does, else the default (None: no ClusterQueue)."""
+        found = self.queue_of.get(trace_queue)
+        if found is None and user:
+            found = self.queue_of.get(user)
+        return self.default_queue if found is None else found
+
+    def mapped(self, trace_queue: str, user: str = "") -> bool:
+        return trace_queue in self.queue_of or (bool(user) and user in self.queue_of)
 
     @property
     def queue_indices(self) -> list[int]:

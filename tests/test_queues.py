@@ -684,6 +684,15 @@ def test_local_queues_cluster_queue_names_and_the_default_pick_the_cluster_queue
 
     assert result.cluster_queue == ["team-a", "team-b", "team-a", "team-b"]
     assert result.status == ["completed"] * 4
+    assert result.unmapped_queues == {"somebody-else": 1}  # reported, not silently defaulted
+
+
+def test_a_job_whose_queue_maps_nowhere_may_map_by_its_user() -> None:
+    jobs = [Job("u", 0.0, 10.0, queue="default", user="lq-a"), *MAPPED_JOBS[3:]]
+    result = run(jobs, ONE_8, mapping_setup(None))
+
+    assert result.cluster_queue == ["team-a", ""]
+    assert result.unmapped_queues == {"somebody-else": 1}
 
 
 def test_an_unmapped_queue_without_a_default_is_unschedulable() -> None:
@@ -692,6 +701,7 @@ def test_an_unmapped_queue_without_a_default_is_unschedulable() -> None:
     assert result.cluster_queue == ["team-a", "team-b", "team-a", ""]
     assert result.status == ["completed"] * 3 + ["unschedulable"]
     assert result.unschedulable_reason == {3: "no_cluster_queue"}
+    assert result.unmapped_queues == {"somebody-else": 1}
 
 
 @pytest.mark.parametrize(
