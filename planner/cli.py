@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pydantic
 
+from planner.cli_prices import add_price_commands
 from planner.cli_replay import add_commands
 from planner.errors import PlannerError
 from planner.importer import import_file, rejected_rows
@@ -73,6 +74,7 @@ def _parser() -> argparse.ArgumentParser:
     synth.add_argument("--json", action="store_true")
     synth.set_defaults(run=_synth)
     add_commands(sub, _read_options, _options)
+    add_price_commands(sub)
     return parser
 
 

@@ -50,12 +50,12 @@ from planner.waits import (
 )
 
 # Event kinds, in the order they apply at one instant: freed GPUs are visible to arrivals.
-_FINISH, _TERMINATED, _TIMEOUT, _REQUEUE, _RETRY, _ONLINE = range(6)
+_FINISH, _TERMINATED, _TIMEOUT, _REQUEUE, _RETRY, _ONLINE, _BURST = range(7)
 _ONLINE_POD: PodShape = (1000, 1, 0, 0)
 VOLCANO_SESSION_S = 1.0
 """Volcano runs its actions (enqueue, allocate, ...) once per scheduling period."""
 # Job states.
-PENDING, WAITING, RUNNING, DONE, UNSCHEDULABLE, BACKING_OFF, TERMINATING = range(7)
+PENDING, WAITING, RUNNING, DONE, UNSCHEDULABLE, BACKING_OFF, TERMINATING, BURST = range(8)
 _TIMELINE_BINS = 400
 _NO_REASON = -1
 _NO_QUEUE = -2  # the job's queue maps to no ClusterQueue
@@ -68,6 +68,7 @@ _STATUS = (
     "unschedulable",
     "unfinished",
     "unfinished",
+    "burst",
 )
 Shape = tuple[PodShape, int, Allowed]
 
@@ -185,6 +186,7 @@ class _Replay:
         self._init_integrals()
         # backfill
         self.running_by_end: list[tuple[float, int]] = []
+        self.est_end: dict[int, float] = {}
         self.pivot = -1
         self.shadow = 0.0
         self.early_finish = False
@@ -344,6 +346,10 @@ class _Replay:
         if self.policy.colocation is not None:
             self._push(0.0, _ONLINE, -1)
         while next_arrival < n or events:
+            if events and events[0][1] == _BURST:
+                self._drop_stale_bursts()
+                if not events and next_arrival >= n:
+                    break
             t = jobs[next_arrival].submit_s if next_arrival < n else events[0][0]
             if events and events[0][0] < t:
                 t = events[0][0]
@@ -375,6 +381,9 @@ class _Replay:
                 self._finish(i)  # otherwise the run this event belonged to was preempted
         elif kind == _TERMINATED:
             self._terminated(i)
+        elif kind == _BURST:
+            if self._may_burst(i):
+                self._burst(i)
         elif kind == _TIMEOUT:
             if self.state[i] == WAITING and 0 < self.placed[i] < self.jobs[i].pods:
                 self._time_out(i)
@@ -723,7 +732,7 @@ class _Replay:
         if self.quotas is not None:
             self.running_on_flavor[self.job_flavor[j]].discard(j)
         if self.policy.queueing == "backfill":
-            est_end = self.start[j] + self.run_s[j] * self.policy.estimate_factor  # type: ignore[operator]
+            est_end = self.est_end.pop(j)
             del self.running_by_end[bisect_left(self.running_by_end, (est_end, j))]
         self.running.discard(j)
         self.placed[j] = 0
@@ -748,6 +757,26 @@ class _Replay:
             self._push(self.now + grace_s, _TERMINATED, j)
         else:
             self._terminated(j)
+
+    def _may_burst(self, i: int) -> bool:
+        return self.state[i] == WAITING and not self.placed[i] and i not in self.preempted_waiting
+
+    def _drop_stale_bursts(self) -> None:
+        """Burst deadlines of jobs that started meanwhile must not move the clock."""
+        events = self.events
+        while events and events[0][1] == _BURST and not self._may_burst(events[0][3]):
+            heapq.heappop(events)
+
+    def _burst(self, i: int) -> None:
+        """Hybrid: it waited longer than the burst threshold, so it runs in the cloud now."""
+        self._leave_shape(i)
+        self._dequeue(i)
+        if self.gate is not None:
+            self.gate.started(i)
+        self.state[i] = BURST
+        self.start[i] = self.now
+        self.end[i] = self.now + self.remaining_s[i]
+        self.freed = self.dirty = True  # the queue changed: backfill re-plans its pivot
 
     def _terminated(self, j: int) -> None:
         """An evicted job's pods are gone: its GPUs and quota are free, it waits again."""
@@ -1003,7 +1032,11 @@ class _Replay:
         self.finish_at[i] = self.now + self._stretch(i)
         self._push(self.finish_at[i], _FINISH, i)
         if self.policy.queueing == "backfill":
-            insort(self.running_by_end, (self.now + self.run_s[i] * self.policy.estimate_factor, i))
+            # the estimate covers the run as placed (time-sliced slowdown, MIG re-layout)
+            factor = self.policy.estimate_factor
+            run = self.finish_at[i] - self.now
+            self.est_end[i] = self.finish_at[i] if factor == 1.0 else self.now + run * factor
+            insort(self.running_by_end, (self.est_end[i], i))
         self.dirty = True
 
     def _stretch(self, i: int) -> float:
@@ -1053,7 +1086,7 @@ class _Replay:
         self.state[i] = DONE
         self.end[i] = self.now
         if self.policy.queueing == "backfill":
-            est_end = self.start[i] + self.run_s[i] * self.policy.estimate_factor  # type: ignore[operator]
+            est_end = self.est_end.pop(i)
             del self.running_by_end[bisect_left(self.running_by_end, (est_end, i))]
             if est_end > self.now:
                 self.early_finish = True
@@ -1102,6 +1135,9 @@ class _Replay:
         self.queued_milli += _milli(self.shapes[sid])
         if self.gate is not None:
             self.gate.arrive(i, _milli(self.shapes[sid]))
+        burst = self.policy.burst_after_s
+        if burst is not None and not requeue:
+            self._push(self.jobs[i].submit_s + burst, _BURST, i)
         if not preempted:  # a preempted job's wait is booked to `preempted` until it reruns
             self._join_shape(i)
 

@@ -70,6 +70,8 @@ def summarize(result: ReplayResult, *, timeline: bool = False) -> dict[str, Any]
         "wasted_gpu_hours": result.wasted_gpu_s / 3600.0,
         "evicted_by_online": result.evicted_by_online,
         "online_gpu_hours": result.online_gpu_s / 3600.0,
+        "burst": status.count("burst"),
+        "burst_gpu_hours": sum(jobs[i].gpu_hours for i, s in enumerate(status) if s == "burst"),
     }
     if result.sharing:
         summary["sharing"] = result.sharing

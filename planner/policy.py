@@ -74,6 +74,8 @@ class Policy:
     preemptor is admitted after (Kubernetes' terminationGracePeriodSeconds defaults to 30)."""
     colocation: Colocation | None = None
     """Online services holding GPUs by hour of day; batch jobs are evicted when they grow."""
+    burst_after_s: float | None = None
+    """Hybrid: a job still waiting this long after its submission runs in the cloud."""
     enqueue_overcommit: float | None = None
     """Volcano's enqueue gate: waiting requests may total this x the cluster minus what is
     allocated (needs queues); None: every waiting job may be allocated."""
@@ -108,6 +110,8 @@ class Policy:
                 "enqueue_overcommit needs queues and a factor >= 1.0 "
                 f"(got {self.enqueue_overcommit})"
             )
+        if self.burst_after_s is not None and self.burst_after_s < 0:
+            raise ScenarioError(f"burst_after_s must be >= 0 (got {self.burst_after_s})")
         if self.termination_grace_s < 0:
             raise ScenarioError(
                 f"termination_grace_s must be >= 0 (got {self.termination_grace_s})"

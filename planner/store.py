@@ -1,9 +1,10 @@
 """The one owner of the planner's DuckDB file: where it is, connections and migrations.
 
-Every table (traces, clusters, later the price book and scenarios) is created by the
-numbered SQL files in `planner/migrations/`, applied in order, each in its own transaction,
-and recorded in `schema_migrations`. Other modules borrow connections from here; nothing
-else opens the file.
+Every table is created by numbered SQL files, applied in order, each in its own transaction,
+and recorded in `schema_migrations`: the planner's (traces, clusters, ...) in
+`planner/migrations/`, the price book's in `pricing/migrations/`. Each package numbers its
+own files, so work on one never collides with the other. Other modules borrow connections
+from here; nothing else opens the file.
 """
 
 import os
@@ -24,6 +25,9 @@ MEMORY_ENV = "PLANNER_DB_MEMORY"
 # 10-million-job imports within a laptop's memory. Override with $PLANNER_DB_MEMORY.
 DEFAULT_MEMORY_LIMIT = "384MB"
 _MIGRATION_NAME = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
+# Packages whose `<package>.migrations` holds NNN_*.sql files, applied in this order. Named,
+# not imported: the store stays below `pricing` in the layers.
+SCHEMA_PACKAGES = ("planner", "pricing")
 
 
 def database_path(explicit: str | Path | None = None) -> Path:
@@ -34,10 +38,10 @@ def database_path(explicit: str | Path | None = None) -> Path:
     return Path(env) if env else DEFAULT_DB
 
 
-def migrations() -> list[tuple[int, str, str]]:
-    """(version, file name, SQL) of every migration, in order."""
+def migrations(package: str = "planner") -> list[tuple[int, str, str]]:
+    """(version, file name, SQL) of every migration of `package`, in order."""
     found = []
-    for entry in resources.files("planner.migrations").iterdir():
+    for entry in resources.files(f"{package}.migrations").iterdir():
         match = _MIGRATION_NAME.match(entry.name)
         if match:
             found.append((int(match.group(1)), entry.name, entry.read_text(encoding="utf-8")))
@@ -63,23 +67,52 @@ def open_store(path: Path) -> duckdb.DuckDBPyConnection:
     return con
 
 
-def schema_version(con: duckdb.DuckDBPyConnection) -> int:
-    row = con.execute("SELECT coalesce(max(version), 0) FROM schema_migrations").fetchone()
+def schema_version(con: duckdb.DuckDBPyConnection, package: str = "planner") -> int:
+    row = con.execute(
+        "SELECT coalesce(max(version), 0) FROM schema_migrations WHERE package = ?", [package]
+    ).fetchone()
     return int(row[0]) if row else 0
 
 
 def _apply_migrations(con: duckdb.DuckDBPyConnection) -> None:
     con.execute(
-        "CREATE TABLE IF NOT EXISTS schema_migrations "
-        "(version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMP)"
+        "CREATE TABLE IF NOT EXISTS schema_migrations (package VARCHAR NOT NULL, "
+        "version INTEGER NOT NULL, name VARCHAR NOT NULL, applied_at TIMESTAMP, "
+        "PRIMARY KEY (package, version))"
     )
-    current = schema_version(con)
-    for version, name, sql in migrations():
-        if version <= current:
-            continue
-        with transaction(con):
-            con.execute(sql)
-            con.execute("INSERT INTO schema_migrations VALUES (?, ?, now())", [version, name])
+    _add_package_column(con)
+    for package in SCHEMA_PACKAGES:
+        current = schema_version(con, package)
+        for version, name, sql in migrations(package):
+            if version <= current:
+                continue
+            with transaction(con):
+                con.execute(sql)
+                con.execute(
+                    "INSERT INTO schema_migrations VALUES (?, ?, ?, now())",
+                    [package, version, name],
+                )
+
+
+def _add_package_column(con: duckdb.DuckDBPyConnection) -> None:
+    """Databases made before per-package migrations logged only the planner's versions."""
+    columns = con.execute(
+        "SELECT column_name FROM duckdb_columns() "
+        "WHERE table_name = 'schema_migrations' AND database_name = current_database()"
+    ).fetchall()
+    if ("package",) in columns:
+        return
+    with transaction(con):
+        con.execute("ALTER TABLE schema_migrations RENAME TO schema_migrations_v1")
+        con.execute(
+            "CREATE TABLE schema_migrations (package VARCHAR NOT NULL, version INTEGER NOT NULL,"
+            " name VARCHAR NOT NULL, applied_at TIMESTAMP, PRIMARY KEY (package, version))"
+        )
+        con.execute(
+            "INSERT INTO schema_migrations "
+            "SELECT 'planner', version, name, applied_at FROM schema_migrations_v1"
+        )
+        con.execute("DROP TABLE schema_migrations_v1")
 
 
 @contextmanager

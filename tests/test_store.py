@@ -6,7 +6,7 @@ import duckdb
 import pytest
 
 from planner.errors import StoreError, TraceError
-from planner.store import database_path, migrations, open_store, schema_version
+from planner.store import SCHEMA_PACKAGES, database_path, migrations, open_store, schema_version
 from tests.conftest import ingest, write
 
 TEXT = "job_id,submit_s,duration_s,gpus\na,0,3600,2\nb,10,1800,4\n"
@@ -17,10 +17,12 @@ def test_migrations_are_applied_once_and_recorded(tmp_path: Path) -> None:
     with open_store(path) as first:
         version = schema_version(first)
     with open_store(path) as second:
-        rows = second.execute("SELECT version, name FROM schema_migrations").fetchall()
+        rows = second.execute(
+            "SELECT package, version, name FROM schema_migrations ORDER BY package, version"
+        ).fetchall()
 
     assert version == migrations()[-1][0] >= 1
-    assert rows == [(v, name) for v, name, _ in migrations()]
+    assert rows == [(p, v, name) for p in sorted(SCHEMA_PACKAGES) for v, name, _ in migrations(p)]
 
 
 def test_reimporting_the_same_file_is_recognised(

@@ -1,0 +1,248 @@
+"""Owning GPU servers: what they cost per month, from plain values in one currency.
+
+The structure is the reference's (`../shared/reference/pricing-and-tco.md` 3.2):
+
+    CapEx     = servers x price x (1 + network share + storage share) + installation
+    Depr_m    = (CapEx - residual) / (life x 12)                      book P&L, straight line
+    Energy_m  = servers x P(u) x hours x PUE x price per kWh          P(u) = idle + (load - idle) u
+    Colo_m    = contracted kW (servers x max kW) x rate per kW-month, or a rack fee
+    Support_m = support share x server price x servers / 12
+    Staff_m   = FTE x loaded cost per FTE-year / 12
+    Software_m, Spares_m likewise; Bridge_m = cloud cost of the demand during the lead time
+
+`u` is the share of the hour the servers' GPUs are allocated: from the replay (by hour of
+day, so a time-of-use tariff is priced right) or one number. Energy and cloud bridging are
+the only terms that move with demand; the rest is fixed, which is why utilization decides.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from planner.errors import ScenarioError
+
+HOURS_PER_YEAR = 8760.0
+HOURS_PER_MONTH = HOURS_PER_YEAR / 12
+DAY_HOURS = 24
+
+
+@dataclass(frozen=True, slots=True)
+class ServerPool:
+    """Identical servers; money in the reporting currency, power in kW per server."""
+
+    name: str
+    servers: int
+    gpus_per_server: int
+    price: float
+    idle_kw: float
+    load_kw: float
+    max_kw: float
+
+    @property
+    def gpus(self) -> int:
+        return self.servers * self.gpus_per_server
+
+
+@dataclass(frozen=True, slots=True)
+class BareMetal:
+    """Self-hosted assumptions (reference 2.1 defaults); shares are fractions, per year where
+    the name says so."""
+
+    pools: tuple[ServerPool, ...]
+    network_share: float = 0.12
+    storage_share: float = 0.05
+    installation: float = 0.0
+    life_years: float = 5.0
+    residual_share: float = 0.0
+    pue: float = 1.5
+    kwh_price: tuple[float, ...] = (0.09,)
+    """One flat price, or 24 prices by hour of day (time of use)."""
+    colo_per_kw_month: float = 200.0
+    rack_fee_month: float | None = None
+    """Per server-rack month instead of per kW (None: per kW of contracted maximum power)."""
+    servers_per_rack: int = 4
+    support_share_year: float = 0.10
+    fte: float = 0.25
+    fte_cost_year: float = 180_000.0
+    software_per_gpu_year: float = 0.0
+    spares_share_year: float = 0.0
+    lead_time_months: int = 0
+    availability: float = 1.0
+    """Share of hours the GPUs can be scheduled (maintenance, failures)."""
+    notes: tuple[str, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        _check(self)
+
+
+CATEGORIES = (
+    "capex",
+    "depreciation",
+    "energy",
+    "colocation",
+    "support",
+    "staff",
+    "software",
+    "spares",
+    "bridge",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class MonthCosts:
+    """One month of owning: every category, P&L (depreciation) and cash (CapEx) views."""
+
+    capex: float
+    depreciation: float
+    energy: float
+    colocation: float
+    support: float
+    staff: float
+    software: float
+    spares: float
+    bridge: float
+
+    @property
+    def running(self) -> float:
+        return (
+            self.energy
+            + self.colocation
+            + self.support
+            + self.staff
+            + self.software
+            + (self.spares + self.bridge)
+        )
+
+    @property
+    def pnl(self) -> float:
+        return self.depreciation + self.running
+
+    @property
+    def cash(self) -> float:
+        return self.capex + self.running
+
+
+def capex(bm: BareMetal) -> float:
+    servers = sum(p.servers * p.price for p in bm.pools)
+    return servers * (1 + bm.network_share + bm.storage_share) + bm.installation
+
+
+def installed_gpus(bm: BareMetal) -> int:
+    return sum(p.gpus for p in bm.pools)
+
+
+def energy_per_hour(bm: BareMetal, utilization_by_hour: Sequence[float]) -> float:
+    """Mean energy cost per hour: 24 hourly utilizations (or one) x the (TOU) tariff."""
+    hours = _by_hour(utilization_by_hour, "utilization")
+    prices = _by_hour(bm.kwh_price, "kwh_price")
+    total = 0.0
+    for u, price in zip(hours, prices, strict=True):
+        kw = sum(p.servers * (p.idle_kw + (p.load_kw - p.idle_kw) * u) for p in bm.pools)
+        total += kw * bm.pue * price
+    return total / DAY_HOURS
+
+
+def monthly(
+    bm: BareMetal,
+    months: int,
+    utilization_by_hour: Sequence[float],
+    bridge_per_month: float = 0.0,
+) -> list[MonthCosts]:
+    """Costs of months 0..months-1: CapEx paid in month 0, servers in service after the lead
+    time (energy from then, the cloud bridge before), the rest every month."""
+    if months <= 0:
+        raise ScenarioError(f"the horizon must be at least one month (got {months})")
+    total_capex = capex(bm)
+    depreciation = total_capex * (1 - bm.residual_share) / (bm.life_years * 12)
+    depreciable_months = round(bm.life_years * 12)
+    energy = energy_per_hour(bm, utilization_by_hour) * HOURS_PER_MONTH
+    fixed = _fixed_running(bm)
+    result = []
+    for m in range(months):
+        in_service = m >= bm.lead_time_months
+        result.append(
+            MonthCosts(
+                capex=total_capex if m == 0 else 0.0,
+                depreciation=depreciation if m < depreciable_months else 0.0,
+                energy=energy if in_service else 0.0,
+                bridge=0.0 if in_service else bridge_per_month,
+                **fixed,
+            )
+        )
+    return result
+
+
+def fixed_per_installed_gpu_hour(bm: BareMetal) -> float:
+    """F of the break-even formula: every cost that does not move with use, idle power
+    included, per installed GPU-hour (depreciation, colo, support, staff, software, spares)."""
+    per_year = capex(bm) * (1 - bm.residual_share) / bm.life_years
+    per_year += sum(_fixed_running(bm).values()) * 12
+    per_year += energy_per_hour(bm, (0.0,)) * HOURS_PER_YEAR
+    return per_year / (installed_gpus(bm) * HOURS_PER_YEAR)
+
+
+def variable_per_busy_gpu_hour(bm: BareMetal) -> float:
+    """V of the break-even formula: the energy one allocated GPU-hour adds."""
+    busy = energy_per_hour(bm, (1.0,)) - energy_per_hour(bm, (0.0,))
+    return busy / installed_gpus(bm)
+
+
+def _fixed_running(bm: BareMetal) -> dict[str, float]:
+    server_price = sum(p.servers * p.price for p in bm.pools)
+    if bm.rack_fee_month is not None:
+        servers = sum(p.servers for p in bm.pools)
+        racks = -(-servers // bm.servers_per_rack)
+        colo = racks * bm.rack_fee_month
+    else:
+        colo = sum(p.servers * p.max_kw for p in bm.pools) * bm.colo_per_kw_month
+    return {
+        "colocation": colo,
+        "support": bm.support_share_year * server_price / 12,
+        "staff": bm.fte * bm.fte_cost_year / 12,
+        "software": bm.software_per_gpu_year * installed_gpus(bm) / 12,
+        "spares": bm.spares_share_year * capex(bm) / 12,
+    }
+
+
+def _by_hour(values: Sequence[float], what: str) -> list[float]:
+    if len(values) == 1:
+        return [float(values[0])] * DAY_HOURS
+    if len(values) != DAY_HOURS:
+        raise ScenarioError(f"{what}: give one value or 24 (by hour of day), got {len(values)}")
+    return [float(v) for v in values]
+
+
+def _check(bm: BareMetal) -> None:
+    if not bm.pools or not installed_gpus(bm):
+        raise ScenarioError("a self-hosted option needs at least one server with GPUs")
+    for pool in bm.pools:
+        if pool.price < 0 or min(pool.idle_kw, pool.load_kw, pool.max_kw) < 0:
+            raise ScenarioError(f"pool {pool.name}: prices and power must not be negative")
+        if pool.load_kw < pool.idle_kw:
+            raise ScenarioError(
+                f"pool {pool.name}: full-load power {pool.load_kw} kW is below idle "
+                f"{pool.idle_kw} kW"
+            )
+    if bm.life_years <= 0:
+        raise ScenarioError(f"life_years must be > 0 (got {bm.life_years})")
+    if not 0 <= bm.residual_share <= 1:
+        raise ScenarioError(f"residual_share must be between 0 and 1 (got {bm.residual_share})")
+    if bm.pue < 1:
+        raise ScenarioError(f"PUE must be >= 1 (got {bm.pue})")
+    if any(p < 0 for p in bm.kwh_price):
+        raise ScenarioError("electricity prices must not be negative")
+    if not 0 < bm.availability <= 1:
+        raise ScenarioError(f"availability must be in (0, 1] (got {bm.availability})")
+    for name in (
+        "network_share",
+        "storage_share",
+        "installation",
+        "colo_per_kw_month",
+        "support_share_year",
+        "fte",
+        "fte_cost_year",
+        "software_per_gpu_year",
+        "spares_share_year",
+        "lead_time_months",
+    ):
+        if getattr(bm, name) < 0:
+            raise ScenarioError(f"{name} must not be negative (got {getattr(bm, name)})")

@@ -1,0 +1,123 @@
+"""Named assumption sets: PUE, electricity and colocation prices, staff, life, discounts.
+
+"reference-defaults" is seeded from the reference; a user copies it under a new name (or
+edits it) to make their own. Discounts are fractions off on-demand named
+`discount.<model>[.<term>m][@<provider>[/<GPU>]]`, e.g. `discount.reserved.12m@aws`; the
+unqualified ones are rules of thumb (confidence L), never quoted prices.
+"""
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+
+import duckdb
+
+from planner.store import transaction
+from pricing.errors import PricingError
+from pricing.freshness import DEFAULT_SET
+from pricing.gpus import gpu_model
+from pricing.models import AssumptionQuote, PricingModel, slug
+from pricing.problems import validated
+from pricing.rows import ASSUMPTIONS, Change, row_values, select_list, write_user_row
+from pricing.seed import ensure_seeded
+
+# Commitments of any kind fall back to the generic `discount.commit...` rules.
+COMMITMENTS = frozenset({"reserved", "savings_plan", "cud", "subscription"})
+
+
+@dataclass(frozen=True, slots=True)
+class Assumption:
+    set_name: str
+    name: str
+    value: float
+    unit: str
+    currency: str | None
+    source: str
+    confidence: str
+    notes: str
+    origin: str
+
+
+def assumption_sets(con: duckdb.DuckDBPyConnection) -> list[str]:
+    ensure_seeded(con)
+    rows = con.execute("SELECT DISTINCT set_name FROM assumptions ORDER BY set_name").fetchall()
+    return [str(name) for (name,) in rows]
+
+
+def assumption_set(
+    con: duckdb.DuckDBPyConnection, set_name: str = DEFAULT_SET
+) -> dict[str, Assumption]:
+    """name -> assumption of one set, by name."""
+    ensure_seeded(con)
+    rows = con.execute(
+        f"SELECT {select_list(ASSUMPTIONS)} FROM assumptions WHERE set_name = ? ORDER BY name",
+        [set_name],
+    ).fetchall()
+    if not rows:
+        known = ", ".join(assumption_sets(con))
+        raise PricingError(f"No assumption set {set_name!r}; the sets are: {known}.")
+    found = {}
+    for _key, origin, name_of_set, name, value, unit, currency, source, confidence, notes in rows:
+        found[name] = Assumption(
+            name_of_set, name, value, unit, currency, source, confidence, notes, origin
+        )
+    return found
+
+
+def set_assumption(
+    con: duckdb.DuckDBPyConnection, item: AssumptionQuote | Mapping[str, object]
+) -> tuple[str, Change]:
+    """Add or change one assumption as the user's: (key, change)."""
+    ensure_seeded(con)
+    if not isinstance(item, AssumptionQuote):
+        item = validated(AssumptionQuote, item, "assumption")
+    with transaction(con):
+        change = write_user_row(con, ASSUMPTIONS, item.key, row_values(ASSUMPTIONS, item))
+    return item.key, change
+
+
+def copy_assumption_set(con: duckdb.DuckDBPyConnection, source: str, target: str) -> int:
+    """Copy every assumption of `source` into a new user set `target`; how many were copied."""
+    if target in assumption_sets(con):
+        raise PricingError(f"Assumption set {target!r} exists already; choose another name.")
+    items = assumption_set(con, source).values()
+    for item in items:
+        fields = {name: getattr(item, name) for name in ASSUMPTIONS.columns}
+        set_assumption(con, {**fields, "set_name": target})
+    return len(items)
+
+
+def discount_for(
+    con: duckdb.DuckDBPyConnection,
+    provider: str,
+    pricing_model: PricingModel,
+    *,
+    term_months: int | None = None,
+    gpu: str | None = None,
+    set_name: str = DEFAULT_SET,
+) -> Assumption:
+    """The most specific discount rule (fraction off on-demand) for an offer.
+
+    Tried in order: provider and GPU, provider, then the generic rule; at each, the pricing
+    model before the `commit` family, and the term before no term.
+    """
+    rules = assumption_set(con, set_name)
+    for name in _discount_names(slug(provider), pricing_model, term_months, gpu):
+        if name in rules:
+            return rules[name]
+    term = f".{term_months}m" if term_months else ""
+    raise PricingError(
+        f"No discount rule for {pricing_model}{term} at {provider} in assumption set "
+        f"{set_name!r}; add `discount.{pricing_model}{term}` (a fraction off on-demand)."
+    )
+
+
+def _discount_names(
+    provider: str, pricing_model: str, term_months: int | None, gpu: str | None
+) -> Iterator[str]:
+    scopes = [f"@{provider}/{gpu_model(gpu)}"] if gpu else []
+    families = [pricing_model, "commit"] if pricing_model in COMMITMENTS else [pricing_model]
+    terms = [f".{term_months}m", ""] if term_months else [""]
+    for scope in [*scopes, f"@{provider}", ""]:
+        for family in families:
+            for term in terms:
+                yield f"discount.{family}{term}{scope}"

@@ -1,0 +1,56 @@
+"""How old a price may be before it is flagged stale, and what "today" is.
+
+The limit is, in order: the caller's argument, $PLANNER_PRICE_STALE_DAYS, the
+`price_stale_days` assumption of the default set, else 90 days (the reference's advice).
+Today is the system clock's date unless the caller passes one (tests do).
+"""
+
+import os
+from dataclasses import dataclass
+from datetime import date
+
+import duckdb
+
+from pricing.errors import PricingError
+
+STALE_DAYS_ENV = "PLANNER_PRICE_STALE_DAYS"
+DEFAULT_STALE_DAYS = 90
+DEFAULT_SET = "reference-defaults"
+
+
+@dataclass(frozen=True, slots=True)
+class Freshness:
+    today: date
+    stale_days: int
+
+    def age_days(self, as_of: date) -> int:
+        return (self.today - as_of).days
+
+    def is_stale(self, as_of: date) -> bool:
+        return self.age_days(as_of) > self.stale_days
+
+
+def freshness(
+    con: duckdb.DuckDBPyConnection, *, today: date | None = None, stale_days: int | None = None
+) -> Freshness:
+    """Today's date and the staleness limit in force."""
+    days = stale_days if stale_days is not None else _configured_days(con)
+    if days < 0:
+        raise PricingError(f"The staleness limit must be 0 days or more, got {days}.")
+    return Freshness(today=today or date.today(), stale_days=days)
+
+
+def _configured_days(con: duckdb.DuckDBPyConnection) -> int:
+    text = os.environ.get(STALE_DAYS_ENV, "").strip()
+    if text:
+        try:
+            return int(text)
+        except ValueError:
+            raise PricingError(
+                f"${STALE_DAYS_ENV} must be a whole number of days, got {text!r}."
+            ) from None
+    row = con.execute(
+        "SELECT value FROM assumptions WHERE set_name = ? AND name = 'price_stale_days'",
+        [DEFAULT_SET],
+    ).fetchone()
+    return int(row[0]) if row else DEFAULT_STALE_DAYS

@@ -1,0 +1,202 @@
+"""Validated input rows of the price book: a cloud price, a server, an FX rate, an assumption.
+
+Every way a row arrives (seed files, `planner prices add`, CSV import, the Python API) goes
+through these pydantic models, so the rules and the messages are the same everywhere. They
+normalise (GPU names, currency codes, the stable `key`) and never touch the database.
+"""
+
+import re
+from datetime import date
+from typing import Annotated, Literal, Self, get_args
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+
+from pricing.gpus import GpuForm, parse_gpu
+
+PricingModel = Literal[
+    "on_demand",
+    "spot",
+    "reserved",
+    "savings_plan",
+    "cud",
+    "subscription",
+    "capacity_block",
+    "quote",
+]
+PRICING_MODELS: tuple[str, ...] = get_args(PricingModel)
+SourceKind = Literal["provider_api", "provider_page", "dataset", "blog", "estimate", "quote"]
+SOURCE_KINDS: tuple[str, ...] = get_args(SourceKind)
+Confidence = Literal["H", "M", "L"]
+# ISO 4217 codes we can price and convert; others are rejected so a typo never prices at 1:1.
+CURRENCIES = ("USD", "CNY", "EUR", "GBP", "JPY", "HKD", "SGD", "KRW", "TWD", "INR", "AUD", "CAD")
+# How much a stored per-GPU price may differ from instance price / GPUs (rounding in sources).
+PER_GPU_TOLERANCE = 0.01
+
+
+def slug(text: str) -> str:
+    """Lower-case words joined by '-': "AWS China" -> "aws-china"."""
+    return re.sub(r"[^a-z0-9.]+", "-", text.lower()).strip("-")
+
+
+def _currency(code: str) -> str:
+    upper = code.strip().upper()
+    if upper not in CURRENCIES:
+        raise ValueError(f"expected one of {', '.join(CURRENCIES)} (ISO 4217), got {code!r}")
+    return upper
+
+
+Currency = Annotated[str, AfterValidator(_currency)]
+
+
+class BookRow(BaseModel):
+    """A row of a price-book table; `key` is its stable identity (derived when empty)."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+    key: str = ""
+
+
+class PriceQuote(BookRow):
+    """One cloud price: an instance type under one pricing model, in its native currency."""
+
+    provider: str = Field(min_length=1)
+    region: str = ""
+    instance_type: str = Field(min_length=1)
+    gpu_model: str = Field(min_length=1)
+    gpu_mem_gb: int | None = Field(default=None, gt=0)
+    gpu_form: GpuForm | None = None
+    gpus_per_instance: float = Field(gt=0, allow_inf_nan=False)
+    price_per_instance_hour: float = Field(ge=0, allow_inf_nan=False)
+    price_per_gpu_hour: float | None = Field(default=None, ge=0, allow_inf_nan=False)
+    currency: Currency
+    pricing_model: PricingModel
+    term_months: int | None = Field(default=None, gt=0)
+    upfront_fraction: float | None = Field(default=None, ge=0, le=1)
+    billing_granularity_s: int = Field(default=3600, gt=0)
+    min_billing_s: int = Field(default=0, ge=0)
+    includes: str = ""
+    as_of: date
+    source_url: str = ""
+    source_kind: SourceKind = "quote"
+    confidence: Confidence = "M"
+    notes: str = ""
+
+    @model_validator(mode="after")
+    def _normalise(self) -> Self:
+        self.gpu_model, self.gpu_mem_gb, self.gpu_form = _gpu_fields(
+            self.gpu_model, self.gpu_mem_gb, self.gpu_form
+        )
+        self.price_per_instance_hour = round(self.price_per_instance_hour, 6)
+        self.price_per_gpu_hour = _per_gpu(
+            self.price_per_instance_hour, self.gpus_per_instance, self.price_per_gpu_hour
+        )
+        if not self.key:
+            self.key = price_key(self)
+        return self
+
+
+def price_key(quote: PriceQuote) -> str:
+    """provider/region/instance/pricing model[/term]: one row per offer, stable across seeds."""
+    parts = [slug(quote.provider), slug(quote.region) or "-", slug(quote.instance_type)]
+    parts.append(quote.pricing_model)
+    if quote.term_months:
+        parts.append(f"{quote.term_months}m")
+    return "/".join(parts)
+
+
+def _gpu_fields(
+    text: str, mem_gb: int | None, form: GpuForm | None
+) -> tuple[str, int | None, GpuForm | None]:
+    name = parse_gpu(text)
+    if not name.model:
+        raise ValueError(f"gpu_model: expected a GPU model such as A100 or H100, got {text!r}")
+    if mem_gb is not None and name.mem_gb is not None and mem_gb != name.mem_gb:
+        raise ValueError(f"gpu_mem_gb: {mem_gb} contradicts gpu_model {text!r}")
+    if form is not None and name.form is not None and form != name.form:
+        raise ValueError(f"gpu_form: {form} contradicts gpu_model {text!r}")
+    return name.model, mem_gb or name.mem_gb, form or name.form
+
+
+def _per_gpu(per_instance: float, gpus: float, given: float | None) -> float:
+    computed = per_instance / gpus
+    if given is None:
+        return round(computed, 6)
+    if abs(given - computed) > PER_GPU_TOLERANCE * max(computed, 0.01):
+        raise ValueError(
+            f"price_per_gpu_hour: {given} is not price_per_instance_hour / gpus_per_instance "
+            f"= {computed:.6g}; leave it empty to compute it"
+        )
+    return round(given, 6)
+
+
+class ServerQuote(BookRow):
+    """A bare-metal server: its price and its power draw (max, idle, full load) in kW."""
+
+    gpu_model: str = Field(min_length=1)
+    gpu_mem_gb: int | None = Field(default=None, gt=0)
+    gpu_form: GpuForm | None = None
+    gpus_per_server: int = Field(gt=0)
+    price: float = Field(ge=0, allow_inf_nan=False)
+    currency: Currency
+    max_kw: float = Field(gt=0, allow_inf_nan=False)
+    idle_kw: float = Field(ge=0, allow_inf_nan=False)
+    load_kw: float = Field(gt=0, allow_inf_nan=False)
+    as_of: date
+    source: str = ""
+    confidence: Confidence = "M"
+    power_source: str = ""
+    power_confidence: Confidence = "L"
+    notes: str = ""
+
+    @model_validator(mode="after")
+    def _normalise(self) -> Self:
+        self.gpu_model, self.gpu_mem_gb, self.gpu_form = _gpu_fields(
+            self.gpu_model, self.gpu_mem_gb, self.gpu_form
+        )
+        if not self.idle_kw <= self.load_kw <= self.max_kw:
+            raise ValueError(
+                f"idle_kw: expected idle_kw <= load_kw <= max_kw, got {self.idle_kw}, "
+                f"{self.load_kw}, {self.max_kw}"
+            )
+        self.price = round(self.price, 2)
+        if not self.key:
+            memory = f"-{self.gpu_mem_gb}gb" if self.gpu_mem_gb else ""
+            self.key = f"{self.gpus_per_server}x{self.gpu_model.lower()}{memory}"
+        return self
+
+
+class FxQuote(BookRow):
+    """1 `base` = `rate` `quote` on `rate_date` (e.g. USD CNY 7.2); key "USD/CNY@2026-11-30"."""
+
+    rate_date: date
+    base: Currency
+    quote: Currency
+    rate: float = Field(gt=0, allow_inf_nan=False)
+    source: str = ""
+    confidence: Confidence = "M"
+    notes: str = ""
+
+    @model_validator(mode="after")
+    def _normalise(self) -> Self:
+        if self.base == self.quote:
+            raise ValueError(f"quote: expected a currency other than the base {self.base}")
+        self.key = f"{self.base}/{self.quote}@{self.rate_date.isoformat()}"  # one per pair and day
+        return self
+
+
+class AssumptionQuote(BookRow):
+    """One named value of an assumption set (PUE, electricity price, a discount, ...)."""
+
+    set_name: str = Field(min_length=1, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
+    name: str = Field(min_length=1, pattern=r"^[A-Za-z0-9_.@/\-]+$")
+    value: float = Field(allow_inf_nan=False)
+    unit: str = Field(min_length=1)
+    currency: Currency | None = None
+    source: str = ""
+    confidence: Confidence = "M"
+    notes: str = ""
+
+    @model_validator(mode="after")
+    def _normalise(self) -> Self:
+        self.key = f"{self.set_name}/{self.name}"
+        return self

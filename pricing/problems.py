@@ -1,0 +1,96 @@
+"""Turn pydantic's validation errors into short messages that name the field and what it wants.
+
+`planner prices add` reports them in one line; CSV import reports them per row and column.
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TypeVar
+
+from pydantic import BaseModel, ValidationError
+from pydantic_core import ErrorDetails
+
+from pricing.errors import PricingError
+from pricing.models import CURRENCIES, PRICING_MODELS, SOURCE_KINDS
+
+M = TypeVar("M", bound=BaseModel)
+
+_DATE = "a date YYYY-MM-DD"
+_PRICE = "a price >= 0"
+_CURRENCY = f"one of {', '.join(CURRENCIES)} (ISO 4217)"
+EXPECTED = {
+    "key": "a text key",
+    "provider": "a provider name",
+    "region": "a region name",
+    "instance_type": "an instance type",
+    "gpu_model": "a GPU model such as A100 or H100",
+    "gpu_mem_gb": "a whole number of GB > 0",
+    "gpu_form": "SXM, PCIe or NVL",
+    "gpus_per_instance": "a number of GPUs > 0",
+    "price_per_instance_hour": _PRICE,
+    "price_per_gpu_hour": _PRICE,
+    "currency": _CURRENCY,
+    "pricing_model": f"one of {', '.join(PRICING_MODELS)}",
+    "term_months": "a whole number of months > 0",
+    "upfront_fraction": "a fraction from 0 to 1",
+    "billing_granularity_s": "whole seconds > 0",
+    "min_billing_s": "whole seconds >= 0",
+    "as_of": _DATE,
+    "source_kind": f"one of {', '.join(SOURCE_KINDS)}",
+    "confidence": "H, M or L",
+    "power_confidence": "H, M or L",
+    "gpus_per_server": "a whole number of GPUs > 0",
+    "price": _PRICE,
+    "max_kw": "kW > 0",
+    "idle_kw": "kW >= 0",
+    "load_kw": "kW > 0",
+    "rate_date": _DATE,
+    "base": _CURRENCY,
+    "quote": _CURRENCY,
+    "rate": "a rate > 0 (1 base = rate quote)",
+    "set_name": "a name of letters, digits, '.', '_' or '-'",
+    "name": "a name of letters, digits, '.', '_', '@', '/' or '-'",
+    "value": "a number",
+    "unit": "a unit such as USD/kWh",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """What is wrong with one field: `message` reads "expected ..., got ..."."""
+
+    field: str
+    value: str
+    message: str
+
+
+def problems(err: ValidationError) -> list[Problem]:
+    """One `Problem` per pydantic error, in the order pydantic reports them."""
+    return [_problem(detail) for detail in err.errors(include_url=False)]
+
+
+def _problem(detail: ErrorDetails) -> Problem:
+    field = str(detail["loc"][0]) if detail["loc"] else ""
+    value = detail.get("input")
+    shown = "" if isinstance(value, dict) else str(value)
+    kind = detail["type"]
+    if kind == "value_error":
+        text = detail["msg"].removeprefix("Value error, ")
+        if not field and ": " in text:  # model-level checks name their field first
+            field, text = text.split(": ", 1)
+        return Problem(field, shown, text)
+    if kind == "missing":
+        return Problem(field, "", f"missing; expected {EXPECTED.get(field, 'a value')}")
+    if kind == "extra_forbidden":
+        return Problem(field, shown, f"unknown field; expected one of {', '.join(EXPECTED)}")
+    expected = EXPECTED.get(field, "a valid value")
+    return Problem(field, shown, f"expected {expected}, got {value!r}")
+
+
+def validated(model: type[M], data: Mapping[str, object], what: str) -> M:
+    """`model` built from `data`, or a `PricingError` naming every bad field in one line."""
+    try:
+        return model.model_validate(dict(data))
+    except ValidationError as err:
+        shown = "; ".join(f"{p.field}: {p.message}" for p in problems(err))
+        raise PricingError(f"Invalid {what}: {shown}.") from None

@@ -1,0 +1,105 @@
+"""Bare-metal servers: price and power (max, idle, full load in kW) per GPU model.
+
+Power follows the reference's linear model P(u) = idle + (load - idle) x u; `max_kw` is
+what a colocation contract is sized on. Prices stay in their native currency.
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+import duckdb
+
+from planner.store import transaction
+from pricing.errors import PricingError
+from pricing.freshness import Freshness, freshness
+from pricing.gpus import gpu_matches, parse_gpu
+from pricing.models import ServerQuote
+from pricing.problems import validated
+from pricing.rows import SERVER_COLUMNS, SERVERS, Change, row_values, select_list, write_user_row
+from pricing.seed import ensure_seeded
+
+
+@dataclass(frozen=True, slots=True)
+class ServerPrice:
+    key: str
+    origin: str
+    gpu_model: str
+    gpu_mem_gb: int | None
+    gpu_form: str | None
+    gpus_per_server: int
+    price: float
+    currency: str
+    max_kw: float
+    idle_kw: float
+    load_kw: float
+    as_of: date
+    source: str
+    confidence: str
+    power_source: str
+    power_confidence: str
+    notes: str
+    age_days: int
+    is_stale: bool
+
+
+def list_servers(
+    con: duckdb.DuckDBPyConnection,
+    gpu: str | None = None,
+    *,
+    today: date | None = None,
+    stale_days: int | None = None,
+) -> list[ServerPrice]:
+    """Stored servers (of one GPU model if `gpu` is given), by model and GPU count."""
+    ensure_seeded(con)
+    fresh = freshness(con, today=today, stale_days=stale_days)
+    rows = con.execute(
+        f"SELECT {select_list(SERVERS)} FROM server_prices ORDER BY gpu_model, gpus_per_server, key"
+    ).fetchall()
+    servers = [_server(row, fresh) for row in rows]
+    if gpu:
+        wanted = parse_gpu(gpu)
+        servers = [s for s in servers if gpu_matches(wanted, s.gpu_model, s.gpu_mem_gb)]
+    return servers
+
+
+def _server(row: tuple[Any, ...], fresh: Freshness) -> ServerPrice:
+    fields = dict(zip(("key", "origin", *SERVER_COLUMNS), row, strict=True))
+    as_of = fields["as_of"]
+    return ServerPrice(**fields, age_days=fresh.age_days(as_of), is_stale=fresh.is_stale(as_of))
+
+
+def server_for(
+    con: duckdb.DuckDBPyConnection,
+    gpu: str,
+    *,
+    gpus_per_server: int | None = None,
+    today: date | None = None,
+) -> ServerPrice:
+    """The server for a GPU model (the user's row before a seed row, then the newest)."""
+    found = [
+        s
+        for s in list_servers(con, gpu, today=today)
+        if gpus_per_server is None or s.gpus_per_server == gpus_per_server
+    ]
+    if not found:
+        size = f"{gpus_per_server}x" if gpus_per_server else ""
+        raise PricingError(
+            f"No bare-metal server price for {size}{gpu}; add one with `planner prices servers "
+            f"add --gpu {gpu} --gpus {gpus_per_server or 8} --price P --currency C --as-of DATE "
+            "--max-kw M --idle-kw I --load-kw L`."
+        )
+    return max(found, key=lambda s: (s.origin == "user", s.as_of))
+
+
+def add_server(
+    con: duckdb.DuckDBPyConnection, server: ServerQuote | Mapping[str, object]
+) -> tuple[str, Change]:
+    """Store a server price as the user's: (key, change). Key defaults to e.g. "8xh100"."""
+    ensure_seeded(con)
+    if not isinstance(server, ServerQuote):
+        server = validated(ServerQuote, server, "server")
+    with transaction(con):
+        change = write_user_row(con, SERVERS, server.key, row_values(SERVERS, server))
+    return server.key, change

@@ -1,0 +1,77 @@
+"""Hybrid bursting inside the replay: a job still waiting `burst_after_s` after its
+submission runs in the cloud, so cost and waits come from the same run."""
+
+from dataclasses import replace
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from planner.config import NodeSpec
+from planner.engine import simulate
+from planner.metrics import summarize
+from planner.model import Job
+from planner.policy import Policy
+from tests.test_engine_properties import SETTINGS, clusters, job_lists, policies
+
+ONE_8 = [("n0", "A100", 8, 0.0, 0.0)]
+
+
+def test_jobs_that_would_wait_past_the_threshold_burst_and_the_rest_run_on_prem() -> None:
+    jobs = [Job("a", 0, 1000, gpus=8), Job("b", 10, 500, gpus=8), Job("c", 950, 50, gpus=8)]
+    result = simulate(jobs, ONE_8, Policy(burst_after_s=100))
+    # b would wait until 1000 (990 s): it bursts at 110; c waits 50 s and runs on prem
+    assert result.status == ["completed", "burst", "completed"]
+    assert result.start_s == [0, 110, 1000]
+    assert result.end_s == [1000, 610, 1050]
+    assert result.placement[1] == ()
+    summary = summarize(result)
+    assert (summary["burst"], summary["burst_gpu_hours"]) == (1, pytest.approx(8 * 500 / 3600))
+    assert summary["allocated_gpu_hours"] == pytest.approx(8 * 1050 / 3600)
+
+
+@settings(SETTINGS, max_examples=100)
+@given(
+    jobs=job_lists(),
+    nodes=clusters(),
+    policy=policies(admission="gang"),
+    threshold=st.sampled_from([0.0, 30.0, 300.0]),
+)
+def test_bursting_caps_waits_and_keeps_every_gpu_hour(
+    jobs: list[Job], nodes: list[NodeSpec], policy: Policy, threshold: float
+) -> None:
+    result = simulate(jobs, nodes, replace(policy, burst_after_s=threshold))
+
+    done_on_prem = burst = 0.0
+    for i, job in enumerate(result.jobs):
+        status, start, end = result.status[i], result.start_s[i], result.end_s[i]
+        if status == "unschedulable":
+            continue
+        assert status in {"completed", "burst"}, status
+        assert start is not None
+        assert end is not None
+        assert start - job.submit_s <= threshold + 1e-6  # nobody waits past the threshold
+        assert end - start == pytest.approx(job.duration_s)
+        if status == "burst":
+            assert result.placement[i] == ()
+            assert start - job.submit_s == pytest.approx(threshold)
+            burst += job.gpu_hours
+        else:
+            done_on_prem += job.gpu_hours
+    schedulable = sum(
+        j.gpu_hours for i, j in enumerate(result.jobs) if result.status[i] != "unschedulable"
+    )
+    assert done_on_prem + burst == pytest.approx(schedulable)
+    assert result.allocated_gpu_s / 3600 == pytest.approx(done_on_prem)
+
+
+@settings(SETTINGS, max_examples=50)
+@given(jobs=job_lists(), nodes=clusters(), policy=policies(admission="gang"))
+def test_a_threshold_beyond_every_wait_changes_nothing(
+    jobs: list[Job], nodes: list[NodeSpec], policy: Policy
+) -> None:
+    plain = simulate(jobs, nodes, policy)
+    late = simulate(jobs, nodes, replace(policy, burst_after_s=1e12))
+
+    assert late.status == plain.status
+    assert late.start_s == plain.start_s
