@@ -52,6 +52,9 @@ class CloudJob:
     gpus: float
     gpu_model: str = ""
     """The GPU the run time was measured on ('' = the reference GPU)."""
+    useful: bool = True
+    """Whether its GPU-hours count as useful work (failed and cancelled jobs are paid for
+    but are not useful)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,7 +199,9 @@ def _bill(
         overflow=0.0,
         span_hours=(end - start) / HOUR_S,
         useful_gpu_hours=sum(
-            jobs[p.job].pods * jobs[p.job].gpus * jobs[p.job].run_s for p in priced
+            jobs[p.job].pods * jobs[p.job].gpus * jobs[p.job].run_s
+            for p in priced
+            if jobs[p.job].useful
         )
         / HOUR_S,
         billed_gpu_hours=sum(

@@ -1295,8 +1295,14 @@ class _Replay:
             self._no_flavor(sid) or _never_fits(self.cluster, shape) or self._never_admitted(sid)
             for sid, shape in enumerate(self.shapes)
         ]
+        bursting = self.policy.burst_after_s is not None
         for i, sid in enumerate(self.shape_of):
-            if verdicts[sid]:
+            if verdicts[sid] and bursting:
+                # hybrid: what can never run on prem goes to the cloud when submitted
+                job = self.jobs[i]
+                self.state[i] = BURST
+                self.start[i], self.end[i] = job.submit_s, job.submit_s + job.duration_s
+            elif verdicts[sid]:
                 self.state[i] = UNSCHEDULABLE
                 self.unschedulable[i] = verdicts[sid]
 

@@ -1,0 +1,92 @@
+"""`planner tco`: the cost of owning, renting or both, printed or as JSON."""
+
+import argparse
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from planner.errors import ScenarioError
+from planner.ingest import IngestOptions
+from planner.store import connect, database_path
+from planner.tco_run import run_tco
+from planner.tco_scenario import TcoScenario
+
+ReadOptions = Callable[[argparse.Namespace], IngestOptions]
+AddReadOptions = Callable[[argparse.ArgumentParser], None]
+
+
+def add_tco_command(sub: Any, add_read_options: AddReadOptions, read_options: ReadOptions) -> None:
+    tco = sub.add_parser(
+        "tco", help="own, rent or both: TCO, break-even, NPV from a scenario (and a trace)"
+    )
+    tco.add_argument("--scenario", type=Path, required=True, metavar="FILE.yaml")
+    tco.add_argument("--trace", help="job history file or stored trace id (else `utilization`)")
+    add_read_options(tco)  # --db, --json and how to read the trace
+    tco.set_defaults(run=lambda args: _tco(args, read_options))
+
+
+def load_tco_scenario(path: Path) -> TcoScenario:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError) as err:
+        raise ScenarioError(f"{path}: cannot read the TCO scenario: {err}") from err
+    try:
+        scenario = TcoScenario.model_validate(data)
+    except ValidationError as err:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or 'scenario'}: {e['msg']}" for e in err.errors()
+        )
+        raise ScenarioError(f"{path}: {problems}") from err
+    if scenario.trace and not Path(scenario.trace).is_absolute():
+        candidate = path.parent / scenario.trace
+        if candidate.exists():
+            scenario = scenario.model_copy(update={"trace": str(candidate)})
+    return scenario
+
+
+def _tco(args: argparse.Namespace, read_options: ReadOptions) -> int:
+    scenario = load_tco_scenario(args.scenario)
+    with connect(database_path(args.db)) as con:
+        report = run_tco(con, scenario, trace=args.trace, options=read_options(args))
+    if args.json:
+        print(json.dumps(report, indent=2, default=str))
+    else:
+        print("\n".join(_lines(report)))
+    return 0
+
+
+def _lines(r: dict[str, Any]) -> list[str]:
+    cur = r["currency"]
+    lines = [
+        f"{r['scenario'] or 'TCO'}: {r['installed_gpus']} owned GPUs, allocation "
+        f"{r['allocation']:.1%}, useful {r['useful_gpu_hours_per_month']:,.0f} GPU-h/month",
+        f"self-hosted: {_money(r['cost_per_installed_gpu_hour'], cur)} per installed GPU-hour, "
+        f"{_money(r['cost_per_allocated_gpu_hour'], cur)} per allocated GPU-hour",
+    ]
+    for name, value in r["break_even_utilization"].items():
+        shown = "never" if value is None else f"{value:.1%}"
+        lines.append(f"  break-even utilization vs {name}: {shown}")
+    for horizon in r["horizons"]:
+        lines.append(f"over {horizon['years']:g} years:")
+        for o in horizon["options"]:
+            wait = "" if o["wait_p95_s"] is None else f", p95 wait {o['wait_p95_s']:,.0f} s"
+            lines.append(
+                f"  {o['name']:<32} total {_money(o['total'], cur)}, "
+                f"{_money(o['cost_per_useful_gpu_hour'], cur)} per useful GPU-hour{wait}"
+            )
+        for c in horizon["comparisons"]:
+            month = c["break_even_month"]
+            lines.append(
+                f"  buy vs {c['rented']}: NPV {_money(c['npv_of_buying'], cur)}, break-even "
+                f"{'never' if month is None else f'month {month}'}"
+            )
+    lines += [f"note: {n}" for n in r["notes"]]
+    return lines
+
+
+def _money(value: float | None, currency: str) -> str:
+    return "n/a" if value is None else f"{value:,.2f} {currency}"

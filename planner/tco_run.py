@@ -1,0 +1,382 @@
+"""`planner tco`: demand (a utilization, or a replay of the trace), every option priced on it,
+each horizon compared, and the sensitivities; one JSON-ready report.
+
+With a trace, the self-hosted cluster is the scenario's servers, the hybrid is the same
+cluster bursting jobs that wait past the threshold (decided inside the replay), and the
+cloud prices every job of the trace. Useful GPU-hours are counted the same way on every side
+(jobs' GPUs x run time, over the trace's span), and the report says if they differ.
+"""
+
+from dataclasses import replace
+from datetime import date
+from typing import Any
+
+import duckdb
+
+from planner import tco
+from planner.baremetal import HOURS_PER_MONTH, BareMetal, installed_gpus
+from planner.cloud_cost import CloudBill, CloudJob, Spot, Terms, price_jobs, with_commitment
+from planner.config import NodeSpec
+from planner.engine import ReplayResult, simulate
+from planner.errors import ScenarioError
+from planner.ingest import IngestOptions
+from planner.metrics import summarize
+from planner.model import Job
+from planner.replay import load_jobs, resolve_trace
+from planner.tco_inputs import Inputs, bare_metal, load_inputs, per_gpu_hour, skus
+from planner.tco_scenario import CloudSpec, TcoScenario
+
+DAY_S = 86_400.0
+
+
+def run_tco(
+    con: duckdb.DuckDBPyConnection,
+    scenario: TcoScenario,
+    *,
+    trace: str | None = None,
+    today: date | None = None,
+    options: IngestOptions | None = None,
+) -> dict[str, Any]:
+    inputs = load_inputs(con, scenario, today)
+    bm = bare_metal(con, scenario, inputs)
+    ref = trace or scenario.trace
+    if ref is None:
+        owned, rented, hybrid = _explicit(con, scenario, inputs, bm)
+    else:
+        jobs = load_jobs(con, resolve_trace(con, ref, options))
+        owned, rented, hybrid = _replayed(con, scenario, inputs, bm, jobs)
+    hybrid_run = (hybrid, _hybrid_servers(scenario, bm)) if hybrid is not None else None
+    report = _report(scenario, bm, owned, rented, hybrid_run)
+    report["notes"] = list(dict.fromkeys(inputs.notes + report["notes"]))
+    report["prices_used"] = inputs.sources
+    return report
+
+
+# --- demand without a trace --------------------------------------------------------------------
+
+
+def _explicit(
+    con: duckdb.DuckDBPyConnection, scenario: TcoScenario, inputs: Inputs, bm: BareMetal
+) -> tuple[tco.Demand, list[tco.Rented], tco.Demand | None]:
+    if scenario.hybrid is not None:
+        raise ScenarioError("a hybrid option needs a trace: bursts are decided in the replay")
+    u = scenario.utilization
+    if u is None:
+        u = inputs.assumptions.get("allocation_utilization", 0.35)
+        inputs.notes.append(f"no trace and no utilization: the default {u:.0%} allocation")
+    useful = u * installed_gpus(bm) * HOURS_PER_MONTH
+    demand = tco.Demand(useful_gpu_hours=useful, utilization_by_hour=(u,))
+    rented = []
+    for spec in scenario.cloud:
+        price = per_gpu_hour(con, spec, inputs)
+        rented.append(tco.Rented(spec.label(), {"cloud_compute": useful * price}, price))
+    return demand, rented, None
+
+
+# --- demand from the replay ----------------------------------------------------------------
+
+
+def _replayed(
+    con: duckdb.DuckDBPyConnection,
+    scenario: TcoScenario,
+    inputs: Inputs,
+    bm: BareMetal,
+    jobs: list[Job],
+) -> tuple[tco.Demand, list[tco.Rented], tco.Demand | None]:
+    nodes = _nodes(bm)
+    span_h = _span_hours(jobs)
+    policy = scenario.policy.to_policy()
+    owned = _demand(simulate(jobs, nodes, policy), bm, span_h)
+    rented = [_rent(con, spec, inputs, jobs, scenario) for spec in scenario.cloud]
+    hybrid = None
+    if scenario.hybrid is not None:
+        kept = _nodes(_hybrid_servers(scenario, bm))
+        result = simulate(jobs, kept, replace(policy, burst_after_s=scenario.hybrid.burst_after_s))
+        spec = _burst_cloud(scenario)
+        burst_jobs = [j for i, j in enumerate(result.jobs) if result.status[i] == "burst"]
+        bill = _bill(con, spec, inputs, burst_jobs, scenario) if burst_jobs else None
+        per_month = bill.total * HOURS_PER_MONTH / span_h if bill and span_h else 0.0
+        hybrid_bm = _hybrid_servers(scenario, bm)
+        hybrid = replace(_demand(result, hybrid_bm, span_h), burst_per_month=per_month)
+    return owned, rented, hybrid
+
+
+def _hybrid_servers(scenario: TcoScenario, bm: BareMetal) -> BareMetal:
+    """The self-hosted assumptions with the servers the hybrid keeps."""
+    keep = {k.upper(): v for k, v in (scenario.hybrid.servers if scenario.hybrid else {}).items()}
+    pools = tuple(replace(p, servers=keep.get(p.name, p.servers)) for p in bm.pools)
+    return replace(bm, pools=tuple(p for p in pools if p.servers))
+
+
+def _nodes(bm: BareMetal) -> list[NodeSpec]:
+    return [
+        (f"{pool.name.lower()}-{k}", pool.name, pool.gpus_per_server, 0.0, 0.0)
+        for pool in bm.pools
+        for k in range(pool.servers)
+    ]
+
+
+def _span_hours(jobs: list[Job]) -> float:
+    if not jobs:
+        raise ScenarioError("the trace has no jobs to price")
+    start = min(j.submit_s for j in jobs)
+    end = max(j.submit_s + j.duration_s for j in jobs)
+    return max(end - start, 3600.0) / 3600.0
+
+
+def _demand(result: ReplayResult, bm: BareMetal, span_h: float) -> tco.Demand:
+    """One month of the replayed workload: work done (on prem and burst) over the trace's
+    span, and the owned GPUs' allocation by hour of day."""
+    done = sum(
+        job.gpu_hours
+        for i, job in enumerate(result.jobs)
+        if result.status[i] in {"completed", "burst"} and job.status == "completed"
+    )
+    summary = summarize(result)
+    wait = summary["wait_s"]
+    return tco.Demand(
+        useful_gpu_hours=done * HOURS_PER_MONTH / span_h,
+        utilization_by_hour=_by_hour(result, installed_gpus(bm)),
+        wait_mean_s=wait.get("mean"),
+        wait_p95_s=wait.get("p95"),
+    )
+
+
+def _by_hour(result: ReplayResult, gpus: int) -> tuple[float, ...]:
+    timeline = result.timeline
+    sums, weights = [0.0] * 24, [0.0] * 24
+    for k, pools in enumerate(timeline.allocated_gpus):
+        hour = int((((k + 0.5) * timeline.bin_s) % DAY_S) // 3600)
+        sums[hour] += sum(pools)
+        weights[hour] += 1.0
+    if not any(weights):
+        return (result.allocated_gpu_s / (gpus * result.horizon_s) if result.horizon_s else 0.0,)
+    mean = sum(sums) / sum(weights)
+    return tuple(min(1.0, (sums[h] / weights[h] if weights[h] else mean) / gpus) for h in range(24))
+
+
+def _rent(
+    con: duckdb.DuckDBPyConnection,
+    spec: CloudSpec,
+    inputs: Inputs,
+    jobs: list[Job],
+    scenario: TcoScenario,
+) -> tco.Rented:
+    bill = _bill(con, spec, inputs, jobs, scenario)
+    span_h = _span_hours(jobs)
+    if bill.unpriced:
+        first = next(iter(bill.unpriced.values()))
+        inputs.notes.append(
+            f"{spec.label()}: {len(bill.unpriced)} jobs cannot run on its SKUs ({first})"
+        )
+    scale = HOURS_PER_MONTH / span_h
+    per_month = {
+        "cloud_compute": bill.compute * scale,
+        "commitment": bill.commitment * scale,
+        "overflow": bill.overflow * scale,
+        "spot_overhead": bill.spot_overhead * scale,
+    }
+    useful = bill.useful_gpu_hours
+    per_gpu_hour = bill.total / useful if useful else 0.0
+    return tco.Rented(
+        spec.label(), per_month, per_gpu_hour, useful * scale, spec.startup_s, spec.startup_s
+    )
+
+
+def _bill(
+    con: duckdb.DuckDBPyConnection,
+    spec: CloudSpec,
+    inputs: Inputs,
+    jobs: list[Job],
+    scenario: TcoScenario,
+) -> CloudBill:
+    cloud_jobs = [
+        CloudJob(
+            j.job_id,
+            j.submit_s,
+            j.duration_s,
+            j.pods,
+            j.gpus,
+            j.gpu_types[0] if j.gpu_types else "",
+            useful=j.status == "completed",
+        )
+        for j in jobs
+    ]
+    found = skus(con, spec, inputs)
+    speed = {tuple(k.upper().split("/", 1)): v for k, v in scenario.speed.items()}
+    models = {s.gpu_model for s in found}
+    if not speed and any(j.gpu_model and j.gpu_model.upper() not in models for j in cloud_jobs):
+        inputs.notes.append(
+            f"{spec.label()}: jobs measured on other GPUs are priced at speed 1.0 "
+            "(no `speed` given)"
+        )
+    spot = Spot(**spec.spot.model_dump()) if spec.spot else None
+    terms = Terms(speed=speed, startup_s=spec.startup_s, spot=spot)  # type: ignore[arg-type]
+    bill = price_jobs(cloud_jobs, found, terms)
+    if spec.committed_gpus:
+        commit = found[0].price_per_hour / found[0].gpus_per_instance
+        bill = with_commitment(
+            bill,
+            cloud_jobs,
+            found,
+            committed_gpus=spec.committed_gpus,
+            commit_price_per_gpu_hour=commit,
+        )
+    return bill
+
+
+def _burst_cloud(scenario: TcoScenario) -> CloudSpec:
+    assert scenario.hybrid is not None
+    wanted = scenario.hybrid.cloud
+    return next(c for c in scenario.cloud if wanted is None or c.label() == wanted)
+
+
+# --- the report -----------------------------------------------------------------------------
+
+
+def _report(
+    scenario: TcoScenario,
+    bm: BareMetal,
+    owned: tco.Demand,
+    rented: list[tco.Rented],
+    hybrid_run: tuple[tco.Demand, BareMetal] | None,
+) -> dict[str, Any]:
+    rate = scenario.discount_rate
+    horizons: list[dict[str, Any]] = []
+    for months in tco.horizons_months(scenario.horizons_years):
+        mine = tco.owned_option("self-hosted", bm, owned, months, rate)
+        options = [mine]
+        if hybrid_run is not None:
+            options.append(tco.owned_option("hybrid", hybrid_run[1], hybrid_run[0], months, rate))
+        clouds = [tco.rented_option(r, owned, months, rate) for r in rented]
+        comparisons = [
+            tco.compare(mine, c, bm, r.per_gpu_hour, rate)
+            for c, r in zip(clouds, rented, strict=True)
+        ]
+        horizons.append(
+            {
+                "years": months / 12,
+                "options": [_option(o) for o in options + clouds],
+                "comparisons": [_comparison(c) for c in comparisons],
+            }
+        )
+    first = horizons[0]["options"][0]
+    return {
+        "scenario": scenario.name,
+        "currency": scenario.currency.upper(),
+        "installed_gpus": installed_gpus(bm),
+        "allocation": owned.allocation,
+        "useful_gpu_hours_per_month": owned.useful_gpu_hours,
+        "cost_per_installed_gpu_hour": first["cost_per_installed_gpu_hour"],
+        "cost_per_allocated_gpu_hour": first["cost_per_allocated_gpu_hour"],
+        "cost_per_useful_gpu_hour": first["cost_per_useful_gpu_hour"],
+        "break_even_utilization": {
+            c["rented"]: c["break_even_utilization"] for c in horizons[0]["comparisons"]
+        },
+        "horizons": horizons,
+        "sensitivity": _sensitivity(scenario, bm, owned, rented),
+        "notes": _demand_notes(owned, rented, hybrid_run[0] if hybrid_run else None),
+    }
+
+
+def _option(o: tco.OptionResult) -> dict[str, Any]:
+    return {
+        "name": o.name,
+        "total": sum(o.pnl),
+        "totals": o.totals,
+        "monthly_pnl": o.pnl,
+        "monthly_cash": o.cash,
+        "useful_gpu_hours": o.useful_gpu_hours,
+        "cost_per_useful_gpu_hour": o.cost_per_useful_gpu_hour,
+        "cost_per_installed_gpu_hour": o.cost_per_installed_gpu_hour,
+        "cost_per_allocated_gpu_hour": o.cost_per_allocated_gpu_hour,
+        "idle_cost": o.idle_cost,
+        "equivalent_annual_cost": o.equivalent_annual_cost,
+        "wait_mean_s": o.wait_mean_s,
+        "wait_p95_s": o.wait_p95_s,
+    }
+
+
+def _comparison(c: tco.Comparison) -> dict[str, Any]:
+    return {
+        "owned": c.owned,
+        "rented": c.rented,
+        "npv_of_buying": c.npv_of_buying,
+        "irr": c.irr,
+        "irr_note": c.irr_note,
+        "payback_month": c.payback_month,
+        "break_even_month": c.break_even_month,
+        "break_even_utilization": c.break_even_utilization,
+    }
+
+
+def _sensitivity(
+    scenario: TcoScenario, bm: BareMetal, owned: tco.Demand, rented: list[tco.Rented]
+) -> dict[str, Any] | None:
+    """NPV of buying against the first cloud option over the first horizon, each driver
+    moved +/- the swing alone (the demand's shape is kept; utilization scales it)."""
+    if not rented:
+        return None
+    months = tco.horizons_months(scenario.horizons_years)[0]
+    cloud = rented[0]
+
+    def npv(d: dict[str, float]) -> float:
+        kwh = tuple(p * d["electricity"] for p in bm.kwh_price)
+        changed = tco.scaled(
+            bm,
+            server_price=d["server_price"],
+            life_years=bm.life_years * d["life"],
+            pue=max(1.0, bm.pue * d["pue"]),
+            fte_cost_year=bm.fte_cost_year * d["staff"],
+            kwh_price=kwh,  # type: ignore[arg-type]
+        )
+        demand = replace(
+            owned,
+            useful_gpu_hours=owned.useful_gpu_hours * d["utilization"],
+            utilization_by_hour=tuple(
+                min(1.0, u * d["utilization"]) for u in owned.utilization_by_hour
+            ),
+        )
+        per_month = {k: v * d["cloud_price"] * d["utilization"] for k, v in cloud.per_month.items()}
+        rent = tco.rented_option(replace(cloud, per_month=per_month), demand, months, d["rate"])
+        own = tco.owned_option("self-hosted", changed, demand, months, d["rate"])
+        return float(
+            sum(
+                (r - o) / (1 + d["rate"]) ** (m / 12)
+                for m, (r, o) in enumerate(zip(rent.cash, own.cash, strict=True))
+            )
+        )
+
+    base = {
+        "cloud_price": 1.0,
+        "utilization": 1.0,
+        "server_price": 1.0,
+        "life": 1.0,
+        "electricity": 1.0,
+        "pue": 1.0,
+        "staff": 1.0,
+        "rate": scenario.discount_rate,
+    }
+    result = tco.sensitivity(npv, base, scenario.sensitivity_swing)
+    return {
+        "output": f"NPV of buying vs {cloud.name}, {months / 12:g} years",
+        "base": result.base_output,
+        "bars": [
+            {"driver": b.driver, "low": b.low_output, "high": b.high_output, "swing": b.swing}
+            for b in result.bars
+        ],
+    }
+
+
+def _demand_notes(
+    owned: tco.Demand, rented: list[tco.Rented], hybrid: tco.Demand | None
+) -> list[str]:
+    notes = []
+    if hybrid is not None and abs(hybrid.useful_gpu_hours - owned.useful_gpu_hours) > 1e-6 * max(
+        1.0, owned.useful_gpu_hours
+    ):
+        notes.append(
+            f"useful GPU-hours differ: self-hosted {owned.useful_gpu_hours:,.1f}/month, hybrid "
+            f"{hybrid.useful_gpu_hours:,.1f}/month (jobs unfinished or unschedulable on prem)"
+        )
+    return notes

@@ -1,0 +1,126 @@
+"""A TCO scenario as users write it (YAML): what to own, what to rent, over which horizons.
+
+Prices left out come from the price book (`planner prices`); numbers given here override it.
+Without a trace the demand is `utilization` of the owned GPUs; with one, the replay says it.
+"""
+
+from datetime import date
+from typing import Literal, Self
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from planner.scenario import PolicySpec
+
+PricingModel = Literal[
+    "on_demand",
+    "spot",
+    "reserved",
+    "savings_plan",
+    "cud",
+    "subscription",
+    "capacity_block",
+    "quote",
+]
+
+
+class _Config(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class OwnedPoolSpec(_Config):
+    """Identical servers; price and power default to the price book's server for the GPU."""
+
+    gpu: str = Field(min_length=1)
+    servers: int = Field(ge=1)
+    gpus_per_server: int = Field(default=8, ge=1, le=64)
+    price: float | None = Field(default=None, ge=0, description="per server")
+    currency: str | None = Field(default=None, description="of `price` (default: reporting)")
+    idle_kw: float | None = Field(default=None, ge=0)
+    load_kw: float | None = Field(default=None, ge=0)
+    max_kw: float | None = Field(default=None, ge=0)
+
+
+class SpotSpec(_Config):
+    interruptions_per_hour: float = Field(default=0.05, ge=0)
+    restart_s: float = Field(default=300.0, ge=0)
+    checkpoint_interval_s: float | None = Field(default=3600.0, gt=0)
+
+
+class CloudSpec(_Config):
+    """A rented option: the price book's SKUs for `gpu` under one pricing model."""
+
+    name: str | None = None
+    gpu: str = Field(min_length=1)
+    provider: str | None = None
+    region: str | None = None
+    instance: str | None = Field(default=None, description="one instance type only")
+    pricing_model: PricingModel = "on_demand"
+    term_months: int | None = Field(default=None, ge=1)
+    price_per_gpu_hour: float | None = Field(
+        default=None, ge=0, description="instead of the price book (reporting currency)"
+    )
+    committed_gpus: float | None = Field(
+        default=None, ge=0, description="capacity paid every hour; demand above it on demand"
+    )
+    spot: SpotSpec | None = None
+    startup_s: float = Field(default=0.0, ge=0, description="billed per job start")
+
+    def label(self) -> str:
+        if self.name:
+            return self.name
+        parts = [self.provider or "", self.instance or self.gpu, self.pricing_model]
+        return " ".join(p for p in parts if p)
+
+
+class HybridSpec(_Config):
+    """Own the self-hosted servers and burst a job to the cloud once it has waited this long."""
+
+    burst_after_s: float = Field(ge=0)
+    cloud: str | None = Field(default=None, description="the cloud option bursts go to")
+    servers: dict[str, int] = Field(
+        default_factory=dict,
+        description="servers kept per self-hosted GPU type (default: as self_hosted)",
+    )
+
+
+class TcoScenario(_Config):
+    name: str = ""
+    currency: str = Field(default="USD", min_length=3, max_length=3)
+    fx_date: date | None = Field(default=None, description="date of the FX rates (default today)")
+    horizons_years: tuple[float, ...] = Field(default=(3.0, 5.0), min_length=1)
+    discount_rate: float = Field(default=0.08, gt=-1)
+    utilization: float | None = Field(
+        default=None, ge=0, le=1, description="allocated share of owned GPUs, without a trace"
+    )
+    trace: str | None = Field(default=None, description="job history file or stored trace id")
+    policy: PolicySpec = PolicySpec()
+    assumptions: str = Field(default="reference-defaults", description="price book set")
+    overrides: dict[str, float | tuple[float, ...]] = Field(
+        default_factory=dict, description="bare-metal assumptions (planner/baremetal.py names)"
+    )
+    self_hosted: tuple[OwnedPoolSpec, ...] = Field(min_length=1)
+    cloud: tuple[CloudSpec, ...] = ()
+    hybrid: HybridSpec | None = None
+    speed: dict[str, float] = Field(
+        default_factory=dict,
+        description="'H100/A100': 2.0 means an H100 runs A100 jobs twice as fast (default 1.0)",
+    )
+    sensitivity_swing: float = Field(default=0.2, gt=0, lt=1)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Self:
+        if self.hybrid and not self.cloud:
+            raise ValueError("hybrid needs a cloud option to burst to")
+        names = [c.label() for c in self.cloud]
+        if self.hybrid and self.hybrid.cloud and self.hybrid.cloud not in names:
+            raise ValueError(f"hybrid.cloud '{self.hybrid.cloud}' is not a cloud option")
+        owned = {p.gpu.upper() for p in self.self_hosted}
+        for gpu, count in (self.hybrid.servers if self.hybrid else {}).items():
+            if gpu.upper() not in owned or count < 0:
+                raise ValueError(f"hybrid.servers: '{gpu}: {count}' is not a self-hosted pool")
+        if len(set(names)) != len(names):
+            raise ValueError("two cloud options have the same name: give them `name`s")
+        for key, value in self.speed.items():
+            if "/" not in key or value <= 0:
+                raise ValueError(f"speed '{key}: {value}': write 'FAST/SLOW: factor > 0'")
+        return self

@@ -1,0 +1,142 @@
+"""`planner tco`: the reference's worked example pinned by hand, the same demand on every
+side of own / rent / hybrid, and bad input."""
+
+import contextlib
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from planner.cli import main
+
+SCENARIOS = Path(__file__).parent.parent / "data" / "scenarios"
+WORKED = SCENARIOS / "worked-example-h100.yaml"
+
+# Hand computation (pricing-and-tco.md 3.5), one 8xH100 server, 35% allocation:
+#   CapEx 300,000 x 1.17 = 351,000; depreciation 351,000 / 60 = 5,850 a month
+#   colo 10.2 kW x 200 = 2,040; support 0.10 x 300,000 / 12 = 2,500; staff 0.25 x 180,000 / 12
+#   = 3,750; energy (2.5 + 5.5 x 0.35) kW x 1.5 x 0.09 x 730 h = 436.08 a month
+#   a year: 12 x (5,850 + 2,040 + 2,500 + 3,750 + 436.08) = 174,913.0
+#   per installed GPU-hour 174,913.0 / (8 x 8,760) = 2.4959; per allocated / 0.35 = 7.1312
+#   F = (174,913.0 - 12 x 5.5 x 0.35 x 1.5 x 0.09 x 730) / 70,080 = 2.46342 (idle power kept)
+#   V = 5.5 kW x 1.5 x 0.09 / 8 GPUs = 0.0928125; u* = F / (C - V)
+F, V = 2.4634204, 0.0928125
+WORKED_CLOUD = {
+    "AWS p5.48xlarge on-demand": 6.88,
+    "CoreWeave HGX H100": 6.155,
+    "Lambda 8x H100": 3.99,
+    "RunPod Community H100": 2.69,
+}
+
+
+def tco_json(tmp_path: Path, scenario: Path) -> dict[str, Any]:
+    """`planner tco --json` through the real CLI, on a fresh database in `tmp_path`."""
+    args = ["tco", "--scenario", str(scenario), "--db", str(tmp_path / "p.duckdb"), "--json"]
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        assert main(args) == 0
+    report: dict[str, Any] = json.loads(buffer.getvalue())
+    return report
+
+
+def test_worked_example_costs_and_break_even_utilization(tmp_path: Path) -> None:
+    report = tco_json(tmp_path, WORKED)
+
+    assert report["cost_per_installed_gpu_hour"] == pytest.approx(2.4959, abs=1e-4)
+    assert report["cost_per_allocated_gpu_hour"] == pytest.approx(7.1312, abs=1e-4)
+    for name, price in WORKED_CLOUD.items():
+        assert report["break_even_utilization"][name] == pytest.approx(F / (price - V), rel=1e-5)
+    # the reference's rounded figures: 36%, 41%, 63%, 95%
+    rounded = [round(v, 2) for v in report["break_even_utilization"].values()]
+    assert rounded == [0.36, 0.41, 0.63, 0.95]
+
+
+def test_worked_example_monthly_categories_and_npv_by_hand(tmp_path: Path) -> None:
+    scenario = tmp_path / "flat.yaml"
+    scenario.write_text(
+        WORKED.read_text(encoding="utf-8").replace("discount_rate: 0.08", "discount_rate: 0.0"),
+        encoding="utf-8",
+    )
+    report = tco_json(tmp_path, scenario)
+    three = report["horizons"][0]
+    owned = three["options"][0]
+
+    assert owned["monthly_cash"][0] == pytest.approx(351_000 + 8_726.0838, abs=0.01)
+    assert owned["monthly_pnl"][1] == pytest.approx(5_850 + 8_726.0838, abs=0.01)
+    assert owned["totals"]["energy"] == pytest.approx(36 * 436.0838, abs=0.01)
+    # at 0%: NPV = 36 x AWS - (CapEx + 36 x running - book value left, 351,000 - 36 x 5,850)
+    aws = 0.35 * 8 * 730 * 6.88
+    expected = 36 * aws - (351_000 + 36 * 8_726.0838 - (351_000 - 36 * 5_850))
+    aws_vs = next(c for c in three["comparisons"] if c["rented"].startswith("AWS"))
+    assert aws_vs["npv_of_buying"] == pytest.approx(expected, abs=0.05)
+    assert aws_vs["break_even_month"] is None  # owning never catches up at 35%
+
+
+def test_own_rent_and_hybrid_count_the_same_demand(tmp_path: Path) -> None:
+    report = tco_json(tmp_path, SCENARIOS / "sample-tco.yaml")
+
+    for horizon in report["horizons"]:
+        options = {o["name"]: o for o in horizon["options"]}
+        useful = {name: o["useful_gpu_hours"] for name, o in options.items()}
+        own, hybrid, cloud = useful["self-hosted"], useful["hybrid"], useful["AWS H100 on-demand"]
+        assert own == pytest.approx(cloud, rel=1e-9), useful
+        assert hybrid == pytest.approx(cloud, rel=1e-9), useful
+        waits = {name: o["wait_mean_s"] for name, o in options.items()}
+        assert waits["AWS H100 on-demand"] == 0
+        assert 0 < waits["hybrid"] < waits["self-hosted"]
+        assert options["hybrid"]["totals"]["cloud_burst"] > 0
+
+
+def test_sensitivity_ranks_the_drivers(tmp_path: Path) -> None:
+    report = tco_json(tmp_path, WORKED)
+    bars = report["sensitivity"]["bars"]
+
+    assert {b["driver"] for b in bars} >= {"cloud_price", "utilization", "server_price", "life"}
+    swings = [b["swing"] for b in bars]
+    assert swings == sorted(swings, reverse=True)
+    cloud = next(b for b in bars if b["driver"] == "cloud_price")
+    assert cloud["high"] > cloud["low"]  # dearer cloud, better to buy
+
+
+@pytest.mark.parametrize(
+    ("yaml_text", "message"),
+    [
+        (
+            "self_hosted: [{gpu: H100, servers: 1, price: -5}]\nutilization: 0.3\n",
+            "self_hosted.0.price: Input should be greater than or equal to 0",
+        ),
+        (
+            "currency: XYZ\nself_hosted: [{gpu: H100, servers: 1}]\nutilization: 0.3\n",
+            "unknown reporting currency 'XYZ'; use one of AUD, CAD, CNY",
+        ),
+        (
+            "self_hosted: [{gpu: H100, servers: 1}]\nutilization: 0.3\n"
+            "cloud: [{gpu: B300, provider: AWS}]\n",
+            "no on_demand price for B300 at AWS; add one with `planner prices add --gpu B300",
+        ),
+        (
+            "horizons_years: [0]\nself_hosted: [{gpu: H100, servers: 1}]\nutilization: 0.3\n",
+            "horizons must be at least one month",
+        ),
+        (
+            "self_hosted: [{gpu: H100, servers: 1}]\nutilization: 0.3\nfx_date: 2001-01-01\n"
+            "currency: CNY\n",
+            "No USD/CNY FX rate on or before 2001-01-01",
+        ),
+    ],
+)
+def test_bad_input_is_one_clear_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], yaml_text: str, message: str
+) -> None:
+    scenario = tmp_path / "bad.yaml"
+    scenario.write_text(yaml_text, encoding="utf-8")
+
+    code = main(["tco", "--scenario", str(scenario), "--db", str(tmp_path / "p.duckdb")])
+
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.startswith("error: ")
+    assert message in err
+    assert "Traceback" not in err
