@@ -166,12 +166,13 @@ class ClusterState:
         wanted = {name.upper() for name in gpu_types}
         if not wanted:
             return None
-        profiles = {p.name for p in map(find_profile, wanted) if p is not None}
+        # by geometry: 3g.20gb (A100-40GB) and 3g.40gb are the same slots and slices
+        shapes = {(p.g, p.size) for p in map(find_profile, wanted) if p is not None}
         return frozenset(
             i
             for i, hw in enumerate(self.classes)
             if hw.gpu_type in wanted
-            or (i in self.shared and any(p.name in profiles for p in self.shared[i].offered))
+            or (i in self.shared and any((p.g, p.size) in shapes for p in self.shared[i].offered))
         )
 
     def capacity(self, pod: PodShape, allowed: Allowed) -> int:

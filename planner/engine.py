@@ -332,8 +332,18 @@ class _Replay:
         self.shared_s = {p: [0.0, 0.0, 0.0, 0.0, 0.0] for p in self.shared_pools}
         """Per shared pool: requested, granted, occupied GPU-seconds; GPU-seconds lost to
         slowdown and re-layouts; re-layouts."""
-        self.stretched: dict[int, tuple[float, float, int]] = {}
-        """Running jobs slowed by time-slicing or a MIG re-layout: (factor, delay, pool)."""
+        modes = [self.cluster.classes[c].sharing for c in self.cluster.shared]
+        self.stretch_bound = (
+            max([m.slowdown for m in modes if isinstance(m, TimeSlicing)], default=1.0),
+            max(
+                [m.relayout_delay_s or 0.0 for m in modes if isinstance(m, MigConfig)], default=0.0
+            ),
+        )
+        self.stretched: dict[int, tuple[float, float, int, float, float]] = {}
+        """Running jobs slowed by time-slicing or delayed by a MIG re-layout: (factor, delay,
+        pool, seconds at full speed before the slowdown, work to do from the start)."""
+        self.tenants: dict[tuple[int, int], set[int]] = {}
+        """Running jobs on each time-sliced GPU (node, GPU index)."""
 
     # --- the loop ------------------------------------------------------------------------
 
@@ -478,7 +488,10 @@ class _Replay:
             self.cluster.release_reservation()
 
     def _short(self, i: int, pivot: int) -> bool:
-        return self.now + self.run_s[i] * self.policy.estimate_factor <= self.shadow
+        # where it lands is not known yet: assume the slowest sharing it could meet
+        factor, delay = self.stretch_bound
+        run = self.run_s[i] * self.policy.estimate_factor * factor + delay
+        return self.now + run <= self.shadow
 
     def _backfill_one(self, i: int, pivot: int | None = None) -> bool:
         """Start `i` if it ends before the pivot's shadow time or stays off its nodes."""
@@ -1040,8 +1053,9 @@ class _Replay:
         self.dirty = True
 
     def _stretch(self, i: int) -> float:
-        """Wall time the job's remaining work takes where it was placed: time-sliced GPUs
-        slow it down, a MIG re-layout of its GPU delays it."""
+        """Wall time the job's remaining work takes where it was placed: a time-sliced GPU
+        it shares slows it down (and slows down a lone tenant it joins, from now on), a MIG
+        re-layout of its GPU delays it."""
         work = self.remaining_s[i]
         if not self.cluster.shared:
             return work
@@ -1049,29 +1063,68 @@ class _Replay:
         for node, _, slices in self.allocs[i]:
             cls = self.cluster.node_class[node]
             mode = self.cluster.classes[cls].sharing
-            if isinstance(mode, TimeSlicing) and mode.slowdown > factor:
-                factor, pool = mode.slowdown, self.pool_index[cls]
-            elif isinstance(mode, MigConfig) and any(a & MIG_RELAYOUT for _, a in slices):
-                pool = self.pool_index[cls]
-                self.shared_s[pool][4] += 1
-                delay = max(delay, mode.relayout_delay_s or 0.0)
+            if isinstance(mode, TimeSlicing):
+                if self._join_time_sliced(i, node, slices, mode) and mode.slowdown > factor:
+                    factor, pool = mode.slowdown, self.pool_index[cls]
+            elif isinstance(mode, MigConfig):
+                relayouts = sum(1 for _, a in slices if a & MIG_RELAYOUT)
+                if relayouts:
+                    pool = self.pool_index[cls]
+                    self.shared_s[pool][4] += relayouts
+                    delay = max(delay, mode.relayout_delay_s or 0.0)
         if pool < 0:
             return work
-        self.stretched[i] = (factor, delay, pool)
+        self.stretched[i] = (factor, delay, pool, 0.0, work)
         return work * factor + delay
+
+    def _join_time_sliced(
+        self, i: int, node: int, slices: tuple[tuple[int, int], ...], mode: TimeSlicing
+    ) -> bool:
+        """Record `i` on its time-sliced GPUs; whether it shares one (with another job, or
+        with itself: two replicas of one GPU). Lone tenants it joins slow down from now."""
+        shared = False
+        for gpu, _ in slices:
+            tenants = self.tenants.setdefault((node, gpu), set())
+            for j in tenants - {i}:
+                self._slow_down(j, mode.slowdown, self.pool_index[self.cluster.node_class[node]])
+            tenants.add(i)
+            shared = shared or self.cluster.gpu_free[node][gpu] < mode.replicas - 1
+        return shared
+
+    def _slow_down(self, j: int, factor: float, pool: int) -> None:
+        """A running job that had its GPU alone gets company: the rest of its work runs
+        `factor` slower (it does not speed up again when the company leaves)."""
+        if j in self.stretched:
+            return
+        start = self.start[j]
+        assert start is not None
+        ran = self.now - start
+        work = self.remaining_s[j]
+        self.stretched[j] = (factor, 0.0, pool, ran, work)
+        self.finish_at[j] = self.now + (work - ran) * factor
+        self._push(self.finish_at[j], _FINISH, j)
+
+    def _leave_time_sliced(self, i: int) -> None:
+        for node, _, slices in self.allocs[i]:
+            for gpu, _ in slices:
+                self.tenants.get((node, gpu), set()).discard(i)
 
     def _unstretch(self, i: int, ran: float) -> float:
         """Work done in `ran` wall seconds; the wall time beyond it goes to `stretch_gpu_s`."""
+        if self.tenants:
+            self._leave_time_sliced(i)
         found = self.stretched.pop(i, None)
         if found is None:
             return ran
-        factor, delay, pool = found
-        work = max(0.0, ran - delay) / factor
+        factor, delay, pool, full_speed, work_total = found
+        # full speed for `full_speed` s (after any delay), then `factor` slower
+        fast = min(max(0.0, ran - delay), full_speed)
+        work = min(work_total, fast + max(0.0, ran - delay - full_speed) / factor)
         self.shared_s[pool][3] += (ran - work) * self.jobs[i].total_gpus
         return work
 
     def _finish(self, i: int) -> None:
-        if i in self.stretched:
+        if i in self.stretched or self.tenants:
             self._unstretch(i, self.now - self.start[i])  # type: ignore[operator]
         self.running.discard(i)
         self.last_completion = self.now

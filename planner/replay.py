@@ -84,6 +84,12 @@ def run_scenario(
     trace_id = resolve_trace(con, scenario.trace, options)
     name, nodes, notes = cluster_nodes(scenario.cluster)
     scenario, sharing_notes = with_node_sharing(scenario)
+    installed = {gpu_type.upper() for _, gpu_type, _, _, _ in nodes}
+    sharing_notes += [
+        f"sharing for {s.gpu_type}: the cluster has no such GPU, ignored"
+        for s in scenario.sharing
+        if s.gpu_type != "*" and s.gpu_type.upper() not in installed
+    ]
     notes = [*notes, *sharing_notes]
     if scenario.volcano is not None:
         scenario, volcano = with_volcano_queues(scenario, nodes)

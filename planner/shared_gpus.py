@@ -55,6 +55,7 @@ class SharedGpus:
                 names = {n: p for n, p in PROFILES.items() if not n.endswith("+me")}
             self.offered = tuple(sorted(names.values(), key=lambda p: p.code))
         self._counts: dict[tuple[int, str], int] = {}
+        self._single = isinstance(mode, MigConfig) and mode.strategy == "single"
 
     # --- what a pod asks for -------------------------------------------------------------
 
@@ -66,9 +67,12 @@ class SharedGpus:
         return self.mode.replicas if isinstance(self.mode, TimeSlicing) else 0
 
     def capacity_milli(self) -> int:
-        """Free milli of an idle node, in the units `units` charges (a safe upper bound)."""
+        """Free milli of an idle node, in the units `units` charges: an upper bound on the
+        milli-GPUs of requests it can still take (the engine prunes with it)."""
         if isinstance(self.mode, TimeSlicing):
             return self.gpus * self.mode.replicas * MILLI
+        if self._single:
+            return self.gpus * len(self.layouts[0]) * MILLI
         return self.gpus * MILLI
 
     def advertised(self) -> int:
@@ -128,9 +132,12 @@ class SharedGpus:
             values[i] |= amount & MIG_MASK
 
     def units(self, amount: int) -> int:
-        """Milli charged to the class's free milli: granted compute, or whole replicas."""
+        """Milli charged to the class's free milli: whole replicas and `single` instances
+        (each can take a request of a whole GPU), else the instance's compute."""
         if self.mig is None:
             return amount * MILLI
+        if self._single:
+            return MILLI
         return (amount >> 8) & _CODE_MASK
 
     def granted(self, amount: int) -> float:

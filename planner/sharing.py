@@ -172,6 +172,11 @@ class MigConfig:
             raise ScenarioError(
                 "MIG strategy 'single' needs a layout of one profile (all-1g.10gb, ...)"
             )
+        if self.relayout_delay_s is not None and self.strategy == "single":
+            raise ScenarioError(
+                "MIG strategy 'single' keeps one profile on every GPU: relayout_delay_s "
+                "applies to 'mixed' only"
+            )
         if self.relayout_delay_s is not None and not self.layout:
             raise ScenarioError("relayout_delay_s needs a layout to change from")
         if self.relayout_delay_s is not None and self.relayout_delay_s < 0:

@@ -150,15 +150,16 @@ def test_time_slicing_packs_replicas_without_speedup_and_with_slowdown() -> None
     jobs = [Job(f"j{i}", 0, 100, gpus=1) for i in range(3)]
     policy = Policy(sharing={"T4": TimeSlicing(replicas=2, slowdown=1.5)})
     result = simulate(jobs, nodes, policy)
+    # the first two share the GPU, so both run 1.5x longer; the third is alone: full speed
     assert result.start_s == [0, 0, 150]
-    assert result.end_s == [150, 150, 300]
+    assert result.end_s == [150, 150, 250]
     report = result.sharing["T4"]
     assert report["advertised"] == 2
-    assert report["requested_gpu_hours"] == pytest.approx(450 / 3600)
-    # two replicas of one GPU = the GPU for 150 s, then one replica = half of it for 150 s
-    assert report["granted_gpu_hours"] == pytest.approx(225 / 3600)
-    assert report["occupied_gpu_hours"] == pytest.approx(300 / 3600)
-    assert report["slowdown_gpu_hours"] == pytest.approx(150 / 3600)
+    assert report["requested_gpu_hours"] == pytest.approx(400 / 3600)
+    # two replicas of one GPU = the GPU for 150 s, then one replica = half of it for 100 s
+    assert report["granted_gpu_hours"] == pytest.approx(200 / 3600)
+    assert report["occupied_gpu_hours"] == pytest.approx(250 / 3600)
+    assert report["slowdown_gpu_hours"] == pytest.approx(100 / 3600)
 
 
 def test_time_slicing_gives_a_fraction_a_whole_replica() -> None:
@@ -185,7 +186,7 @@ def test_preempted_slowed_job_keeps_checkpointed_work_not_wall_time() -> None:
                 {
                     "name": "cq",
                     "preemption": {"within_cluster_queue": "LowerPriority"},
-                    "quotas": [{"flavor": "t4", "gpus": 1}],
+                    "quotas": [{"flavor": "t4", "gpus": 2}],
                 }
             ],
         }
@@ -196,15 +197,30 @@ def test_preempted_slowed_job_keeps_checkpointed_work_not_wall_time() -> None:
         checkpoint_interval_s=30,
     )
     jobs = [
-        Job("low", 0, 100, gpus=1, queue="cq", priority=0),
+        Job("low-a", 0, 100, gpus=1, queue="cq", priority=0),
+        Job("low-b", 0, 100, gpus=1, queue="cq", priority=0),
         Job("high", 130, 50, gpus=1, queue="cq", priority=10),
     ]
     result = simulate(jobs, [("t0", "T4", 1, 0.0, 0.0)], policy)
-    # low ran 130 s wall = 65 s of work at half speed; checkpoint at 60 s; 40 s of work left
-    assert result.start_s[1] == 130
-    assert result.end_s[1] == 230
-    assert result.end_s[0] == pytest.approx(230 + 80)
+    # the lows share the GPU from 0, each at half speed. At 130 high evicts one of them:
+    # 130 s wall = 65 s of work, checkpoint at 60 s, 40 s left, 5 GPU-s wasted. The other
+    # has 35 s of work left: it ends at 130 + 70 = 200. High shares too: 50 x 2, ends 230;
+    # the evicted low restarts at 200 (quota 2) beside high: 40 x 2, ends 280.
+    assert result.start_s[2] == 130
+    assert result.end_s[2] == 230
+    assert sorted(result.end_s[:2]) == [pytest.approx(200), pytest.approx(280)]
+    assert result.preemptions == 1
     assert result.wasted_gpu_s == pytest.approx(5)
+
+
+def test_a_lone_tenant_slows_down_when_company_arrives() -> None:
+    nodes = [("t0", "T4", 1, 0.0, 0.0)]
+    jobs = [Job("first", 0, 100, gpus=1), Job("second", 40, 100, gpus=1)]
+    result = simulate(jobs, nodes, Policy(sharing={"T4": TimeSlicing(replicas=2, slowdown=2)}))
+    # first runs alone 40 s at full speed, then its last 60 s at half speed: ends 160;
+    # second shares from its start: 100 x 2, ends 240 (no speed-up once alone)
+    assert result.end_s == [160, 240]
+    assert result.sharing["T4"]["slowdown_gpu_hours"] == pytest.approx((60 + 100) / 3600)
 
 
 def test_scenario_yaml_sharing_and_bad_input() -> None:

@@ -9,6 +9,8 @@ an `all-<profile>` layout with re-layout), replicas into GPUs x replicas. `Clust
 random plan/allocate/release sequences, each returned instance checked against a per-GPU
 ledger kept here (legal start, no overlap, inside the GPU's layout), `plan()` checked
 against a brute-force count of what still fits, and the state idle again once all is back.
+Under pod admission a partly placed job holds instances the result does not show, so the
+per-instant checks are then a lower bound and the report's totals are checked on gang only.
 """
 
 import math
@@ -18,12 +20,13 @@ from functools import cache
 from itertools import pairwise
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from planner.cluster import PLACEMENTS, ClusterState, NodeAlloc, PodShape
 from planner.config import NodeSpec
 from planner.engine import ReplayResult, _Replay, simulate
+from planner.errors import ScenarioError
 from planner.model import Job
 from planner.policy import Policy
 from planner.sharing import (
@@ -39,7 +42,7 @@ from planner.sharing import (
     find_profile,
     place_layout,
 )
-from planner.waits import UNSCHEDULABLE_REASONS
+from planner.waits import REASON_CODES, UNSCHEDULABLE_REASONS
 
 MILLI = 1000
 GPU_TYPE = "A100"
@@ -128,7 +131,7 @@ def job_lists(draw: st.DrawFn) -> list[Job]:
 def policies(draw: st.DrawFn, *, admission: str | None = None) -> Policy:
     mode = draw(modes)
     chosen = admission or draw(st.sampled_from(["gang", "gang", "pod"]))
-    queueings = ["strict-fifo", "fifo", "backfill"] if chosen == "gang" else ["fifo"]
+    queueings = ["strict-fifo", "fifo", "backfill"] if chosen == "gang" else ["strict-fifo", "fifo"]
     return Policy(
         admission=chosen,  # type: ignore[arg-type]
         placement=draw(st.sampled_from(PLACEMENTS)),
@@ -460,7 +463,8 @@ def test_completed_jobs_run_their_duration_stretched_only_by_slowdown_or_relayou
         assert end is not None
         assert end >= start + job.duration_s, job
         if isinstance(mode, TimeSlicing):
-            assert end == pytest.approx(start + job.duration_s * mode.slowdown, rel=1e-12), job
+            # full speed while alone on its GPUs, `slowdown` slower once it shares one
+            assert end <= start + job.duration_s * mode.slowdown * (1 + 1e-12), job
         elif mode.relayout_delay_s:
             delay = mode.relayout_delay_s
             assert end in {start + job.duration_s, start + (job.duration_s + delay)}, job
@@ -473,10 +477,8 @@ def test_completed_jobs_run_their_duration_stretched_only_by_slowdown_or_relayou
     report = result.sharing[GPU_TYPE]
     assert report["slowdown_gpu_hours"] * 3600 == pytest.approx(lost, rel=1e-9, abs=1e-6)
     if isinstance(mode, MigConfig) and mode.relayout_delay_s:
-        # at least one per delayed job, at most one per GPU re-partitioned (the engine counts
-        # per node and pod placement: a job re-partitioning two GPUs of one node counts 1
-        # under gang admission, 2 under pod admission)
-        assert delayed_jobs <= report["relayouts"] <= delayed_instances
+        # one per GPU re-partitioned: at least one per delayed job
+        assert delayed_jobs <= report["relayouts"]
     elif isinstance(mode, TimeSlicing) or mode.relayout_delay_s is None:
         assert report["relayouts"] == 0
 
@@ -517,6 +519,89 @@ def test_the_cluster_is_idle_again_after_a_replay_that_ended_every_job(
         assert [[v & 0xFF for v in gpus] for gpus in cluster.gpu_free] == fresh.gpu_free
 
 
+@SETTINGS
+@given(jobs=job_lists(), nodes=clusters(), policy=policies())
+def test_best_effort_fifo_never_leaves_a_job_waiting_behind_the_head(
+    jobs: list[Job], nodes: list[NodeSpec], policy: Policy
+) -> None:
+    assume(policy.queueing == "fifo")
+
+    result = run(jobs, nodes, policy)
+
+    behind_head = REASON_CODES.index("behind_head")
+    for i, waited in enumerate(result.wait_by_reason):
+        assert waited is None or waited[behind_head] == 0, result.jobs[i]
+
+
+@settings(SETTINGS, max_examples=40)
+@given(jobs=job_lists(), nodes=clusters(), policy=policies(admission="gang"))
+def test_easy_backfill_with_exact_estimates_starts_the_first_blocked_job_when_strict_fifo_does(
+    jobs: list[Job], nodes: list[NodeSpec], policy: Policy
+) -> None:
+    mode = mode_of(policy)
+    # random placement draws differently once backfill starts other jobs; a re-layout left
+    # behind by a backfilled job may let the head start earlier (GPUs keep their last
+    # layout); estimates cannot foresee slowdowns (see the xfail test below)
+    assume(policy.placement != "random")
+    assume(not isinstance(mode, MigConfig) or mode.relayout_delay_s is None)
+    assume(not isinstance(mode, TimeSlicing) or mode.slowdown == 1.0)
+    fields = {f: getattr(policy, f) for f in FIELDS if f != "queueing"}
+    strict = run(jobs, nodes, Policy(**fields, queueing="strict-fifo"))
+    blocked = [
+        i
+        for i, start in enumerate(strict.start_s)
+        if start is not None and start > strict.jobs[i].submit_s
+    ]
+    assume(blocked)
+
+    backfill = run(jobs, nodes, Policy(**fields, queueing="backfill"))
+
+    assert backfill.start_s[blocked[0]] == strict.start_s[blocked[0]], strict.jobs[blocked[0]]
+
+
+def test_backfill_reserves_for_a_pivot_asking_whole_gpus_of_a_single_strategy_layout() -> None:
+    mode = MigConfig(strategy="single", layout=NAMED_LAYOUTS["all-3g.40gb"])
+    jobs = [Job("a", 0, 10, gpus=1), Job("pivot", 1, 10, gpus=2), Job("long", 2, 100, gpus=1)]
+    nodes = [("n0", GPU_TYPE, 1, 0.0, 0.0)]
+
+    result = run(jobs, nodes, Policy(queueing="backfill", sharing={GPU_TYPE: mode}))
+
+    # two 3g instances: `a` holds one until 10; the pivot needs both, so `long` must wait
+    assert result.start_s == [0, 10, 20]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a known limit: a running job's estimated end cannot know that a job joining its "
+    "time-sliced GPU later slows it down, so with slowdown > 1 the shadow time can be early "
+    "(candidates are checked against the worst slowdown, running jobs are not re-estimated)",
+)
+def test_backfill_estimates_on_time_sliced_gpus_include_the_slowdown() -> None:
+    mode = TimeSlicing(replicas=4, slowdown=1.5)
+    jobs = [Job(f"short{k}", 0, 1, gpus=0.1) for k in range(4)] + [
+        Job("a", 1, 81, gpus=0.1),
+        Job("b", 2, 81, gpus=0.1),
+        Job("c", 0, 82, pods=2, gpus=2),
+        Job("pivot", 1, 1, pods=2, gpus=4),
+    ]
+    nodes = [(f"n{k}", GPU_TYPE, 1, 0.0, 0.0) for k in range(3)]
+    policy = Policy(queueing="strict-fifo", sharing={GPU_TYPE: mode})
+    strict = run(jobs, nodes, policy)
+
+    backfill = run(jobs, nodes, Policy(queueing="backfill", sharing={GPU_TYPE: mode}))
+
+    # the pivot needs two whole nodes; strict FIFO starts it when `a` ends at 1 + 81 x 1.5
+    assert strict.start_s[-1] == 122.5
+    assert backfill.start_s[-1] == strict.start_s[-1]
+
+
+def test_single_strategy_with_relayout_is_refused() -> None:
+    # `single` keeps one profile on every GPU; re-partitioning would change what a whole-GPU
+    # request gets, so the combination is refused with the reason
+    with pytest.raises(ScenarioError, match="applies to 'mixed' only"):
+        MigConfig(strategy="single", layout=NAMED_LAYOUTS["all-3g.40gb"], relayout_delay_s=60)
+
+
 # --- ClusterState: plan, allocate, release ---------------------------------------------------------
 
 
@@ -550,7 +635,8 @@ def requests(draw: st.DrawFn) -> Request:
 
 operations = st.lists(
     st.tuples(st.sampled_from(["plan", "plan", "release"]), requests(), st.integers(1, 2)),
-    max_size=30,
+    min_size=4,
+    max_size=40,
 )
 
 
@@ -615,9 +701,15 @@ class Checker:
                 continue
             assert prof is not None
             start = self.enter_instance(ledger, prof, amount)
-            self.units += prof.code
+            self.units += self.instance_units(prof)
             entered.append((node, gpu, start))
         return entered
+
+    def instance_units(self, prof: MigProfile) -> int:
+        """What an instance takes from the class's free milli: under `single` each instance
+        can take a whole-GPU request (1000), else its compute code."""
+        single = isinstance(self.mode, MigConfig) and self.mode.strategy == "single"
+        return MILLI if single else prof.code
 
     def enter_instance(self, ledger: GpuLedger, prof: MigProfile, amount: int) -> int:
         assert isinstance(self.mode, MigConfig)
@@ -647,7 +739,7 @@ class Checker:
                 ledger.replicas -= 1
                 self.units -= MILLI
             else:
-                self.units -= ledger.instances.pop(start).code
+                self.units -= self.instance_units(ledger.instances.pop(start))
 
     def check_state(self) -> None:
         cluster, mode = self.cluster, self.mode
