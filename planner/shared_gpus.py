@@ -112,7 +112,10 @@ class SharedGpus:
         taken: list[tuple[int, int]] = []
         for _ in range(n):
             if prof is None:
-                i = self._pick([i for i, v in enumerate(values) if v], lambda i: values[i])
+                # a replica goes to the least shared GPU of the node: sharing is what slows
+                # time-sliced jobs down (the node itself was chosen by the placement policy)
+                usable = [i for i, v in enumerate(values) if v]
+                i = max(usable, key=lambda i: (values[i], -i))
                 values[i] -= 1
                 taken.append((i, 1))
             else:
