@@ -18,10 +18,22 @@ no queue.
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from planner.errors import ScenarioError
 
 HOUR_S = 3600.0
+PricingModel = Literal[
+    "on_demand",
+    "spot",
+    "reserved",
+    "savings_plan",
+    "cud",
+    "subscription",
+    "capacity_block",
+    "quote",
+]
+"""How a cloud price is paid (the price book stores every one of them)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 
 from planner import finance
 from planner.baremetal import (
+    CATEGORIES,
     HOURS_PER_MONTH,
     BareMetal,
     MonthCosts,
@@ -26,17 +27,8 @@ from planner.baremetal import (
 )
 from planner.errors import ScenarioError
 
-OWNED_CATEGORIES = (
-    "depreciation",
-    "energy",
-    "colocation",
-    "support",
-    "staff",
-    "software",
-    "spares",
-    "bridge",
-    "cloud_burst",
-)
+OWNED_CATEGORIES = (*CATEGORIES[1:], "cloud_burst")
+"""Owned options' categories in the P&L view (CapEx is cash only)."""
 CLOUD_CATEGORIES = ("cloud_compute", "commitment", "overflow", "spot_overhead")
 
 

@@ -5,22 +5,12 @@ Without a trace the demand is `utilization` of the owned GPUs; with one, the rep
 """
 
 from datetime import date
-from typing import Literal, Self
+from typing import Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from planner.cloud_cost import PricingModel
 from planner.scenario import PolicySpec
-
-PricingModel = Literal[
-    "on_demand",
-    "spot",
-    "reserved",
-    "savings_plan",
-    "cud",
-    "subscription",
-    "capacity_block",
-    "quote",
-]
 
 
 class _Config(BaseModel):

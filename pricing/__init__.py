@@ -6,6 +6,7 @@ The cost model in `planner` never imports this package: a caller reads prices he
 passes plain values on.
 """
 
+from planner.cloud_cost import PricingModel
 from pricing.assumptions import (
     Assumption,
     assumption_set,
@@ -24,7 +25,6 @@ from pricing.models import (
     AssumptionQuote,
     FxQuote,
     PriceQuote,
-    PricingModel,
     ServerQuote,
 )
 from pricing.offers import Offer, OfferRequest, offers_for, price_for

@@ -11,11 +11,12 @@ from dataclasses import dataclass
 
 import duckdb
 
+from planner.cloud_cost import PricingModel
 from planner.store import transaction
 from pricing.errors import PricingError
 from pricing.freshness import DEFAULT_SET
 from pricing.gpus import gpu_model
-from pricing.models import AssumptionQuote, PricingModel, slug
+from pricing.models import AssumptionQuote, slug
 from pricing.problems import validated
 from pricing.rows import ASSUMPTIONS, Change, row_values, select_list, write_user_row
 from pricing.seed import ensure_seeded

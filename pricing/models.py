@@ -11,18 +11,9 @@ from typing import Annotated, Literal, Self, get_args
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
+from planner.cloud_cost import PricingModel
 from pricing.gpus import GpuForm, parse_gpu
 
-PricingModel = Literal[
-    "on_demand",
-    "spot",
-    "reserved",
-    "savings_plan",
-    "cud",
-    "subscription",
-    "capacity_block",
-    "quote",
-]
 PRICING_MODELS: tuple[str, ...] = get_args(PricingModel)
 SourceKind = Literal["provider_api", "provider_page", "dataset", "blog", "estimate", "quote"]
 SOURCE_KINDS: tuple[str, ...] = get_args(SourceKind)

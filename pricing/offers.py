@@ -11,11 +11,11 @@ from datetime import date
 
 import duckdb
 
+from planner.cloud_cost import PricingModel
 from pricing.assumptions import Assumption, discount_for
 from pricing.errors import PricingError
 from pricing.freshness import DEFAULT_SET
 from pricing.fx import Conversion, FxTable, fx_table
-from pricing.models import PricingModel
 from pricing.points import PriceFilter, PricePoint, list_prices
 
 
