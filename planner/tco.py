@@ -101,11 +101,12 @@ class Comparison:
 
 
 def owned_option(
-    name: str, bm: BareMetal, demand: Demand, months: int, rate: float
+    name: str, bm: BareMetal, demand: Demand, months: int, rate: float, *, bridge: float = 0.0
 ) -> OptionResult:
-    """Self-hosted (with bursts for a hybrid) over `months`; the residual comes back in cash
-    at the end."""
-    costs = monthly(bm, months, demand.utilization_by_hour, bridge_per_month=_bridge(bm, demand))
+    """Self-hosted (with bursts for a hybrid) over `months`; `bridge` is what renting the
+    demand costs a month while the servers are on order; the book value left comes back in
+    cash at the end."""
+    costs = monthly(bm, months, demand.utilization_by_hour, bridge_per_month=bridge)
     burst = [demand.burst_per_month] * months
     pnl = [c.pnl + b for c, b in zip(costs, burst, strict=True)]
     cash = [c.cash + b for c, b in zip(costs, burst, strict=True)]
@@ -197,12 +198,6 @@ def horizons_months(years: Sequence[float]) -> list[int]:
     if not months or min(months) < 1:
         raise ScenarioError(f"horizons must be at least one month (got {list(years)} years)")
     return months
-
-
-def _bridge(bm: BareMetal, demand: Demand) -> float:
-    """Cloud cost of the owned share of demand while the servers are on order: the burst
-    price stands in when the option has no other cloud price (0 means not bridged)."""
-    return demand.burst_per_month if bm.lead_time_months else 0.0
 
 
 def _salvage(bm: BareMetal, costs: list[MonthCosts], months: int) -> float:

@@ -244,10 +244,12 @@ def _report(
     rate = scenario.discount_rate
     horizons: list[dict[str, Any]] = []
     for months in tco.horizons_months(scenario.horizons_years):
-        mine = tco.owned_option("self-hosted", bm, owned, months, rate)
+        bridge = rented[0].monthly_total if rented else 0.0
+        mine = tco.owned_option("self-hosted", bm, owned, months, rate, bridge=bridge)
         options = [mine]
         if hybrid_run is not None:
-            options.append(tco.owned_option("hybrid", hybrid_run[1], hybrid_run[0], months, rate))
+            demand, kept = hybrid_run
+            options.append(tco.owned_option("hybrid", kept, demand, months, rate, bridge=bridge))
         clouds = [tco.rented_option(r, owned, months, rate) for r in rented]
         comparisons = [
             tco.compare(mine, c, bm, r.per_gpu_hour, rate)
@@ -275,7 +277,8 @@ def _report(
         },
         "horizons": horizons,
         "sensitivity": _sensitivity(scenario, bm, owned, rented),
-        "notes": _demand_notes(owned, rented, hybrid_run[0] if hybrid_run else None),
+        "notes": _demand_notes(owned, rented, hybrid_run[0] if hybrid_run else None)
+        + _bridge_notes(bm, rented),
     }
 
 
@@ -366,6 +369,17 @@ def _sensitivity(
             for b in result.bars
         ],
     }
+
+
+def _bridge_notes(bm: BareMetal, rented: list[tco.Rented]) -> list[str]:
+    if not bm.lead_time_months:
+        return []
+    if not rented:
+        return [f"the {bm.lead_time_months}-month lead time is not bridged: no cloud option"]
+    return [
+        f"the first {bm.lead_time_months} months the demand runs on {rented[0].name} "
+        "while the servers are on order (the bridge category)"
+    ]
 
 
 def _demand_notes(

@@ -140,3 +140,19 @@ def test_bad_input_is_one_clear_line(
     assert err.startswith("error: ")
     assert message in err
     assert "Traceback" not in err
+
+
+def test_the_lead_time_is_bridged_by_the_first_cloud_option(tmp_path: Path) -> None:
+    scenario = tmp_path / "lead.yaml"
+    scenario.write_text(
+        WORKED.read_text(encoding="utf-8").replace("lead_time_months: 0", "lead_time_months: 4"),
+        encoding="utf-8",
+    )
+    owned = tco_json(tmp_path, scenario)["horizons"][0]["options"][0]
+
+    aws = 0.35 * 8 * 730 * 6.88  # the demand on AWS p5 a month: 14,062.72
+    running = 2_040 + 2_500 + 3_750  # colo, support, staff: paid while on order too
+    assert owned["monthly_cash"][0] == pytest.approx(351_000 + running + aws, abs=0.01)
+    assert owned["monthly_cash"][3] == pytest.approx(running + aws, abs=0.01)
+    assert owned["monthly_cash"][4] == pytest.approx(running + 436.0838, abs=0.01)
+    assert owned["totals"]["bridge"] == pytest.approx(4 * aws, abs=0.01)
