@@ -290,7 +290,8 @@ class ClusterState:
                 i = free.index(self._shared_gpu_value(tuple(sorted(free, reverse=True)), pod))
                 free[i] -= milli
                 slices.append((i, milli))
-        self.free_milli_by_class[self.node_class[node]] -= self._gpu_milli(node, slices)
+        taken = milli * gpus * pods if shared is None else self._gpu_milli(node, slices)
+        self.free_milli_by_class[self.node_class[node]] -= taken
         if self.cpu_free[node] != UNLIMITED:
             self.cpu_free[node] -= cpu * pods
         if self.mem_free[node] != UNLIMITED:
@@ -305,9 +306,11 @@ class ClusterState:
         if shared is None:
             for i, amount in slices:
                 free[i] += amount
+            given = pod[0] * pod[1] * pods
         else:
             self._shared_change(node, shared, slices, shared.give_back, -1)
-        self.free_milli_by_class[self.node_class[node]] += self._gpu_milli(node, slices)
+            given = self._gpu_milli(node, slices)
+        self.free_milli_by_class[self.node_class[node]] += given
         if self.cpu_free[node] != UNLIMITED:
             self.cpu_free[node] += pod[2] * pods
         if self.mem_free[node] != UNLIMITED:
@@ -322,9 +325,11 @@ class ClusterState:
         if shared is None:
             for i, amount in slices:
                 free[i] -= amount
+            taken = pod[0] * pod[1] * pods
         else:
             self._shared_change(node, shared, slices, shared.retake, 1)
-        self.free_milli_by_class[self.node_class[node]] -= self._gpu_milli(node, slices)
+            taken = self._gpu_milli(node, slices)
+        self.free_milli_by_class[self.node_class[node]] -= taken
         if self.cpu_free[node] != UNLIMITED:
             self.cpu_free[node] -= pod[2] * pods
         if self.mem_free[node] != UNLIMITED:
