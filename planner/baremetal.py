@@ -16,8 +16,9 @@ the only terms that move with demand; the rest is fixed, which is why utilizatio
 """
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from planner import finance
 from planner.errors import ScenarioError
 
 HOURS_PER_YEAR = 8760.0
@@ -53,6 +54,14 @@ class BareMetal:
     installation: float = 0.0
     life_years: float = 5.0
     residual_share: float = 0.0
+    depreciation_method: finance.Method = "straight_line"
+    """Book depreciation: straight_line, double_declining or sum_of_years_digits."""
+    tax_life_years: float | None = None
+    """Tax depreciation life (None: the book life; China's minimum for electronics is 3)."""
+    tax_method: finance.Method = "straight_line"
+    tax_rate: float = 0.0
+    """Income tax rate: deductible costs (tax depreciation, running costs, cloud bills) then
+    save this share in cash (the tax shield). 0: pre-tax cash flows."""
     pue: float = 1.5
     kwh_price: tuple[float, ...] = (0.09,)
     """One flat price, or 24 prices by hour of day (time of use)."""
@@ -84,6 +93,7 @@ CATEGORIES = (
     "software",
     "spares",
     "bridge",
+    "tax_shield",
 )
 
 
@@ -100,6 +110,8 @@ class MonthCosts:
     software: float
     spares: float
     bridge: float
+    tax_shield: float = 0.0
+    """Cash only, negative: tax saved on tax depreciation and running costs."""
 
     @property
     def running(self) -> float:
@@ -118,7 +130,7 @@ class MonthCosts:
 
     @property
     def cash(self) -> float:
-        return self.capex + self.running
+        return self.capex + self.running + self.tax_shield
 
 
 def capex(bm: BareMetal) -> float:
@@ -152,23 +164,35 @@ def monthly(
     if months <= 0:
         raise ScenarioError(f"the horizon must be at least one month (got {months})")
     total_capex = capex(bm)
-    depreciation = total_capex * (1 - bm.residual_share) / (bm.life_years * 12)
-    depreciable_months = round(bm.life_years * 12)
+    book, tax = _depreciation(bm, total_capex, months)
     energy = energy_per_hour(bm, utilization_by_hour) * HOURS_PER_MONTH
     fixed = _fixed_running(bm)
     result = []
     for m in range(months):
         in_service = m >= bm.lead_time_months
-        result.append(
-            MonthCosts(
-                capex=total_capex if m == 0 else 0.0,
-                depreciation=depreciation if m < depreciable_months else 0.0,
-                energy=energy if in_service else 0.0,
-                bridge=0.0 if in_service else bridge_per_month,
-                **fixed,
-            )
+        month = MonthCosts(
+            capex=total_capex if m == 0 else 0.0,
+            depreciation=book[m],
+            energy=energy if in_service else 0.0,
+            bridge=0.0 if in_service else bridge_per_month,
+            **fixed,
         )
+        shield = -bm.tax_rate * (tax[m] + month.running)
+        result.append(replace(month, tax_shield=shield))
     return result
+
+
+def _depreciation(bm: BareMetal, total: float, months: int) -> tuple[list[float], list[float]]:
+    """Monthly book and tax depreciation of the CapEx (`planner.finance` schedules)."""
+    residual = total * bm.residual_share
+    book = finance.DepreciationRule(bm.life_years, bm.depreciation_method, residual)
+    tax = finance.DepreciationRule(
+        bm.tax_life_years or bm.life_years, bm.tax_method, residual if bm.tax_rate else 0.0
+    )
+    asset = finance.Asset(total, book=book, tax=tax)
+    book_charges = finance.depreciation_schedule(asset, months, "book").charge
+    tax_charges = finance.depreciation_schedule(asset, months, "tax").charge
+    return list(book_charges), list(tax_charges)
 
 
 def fixed_per_installed_gpu_hour(bm: BareMetal) -> float:
@@ -212,6 +236,11 @@ def _by_hour(values: Sequence[float], what: str) -> list[float]:
 
 
 def _check(bm: BareMetal) -> None:
+    _check_pools(bm)
+    _check_rates(bm)
+
+
+def _check_pools(bm: BareMetal) -> None:
     if not bm.pools or not installed_gpus(bm):
         raise ScenarioError("a self-hosted option needs at least one server with GPUs")
     for pool in bm.pools:
@@ -222,8 +251,15 @@ def _check(bm: BareMetal) -> None:
                 f"pool {pool.name}: full-load power {pool.load_kw} kW is below idle "
                 f"{pool.idle_kw} kW"
             )
+
+
+def _check_rates(bm: BareMetal) -> None:
     if bm.life_years <= 0:
         raise ScenarioError(f"life_years must be > 0 (got {bm.life_years})")
+    if bm.tax_life_years is not None and bm.tax_life_years <= 0:
+        raise ScenarioError(f"tax_life_years must be > 0 (got {bm.tax_life_years})")
+    if not 0 <= bm.tax_rate < 1:
+        raise ScenarioError(f"tax_rate must be in [0, 1) (got {bm.tax_rate})")
     if not 0 <= bm.residual_share <= 1:
         raise ScenarioError(f"residual_share must be between 0 and 1 (got {bm.residual_share})")
     if bm.pue < 1:

@@ -108,10 +108,11 @@ def owned_option(
     cash at the end."""
     costs = monthly(bm, months, demand.utilization_by_hour, bridge_per_month=bridge)
     burst = [demand.burst_per_month] * months
+    after_tax = 1 - bm.tax_rate  # cloud bills are deductible costs too
     pnl = [c.pnl + b for c, b in zip(costs, burst, strict=True)]
-    cash = [c.cash + b for c, b in zip(costs, burst, strict=True)]
+    cash = [c.cash + b * after_tax for c, b in zip(costs, burst, strict=True)]
     cash[-1] -= _salvage(bm, costs, months)
-    totals = _owned_totals(costs, burst)
+    totals = _owned_totals(costs, burst, bm.tax_rate)
     gpus = installed_gpus(bm)
     installed_hours = gpus * HOURS_PER_MONTH * months * bm.availability
     useful = demand.useful_gpu_hours * months
@@ -135,8 +136,12 @@ def owned_option(
     )
 
 
-def rented_option(rented: Rented, demand: Demand, months: int, rate: float) -> OptionResult:
+def rented_option(
+    rented: Rented, demand: Demand, months: int, rate: float, *, tax_rate: float = 0.0
+) -> OptionResult:
+    """Renting: the same bill every month; with a tax rate, cash is after the tax saved."""
     monthly_cost = rented.monthly_total
+    monthly_cash = monthly_cost * (1 - tax_rate)
     per_month = (
         demand.useful_gpu_hours if rented.useful_gpu_hours is None else rented.useful_gpu_hours
     )
@@ -146,11 +151,12 @@ def rented_option(rented: Rented, demand: Demand, months: int, rate: float) -> O
         name=rented.name,
         months=months,
         pnl=[monthly_cost] * months,
-        cash=[monthly_cost] * months,
-        totals={k: v * months for k, v in rented.per_month.items()},
+        cash=[monthly_cash] * months,
+        totals={k: v * months for k, v in rented.per_month.items()}
+        | ({"tax_shield": -tax_rate * monthly_cost * months} if tax_rate else {}),
         useful_gpu_hours=useful,
         cost_per_useful_gpu_hour=total / useful if useful else None,
-        equivalent_annual_cost=_eac([monthly_cost] * months, rate, months),
+        equivalent_annual_cost=_eac([monthly_cash] * months, rate, months),
         wait_mean_s=rented.wait_mean_s,
         wait_p95_s=rented.wait_p95_s,
     )
@@ -207,10 +213,11 @@ def _salvage(bm: BareMetal, costs: list[MonthCosts], months: int) -> float:
     return max(0.0, capex - depreciated) if months else 0.0
 
 
-def _owned_totals(costs: list[MonthCosts], burst: list[float]) -> dict[str, float]:
+def _owned_totals(costs: list[MonthCosts], burst: list[float], tax_rate: float) -> dict[str, float]:
     totals = {k: sum(getattr(c, k) for c in costs) for k in OWNED_CATEGORIES[:-1]}
     totals["capex"] = sum(c.capex for c in costs)
     totals["cloud_burst"] = sum(burst)
+    totals["tax_shield"] -= tax_rate * sum(burst)
     return totals
 
 

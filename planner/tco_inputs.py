@@ -50,10 +50,13 @@ class Inputs:
     assumptions: dict[str, float]
     notes: list[str] = field(default_factory=list)
     sources: list[dict[str, object]] = field(default_factory=list)
+    converted: set[str] = field(default_factory=set)
+    """What was converted from another currency: 'server', 'cloud' (the FX driver moves it)."""
 
     def to_reporting(self, amount: float, currency: str, what: str) -> float:
         if currency.upper() == self.currency:
             return amount
+        self.converted.add(what.split(" ", 1)[0] if what.startswith("server") else "cloud")
         conversion = self.rates.conversion(currency.upper(), self.currency, self.on_date)
         if conversion.confidence == "L":
             self.notes.append(
@@ -224,16 +227,22 @@ def _pool(con: duckdb.DuckDBPyConnection, spec: OwnedPoolSpec, inputs: Inputs) -
 
 def _overrides(scenario: TcoScenario) -> dict[str, object]:
     known = {f.name for f in fields(BareMetal)} - {"pools", "notes"}
+    words = {"depreciation_method", "tax_method"}
     result: dict[str, object] = {}
     for name, value in scenario.overrides.items():
         if name not in known:
             raise ScenarioError(
                 f"overrides: unknown assumption '{name}'; known: {', '.join(sorted(known))}"
             )
+        if (name in words) != isinstance(value, str):
+            expected = "a method name" if name in words else "a number"
+            raise ScenarioError(f"overrides.{name}: expected {expected}, got {value!r}")
         if name == "kwh_price":
             result[name] = value if isinstance(value, tuple) else (value,)
         elif isinstance(value, tuple):
             raise ScenarioError(f"overrides.{name}: give one number")
+        elif name in {"lead_time_months", "servers_per_rack"}:
+            result[name] = int(value)
         else:
-            result[name] = int(value) if name in {"lead_time_months", "servers_per_rack"} else value
+            result[name] = value
     return result

@@ -7,13 +7,13 @@ cloud prices every job of the trace. Useful GPU-hours are counted the same way o
 (jobs' GPUs x run time, over the trace's span), and the report says if they differ.
 """
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
 
 import duckdb
 
-from planner import tco
+from planner import finance, tco
 from planner.baremetal import HOURS_PER_MONTH, BareMetal, installed_gpus
 from planner.cloud_cost import CloudBill, CloudJob, Spot, Terms, price_jobs, with_commitment
 from planner.config import NodeSpec
@@ -46,7 +46,7 @@ def run_tco(
         jobs = load_jobs(con, resolve_trace(con, ref, options))
         owned, rented, hybrid = _replayed(con, scenario, inputs, bm, jobs)
     hybrid_run = (hybrid, _hybrid_servers(scenario, bm)) if hybrid is not None else None
-    report = _report(scenario, bm, owned, rented, hybrid_run)
+    report = _report(scenario, bm, _Priced(owned, rented, hybrid_run, inputs.converted))
     report["notes"] = list(dict.fromkeys(inputs.notes + report["notes"]))
     report["prices_used"] = inputs.sources
     return report
@@ -66,11 +66,26 @@ def _explicit(
         inputs.notes.append(f"no trace and no utilization: the default {u:.0%} allocation")
     useful = u * installed_gpus(bm) * HOURS_PER_MONTH
     demand = tco.Demand(useful_gpu_hours=useful, utilization_by_hour=(u,))
-    rented = []
-    for spec in scenario.cloud:
-        price = per_gpu_hour(con, spec, inputs)
-        rented.append(tco.Rented(spec.label(), {"cloud_compute": useful * price}, price))
+    rented = [_rent_flat(con, spec, inputs, useful) for spec in scenario.cloud]
     return demand, rented, None
+
+
+def _rent_flat(
+    con: duckdb.DuckDBPyConnection, spec: CloudSpec, inputs: Inputs, useful: float
+) -> tco.Rented:
+    """A steady demand of `useful` GPU-hours a month: committed GPUs at the option's price,
+    the rest at on-demand (all of it at the option's price without a commitment)."""
+    price = per_gpu_hour(con, spec, inputs)
+    per_month: dict[str, float] = {}
+    if spec.committed_gpus:
+        covered = min(useful, spec.committed_gpus * HOURS_PER_MONTH)
+        per_month["commitment"] = spec.committed_gpus * HOURS_PER_MONTH * price
+        per_month["overflow"] = (useful - covered) * per_gpu_hour(con, _on_demand(spec), inputs)
+    else:
+        per_month["cloud_compute"] = useful * price
+    per_month |= spec.data_costs()
+    total = sum(per_month.values()) - sum(spec.data_costs().values())
+    return tco.Rented(spec.label(), per_month, total / useful if useful else price)
 
 
 # --- demand from the replay ----------------------------------------------------------------
@@ -175,6 +190,7 @@ def _rent(
         "commitment": bill.commitment * scale,
         "overflow": bill.overflow * scale,
         "spot_overhead": bill.spot_overhead * scale,
+        **spec.data_costs(),
     }
     useful = bill.useful_gpu_hours
     per_gpu_hour = bill.total / useful if useful else 0.0
@@ -202,7 +218,9 @@ def _bill(
         )
         for j in jobs
     ]
-    found = skus(con, spec, inputs)
+    # committed capacity is paid at the option's price; the demand above it at on-demand
+    committed = bool(spec.committed_gpus)
+    found = skus(con, _on_demand(spec) if committed else spec, inputs)
     speed = {tuple(k.upper().split("/", 1)): v for k, v in scenario.speed.items()}
     models = {s.gpu_model for s in found}
     if not speed and any(j.gpu_model and j.gpu_model.upper() not in models for j in cloud_jobs):
@@ -214,7 +232,7 @@ def _bill(
     terms = Terms(speed=speed, startup_s=spec.startup_s, spot=spot)  # type: ignore[arg-type]
     bill = price_jobs(cloud_jobs, found, terms)
     if spec.committed_gpus:
-        commit = found[0].price_per_hour / found[0].gpus_per_instance
+        commit = per_gpu_hour(con, spec, inputs)
         bill = with_commitment(
             bill,
             cloud_jobs,
@@ -223,6 +241,10 @@ def _bill(
             commit_price_per_gpu_hour=commit,
         )
     return bill
+
+
+def _on_demand(spec: CloudSpec) -> CloudSpec:
+    return spec.model_copy(update={"pricing_model": "on_demand", "term_months": None})
 
 
 def _burst_cloud(scenario: TcoScenario) -> CloudSpec:
@@ -234,13 +256,18 @@ def _burst_cloud(scenario: TcoScenario) -> CloudSpec:
 # --- the report -----------------------------------------------------------------------------
 
 
-def _report(
-    scenario: TcoScenario,
-    bm: BareMetal,
-    owned: tco.Demand,
-    rented: list[tco.Rented],
-    hybrid_run: tuple[tco.Demand, BareMetal] | None,
-) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class _Priced:
+    """Demand and the options priced on it."""
+
+    owned: tco.Demand
+    rented: list[tco.Rented]
+    hybrid: tuple[tco.Demand, BareMetal] | None
+    converted: set[str]
+
+
+def _report(scenario: TcoScenario, bm: BareMetal, priced: _Priced) -> dict[str, Any]:
+    owned, rented, hybrid_run = priced.owned, priced.rented, priced.hybrid
     rate = scenario.discount_rate
     horizons: list[dict[str, Any]] = []
     for months in tco.horizons_months(scenario.horizons_years):
@@ -250,7 +277,7 @@ def _report(
         if hybrid_run is not None:
             demand, kept = hybrid_run
             options.append(tco.owned_option("hybrid", kept, demand, months, rate, bridge=bridge))
-        clouds = [tco.rented_option(r, owned, months, rate) for r in rented]
+        clouds = [tco.rented_option(r, owned, months, rate, tax_rate=bm.tax_rate) for r in rented]
         comparisons = [
             tco.compare(mine, c, bm, r.per_gpu_hour, rate)
             for c, r in zip(clouds, rented, strict=True)
@@ -276,7 +303,7 @@ def _report(
             c["rented"]: c["break_even_utilization"] for c in horizons[0]["comparisons"]
         },
         "horizons": horizons,
-        "sensitivity": _sensitivity(scenario, bm, owned, rented),
+        "sensitivity": _sensitivity(scenario, bm, owned, rented, priced.converted),
         "notes": _demand_notes(owned, rented, hybrid_run[0] if hybrid_run else None)
         + _bridge_notes(bm, rented),
     }
@@ -314,7 +341,11 @@ def _comparison(c: tco.Comparison) -> dict[str, Any]:
 
 
 def _sensitivity(
-    scenario: TcoScenario, bm: BareMetal, owned: tco.Demand, rented: list[tco.Rented]
+    scenario: TcoScenario,
+    bm: BareMetal,
+    owned: tco.Demand,
+    rented: list[tco.Rented],
+    converted: set[str],
 ) -> dict[str, Any] | None:
     """NPV of buying against the first cloud option over the first horizon, each driver
     moved +/- the swing alone (the demand's shape is kept; utilization scales it)."""
@@ -324,15 +355,7 @@ def _sensitivity(
     cloud = rented[0]
 
     def npv(d: dict[str, float]) -> float:
-        kwh = tuple(p * d["electricity"] for p in bm.kwh_price)
-        changed = tco.scaled(
-            bm,
-            server_price=d["server_price"],
-            life_years=bm.life_years * d["life"],
-            pue=max(1.0, bm.pue * d["pue"]),
-            fte_cost_year=bm.fte_cost_year * d["staff"],
-            kwh_price=kwh,  # type: ignore[arg-type]
-        )
+        fx = d.get("fx", 1.0)
         demand = replace(
             owned,
             useful_gpu_hours=owned.useful_gpu_hours * d["utilization"],
@@ -340,15 +363,26 @@ def _sensitivity(
                 min(1.0, u * d["utilization"]) for u in owned.utilization_by_hour
             ),
         )
-        per_month = {k: v * d["cloud_price"] * d["utilization"] for k, v in cloud.per_month.items()}
-        rent = tco.rented_option(replace(cloud, per_month=per_month), demand, months, d["rate"])
-        own = tco.owned_option("self-hosted", changed, demand, months, d["rate"])
-        return float(
-            sum(
-                (r - o) / (1 + d["rate"]) ** (m / 12)
-                for m, (r, o) in enumerate(zip(rent.cash, own.cash, strict=True))
-            )
+        cloud_fx = fx if "cloud" in converted else 1.0
+        per_month = {
+            k: v
+            * d["utilization"]
+            * cloud_fx
+            * d.get("commit_price" if k == "commitment" else "cloud_price", 1.0)
+            for k, v in cloud.per_month.items()
+        }
+        changed_cloud = replace(cloud, per_month=per_month)
+        rent = tco.rented_option(changed_cloud, demand, months, d["rate"], tax_rate=bm.tax_rate)
+        own = tco.owned_option(
+            "self-hosted",
+            _moved(bm, d, fx if "server" in converted else 1.0),
+            demand,
+            months,
+            d["rate"],
+            bridge=changed_cloud.monthly_total,
         )
+        savings = [r - o for r, o in zip(rent.cash, own.cash, strict=True)]
+        return finance.npv(savings, d["rate"])
 
     base = {
         "cloud_price": 1.0,
@@ -360,6 +394,10 @@ def _sensitivity(
         "staff": 1.0,
         "rate": scenario.discount_rate,
     }
+    if cloud.per_month.get("commitment"):
+        base["commit_price"] = 1.0
+    if converted:
+        base["fx"] = 1.0
     result = tco.sensitivity(npv, base, scenario.sensitivity_swing)
     return {
         "output": f"NPV of buying vs {cloud.name}, {months / 12:g} years",
@@ -369,6 +407,21 @@ def _sensitivity(
             for b in result.bars
         ],
     }
+
+
+def _moved(bm: BareMetal, d: dict[str, float], fx: float) -> BareMetal:
+    """The self-hosted assumptions with the drivers applied; lives stay whole months (whole
+    years for the declining methods)."""
+    unit = 12 if bm.depreciation_method != "straight_line" else 1
+    life = max(1, round(bm.life_years * d["life"] * 12 / unit)) * unit / 12
+    return tco.scaled(
+        bm,
+        server_price=d["server_price"] * fx,
+        life_years=life,
+        pue=max(1.0, bm.pue * d["pue"]),
+        fte_cost_year=bm.fte_cost_year * d["staff"],
+        kwh_price=tuple(p * d["electricity"] for p in bm.kwh_price),  # type: ignore[arg-type]
+    )
 
 
 def _bridge_notes(bm: BareMetal, rented: list[tco.Rented]) -> list[str]:

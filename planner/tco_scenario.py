@@ -54,6 +54,18 @@ class CloudSpec(_Config):
     )
     spot: SpotSpec | None = None
     startup_s: float = Field(default=0.0, ge=0, description="billed per job start")
+    storage_gb: float = Field(default=0.0, ge=0, description="kept in the cloud every month")
+    storage_price_gb_month: float = Field(default=0.0, ge=0, description="reporting currency")
+    egress_gb_month: float = Field(default=0.0, ge=0, description="data out each month")
+    egress_price_gb: float = Field(default=0.0, ge=0, description="reporting currency")
+
+    def data_costs(self) -> dict[str, float]:
+        """Storage and egress a month (only the ones given)."""
+        costs = {
+            "storage": self.storage_gb * self.storage_price_gb_month,
+            "egress": self.egress_gb_month * self.egress_price_gb,
+        }
+        return {k: v for k, v in costs.items() if v}
 
     def label(self) -> str:
         if self.name:
@@ -85,7 +97,7 @@ class TcoScenario(_Config):
     trace: str | None = Field(default=None, description="job history file or stored trace id")
     policy: PolicySpec = PolicySpec()
     assumptions: str = Field(default="reference-defaults", description="price book set")
-    overrides: dict[str, float | tuple[float, ...]] = Field(
+    overrides: dict[str, float | tuple[float, ...] | str] = Field(
         default_factory=dict, description="bare-metal assumptions (planner/baremetal.py names)"
     )
     self_hosted: tuple[OwnedPoolSpec, ...] = Field(min_length=1)

@@ -156,3 +156,46 @@ def test_the_lead_time_is_bridged_by_the_first_cloud_option(tmp_path: Path) -> N
     assert owned["monthly_cash"][3] == pytest.approx(running + aws, abs=0.01)
     assert owned["monthly_cash"][4] == pytest.approx(running + 436.0838, abs=0.01)
     assert owned["totals"]["bridge"] == pytest.approx(4 * aws, abs=0.01)
+
+
+def test_taxes_storage_egress_and_declining_depreciation(tmp_path: Path) -> None:
+    scenario = tmp_path / "tax.yaml"
+    text = WORKED.read_text(encoding="utf-8").replace("discount_rate: 0.08", "discount_rate: 0.0")
+    text = text.replace(
+        "  lead_time_months: 0     # and no cloud bridge while the server is on order",
+        "  lead_time_months: 0\n  tax_rate: 0.25\n  tax_life_years: 3\n"
+        "  depreciation_method: sum_of_years_digits",
+    )
+    text = text.replace(
+        "instance: p5.48xlarge}",
+        "instance: p5.48xlarge, storage_gb: 1000, storage_price_gb_month: 0.1,"
+        " egress_gb_month: 500, egress_price_gb: 0.09}",
+    )
+    scenario.write_text(text, encoding="utf-8")
+    three = tco_json(tmp_path, scenario)["horizons"][0]
+    owned = three["options"][0]
+    aws = next(o for o in three["options"] if o["name"].startswith("AWS"))
+
+    # book: sum of years' digits on 351,000 over 5 years, year 1 = 5/15 = 117,000 = 9,750/month
+    assert owned["monthly_pnl"][0] == pytest.approx(9_750 + 8_726.0838, abs=0.01)
+    # tax: straight line over 3 years = 9,750/month; 25% of it and of running costs saved
+    shield = 0.25 * (9_750 + 8_726.0838)
+    assert owned["monthly_cash"][1] == pytest.approx(8_726.0838 - shield, abs=0.01)
+    assert owned["totals"]["tax_shield"] == pytest.approx(-36 * shield, abs=0.1)
+    # renting: the compute plus 100 of storage and 45 of egress a month, 25% of it saved
+    monthly = 0.35 * 8 * 730 * 6.88 + 100 + 45
+    assert aws["totals"]["storage"] == pytest.approx(36 * 100)
+    assert aws["totals"]["egress"] == pytest.approx(36 * 45)
+    assert aws["monthly_cash"][0] == pytest.approx(monthly * 0.75, abs=0.01)
+
+
+def test_fx_and_commitment_become_drivers_when_they_apply(tmp_path: Path) -> None:
+    scenario = tmp_path / "cny.yaml"
+    text = WORKED.read_text(encoding="utf-8").replace("currency: USD", "currency: CNY")
+    text = text.replace("instance: p5.48xlarge}", "instance: p5.48xlarge, committed_gpus: 4}")
+    scenario.write_text(text, encoding="utf-8")
+    report = tco_json(tmp_path, scenario)
+
+    drivers = {b["driver"] for b in report["sensitivity"]["bars"]}
+    assert {"fx", "commit_price"} <= drivers  # USD prices in a CNY report; a commitment
+    assert any("placeholder FX rate" in note for note in report["notes"])
