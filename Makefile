@@ -31,6 +31,7 @@ test: lint
 bench: $(STAMP)
 	$(BIN)/python bench/bench_ingest.py
 	$(BIN)/python bench/bench_replay.py
+	$(BIN)/python bench/bench_sharing.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
