@@ -11,6 +11,7 @@ st.set_page_config(page_title="GPU Capacity Planner", page_icon=":material/memor
 navigation = st.navigation(
     [
         st.Page("pages/overview.py", title="Overview", icon=":material/dashboard:", default=True),
+        st.Page("pages/replay.py", title="Replay", icon=":material/play_circle:"),
     ]
 )
 navigation.run()

@@ -1,0 +1,139 @@
+"""Plotly figure builders for the app: pure functions from plot-ready tables to figures.
+
+Every figure uses the "planner" template (registered on import), names its unit on every
+axis, and colours GPU types the same way on every page. Tests assert on `fig.data` and
+`fig.layout`; nothing here renders an image.
+"""
+
+from collections.abc import Iterable, Mapping
+
+import pandas as pd
+import plotly.express as px
+import plotly.graph_objects as go
+import plotly.io as pio
+
+TEMPLATE = "planner"
+pio.templates[TEMPLATE] = go.layout.Template(
+    layout={
+        "font": {"family": "Inter, Segoe UI, Helvetica, Arial, sans-serif", "size": 13},
+        "margin": {"l": 10, "r": 10, "t": 60, "b": 10},
+        "hovermode": "x unified",
+        # Top right, on the title's line, so it never covers the title or the data.
+        "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.02, "xanchor": "right", "x": 1},
+        "colorway": px.colors.qualitative.Safe,
+    }
+)
+# One colour per GPU type, on every page; unknown types take the next free colour.
+GPU_COLORS: dict[str, str] = {
+    "A100": "#3B6EA5",
+    "H100": "#C4704A",
+    "H800": "#5B9A68",
+    "H200": "#8A6BB1",
+    "A800": "#6FA8C8",
+    "V100": "#B5A642",
+    "L40S": "#C75C8E",
+    "T4": "#7F7F7F",
+}
+_SPARE = ("#4C9F9F", "#D08C2F", "#9C755F", "#A0A83B", "#5E5EA8", "#B04E4E")
+
+
+def gpu_colors(pools: Iterable[str]) -> dict[str, str]:
+    """A colour for each pool (named by GPU type), stable for the known types."""
+    colors: dict[str, str] = {}
+    spare = iter(_SPARE * 4)
+    for pool in pools:
+        if pool not in colors:
+            colors[pool] = GPU_COLORS.get(pool.upper()) or next(spare, "#888888")
+    return colors
+
+
+def allocated_gpus(frame: pd.DataFrame, capacity_by_pool: Mapping[str, float]) -> go.Figure:
+    """Allocated GPUs over time, stacked by pool, with the installed total as a line."""
+    pools = list(dict.fromkeys(frame["pool"]))
+    fig = px.area(
+        frame,
+        x="hours",
+        y="gpus",
+        color="pool",
+        line_shape="hv",
+        category_orders={"pool": pools},
+        color_discrete_map=gpu_colors(pools),
+        template=TEMPLATE,
+        title="Allocated GPUs over time, by pool",
+        labels={"hours": "Time since trace start (hours)", "gpus": "Allocated GPUs", "pool": ""},
+    )
+    installed = float(sum(capacity_by_pool.values()))
+    if installed:
+        fig.add_hline(
+            y=installed,
+            line_dash="dash",
+            line_color="#6B7280",
+            annotation_text=f"installed: {installed:,.0f} GPUs",
+            annotation_position="top left",
+        )
+    fig.update_traces(hovertemplate="%{y:,.1f} GPUs<extra>%{fullData.name}</extra>")
+    fig.update_yaxes(rangemode="tozero", tickformat=",.0f")
+    fig.update_xaxes(tickformat=",.0f")
+    return fig
+
+
+def queue_length(frame: pd.DataFrame) -> go.Figure:
+    """Jobs waiting over time (bin means); the GPUs they ask for on hover."""
+    fig = px.line(
+        frame,
+        x="hours",
+        y="jobs",
+        line_shape="hv",
+        custom_data=["gpus"],
+        template=TEMPLATE,
+        title="Queue length over time",
+        labels={"hours": "Time since trace start (hours)", "jobs": "Waiting jobs (mean per bin)"},
+    )
+    fig.update_traces(
+        name="waiting jobs",
+        hovertemplate="%{y:,.1f} jobs waiting for %{customdata[0]:,.0f} GPUs<extra></extra>",
+    )
+    fig.update_yaxes(rangemode="tozero", tickformat=",~r")
+    fig.update_xaxes(tickformat=",.0f")
+    return fig
+
+
+def wait_by_size(frame: pd.DataFrame) -> go.Figure:
+    """Median and 95th-percentile wait by GPU-size class (grouped bars)."""
+    fig = px.bar(
+        frame,
+        x="size",
+        y="minutes",
+        color="statistic",
+        barmode="group",
+        custom_data=["jobs"],
+        category_orders={"statistic": ["p50", "p95"]},
+        template=TEMPLATE,
+        title="Wait by job size (median and 95th percentile)",
+        labels={"size": "GPUs per job", "minutes": "Wait (minutes)", "statistic": ""},
+    )
+    fig.update_traces(
+        hovertemplate="%{y:,.1f} min (%{customdata[0]:,} jobs)<extra>%{fullData.name}</extra>"
+    )
+    fig.update_xaxes(type="category")
+    fig.update_yaxes(rangemode="tozero", tickformat=",.1f")
+    return fig
+
+
+def waiting_by_reason(frame: pd.DataFrame) -> go.Figure:
+    """GPU-hours spent waiting, per reason (horizontal bars, largest on top)."""
+    fig = px.bar(
+        frame,
+        x="gpu_hours",
+        y="reason",
+        orientation="h",
+        custom_data=["meaning"],
+        template=TEMPLATE,
+        title="Why jobs waited",
+        labels={"gpu_hours": "GPU-hours waiting", "reason": "Reason"},
+    )
+    fig.update_traces(hovertemplate="%{y}: %{x:,.1f} GPU-hours<br>%{customdata[0]}<extra></extra>")
+    fig.update_layout(hovermode="closest")
+    fig.update_yaxes(autorange="reversed")
+    fig.update_xaxes(tickformat=",.0f")
+    return fig
