@@ -27,9 +27,10 @@ st.markdown(
     "candidate clusters and prices each option."
 )
 st.info(
-    "This release stores and summarises job histories, and replays them on candidate "
-    "clusters from the command line (`planner replay`, `planner fill`). The replay, "
-    "pricing and recommendation pages arrive in the next releases.",
+    "This release stores and summarises job histories and replays them on candidate "
+    "clusters (the Replay page, `planner replay`, `planner fill`). Prices and the cost of "
+    "owning, renting or both are on the command line for now (`planner prices`, "
+    "`planner tco`); the pricing, comparison and capacity pages arrive next.",
     icon=":material/construction:",
 )
 
