@@ -12,6 +12,8 @@ navigation = st.navigation(
     [
         st.Page("pages/overview.py", title="Overview", icon=":material/dashboard:", default=True),
         st.Page("pages/replay.py", title="Replay", icon=":material/play_circle:"),
+        st.Page("pages/prices.py", title="Prices", icon=":material/sell:"),
+        st.Page("pages/compare.py", title="Compare", icon=":material/compare_arrows:"),
     ]
 )
 navigation.run()

@@ -27,10 +27,10 @@ st.markdown(
     "candidate clusters and prices each option."
 )
 st.info(
-    "This release stores and summarises job histories and replays them on candidate "
-    "clusters (the Replay page, `planner replay`, `planner fill`). Prices and the cost of "
-    "owning, renting or both are on the command line for now (`planner prices`, "
-    "`planner tco`); the pricing, comparison and capacity pages arrive next.",
+    "This release stores and summarises job histories, replays them on candidate clusters "
+    "(Replay), keeps the price book (Prices) and prices owning, renting or both (Compare); "
+    "the same is on the command line (`planner replay`, `planner prices`, `planner tco`). "
+    "Uploading histories, the cluster and policy editor and the capacity sweep arrive next.",
     icon=":material/construction:",
 )
 

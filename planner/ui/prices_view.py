@@ -1,0 +1,257 @@
+"""The prices page's glue: the price book read into display tables, and its writes.
+
+Plain functions the page calls. Every read and write takes a cursor from `planner.ui.cache`
+(the one shared store connection per process) and goes through the `pricing` package, whose
+writes are transactions, so concurrent sessions adding quotes or importing files are safe.
+Nothing here is cached: the book is small and the CLI or another session may change it.
+"""
+
+import tempfile
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+import pandas as pd
+import streamlit as st
+from streamlit.elements.lib.column_types import ColumnConfig
+
+from planner.errors import PlannerError
+from planner.ui.cache import cursor
+from pricing import (
+    DEFAULT_SET,
+    DEFAULT_STALE_DAYS,
+    FxTable,
+    ImportReport,
+    PricePoint,
+    PricingError,
+    add_fx_rate,
+    add_price,
+    assumption_set,
+    export_prices,
+    import_prices,
+    list_fx_rates,
+    list_prices,
+    list_servers,
+)
+
+MAX_UPLOAD_MB = 5
+CONFIDENCE_HELP = (
+    "H = provider API or official list price; M = reputable secondary source or a "
+    "derivation; L = blog, single source or estimate (a placeholder to override)"
+)
+PRICE_COLUMNS = (
+    "stale",
+    "provider",
+    "region",
+    "instance_type",
+    "gpu_model",
+    "gpus_per_instance",
+    "price_per_instance_hour",
+    "price_per_gpu_hour",
+    "currency",
+    "reporting_per_gpu_hour",
+    "pricing_model",
+    "term_months",
+    "as_of",
+    "age_days",
+    "confidence",
+    "source_url",
+    "notes",
+    "origin",
+    "key",
+)
+FILTER_COLUMNS = ("provider", "gpu_model", "pricing_model", "currency")
+_MONEY = st.column_config.NumberColumn
+_CONFIDENCE = st.column_config.TextColumn("Confidence", help=CONFIDENCE_HELP)
+_STALE = st.column_config.CheckboxColumn(
+    "Stale",
+    help=f"as of more than the staleness limit ago ({DEFAULT_STALE_DAYS} days unless "
+    "`price_stale_days` or $PLANNER_PRICE_STALE_DAYS says otherwise)",
+)
+FX_CONFIG: dict[str, ColumnConfig] = {
+    "placeholder": st.column_config.CheckboxColumn(
+        "Placeholder", help="low confidence or a labelled placeholder: replace it"
+    ),
+    "rate": _MONEY("Rate", format="%.4f"),
+    "confidence": _CONFIDENCE,
+}
+SERVER_CONFIG: dict[str, ColumnConfig] = {
+    "stale": _STALE,
+    "price": _MONEY("Price", format="localized"),
+    "as_of": st.column_config.DateColumn("As of"),
+    "confidence": _CONFIDENCE,
+}
+ASSUMPTION_CONFIG: dict[str, ColumnConfig] = {"confidence": _CONFIDENCE}
+
+
+@dataclass(frozen=True, slots=True)
+class Book:
+    """The whole price book as display tables (one read, one cursor)."""
+
+    prices: pd.DataFrame
+    """One row per price point, `PRICE_COLUMNS`; `reporting_per_gpu_hour` is NaN when no
+    FX rate converts the price."""
+    fx: pd.DataFrame
+    servers: pd.DataFrame
+    assumptions: pd.DataFrame
+
+
+def read_book(reporting_currency: str, today: date | None = None) -> Book:
+    """Prices (with the per-GPU-hour price in `reporting_currency`), FX, servers, assumptions."""
+    on_date = today or date.today()
+    with cursor() as cur:
+        points = list_prices(cur, today=on_date)
+        rates = list_fx_rates(cur)
+        servers = list_servers(cur, today=on_date)
+        assumptions = assumption_set(cur, DEFAULT_SET)
+    fx = FxTable(tuple(rates))
+    prices = pd.DataFrame(
+        [_price_row(p, fx, reporting_currency, on_date) for p in points],
+        columns=list(PRICE_COLUMNS),
+    )
+    fx_rows = [
+        {
+            "placeholder": _is_placeholder(r.confidence, r.source),
+            "base": r.base,
+            "quote": r.quote,
+            "rate": r.rate,
+            "rate_date": r.rate_date,
+            "confidence": r.confidence,
+            "source": r.source,
+            "notes": r.notes,
+            "origin": r.origin,
+        }
+        for r in rates
+    ]
+    server_rows = [
+        {
+            "stale": s.is_stale,
+            "server": s.key,
+            "gpu_model": s.gpu_model,
+            "gpus_per_server": s.gpus_per_server,
+            "price": s.price,
+            "currency": s.currency,
+            "max_kw": s.max_kw,
+            "idle_kw": s.idle_kw,
+            "load_kw": s.load_kw,
+            "as_of": s.as_of,
+            "source": s.source,
+            "confidence": s.confidence,
+            "power_confidence": s.power_confidence,
+            "notes": s.notes,
+        }
+        for s in servers
+    ]
+    assumption_rows = [
+        {
+            "name": a.name,
+            "value": a.value,
+            "unit": a.unit,
+            "source": a.source,
+            "confidence": a.confidence,
+            "notes": a.notes,
+        }
+        for a in assumptions.values()
+    ]
+    return Book(
+        prices, pd.DataFrame(fx_rows), pd.DataFrame(server_rows), pd.DataFrame(assumption_rows)
+    )
+
+
+def _price_row(point: PricePoint, fx: FxTable, currency: str, on_date: date) -> dict[str, object]:
+    try:
+        converted = fx.convert(point.price_per_gpu_hour, point.currency, currency, on_date)
+    except PricingError:
+        converted = float("nan")
+    row = {column: getattr(point, column, None) for column in PRICE_COLUMNS}
+    return row | {"stale": point.is_stale, "reporting_per_gpu_hour": converted}
+
+
+def _is_placeholder(confidence: str, source: str) -> bool:
+    return confidence == "L" or "placeholder" in source.lower()
+
+
+def price_config(reporting_currency: str) -> dict[str, ColumnConfig]:
+    """Column formats of the prices table: money to the cent, stale as a checkbox."""
+    return {
+        "stale": _STALE,
+        "price_per_instance_hour": _MONEY("Per instance-hour", format="%.2f"),
+        "price_per_gpu_hour": _MONEY("Per GPU-hour", format="%.3f"),
+        "reporting_per_gpu_hour": _MONEY(
+            f"Per GPU-hour in {reporting_currency}",
+            format="%.3f",
+            help="converted at the latest FX rate on or before today; empty without a rate",
+        ),
+        "as_of": st.column_config.DateColumn("As of"),
+        "confidence": _CONFIDENCE,
+    }
+
+
+def filter_choices(prices: pd.DataFrame) -> dict[str, list[str]]:
+    """The distinct values of each filterable column, sorted."""
+    return {column: sorted(prices[column].dropna().unique()) for column in FILTER_COLUMNS}
+
+
+def filter_prices(prices: pd.DataFrame, chosen: Mapping[str, Collection[str]]) -> pd.DataFrame:
+    """The rows whose value in each column of `chosen` is one of the chosen (none = any)."""
+    keep = pd.Series(True, index=prices.index)
+    for column, values in chosen.items():
+        if values:
+            keep &= prices[column].isin(list(values))
+    return prices.loc[keep]
+
+
+def add_quote(fields: Mapping[str, object]) -> str:
+    """Store a quote from the form; a sentence saying what changed. PricingError if invalid."""
+    with cursor() as cur:
+        key, change = add_price(cur, dict(fields))
+    return f"Quote {key} {change}."
+
+
+def add_fx(fields: Mapping[str, object]) -> str:
+    """Store an FX rate from the form; a sentence saying what changed."""
+    with cursor() as cur:
+        key, change = add_fx_rate(cur, dict(fields))
+    return f"FX rate {key} {change}."
+
+
+def import_csv(data: bytes, name: str) -> ImportReport:
+    """Import an uploaded prices CSV (at most `MAX_UPLOAD_MB`); good rows are kept.
+
+    PlannerError, naming the upload (never a temporary path), when the file is too large,
+    not UTF-8 or has unknown columns.
+    """
+    if len(data) > MAX_UPLOAD_MB * 1024 * 1024:
+        size_mb = len(data) / 1024 / 1024
+        raise PlannerError(
+            f"{name} is {size_mb:.1f} MB; the page imports price files up to {MAX_UPLOAD_MB} MB. "
+            "Split it, or import it with `planner prices import FILE`."
+        )
+    try:
+        data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise PlannerError(f"{name} is not UTF-8 text; save it as UTF-8 CSV.") from None
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / (Path(name).name or "prices.csv")
+        path.write_bytes(data)
+        with cursor() as cur:
+            return import_prices(cur, path)
+
+
+def rejected_rows(report: ImportReport) -> pd.DataFrame:
+    """One row per bad cell: row number (header = 1), column, value found, reason."""
+    rows = [
+        {"row": e.row, "column": e.column, "value": e.value, "reason": e.message}
+        for e in report.errors
+    ]
+    return pd.DataFrame(rows, columns=["row", "column", "value", "reason"])
+
+
+def export_csv() -> bytes:
+    """The whole price book as `planner prices export` writes it (it imports back unchanged)."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "prices.csv"
+        with cursor() as cur:
+            export_prices(cur, path)
+        return path.read_bytes()

@@ -1,0 +1,238 @@
+"""The compare page's pure glue: conclusion, tables, scenario parsing and figures."""
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from planner.cli_tco import load_tco_scenario
+from planner.errors import ScenarioError
+from planner.finance import break_even_utilization
+from planner.ui import charts, compare_view
+from planner.ui.compare_view import CompareRun, conclusion
+
+SCENARIOS = Path(__file__).resolve().parents[2] / "data" / "scenarios"
+
+
+def option(name: str, per_hour: float | None, total: float, p95_s: float | None = 0.0) -> Any:
+    return {
+        "name": name,
+        "total": total,
+        "cost_per_useful_gpu_hour": per_hour,
+        "cost_per_installed_gpu_hour": None,
+        "cost_per_allocated_gpu_hour": None,
+        "equivalent_annual_cost": total / 3,
+        "wait_mean_s": p95_s,
+        "wait_p95_s": p95_s,
+        "monthly_cash": [total / 2, total / 4, total / 4],
+    }
+
+
+def report(
+    options: list[Any], break_even: dict[str, float | None], npv: dict[str, float]
+) -> dict[str, Any]:
+    """A hand-made report with one 3-year horizon; the first option is self-hosted."""
+    comparisons = [
+        {"owned": "self-hosted", "rented": name, "npv_of_buying": value}
+        for name, value in npv.items()
+    ]
+    return {
+        "scenario": "hand-made",
+        "currency": "EUR",
+        "allocation": 0.35,
+        "break_even_utilization": break_even,
+        "horizons": [{"years": 3.0, "options": options, "comparisons": comparisons}],
+        "notes": [],
+        "prices_used": [],
+        "sensitivity": None,
+    }
+
+
+def test_a_cheaper_cloud_is_named_with_its_break_even_and_npv() -> None:
+    r = report(
+        [option("self-hosted", 7.13, 500_000, None), option("Lambda", 3.99, 290_000)],
+        {"Lambda": 0.6321},
+        {"Lambda": -257_227.96},
+    )
+
+    assert conclusion(r) == (
+        "At 35% allocation, owning costs 7.13 EUR per useful GPU-hour over 3 years. "
+        "The cheapest option is Lambda at 3.99 EUR per useful GPU-hour (290,000 EUR in total). "
+        "Owning pays only above 63% allocation against Lambda. "
+        "Over 3 years buying loses 257,228 EUR in NPV against it."
+    )
+
+
+def test_cheapest_is_by_cost_per_useful_gpu_hour_not_by_list_order() -> None:
+    r = report(
+        [
+            option("self-hosted", 7.0, 500_000, None),
+            option("dear", 6.0, 450_000),
+            option("cheap", 2.5, 190_000),
+            option("unpriced", None, 0.0),
+        ],
+        {"dear": 0.4, "cheap": 0.95, "unpriced": None},
+        {"dear": -1.0, "cheap": -2.0, "unpriced": 0.0},
+    )
+
+    text = conclusion(r)
+
+    assert "The cheapest option is cheap at 2.50 EUR" in text
+    assert "above 95% allocation against cheap" in text
+
+
+def test_when_owning_is_cheapest_it_is_compared_with_the_best_cloud() -> None:
+    r = report(
+        [option("self-hosted", 2.0, 100_000, None), option("A", 4.0, 200_000)],
+        {"A": 0.2},
+        {"A": 80_000.0},
+    )
+
+    text = conclusion(r)
+
+    assert "The cheapest option is self-hosted at 2.00 EUR" in text
+    assert "Owning pays above 20% allocation against A, and the demand is there." in text
+    assert "buying gains 80,000 EUR in NPV" in text
+
+
+def test_the_hybrid_is_owning_and_its_wait_is_said() -> None:
+    r = report(
+        [
+            option("self-hosted", 9.0, 900_000, None),
+            option("hybrid", 3.0, 300_000, 7_200.0),
+            option("AWS", 5.0, 500_000),
+        ],
+        {"AWS": 0.5},
+        {"AWS": -10.0},
+    )
+
+    text = conclusion(r)
+
+    assert "The cheapest option is hybrid at 3.00 EUR per useful GPU-hour" in text
+    assert "p95 wait 2.0 h" in text
+    assert "against AWS" in text
+
+
+@pytest.mark.parametrize(
+    ("break_even", "sentence"),
+    [
+        (None, "Owning never pays against C: its price does not cover a busy GPU's energy."),
+        (1.4, "Owning does not pay against C even at full allocation (it needs 140%)."),
+    ],
+)
+def test_owning_that_never_pays_is_said_plainly(break_even: float | None, sentence: str) -> None:
+    r = report(
+        [option("self-hosted", 9.0, 9.0, None), option("C", 1.0, 1.0)],
+        {"C": break_even},
+        {"C": -5.0},
+    )
+
+    assert sentence in conclusion(r)
+
+
+def test_without_cloud_options_only_owning_is_described() -> None:
+    r = report([option("self-hosted", 9.0, 9.0, None)], {}, {})
+
+    assert conclusion(r) == (
+        "At 35% allocation, owning costs 9.00 EUR per useful GPU-hour over 3 years. "
+        "The cheapest option is self-hosted at 9.00 EUR per useful GPU-hour (9 EUR in total)."
+    )
+
+
+def test_cash_is_cumulative_by_month() -> None:
+    r = report([option("self-hosted", 1.0, 400.0, None)], {}, {})
+
+    frame = compare_view.cash_frame(r, 0)
+
+    assert frame["month"].tolist() == [1, 2, 3]
+    assert frame["cumulative"].tolist() == [200.0, 300.0, 400.0]
+
+
+def test_break_even_markers_lie_on_the_self_hosted_curve() -> None:
+    f, v = 2.0, 0.5
+    be = break_even_utilization(f, v, 4.5)
+    r = report(
+        [option("self-hosted", 7.0, 1.0, None), option("C", 4.5, 1.0), option("D", 0.4, 1.0)],
+        {"C": be, "D": None},
+        {"C": 0.0, "D": 0.0},
+    )
+
+    curve, clouds = compare_view.break_even_frames(CompareRun(r, f, v), 0)
+
+    assert curve["u"].iloc[-1] == 1.0
+    assert curve["cost"].iloc[-1] == pytest.approx(f + v)
+    c = clouds.set_index("option")
+    assert c.loc["C", "break_even"] == pytest.approx(0.5)
+    assert c.loc["C", "cost"] == pytest.approx(4.5)  # where the curve meets C's price
+    assert c.loc["D"].isna()[["break_even", "cost"]].all()
+    fig = charts.break_even(curve, clouds, 0.35, "EUR")
+    assert [t.name for t in fig.data] == ["self-hosted", "C", "D", "break-even"]
+    assert fig.layout.yaxis.title.text == "Cost per useful GPU-hour (EUR)"
+
+
+def test_stale_prices_and_placeholder_rates_are_warnings() -> None:
+    r = report([option("self-hosted", 1.0, 1.0, None)], {}, {})
+    r["prices_used"] = [
+        {"price": "server 8xH100", "as_of": "2024-08-01", "stale": True},
+        {"price": "Lambda", "as_of": "2026-09-25", "stale": False},
+    ]
+    r["notes"] = ["cost: converted CNY->USD at a placeholder FX rate", "the first 4 months ..."]
+
+    warnings, remarks = compare_view.notes(r)
+
+    assert len(warnings) == 2
+    assert warnings[0].startswith("server 8xH100: price as of 2024-08-01 is stale")
+    assert remarks == ["the first 4 months ..."]
+
+
+def test_the_tornado_keeps_the_reports_order_and_names_drivers() -> None:
+    r = report([option("self-hosted", 1.0, 1.0, None)], {}, {})
+    r["sensitivity"] = {
+        "output": "NPV",
+        "base": -10.0,
+        "bars": [
+            {"driver": "cloud_price", "low": -30.0, "high": 10.0, "swing": 40.0},
+            {"driver": "pue", "low": -9.0, "high": -11.0, "swing": 2.0},
+        ],
+    }
+
+    frame = compare_view.tornado_frame(r)
+    fig = charts.tornado(frame, -10.0, "NPV", "EUR")
+
+    assert frame["driver"].tolist() == ["Cloud price", "PUE"]
+    assert list(fig.data[0].x) == [-20.0, 1.0]  # low, measured from the base
+    assert list(fig.data[1].x) == [20.0, -1.0]
+    assert fig.layout.xaxis.title.text == "NPV of buying (EUR)"
+
+
+def test_bundled_scenarios_are_the_tco_ones_with_the_worked_example_first() -> None:
+    names = compare_view.bundled_scenarios()
+
+    assert names[0] == "worked-example-h100.yaml"
+    assert "sample-tco.yaml" in names
+    assert "sample.yaml" not in names
+
+
+def test_uploaded_text_parses_like_the_cli_reads_the_file() -> None:
+    path = SCENARIOS / "sample-tco.yaml"
+
+    parsed = compare_view.parse_scenario(path.read_text(encoding="utf-8"), "up.yaml")
+
+    assert parsed == load_tco_scenario(path)  # the relative trace found beside the bundle
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("self_hosted: [\n", "up.yaml: cannot read the TCO scenario"),
+        ("name: x\n", "up.yaml: self_hosted: Field required"),
+        ("- a\n- b\n", "up.yaml: scenario: Input should be a valid dictionary"),
+        (
+            "self_hosted: [{gpu: H100, servers: 0}]\n",
+            "up.yaml: self_hosted.0.servers: Input should be greater than or equal to 1",
+        ),
+    ],
+)
+def test_invalid_uploads_say_what_is_wrong(text: str, message: str) -> None:
+    with pytest.raises(ScenarioError, match=message):
+        compare_view.parse_scenario(text, "up.yaml")
