@@ -210,3 +210,20 @@ def test_cli_writes_every_rejected_row_with_its_reason(tmp_path: Path) -> None:
     assert lines[0].startswith("row_number,reason,column_name,value,message")
     assert lines[1].startswith("3,not_a_number,gpus,x,")
     assert len(lines) == 2
+
+
+def test_a_huge_prime_gpu_count_is_split_into_pods_at_once(
+    tmp_path: Path, con: duckdb.DuckDBPyConnection
+) -> None:
+    # fewest pods of at most 8 GPUs dividing 999,999,999,989 (a prime) is that many pods of
+    # one GPU; counting up from total / 8 would take ~10^12 tries (the fuzzer found it)
+    path = write(
+        tmp_path,
+        "huge.csv",
+        "job_id,submit_time,duration_s,gpus\na,0,10,999999999989\nb,0,10,12\n",
+    )
+    report = ingest(con, path)
+
+    assert report.accepted + report.rejected == report.rows == 2
+    pods = dict(con.execute("SELECT job_id, pods FROM jobs").fetchall())
+    assert pods.get("b") == 2  # 12 GPUs: two pods of six

@@ -311,10 +311,11 @@ def _inferred_pods(gpus: pd.Series, limit: int) -> pd.Series:
     def pods_for(total: float) -> float:
         if not math.isfinite(total) or total <= limit or total != math.floor(total):
             return 1.0
-        count = math.ceil(total / limit)
-        while total % count:
-            count += 1
-        return float(count)
+        # fewest pods = total / the largest pod size up to `limit` that divides it: at most
+        # `limit` tries, where counting pods up from total / limit could take `total` tries
+        # (a huge prime)
+        size = next(g for g in range(int(limit), 0, -1) if total % g == 0)
+        return float(total // size)
 
     return gpus.map(pods_for).astype("float64")
 
