@@ -1,0 +1,37 @@
+"""In a real browser: every page of the app opens on the bundled defaults without an
+exception, and its screenshot is saved (UPDATE_SCREENSHOTS=1 refreshes the README's)."""
+
+import os
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.e2e
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+def wait_for_app(page: Page) -> None:
+    expect(page.get_by_test_id("stApp")).to_have_attribute(
+        "data-test-script-state", "notRunning", timeout=60_000
+    )
+
+
+@pytest.mark.parametrize("link", ["Prices", "Compare"])
+def test_page_opens_and_is_photographed(
+    page: Page, app_url: str, tmp_path: Path, link: str
+) -> None:
+    heading, shot = link, f"{link.lower()}.png"
+    page.goto(app_url)
+    wait_for_app(page)
+    page.get_by_role("link", name=link).click()
+    expect(page.get_by_role("heading", name=heading, exact=True)).to_be_visible()
+    wait_for_app(page)
+
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+    if link == "Compare":
+        expect(page.get_by_test_id("stPlotlyChart").first).to_be_visible(timeout=60_000)
+    folder = SCREENSHOTS if os.environ.get("UPDATE_SCREENSHOTS") == "1" else tmp_path
+    folder.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(folder / shot), full_page=True)
+    assert (folder / shot).stat().st_size > 0
