@@ -11,9 +11,11 @@ st.set_page_config(page_title="GPU Capacity Planner", page_icon=":material/memor
 navigation = st.navigation(
     [
         st.Page("pages/overview.py", title="Overview", icon=":material/dashboard:", default=True),
+        st.Page("pages/history.py", title="Job history", icon=":material/upload_file:"),
         st.Page("pages/replay.py", title="Replay", icon=":material/play_circle:"),
         st.Page("pages/prices.py", title="Prices", icon=":material/sell:"),
         st.Page("pages/compare.py", title="Compare", icon=":material/compare_arrows:"),
+        st.Page("pages/capacity.py", title="Capacity", icon=":material/tune:"),
     ]
 )
 navigation.run()

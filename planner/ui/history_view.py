@@ -1,0 +1,264 @@
+"""Glue for the job-history page: stage an upload, detect its format and columns, import it,
+and turn a stored trace's statistics into plot-ready tables and figures.
+
+Writes go through `planner.importer.import_file` (one transaction) on this session's own
+cursor, so concurrent sessions importing files do not interfere.
+"""
+
+import hashlib
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+import plotly.express as px
+import plotly.graph_objects as go
+import streamlit as st
+
+from planner.errors import PlannerError
+from planner.importer import import_file, rejected_rows
+from planner.ingest import NODE_FORMATS, IngestOptions, IngestReport, sniff
+from planner.ingest.columns import FIELDS, resolve_columns
+from planner.ingest.reasons import REJECTION_REASONS
+from planner.ingest.source import LineProblems, iter_frames
+from planner.store import database_path
+from planner.trace_stats import CLASS_ORDER, TraceStats
+from planner.ui.cache import cursor
+from planner.ui.charts import TEMPLATE
+
+MAX_UPLOAD_MB = 200
+UPLOAD_TYPES = ["csv", "tsv", "txt", "xlsx", "gz"]
+NOT_MAPPED = ""  # the mapping editor's "no column" choice
+_UPLOADS = Path(tempfile.gettempdir()) / "planner-uploads"
+
+
+@dataclass(frozen=True, slots=True)
+class Detected:
+    """What the page shows before importing: the format and, for job lists, the columns."""
+
+    path: Path
+    format: str
+    header: tuple[str, ...]
+    mapping: pd.DataFrame  # field, column, preview
+
+    @property
+    def is_nodes(self) -> bool:
+        return self.format in NODE_FORMATS
+
+
+@dataclass(frozen=True, slots=True)
+class Imported:
+    report: IngestReport
+    rejected: pd.DataFrame  # every rejected row (row_number, reason, ..., raw_json)
+
+
+def check_size(size: int, name: str) -> None:
+    """PlannerError naming the file when it is over the page's upload limit."""
+    if size > MAX_UPLOAD_MB * 1024 * 1024:
+        raise PlannerError(
+            f"{name} is {size / 1024 / 1024:,.1f} MB; the page imports files up to "
+            f"{MAX_UPLOAD_MB} MB. Import bigger files with `planner ingest FILE`."
+        )
+
+
+def stage(data: bytes, name: str) -> Path:
+    """Write an upload to a temporary folder under its original name (formats and trace
+    names come from it); the same bytes land in the same place, written once."""
+    check_size(len(data), name)
+    digest = hashlib.sha256(data).hexdigest()[:16]
+    path = _UPLOADS / digest / (Path(name).name or "upload.csv")
+    if not path.is_file():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    return path
+
+
+def detect(path: Path) -> Detected:
+    """The file's format and, for a job list, each field's column with a preview value."""
+    source, fmt = sniff(path, IngestOptions())
+    if fmt in NODE_FORMATS:
+        empty = pd.DataFrame({"field": [], "column": [], "preview": []}, dtype=str)
+        return Detected(path, fmt, source.header, empty)
+    columns = resolve_columns(source.header, {}, file=source.name)
+    first = next(iter_frames(source, LineProblems(), 5), pd.DataFrame())
+    row = first.iloc[0] if not first.empty else pd.Series(dtype=str)
+    rows = []
+    for field in FIELDS:
+        column = columns.get(field) or NOT_MAPPED
+        preview = str(row.get(column, "")) if column else ""
+        rows.append({"field": field, "column": column, "preview": preview})
+    return Detected(path, fmt, source.header, pd.DataFrame(rows))
+
+
+def mapping_overrides(detected: Detected, edited: pd.DataFrame) -> dict[str, str]:
+    """The fields the user mapped differently from detection (field -> column).
+
+    Only changes are passed to the importer, so an unedited file gets the same trace id
+    as `planner ingest FILE`. A field cleared in the editor cannot be unmapped (the
+    importer would find it again by name); it is left as detected.
+    """
+    found = dict(zip(detected.mapping["field"], detected.mapping["column"], strict=True))
+    changes: dict[str, str] = {}
+    for field, column in zip(edited["field"], edited["column"], strict=True):
+        text = "" if column is None or pd.isna(column) else str(column)
+        if text and text != found.get(str(field), NOT_MAPPED):
+            changes[str(field)] = text
+    return changes
+
+
+def import_upload(path: Path, mapping: Mapping[str, str], tz: str) -> Imported:
+    """Import a staged file; its report and rejected rows. PlannerError if unusable."""
+    options = IngestOptions(mapping=dict(mapping), tz=tz)
+    with cursor() as cur:
+        report = import_file(cur, path, options)
+        rejected = (
+            rejected_rows(cur, report.trace_id)
+            if report.rejected and report.nodes is None
+            else pd.DataFrame()
+        )
+    return Imported(report, rejected)
+
+
+def reasons_frame(report: IngestReport) -> pd.DataFrame:
+    """Rejected rows per reason, with what the reason means, most common first."""
+    rows = [
+        {"reason": reason, "rows": count, "meaning": REJECTION_REASONS.get(reason, "")}
+        for reason, count in sorted(report.rejected_by_reason.items(), key=lambda kv: -kv[1])
+    ]
+    return pd.DataFrame(rows, columns=["reason", "rows", "meaning"])
+
+
+def examples_frame(report: IngestReport) -> pd.DataFrame:
+    """Example rejected rows with their spreadsheet row numbers."""
+    rows = [
+        {"row": ex.row, "reason": reason, "column": ex.column, "value": ex.value, "why": ex.message}
+        for reason, examples in report.examples.items()
+        for ex in examples
+    ]
+    frame = pd.DataFrame(rows, columns=["row", "reason", "column", "value", "why"])
+    return frame.sort_values("row", kind="stable").reset_index(drop=True)
+
+
+def duration_text(seconds: float) -> str:
+    if seconds < 120:
+        return f"{seconds:,.0f} s"
+    if seconds < 2 * 3600:
+        return f"{seconds / 60:,.1f} min"
+    if seconds < 3 * 86400:
+        return f"{seconds / 3600:,.1f} h"
+    return f"{seconds / 86400:,.1f} days"
+
+
+# --- statistics and charts of a stored trace ------------------------------------------------
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _arrivals(db_path: str, trace_id: str) -> pd.DataFrame:
+    with cursor(db_path) as cur:
+        return cur.execute(
+            "SELECT CAST(floor(submit_s / 86400) AS BIGINT) AS day, count(*) AS jobs "
+            "FROM jobs WHERE trace_id = ? GROUP BY day ORDER BY day",
+            [trace_id],
+        ).df()
+
+
+def arrivals_frame(stats: TraceStats) -> pd.DataFrame:
+    """Jobs submitted per day: `day` (a date when the trace has dates, else a day number)."""
+    frame = _arrivals(str(database_path()), stats.trace_id).copy()
+    if stats.start_utc:
+        start = pd.Timestamp(stats.start_utc).normalize()
+        frame["day"] = start + pd.to_timedelta(frame["day"], unit="D")
+    return frame
+
+
+def arrivals_chart(frame: pd.DataFrame, dated: bool) -> go.Figure:
+    fig = px.bar(
+        frame,
+        x="day",
+        y="jobs",
+        template=TEMPLATE,
+        title="Arrivals over time",
+        labels={
+            "day": "Submit date (UTC)" if dated else "Day since trace start",
+            "jobs": "Jobs submitted per day",
+        },
+    )
+    fig.update_traces(hovertemplate="%{x}: %{y:,} jobs<extra></extra>")
+    fig.update_yaxes(rangemode="tozero", tickformat=",d")
+    return fig
+
+
+def gpu_mix_frame(stats: TraceStats) -> pd.DataFrame:
+    rows = [
+        {"size": size, "jobs": g.jobs, "gpu_hours": g.gpu_hours}
+        for size, g in stats.by_gpu_count.items()
+    ]
+    return pd.DataFrame(rows, columns=["size", "jobs", "gpu_hours"])
+
+
+def gpu_mix_chart(frame: pd.DataFrame) -> go.Figure:
+    fig = px.bar(
+        frame,
+        x="size",
+        y="jobs",
+        custom_data=["gpu_hours"],
+        category_orders={"size": list(CLASS_ORDER)},
+        template=TEMPLATE,
+        title="GPU-count mix",
+        labels={"size": "GPUs per job", "jobs": "Jobs"},
+    )
+    fig.update_traces(hovertemplate="%{y:,} jobs, %{customdata[0]:,.0f} GPU-hours<extra></extra>")
+    fig.update_xaxes(type="category")
+    fig.update_yaxes(rangemode="tozero", tickformat=",d")
+    return fig
+
+
+def duration_frame(stats: TraceStats) -> tuple[pd.DataFrame, str]:
+    """Duration percentiles in one readable unit; (frame, unit)."""
+    keys = [k for k in ("p50", "p90", "p95", "p99", "max") if k in stats.duration_s]
+    top = max((stats.duration_s[k] for k in keys), default=0.0)
+    unit, scale = ("hours", 3600.0) if top >= 3 * 3600 else ("minutes", 60.0)
+    values = [stats.duration_s[k] / scale for k in keys]
+    return pd.DataFrame({"percentile": keys, "value": values}), unit
+
+
+def duration_chart(frame: pd.DataFrame, unit: str) -> go.Figure:
+    fig = px.bar(
+        frame,
+        x="percentile",
+        y="value",
+        template=TEMPLATE,
+        title="Job duration (percentiles)",
+        labels={"percentile": "Percentile of jobs", "value": f"Run time ({unit})"},
+    )
+    fig.update_traces(hovertemplate=f"%{{x}}: %{{y:,.1f}} {unit}<extra></extra>")
+    fig.update_xaxes(type="category")
+    fig.update_yaxes(rangemode="tozero", tickformat=",.1f")
+    return fig
+
+
+def demand_frame(stats: TraceStats) -> pd.DataFrame:
+    rows = [
+        {"queue": queue, "gpu_hours": g.gpu_hours, "jobs": g.jobs}
+        for queue, g in stats.by_queue.items()
+    ]
+    return pd.DataFrame(rows, columns=["queue", "gpu_hours", "jobs"])
+
+
+def demand_chart(frame: pd.DataFrame) -> go.Figure:
+    fig = px.bar(
+        frame,
+        x="gpu_hours",
+        y="queue",
+        orientation="h",
+        custom_data=["jobs"],
+        template=TEMPLATE,
+        title="Demand by team / queue",
+        labels={"gpu_hours": "GPU-hours requested", "queue": "Team / queue"},
+    )
+    fig.update_traces(hovertemplate="%{y}: %{x:,.0f} GPU-hours (%{customdata[0]:,} jobs)")
+    fig.update_layout(hovermode="closest")
+    fig.update_yaxes(autorange="reversed", type="category")
+    fig.update_xaxes(tickformat=",.0f")
+    return fig

@@ -1,0 +1,177 @@
+"""The job-history page, run headlessly through the app's entrypoint with AppTest."""
+
+import base64
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from planner.ui import history_view
+
+APP = Path(__file__).resolve().parents[2] / "streamlit_app.py"
+PAGE = "pages/history.py"
+TIMEOUT_S = 60  # the first run imports the sample trace
+
+GOOD = (
+    "job_id,submit_time,duration_s,gpus,queue\n"
+    "a1,2026-01-01T00:00:00Z,3600,1,team-x\n"
+    "a2,2026-01-02T06:00:00Z,7200,8,team-y\n"
+)
+ONE_BAD = (
+    "job_id,submit_time,duration_s,gpus,queue\n"
+    "b1,2026-01-01T00:00:00Z,600,2,team-x\n"
+    "b2,2026-01-01T01:00:00Z,soon,4,team-x\n"
+)
+
+
+@pytest.fixture
+def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A fresh database file for the app (cached connections key on its path)."""
+    path = tmp_path / "planner.duckdb"
+    monkeypatch.setenv("PLANNER_DB", str(path))
+    return path
+
+
+def open_page() -> AppTest:
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT_S).run()
+    return at.switch_page(PAGE).run()
+
+
+def upload(at: AppTest, name: str, text: str | bytes) -> AppTest:
+    data = text.encode() if isinstance(text, str) else text
+    return at.file_uploader(key="history_upload").set_value((name, data, "text/csv")).run()
+
+
+def metrics(at: AppTest) -> dict[str, str]:
+    return {m.label: str(m.value) for m in at.metric}  # later metrics of a label win
+
+
+def report_metrics(at: AppTest) -> list[tuple[str, str]]:
+    return [(m.label, str(m.value)) for m in at.metric][:4]
+
+
+def charts(at: AppTest) -> list[dict[str, Any]]:
+    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+
+
+def values(array: Any) -> list[Any]:
+    """A plotly JSON array: a list, or numbers packed as {"dtype", "bdata"}."""
+    if isinstance(array, dict):
+        return np.frombuffer(base64.b64decode(array["bdata"]), dtype=array["dtype"]).tolist()
+    return list(array)
+
+
+def trace_label(at: AppTest) -> str:
+    box = at.selectbox(key="history_trace")
+    return str(box.format_func(box.value))
+
+
+def test_the_page_opens_on_the_sample_with_its_statistics_and_charts(db: Path) -> None:
+    at = open_page()
+
+    assert not at.exception
+    assert not at.error
+    assert at.title[0].value == "Job history"
+    assert trace_label(at).startswith("sample · 4,000 jobs")
+    shown = metrics(at)
+    assert shown["Jobs"] == "4,000"
+    assert shown["Span"].endswith("days")
+    assert float(shown["GPU-hours"].replace(",", "")) > 0
+    titles = [chart["layout"]["title"]["text"] for chart in charts(at)]
+    assert titles == [
+        "Arrivals over time",
+        "GPU-count mix",
+        "Job duration (percentiles)",
+        "Demand by team / queue",
+    ]
+    for chart in charts(at):
+        for axis in ("xaxis", "yaxis"):
+            assert chart["layout"][axis]["title"]["text"], f"{chart['layout']['title']} {axis}"
+    arrivals = charts(at)[0]["data"][0]
+    assert sum(values(arrivals["y"])) == 4000  # jobs per day add up to the trace
+
+
+def test_a_valid_upload_shows_its_mapping_imports_and_becomes_selectable(db: Path) -> None:
+    at = upload(open_page(), "my_jobs.csv", GOOD)
+
+    assert not at.exception
+    assert "`generic`" in at.markdown[0].value
+    mapping = at.data_editor(key="history_mapping").value
+    by_field = mapping.set_index("field")
+    assert by_field.loc["submit", "column"] == "submit_time"
+    assert by_field.loc["submit", "preview"] == "2026-01-01T00:00:00Z"
+    assert by_field.loc["queue", "column"] == "queue"
+
+    at = at.button(key="history_import").click().run()
+
+    assert not at.exception
+    assert not at.error
+    assert report_metrics(at)[:3] == [("Rows", "2"), ("Accepted", "2"), ("Rejected", "0")]
+    box = at.selectbox(key="history_trace")
+    assert any(option.startswith("my_jobs · 2 jobs") for option in box.options)
+    assert trace_label(at).startswith("my_jobs · 2 jobs")  # the new trace is shown
+    assert metrics(at)["Jobs"] == "2"
+    assert metrics(at)["GPU-hours"] == "17"  # 1 GPU x 1 h + 8 GPUs x 2 h
+
+
+def test_an_edited_mapping_reaches_the_import(db: Path) -> None:
+    text = "job_id,submit_time,duration_s,gpus,team_name\nc1,2026-01-01T00:00:00Z,60,1,red\n"
+    at = upload(open_page(), "teams.csv", text)
+    row = list(at.data_editor(key="history_mapping").value["field"]).index("queue")
+    edits = {"edited_rows": {row: {"column": "team_name"}}, "added_rows": [], "deleted_rows": []}
+    at.session_state["history_mapping"] = edits
+
+    at = at.button(key="history_import").click().run()
+
+    assert not at.exception
+    assert not at.error
+    demand = charts(at)[3]["data"][0]
+    assert values(demand["y"]) == ["red"]
+
+
+def test_a_bad_row_is_rejected_with_its_row_number_and_downloadable(db: Path) -> None:
+    at = upload(open_page(), "one_bad.csv", ONE_BAD)
+    at = at.button(key="history_import").click().run()
+
+    assert not at.exception
+    assert not at.error
+    assert report_metrics(at)[:3] == [("Rows", "2"), ("Accepted", "1"), ("Rejected", "1")]
+    reasons = at.dataframe[-2].value  # after the mapping editor: reasons, examples
+    assert reasons.to_dict("records")[0]["reason"] == "bad_duration"
+    examples = at.dataframe[-1].value
+    assert examples["row"].tolist() == [3]  # header is row 1, b2 is row 3
+    assert examples["value"].tolist() == ["soon"]
+    download = at.download_button(key="history_rejected_download")
+    assert download.proto.label == "Download the rejected rows (CSV)"
+    rejected = history_view.import_upload(
+        history_view.stage(ONE_BAD.encode(), "one_bad.csv"), {}, "UTC"
+    ).rejected
+    assert rejected["row_number"].tolist() == [3]
+    assert "soon" in pd.read_csv(io.StringIO(rejected.to_csv(index=False)))["value"].tolist()
+
+
+def test_an_unknown_format_is_an_error_naming_the_file(db: Path) -> None:
+    at = upload(open_page(), "notes.txt", "colour,flavour\nred,sweet\nblue,sour\n")
+
+    assert not at.exception
+    assert at.error
+    assert "notes.txt" in at.error[0].value
+    assert "history_import" not in [button.key for button in at.button]
+    assert metrics(at)["Jobs"] == "4,000"  # the stored traces still show
+
+
+def test_an_oversized_upload_is_refused_with_its_size(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(history_view, "MAX_UPLOAD_MB", 1)
+    big = GOOD.encode() * (1024 * 1024 // len(GOOD) + 1)
+
+    at = upload(open_page(), "big.csv", big)
+
+    assert not at.exception
+    assert "big.csv is 1.0 MB; the page imports files up to 1 MB" in at.error[0].value
