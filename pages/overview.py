@@ -27,10 +27,10 @@ st.markdown(
     "candidate clusters and prices each option."
 )
 st.info(
-    "This release stores and summarises job histories, replays them on candidate clusters "
-    "(Replay), keeps the price book (Prices) and prices owning, renting or both (Compare); "
-    "the same is on the command line (`planner replay`, `planner prices`, `planner tco`). "
-    "Uploading histories, the cluster and policy editor and the capacity sweep arrive next.",
+    "Upload a job history (Job history), replay it on a candidate cluster (Replay), keep "
+    "the price book (Prices), price owning, renting or both (Compare) and size the cluster "
+    "(Capacity); the command line does the same (`planner ingest`, `replay`, `prices`, "
+    "`tco`). The cluster and policy editor and saved scenarios arrive next.",
     icon=":material/construction:",
 )
 

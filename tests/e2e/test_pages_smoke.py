@@ -17,11 +17,11 @@ def wait_for_app(page: Page) -> None:
     )
 
 
-@pytest.mark.parametrize("link", ["Prices", "Compare"])
+@pytest.mark.parametrize("link", ["Job history", "Prices", "Compare", "Capacity"])
 def test_page_opens_and_is_photographed(
     page: Page, app_url: str, tmp_path: Path, link: str
 ) -> None:
-    heading, shot = link, f"{link.lower()}.png"
+    heading, shot = link, f"{link.lower().replace(' ', '-')}.png"
     page.goto(app_url)
     wait_for_app(page)
     page.get_by_role("link", name=link).click()
@@ -29,8 +29,10 @@ def test_page_opens_and_is_photographed(
     wait_for_app(page)
 
     expect(page.get_by_test_id("stException")).to_have_count(0)
-    if link == "Compare":
-        expect(page.get_by_test_id("stPlotlyChart").first).to_be_visible(timeout=60_000)
+    if link in {"Job history", "Compare"}:  # pages that draw charts on open
+        charts = page.get_by_test_id("stPlotlyChart")
+        expect(charts.first).to_be_visible(timeout=60_000)
+        expect(charts.last.locator(".main-svg").first).to_be_visible(timeout=60_000)
     folder = SCREENSHOTS if os.environ.get("UPDATE_SCREENSHOTS") == "1" else tmp_path
     folder.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(folder / shot), full_page=True)
