@@ -13,8 +13,8 @@ from streamlit.testing.v1 import AppTest
 from planner.cli_tco import load_tco_scenario
 from planner.errors import ScenarioError
 from planner.ui import capacity_view as view
+from tests.pages.app import open_app_page
 
-APP = Path(__file__).resolve().parents[2] / "streamlit_app.py"
 PAGE = "pages/capacity.py"
 SCENARIOS = Path(__file__).resolve().parents[2] / "data" / "scenarios"
 TIMEOUT_S = 120  # three replays of the sample trace
@@ -123,16 +123,8 @@ def test_a_sweep_keeps_one_row_per_cloud_option_and_reports_progress() -> None:
 # --- the page --------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    path = tmp_path / "planner.duckdb"
-    monkeypatch.setenv("PLANNER_DB", str(path))
-    return path
-
-
 def open_page() -> AppTest:
-    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT_S).run()
-    return at.switch_page(PAGE).run()
+    return open_app_page(PAGE, TIMEOUT_S)
 
 
 def values(array: Any) -> list[float]:

@@ -13,24 +13,15 @@ from streamlit.testing.v1 import AppTest
 from planner.cli_tco import load_tco_scenario
 from planner.tco_run import run_tco
 from planner.ui import compare_view
+from tests.pages.app import open_app_page
 
-APP = Path(__file__).resolve().parents[2] / "streamlit_app.py"
 PAGE = "pages/compare.py"
 SCENARIOS = Path(__file__).resolve().parents[2] / "data" / "scenarios"
 TIMEOUT_S = 60  # sample-tco.yaml imports and replays the sample trace
 
 
-@pytest.fixture
-def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A fresh database file for the app (cached connections and runs key on its path)."""
-    path = tmp_path / "planner.duckdb"
-    monkeypatch.setenv("PLANNER_DB", str(path))
-    return path
-
-
 def open_page() -> AppTest:
-    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT_S).run()
-    return at.switch_page(PAGE).run()
+    return open_app_page(PAGE, TIMEOUT_S)
 
 
 def charts(at: AppTest) -> list[dict[str, Any]]:

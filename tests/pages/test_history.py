@@ -12,8 +12,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from planner.ui import history_view
+from tests.pages.app import open_app_page
 
-APP = Path(__file__).resolve().parents[2] / "streamlit_app.py"
 PAGE = "pages/history.py"
 TIMEOUT_S = 60  # the first run imports the sample trace
 
@@ -29,17 +29,8 @@ ONE_BAD = (
 )
 
 
-@pytest.fixture
-def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A fresh database file for the app (cached connections key on its path)."""
-    path = tmp_path / "planner.duckdb"
-    monkeypatch.setenv("PLANNER_DB", str(path))
-    return path
-
-
 def open_page() -> AppTest:
-    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT_S).run()
-    return at.switch_page(PAGE).run()
+    return open_app_page(PAGE, TIMEOUT_S)
 
 
 def upload(at: AppTest, name: str, text: str | bytes) -> AppTest:

@@ -30,14 +30,6 @@ def metric(at: AppTest, label: str) -> str:
     return str(next(m.value for m in at.metric if m.label == label))
 
 
-@pytest.fixture
-def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A fresh database file for the app (the cached connection is keyed by its path)."""
-    path = tmp_path / "planner.duckdb"
-    monkeypatch.setenv("PLANNER_DB", str(path))
-    return path
-
-
 def run_app() -> AppTest:
     return AppTest.from_file(str(APP), default_timeout=TIMEOUT_S).run()
 

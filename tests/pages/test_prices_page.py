@@ -7,24 +7,15 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from planner.ui import prices_view
+from tests.pages.app import open_app_page
 
-APP = Path(__file__).resolve().parents[2] / "streamlit_app.py"
 PAGE = "pages/prices.py"
 QUOTES = Path(__file__).resolve().parents[1] / "data" / "prices_quotes.csv"
 TIMEOUT_S = 60  # the first run seeds the price book
 
 
-@pytest.fixture
-def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A fresh database file for the app (the cached connection keys on its path)."""
-    path = tmp_path / "planner.duckdb"
-    monkeypatch.setenv("PLANNER_DB", str(path))
-    return path
-
-
 def open_page() -> AppTest:
-    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT_S).run()
-    return at.switch_page(PAGE).run()
+    return open_app_page(PAGE, TIMEOUT_S)
 
 
 def table(at: AppTest, column: str) -> pd.DataFrame:

@@ -9,23 +9,14 @@ from streamlit.testing.v1 import AppTest
 
 from planner.replay import SCHEDULE_COLUMNS, load_scenario, run_scenario
 from planner.ui import replay_view
+from tests.pages.app import open_app_page
 
-APP = Path(__file__).resolve().parents[2] / "streamlit_app.py"
 PAGE = "pages/replay.py"
 TIMEOUT_S = 60  # the first run imports the sample trace
 
 
-@pytest.fixture
-def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A fresh database file for the app (cached connections and replays key on its path)."""
-    path = tmp_path / "planner.duckdb"
-    monkeypatch.setenv("PLANNER_DB", str(path))
-    return path
-
-
 def open_page() -> AppTest:
-    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT_S).run()
-    return at.switch_page(PAGE).run()
+    return open_app_page(PAGE, TIMEOUT_S)
 
 
 def run(at: AppTest) -> AppTest:
