@@ -11,6 +11,7 @@ from pydantic import ValidationError
 
 from planner.errors import ScenarioError
 from planner.ingest import IngestOptions
+from planner.replay import validation_text
 from planner.store import connect, database_path
 from planner.tco_run import run_tco
 from planner.tco_scenario import TcoScenario
@@ -30,19 +31,27 @@ def add_tco_command(sub: Any, add_read_options: AddReadOptions, read_options: Re
 
 
 def load_tco_scenario(path: Path) -> TcoScenario:
+    """A TCO scenario file; a relative `trace:` is looked up beside it."""
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError) as err:
+        text = path.read_text(encoding="utf-8")
+    except OSError as err:
         raise ScenarioError(f"{path}: cannot read the TCO scenario: {err}") from err
+    return tco_scenario_from_text(text, str(path), path.parent)
+
+
+def tco_scenario_from_text(text: str, source: str, base: Path) -> TcoScenario:
+    """A TCO scenario from YAML text (`source` names it in messages); a relative `trace:`
+    that exists under `base` is made absolute."""
+    try:
+        data = yaml.safe_load(text) or {}
+    except yaml.YAMLError as err:
+        raise ScenarioError(f"{source}: cannot read the TCO scenario: {err}") from err
     try:
         scenario = TcoScenario.model_validate(data)
     except ValidationError as err:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc']) or 'scenario'}: {e['msg']}" for e in err.errors()
-        )
-        raise ScenarioError(f"{path}: {problems}") from err
+        raise ScenarioError(f"{source}: {validation_text(err)}") from err
     if scenario.trace and not Path(scenario.trace).is_absolute():
-        candidate = path.parent / scenario.trace
+        candidate = base / scenario.trace
         if candidate.exists():
             scenario = scenario.model_copy(update={"trace": str(candidate)})
     return scenario

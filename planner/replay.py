@@ -67,7 +67,7 @@ def load_scenario(path: Path) -> Scenario:
     try:
         scenario = Scenario.model_validate(data)
     except ValidationError as err:
-        raise ScenarioError(f"{path}: {_validation_text(err)}") from err
+        raise ScenarioError(f"{path}: {validation_text(err)}") from err
     return _relative_to(scenario, path.parent)
 
 
@@ -332,7 +332,8 @@ def _relative_to(scenario: Scenario, base: Path) -> Scenario:
     return scenario.model_copy(update=update) if update else scenario
 
 
-def _validation_text(err: ValidationError) -> str:
+def validation_text(err: ValidationError) -> str:
+    """pydantic's problems as one line: `field.path: message; ...`."""
     parts = []
     for problem in err.errors():
         where = ".".join(str(p) for p in problem["loc"]) or "scenario"

@@ -186,11 +186,6 @@ class MigConfig:
     def dynamic(self) -> bool:
         return not self.layout
 
-    def offers(self, prof: MigProfile) -> bool:
-        if self.dynamic or self.relayout_delay_s is not None:
-            return True
-        return any(profile(n).name == prof.name for n in self.layout)
-
 
 @dataclass(frozen=True, slots=True)
 class TimeSlicing:

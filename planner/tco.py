@@ -29,7 +29,6 @@ from planner.errors import ScenarioError
 
 OWNED_CATEGORIES = (*CATEGORIES[1:], "cloud_burst")
 """Owned options' categories in the P&L view (CapEx is cash only)."""
-CLOUD_CATEGORIES = ("cloud_compute", "commitment", "overflow", "spot_overhead")
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,13 @@ from typing import Any
 import duckdb
 
 from planner import finance, tco
-from planner.baremetal import HOURS_PER_MONTH, BareMetal, installed_gpus
+from planner.baremetal import (
+    HOURS_PER_MONTH,
+    BareMetal,
+    fixed_per_installed_gpu_hour,
+    installed_gpus,
+    variable_per_busy_gpu_hour,
+)
 from planner.cloud_cost import CloudBill, CloudJob, Spot, Terms, price_jobs, with_commitment
 from planner.config import NodeSpec
 from planner.engine import ReplayResult, simulate
@@ -299,6 +305,8 @@ def _report(scenario: TcoScenario, bm: BareMetal, priced: _Priced) -> dict[str, 
         "cost_per_installed_gpu_hour": first["cost_per_installed_gpu_hour"],
         "cost_per_allocated_gpu_hour": first["cost_per_allocated_gpu_hour"],
         "cost_per_useful_gpu_hour": first["cost_per_useful_gpu_hour"],
+        "fixed_per_installed_gpu_hour": fixed_per_installed_gpu_hour(bm),
+        "variable_per_busy_gpu_hour": variable_per_busy_gpu_hour(bm),
         "break_even_utilization": {
             c["rented"]: c["break_even_utilization"] for c in horizons[0]["comparisons"]
         },

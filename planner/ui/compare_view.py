@@ -16,14 +16,9 @@ from typing import Any
 
 import pandas as pd
 import streamlit as st
-import yaml
-from pydantic import ValidationError
 
-from planner.baremetal import fixed_per_installed_gpu_hour, variable_per_busy_gpu_hour
-from planner.cli_tco import load_tco_scenario
-from planner.errors import ScenarioError
+from planner.cli_tco import load_tco_scenario, tco_scenario_from_text
 from planner.store import database_path
-from planner.tco_inputs import bare_metal, load_inputs
 from planner.tco_run import run_tco
 from planner.tco_scenario import TcoScenario
 from planner.ui.cache import cursor
@@ -69,24 +64,9 @@ def load_bundled(name: str, folder: Path = SCENARIOS) -> TcoScenario:
 
 
 def parse_scenario(text: str, source: str, base: Path = SCENARIOS) -> TcoScenario:
-    """A TCO scenario from YAML text with `load_tco_scenario`'s checks and messages; a
+    """A TCO scenario from YAML text, read as `planner tco --scenario` reads a file; a
     relative trace path is looked up beside the bundled scenarios (`base`)."""
-    try:
-        data = yaml.safe_load(text) or {}
-    except yaml.YAMLError as err:
-        raise ScenarioError(f"{source}: cannot read the TCO scenario: {err}") from err
-    try:
-        scenario = TcoScenario.model_validate(data)
-    except ValidationError as err:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc']) or 'scenario'}: {e['msg']}" for e in err.errors()
-        )
-        raise ScenarioError(f"{source}: {problems}") from err
-    if scenario.trace and not Path(scenario.trace).is_absolute():
-        candidate = base / scenario.trace
-        if candidate.exists():
-            scenario = scenario.model_copy(update={"trace": str(candidate)})
-    return scenario
+    return tco_scenario_from_text(text, source, base)
 
 
 def run(scenario: TcoScenario) -> CompareRun:
@@ -106,8 +86,8 @@ def _run(db_path: str, scenario: TcoScenario, trace_key: str, today: date) -> Co
     del trace_key  # part of the cache key only
     with cursor(db_path) as cur:
         report = run_tco(cur, scenario, today=today)
-        bm = bare_metal(cur, scenario, load_inputs(cur, scenario, today))
-    return CompareRun(report, fixed_per_installed_gpu_hour(bm), variable_per_busy_gpu_hour(bm))
+    fixed, variable = report["fixed_per_installed_gpu_hour"], report["variable_per_busy_gpu_hour"]
+    return CompareRun(report, fixed, variable)
 
 
 def options_frame(report: Mapping[str, Any], horizon: int) -> pd.DataFrame:
