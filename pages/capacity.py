@@ -4,6 +4,9 @@ import streamlit as st
 
 from planner.errors import PlannerError
 from planner.ui import capacity_view as view
+from planner.ui import frame
+
+frame.require_menu()
 
 RESULT = "capacity_result"  # the last sweep: (inputs, rows, currency)
 

@@ -3,8 +3,10 @@
 import streamlit as st
 
 from planner.errors import PlannerError
-from planner.ui import charts
+from planner.ui import charts, frame
 from planner.ui import compare_view as view
+
+frame.require_menu()
 
 UPLOAD = "Upload a scenario (YAML)…"
 

@@ -3,8 +3,10 @@
 import streamlit as st
 
 from planner.errors import PlannerError
-from planner.ui import cache
+from planner.ui import cache, frame
 from planner.ui import history_view as view
+
+frame.require_menu()
 
 IMPORTED_KEY = "history_imported"  # (upload's file id, Imported or error text) of the last Import
 TRACE_KEY = "history_trace"

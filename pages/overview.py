@@ -5,7 +5,9 @@ from streamlit.delta_generator import DeltaGenerator
 
 from planner.errors import PlannerError
 from planner.trace_stats import GroupStats
-from planner.ui import cache
+from planner.ui import cache, frame
+
+frame.require_menu()
 
 DAY_S = 86_400
 

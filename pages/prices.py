@@ -6,8 +6,11 @@ import streamlit as st
 from pydantic import ValidationError
 
 from planner.errors import PlannerError
+from planner.ui import frame
 from planner.ui import prices_view as view
 from pricing import CURRENCIES, DEFAULT_SET, PRICING_MODELS
+
+frame.require_menu()
 
 REPORT_KEY = "prices_import_report"  # (upload's file id, its ImportReport): import once
 ERRORS = (PlannerError, ValidationError)

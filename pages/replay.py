@@ -5,8 +5,10 @@ import streamlit as st
 from planner.cluster import PLACEMENTS
 from planner.errors import PlannerError
 from planner.policy import ADMISSION_HELP, ADMISSIONS, PLACEMENT_HELP, QUEUEING_HELP, QUEUEINGS
-from planner.ui import cache, charts, widgets
+from planner.ui import cache, charts, frame, widgets
 from planner.ui import replay_view as view
+
+frame.require_menu()
 
 SCENARIO_KEY = "replay_scenario"  # the scenario of the last Run, shown until the next one
 
