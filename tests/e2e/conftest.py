@@ -6,19 +6,14 @@ Browsers are never downloaded (`playwright install` is not used): Playwright dri
 
 import os
 import shutil
-import socket
 import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-HEALTH_TIMEOUT_S = 60
+from tests.e2e.server import serve_app
+
 CHROMIUM_FLAGS = [
     "--headless",
     "--no-sandbox",
@@ -29,8 +24,6 @@ CHROMIUM_FLAGS = [
     "--no-first-run",
     "--disable-quic",
 ]
-# The health check must not go through an HTTP proxy set in the environment.
-_LOCAL = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 
 def _run(command: list[str]) -> None:
@@ -73,63 +66,8 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
     return {**browser_context_args, "viewport": {"width": 1280, "height": 1100}}
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _healthy(url: str) -> bool:
-    try:
-        with _LOCAL.open(f"{url}/_stcore/health", timeout=2) as response:
-            return bool(response.read().decode().strip() == "ok")
-    except OSError:
-        return False
-
-
-def _wait_until_healthy(server: subprocess.Popen[bytes], url: str, log: Path) -> None:
-    deadline = time.monotonic() + HEALTH_TIMEOUT_S
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            pytest.fail(f"streamlit exited with {server.returncode}:\n{log.read_text()[-3000:]}")
-        if _healthy(url):
-            return
-        time.sleep(0.25)
-    pytest.fail(f"{url} not healthy after {HEALTH_TIMEOUT_S} s:\n{log.read_text()[-3000:]}")
-
-
 @pytest.fixture(scope="session")
 def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """`streamlit run streamlit_app.py` on a free port with a fresh database; its URL."""
-    work = tmp_path_factory.mktemp("e2e-app")
-    port = _free_port()
-    url = f"http://127.0.0.1:{port}"
-    log = work / "streamlit.log"
-    command = [
-        sys.executable,
-        "-m",
-        "streamlit",
-        "run",
-        str(ROOT / "streamlit_app.py"),
-        "--server.port",
-        str(port),
-        "--server.address",
-        "127.0.0.1",
-        "--server.headless",
-        "true",
-        "--server.fileWatcherType",
-        "none",
-    ]
-    env = {**os.environ, "PLANNER_DB": str(work / "planner.duckdb")}
-    with log.open("wb") as out:
-        server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
-    try:
-        _wait_until_healthy(server, url, log)
+    """The app on the bundled defaults, one server for the whole session; its URL."""
+    with serve_app(tmp_path_factory.mktemp("e2e-app")) as url:
         yield url
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()

@@ -1,0 +1,81 @@
+"""The app served by `streamlit run` on a free local port, for the browser tests."""
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+HEALTH_TIMEOUT_S = 60
+# The health check must not go through an HTTP proxy set in the environment.
+_LOCAL = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _healthy(url: str) -> bool:
+    try:
+        with _LOCAL.open(f"{url}/_stcore/health", timeout=2) as response:
+            return bool(response.read().decode().strip() == "ok")
+    except OSError:
+        return False
+
+
+def _wait_until_healthy(server: subprocess.Popen[bytes], url: str, log: Path) -> None:
+    deadline = time.monotonic() + HEALTH_TIMEOUT_S
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            pytest.fail(f"streamlit exited with {server.returncode}:\n{log.read_text()[-3000:]}")
+        if _healthy(url):
+            return
+        time.sleep(0.25)
+    pytest.fail(f"{url} not healthy after {HEALTH_TIMEOUT_S} s:\n{log.read_text()[-3000:]}")
+
+
+@contextmanager
+def serve_app(work: Path, *options: str) -> Iterator[str]:
+    """`streamlit run streamlit_app.py` on a free port with a fresh database in `work`, extra
+    `--config.option value` pairs in `options`; yields its URL and stops it afterwards."""
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}"
+    log = work / "streamlit.log"
+    command = [
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        str(ROOT / "streamlit_app.py"),
+        "--server.port",
+        str(port),
+        "--server.address",
+        "127.0.0.1",
+        "--server.headless",
+        "true",
+        "--server.fileWatcherType",
+        "none",
+        *options,
+    ]
+    env = {**os.environ, "PLANNER_DB": str(work / "planner.duckdb")}
+    with log.open("wb") as out:
+        server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        _wait_until_healthy(server, url, log)
+        yield url
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()

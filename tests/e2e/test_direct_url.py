@@ -1,0 +1,32 @@
+"""A page opened by its URL on a fresh server shows the app's own menu.
+
+Streamlit routes the first request of a fresh process straight to pages/<name>.py, in the
+old pages-folder way, when a `pages/` folder sits beside the entrypoint; the app's pages
+then undo that (planner.ui.frame.require_menu). Only a fresh server shows the bug, so this
+test starts its own.
+"""
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.server import serve_app
+from tests.e2e.test_pages_smoke import wait_for_app
+
+pytestmark = pytest.mark.e2e
+
+
+def test_a_page_opened_by_url_first_runs_inside_the_menu(page: Page, tmp_path: Path) -> None:
+    with serve_app(tmp_path) as url:
+        page.goto(f"{url}/prices")
+        wait_for_app(page)
+
+        expect(page.get_by_role("heading", name="Prices", exact=True)).to_be_visible()
+        nav = page.get_by_test_id("stSidebarNav")
+        expect(nav.get_by_role("link", name="Job history")).to_be_visible()
+        expect(nav.get_by_role("link", name="Cluster & policy")).to_be_visible()
+        # Streamlit's automatic menu names pages after files: "streamlit app", "history".
+        expect(nav.get_by_text("streamlit app")).to_have_count(0)
+        expect(nav.get_by_role("link", name="history", exact=True)).to_have_count(0)
+        expect(page.get_by_test_id("stException")).to_have_count(0)
