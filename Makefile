@@ -32,6 +32,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_ingest.py
 	$(BIN)/python bench/bench_replay.py
 	$(BIN)/python bench/bench_sharing.py
+	$(BIN)/python bench/bench_app_replay.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

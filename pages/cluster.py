@@ -1,8 +1,79 @@
-"""Cluster & policy: placeholder until the editor lands."""
+"""Cluster & policy: edit the working scenario the Replay page runs (nodes, scheduler,
+queues, priorities, GPU sharing, colocation), import nodes or queues, see it as YAML."""
 
 import streamlit as st
 
-from planner.ui import frame
+from planner.ui import cluster_sections as sections
+from planner.ui import cluster_view as view
+from planner.ui import frame, scenario_box
+from planner.ui.cluster_build import build_scenario
+from planner.ui.i18n import language, t
+from planner.ui.replay_view import default_scenario
+from planner.ui.state import replace_and_rerun, show_flash, working_scenario
 
 frame.require_menu()
-st.title("Cluster & policy")
+
+lang = language()
+base = working_scenario()
+st.title(t("cluster.title"))
+st.caption(t("cluster.intro"))
+st.info(view.scenario_summary(base, lang), icon=":material/lan:")
+show_flash()
+
+tabs = st.tabs([t(f"cluster.tab.{name}") for name in view.TABS])
+with tabs[0]:
+    pools, nodes = sections.pools(base)
+gpus = view.gpu_totals(pools, nodes)
+gpu_types = list(gpus)
+with tabs[1]:
+    policy = sections.policy(base)
+with tabs[2]:
+    queues = sections.queues(base, gpus, policy)
+with tabs[3]:
+    priorities = sections.priorities(base)
+with tabs[4]:
+    sharing = sections.sharing(base, gpu_types)
+with tabs[5]:
+    colocation = sections.colocation(base, gpu_types)
+    overhead = sections.overhead(base)
+edits = view.Edits(
+    pools=pools,
+    nodes=nodes,
+    policy=policy,
+    sharing=sharing,
+    colocation=colocation,
+    overhead=overhead,
+    **queues,
+    **priorities,
+)
+
+apply_col, reset_col = st.columns([1, 4])
+if apply_col.button(
+    t("cluster.apply"), type="primary", icon=":material/done_all:", key="cluster_apply"
+):
+    scenario, problems = build_scenario(base, edits)
+    for problem in problems:
+        st.error(problem, icon=":material/error:")
+    if scenario is not None:
+        replace_and_rerun(scenario, t("cluster.applied"))
+if reset_col.button(t("cluster.reset"), icon=":material/restart_alt:", key="cluster_reset"):
+    replace_and_rerun(default_scenario(), t("cluster.reset_done"))
+
+with st.expander(t("cluster.saved.title"), icon=":material/bookmarks:"):
+    st.caption(t("cluster.saved.caption"))
+    scenario_box.save_form("replay", view.scenario_yaml(base), None, base.trace, "cluster_save")
+    scenario_box.library("cluster_library")
+
+with st.expander(t("cluster.yaml.title"), icon=":material/code:"):
+    st.caption(t("cluster.yaml.caption"))
+    text = view.scenario_yaml(base)
+    st.code(text, language="yaml")
+    st.download_button(
+        t("cluster.yaml.download"),
+        text,
+        file_name="scenario.yaml",
+        mime="application/yaml",
+        on_click="ignore",
+        icon=":material/download:",
+        key="cluster_download",
+    )

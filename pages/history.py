@@ -5,20 +5,18 @@ import streamlit as st
 from planner.errors import PlannerError
 from planner.ui import cache, frame
 from planner.ui import history_view as view
+from planner.ui.i18n import fmt_number, t
 
 frame.require_menu()
 
 IMPORTED_KEY = "history_imported"  # (upload's file id, Imported or error text) of the last Import
 TRACE_KEY = "history_trace"
 
-st.title("Job history")
-st.caption(
-    "Upload a job history (CSV, TSV, TXT, XLSX, or any of them gzipped), check how its columns "
-    "were read, import it, and look at the stored traces. The same import as `planner ingest`."
-)
+st.title(t("history.title"))
+st.caption(t("history.caption"))
 
 upload = st.file_uploader(
-    f"Job history or node list (up to {view.MAX_UPLOAD_MB} MB)",
+    t("history.upload", mb=view.MAX_UPLOAD_MB),
     type=view.UPLOAD_TYPES,
     max_upload_size=view.MAX_UPLOAD_MB,
     key="history_upload",
@@ -27,44 +25,47 @@ if upload is not None:
     try:
         detected = view.detect(view.stage(upload.getvalue(), upload.name))
     except PlannerError as err:
-        st.error(f"{upload.name}: {err}" if upload.name not in str(err) else str(err))
+        named = upload.name in str(err)
+        st.error(str(err) if named else t("history.file_error", name=upload.name, error=err))
         detected = None
     if detected is not None:
-        st.markdown(f"**Detected format:** `{detected.format}` · {len(detected.header)} columns")
+        st.markdown(t("history.detected", format=detected.format, columns=len(detected.header)))
         mapping = view.mapping_overrides(detected, detected.mapping)
         tz = "UTC"
         if detected.is_nodes:
-            st.caption("A node list: importing stores it as a cluster, not a job history.")
+            st.caption(t("history.node_list"))
         else:
-            st.caption(
-                "Which column holds each field, with the first row's value. Change a column "
-                "if it was read wrongly; fields left empty are not in the file."
-            )
+            st.caption(t("history.mapping_caption"))
             edited = st.data_editor(
                 detected.mapping,
                 hide_index=True,
                 disabled=["field", "preview"],
                 column_config={
-                    "field": st.column_config.TextColumn("Field"),
+                    "field": st.column_config.TextColumn(t("history.col.field")),
                     "column": st.column_config.SelectboxColumn(
-                        "Column in the file", options=[view.NOT_MAPPED, *detected.header]
+                        t("history.col.column"), options=[view.NOT_MAPPED, *detected.header]
                     ),
-                    "preview": st.column_config.TextColumn("First row (as detected)"),
+                    "preview": st.column_config.TextColumn(t("history.col.preview")),
                 },
                 key="history_mapping",
             )
             mapping = view.mapping_overrides(detected, edited)
             tz = st.text_input(
-                "Time zone of dates without one",
+                t("history.tz"),
                 "UTC",
-                help="an IANA name such as UTC, Asia/Shanghai or America/Los_Angeles",
+                help=t("history.tz_help"),
                 key="history_tz",
             )
-        if st.button("Import", type="primary", icon=":material/upload:", key="history_import"):
+        if st.button(
+            t("history.import"), type="primary", icon=":material/upload:", key="history_import"
+        ):
             try:
                 outcome: object = view.import_upload(detected.path, mapping, tz)
             except PlannerError as err:
-                outcome = str(err) if upload.name in str(err) else f"{upload.name}: {err}"
+                named = upload.name in str(err)
+                outcome = (
+                    str(err) if named else t("history.file_error", name=upload.name, error=err)
+                )
             st.session_state[IMPORTED_KEY] = (upload.file_id, outcome)
             if isinstance(outcome, view.Imported) and outcome.report.nodes is None:
                 st.session_state[TRACE_KEY] = outcome.report.trace_id  # show the new trace
@@ -76,22 +77,28 @@ if upload is not None:
             st.error(outcome, icon=":material/error:")
         else:
             report = outcome.report
-            st.subheader("Ingest report")
+            st.subheader(t("history.report"))
             if report.already_imported:
-                st.info("This file was imported before with the same options.")
+                st.info(t("history.already"))
             rows, accepted, rejected, gpu_hours = st.columns(4)
-            rows.metric("Rows", f"{report.rows:,}")
-            accepted.metric("Accepted", f"{report.accepted:,}")
-            rejected.metric("Rejected", f"{report.rejected:,}")
-            gpu_hours.metric("GPU-hours", f"{report.gpu_hours:,.1f}")
+            rows.metric(t("history.rows"), fmt_number(report.rows))
+            accepted.metric(t("history.accepted"), fmt_number(report.accepted))
+            rejected.metric(t("history.rejected"), fmt_number(report.rejected))
+            gpu_hours.metric(t("history.gpu_hours"), fmt_number(report.gpu_hours, 1))
             if report.rejected:
-                st.markdown("**Rejected rows by reason**")
-                st.dataframe(view.reasons_frame(report), hide_index=True, key="history_reasons")
-                st.markdown("**Examples** (row numbers as in a spreadsheet, header = row 1)")
-                st.dataframe(view.examples_frame(report), hide_index=True, key="history_examples")
+                st.markdown(t("history.by_reason"))
+                reasons = view.reasons_frame(report)
+                headers = view.column_labels("history.col", reasons.columns)
+                st.dataframe(reasons, hide_index=True, column_config=headers, key="history_reasons")
+                st.markdown(t("history.examples"))
+                examples = view.examples_frame(report)
+                headers = view.column_labels("history.col", examples.columns)
+                st.dataframe(
+                    examples, hide_index=True, column_config=headers, key="history_examples"
+                )
                 if not outcome.rejected.empty:
                     st.download_button(
-                        "Download the rejected rows (CSV)",
+                        t("history.download_rejected"),
                         outcome.rejected.to_csv(index=False),
                         file_name=f"rejected-{report.trace_id}.csv",
                         mime="text/csv",
@@ -100,9 +107,9 @@ if upload is not None:
                         key="history_rejected_download",
                     )
             for flag, count in sorted(report.flagged.items()):
-                st.caption(f"flagged {count:,}: {flag}")
+                st.caption(t("history.flagged", count=fmt_number(count), flag=flag))
 
-st.header("Stored traces")
+st.header(t("history.stored"))
 try:
     sample_id = cache.sample_trace()
     traces = cache.stored_traces()
@@ -110,14 +117,19 @@ except PlannerError as err:
     st.error(str(err), icon=":material/error:")
     st.stop()
 if not traces:
-    st.warning("No job history is stored yet. Upload one above.")
+    st.warning(t("history.no_traces"))
     st.stop()
 
-labels = {t["trace_id"]: f"{t['name']} · {t['jobs']:,} jobs · {t['trace_id']}" for t in traces}
+labels = {
+    tr["trace_id"]: t(
+        "history.trace_label", name=tr["name"], jobs=fmt_number(tr["jobs"]), trace_id=tr["trace_id"]
+    )
+    for tr in traces
+}
 ids = list(labels)
 if st.session_state.get(TRACE_KEY) not in labels:
     st.session_state[TRACE_KEY] = sample_id if sample_id in labels else ids[0]
-trace_id = st.selectbox("Trace", ids, format_func=labels.__getitem__, key=TRACE_KEY)
+trace_id = st.selectbox(t("history.trace"), ids, format_func=labels.__getitem__, key=TRACE_KEY)
 try:
     stats = cache.trace_summary(trace_id)
     arrivals = view.arrivals_frame(stats)
@@ -125,15 +137,13 @@ except PlannerError as err:
     st.error(str(err), icon=":material/error:")
     st.stop()
 
-st.caption(
-    f"{stats.source_file} · {stats.source_format} · "
-    + (f"starts {stats.start_utc}" if stats.start_utc else "times relative to the trace start")
-)
+start = t("history.starts", start=stats.start_utc) if stats.start_utc else t("history.relative")
+st.caption(f"{stats.source_file} · {stats.source_format} · {start}")
 jobs, span, gpu_hours, rows = st.columns(4)
-jobs.metric("Jobs", f"{stats.jobs:,}")
-span.metric("Span", view.duration_text(stats.span_s))
-gpu_hours.metric("GPU-hours", f"{stats.gpu_hours:,.0f}")
-rows.metric("Rows read", f"{stats.rows_read:,}", help="accepted jobs plus rejected rows")
+jobs.metric(t("history.jobs"), fmt_number(stats.jobs))
+span.metric(t("history.span"), view.duration_text(stats.span_s))
+gpu_hours.metric(t("history.gpu_hours"), fmt_number(stats.gpu_hours))
+rows.metric(t("history.rows_read"), fmt_number(stats.rows_read), help=t("history.rows_read_help"))
 
 left, right = st.columns(2)
 left.plotly_chart(

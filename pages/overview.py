@@ -1,60 +1,57 @@
-"""Overview: what the planner will answer, and the job histories stored so far."""
+"""Overview: what the planner answers, the working scenario, the last comparison's headline
+answer, the next step, and the job histories stored so far."""
 
 import streamlit as st
-from streamlit.delta_generator import DeltaGenerator
 
 from planner.errors import PlannerError
-from planner.trace_stats import GroupStats
-from planner.ui import cache, frame
+from planner.ui import cache, frame, state
+from planner.ui import overview_view as view
+from planner.ui.i18n import fmt_number, language, t
 
 frame.require_menu()
 
 DAY_S = 86_400
+LINKS = ("history", "cluster", "replay", "compare", "capacity")
 
 
-def group_table(where: DeltaGenerator, groups: dict[str, GroupStats], label: str) -> None:
-    # st.dataframe, not st.table: st.table renders cells as Markdown (">64", "team_a_b").
-    rows = [
-        {label: key, "Jobs": group.jobs, "GPU-hours": round(group.gpu_hours)}
-        for key, group in groups.items()
-    ]
-    number = st.column_config.NumberColumn(format="localized")
-    where.dataframe(rows, hide_index=True, column_config={"Jobs": number, "GPU-hours": number})
+st.title(t("overview.title"))
+st.markdown(t("overview.intro"))
 
+st.header(t("overview.scenario_header"))
+st.markdown(view.scenario_summary(state.working_scenario(), language()))
 
-st.title("GPU Capacity Planner")
-st.markdown(
-    "Should you **buy** GPU servers, **rent** cloud GPUs, or run a **hybrid** of both? "
-    "The planner answers from your own job history: it replays the jobs you actually ran on "
-    "candidate clusters and prices each option."
-)
-st.info(
-    "Upload a job history (Job history), replay it on a candidate cluster (Replay), keep "
-    "the price book (Prices), price owning, renting or both (Compare) and size the cluster "
-    "(Capacity); the command line does the same (`planner ingest`, `replay`, `prices`, "
-    "`tco`). The cluster and policy editor and saved scenarios arrive next.",
-    icon=":material/construction:",
-)
+st.header(t("overview.answer_header"))
+answered = view.show_headline(st.session_state.get(view.COMPARE_KEY))
 
-st.header("Stored job histories")
+st.header(t("overview.next_header"))
+st.markdown(t("overview.next.with_answer" if answered else "overview.next.no_answer"))
+for name in LINKS:
+    st.page_link(f"pages/{name}.py", label=t(f"overview.link.{name}"))
+
+st.header(t("overview.traces_header"))
 try:
     sample_id = cache.sample_trace()
     traces = cache.stored_traces()
 except PlannerError as err:
-    st.error(str(err))
+    st.error(t("overview.db_error", error=err), icon=":material/error:")
     st.stop()
 
 if not traces:
-    st.warning(
-        "No job history is stored yet. Import one with `planner ingest FILE` "
-        "(CSV, TSV, XLSX, Slurm sacct or openb exports)."
-    )
+    st.warning(t("overview.no_traces"))
     st.stop()
 
-labels = {t["trace_id"]: f"{t['name']} · {t['jobs']:,} jobs · {t['trace_id']}" for t in traces}
+labels = {
+    tr["trace_id"]: t(
+        "overview.trace_label",
+        name=tr["name"],
+        jobs=fmt_number(tr["jobs"]),
+        trace_id=tr["trace_id"],
+    )
+    for tr in traces
+}
 ids = list(labels)
 trace_id = st.selectbox(
-    "Trace",
+    t("overview.trace"),
     ids,
     index=ids.index(sample_id) if sample_id in labels else 0,
     format_func=labels.__getitem__,
@@ -63,18 +60,18 @@ trace_id = st.selectbox(
 try:
     stats = cache.trace_summary(trace_id)
 except PlannerError as err:
-    st.error(str(err))
+    st.error(t("overview.db_error", error=err), icon=":material/error:")
     st.stop()
 
 if trace_id == sample_id:
-    st.caption("The bundled sample: a synthetic job history, imported on first run.")
+    st.caption(t("overview.sample_caption"))
 jobs, gpu_hours, span = st.columns(3)
-jobs.metric("Jobs", f"{stats.jobs:,}")
-gpu_hours.metric("GPU-hours", f"{stats.gpu_hours:,.0f}")
-span.metric("Span (days)", f"{stats.span_s / DAY_S:,.1f}")
+jobs.metric(t("overview.jobs"), fmt_number(stats.jobs))
+gpu_hours.metric(t("overview.gpu_hours"), fmt_number(stats.gpu_hours))
+span.metric(t("overview.span_days"), fmt_number(stats.span_s / DAY_S, 1))
 
 by_size, by_queue = st.columns(2)
-by_size.subheader("By GPUs per job")
-group_table(by_size, stats.by_gpu_count, "GPUs per job")
-by_queue.subheader("By queue")
-group_table(by_queue, stats.by_queue, "Queue")
+by_size.subheader(t("overview.by_size"))
+by_size.dataframe(view.group_rows(stats.by_gpu_count, t("overview.gpus_per_job")), hide_index=True)
+by_queue.subheader(t("overview.by_queue"))
+by_queue.dataframe(view.group_rows(stats.by_queue, t("overview.queue")), hide_index=True)

@@ -8,6 +8,7 @@ from pydantic import ValidationError
 from planner.errors import PlannerError
 from planner.ui import frame
 from planner.ui import prices_view as view
+from planner.ui.i18n import t
 from pricing import CURRENCIES, DEFAULT_SET, PRICING_MODELS
 
 frame.require_menu()
@@ -15,49 +16,60 @@ frame.require_menu()
 REPORT_KEY = "prices_import_report"  # (upload's file id, its ImportReport): import once
 ERRORS = (PlannerError, ValidationError)
 
-st.title("Prices")
-st.caption(
-    "The price book the cost pages use: cloud prices in their native currency with their date, "
-    "source and confidence, FX rates, and bare-metal servers. The same data as `planner prices`."
-)
+st.title(t("prices.title"))
+st.caption(t("prices.caption"))
 current = st.session_state.get("reporting_currency", "USD")
 reporting = st.selectbox(
-    "Reporting currency", CURRENCIES, CURRENCIES.index(current), key="prices_reporting_currency"
+    t("prices.reporting"),
+    CURRENCIES,
+    CURRENCIES.index(current),
+    help=t("prices.reporting_help"),
+    key="prices_reporting_currency",
 )
 st.session_state["reporting_currency"] = reporting  # outlives this page's widgets
 book_tab, add_tab, fx_tab, metal_tab = st.tabs(
-    ["Cloud prices", "Add or import", "FX", "Bare metal"]
+    [t(f"prices.tab.{name}") for name in ("book", "add", "fx", "metal")]
 )
 
 # Writes come before the read, so a new quote, import or rate shows in the tables at once.
 with add_tab, st.form("prices_add_form"):
-    st.markdown("**Add a quote** (same key as a stored price: it replaces that price)")
+    st.markdown(t("prices.add_heading"))
     a, b, c = st.columns(3)
     quote = {
-        "provider": a.text_input("Provider", key="prices_add_provider"),
-        "region": b.text_input("Region (optional)", key="prices_add_region"),
-        "instance_type": c.text_input("Instance", key="prices_add_instance"),
-        "gpu_model": a.text_input("GPU", placeholder="H800 80GB SXM", key="prices_add_gpu"),
-        "gpus_per_instance": b.number_input("GPUs per instance", value=8.0, key="prices_add_gpus"),
-        "price_per_instance_hour": c.number_input(
-            "Price per instance-hour", value=0.0, format="%.4f", key="prices_add_price"
+        "provider": a.text_input(t("prices.provider"), key="prices_add_provider"),
+        "region": b.text_input(t("prices.region_optional"), key="prices_add_region"),
+        "instance_type": c.text_input(t("prices.instance"), key="prices_add_instance"),
+        "gpu_model": a.text_input(
+            t("prices.gpu"), placeholder="H800 80GB SXM", key="prices_add_gpu"
         ),
-        "currency": a.selectbox("Currency", CURRENCIES, key="prices_add_currency"),
-        "pricing_model": b.selectbox("Pricing model", PRICING_MODELS, key="prices_add_model"),
-        "as_of": c.date_input("As of", date.today(), key="prices_add_as_of"),
-        "source_url": a.text_input("Source", key="prices_add_source"),
+        "gpus_per_instance": b.number_input(
+            t("prices.gpus_per_instance"), value=8.0, key="prices_add_gpus"
+        ),
+        "price_per_instance_hour": c.number_input(
+            t("prices.price_per_instance_hour"), value=0.0, format="%.4f", key="prices_add_price"
+        ),
+        "currency": a.selectbox(t("prices.currency"), CURRENCIES, key="prices_add_currency"),
+        "pricing_model": b.selectbox(
+            t("prices.pricing_model"), PRICING_MODELS, key="prices_add_model"
+        ),
+        "as_of": c.date_input(t("prices.as_of"), date.today(), key="prices_add_as_of"),
+        "source_url": a.text_input(t("prices.source"), key="prices_add_source"),
         "confidence": b.selectbox(
-            "Confidence", ("H", "M", "L"), 1, help=view.CONFIDENCE_HELP, key="prices_add_confidence"
+            t("prices.confidence"),
+            ("H", "M", "L"),
+            1,
+            help=t("prices.confidence_help"),
+            key="prices_add_confidence",
         ),
     }
-    if st.form_submit_button("Add quote", icon=":material/add:", key="prices_add_submit"):
+    if st.form_submit_button(t("prices.add_quote"), icon=":material/add:", key="prices_add_submit"):
         try:
             st.success(view.add_quote(quote), icon=":material/check_circle:")
         except ERRORS as err:
             st.error(str(err), icon=":material/error:")
 with add_tab:
     upload = st.file_uploader(
-        f"Import prices (CSV as `planner prices export` writes it, up to {view.MAX_UPLOAD_MB} MB)",
+        t("prices.import", mb=view.MAX_UPLOAD_MB),
         type=["csv"],
         max_upload_size=view.MAX_UPLOAD_MB,
         key="prices_import",
@@ -73,21 +85,29 @@ with add_tab:
         if isinstance(report, str):
             st.error(report, icon=":material/error:")
         else:
-            (st.warning if report.rejected else st.success)(report.summary_lines()[0])
+            (st.warning if report.rejected else st.success)(view.import_summary(report))
             if report.errors:
-                st.dataframe(view.rejected_rows(report), hide_index=True, key="prices_rejected")
+                rejected = view.rejected_rows(report)
+                headers = view.assumption_config(rejected.columns)
+                st.dataframe(
+                    rejected, hide_index=True, column_config=headers, key="prices_rejected"
+                )
 with fx_tab:
     fx_table = st.container()
     with st.form("prices_fx_form"):
         base, quote_currency, rate, day, source = st.columns(5)
         fx = {
-            "base": base.selectbox("Base", CURRENCIES, key="prices_fx_base"),
-            "quote": quote_currency.selectbox("Quote", CURRENCIES, 1, key="prices_fx_quote"),
-            "rate": rate.number_input("Rate", value=1.0, format="%.4f", key="prices_fx_rate"),
-            "rate_date": day.date_input("Date", date.today(), key="prices_fx_date"),
-            "source": source.text_input("Source", key="prices_fx_source"),
+            "base": base.selectbox(t("prices.fx_base"), CURRENCIES, key="prices_fx_base"),
+            "quote": quote_currency.selectbox(
+                t("prices.fx_quote"), CURRENCIES, 1, key="prices_fx_quote"
+            ),
+            "rate": rate.number_input(
+                t("prices.fx_rate"), value=1.0, format="%.4f", key="prices_fx_rate"
+            ),
+            "rate_date": day.date_input(t("prices.fx_date"), date.today(), key="prices_fx_date"),
+            "source": source.text_input(t("prices.source"), key="prices_fx_source"),
         }
-        if st.form_submit_button("Add FX rate", icon=":material/add:", key="prices_fx_submit"):
+        if st.form_submit_button(t("prices.add_fx"), icon=":material/add:", key="prices_fx_submit"):
             try:
                 st.success(view.add_fx(fx), icon=":material/check_circle:")
             except ERRORS as err:
@@ -96,26 +116,31 @@ with fx_tab:
 try:
     book = view.read_book(reporting)
 except PlannerError as err:
-    st.error(str(err), icon=":material/error:")
+    st.error(t("prices.book_error", error=err), icon=":material/error:")
     st.stop()
 
 with book_tab:
     options = view.filter_choices(book.prices)
     provider, gpu, model, currency = st.columns(4)
     chosen = {
-        "provider": provider.multiselect("Provider", options["provider"], key="prices_provider"),
-        "gpu_model": gpu.multiselect("GPU", options["gpu_model"], key="prices_gpu"),
-        "pricing_model": model.multiselect(
-            "Pricing model", options["pricing_model"], key="prices_model"
+        "provider": provider.multiselect(
+            t("prices.provider"), options["provider"], key="prices_provider"
         ),
-        "currency": currency.multiselect("Currency", options["currency"], key="prices_currency"),
+        "gpu_model": gpu.multiselect(t("prices.gpu"), options["gpu_model"], key="prices_gpu"),
+        "pricing_model": model.multiselect(
+            t("prices.pricing_model"), options["pricing_model"], key="prices_model"
+        ),
+        "currency": currency.multiselect(
+            t("prices.currency"), options["currency"], key="prices_currency"
+        ),
     }
     shown = view.filter_prices(book.prices, chosen)
-    st.caption(f"{len(shown)} of {len(book.prices)} prices; {int(shown['stale'].sum())} stale.")
+    stale = int(shown["stale"].sum())
+    st.caption(t("prices.shown", shown=len(shown), total=len(book.prices), stale=stale))
     config = view.price_config(reporting)
     st.dataframe(shown, hide_index=True, column_config=config, key="prices_table")
     st.download_button(
-        "Download the price book (CSV)",
+        t("prices.download"),
         view.export_csv,  # a callable: the file is written only when the button is pressed
         file_name="prices.csv",
         mime="text/csv",
@@ -124,10 +149,14 @@ with book_tab:
         key="prices_export",
     )
 with fx_table:
-    st.markdown("1 **base** = **rate** **quote** on the date. Replace placeholder rates.")
-    st.dataframe(book.fx, hide_index=True, column_config=view.FX_CONFIG, key="prices_fx_table")
+    st.markdown(t("prices.fx_note"))
+    fx_headers = view.fx_config(book.fx.columns)
+    st.dataframe(book.fx, hide_index=True, column_config=fx_headers, key="prices_fx_table")
 with metal_tab:
-    st.markdown("**Servers**: price, and power at maximum, idle and full load (kW)")
-    st.dataframe(book.servers, hide_index=True, column_config=view.SERVER_CONFIG)
-    st.markdown(f"**Assumptions** (set `{DEFAULT_SET}`, read-only)")
-    st.dataframe(book.assumptions, hide_index=True, column_config=view.ASSUMPTION_CONFIG)
+    st.markdown(t("prices.servers_heading"))
+    st.dataframe(
+        book.servers, hide_index=True, column_config=view.server_config(book.servers.columns)
+    )
+    st.markdown(t("prices.assumptions_heading", set=DEFAULT_SET))
+    assumption_headers = view.assumption_config(book.assumptions.columns)
+    st.dataframe(book.assumptions, hide_index=True, column_config=assumption_headers)

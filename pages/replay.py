@@ -1,113 +1,146 @@
-"""Replay: a stored job history on a candidate cluster, and why jobs waited."""
+"""Replay: a stored job history on the working cluster and policy, and why jobs waited."""
 
 import streamlit as st
+from pydantic import ValidationError
 
-from planner.cluster import PLACEMENTS
 from planner.errors import PlannerError
-from planner.policy import ADMISSION_HELP, ADMISSIONS, PLACEMENT_HELP, QUEUEING_HELP, QUEUEINGS
-from planner.ui import cache, charts, frame, widgets
+from planner.replay import validation_text
+from planner.ui import cache, charts, frame, state
+from planner.ui import replay_frames as frames
 from planner.ui import replay_view as view
+from planner.ui.i18n import fmt_duration, fmt_number, fmt_percent, t
 
 frame.require_menu()
 
-SCENARIO_KEY = "replay_scenario"  # the scenario of the last Run, shown until the next one
-
-st.title("Replay")
-st.caption(
-    "Replay a job history through the scheduler on a cluster you describe: how busy the "
-    "GPUs are, how long jobs wait, and why. The same run as `planner replay`."
-)
+st.title(t("replay.title"))
+st.caption(t("replay.caption"))
 try:
     sample_id = cache.sample_trace()
     traces = cache.stored_traces()
-    base = view.default_scenario()
+    working = state.working_scenario()
 except PlannerError as err:
     st.error(str(err), icon=":material/error:")
     st.stop()
 if not traces:
-    st.warning("No job history is stored yet. Import one with `planner ingest FILE`.")
+    st.warning(t("replay.no_traces"))
     st.stop()
 
-labels = {t["trace_id"]: f"{t['name']} · {t['jobs']:,} jobs · {t['trace_id']}" for t in traces}
+labels = view.trace_labels(traces)
 ids = list(labels)
-with st.form("replay_form", border=False):
-    trace_id = st.selectbox(
-        "Trace",
-        ids,
-        ids.index(sample_id) if sample_id in labels else 0,
-        labels.__getitem__,
-        key="replay_trace",
-    )
-    st.markdown("**Node pools**")
-    pools = widgets.pool_editor(view.pool_rows(base.cluster), key="replay_pools")
-    admission, placement, queueing, seed = st.columns(4)
-    b = base.policy
-    policy = {
-        "admission": widgets.choice(
-            admission, "Admission", ADMISSIONS, b.admission, ADMISSION_HELP, key="replay_admission"
-        ),
-        "placement": widgets.choice(
-            placement, "Placement", PLACEMENTS, b.placement, PLACEMENT_HELP, key="replay_placement"
-        ),
-        "queueing": widgets.choice(
-            queueing, "Queueing", QUEUEINGS, b.queueing, QUEUEING_HELP, key="replay_queueing"
-        ),
-        "seed": seed.number_input(
-            "Seed",
-            min_value=0,
-            value=b.seed,
-            step=1,
-            help="random placement and backoff jitter draw from this seed",
-            key="replay_seed",
-        ),
-    }
-    if st.form_submit_button("Run", type="primary", icon=":material/play_arrow:", key="replay_run"):
-        try:
-            st.session_state[SCENARIO_KEY] = view.build_scenario(trace_id, pools, policy, base)
-        except PlannerError as err:
-            st.session_state.pop(SCENARIO_KEY, None)
-            st.error(str(err), icon=":material/error:")
-            st.stop()
+default = ids.index(sample_id) if sample_id in labels else 0
+trace_id = st.selectbox(t("replay.trace"), ids, default, labels.__getitem__, key="replay_trace")
+st.markdown(view.scenario_summary(working))
+st.page_link("pages/cluster.py", label=t("replay.edit_cluster"), icon=":material/tune:")
+if st.button(t("replay.run"), type="primary", icon=":material/play_arrow:", key="replay_run"):
+    view.request_run(view.scenario_on(trace_id, working))
 
-scenario = st.session_state.get(SCENARIO_KEY)
+scenario = view.requested_run()
 if scenario is None:
-    st.info("Describe the cluster and press **Run**.", icon=":material/play_arrow:")
+    if view.was_cancelled():
+        st.warning(t("replay.cancelled"), icon=":material/cancel:")
+    else:
+        st.info(t("replay.press_run"), icon=":material/play_arrow:")
     st.stop()
+trace_label = labels.get(str(scenario.trace), str(scenario.trace))
 try:
-    with st.spinner(f"Replaying {labels.get(scenario.trace, scenario.trace)}…"):
-        run = view.replay(scenario)
+    run = view.replay_with_progress(scenario, trace_label)
 except PlannerError as err:
     st.error(str(err), icon=":material/error:")
     st.stop()
+except ValidationError as err:
+    st.error(validation_text(err), icon=":material/error:")
+    st.stop()
 
 s = run.summary
-st.header("Results")
-st.caption(view.run_caption(labels.get(scenario.trace, scenario.trace), s))
+st.header(t("replay.results"))
+st.caption(view.run_caption(trace_label, s))
+if scenario != view.scenario_on(trace_id, working):
+    st.info(t("replay.stale"), icon=":material/update:")
 for note in run.notes:
-    st.caption(f"note: {note}")
+    st.caption(t("replay.note", note=note))
 util, completed, unschedulable, mean_wait, p95_wait = st.columns(5)
-util.metric("Utilization", "n/a" if s["utilization"] is None else f"{s['utilization']:.1%}")
-completed.metric("Completed", f"{s['completed']:,}", help=f"of {s['jobs']:,} jobs")
-unschedulable.metric("Unschedulable", f"{s['unschedulable']:,}", help="can never fit")
-mean_wait.metric("Mean wait", view.duration_text(s["wait_s"]["mean"]))
-p95_wait.metric("p95 wait", view.duration_text(s["wait_s"]["p95"]))
+util.metric(t("replay.utilization"), fmt_percent(s["utilization"]))
+completed.metric(
+    t("replay.completed"),
+    fmt_number(s["completed"]),
+    help=t("replay.completed_help", jobs=fmt_number(s["jobs"])),
+)
+unschedulable.metric(
+    t("replay.unschedulable"),
+    fmt_number(s["unschedulable"]),
+    help=t("replay.unschedulable_help"),
+)
+mean_wait.metric(t("replay.mean_wait"), fmt_duration(s["wait_s"]["mean"]))
+p95_wait.metric(t("replay.p95_wait"), fmt_duration(s["wait_s"]["p95"]))
 
-allocation = view.allocation_frame(run.timeline)
+allocation = frames.allocation_frame(run.timeline)
 fig = charts.allocated_gpus(allocation, s["gpu_capacity_by_pool"])
 st.plotly_chart(fig, key="replay_allocated")
-st.plotly_chart(charts.queue_length(view.queue_frame(run.timeline)), key="replay_queue")
-left, right = st.columns(2)
-left.plotly_chart(charts.wait_by_size(view.wait_by_size_frame(s)), key="replay_wait_size")
-reasons = view.waiting_by_reason_frame(s)
-if reasons.empty:
-    right.success("No job waited.", icon=":material/check_circle:")
-else:
-    right.plotly_chart(charts.waiting_by_reason(reasons), key="replay_reasons")
+st.plotly_chart(charts.queue_length(frames.queue_frame(run.timeline)), key="replay_queue")
+fig = charts.fragmentation(frames.fragmentation_frame(run.timeline))
+st.plotly_chart(fig, key="replay_fragmentation")
+st.caption(t("replay.frag_caption"))
 
-st.subheader("Jobs")
-st.dataframe(run.schedule, hide_index=True)
-st.download_button(
-    "Download the schedule (CSV)",
+st.subheader(t("replay.waits"))
+left, right = st.columns(2)
+left.plotly_chart(charts.wait_by_size(frames.wait_by_size_frame(s)), key="replay_wait_size")
+right.plotly_chart(charts.wait_by_team(frames.wait_by_team_frame(s)), key="replay_wait_team")
+
+st.subheader(t("replay.why"))
+reasons = frames.waiting_by_reason_frame(s)
+if reasons.empty:
+    st.success(t("replay.no_wait"), icon=":material/check_circle:")
+else:
+    left, right = st.columns(2)
+    left.plotly_chart(charts.waiting_by_reason(reasons), key="replay_reasons")
+    fig = charts.waiting_by_reason_per_team(frames.waiting_by_reason_team_frame(s))
+    right.plotly_chart(fig, key="replay_reasons_team")
+
+st.subheader(t("replay.queues"))
+preemptions = frames.preemptions_frame(s)
+if not frames.has_queues(s) and preemptions.empty:
+    st.info(t("replay.no_queues"), icon=":material/info:")
+else:
+    left, right = st.columns(2)
+    left.plotly_chart(charts.preemptions_by_queue(preemptions), key="replay_preemptions")
+    if frames.has_queues(s):
+        fig = charts.borrowing_by_queue(frames.borrowing_frame(s))
+        right.plotly_chart(fig, key="replay_borrowing")
+    else:
+        right.info(t("replay.no_borrowing"), icon=":material/info:")
+
+st.subheader(t("replay.jobs"))
+jobs = run.schedule
+by_queue, by_status, by_wait = st.columns(3)
+keep = view.JobFilter(
+    queues=tuple(
+        by_queue.multiselect(
+            t("replay.filter_queue"),
+            sorted(jobs["queue"].unique()),
+            placeholder=t("replay.filter_all"),
+            key="replay_filter_queue",
+        )
+    ),
+    statuses=tuple(
+        by_status.multiselect(
+            t("replay.filter_status"),
+            sorted(jobs["status"].unique()),
+            placeholder=t("replay.filter_all"),
+            key="replay_filter_status",
+        )
+    ),
+    min_wait_s=60.0
+    * by_wait.number_input(
+        t("replay.filter_min_wait"), min_value=0.0, value=0.0, step=10.0, key="replay_filter_wait"
+    ),
+)
+mask = view.job_mask(jobs, keep)
+shown = jobs[mask] if keep.active else jobs
+st.caption(t("replay.rows", shown=fmt_number(len(shown)), total=fmt_number(len(jobs))))
+st.dataframe(shown, hide_index=True)
+full, filtered = st.columns(2)
+full.download_button(
+    t("replay.download_full"),
     run.schedule_csv,
     file_name=f"schedule-{run.trace_id}.csv",
     mime="text/csv",
@@ -115,3 +148,13 @@ st.download_button(
     icon=":material/download:",
     key="replay_download",
 )
+if keep.active:
+    filtered.download_button(
+        t("replay.download_filtered", rows=fmt_number(len(shown))),
+        view.filtered_csv(run.schedule_csv, mask),
+        file_name=f"schedule-{run.trace_id}-filtered.csv",
+        mime="text/csv",
+        on_click="ignore",
+        icon=":material/filter_alt:",
+        key="replay_download_filtered",
+    )

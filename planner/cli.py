@@ -15,6 +15,7 @@ import pydantic
 
 from planner.cli_prices import add_price_commands
 from planner.cli_replay import add_commands
+from planner.cli_scenarios import add_scenario_commands
 from planner.cli_tco import add_tco_command
 from planner.errors import PlannerError
 from planner.importer import import_file, rejected_rows
@@ -77,6 +78,7 @@ def _parser() -> argparse.ArgumentParser:
     add_commands(sub, _read_options, _options)
     add_tco_command(sub, _read_options, _options)
     add_price_commands(sub)
+    add_scenario_commands(sub)
     return parser
 
 

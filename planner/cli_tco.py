@@ -2,6 +2,7 @@
 
 import argparse
 import json
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,10 @@ def add_tco_command(sub: Any, add_read_options: AddReadOptions, read_options: Re
     tco.add_argument("--scenario", type=Path, required=True, metavar="FILE.yaml")
     tco.add_argument("--trace", help="job history file or stored trace id (else `utilization`)")
     add_read_options(tco)  # --db, --json and how to read the trace
+    tco.add_argument("--xlsx", type=Path, metavar="OUT.xlsx", help="write the Excel report")
+    tco.add_argument("--pdf", type=Path, metavar="OUT.pdf", help="write the PDF report")
+    tco.add_argument("--csv", type=Path, metavar="OUT.csv", help="write the options table")
+    tco.add_argument("--lang", choices=("en", "zh"), default="en", help="report language")
     tco.set_defaults(run=lambda args: _tco(args, read_options))
 
 
@@ -65,17 +70,38 @@ def _tco(args: argparse.Namespace, read_options: ReadOptions) -> int:
         print(json.dumps(report, indent=2, default=str))
     else:
         print("\n".join(_lines(report)))
+    _write_files(args, report)
     return 0
+
+
+def _write_files(args: argparse.Namespace, report: dict[str, Any]) -> None:
+    """The --xlsx/--pdf/--csv files; their paths go to stderr under --json."""
+    from planner.report.files import (  # noqa: PLC0415 -- only report files pay for fpdf2
+        ReportFiles,
+        write_report_files,
+    )
+
+    files = ReportFiles(args.xlsx, args.pdf, args.csv)
+    if files:
+        name = report["scenario"] or args.scenario.stem
+        lines = write_report_files(name, report, files, args.lang)
+        print("\n".join(lines), file=sys.stderr if args.json else sys.stdout)
 
 
 def _lines(r: dict[str, Any]) -> list[str]:
     cur = r["currency"]
-    lines = [
-        f"{r['scenario'] or 'TCO'}: {r['installed_gpus']} owned GPUs, allocation "
-        f"{r['allocation']:.1%}, useful {r['useful_gpu_hours_per_month']:,.0f} GPU-h/month",
-        f"self-hosted: {_money(r['cost_per_installed_gpu_hour'], cur)} per installed GPU-hour, "
-        f"{_money(r['cost_per_allocated_gpu_hour'], cur)} per allocated GPU-hour",
-    ]
+    if r["allocation"] is None:  # cloud only
+        lines = [
+            f"{r['scenario'] or 'TCO'}: cloud only, useful "
+            f"{r['useful_gpu_hours_per_month']:,.0f} GPU-h/month"
+        ]
+    else:
+        lines = [
+            f"{r['scenario'] or 'TCO'}: {r['installed_gpus']} owned GPUs, allocation "
+            f"{r['allocation']:.1%}, useful {r['useful_gpu_hours_per_month']:,.0f} GPU-h/month",
+            f"self-hosted: {_money(r['cost_per_installed_gpu_hour'], cur)} per installed "
+            f"GPU-hour, {_money(r['cost_per_allocated_gpu_hour'], cur)} per allocated GPU-hour",
+        ]
     for name, value in r["break_even_utilization"].items():
         shown = "never" if value is None else f"{value:.1%}"
         lines.append(f"  break-even utilization vs {name}: {shown}")

@@ -12,7 +12,7 @@ import gc
 import heapq
 from bisect import bisect_left, insort
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,6 +57,8 @@ VOLCANO_SESSION_S = 1.0
 # Job states.
 PENDING, WAITING, RUNNING, DONE, UNSCHEDULABLE, BACKING_OFF, TERMINATING, BURST = range(8)
 _TIMELINE_BINS = 400
+_PROGRESS_STEPS = 2048  # loop iterations between progress checks
+_PROGRESS_MIN_STEP = 0.01  # report when the fraction done grew by at least this
 _NO_REASON = -1
 _NO_QUEUE = -2  # the job's queue maps to no ClusterQueue
 _GPUS_FIT = -2
@@ -140,17 +142,30 @@ class ReplayResult:
     """Per MIG or time-sliced pool: what its GPUs were asked for, granted and occupied."""
 
 
-def simulate(jobs: Sequence[Job], nodes: Sequence[NodeSpec], policy: Policy) -> ReplayResult:
-    """Replay `jobs` on `nodes` under `policy`; see the module docstring."""
+def simulate(
+    jobs: Sequence[Job],
+    nodes: Sequence[NodeSpec],
+    policy: Policy,
+    progress: Callable[[float], None] | None = None,
+) -> ReplayResult:
+    """Replay `jobs` on `nodes` under `policy`; see the module docstring.
+
+    `progress`, if given, is called now and then with the fraction done (0-1, increasing,
+    1.0 last): half arrivals, half jobs settled (neither waiting nor running). It may raise
+    to abandon the replay.
+    """
     # The loop allocates millions of short-lived tuples and creates no cycles; the cyclic
     # collector would rescan every live job object again and again (a third of the run).
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _Replay(jobs, nodes, policy).run()
+        result = _Replay(jobs, nodes, policy).run(progress)
     finally:
         if collecting:
             gc.enable()
+    if progress is not None:
+        progress(1.0)
+    return result
 
 
 class _Replay:
@@ -347,7 +362,7 @@ class _Replay:
 
     # --- the loop ------------------------------------------------------------------------
 
-    def run(self) -> ReplayResult:
+    def run(self, progress: Callable[[float], None] | None = None) -> ReplayResult:
         self._reject_unschedulable()
         jobs, events = self.jobs, self.events
         horizon = self.policy.horizon_s
@@ -355,7 +370,13 @@ class _Replay:
         n = len(jobs)
         if self.policy.colocation is not None:
             self._push(0.0, _ONLINE, -1)
+        # one counter and one comparison per instant; -1 is never reached without a callback
+        steps, check, self.reported = 0, _PROGRESS_STEPS if progress else -1, 0.0
         while next_arrival < n or events:
+            steps += 1
+            if steps == check:
+                check += _PROGRESS_STEPS
+                self._report(progress)
             if events and events[0][1] == _BURST:
                 self._drop_stale_bursts()
                 if not events and next_arrival >= n:
@@ -384,6 +405,16 @@ class _Replay:
         end = horizon if horizon is not None else self.now
         self._advance(max(end, self.now))
         return self._result()
+
+    def _report(self, progress: Callable[[float], None] | None) -> None:
+        """Call `progress` with the fraction done if it grew enough since the last call."""
+        n = len(self.jobs)
+        arrived = self.next_arrival
+        settled = arrived - self.queued_jobs - len(self.running)
+        done = min((arrived + max(settled, 0)) / (2 * n), 0.99) if n else 0.0
+        if progress is not None and done >= self.reported + _PROGRESS_MIN_STEP:
+            self.reported = done
+            progress(done)
 
     def _apply(self, kind: int, i: int) -> None:
         if kind == _FINISH:

@@ -67,6 +67,7 @@ def summarize(result: ReplayResult, *, timeline: bool = False) -> dict[str, Any]
         "overhead_gpu_hours": result.overhead_gpu_s / 3600.0,
         "preemptions": result.preemptions,
         "preempted_jobs": len(result.segments),
+        "preemptions_by_queue": _preemptions_by_queue(result),
         "wasted_gpu_hours": result.wasted_gpu_s / 3600.0,
         "evicted_by_online": result.evicted_by_online,
         "online_gpu_hours": result.online_gpu_s / 3600.0,
@@ -115,6 +116,15 @@ def waited_s(result: ReplayResult, i: int) -> float:
         return 0.0
     ran = sum(end - begin for begin, end, _ in result.segments.get(i, ()))
     return start - result.jobs[i].submit_s - ran
+
+
+def _preemptions_by_queue(result: ReplayResult) -> dict[str, int]:
+    """Evictions (preemptions and online reclaims) of each queue's jobs, queues in order."""
+    counts: dict[str, int] = {}
+    for i, runs in result.segments.items():
+        name = _queue(result, i)
+        counts[name] = counts.get(name, 0) + len(runs)
+    return dict(sorted(counts.items()))
 
 
 def _completion(result: ReplayResult, i: int) -> float:

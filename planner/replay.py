@@ -7,7 +7,7 @@ never sees a file or a connection.
 
 import csv
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -72,8 +72,12 @@ def load_scenario(path: Path) -> Scenario:
 
 
 def run_scenario(
-    con: duckdb.DuckDBPyConnection, scenario: Scenario, options: IngestOptions | None = None
+    con: duckdb.DuckDBPyConnection,
+    scenario: Scenario,
+    options: IngestOptions | None = None,
+    progress: Callable[[float], None] | None = None,
 ) -> ReplayRun:
+    """Replay the scenario's trace on its cluster; `progress` goes to `engine.simulate`."""
     if scenario.trace is None:
         raise ScenarioError("no trace: give TRACE (a file or a stored trace id) or `trace:`")
     if scenario.cluster is None:
@@ -94,7 +98,7 @@ def run_scenario(
     if scenario.volcano is not None:
         scenario, volcano = with_volcano_queues(scenario, nodes)
         notes = [*notes, *volcano]
-    result = simulate(load_jobs(con, trace_id), nodes, scenario.to_policy())
+    result = simulate(load_jobs(con, trace_id), nodes, scenario.to_policy(), progress)
     return ReplayRun(trace_id, name, result, notes)
 
 

@@ -28,7 +28,8 @@ from planner.errors import ScenarioError
 from planner.ingest import IngestOptions
 from planner.metrics import summarize
 from planner.model import Job
-from planner.replay import load_jobs, resolve_trace
+from planner.policy import Policy
+from planner.replay import load_jobs, resolve_trace, with_volcano_queues
 from planner.tco_inputs import Inputs, bare_metal, load_inputs, per_gpu_hour, skus
 from planner.tco_scenario import CloudSpec, TcoScenario
 
@@ -44,8 +45,10 @@ def run_tco(
     options: IngestOptions | None = None,
 ) -> dict[str, Any]:
     inputs = load_inputs(con, scenario, today)
-    bm = bare_metal(con, scenario, inputs)
     ref = trace or scenario.trace
+    if not scenario.self_hosted:
+        return _cloud_only(con, scenario, inputs, ref, options)
+    bm = bare_metal(con, scenario, inputs)
     if ref is None:
         owned, rented, hybrid = _explicit(con, scenario, inputs, bm)
     else:
@@ -104,14 +107,14 @@ def _replayed(
     bm: BareMetal,
     jobs: list[Job],
 ) -> tuple[tco.Demand, list[tco.Rented], tco.Demand | None]:
-    nodes = _nodes(bm)
+    nodes = _nodes(bm, scenario)
     span_h = _span_hours(jobs)
-    policy = scenario.policy.to_policy()
-    owned = _demand(simulate(jobs, nodes, policy), bm, span_h)
+    owned = _demand(simulate(jobs, nodes, _policy(scenario, nodes, inputs)), bm, span_h)
     rented = [_rent(con, spec, inputs, jobs, scenario) for spec in scenario.cloud]
     hybrid = None
     if scenario.hybrid is not None:
-        kept = _nodes(_hybrid_servers(scenario, bm))
+        kept = _nodes(_hybrid_servers(scenario, bm), scenario)
+        policy = _policy(scenario, kept, inputs)
         result = simulate(jobs, kept, replace(policy, burst_after_s=scenario.hybrid.burst_after_s))
         spec = _burst_cloud(scenario)
         burst_jobs = [j for i, j in enumerate(result.jobs) if result.status[i] == "burst"]
@@ -129,12 +132,75 @@ def _hybrid_servers(scenario: TcoScenario, bm: BareMetal) -> BareMetal:
     return replace(bm, pools=tuple(p for p in pools if p.servers))
 
 
-def _nodes(bm: BareMetal) -> list[NodeSpec]:
+def _nodes(bm: BareMetal, scenario: TcoScenario) -> list[NodeSpec]:
+    """The owned servers as replay nodes (CPU and memory as the scenario's pools give them)."""
+    shape = {p.gpu.upper(): (p.cpu, p.mem_gib) for p in reversed(scenario.self_hosted)}
     return [
-        (f"{pool.name.lower()}-{k}", pool.name, pool.gpus_per_server, 0.0, 0.0)
+        (f"{pool.name.lower()}-{k}", pool.name, pool.gpus_per_server, *shape.get(pool.name, (0, 0)))
         for pool in bm.pools
         for k in range(pool.servers)
     ]
+
+
+def _policy(scenario: TcoScenario, nodes: list[NodeSpec], inputs: Inputs) -> Policy:
+    """The scenario's policy with its scheduling set-up (Volcano shares sized to `nodes`)."""
+    replay = scenario.replay_scenario()
+    if replay.volcano is not None:
+        replay, notes = with_volcano_queues(replay, nodes)
+        inputs.notes.extend(notes)
+    return replay.to_policy()
+
+
+# --- cloud only ----------------------------------------------------------------------------
+
+
+def _cloud_only(
+    con: duckdb.DuckDBPyConnection,
+    scenario: TcoScenario,
+    inputs: Inputs,
+    ref: str | None,
+    options: IngestOptions | None,
+) -> dict[str, Any]:
+    """Renting only: every cloud option priced on the trace's jobs; no break-even, no
+    sensitivity (both measure buying)."""
+    if ref is None:
+        raise ScenarioError(
+            "a cloud-only scenario needs a trace (`trace:` or --trace): without owned servers "
+            "there is no utilization to size the demand"
+        )
+    jobs = load_jobs(con, resolve_trace(con, ref, options))
+    rented = [_rent(con, spec, inputs, jobs, scenario) for spec in scenario.cloud]
+    tax_rate = scenario.overrides.get("tax_rate", 0.0)
+    tax = tax_rate if isinstance(tax_rate, float | int) else 0.0
+    demand = tco.Demand(useful_gpu_hours=rented[0].useful_gpu_hours or 0.0)
+    horizons: list[dict[str, Any]] = [
+        {
+            "years": months / 12,
+            "options": [
+                _option(tco.rented_option(r, demand, months, scenario.discount_rate, tax_rate=tax))
+                for r in rented
+            ],
+            "comparisons": [],
+        }
+        for months in tco.horizons_months(scenario.horizons_years)
+    ]
+    return {
+        "scenario": scenario.name,
+        "currency": scenario.currency.upper(),
+        "installed_gpus": 0,
+        "allocation": None,
+        "useful_gpu_hours_per_month": demand.useful_gpu_hours,
+        "cost_per_installed_gpu_hour": None,
+        "cost_per_allocated_gpu_hour": None,
+        "cost_per_useful_gpu_hour": horizons[0]["options"][0]["cost_per_useful_gpu_hour"],
+        "fixed_per_installed_gpu_hour": None,
+        "variable_per_busy_gpu_hour": None,
+        "break_even_utilization": {},
+        "horizons": horizons,
+        "sensitivity": None,
+        "notes": list(dict.fromkeys(inputs.notes)),
+        "prices_used": inputs.sources,
+    }
 
 
 def _span_hours(jobs: list[Job]) -> float:

@@ -10,7 +10,19 @@ from typing import Self
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from planner.cloud_cost import PricingModel
-from planner.scenario import PolicySpec
+from planner.config import NodeSpec
+from planner.errors import ScenarioError
+from planner.scenario import (
+    ColocationSpec,
+    OverheadSpec,
+    PolicySpec,
+    PreemptionCostSpec,
+    PrioritiesSpec,
+    QueuesSpec,
+    Scenario,
+    SharingSpec,
+)
+from planner.volcano import VolcanoSpec
 
 
 class _Config(BaseModel):
@@ -28,6 +40,25 @@ class OwnedPoolSpec(_Config):
     idle_kw: float | None = Field(default=None, ge=0)
     load_kw: float | None = Field(default=None, ge=0)
     max_kw: float | None = Field(default=None, ge=0)
+    cpu: float = Field(
+        default=0.0, ge=0, description="cores per server in the replay (0 = not limited)"
+    )
+    mem_gib: float = Field(
+        default=0.0, ge=0, description="GiB per server in the replay (0 = not limited)"
+    )
+
+
+class SchedulingSpec(_Config):
+    """A replay scenario's scheduling set-up beyond `policy` (queues, sharing, priorities,
+    ...), so the TCO replay schedules the owned servers the way `planner replay` would."""
+
+    queues: QueuesSpec | None = None
+    volcano: VolcanoSpec | None = None
+    overhead: OverheadSpec | None = None
+    colocation: ColocationSpec | None = None
+    sharing: tuple[SharingSpec, ...] = ()
+    priorities: PrioritiesSpec | None = None
+    preemption: PreemptionCostSpec = PreemptionCostSpec()
 
 
 class SpotSpec(_Config):
@@ -100,7 +131,13 @@ class TcoScenario(_Config):
     overrides: dict[str, float | tuple[float, ...] | str] = Field(
         default_factory=dict, description="bare-metal assumptions (planner/baremetal.py names)"
     )
-    self_hosted: tuple[OwnedPoolSpec, ...] = Field(min_length=1)
+    scheduling: SchedulingSpec | None = Field(
+        default=None,
+        description="queues, sharing, priorities, ... of the replay (a replay scenario's)",
+    )
+    self_hosted: tuple[OwnedPoolSpec, ...] = Field(
+        default=(), description="servers to own; none: a cloud-only scenario"
+    )
     cloud: tuple[CloudSpec, ...] = ()
     hybrid: HybridSpec | None = None
     speed: dict[str, float] = Field(
@@ -111,6 +148,10 @@ class TcoScenario(_Config):
 
     @model_validator(mode="after")
     def _consistent(self) -> Self:
+        if not self.self_hosted and not self.cloud:
+            raise ValueError("give servers to own (`self_hosted`), cloud options (`cloud`) or both")
+        if self.hybrid and not self.self_hosted:
+            raise ValueError("hybrid needs self-hosted servers to keep")
         if self.hybrid and not self.cloud:
             raise ValueError("hybrid needs a cloud option to burst to")
         names = [c.label() for c in self.cloud]
@@ -126,3 +167,46 @@ class TcoScenario(_Config):
             if "/" not in key or value <= 0:
                 raise ValueError(f"speed '{key}: {value}': write 'FAST/SLOW: factor > 0'")
         return self
+
+    def replay_scenario(self) -> Scenario:
+        """The replay scenario (no trace, no cluster) whose policy the owned servers run."""
+        parts = self.scheduling.model_dump(exclude_unset=True) if self.scheduling else {}
+        return Scenario.model_validate({"policy": self.policy.model_dump(), **parts})
+
+
+def tco_from_replay(scenario: Scenario, nodes: list[NodeSpec], **fields: object) -> TcoScenario:
+    """A replay scenario priced as owning its cluster: one self-hosted pool per run of
+    identical GPU nodes (price and power from the price book), its policy and scheduling
+    set-up; `fields` (cloud, horizons_years, currency, ...) are added as given."""
+    pools: list[dict[str, object]] = []
+    for _, gpu_type, gpus, cpu, mem_gib in nodes:
+        if not gpus:
+            continue  # CPU-only nodes are not priced as GPU servers
+        shape = {"gpu": gpu_type, "gpus_per_server": int(gpus), "cpu": cpu, "mem_gib": mem_gib}
+        if pools and {k: v for k, v in pools[-1].items() if k != "servers"} == shape:
+            pools[-1]["servers"] = int(str(pools[-1]["servers"])) + 1
+        else:
+            pools.append({**shape, "servers": 1})
+    if not pools:
+        raise ScenarioError(f"scenario '{scenario.name}': its cluster has no GPU nodes to price")
+    scheduling = scenario.model_dump(
+        include={
+            "queues",
+            "volcano",
+            "overhead",
+            "colocation",
+            "sharing",
+            "priorities",
+            "preemption",
+        },
+        exclude_defaults=True,
+    )
+    data: dict[str, object] = {
+        "name": scenario.name,
+        "trace": scenario.trace,
+        "policy": scenario.policy.model_dump(),
+        "self_hosted": pools,
+        **({"scheduling": scheduling} if scheduling else {}),
+        **fields,
+    }
+    return TcoScenario.model_validate(data)

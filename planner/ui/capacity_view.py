@@ -16,6 +16,7 @@ from planner.errors import ScenarioError
 from planner.tco_scenario import TcoScenario
 from planner.ui import compare_view
 from planner.ui.charts import TEMPLATE, option_colors
+from planner.ui.i18n import Language, fmt_money, fmt_number, number_style, t
 
 DEFAULT_SCENARIO = "sample-tco.yaml"
 MAX_POINTS = 8
@@ -47,13 +48,13 @@ def parse_counts(text: str) -> list[int]:
     try:
         counts = sorted({int(p) for p in parts})
     except ValueError as err:
-        raise ScenarioError(f"server counts: '{text}' is not a list of whole numbers") from err
+        raise ScenarioError(t("capacity.err_not_numbers", text=text)) from err
     if not counts:
-        raise ScenarioError("server counts: give at least one, e.g. 4, 8, 16")
+        raise ScenarioError(t("capacity.err_empty"))
     if counts[0] < 1:
-        raise ScenarioError("server counts: every count must be at least 1")
+        raise ScenarioError(t("capacity.err_below_one"))
     if len(counts) > MAX_POINTS:
-        raise ScenarioError(f"server counts: at most {MAX_POINTS} points ({len(counts)} given)")
+        raise ScenarioError(t("capacity.err_too_many", max=MAX_POINTS, given=len(counts)))
     return counts
 
 
@@ -138,60 +139,90 @@ def cheapest(rows: Iterable[Row]) -> Row | None:
     return min(priced, key=lambda r: (r["per_useful_gpu_hour"], r["total"]), default=None)
 
 
-def label(row: Mapping[str, Any]) -> str:
+def convert(rows: Iterable[Row], rate: float) -> list[Row]:
+    """The rows with their money (total, per useful GPU-hour) multiplied by an FX `rate`."""
+    return [
+        r
+        | {
+            "total": r["total"] * rate,
+            "per_useful_gpu_hour": None
+            if r["per_useful_gpu_hour"] is None
+            else r["per_useful_gpu_hour"] * rate,
+        }
+        for r in rows
+    ]
+
+
+def short(value: float, currency: str) -> str:
+    """A number as briefly as `:g` writes it, with the currency's decimal mark (0.5, 0,5)."""
+    text = f"{value:g}"
+    return text if "e" in text else text.replace(".", number_style(currency).decimal)
+
+
+def label(row: Mapping[str, Any], lang: Language) -> str:
     """'self-hosted, 16 servers' for owned options, the cloud option's name otherwise."""
     if row["servers"] is None:
         return str(row["option"])
-    return f"{row['option']}, {_servers(row['servers'])}"
+    return f"{row['option']}{t('capacity.list_sep', lang)}{_servers(row['servers'], lang)}"
 
 
-def _servers(n: int) -> str:
-    return f"{n:,} server{'' if n == 1 else 's'}"
+def _servers(n: int, lang: Language) -> str:
+    return t("capacity.servers_one" if n == 1 else "capacity.servers_many", lang, n=f"{n:,}")
 
 
-def sentence(rows: Sequence[Row], target_h: float, currency: str) -> str:
-    """The answer in one sentence: the smallest cluster meeting the target, the cheapest."""
-    money = compare_view.money
+def sentence(rows: Sequence[Row], target_h: float, currency: str, lang: Language) -> str:
+    """The answer in one sentence in `lang`: the smallest cluster meeting the target, the
+    cheapest option; money in `currency`."""
     best = smallest_meeting(rows, target_h)
+    target = short(target_h, currency)
     if best is not None:
-        first = (
-            f"The smallest self-hosted cluster meeting a p95 wait of {target_h:g} h is "
-            f"{_servers(best['servers'])} (cost {money(best['total'], currency, 0)} over "
-            f"{best['years']:g} years, {money(best['per_useful_gpu_hour'], currency)} per "
-            f"useful GPU-hour)"
+        first = t(
+            "capacity.smallest",
+            lang,
+            target=target,
+            servers=_servers(best["servers"], lang),
+            total=fmt_money(best["total"], currency, 0),
+            years=short(best["years"], currency),
+            per_hour=fmt_money(best["per_useful_gpu_hour"], currency),
         )
     else:
-        first = f"No self-hosted cluster in the sweep meets a p95 wait of {target_h:g} h"
+        first = t("capacity.none_meets", lang, target=target)
     low = cheapest(rows)
     if low is None:
-        return first + "."
-    return (
-        f"{first}; the cheapest option overall is {label(low)} at "
-        f"{money(low['per_useful_gpu_hour'], currency)} per useful GPU-hour "
-        f"({money(low['total'], currency, 0)} in total)."
+        return first + t("capacity.full_stop", lang)
+    return t(
+        "capacity.and_cheapest",
+        lang,
+        first=first,
+        label=label(low, lang),
+        per_hour=fmt_money(low["per_useful_gpu_hour"], currency),
+        total=fmt_money(low["total"], currency, 0),
     )
 
 
-def table(rows: Sequence[Row]) -> pd.DataFrame:
-    """The points for display: option, servers, total, per useful GPU-hour, p95 wait (h)."""
-    frame = pd.DataFrame(
-        rows, columns=["option", "servers", "total", "per_useful_gpu_hour", "p95_wait_h"]
-    )
-    return frame.rename(
-        columns={
-            "option": "Option",
-            "servers": "Servers",
-            "total": "Total",
-            "per_useful_gpu_hour": "Per useful GPU-hour",
-            "p95_wait_h": "p95 wait (h)",
+def table(rows: Sequence[Row], years: float, currency: str, lang: Language) -> pd.DataFrame:
+    """The points for display, in `lang`, money and waits written in `currency`'s style."""
+    return pd.DataFrame(
+        {
+            t("capacity.col.option", lang): [r["option"] for r in rows],
+            t("capacity.col.servers", lang): pd.array([r["servers"] for r in rows], "Int64"),
+            t("capacity.col.total", lang, years=short(years, currency)): [
+                fmt_money(r["total"], currency, 0) for r in rows
+            ],
+            t("capacity.col.per_hour", lang): [
+                fmt_money(r["per_useful_gpu_hour"], currency) for r in rows
+            ],
+            t("capacity.col.wait", lang): [fmt_number(r["p95_wait_h"], 2, currency) for r in rows],
         }
-    ).astype({"Servers": "Int64"})
+    )
 
 
-def chart(rows: Sequence[Row], target_h: float, currency: str, years: float) -> go.Figure:
+def chart(
+    rows: Sequence[Row], target_h: float, currency: str, years: float, lang: Language
+) -> go.Figure:
     """Total cost against p95 wait: one labelled point per server count for each owned
     option, the cloud options at wait 0, the target as a vertical line, and the smallest
-    cluster meeting it and the cheapest option marked."""
+    cluster meeting it and the cheapest option marked; texts in `lang`."""
     names = list(dict.fromkeys(r["option"] for r in rows))
     colors = option_colors(names)
     fig = go.Figure(layout={"template": TEMPLATE})
@@ -207,29 +238,50 @@ def chart(rows: Sequence[Row], target_h: float, currency: str, years: float) -> 
             name=name,
             marker={"color": colors[name], "size": 9 if owned else 12},
             line={"color": colors[name]},
-            customdata=[[label(r), r["per_useful_gpu_hour"] or 0.0] for r in points],
-            hovertemplate=f"%{{customdata[0]}}<br>p95 wait %{{x:,.2f}} h<br>%{{y:,.0f}} {currency}"
-            f" (%{{customdata[1]:,.2f}} {currency} per useful GPU-hour)<extra></extra>",
+            hovertext=[_hover(r, currency, lang) for r in points],
+            hoverinfo="text",
         )
-    for row, name, symbol in (
-        (smallest_meeting(rows, target_h), "smallest meeting the target", "star"),
-        (cheapest(rows), "cheapest option", "diamond-open"),
+    for row, key, symbol in (
+        (smallest_meeting(rows, target_h), "capacity.mark_smallest", "star"),
+        (cheapest(rows), "capacity.mark_cheapest", "diamond-open"),
     ):
         if row is not None:
+            name = t(key, lang)
             fig.add_scatter(
                 x=[row["p95_wait_h"] or 0.0],
                 y=[row["total"]],
                 mode="markers",
                 name=name,
                 marker={"symbol": symbol, "size": 20, "color": "#1F2937", "line": {"width": 2}},
-                hovertemplate=f"{name}: {label(row)}<extra></extra>",
+                hovertext=[f"{name}: {label(row, lang)}"],
+                hoverinfo="text",
             )
+    span = short(years, currency)
     fig.add_vline(x=target_h, line_dash="dot", line_color="#6B7280")
-    fig.add_annotation(x=target_h, y=1, yref="paper", text=f"target: {target_h:g} h")
-    fig.update_layout(
-        title=f"Total cost over {years:g} years against p95 wait, by server count",
-        hovermode="closest",
+    fig.add_annotation(
+        x=target_h,
+        y=1,
+        yref="paper",
+        text=t("capacity.target_note", lang, target=short(target_h, currency)),
     )
-    fig.update_xaxes(title="p95 wait (hours)", rangemode="tozero", tickformat=",.1f")
-    fig.update_yaxes(title=f"Total cost over {years:g} years ({currency})", tickformat=",.0f")
+    fig.update_layout(
+        title=t("capacity.chart_title", lang, years=span),
+        hovermode="closest",
+        separators=number_style(currency).plotly_separators,
+    )
+    fig.update_xaxes(title=t("capacity.x_title", lang), rangemode="tozero", tickformat=",.1f")
+    fig.update_yaxes(
+        title=t("capacity.y_title", lang, years=span, currency=currency), tickformat=",.0f"
+    )
     return fig
+
+
+def _hover(row: Row, currency: str, lang: Language) -> str:
+    return t(
+        "capacity.hover",
+        lang,
+        label=label(row, lang),
+        wait=fmt_number(row["p95_wait_h"] or 0.0, 2, currency),
+        total=fmt_money(row["total"], currency, 0),
+        per_hour=fmt_money(row["per_useful_gpu_hour"], currency),
+    )

@@ -12,6 +12,8 @@ import plotly.express as px
 import plotly.graph_objects as go
 import plotly.io as pio
 
+from planner.ui.i18n import fmt_number, number_style, t
+
 TEMPLATE = "planner"
 pio.templates[TEMPLATE] = go.layout.Template(
     layout={
@@ -47,6 +49,32 @@ def gpu_colors(pools: Iterable[str]) -> dict[str, str]:
     return colors
 
 
+# One colour per wait reason, on both reason charts.
+REASON_COLORS: dict[str, str] = {
+    "cluster_full": "#3B6EA5",
+    "gpu_type_busy": "#6FA8C8",
+    "fragmented": "#C4704A",
+    "cpu_mem_short": "#B5A642",
+    "behind_head": "#8A6BB1",
+    "partial_gang": "#C75C8E",
+    "backoff": "#7F7F7F",
+    "quota": "#5B9A68",
+    "preempted": "#B04E4E",
+    "over_budget": "#D08C2F",
+    "evicted_online": "#4C9F9F",
+}
+
+
+def _localized(fig: go.Figure) -> go.Figure:
+    """Thousands and decimal marks of the reporting currency, as the metrics above use."""
+    fig.update_layout(separators=number_style().plotly_separators)
+    return fig
+
+
+def _hours_axis(fig: go.Figure) -> None:
+    fig.update_xaxes(title=t("replay.hours_axis"), tickformat=",.0f")
+
+
 def allocated_gpus(frame: pd.DataFrame, capacity_by_pool: Mapping[str, float]) -> go.Figure:
     """Allocated GPUs over time, stacked by pool, with the installed total as a line."""
     pools = list(dict.fromkeys(frame["pool"]))
@@ -59,8 +87,8 @@ def allocated_gpus(frame: pd.DataFrame, capacity_by_pool: Mapping[str, float]) -
         category_orders={"pool": pools},
         color_discrete_map=gpu_colors(pools),
         template=TEMPLATE,
-        title="Allocated GPUs over time, by pool",
-        labels={"hours": "Time since trace start (hours)", "gpus": "Allocated GPUs", "pool": ""},
+        title=t("replay.allocated_title"),
+        labels={"gpus": t("replay.allocated_axis"), "pool": ""},
     )
     installed = float(sum(capacity_by_pool.values()))
     if installed:
@@ -68,13 +96,14 @@ def allocated_gpus(frame: pd.DataFrame, capacity_by_pool: Mapping[str, float]) -
             y=installed,
             line_dash="dash",
             line_color="#6B7280",
-            annotation_text=f"installed: {installed:,.0f} GPUs",
+            annotation_text=t("replay.installed", gpus=fmt_number(installed)),
             annotation_position="top left",
         )
-    fig.update_traces(hovertemplate="%{y:,.1f} GPUs<extra>%{fullData.name}</extra>")
+    unit = t("replay.gpus_hover")
+    fig.update_traces(hovertemplate=f"%{{y:,.1f}} {unit}<extra>%{{fullData.name}}</extra>")
     fig.update_yaxes(rangemode="tozero", tickformat=",.0f")
-    fig.update_xaxes(tickformat=",.0f")
-    return fig
+    _hours_axis(fig)
+    return _localized(fig)
 
 
 def queue_length(frame: pd.DataFrame) -> go.Figure:
@@ -86,38 +115,51 @@ def queue_length(frame: pd.DataFrame) -> go.Figure:
         line_shape="hv",
         custom_data=["gpus"],
         template=TEMPLATE,
-        title="Queue length over time",
-        labels={"hours": "Time since trace start (hours)", "jobs": "Waiting jobs (mean per bin)"},
+        title=t("replay.queue_title"),
+        labels={"jobs": t("replay.queue_axis")},
     )
+    hover = t("replay.queue_hover", gpus="%{customdata[0]:,.0f}")
     fig.update_traces(
-        name="waiting jobs",
-        hovertemplate="%{y:,.1f} jobs waiting for %{customdata[0]:,.0f} GPUs<extra></extra>",
+        name=t("replay.queue_trace"), hovertemplate=f"%{{y:,.1f}} {hover}<extra></extra>"
     )
     fig.update_yaxes(rangemode="tozero", tickformat=",~r")
-    fig.update_xaxes(tickformat=",.0f")
-    return fig
+    _hours_axis(fig)
+    return _localized(fig)
 
 
-def wait_by_size(frame: pd.DataFrame) -> go.Figure:
-    """Median and 95th-percentile wait by GPU-size class (grouped bars)."""
+def _wait_bars(frame: pd.DataFrame, x: str, title: str, x_title: str) -> go.Figure:
+    """Median and 95th-percentile wait per group (grouped bars, minutes)."""
     fig = px.bar(
         frame,
-        x="size",
+        x=x,
         y="minutes",
         color="statistic",
         barmode="group",
         custom_data=["jobs"],
         category_orders={"statistic": ["p50", "p95"]},
+        color_discrete_map={"p50": "#6FA8C8", "p95": "#3B6EA5"},
         template=TEMPLATE,
-        title="Wait by job size (median and 95th percentile)",
-        labels={"size": "GPUs per job", "minutes": "Wait (minutes)", "statistic": ""},
+        title=title,
+        labels={x: x_title, "minutes": t("replay.wait_axis"), "statistic": ""},
     )
+    minutes, jobs = t("replay.minutes"), t("replay.jobs_hover")
     fig.update_traces(
-        hovertemplate="%{y:,.1f} min (%{customdata[0]:,} jobs)<extra>%{fullData.name}</extra>"
+        hovertemplate=f"%{{y:,.1f}} {minutes} (%{{customdata[0]:,}} {jobs})"
+        "<extra>%{fullData.name}</extra>"
     )
     fig.update_xaxes(type="category")
     fig.update_yaxes(rangemode="tozero", tickformat=",.1f")
-    return fig
+    return _localized(fig)
+
+
+def wait_by_size(frame: pd.DataFrame) -> go.Figure:
+    """Median and 95th-percentile wait by GPU-size class (grouped bars)."""
+    return _wait_bars(frame, "size", t("replay.size_title"), t("replay.size_axis"))
+
+
+def wait_by_team(frame: pd.DataFrame) -> go.Figure:
+    """Median and 95th-percentile wait by team (the trace's queue, or the ClusterQueue)."""
+    return _wait_bars(frame, "team", t("replay.team_title"), t("replay.team_axis"))
 
 
 def waiting_by_reason(frame: pd.DataFrame) -> go.Figure:
@@ -125,18 +167,112 @@ def waiting_by_reason(frame: pd.DataFrame) -> go.Figure:
     fig = px.bar(
         frame,
         x="gpu_hours",
-        y="reason",
+        y="label",
+        color="reason",
         orientation="h",
         custom_data=["meaning"],
+        color_discrete_map=REASON_COLORS,
         template=TEMPLATE,
-        title="Why jobs waited",
-        labels={"gpu_hours": "GPU-hours waiting", "reason": "Reason"},
+        title=t("replay.reasons_title"),
+        labels={"gpu_hours": t("replay.gpu_hours_axis"), "label": t("replay.reason_axis")},
     )
-    fig.update_traces(hovertemplate="%{y}: %{x:,.1f} GPU-hours<br>%{customdata[0]}<extra></extra>")
-    fig.update_layout(hovermode="closest")
+    hours = t("replay.gpu_hours_axis")
+    fig.update_traces(
+        hovertemplate=f"%{{y}}: %{{x:,.1f}} {hours}<br>%{{customdata[0]}}<extra></extra>"
+    )
+    fig.update_layout(hovermode="closest", showlegend=False)
     fig.update_yaxes(autorange="reversed")
     fig.update_xaxes(tickformat=",.0f")
-    return fig
+    return _localized(fig)
+
+
+def waiting_by_reason_per_team(frame: pd.DataFrame) -> go.Figure:
+    """GPU-hours spent waiting per team, stacked by reason (teams with most waiting first)."""
+    labels = dict(zip(frame["reason"], frame["label"], strict=True))
+    fig = px.bar(
+        frame,
+        x="team",
+        y="gpu_hours",
+        color="label",
+        custom_data=["meaning"],
+        category_orders={"team": list(dict.fromkeys(frame["team"]))},
+        color_discrete_map={labels[code]: REASON_COLORS.get(code, "#888888") for code in labels},
+        template=TEMPLATE,
+        title=t("replay.reasons_team_title"),
+        labels={
+            "team": t("replay.team_axis"),
+            "gpu_hours": t("replay.gpu_hours_axis"),
+            "label": "",
+        },
+    )
+    fig.update_traces(
+        hovertemplate="%{x}: %{y:,.1f}<br>%{customdata[0]}<extra>%{fullData.name}</extra>"
+    )
+    fig.update_layout(barmode="stack", hovermode="closest")
+    fig.update_xaxes(type="category")
+    fig.update_yaxes(rangemode="tozero", tickformat=",.0f")
+    return _localized(fig)
+
+
+def fragmentation(frame: pd.DataFrame) -> go.Figure:
+    """Idle GPUs that waiting jobs cannot use, and the FGD measure, over time."""
+    fig = px.line(
+        frame,
+        x="hours",
+        y="gpus",
+        color="label",
+        line_shape="hv",
+        color_discrete_sequence=["#C4704A", "#8A6BB1"],
+        template=TEMPLATE,
+        title=t("replay.frag_title"),
+        labels={"gpus": t("replay.frag_axis"), "label": ""},
+    )
+    unit = t("replay.gpus_hover")
+    fig.update_traces(hovertemplate=f"%{{y:,.1f}} {unit}<extra>%{{fullData.name}}</extra>")
+    fig.update_yaxes(rangemode="tozero", tickformat=",.0f")
+    _hours_axis(fig)
+    return _localized(fig)
+
+
+def preemptions_by_queue(frame: pd.DataFrame) -> go.Figure:
+    """Evictions of each queue's jobs (bars)."""
+    fig = px.bar(
+        frame,
+        x="queue",
+        y="preemptions",
+        template=TEMPLATE,
+        title=t("replay.preempt_title"),
+        labels={"queue": t("replay.queue_axis_name"), "preemptions": t("replay.preempt_axis")},
+    )
+    fig.update_traces(marker_color="#B04E4E", hovertemplate="%{x}: %{y:,}<extra></extra>")
+    fig.update_layout(hovermode="closest")
+    fig.update_xaxes(type="category")
+    fig.update_yaxes(rangemode="tozero", tickformat=",d")
+    return _localized(fig)
+
+
+def borrowing_by_queue(frame: pd.DataFrame) -> go.Figure:
+    """GPU-hours each ClusterQueue borrowed above its quota and lent of its idle quota."""
+    fig = px.bar(
+        frame,
+        x="queue",
+        y="gpu_hours",
+        color="label",
+        barmode="group",
+        color_discrete_sequence=["#C4704A", "#5B9A68"],
+        template=TEMPLATE,
+        title=t("replay.borrow_title"),
+        labels={
+            "queue": t("replay.queue_axis_name"),
+            "gpu_hours": t("replay.borrow_axis"),
+            "label": "",
+        },
+    )
+    fig.update_traces(hovertemplate="%{x}: %{y:,.1f}<extra>%{fullData.name}</extra>")
+    fig.update_layout(hovermode="closest")
+    fig.update_xaxes(type="category")
+    fig.update_yaxes(rangemode="tozero", tickformat=",.1f")
+    return _localized(fig)
 
 
 # --- the compare page ----------------------------------------------------------------------

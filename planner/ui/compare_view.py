@@ -1,10 +1,9 @@
-"""The compare page's glue: a TCO scenario from a bundled file or an upload, a cached
-`run_tco`, plot-ready tables and the plain-language conclusion.
+"""The compare page's glue for one TCO scenario: a bundled file or an upload, a cached
+`run_tco`, plot-ready tables and the plain-language conclusion (in the language asked for).
 
-The report is `planner tco --json`'s, so the page and the CLI show the same numbers. The
-break-even chart needs the two numbers of the break-even formula, F (fixed cost per
-installed GPU-hour) and V (energy per busy GPU-hour), which the report does not carry; they
-are computed here from the same price book and assumptions `run_tco` uses.
+The report is `planner tco --json`'s, so the page and the CLI show the same numbers; it
+carries F (fixed cost per installed GPU-hour) and V (energy per busy GPU-hour), the two
+numbers the break-even chart draws. Several saved scenarios side by side: `compare_saved`.
 """
 
 import hashlib
@@ -22,23 +21,26 @@ from planner.store import database_path
 from planner.tco_run import run_tco
 from planner.tco_scenario import TcoScenario
 from planner.ui.cache import cursor
+from planner.ui.i18n import Language, fmt_money, fmt_number, fmt_percent, t
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "data" / "scenarios"
 DEFAULT_SCENARIO = "worked-example-h100.yaml"
 MAX_UPLOAD_MB = 1
 OWNED = ("self-hosted", "hybrid")  # the report's names of the options that own servers
-DRIVERS = {
-    "cloud_price": "Cloud price",
-    "commit_price": "Commitment price",
-    "utilization": "Demand (utilization)",
-    "server_price": "Server price",
-    "life": "Server life",
-    "electricity": "Electricity price",
-    "pue": "PUE",
-    "staff": "Staff cost",
-    "rate": "Discount rate",
-    "fx": "FX rate",
-}
+DRIVERS = (
+    "cloud_price",
+    "commit_price",
+    "utilization",
+    "server_price",
+    "life",
+    "electricity",
+    "pue",
+    "staff",
+    "rate",
+    "fx",
+)
+# Columns of the options table (labels come from the language catalog, `column_labels`).
+COLUMNS = ("option", "total", "per_useful", "mean_wait_h", "p95_wait_h", "eac")
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,8 +48,8 @@ class CompareRun:
     """A TCO report and the break-even formula's F and V (reporting currency)."""
 
     report: dict[str, Any]
-    fixed_per_gpu_hour: float
-    variable_per_gpu_hour: float
+    fixed_per_gpu_hour: float | None
+    variable_per_gpu_hour: float | None
 
 
 def bundled_scenarios(folder: Path = SCENARIOS) -> list[str]:
@@ -56,6 +58,17 @@ def bundled_scenarios(folder: Path = SCENARIOS) -> list[str]:
         p.name for p in folder.glob("*.yaml") if "\nself_hosted:" in p.read_text(encoding="utf-8")
     )
     return sorted(names, key=lambda name: name != DEFAULT_SCENARIO)
+
+
+def bundled_files(folder: Path = SCENARIOS) -> list[str]:
+    """Every bundled TCO scenario, cloud-only ones included (those with `cloud:` and no
+    `cluster:`), default first."""
+    names = sorted(p.name for p in folder.glob("*.yaml") if _is_tco(p.read_text(encoding="utf-8")))
+    return sorted(names, key=lambda name: name != DEFAULT_SCENARIO)
+
+
+def _is_tco(text: str) -> bool:
+    return "\ncluster:" not in text and ("\nself_hosted:" in text or "\ncloud:" in text)
 
 
 def load_bundled(name: str, folder: Path = SCENARIOS) -> TcoScenario:
@@ -94,16 +107,31 @@ def options_frame(report: Mapping[str, Any], horizon: int) -> pd.DataFrame:
     """One row per option over the horizon: total, per useful GPU-hour, waits (hours), EAC."""
     rows = [
         {
-            "Option": o["name"],
-            "Total": o["total"],
-            "Per useful GPU-hour": o["cost_per_useful_gpu_hour"],
-            "Mean wait (h)": _hours(o["wait_mean_s"]),
-            "p95 wait (h)": _hours(o["wait_p95_s"]),
-            "EAC (per year)": o["equivalent_annual_cost"],
+            "option": o["name"],
+            "total": o["total"],
+            "per_useful": o["cost_per_useful_gpu_hour"],
+            "mean_wait_h": _hours(o["wait_mean_s"]),
+            "p95_wait_h": _hours(o["wait_p95_s"]),
+            "eac": o["equivalent_annual_cost"],
         }
         for o in report["horizons"][horizon]["options"]
     ]
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=list(COLUMNS))
+
+
+def column_labels(currency: str) -> dict[str, str]:
+    """The table's column headers in the session's language."""
+    return {
+        "scenario": t("compare.col_scenario"),
+        "option": t("compare.col_option"),
+        "total": t("compare.col_total", currency=currency),
+        "per_useful": t("compare.col_per_useful", currency=currency),
+        "mean_wait_h": t("compare.col_mean_wait"),
+        "p95_wait_h": t("compare.col_p95_wait"),
+        "eac": t("compare.col_eac", currency=currency),
+        "utilization": t("compare.col_utilization"),
+        "currency": t("compare.col_currency"),
+    }
 
 
 def _hours(seconds: float | None) -> float | None:
@@ -125,7 +153,7 @@ def break_even_frames(run: CompareRun, horizon: int) -> tuple[pd.DataFrame, pd.D
     """The self-hosted cost per allocated GPU-hour F/u + V for u in 2..100% (u, cost), and
     each cloud option's price with its break-even allocation from the report (option,
     price, break_even, cost_at_break_even; the last two empty when owning never pays)."""
-    f, v = run.fixed_per_gpu_hour, run.variable_per_gpu_hour
+    f, v = run.fixed_per_gpu_hour or 0.0, run.variable_per_gpu_hour or 0.0
     u = [k / 100 for k in range(2, 101)]
     curve = pd.DataFrame({"u": u, "cost": [f / x + v for x in u]})
     prices = {o["name"]: o["cost_per_useful_gpu_hour"] for o in _rented(run.report, horizon)}
@@ -142,17 +170,21 @@ def tornado_frame(report: Mapping[str, Any]) -> pd.DataFrame:
     """The sensitivity bars, widest first: driver (readable), low, high (NPV), swing."""
     sensitivity = report.get("sensitivity") or {"bars": []}
     rows = [
-        {"driver": DRIVERS.get(b["driver"], b["driver"]), **{k: b[k] for k in ("low", "high")}}
+        {"driver": _driver(b["driver"]), **{k: b[k] for k in ("low", "high")}}
         | {"swing": b["swing"]}
         for b in sensitivity["bars"]
     ]
     return pd.DataFrame(rows, columns=["driver", "low", "high", "swing"])
 
 
+def _driver(name: str) -> str:
+    return t(f"compare.driver.{name}") if name in DRIVERS else name
+
+
 def notes(report: Mapping[str, Any]) -> tuple[list[str], list[str]]:
     """(warnings, remarks): stale prices and placeholder rates are warnings."""
     warnings = [
-        f"{p['price']}: price as of {p['as_of']} is stale; check it on the Prices page"
+        t("compare.stale_price", price=p["price"], as_of=p["as_of"])
         for p in report.get("prices_used", [])
         if p.get("stale")
     ]
@@ -174,56 +206,69 @@ def cheapest(options: Sequence[Mapping[str, Any]]) -> Mapping[str, Any] | None:
     return min(priced, key=lambda o: o["cost_per_useful_gpu_hour"], default=None)
 
 
-def money(value: float | None, currency: str, digits: int = 2) -> str:
-    return "n/a" if value is None else f"{value:,.{digits}f} {currency}"
+def money(value: float | None, currency: str, digits: int | None = None) -> str:
+    """An amount in `currency`, written the way that currency is ("$7.13", "7,13 €")."""
+    return fmt_money(value, currency, digits)
 
 
-def conclusion(report: Mapping[str, Any], horizon: int = 0) -> str:
-    """A few plain sentences from the numbers: what owning costs, the cheapest option, and
-    when owning pays against the best cloud option (break-even allocation and NPV)."""
+def conclusion(report: Mapping[str, Any], horizon: int = 0, lang: Language | None = None) -> str:
+    """A few plain sentences from the numbers, in `lang` (default: the session's): what
+    owning costs, the cheapest option, and when owning pays against the best cloud option
+    (break-even allocation and NPV)."""
     cur, h = report["currency"], report["horizons"][horizon]
-    years, options = h["years"], h["options"]
-    own = options[0]
+    years, options = fmt_number(h["years"], 0 if h["years"] == int(h["years"]) else 1), h["options"]
     best = cheapest(options)
-    text = [
-        f"At {report['allocation']:.0%} allocation, owning costs "
-        f"{money(own['cost_per_useful_gpu_hour'], cur)} per useful GPU-hour over {years:g} years."
-    ]
+    if report.get("allocation") is None:
+        text = [t("compare.c_cloud_only", lang, years=years)]
+    else:
+        text = [
+            t(
+                "compare.c_own",
+                lang,
+                allocation=fmt_percent(report["allocation"], 0, cur),
+                cost=money(options[0]["cost_per_useful_gpu_hour"], cur),
+                years=years,
+            )
+        ]
     if best is not None:
         text.append(
-            f"The cheapest option is {best['name']} at "
-            f"{money(best['cost_per_useful_gpu_hour'], cur)} per useful GPU-hour "
-            f"({money(best['total'], cur, 0)} in total{_wait(best)})."
+            t(
+                "compare.c_cheapest",
+                lang,
+                name=best["name"],
+                cost=money(best["cost_per_useful_gpu_hour"], cur),
+                total=money(best["total"], cur, 0),
+                wait=_wait(best, cur, lang),
+            )
         )
     owning_wins = best is None or best["name"] in OWNED
     rival = cheapest(_rented(report, horizon)) if owning_wins else best
-    if rival is not None:
-        text += _against(report, horizon, rival)
+    if rival is not None and report.get("allocation") is not None:
+        text += _against(report, horizon, rival, lang)
     return " ".join(text)
 
 
-def _wait(option: Mapping[str, Any]) -> str:
+def _wait(option: Mapping[str, Any], currency: str, lang: Language | None) -> str:
     p95 = option["wait_p95_s"]
-    return f", p95 wait {p95 / 3600:,.1f} h" if p95 else ""
+    return t("compare.c_wait", lang, hours=fmt_number(p95 / 3600, 1, currency)) if p95 else ""
 
 
-def _against(report: Mapping[str, Any], horizon: int, rival: Mapping[str, Any]) -> list[str]:
+def _against(
+    report: Mapping[str, Any], horizon: int, rival: Mapping[str, Any], lang: Language | None
+) -> list[str]:
     cur, h, name = report["currency"], report["horizons"][horizon], rival["name"]
     be = report["break_even_utilization"].get(name)
     allocation = report["allocation"]
     if be is None:
-        text = [f"Owning never pays against {name}: its price does not cover a busy GPU's energy."]
-    elif be > 1:
-        text = [f"Owning does not pay against {name} even at full allocation (it needs {be:.0%})."]
-    elif allocation >= be:
-        text = [f"Owning pays above {be:.0%} allocation against {name}, and the demand is there."]
+        text = [t("compare.c_never", lang, name=name)]
     else:
-        text = [f"Owning pays only above {be:.0%} allocation against {name}."]
+        share = fmt_percent(be, 0, cur)
+        key = "c_over_full" if be > 1 else "c_pays" if allocation >= be else "c_pays_only"
+        text = [t(f"compare.{key}", lang, name=name, share=share)]
     comparison = next((c for c in h["comparisons"] if c["rented"] == name), None)
     if comparison is not None:
         npv = comparison["npv_of_buying"]
-        verb = "gains" if npv >= 0 else "loses"
-        text.append(
-            f"Over {h['years']:g} years buying {verb} {money(abs(npv), cur, 0)} in NPV against it."
-        )
+        key = "compare.c_npv_gains" if npv >= 0 else "compare.c_npv_loses"
+        years = fmt_number(h["years"], 0 if h["years"] == int(h["years"]) else 1)
+        text.append(t(key, lang, years=years, amount=money(abs(npv), cur, 0)))
     return text

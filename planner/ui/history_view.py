@@ -7,7 +7,7 @@ cursor, so concurrent sessions importing files do not interfere.
 
 import hashlib
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,6 +15,7 @@ import pandas as pd
 import plotly.express as px
 import plotly.graph_objects as go
 import streamlit as st
+from streamlit.elements.lib.column_types import ColumnConfig
 
 from planner.errors import PlannerError
 from planner.importer import import_file, rejected_rows
@@ -26,6 +27,7 @@ from planner.store import database_path
 from planner.trace_stats import CLASS_ORDER, TraceStats
 from planner.ui.cache import cursor
 from planner.ui.charts import TEMPLATE
+from planner.ui.i18n import fmt_number, number_style, t
 
 MAX_UPLOAD_MB = 200
 UPLOAD_TYPES = ["csv", "tsv", "txt", "xlsx", "gz"]
@@ -56,10 +58,8 @@ class Imported:
 def check_size(size: int, name: str) -> None:
     """PlannerError naming the file when it is over the page's upload limit."""
     if size > MAX_UPLOAD_MB * 1024 * 1024:
-        raise PlannerError(
-            f"{name} is {size / 1024 / 1024:,.1f} MB; the page imports files up to "
-            f"{MAX_UPLOAD_MB} MB. Import bigger files with `planner ingest FILE`."
-        )
+        size_mb = fmt_number(size / 1024 / 1024, 1)
+        raise PlannerError(t("history.too_big", name=name, size=size_mb, max=MAX_UPLOAD_MB))
 
 
 def stage(data: bytes, name: str) -> Path:
@@ -121,7 +121,8 @@ def import_upload(path: Path, mapping: Mapping[str, str], tz: str) -> Imported:
 
 
 def reasons_frame(report: IngestReport) -> pd.DataFrame:
-    """Rejected rows per reason, with what the reason means, most common first."""
+    """Rejected rows per reason, with what the reason means (English: the importer's own
+    words), most common first."""
     rows = [
         {"reason": reason, "rows": count, "meaning": REJECTION_REASONS.get(reason, "")}
         for reason, count in sorted(report.rejected_by_reason.items(), key=lambda kv: -kv[1])
@@ -141,13 +142,24 @@ def examples_frame(report: IngestReport) -> pd.DataFrame:
 
 
 def duration_text(seconds: float) -> str:
+    """A span in the largest unit that keeps it readable, in the session's language."""
     if seconds < 120:
-        return f"{seconds:,.0f} s"
+        return f"{fmt_number(seconds)} {t('unit.s')}"
     if seconds < 2 * 3600:
-        return f"{seconds / 60:,.1f} min"
+        return f"{fmt_number(seconds / 60, 1)} {t('unit.min')}"
     if seconds < 3 * 86400:
-        return f"{seconds / 3600:,.1f} h"
-    return f"{seconds / 86400:,.1f} days"
+        return f"{fmt_number(seconds / 3600, 1)} {t('unit.h')}"
+    return f"{fmt_number(seconds / 86400, 1)} {t('unit.d')}"
+
+
+def column_labels(prefix: str, columns: Iterable[str]) -> dict[str, ColumnConfig]:
+    """Translated headers for a table's columns (`history.col.<column>`)."""
+    return {c: st.column_config.Column(t(f"{prefix}.{c}")) for c in columns}
+
+
+def _styled(fig: go.Figure) -> go.Figure:
+    fig.update_layout(separators=number_style().plotly_separators)
+    return fig
 
 
 # --- statistics and charts of a stored trace ------------------------------------------------
@@ -178,15 +190,15 @@ def arrivals_chart(frame: pd.DataFrame, dated: bool) -> go.Figure:
         x="day",
         y="jobs",
         template=TEMPLATE,
-        title="Arrivals over time",
+        title=t("history.chart.arrivals"),
         labels={
-            "day": "Submit date (UTC)" if dated else "Day since trace start",
-            "jobs": "Jobs submitted per day",
+            "day": t("history.axis.date" if dated else "history.axis.day"),
+            "jobs": t("history.axis.jobs_per_day"),
         },
     )
-    fig.update_traces(hovertemplate="%{x}: %{y:,} jobs<extra></extra>")
+    fig.update_traces(hovertemplate=t("history.hover.arrivals") + "<extra></extra>")
     fig.update_yaxes(rangemode="tozero", tickformat=",d")
-    return fig
+    return _styled(fig)
 
 
 def gpu_mix_frame(stats: TraceStats) -> pd.DataFrame:
@@ -205,20 +217,21 @@ def gpu_mix_chart(frame: pd.DataFrame) -> go.Figure:
         custom_data=["gpu_hours"],
         category_orders={"size": list(CLASS_ORDER)},
         template=TEMPLATE,
-        title="GPU-count mix",
-        labels={"size": "GPUs per job", "jobs": "Jobs"},
+        title=t("history.chart.mix"),
+        labels={"size": t("history.axis.gpus_per_job"), "jobs": t("history.axis.jobs")},
     )
-    fig.update_traces(hovertemplate="%{y:,} jobs, %{customdata[0]:,.0f} GPU-hours<extra></extra>")
+    fig.update_traces(hovertemplate=t("history.hover.mix") + "<extra></extra>")
     fig.update_xaxes(type="category")
     fig.update_yaxes(rangemode="tozero", tickformat=",d")
-    return fig
+    return _styled(fig)
 
 
 def duration_frame(stats: TraceStats) -> tuple[pd.DataFrame, str]:
-    """Duration percentiles in one readable unit; (frame, unit)."""
+    """Duration percentiles in one readable unit; (frame, unit in the session's language)."""
     keys = [k for k in ("p50", "p90", "p95", "p99", "max") if k in stats.duration_s]
     top = max((stats.duration_s[k] for k in keys), default=0.0)
-    unit, scale = ("hours", 3600.0) if top >= 3 * 3600 else ("minutes", 60.0)
+    name, scale = ("hours", 3600.0) if top >= 3 * 3600 else ("minutes", 60.0)
+    unit = t(f"history.unit.{name}")
     values = [stats.duration_s[k] / scale for k in keys]
     return pd.DataFrame({"percentile": keys, "value": values}), unit
 
@@ -229,13 +242,16 @@ def duration_chart(frame: pd.DataFrame, unit: str) -> go.Figure:
         x="percentile",
         y="value",
         template=TEMPLATE,
-        title="Job duration (percentiles)",
-        labels={"percentile": "Percentile of jobs", "value": f"Run time ({unit})"},
+        title=t("history.chart.duration"),
+        labels={
+            "percentile": t("history.axis.percentile"),
+            "value": t("history.axis.run_time", unit=unit),
+        },
     )
-    fig.update_traces(hovertemplate=f"%{{x}}: %{{y:,.1f}} {unit}<extra></extra>")
+    fig.update_traces(hovertemplate=f"{t('history.hover.duration')} {unit}<extra></extra>")
     fig.update_xaxes(type="category")
     fig.update_yaxes(rangemode="tozero", tickformat=",.1f")
-    return fig
+    return _styled(fig)
 
 
 def demand_frame(stats: TraceStats) -> pd.DataFrame:
@@ -254,11 +270,11 @@ def demand_chart(frame: pd.DataFrame) -> go.Figure:
         orientation="h",
         custom_data=["jobs"],
         template=TEMPLATE,
-        title="Demand by team / queue",
-        labels={"gpu_hours": "GPU-hours requested", "queue": "Team / queue"},
+        title=t("history.chart.demand"),
+        labels={"gpu_hours": t("history.axis.gpu_hours"), "queue": t("history.axis.queue")},
     )
-    fig.update_traces(hovertemplate="%{y}: %{x:,.0f} GPU-hours (%{customdata[0]:,} jobs)")
+    fig.update_traces(hovertemplate=t("history.hover.demand"))
     fig.update_layout(hovermode="closest")
     fig.update_yaxes(autorange="reversed", type="category")
     fig.update_xaxes(tickformat=",.0f")
-    return fig
+    return _styled(fig)

@@ -10,14 +10,31 @@ Numbers follow the reporting currency, not the language: a CFO reading euros exp
 """
 
 import math
-from dataclasses import dataclass
-from typing import Literal
 
 import streamlit as st
 
+from planner import i18n_core as core
+from planner.i18n_core import STYLES, Language, NumberStyle
 from planner.ui.text import CATALOGS
 
-Language = Literal["en", "zh"]
+__all__ = [
+    "CURRENCY_KEY",
+    "LANGUAGES",
+    "LANG_KEY",
+    "STYLES",
+    "Language",
+    "NumberStyle",
+    "fmt_duration",
+    "fmt_money",
+    "fmt_number",
+    "fmt_percent",
+    "language",
+    "language_switch",
+    "number_style",
+    "reporting_currency",
+    "t",
+]
+
 LANGUAGES: dict[Language, str] = {"en": "English", "zh": "简体中文"}
 LANG_KEY = "lang"
 CURRENCY_KEY = "reporting_currency"  # the Prices page's reporting currency, kept per session
@@ -34,9 +51,7 @@ def language() -> Language:
 
 def t(key: str, lang: Language | None = None, **values: object) -> str:
     """The text `key` in `lang` (default: the session's), with `{name}` filled from `values`."""
-    chosen = CATALOGS[lang or language()]
-    text = chosen.get(key) or CATALOGS["en"][key]
-    return text.format(**values) if values else text
+    return core.lookup(CATALOGS, key, lang or language(), **values)
 
 
 def reporting_currency() -> str:
@@ -46,69 +61,24 @@ def reporting_currency() -> str:
         return "USD"
 
 
-@dataclass(frozen=True, slots=True)
-class NumberStyle:
-    """How amounts in one currency are written."""
-
-    symbol: str
-    symbol_after: bool = False
-    thousands: str = ","
-    decimal: str = "."
-    decimals: int = 2
-
-    @property
-    def plotly_separators(self) -> str:
-        """Plotly's `layout.separators`: the decimal mark, then the thousands mark."""
-        return self.decimal + self.thousands
-
-
-STYLES: dict[str, NumberStyle] = {
-    "USD": NumberStyle("$"),
-    "CNY": NumberStyle("¥"),
-    "GBP": NumberStyle("£"),
-    "JPY": NumberStyle("¥", decimals=0),
-    "EUR": NumberStyle("€", symbol_after=True, thousands=".", decimal=","),
-    "CHF": NumberStyle("CHF ", thousands="'"),
-    "INR": NumberStyle("₹"),
-}
-
-
 def number_style(currency: str | None = None) -> NumberStyle:
-    code = (currency or reporting_currency()).upper()
-    return STYLES.get(code, NumberStyle(code + " "))
+    return core.number_style(currency or reporting_currency())
 
 
 def fmt_number(value: float | None, decimals: int = 0, currency: str | None = None) -> str:
     """`value` with the reporting currency's thousands and decimal marks; "n/a" if unknown."""
-    if value is None or (isinstance(value, float) and not math.isfinite(value)):
-        return t("common.na")
-    style = number_style(currency)
-    text = f"{value:,.{decimals}f}"
-    return text.translate({ord(","): "\x00", ord("."): style.decimal}).replace(
-        "\x00", style.thousands
-    )
+    return core.fmt_number(value, decimals, currency or reporting_currency(), t("common.na"))
 
 
 def fmt_money(value: float | None, currency: str | None = None, decimals: int | None = None) -> str:
     """`value` as money in `currency` (default: the reporting currency): "$1,234.50",
     "1.234,50 €", "¥1,235" for yen."""
-    if value is None or (isinstance(value, float) and not math.isfinite(value)):
-        return t("common.na")
-    style = number_style(currency)
-    digits = style.decimals if decimals is None else decimals
-    body = fmt_number(abs(value), digits, currency)
-    sign = "-" if value < 0 else ""
-    if style.symbol_after:
-        return f"{sign}{body} {style.symbol.strip()}"
-    return f"{sign}{style.symbol}{body}"
+    return core.fmt_money(value, currency or reporting_currency(), decimals, t("common.na"))
 
 
 def fmt_percent(share: float | None, decimals: int = 1, currency: str | None = None) -> str:
     """A share (0.35) as a percentage ("35.0%", "35,0 %" for euros)."""
-    if share is None or not math.isfinite(share):
-        return t("common.na")
-    body = fmt_number(share * 100, decimals, currency)
-    return f"{body} %" if number_style(currency).decimal == "," else f"{body}%"
+    return core.fmt_percent(share, decimals, currency or reporting_currency(), t("common.na"))
 
 
 def fmt_duration(seconds: float | None) -> str:

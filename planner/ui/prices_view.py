@@ -7,7 +7,7 @@ Nothing here is cached: the book is small and the CLI or another session may cha
 """
 
 import tempfile
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -18,6 +18,7 @@ from streamlit.elements.lib.column_types import ColumnConfig
 
 from planner.errors import PlannerError
 from planner.ui.cache import cursor
+from planner.ui.i18n import fmt_number, t
 from pricing import (
     DEFAULT_SET,
     DEFAULT_STALE_DAYS,
@@ -36,10 +37,6 @@ from pricing import (
 )
 
 MAX_UPLOAD_MB = 5
-CONFIDENCE_HELP = (
-    "H = provider API or official list price; M = reputable secondary source or a "
-    "derivation; L = blog, single source or estimate (a placeholder to override)"
-)
 PRICE_COLUMNS = (
     "stale",
     "provider",
@@ -63,26 +60,47 @@ PRICE_COLUMNS = (
 )
 FILTER_COLUMNS = ("provider", "gpu_model", "pricing_model", "currency")
 _MONEY = st.column_config.NumberColumn
-_CONFIDENCE = st.column_config.TextColumn("Confidence", help=CONFIDENCE_HELP)
-_STALE = st.column_config.CheckboxColumn(
-    "Stale",
-    help=f"as of more than the staleness limit ago ({DEFAULT_STALE_DAYS} days unless "
-    "`price_stale_days` or $PLANNER_PRICE_STALE_DAYS says otherwise)",
-)
-FX_CONFIG: dict[str, ColumnConfig] = {
-    "placeholder": st.column_config.CheckboxColumn(
-        "Placeholder", help="low confidence or a labelled placeholder: replace it"
-    ),
-    "rate": _MONEY("Rate", format="%.4f"),
-    "confidence": _CONFIDENCE,
-}
-SERVER_CONFIG: dict[str, ColumnConfig] = {
-    "stale": _STALE,
-    "price": _MONEY("Price", format="localized"),
-    "as_of": st.column_config.DateColumn("As of"),
-    "confidence": _CONFIDENCE,
-}
-ASSUMPTION_CONFIG: dict[str, ColumnConfig] = {"confidence": _CONFIDENCE}
+
+
+def _headers(columns: Iterable[str], **special: ColumnConfig) -> dict[str, ColumnConfig]:
+    """Every column with its translated header; `special` ones formatted as given."""
+    plain = {c: st.column_config.Column(t(f"prices.col.{c}")) for c in columns}
+    return plain | special
+
+
+def _confidence() -> ColumnConfig:
+    return st.column_config.TextColumn(t("prices.col.confidence"), help=t("prices.confidence_help"))
+
+
+def _stale() -> ColumnConfig:
+    return st.column_config.CheckboxColumn(
+        t("prices.col.stale"), help=t("prices.col.stale_help", days=DEFAULT_STALE_DAYS)
+    )
+
+
+def fx_config(columns: Iterable[str]) -> dict[str, ColumnConfig]:
+    return _headers(
+        columns,
+        placeholder=st.column_config.CheckboxColumn(
+            t("prices.col.placeholder"), help=t("prices.col.placeholder_help")
+        ),
+        rate=_MONEY(t("prices.col.rate"), format="%.4f"),
+        confidence=_confidence(),
+    )
+
+
+def server_config(columns: Iterable[str]) -> dict[str, ColumnConfig]:
+    return _headers(
+        columns,
+        stale=_stale(),
+        price=_MONEY(t("prices.col.price"), format="localized"),
+        as_of=st.column_config.DateColumn(t("prices.col.as_of")),
+        confidence=_confidence(),
+    )
+
+
+def assumption_config(columns: Iterable[str]) -> dict[str, ColumnConfig]:
+    return _headers(columns, confidence=_confidence())
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,19 +191,21 @@ def _is_placeholder(confidence: str, source: str) -> bool:
 
 
 def price_config(reporting_currency: str) -> dict[str, ColumnConfig]:
-    """Column formats of the prices table: money to the cent, stale as a checkbox."""
-    return {
-        "stale": _STALE,
-        "price_per_instance_hour": _MONEY("Per instance-hour", format="%.2f"),
-        "price_per_gpu_hour": _MONEY("Per GPU-hour", format="%.3f"),
-        "reporting_per_gpu_hour": _MONEY(
-            f"Per GPU-hour in {reporting_currency}",
+    """Column headers and formats of the prices table: money to the cent, stale as a
+    checkbox."""
+    return _headers(
+        PRICE_COLUMNS,
+        stale=_stale(),
+        price_per_instance_hour=_MONEY(t("prices.col.price_per_instance_hour"), format="%.2f"),
+        price_per_gpu_hour=_MONEY(t("prices.col.price_per_gpu_hour"), format="%.3f"),
+        reporting_per_gpu_hour=_MONEY(
+            t("prices.col.reporting_per_gpu_hour", currency=reporting_currency),
             format="%.3f",
-            help="converted at the latest FX rate on or before today; empty without a rate",
+            help=t("prices.col.reporting_help"),
         ),
-        "as_of": st.column_config.DateColumn("As of"),
-        "confidence": _CONFIDENCE,
-    }
+        as_of=st.column_config.DateColumn(t("prices.col.as_of")),
+        confidence=_confidence(),
+    )
 
 
 def filter_choices(prices: pd.DataFrame) -> dict[str, list[str]]:
@@ -206,14 +226,14 @@ def add_quote(fields: Mapping[str, object]) -> str:
     """Store a quote from the form; a sentence saying what changed. PricingError if invalid."""
     with cursor() as cur:
         key, change = add_price(cur, dict(fields))
-    return f"Quote {key} {change}."
+    return t("prices.quote_stored", quote=key, change=t(f"prices.change.{change}"))
 
 
 def add_fx(fields: Mapping[str, object]) -> str:
     """Store an FX rate from the form; a sentence saying what changed."""
     with cursor() as cur:
         key, change = add_fx_rate(cur, dict(fields))
-    return f"FX rate {key} {change}."
+    return t("prices.fx_stored", rate=key, change=t(f"prices.change.{change}"))
 
 
 def import_csv(data: bytes, name: str) -> ImportReport:
@@ -223,20 +243,29 @@ def import_csv(data: bytes, name: str) -> ImportReport:
     not UTF-8 or has unknown columns.
     """
     if len(data) > MAX_UPLOAD_MB * 1024 * 1024:
-        size_mb = len(data) / 1024 / 1024
-        raise PlannerError(
-            f"{name} is {size_mb:.1f} MB; the page imports price files up to {MAX_UPLOAD_MB} MB. "
-            "Split it, or import it with `planner prices import FILE`."
-        )
+        size_mb = fmt_number(len(data) / 1024 / 1024, 1)
+        raise PlannerError(t("prices.too_big", name=name, size=size_mb, max=MAX_UPLOAD_MB))
     try:
         data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise PlannerError(f"{name} is not UTF-8 text; save it as UTF-8 CSV.") from None
+        raise PlannerError(t("prices.not_utf8", name=name)) from None
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / (Path(name).name or "prices.csv")
         path.write_bytes(data)
         with cursor() as cur:
             return import_prices(cur, path)
+
+
+def import_summary(report: ImportReport) -> str:
+    """'6 rows: 2 added, 0 updated, 0 unchanged, 4 rejected' in the session's language."""
+    return t(
+        "prices.import_summary",
+        rows=fmt_number(report.rows),
+        added=fmt_number(report.added),
+        updated=fmt_number(report.updated),
+        unchanged=fmt_number(report.unchanged),
+        rejected=fmt_number(report.rejected),
+    )
 
 
 def rejected_rows(report: ImportReport) -> pd.DataFrame:

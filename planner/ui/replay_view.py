@@ -1,36 +1,36 @@
-"""The replay page's glue: scenario from widgets, a cached replay, plot-ready tables.
+"""The replay page's glue: the working scenario on a trace, a cached replay with progress.
 
-Plain functions the page calls; the page itself only lays out widgets and figures. A replay
-is cached by the database file and the scenario's value, and the scenario names the trace
-by its id, which is a hash of the file and the read options: equal scenario and trace
-content, one replay. What is cached is the `ReplayView` (summary, timeline, per-job table
-and its CSV), never the engine's full result.
+The page calls these plain functions and only lays out widgets and figures. A replay is
+cached by the database file and the scenario's value, and the scenario names the trace by
+its id, which is a hash of the file and the read options: equal scenario and trace content,
+one replay. The cache is explicit (not `st.cache_data`) so that a first run can report its
+progress and a cached one shows at once. What is cached is the `ReplayView` (summary,
+timeline, per-job table and its CSV), never the engine's full result; pages must not
+mutate it. Plot-ready tables for the figures are in `planner.ui.replay_frames`.
 """
 
 import csv
 import io
-import math
-from collections.abc import Iterable, Mapping
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import streamlit as st
-from pydantic import ValidationError
 
 from planner.config import NodePool
-from planner.errors import ScenarioError
 from planner.metrics import summarize
-from planner.model import GPU_SIZE_CLASSES
 from planner.replay import SCHEDULE_COLUMNS, load_scenario, run_scenario, schedule_rows
-from planner.scenario import ClusterSpec, PolicySpec, Scenario
+from planner.scenario import ClusterSpec, Scenario
 from planner.store import database_path
 from planner.ui.cache import cursor
-from planner.waits import WAIT_REASONS
+from planner.ui.i18n import fmt_number, fmt_percent, t
 
 SAMPLE_SCENARIO = Path(__file__).resolve().parents[2] / "data" / "scenarios" / "sample.yaml"
-POOL_COLUMNS = ("gpu_type", "gpus_per_node", "cpu", "mem_gib", "count")
 # Used when the bundled scenario file is absent: 16 x 8 A100, the CLI's flag defaults.
 FALLBACK_SCENARIO = Scenario(
     cluster=ClusterSpec(pools=(NodePool(gpu_type="A100", gpus_per_node=8, count=16),))
@@ -70,101 +70,133 @@ def default_scenario(path: Path = SAMPLE_SCENARIO) -> Scenario:
     return load_scenario(path)
 
 
-def pool_rows(cluster: ClusterSpec | None) -> pd.DataFrame:
-    """The pools of `cluster` as the pool editor's table (one row per pool)."""
-    pools = cluster.pools if cluster is not None else ()
-    rows = [{column: getattr(pool, column) for column in POOL_COLUMNS} for pool in pools]
-    frame = pd.DataFrame(rows, columns=list(POOL_COLUMNS))
-    return frame.astype(
-        {"gpu_type": "string", "gpus_per_node": "Int64", "cpu": "float64", "mem_gib": "float64"}
-        | {"count": "Int64"}
-    )
+# --- the run: requested by Run, cancelled by Cancel, cached by value -------------------------
+
+REQUEST_KEY = "replay_scenario"  # the scenario of the last Run, shown until the next one
+CANCELLED_KEY = "replay_cancelled"
+_ENGINE_SHARE = 0.9  # of the progress bar; reading the trace and the tables take the rest
+_CACHED_RUNS = 8
 
 
-def build_scenario(
-    trace_id: str,
-    pools: pd.DataFrame | Iterable[Mapping[str, Any]],
-    policy: Mapping[str, Any],
-    base: Scenario | None = None,
-) -> Scenario:
-    """A validated scenario from the page's widgets; ScenarioError says what to fix.
+def scenario_on(trace_id: str, working: Scenario) -> Scenario:
+    """The working scenario replaying the stored trace `trace_id`."""
+    return working.model_copy(update={"trace": trace_id})
 
-    `pools` holds the editor's rows (rows left entirely empty are ignored); `policy` the
-    chosen admission, placement, queueing and seed, over the base scenario's other knobs.
+
+def request_run(scenario: Scenario) -> None:
+    st.session_state[REQUEST_KEY] = scenario
+    st.session_state.pop(CANCELLED_KEY, None)
+
+
+def cancel_run() -> None:
+    """The Cancel button's callback: forget the pending run and say it was cancelled.
+
+    Pressing a button during a run makes Streamlit stop the script at its next call (the next
+    progress update) and rerun it; callbacks run first, so the rerun finds no run to do.
     """
-    records: list[Mapping[Any, Any]] = []
-    records += pools.to_dict("records") if isinstance(pools, pd.DataFrame) else pools
-    specs = []
-    for number, record in enumerate(records, start=1):
-        row = {column: _cell(record.get(column)) for column in POOL_COLUMNS}
-        if all(value is None for value in row.values()):
-            continue
-        specs.append(_pool(number, row))
-    if not specs:
-        raise ScenarioError("the cluster has no node pool; add a row to the node pools table")
-    if not any(pool.gpus_per_node * pool.count for pool in specs):
-        raise ScenarioError(
-            "the cluster has no GPUs; give at least one pool a GPU count per node above 0"
-        )
-    start = base or FALLBACK_SCENARIO
-    try:
-        spec = PolicySpec.model_validate(start.policy.model_dump() | dict(policy))
-    except ValidationError as err:
-        raise ScenarioError(f"policy: {_problems(err)}") from err
-    scenario = Scenario(
-        name=f"{trace_id} on {sum(p.count for p in specs):,} nodes",
-        trace=trace_id,
-        cluster=ClusterSpec(pools=tuple(specs)),
-        policy=spec,
-    )
-    scenario.to_policy()  # raises ScenarioError for impossible combinations (pod + backfill)
-    return scenario
+    st.session_state.pop(REQUEST_KEY, None)
+    st.session_state[CANCELLED_KEY] = True
 
 
-def _pool(number: int, row: dict[str, Any]) -> NodePool:
-    for column in ("gpus_per_node", "count"):
-        if row[column] is None:
-            raise ScenarioError(f"node pool row {number}: {column} is empty")
-    values = {key: value for key, value in row.items() if value is not None}
-    if "gpu_type" in values:
-        values["gpu_type"] = str(values["gpu_type"]).strip()
-    try:
-        return NodePool.model_validate(values)
-    except ValidationError as err:
-        raise ScenarioError(f"node pool row {number}: {_problems(err)}") from err
+def requested_run() -> Scenario | None:
+    scenario = st.session_state.get(REQUEST_KEY)
+    return scenario if isinstance(scenario, Scenario) else None
 
 
-def _cell(value: Any) -> Any:
-    """An editor cell, None when empty (pandas gives NaN, <NA> or '' for empty cells)."""
-    if value is None or value is pd.NA or (isinstance(value, str) and not value.strip()):
-        return None
-    if isinstance(value, float) and math.isnan(value):
-        return None
-    return value
+def was_cancelled() -> bool:
+    return bool(st.session_state.get(CANCELLED_KEY))
 
 
-def _problems(err: ValidationError) -> str:
-    parts = []
-    for problem in err.errors(include_url=False):
-        where = ".".join(str(p) for p in problem["loc"])
-        parts.append(f"{where}: {problem['msg']}" if where else problem["msg"])
-    return "; ".join(parts)
+class _RunCache:
+    """The last few replays by (database, scenario JSON), shared by every session."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.runs: OrderedDict[tuple[str, str], ReplayView] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: tuple[str, str]) -> "ReplayView | None":
+        with self.lock:
+            found = self.runs.get(key)
+            if found is not None:
+                self.runs.move_to_end(key)
+            return found
+
+    def put(self, key: tuple[str, str], run: "ReplayView") -> None:
+        with self.lock:
+            self.runs[key] = run
+            self.runs.move_to_end(key)
+            while len(self.runs) > self.size:
+                self.runs.popitem(last=False)
 
 
-def replay(scenario: Scenario) -> ReplayView:
-    """Run `scenario` on the app's database, cached by its value (trace id included)."""
-    return _replay(str(database_path()), scenario)
+@st.cache_resource(show_spinner=False)
+def _runs() -> _RunCache:
+    # a resource, so Streamlit's "Clear caches" empties it too
+    return _RunCache(_CACHED_RUNS)
 
 
-@st.cache_data(show_spinner=False, max_entries=8)
-def _replay(db_path: str, scenario: Scenario) -> ReplayView:
+def _key(scenario: Scenario) -> tuple[str, str]:
+    return str(database_path()), scenario.model_dump_json()
+
+
+def is_cached(scenario: Scenario) -> bool:
+    """Whether `replay(scenario)` would return at once."""
+    return _runs().get(_key(scenario)) is not None
+
+
+def replay(scenario: Scenario, progress: Callable[[float], None] | None = None) -> ReplayView:
+    """Run `scenario` on the app's database, or return the cached run of an equal scenario.
+
+    `progress` is called with the fraction done (0-1, rising) while a new run computes;
+    it may raise to abandon the run (nothing is cached then).
+    """
+    key = _key(scenario)
+    found = _runs().get(key)
+    if found is not None:
+        return found
+    run = compute(key[0], scenario, progress)
+    _runs().put(key, run)
+    return run
+
+
+def replay_with_progress(scenario: Scenario, trace_label: str) -> ReplayView:
+    """`replay(scenario)`, at once when cached; else with a Cancel button and a progress
+    bar, both removed when the run ends."""
+    if is_cached(scenario):
+        return replay(scenario)
+    cancel, bar = st.empty(), st.empty()
+    cancel.button(t("replay.cancel"), on_click=cancel_run, key="replay_cancel")
+    progress = bar.progress(0.0, text=t("replay.running", trace=trace_label, percent=""))
+
+    def report(done: float) -> None:
+        text = t("replay.running", trace=trace_label, percent=fmt_percent(done, 0))
+        progress.progress(min(done, 1.0), text=text)
+
+    run = replay(scenario, report)
+    cancel.empty()
+    bar.empty()
+    return run
+
+
+def compute(
+    db_path: str, scenario: Scenario, progress: Callable[[float], None] | None = None
+) -> ReplayView:
+    """Replay `scenario` (uncached) and build what the page shows of it."""
+    scaled = None
+    if progress is not None:
+        report = progress
+
+        def scaled(fraction: float) -> None:
+            report(_ENGINE_SHARE * fraction)
+
     with cursor(db_path) as cur:
-        run = run_scenario(cur, scenario)
+        run = run_scenario(cur, scenario, progress=scaled)
     result = run.result
     summary = summarize(result, timeline=True)
     timeline = summary.pop("timeline")
     rows = list(schedule_rows(result))
-    return ReplayView(
+    view = ReplayView(
         trace_id=run.trace_id,
         cluster_name=run.cluster_name,
         notes=tuple(run.notes),
@@ -173,6 +205,9 @@ def _replay(db_path: str, scenario: Scenario) -> ReplayView:
         schedule=schedule_frame(rows),
         schedule_csv=schedule_csv(rows),
     )
+    if progress is not None:
+        progress(1.0)
+    return view
 
 
 def schedule_frame(rows: Iterable[tuple[object, ...]]) -> pd.DataFrame:
@@ -192,60 +227,112 @@ def schedule_csv(rows: Iterable[tuple[object, ...]]) -> str:
     return out.getvalue()
 
 
-def allocation_frame(timeline: Mapping[str, Any]) -> pd.DataFrame:
-    """Mean allocated GPUs per timeline bin and pool: hours (bin start), pool, gpus."""
-    hours = _bin_hours(timeline, len(timeline["allocated_gpus"]))
-    rows = [
-        {"hours": hour, "pool": pool, "gpus": gpus}
-        for hour, per_pool in zip(hours, timeline["allocated_gpus"], strict=True)
-        for pool, gpus in zip(timeline["pools"], per_pool, strict=True)
+# --- the per-job table's filters ----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class JobFilter:
+    """Rows to keep: any of `queues` and `statuses` (empty: all), waited >= `min_wait_s`."""
+
+    queues: tuple[str, ...] = ()
+    statuses: tuple[str, ...] = ()
+    min_wait_s: float = 0.0
+
+    @property
+    def active(self) -> bool:
+        return bool(self.queues or self.statuses or self.min_wait_s > 0)
+
+
+def job_mask(schedule: pd.DataFrame, keep: JobFilter) -> np.ndarray:
+    """Which schedule rows `keep` keeps (a job that never started waited nothing yet)."""
+    mask = np.ones(len(schedule), dtype=bool)
+    if keep.queues:
+        mask &= schedule["queue"].isin(keep.queues).to_numpy()
+    if keep.statuses:
+        mask &= schedule["status"].isin(keep.statuses).to_numpy()
+    if keep.min_wait_s > 0:
+        mask &= (schedule["wait_s"] >= keep.min_wait_s).fillna(value=False).to_numpy(dtype=bool)
+    return mask
+
+
+def filtered_csv(text: str, mask: Sequence[bool] | np.ndarray) -> str:
+    """The rows of a schedule CSV that `mask` keeps (one flag per row after the header),
+    written exactly as the full file writes them."""
+    reader = csv.reader(io.StringIO(text, newline=""))
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(next(reader))
+    writer.writerows(row for row, keep in zip(reader, mask, strict=True) if keep)
+    return out.getvalue()
+
+
+# --- texts ----------------------------------------------------------------------------------
+
+
+def trace_labels(traces: Iterable[Mapping[str, Any]]) -> dict[str, str]:
+    """Stored traces by id, each with a label for the trace select."""
+    return {
+        row["trace_id"]: t(
+            "replay.trace_label",
+            name=row["name"],
+            jobs=fmt_number(row["jobs"]),
+            trace_id=row["trace_id"],
+        )
+        for row in traces
+    }
+
+
+def scenario_summary(scenario: Scenario) -> str:
+    """One line on the scenario's cluster and policy, in the session's language."""
+    policy = scenario.policy
+    parts = [
+        t(
+            "replay.summary_policy",
+            admission=policy.admission,
+            placement=policy.placement,
+            queueing=policy.queueing,
+            seed=policy.seed,
+        )
     ]
-    return pd.DataFrame(rows, columns=["hours", "pool", "gpus"])
+    if scenario.queues is not None:
+        parts.append(t("replay.summary_queues", count=len(scenario.queues.cluster_queues)))
+    if scenario.volcano is not None:
+        parts.append(t("replay.summary_volcano", count=len(scenario.volcano.queues)))
+    return t("replay.summary", cluster=_cluster_text(scenario.cluster), policy=", ".join(parts))
 
 
-def queue_frame(timeline: Mapping[str, Any]) -> pd.DataFrame:
-    """Mean queued jobs and GPUs per timeline bin: hours (bin start), jobs, gpus."""
-    hours = _bin_hours(timeline, len(timeline["queued_jobs"]))
-    return pd.DataFrame(
-        {"hours": hours, "jobs": timeline["queued_jobs"], "gpus": timeline["queued_gpus"]}
+def _cluster_text(cluster: ClusterSpec | None) -> str:
+    if cluster is None:
+        return t("replay.summary_none")
+    if cluster.node_list:
+        return t("replay.summary_node_list", file=Path(cluster.node_list).name)
+    if cluster.nodes and not cluster.pools:
+        return t("replay.summary_nodes", nodes=fmt_number(len(cluster.nodes)))
+    pools = " + ".join(
+        t(
+            "replay.summary_pool",
+            count=fmt_number(pool.count),
+            gpus_per_node=pool.gpus_per_node,
+            gpu_type=pool.gpu_type or "CPU",
+        )
+        for pool in cluster.pools
     )
-
-
-def _bin_hours(timeline: Mapping[str, Any], bins: int) -> list[float]:
-    return [i * float(timeline["bin_s"]) / 3600.0 for i in range(bins)]
-
-
-def wait_by_size_frame(summary: Mapping[str, Any]) -> pd.DataFrame:
-    """Wait percentiles by GPU-size class, in size order: size, jobs, statistic, minutes."""
-    groups = summary["wait_s_by_gpu_size"]
-    rows = [
-        {"size": label, "jobs": groups[label]["jobs"], "statistic": stat, "minutes": value / 60}
-        for label, _, _ in GPU_SIZE_CLASSES
-        if label in groups
-        for stat in ("p50", "p95")
-        if (value := groups[label][stat]) is not None
-    ]
-    return pd.DataFrame(rows, columns=["size", "jobs", "statistic", "minutes"])
-
-
-def waiting_by_reason_frame(summary: Mapping[str, Any]) -> pd.DataFrame:
-    """GPU-hours of waiting per reason that occurred, largest first: reason, gpu_hours,
-    meaning (the reason's one-line explanation)."""
-    rows = [
-        {"reason": reason, "gpu_hours": hours, "meaning": WAIT_REASONS[reason]}
-        for reason, hours in summary["waiting_gpu_hours_by_reason"].items()
-        if hours
-    ]
-    frame = pd.DataFrame(rows, columns=["reason", "gpu_hours", "meaning"])
-    return frame.sort_values("gpu_hours", ascending=False, ignore_index=True)
+    gpus = sum(pool.count * pool.gpus_per_node for pool in cluster.pools)
+    gpus += sum(node.gpus for node in cluster.nodes)
+    return t("replay.summary_pools", pools=pools, gpus=fmt_number(gpus))
 
 
 def run_caption(trace_label: str, summary: Mapping[str, Any]) -> str:
     """One line saying what ran: trace, installed GPUs and the policy."""
     policy = summary["policy"]
-    return (
-        f"{trace_label} on {summary['gpu_capacity']:,} GPUs: {policy['admission']} admission, "
-        f"{policy['placement']} placement, {policy['queueing']} queueing, seed {policy['seed']}"
+    return t(
+        "replay.run_caption",
+        trace=trace_label,
+        gpus=fmt_number(summary["gpu_capacity"]),
+        admission=policy["admission"],
+        placement=policy["placement"],
+        queueing=policy["queueing"],
+        seed=policy["seed"],
     )
 
 

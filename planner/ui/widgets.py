@@ -1,6 +1,6 @@
 """Reusable input groups: the node pools editor and a choice with its explanations.
 
-The Cluster & policy page will reuse these; pages pass in defaults and read back values.
+The Replay and Cluster & policy pages use these; pages pass in defaults and read back values.
 """
 
 from collections.abc import Mapping, Sequence
@@ -10,23 +10,38 @@ import pandas as pd
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
+POOL_LABELS = {
+    "name": "Pool name",
+    "name_help": "optional; node ids are <pool name>-0001, ... (default: the GPU type)",
+    "gpu_type": "GPU type",
+    "gpus_per_node": "GPUs per node",
+    "cpu": "CPU cores per node",
+    "mem_gib": "Memory per node (GiB)",
+    "not_limited": "0 = not limited",
+    "count": "Nodes",
+}
+"""The pool editor's column titles and help, in English; pages pass their language's."""
 
-def pool_editor(pools: pd.DataFrame, key: str) -> pd.DataFrame:
-    """An editable table of node pools (GPU type, GPUs/node, CPU, memory, count); rows may
-    be added and deleted. Returns the edited table; validation is the caller's."""
+
+def pool_editor(
+    pools: pd.DataFrame, key: str, *, labels: Mapping[str, str] | None = None
+) -> pd.DataFrame:
+    """An editable table of node pools (GPU type, GPUs/node, CPU, memory, count, and the
+    pool's name if `pools` has a `name` column); rows may be added and deleted. `labels`
+    overrides `POOL_LABELS`. Returns the edited table; validation is the caller's."""
+    text = {**POOL_LABELS, **(labels or {})}
     number = st.column_config.NumberColumn
+    config = {
+        "gpu_type": st.column_config.TextColumn(text["gpu_type"], required=True),
+        "gpus_per_node": number(text["gpus_per_node"], min_value=0, max_value=64, step=1),
+        "cpu": number(text["cpu"], min_value=0.0, help=text["not_limited"]),
+        "mem_gib": number(text["mem_gib"], min_value=0.0, help=text["not_limited"]),
+        "count": number(text["count"], min_value=1, step=1, required=True),
+    }
+    if "name" in pools.columns:
+        config["name"] = st.column_config.TextColumn(text["name"], help=text["name_help"])
     edited: pd.DataFrame = st.data_editor(
-        pools,
-        key=key,
-        num_rows="dynamic",
-        hide_index=True,
-        column_config={
-            "gpu_type": st.column_config.TextColumn("GPU type", required=True),
-            "gpus_per_node": number("GPUs per node", min_value=0, max_value=64, step=1),
-            "cpu": number("CPU cores per node", min_value=0.0, help="0 = not limited"),
-            "mem_gib": number("Memory per node (GiB)", min_value=0.0, help="0 = not limited"),
-            "count": number("Nodes", min_value=1, step=1, required=True),
-        },
+        pools, key=key, num_rows="dynamic", hide_index=True, column_config=config
     )
     return edited
 
@@ -48,3 +63,18 @@ def choice(
         help="\n".join(f"- **{name}**: {text}" for name, text in explanations.items()),
         key=key,
     )
+
+
+def explained_choice(
+    where: DeltaGenerator,
+    label: str,
+    options: Sequence[str],
+    value: str,
+    explanations: Mapping[str, str],
+    *,
+    key: str,
+) -> Any:
+    """`choice`, with the chosen option's one-line explanation shown under it."""
+    chosen = choice(where, label, options, value, explanations, key=key)
+    where.caption(explanations.get(str(chosen), ""))
+    return chosen

@@ -1,11 +1,19 @@
-"""Smoke test in a real browser: replay the bundled sample from the Replay page."""
+"""Smoke tests in a real browser: replay the bundled sample from the Replay page, and
+cancel a long replay."""
 
 import os
+import re
 import time
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
+
+from planner.importer import import_file
+from planner.ingest import IngestOptions
+from planner.store import open_store
+from planner.synth import write_trace
+from tests.e2e.server import serve_app
 
 pytestmark = pytest.mark.e2e
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -23,9 +31,10 @@ def test_replay_page_runs_the_sample_and_shows_results(
 ) -> None:
     page.goto(app_url)
     wait_for_app(page)
-    page.get_by_role("link", name="Replay").click()
+    page.get_by_test_id("stSidebarNav").get_by_role("link", name="Replay").click()
     expect(page.get_by_role("heading", name="Replay", exact=True)).to_be_visible()
     wait_for_app(page)
+    expect(page.get_by_role("link", name="Edit the cluster and policy")).to_be_visible()
 
     started = time.monotonic()
     page.get_by_role("button", name="Run").click()
@@ -33,7 +42,11 @@ def test_replay_page_runs_the_sample_and_shows_results(
     expect(completed).to_be_visible(timeout=60_000)
     print(f"replay of the sample: results {time.monotonic() - started:.1f} s after Run")  # noqa: T201
 
-    expect(page.get_by_test_id("stPlotlyChart")).to_have_count(4)
+    # over time: allocated GPUs, queue, fragmentation; waits by size and by team; why
+    # jobs waited, overall and per team (the sample's scenario has no queues)
+    expect(page.get_by_test_id("stPlotlyChart")).to_have_count(7)
+    expect(page.get_by_text("No queues configured")).to_be_visible()
+    expect(page.get_by_role("button", name="Cancel")).to_have_count(0)
     expect(page.get_by_test_id("stDownloadButton")).to_have_count(1)
     expect(page.get_by_test_id("stException")).to_have_count(0)
     # UPDATE_SCREENSHOTS=1 refreshes the README's picture; otherwise it is kept per run
@@ -41,3 +54,37 @@ def test_replay_page_runs_the_sample_and_shows_results(
     folder.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(folder / "replay.png"), full_page=True)
     assert (folder / "replay.png").stat().st_size > 0
+
+
+def test_a_long_replay_shows_progress_and_can_be_cancelled(page: Page, tmp_path: Path) -> None:
+    trace = tmp_path / "big.csv"
+    write_trace(trace, profile="teams", jobs=60_000, seed=2)
+    con = open_store(tmp_path / "planner.duckdb")  # the database the server will use
+    import_file(con, trace, IngestOptions())
+    con.close()
+    with serve_app(tmp_path) as url:
+        page.goto(url)
+        wait_for_app(page)
+        page.get_by_test_id("stSidebarNav").get_by_role("link", name="Replay").click()
+        wait_for_app(page)
+        page.get_by_test_id("stSelectbox").click()
+        page.get_by_role("option", name=re.compile(r"^big ")).click()
+        wait_for_app(page)
+
+        page.get_by_role("button", name="Run").click()
+        expect(page.get_by_test_id("stProgress")).to_be_visible(timeout=30_000)
+        page.get_by_role("button", name="Cancel").click()
+
+        expect(page.get_by_text("Replay cancelled")).to_be_visible(timeout=30_000)
+        wait_for_app(page)
+        expect(page.get_by_test_id("stMetric")).to_have_count(0)
+        expect(page.get_by_test_id("stProgress")).to_have_count(0)
+        expect(page.get_by_test_id("stException")).to_have_count(0)
+
+        started = time.monotonic()
+        page.get_by_role("button", name="Run").click()  # a cancelled run was not cached
+        expect(page.get_by_test_id("stProgress")).to_be_visible(timeout=30_000)
+        completed = page.get_by_test_id("stMetric").filter(has_text="Completed")
+        expect(completed).to_be_visible(timeout=120_000)
+        print(f"replay of 60,000 jobs: results {time.monotonic() - started:.1f} s after Run")  # noqa: T201
+        expect(page.get_by_text("Replay cancelled")).to_have_count(0)

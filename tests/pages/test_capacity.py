@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 from planner.cli_tco import load_tco_scenario
 from planner.errors import ScenarioError
 from planner.ui import capacity_view as view
-from tests.pages.app import open_app_page
+from tests.pages.app import APP, open_app_page
 
 PAGE = "pages/capacity.py"
 SCENARIOS = Path(__file__).resolve().parents[2] / "data" / "scenarios"
@@ -59,12 +59,36 @@ def test_the_cheapest_option_is_by_cost_per_useful_gpu_hour() -> None:
 
 
 def test_the_sentence_names_both_answers() -> None:
-    text = view.sentence(ROWS, 1.0, "USD")
-    assert text.startswith(
-        "The smallest self-hosted cluster meeting a p95 wait of 1 h is 4 servers (cost 150 USD"
+    text = view.sentence(ROWS, 1.0, "USD", "en")
+
+    assert text == (
+        "The smallest self-hosted cluster meeting a p95 wait of 1 h is 4 servers (cost $150 "
+        "over 3 years, $8.00 per useful GPU-hour); the cheapest option overall is hybrid, "
+        "2 servers at $7.00 per useful GPU-hour ($90 in total)."
     )
-    assert "the cheapest option overall is hybrid, 2 servers at 7.00 USD" in text
-    assert view.sentence(ROWS[:1], 1.0, "USD").startswith("No self-hosted cluster in the sweep")
+    assert view.sentence(ROWS[:1], 1.0, "USD", "en").startswith(
+        "No self-hosted cluster in the sweep"
+    )
+
+
+def test_the_sentence_is_written_in_chinese() -> None:
+    text = view.sentence(ROWS, 1.0, "USD", "zh")
+
+    assert text == (
+        "满足 p95 等待 1 小时的最小自建集群为 4 台服务器（3 年成本 $150，每有效 GPU 小时 $8.00）；"
+        "总体最便宜的方案是 hybrid，2 台服务器，每有效 GPU 小时 $7.00（总计 $90）。"
+    )
+    assert view.sentence([], 0.5, "USD", "zh") == "扫描中没有任何自建集群能满足 p95 等待 0.5 小时。"
+
+
+def test_money_in_the_sentence_follows_the_currency() -> None:
+    rows = view.convert(ROWS, 0.5)  # e.g. USD -> EUR at 0.5
+
+    text = view.sentence(rows, 0.9, "EUR", "en")
+
+    assert [r["total"] for r in rows[:2]] == [50.0, 75.0]
+    assert "a p95 wait of 0,9 h is 4 servers (cost 75 € over 3 years, 4,00 €" in text
+    assert "hybrid, 2 servers at 3,50 € per useful GPU-hour (45 € in total)." in text
 
 
 def test_server_counts_are_parsed_and_bounded() -> None:
@@ -138,21 +162,26 @@ def test_the_page_waits_for_the_run_button(db: Path) -> None:
 
     assert not at.exception
     assert at.title[0].value == "Capacity"
+    assert at.text_input(key="capacity_range").label == "A100 servers to try (the scenario has 128)"
     assert at.selectbox(key="capacity_scenario").value == "sample-tco.yaml"
     assert at.text_input(key="capacity_range").value == "1, 2, 4, 8, 16, 32, 64, 128"
     assert not at.get("plotly_chart")
 
 
-def test_a_three_point_sweep_shows_the_chart_the_table_and_the_answer(db: Path) -> None:
-    at = open_page()
+def sweep(at: AppTest) -> AppTest:
     at.text_input(key="capacity_range").set_value("1, 4, 16")
     at.number_input(key="capacity_target").set_value(0.5)
-    at.button(key="capacity_run").click().run()
+    return at.button(key="capacity_run").click().run()
+
+
+def test_a_three_point_sweep_shows_the_chart_the_table_and_the_answer(db: Path) -> None:
+    at = sweep(open_page())
 
     assert not at.exception
     assert not at.error
     text = at.info[0].value
     assert text.startswith("The smallest self-hosted cluster meeting a p95 wait of 0.5 h is ")
+    assert "$" in text
     assert "the cheapest option overall is " in text
     table = at.dataframe[0].value
     owned = table[table["Servers"].notna()]
@@ -160,13 +189,17 @@ def test_a_three_point_sweep_shows_the_chart_the_table_and_the_answer(db: Path) 
     assert owned.groupby("Option")["Servers"].apply(list).to_dict()["self-hosted"] == [1, 4, 16]
     assert len(table) == 7  # 3 sizes x 2 owned options + the cloud option
     own_rows = owned[owned["Option"] == "self-hosted"]
-    waits = dict(zip(own_rows["Servers"], own_rows["p95 wait (h)"], strict=True))
+    waits = {
+        n: float(w) for n, w in zip(own_rows["Servers"], own_rows["p95 wait (h)"], strict=True)
+    }
+    assert all(total.startswith("$") for total in table["Total over 3 years"])
     assert waits[1] > 0.5 >= waits[4]
     assert "p95 wait of 0.5 h is 4 servers" in text
 
     figure = json.loads(at.get("plotly_chart")[0].proto.spec)
     assert figure["layout"]["xaxis"]["title"]["text"] == "p95 wait (hours)"
     assert "USD" in figure["layout"]["yaxis"]["title"]["text"]
+    assert figure["layout"]["separators"] == ".,"
     names = [t["name"] for t in figure["data"]]
     assert names[:3] == ["self-hosted", "hybrid", "AWS H100 on-demand"]
     assert "smallest meeting the target" in names
@@ -179,6 +212,47 @@ def test_a_three_point_sweep_shows_the_chart_the_table_and_the_answer(db: Path) 
     # a new target re-marks the answer without a new sweep
     at.number_input(key="capacity_target").set_value(1000.0).run()
     assert "meeting a p95 wait of 1000 h is 1 server " in at.info[0].value
+
+
+def test_the_page_and_its_conclusion_are_in_chinese(db: Path) -> None:
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT_S)
+    at.session_state["lang"] = "zh"
+    at = sweep(at.run().switch_page(PAGE).run())
+
+    assert not at.exception
+    assert at.title[0].value == "容量"
+    assert at.button(key="capacity_run").label == "运行扫描"
+    assert at.info[0].value.startswith("满足 p95 等待 0.5 小时的最小自建集群为 ")
+    assert "总体最便宜的方案是 " in at.info[0].value
+    assert list(at.dataframe[0].value.columns) == [
+        "方案",
+        "服务器数",
+        "3 年总成本",
+        "每有效 GPU 小时",
+        "p95 等待（小时）",
+    ]
+    figure = json.loads(at.get("plotly_chart")[0].proto.spec)
+    assert figure["layout"]["xaxis"]["title"]["text"] == "p95 等待（小时）"
+    assert "满足目标的最小规模" in [t["name"] for t in figure["data"]]
+
+
+def test_money_follows_the_reporting_currency_of_the_prices_page(db: Path) -> None:
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT_S)
+    at.session_state["reporting_currency"] = "EUR"
+    at = sweep(at.run().switch_page(PAGE).run())
+
+    assert not at.exception
+    text = at.info[0].value
+    assert " €" in text
+    assert "$" not in text
+    assert at.caption[-1].value == "Amounts converted from USD to EUR at the stored FX rate."
+    table = at.dataframe[0].value
+    totals = table["Total over 3 years"].tolist()
+    assert all(total.endswith(" €") for total in totals)
+    assert any("." in total for total in totals)  # thousands marked with "." in euros
+    figure = json.loads(at.get("plotly_chart")[0].proto.spec)
+    assert figure["layout"]["separators"] == ",."
+    assert "EUR" in figure["layout"]["yaxis"]["title"]["text"]
 
 
 def test_bad_server_counts_are_an_error_not_a_traceback(db: Path) -> None:

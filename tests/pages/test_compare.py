@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from planner.cli_tco import load_tco_scenario
 from planner.tco_run import run_tco
-from planner.ui import compare_view
+from planner.ui import compare_view, scenario_box
 from tests.pages.app import open_app_page
 
 PAGE = "pages/compare.py"
@@ -50,8 +50,12 @@ def test_the_page_opens_on_the_worked_example(db: Path) -> None:
     assert "sample-tco.yaml" in at.selectbox(key="compare_scenario").options
     assert "sample.yaml" not in at.selectbox(key="compare_scenario").options  # replay-only
     shown = {m.label: str(m.value) for m in at.metric}
-    assert shown["Per installed GPU-hour"] == "2.50 USD"
-    assert shown["Per useful GPU-hour"] == "7.13 USD"
+    assert shown["Per installed GPU-hour"] == "$2.50"
+    assert shown["Per useful GPU-hour"] == "$7.13"
+    assert at.radio(key="compare_mode").value == "file"  # nothing saved yet
+    last = at.session_state["compare_last_report"]
+    assert last["horizon"] == 0
+    assert last["report"]["scenario"] == "worked example, one 8xH100 server"
 
 
 def test_the_conclusion_names_the_cheapest_option_and_its_break_even(
@@ -67,7 +71,7 @@ def test_the_conclusion_names_the_cheapest_option_and_its_break_even(
     assert cheapest == "RunPod Community H100"  # the scenario's point: the cheapest cloud
     assert f"The cheapest option is {cheapest}" in text
     assert f"above {report['break_even_utilization'][cheapest]:.0%} allocation" in text
-    assert "At 35% allocation, owning costs 7.13 USD per useful GPU-hour" in text
+    assert "At 35% allocation, owning costs $7.13 per useful GPU-hour" in text
     assert str(at.metric[-1].value) == cheapest
 
 
@@ -102,7 +106,8 @@ def test_the_horizon_choice_changes_the_table(db: Path) -> None:
     five = at.dataframe[0].value
     assert not at.exception
     assert "over 5 years" in at.info[0].value
-    assert five["Total"].iloc[0] > three["Total"].iloc[0]
+    assert five["Total (USD)"].iloc[0] > three["Total (USD)"].iloc[0]
+    assert at.session_state["compare_last_report"]["horizon"] == 1
 
 
 def test_an_invalid_upload_is_reported_not_raised(db: Path) -> None:
@@ -114,7 +119,7 @@ def test_an_invalid_upload_is_reported_not_raised(db: Path) -> None:
     upload.set_value(("mine.yaml", b"name: mine\ncloud: []\n", "application/x-yaml")).run()
 
     assert not at.exception
-    assert "mine.yaml: self_hosted: Field required" in at.error[0].value
+    assert "mine.yaml: scenario: Value error, give servers to own" in at.error[0].value
     assert not at.metric
     assert not at.get("plotly_chart")
 
@@ -159,3 +164,202 @@ def test_running_the_same_scenario_again_uses_the_cached_report(
 
     assert not at.exception
     assert len(calls) == 1
+
+
+# --- several saved scenarios -----------------------------------------------------------------
+
+
+def save_bundled(name: str, file: str) -> None:
+    """Save a bundled scenario the way the page's forms do. sample.yaml keeps its A100 pool
+    only: the price book has no H800 server price (its H800 jobs stay unschedulable)."""
+    text = (SCENARIOS / file).read_text(encoding="utf-8")
+    if file == "sample.yaml":
+        text = "\n".join(line for line in text.splitlines() if "gpu_type: H800" not in line)
+    assert scenario_box.upload_scenario(name, text, file) is None
+
+
+def test_a_bundled_file_is_saved_from_the_page_and_compared(db: Path) -> None:
+    at = open_page()
+    at.radio(key="compare_mode").set_value("saved").run()
+    assert "No saved scenario yet" in at.info[0].value
+
+    at.selectbox(key="compare_add_source").set_value("cloud-on-demand.yaml").run()
+    at.button(key="FormSubmitter:compare_add_form-Save").click().run()
+
+    assert not at.exception
+    assert not at.error
+    assert at.success[0].value == "Saved 'cloud-on-demand'."
+    assert at.multiselect(key="compare_saved").value == ["cloud-on-demand"]
+    table = at.dataframe[0].value
+    assert table["Option"].tolist() == ["AWS H100 on-demand", "AWS H100 1-year reserved"]
+    assert "None of these scenarios owns servers" in " ".join(c.value for c in at.caption)
+
+
+def test_saving_a_taken_name_from_the_page_is_an_error(db: Path) -> None:
+    save_bundled("cloud-on-demand", "cloud-on-demand.yaml")
+    at = open_page()
+    at.radio(key="compare_mode").set_value("saved").run()
+
+    at.selectbox(key="compare_add_source").set_value("cloud-on-demand.yaml").run()
+    at.button(key="FormSubmitter:compare_add_form-Save").click().run()
+
+    assert not at.exception
+    assert "'cloud-on-demand' is saved already" in at.error[0].value
+
+
+def test_owning_the_replay_cluster_against_renting_side_by_side(db: Path) -> None:
+    """A replay scenario (owned servers) and a cloud-only scenario, on one trace: one table,
+    cash for every option, break-even and tornado of the owned servers, a conclusion that
+    agrees with the table, and the combined report left for the Overview page."""
+    save_bundled("own 128 nodes", "sample.yaml")
+    save_bundled("rent", "cloud-on-demand.yaml")
+
+    at = open_page()
+
+    assert at.radio(key="compare_mode").value == "saved"  # something is saved
+    assert not at.exception
+    assert not at.error
+    assert at.multiselect(key="compare_saved").value == ["rent", "own 128 nodes"]
+    table = at.dataframe[0].value
+    rows = list(zip(table["Scenario"], table["Option"], strict=True))
+    assert rows == [
+        ("rent", "AWS H100 on-demand"),
+        ("rent", "AWS H100 1-year reserved"),
+        ("own 128 nodes", "self-hosted"),
+    ]
+    owned = table[table["Option"] == "self-hosted"].iloc[0]
+    assert 0 < owned["Utilization"] < 1
+    assert owned["p95 wait (h)"] >= 0
+    cheapest = table.loc[table["Per useful GPU-hour (USD)"].idxmin()]
+    assert at.info[0].value.startswith(
+        f"Over 3 years the cheapest is {cheapest['Option']} ({cheapest['Scenario']})"
+    )
+    assert "Owning the servers of own 128 nodes" in at.info[0].value
+    figures = charts(at)
+    cash = figures[0]
+    assert {t["name"] for t in cash["data"]} == {
+        "rent · AWS H100 on-demand",
+        "rent · AWS H100 1-year reserved",
+        "own 128 nodes · self-hosted",
+    }
+    assert figures[1]["layout"]["title"]["text"].startswith("Break-even")
+    assert figures[2]["layout"]["title"]["text"].startswith(
+        "Sensitivity: NPV of buying vs AWS H100 on-demand"
+    )
+    last = at.session_state["compare_last_report"]
+    assert len(last["report"]["horizons"][0]["options"]) == 3
+    assert {o["scenario"] for o in last["report"]["horizons"][0]["options"]} == {
+        "rent",
+        "own 128 nodes",
+    }
+
+
+def test_the_horizon_of_saved_scenarios_scales_their_totals(db: Path) -> None:
+    save_bundled("rent", "cloud-on-demand.yaml")
+    at = open_page()
+    three = at.dataframe[0].value["Total (USD)"].iloc[0]
+
+    at.selectbox(key="compare_years").set_value(5).run()
+
+    five = at.dataframe[0].value["Total (USD)"].iloc[0]
+    assert five == pytest.approx(three * 5 / 3)
+    assert at.info[0].value.startswith("Over 5 years")
+
+
+def test_the_saved_comparison_speaks_chinese(db: Path) -> None:
+    save_bundled("own", "sample.yaml")
+    save_bundled("rent", "cloud-on-demand.yaml")
+    at = AppTest.from_file(str(Path(__file__).resolve().parents[2] / "streamlit_app.py"))
+    at.session_state["lang"] = "zh"
+    at.run(timeout=TIMEOUT_S)
+    at.switch_page(PAGE).run(timeout=TIMEOUT_S)
+
+    assert not at.exception
+    assert at.title[0].value == "比较"
+    assert "年内最便宜的是" in at.info[0].value
+    assert "场景" in at.dataframe[0].value.columns
+
+
+def test_the_library_loads_a_replay_scenario_into_the_working_scenario(db: Path) -> None:
+    save_bundled("own", "sample.yaml")
+    at = open_page()
+
+    at.selectbox(key="compare_library_pick").set_value("own").run()
+    at.button(key="compare_library_load").click().run()
+
+    assert not at.exception
+    assert at.session_state["working_scenario_name"] == "own"
+    assert at.session_state["working_scenario"].policy.queueing == "backfill"
+    assert any("Loaded 'own'" in s.value for s in at.success)
+
+
+def test_the_library_refuses_an_invalid_upload_with_the_reason(db: Path) -> None:
+    save_bundled("own", "sample.yaml")
+    at = open_page()
+
+    at.file_uploader(key="compare_library_upload").set_value(
+        ("bad.yaml", b"cluster: {pools: [{gpu_type: A100, count: 1}]}\n", "text/yaml")
+    ).run()
+    at.button(
+        key="FormSubmitter:compare_library_upload_form-Save the uploaded scenario"
+    ).click().run()
+
+    assert not at.exception
+    assert "bad.yaml: cluster.pools.0.gpus_per_node: Field required" in at.error[0].value
+    assert [s.name for s in scenario_box.saved_scenarios()] == ["own"]
+
+
+def test_the_library_deletes_only_after_confirmation(db: Path) -> None:
+    save_bundled("own", "sample.yaml")
+    at = open_page()
+    assert at.button(key="compare_library_delete").disabled
+
+    at.checkbox(key="compare_library_sure").check().run()
+    at.button(key="compare_library_delete").click().run()
+
+    assert not at.exception
+    assert scenario_box.saved_scenarios() == []
+
+
+def save_form_app() -> None:
+    """What another page does with the save form: a replay scenario and its results."""
+    from planner.ui import scenario_box
+
+    text = (
+        "name: two\ntrace: t0\ncluster: {pools: [{gpu_type: A100, gpus_per_node: 8, count: 2}]}\n"
+    )
+    scenario_box.save_form("replay", text, {"utilization": 0.5}, "t0", "box")
+
+
+def test_the_save_form_saves_refuses_a_taken_name_and_replaces_when_asked(db: Path) -> None:
+    at = AppTest.from_function(save_form_app).run()
+    submit = "FormSubmitter:box_save_form-Save"
+
+    at.text_input(key="box_name").set_value("mine")  # form fields are sent with the submit
+    at.button(key=submit).click().run()
+    assert at.success[0].value == "Saved 'mine'."
+
+    at.button(key=submit).click().run()
+    assert "A scenario named 'mine' is saved already" in at.error[0].value
+
+    at.checkbox(key="box_replace").check()
+    at.button(key=submit).click().run()
+    assert not at.error
+    (saved,) = scenario_box.saved_scenarios()
+    assert (saved.name, saved.kind, saved.trace_id) == ("mine", "replay", "t0")
+    assert saved.results == {"utilization": 0.5}
+    assert not saved.is_stale
+
+    at.text_input(key="box_name").set_value("   ")
+    at.button(key=submit).click().run()
+    assert at.error[0].value == "Give the scenario a name."
+    assert not at.exception
+
+
+def test_the_report_downloads_follow_the_shown_comparison(db: Path) -> None:
+    at = open_page()
+    shown = [b for b in at.get("download_button") if "compare_file_report" in b.proto.id]
+
+    assert not at.exception
+    labels = [b.proto.label for b in shown]
+    assert labels == ["Download Excel (xlsx)", "Download PDF", "Download CSV"]

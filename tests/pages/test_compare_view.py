@@ -38,7 +38,7 @@ def report(
     ]
     return {
         "scenario": "hand-made",
-        "currency": "EUR",
+        "currency": "USD",
         "allocation": 0.35,
         "break_even_utilization": break_even,
         "horizons": [{"years": 3.0, "options": options, "comparisons": comparisons}],
@@ -56,10 +56,10 @@ def test_a_cheaper_cloud_is_named_with_its_break_even_and_npv() -> None:
     )
 
     assert conclusion(r) == (
-        "At 35% allocation, owning costs 7.13 EUR per useful GPU-hour over 3 years. "
-        "The cheapest option is Lambda at 3.99 EUR per useful GPU-hour (290,000 EUR in total). "
+        "At 35% allocation, owning costs $7.13 per useful GPU-hour over 3 years. "
+        "The cheapest option is Lambda at $3.99 per useful GPU-hour ($290,000 in total). "
         "Owning pays only above 63% allocation against Lambda. "
-        "Over 3 years buying loses 257,228 EUR in NPV against it."
+        "Over 3 years buying loses $257,228 in NPV against it."
     )
 
 
@@ -77,7 +77,7 @@ def test_cheapest_is_by_cost_per_useful_gpu_hour_not_by_list_order() -> None:
 
     text = conclusion(r)
 
-    assert "The cheapest option is cheap at 2.50 EUR" in text
+    assert "The cheapest option is cheap at $2.50" in text
     assert "above 95% allocation against cheap" in text
 
 
@@ -90,9 +90,9 @@ def test_when_owning_is_cheapest_it_is_compared_with_the_best_cloud() -> None:
 
     text = conclusion(r)
 
-    assert "The cheapest option is self-hosted at 2.00 EUR" in text
+    assert "The cheapest option is self-hosted at $2.00" in text
     assert "Owning pays above 20% allocation against A, and the demand is there." in text
-    assert "buying gains 80,000 EUR in NPV" in text
+    assert "buying gains $80,000 in NPV" in text
 
 
 def test_the_hybrid_is_owning_and_its_wait_is_said() -> None:
@@ -108,7 +108,7 @@ def test_the_hybrid_is_owning_and_its_wait_is_said() -> None:
 
     text = conclusion(r)
 
-    assert "The cheapest option is hybrid at 3.00 EUR per useful GPU-hour" in text
+    assert "The cheapest option is hybrid at $3.00 per useful GPU-hour" in text
     assert "p95 wait 2.0 h" in text
     assert "against AWS" in text
 
@@ -134,8 +134,8 @@ def test_without_cloud_options_only_owning_is_described() -> None:
     r = report([option("self-hosted", 9.0, 9.0, None)], {}, {})
 
     assert conclusion(r) == (
-        "At 35% allocation, owning costs 9.00 EUR per useful GPU-hour over 3 years. "
-        "The cheapest option is self-hosted at 9.00 EUR per useful GPU-hour (9 EUR in total)."
+        "At 35% allocation, owning costs $9.00 per useful GPU-hour over 3 years. "
+        "The cheapest option is self-hosted at $9.00 per useful GPU-hour ($9 in total)."
     )
 
 
@@ -225,7 +225,7 @@ def test_uploaded_text_parses_like_the_cli_reads_the_file() -> None:
     ("text", "message"),
     [
         ("self_hosted: [\n", "up.yaml: cannot read the TCO scenario"),
-        ("name: x\n", "up.yaml: self_hosted: Field required"),
+        ("name: x\n", "up.yaml: scenario: Value error, give servers to own"),
         ("- a\n- b\n", "up.yaml: scenario: Input should be a valid dictionary"),
         (
             "self_hosted: [{gpu: H100, servers: 0}]\n",
@@ -236,3 +236,100 @@ def test_uploaded_text_parses_like_the_cli_reads_the_file() -> None:
 def test_invalid_uploads_say_what_is_wrong(text: str, message: str) -> None:
     with pytest.raises(ScenarioError, match=message):
         compare_view.parse_scenario(text, "up.yaml")
+
+
+def test_the_conclusion_is_written_in_chinese_when_asked() -> None:
+    r = report(
+        [option("self-hosted", 7.13, 500_000, None), option("Lambda", 3.99, 290_000)],
+        {"Lambda": 0.6321},
+        {"Lambda": -257_227.96},
+    )
+
+    text = conclusion(r, 0, "zh")
+
+    assert text == (
+        "在 35% 的分配率下,3 年内自建每有效 GPU 小时成本为 $7.13。 "
+        "最便宜的方案是 Lambda,每有效 GPU 小时 $3.99(总计 $290,000)。 "
+        "只有分配率高于 63% 时自建才比 Lambda 划算。 "
+        "3 年内,相对于它,购买的净现值少了 $257,228。"
+    )
+
+
+def test_a_cloud_only_report_has_no_owning_sentences() -> None:
+    r = report([option("A", 4.0, 200_000), option("B", 3.0, 150_000)], {}, {})
+    r["allocation"] = None
+
+    text = conclusion(r)
+
+    assert text == (
+        "Renting only, over 3 years. "
+        "The cheapest option is B at $3.00 per useful GPU-hour ($150,000 in total)."
+    )
+
+
+def test_cloud_only_files_are_offered_on_the_page_but_not_to_the_capacity_sweep() -> None:
+    assert "cloud-on-demand.yaml" in compare_view.bundled_files()
+    assert "sample.yaml" not in compare_view.bundled_files()
+    assert compare_view.bundled_files()[0] == "worked-example-h100.yaml"
+    assert "cloud-on-demand.yaml" not in compare_view.bundled_scenarios()
+
+
+# --- several saved scenarios (compare_saved) ----------------------------------------------------
+
+
+def priced(name: str, r: dict[str, Any], f: float | None = None, v: float | None = None) -> Any:
+    from planner.tco_scenario import TcoScenario
+    from planner.ui.compare_saved import Priced
+
+    scenario = TcoScenario.model_validate({"cloud": [{"gpu": "H100", "price_per_gpu_hour": 1.0}]})
+    r = {**r, "fixed_per_installed_gpu_hour": f, "variable_per_busy_gpu_hour": v}
+    return Priced(name, "tco", scenario, CompareRun(r, f, v))
+
+
+def test_saved_scenarios_conclusion_ranks_across_scenarios_and_says_the_wait() -> None:
+    from planner.ui import compare_saved
+
+    own = report([option("self-hosted", 3.0, 300_000, 7_200.0)], {}, {})
+    rent = report([option("AWS", 4.0, 400_000, 0.0), option("Spot", 6.0, 1.0, 0.0)], {}, {})
+    rent["allocation"] = None
+    both = [priced("rent", rent), priced("own", own, 2.0, 0.5)]
+
+    text = compare_saved.conclusion(both)
+
+    assert text == (
+        "Over 3 years the cheapest is self-hosted (own) at $3.00 per useful GPU-hour, "
+        "$300,000 in total. "
+        "That is $1.00 (25%) less per useful GPU-hour than the next, AWS (rent) at $4.00. "
+        "In exchange, its jobs wait longer: p95 2.0 h against 0 min. "
+        "Owning the servers of own pays above 57% allocation against rent · AWS; they run at 35.0%."
+    )
+    assert "年内最便宜的是 self-hosted(own)" in compare_saved.conclusion(both, "zh")
+
+
+def test_saved_scenarios_table_and_break_even_span_every_scenario() -> None:
+    from planner.finance import break_even_utilization
+    from planner.ui import compare_saved
+
+    own = report([option("self-hosted", 3.0, 300_000, None)], {}, {})
+    rent = report([option("AWS", 4.0, 400_000)], {}, {})
+    rent["allocation"] = None
+    both = [priced("rent", rent), priced("own", own, 2.0, 0.5)]
+
+    table = compare_saved.table(both)
+    run = compare_saved.break_even_run(both)
+    combined = compare_saved.combined_report(both)
+
+    assert table[["scenario", "option"]].values.tolist() == [
+        ["rent", "AWS"],
+        ["own", "self-hosted"],
+    ]
+    assert table["utilization"].tolist()[1] == 0.35
+    assert run is not None
+    assert run.report["break_even_utilization"] == {
+        "rent · AWS": pytest.approx(break_even_utilization(2.0, 0.5, 4.0))
+    }
+    assert compare_saved.first_owned(both).name == "own"
+    assert combined["break_even_utilization"] == {"AWS": pytest.approx(2.0 / 3.5)}
+    assert [o["scenario"] for o in combined["horizons"][0]["options"]] == ["rent", "own"]
+    cash = compare_saved.cash_frame(both)
+    assert set(cash["option"]) == {"rent · AWS", "own · self-hosted"}

@@ -12,7 +12,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from planner.ui import history_view
-from tests.pages.app import open_app_page
+from tests.pages.app import APP, open_app_page
 
 PAGE = "pages/history.py"
 TIMEOUT_S = 60  # the first run imports the sample trace
@@ -166,3 +166,41 @@ def test_an_oversized_upload_is_refused_with_its_size(
 
     assert not at.exception
     assert "big.csv is 1.0 MB; the page imports files up to 1 MB" in at.error[0].value
+
+
+def test_the_page_is_in_chinese(db: Path) -> None:
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT_S)
+    at.session_state["lang"] = "zh"
+    at = at.run().switch_page(PAGE).run()
+
+    assert not at.exception
+    assert at.title[0].value == "作业历史"
+    assert trace_label(at).startswith("sample · 4,000 个作业")
+    shown = metrics(at)
+    assert shown["作业数"] == "4,000"
+    assert shown["时间跨度"].endswith(" 天")
+    titles = [chart["layout"]["title"]["text"] for chart in charts(at)]
+    assert titles == [
+        "作业到达随时间变化",
+        "GPU 数量分布",
+        "作业时长（百分位）",
+        "按团队 / 队列的需求",
+    ]
+    assert charts(at)[1]["layout"]["xaxis"]["title"]["text"] == "每作业 GPU 数"
+
+    at = upload(at, "one_bad.csv", ONE_BAD).button(key="history_import").click().run()
+
+    assert report_metrics(at)[:3] == [("行数", "2"), ("已接受", "1"), ("已拒绝", "1")]
+    assert (
+        at.download_button(key="history_rejected_download").proto.label == "下载被拒绝的行（CSV）"
+    )
+
+
+def test_numbers_follow_the_reporting_currency(db: Path) -> None:
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT_S)
+    at.session_state["reporting_currency"] = "EUR"
+    at = at.run().switch_page(PAGE).run()
+
+    assert not at.exception
+    assert metrics(at)["Jobs"] == "4.000"
+    assert all(chart["layout"]["separators"] == ",." for chart in charts(at))

@@ -10,6 +10,7 @@ from planner.importer import import_file
 from planner.ingest import IngestOptions
 from planner.store import connect
 from planner.ui import cache
+from planner.ui.overview_view import Headline, headline, headline_lines
 
 APP = Path(__file__).resolve().parents[2] / "streamlit_app.py"
 TIMEOUT_S = 60  # the first run imports the sample trace
@@ -43,7 +44,8 @@ def test_first_run_imports_the_bundled_sample_and_shows_its_job_count(db: Path) 
     assert not at.exception
     assert at.title[0].value == "GPU Capacity Planner"
     assert metric(at, "Jobs") == f"{expected:,}"
-    assert len(at.info) == 1
+    assert "No comparison has been run" in at.info[0].value
+    assert "arrives next" not in " ".join(m.value for m in at.markdown)
     assert not at.error
 
 
@@ -65,7 +67,8 @@ def test_selecting_another_trace_shows_its_numbers(
     assert metric(at, "Span (days)") == "1.0"
     by_size = at.dataframe[0].value
     assert by_size["GPUs per job"].tolist() == ["1", "8"]
-    assert by_size["Jobs"].tolist() == [1, 2]
+    assert by_size["Jobs"].tolist() == ["1", "2"]
+    assert by_size["GPU-hours"].tolist() == ["1", "24"]
 
 
 def test_without_any_trace_the_page_says_how_to_import_one(
@@ -91,3 +94,162 @@ def test_an_unusable_database_is_reported_not_raised(
 
     assert not at.exception
     assert "Cannot open the planner database" in at.error[0].value
+
+
+# --- the headline answer -------------------------------------------------------------------
+
+
+def report(costs: dict[str, float], break_even: dict[str, float | None]) -> dict[str, object]:
+    """A `planner tco --json` report cut down to what the headline reads: one 3-year horizon."""
+    return {
+        "scenario": "demo",
+        "currency": "USD",
+        "allocation": 0.5,
+        "break_even_utilization": break_even,
+        "horizons": [
+            {
+                "years": 3.0,
+                "options": [
+                    {"name": name, "total": 1000.0 * cost, "cost_per_useful_gpu_hour": cost}
+                    for name, cost in costs.items()
+                ],
+            }
+        ],
+    }
+
+
+BUY = report({"self-hosted": 3.0, "cloud A": 4.0, "cloud B": 5.0}, {"cloud A": 0.4, "cloud B": 0.3})
+
+
+def test_owning_cheapest_is_buy_with_the_break_even_against_the_cheapest_cloud() -> None:
+    answer = headline(BUY)
+
+    assert answer == Headline("buy", "self-hosted", 3.0, 3.0, "demo", 0.5, "cloud A", 0.4)
+    assert headline_lines(answer, "USD", "en") == [
+        "**Buy.** Owning servers is the cheapest option over 3 years: $3.00 per useful "
+        "GPU-hour (demo).",
+        "Owning breaks even against cloud A at 40.0% allocation, and the current allocation "
+        "is 50.0%: the demand is there.",
+    ]
+    assert headline_lines(answer, "USD", "zh") == [
+        "**购买。** 在 3 年内，自建服务器是最便宜的方案：每有效 GPU 小时 $3.00（demo）。",
+        "相对于 cloud A，自建在分配率 40.0% 时达到盈亏平衡；当前分配率为 50.0%，需求足够。",
+    ]
+
+
+def test_a_cheaper_cloud_is_rent_and_the_break_even_is_against_it() -> None:
+    answer = headline(report({"self-hosted": 3.0, "cloud A": 2.0}, {"cloud A": 0.75}))
+
+    assert answer is not None
+    assert (answer.verdict, answer.option, answer.rival) == ("rent", "cloud A", "cloud A")
+    assert headline_lines(answer, "EUR", "en", rate=0.5) == [
+        "**Rent.** cloud A is the cheapest option over 3 years and owns no servers: 1,00 € "
+        "per useful GPU-hour (demo).",
+        "Owning breaks even against cloud A at 75,0 % allocation, but the current allocation "
+        "is only 50,0 %.",
+    ]
+    assert headline_lines(answer, "USD", "zh")[1] == (
+        "相对于 cloud A，自建在分配率 75.0% 时达到盈亏平衡，但当前分配率仅为 50.0%。"
+    )
+
+
+def test_hybrid_and_owning_that_never_or_hardly_pays() -> None:
+    never = headline(report({"hybrid": 1.5, "self-hosted": 3.0, "cloud A": 2.0}, {"cloud A": None}))
+    beyond = headline(report({"self-hosted": 3.0, "cloud A": 2.0}, {"cloud A": 1.25}), 0)
+
+    assert never is not None
+    assert beyond is not None
+    assert never.verdict == "hybrid"
+    assert headline_lines(never, "USD", "en")[1].startswith("Owning never pays against cloud A")
+    assert headline_lines(never, "USD", "zh")[0].startswith("**混合。**")
+    assert headline_lines(beyond, "USD", "en")[1] == (
+        "Owning does not pay against cloud A even at full allocation (it needs 125.0%); the "
+        "current allocation is 50.0%."
+    )
+    assert headline(report({}, {})) is None
+
+
+def test_an_option_of_several_saved_scenarios_is_named_by_its_own_scenario() -> None:
+    combined = report({"self-hosted": 3.0, "cloud A": 4.0}, {}) | {"allocation": None}
+    combined["horizons"][0]["options"][0]["scenario"] = "plan B"  # type: ignore[index]
+
+    answer = headline(combined)
+
+    assert answer is not None
+    assert answer.scenario == "plan B"
+    assert answer.rival is None  # no break-even in the report: no sentence about it
+    assert headline_lines(answer, "USD", "en") == [
+        "**Buy.** Owning servers is the cheapest option over 3 years: $3.00 per useful "
+        "GPU-hour (plan B)."
+    ]
+    assert headline(BUY, horizon=3) is None
+
+
+def run_with(state: dict[str, object]) -> AppTest:
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT_S)
+    for key, value in state.items():
+        at.session_state[key] = value
+    return at.run()
+
+
+def test_the_last_comparison_is_the_headline_with_next_steps(db: Path) -> None:
+    at = run_with({"compare_last_report": {"report": BUY, "horizon": 0}})
+
+    assert not at.exception
+    assert metric(at, "Answer") == "Buy"
+    assert metric(at, "Cost per useful GPU-hour") == "$3.00"
+    assert metric(at, "Break-even allocation") == "40.0%"
+    assert at.success[0].value.startswith("**Buy.** Owning servers is the cheapest option")
+    links = {link.proto.page: link.proto.label for link in at.get("page_link")}
+    assert list(links) == ["history", "cluster", "replay", "compare", "capacity"]
+    assert links["capacity"] == "Find how many servers you need"
+
+
+def test_the_working_scenario_is_summarised(db: Path) -> None:
+    at = run_app()
+
+    summary = next(m.value for m in at.markdown if "sample on 128 nodes" in m.value)
+    assert "trace sample.csv · " in summary
+    assert "(1,024 GPUs)" in summary
+    assert "gang" in summary
+
+
+def test_the_working_scenario_is_summarised_in_chinese(db: Path) -> None:
+    at = run_with({"lang": "zh"})
+
+    summary = next(m.value for m in at.markdown if "sample on 128 nodes" in m.value)
+    assert summary.startswith("场景 **sample on 128 nodes**：作业轨迹 sample.csv · ")
+    assert "共 1,024 块 GPU" in summary
+
+
+def test_money_follows_the_reporting_currency(db: Path) -> None:
+    eur = {**BUY, "currency": "EUR"}
+    at = run_with(
+        {"compare_last_report": {"report": eur, "horizon": 0}, "reporting_currency": "EUR"}
+    )
+
+    assert not at.exception
+    assert metric(at, "Cost per useful GPU-hour") == "3,00 €"
+    assert metric(at, "Break-even allocation") == "40,0 %"
+
+
+def test_a_report_in_another_currency_is_converted_at_the_stored_rate(db: Path) -> None:
+    at = run_with(
+        {"compare_last_report": {"report": BUY, "horizon": 0}, "reporting_currency": "CNY"}
+    )
+
+    assert not at.exception
+    assert metric(at, "Cost per useful GPU-hour") == "¥21.90"  # 3.00 USD x 7.3 (seeded rate)
+    assert "from USD to CNY" in at.caption[0].value
+
+
+def test_the_page_is_in_chinese(db: Path) -> None:
+    at = run_with({"lang": "zh", "compare_last_report": {"report": BUY, "horizon": 0}})
+
+    assert not at.exception
+    assert at.title[0].value == "GPU 容量规划器"
+    assert metric(at, "结论") == "购买"
+    assert metric(at, "作业数") == "4,000"
+    assert at.success[0].value.startswith("**购买。**")
+    assert [h.value for h in at.header][:2] == ["当前工作场景", "核心结论"]
+    assert at.get("page_link")[0].proto.label == "上传或查看作业历史"

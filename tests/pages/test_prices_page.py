@@ -1,5 +1,6 @@
 """The prices page, run headlessly through the app's entrypoint with AppTest."""
 
+import json
 from pathlib import Path
 
 import pandas as pd
@@ -7,7 +8,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from planner.ui import prices_view
-from tests.pages.app import open_app_page
+from tests.pages.app import APP, open_app_page
 
 PAGE = "pages/prices.py"
 QUOTES = Path(__file__).resolve().parents[1] / "data" / "prices_quotes.csv"
@@ -257,3 +258,43 @@ def test_bare_metal_servers_and_assumptions_are_shown_with_confidence(db: Path) 
     assert pue["value"].tolist() == [1.5]
     assert pue["confidence"].notna().all()
     assert len(assumptions) == 38
+
+
+def open_in_chinese() -> AppTest:
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT_S)
+    at.session_state["lang"] = "zh"
+    return at.run().switch_page(PAGE).run()
+
+
+def headers(at: AppTest, column: str) -> dict[str, str]:
+    """The shown header of each configured column of the first table with `column`."""
+    frame = next(f for f in at.dataframe if column in f.value.columns)
+    config = json.loads(frame.proto.columns)
+    return {name: c.get("label") for name, c in config.items()}
+
+
+def test_the_page_is_in_chinese(db: Path) -> None:
+    at = open_in_chinese()
+
+    assert not at.exception
+    assert at.title[0].value == "价格"
+    assert [tab.label for tab in at.tabs] == ["云价格", "添加或导入", "汇率", "裸金属"]
+    assert at.selectbox(key="prices_reporting_currency").label == "报告币种"
+    shown = headers(at, "price_per_instance_hour")
+    assert shown["provider"] == "供应商"
+    assert shown["reporting_per_gpu_hour"] == "每 GPU 小时（USD）"
+    assert at.button(key="prices_add_submit").label == "添加报价"
+
+
+def test_an_import_summary_and_a_stored_quote_are_reported_in_chinese(db: Path) -> None:
+    at = open_in_chinese()
+    upload = ("prices_quotes.csv", QUOTES.read_bytes(), "text/csv")
+    at.file_uploader(key="prices_import").set_value(upload).run()
+
+    assert at.warning[0].value == "共 6 行：2 行已添加，0 行已更新，0 行未变化，4 行被拒绝"
+    assert headers(at, "reason")["reason"] == "原因"
+
+    at = fill_quote(at)
+
+    assert not at.exception
+    assert at.success[0].value == "报价 example-broker/-/8x-h800/quote 已添加。"

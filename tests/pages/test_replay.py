@@ -5,62 +5,78 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from planner.replay import SCHEDULE_COLUMNS, load_scenario, run_scenario
+from planner.scenario import Scenario
 from planner.ui import replay_view
-from tests.pages.app import open_app_page
+from planner.ui.state import SCENARIO_KEY
+from tests.pages.app import APP
 
 PAGE = "pages/replay.py"
 TIMEOUT_S = 60  # the first run imports the sample trace
+SCENARIOS = Path(__file__).resolve().parents[2] / "data" / "scenarios"
+RESULT_CHARTS = [
+    "replay_allocated",
+    "replay_queue",
+    "replay_fragmentation",
+    "replay_wait_size",
+    "replay_wait_team",
+    "replay_reasons",
+    "replay_reasons_team",
+]
 
 
-def open_page() -> AppTest:
-    return open_app_page(PAGE, TIMEOUT_S)
+def open_page(working: Scenario | None = None, lang: str | None = None) -> AppTest:
+    """The page, with `working` as the session's working scenario and `lang` if given."""
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT_S)
+    if lang is not None:
+        at.session_state["lang"] = lang  # before the first run, as the sidebar switch does
+    at = at.run()
+    if working is not None:
+        at.session_state[SCENARIO_KEY] = working
+    return at.switch_page(PAGE).run()
 
 
 def run(at: AppTest) -> AppTest:
     return at.button(key="replay_run").click().run()
 
 
-def edit_pools(at: AppTest, edited_rows: dict[int, dict[str, Any]]) -> None:
-    """Seed the pool editor's edit state, as a user's cell edits would."""
-    edits = {"edited_rows": edited_rows, "added_rows": [], "deleted_rows": []}
-    at.session_state["replay_pools"] = edits
-
-
 def metrics(at: AppTest) -> dict[str, str]:
     return {m.label: str(m.value) for m in at.metric}
 
 
-def charts(at: AppTest) -> list[dict[str, Any]]:
-    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+def charts(at: AppTest) -> dict[str, dict[str, Any]]:
+    """The page's plotly figures by widget key."""
+    found = {}
+    for chart in at.get("plotly_chart"):
+        key = chart.proto.id.rsplit("-", 1)[-1]
+        found[key] = json.loads(chart.proto.spec)
+    return found
 
 
-def test_the_page_opens_on_the_sample_with_its_scenario_as_defaults(db: Path) -> None:
-    sample = load_scenario(replay_view.SAMPLE_SCENARIO)
-    assert sample.cluster is not None
+def sample() -> Scenario:
+    return load_scenario(replay_view.SAMPLE_SCENARIO)
 
+
+def test_the_page_opens_on_the_sample_trace_and_the_working_scenario(db: Path) -> None:
     at = open_page()
 
     assert not at.exception
     assert at.title[0].value == "Replay"
-    assert "sample" in at.selectbox(key="replay_trace").format_func(
-        at.selectbox(key="replay_trace").value
-    )
-    pools = at.data_editor[0].value
-    assert pools["count"].tolist() == [pool.count for pool in sample.cluster.pools]
-    assert pools["gpu_type"].tolist() == [pool.gpu_type for pool in sample.cluster.pools]
-    assert at.selectbox(key="replay_admission").value == sample.policy.admission
-    assert at.selectbox(key="replay_placement").value == sample.policy.placement
-    assert at.selectbox(key="replay_queueing").value == sample.policy.queueing
-    assert at.number_input(key="replay_seed").value == sample.policy.seed
+    select = at.selectbox(key="replay_trace")
+    assert "sample" in select.format_func(select.value)
+    summary = at.markdown[0].value
+    assert "96 × 8 A100 + 32 × 8 H800 (1,024 GPUs)" in summary
+    assert "backfill queueing" in summary
+    assert not at.data_editor  # the cluster is edited on the Cluster & policy page
     assert "press **Run**" in at.info[0].value
     assert not at.metric
     assert not at.error
 
 
-def test_run_shows_the_headline_metrics_and_the_four_charts(db: Path) -> None:
+def test_run_shows_the_headline_metrics_and_every_chart(db: Path) -> None:
     at = run(open_page())
 
     assert not at.exception
@@ -68,40 +84,65 @@ def test_run_shows_the_headline_metrics_and_the_four_charts(db: Path) -> None:
     shown = metrics(at)
     assert list(shown) == ["Utilization", "Completed", "Unschedulable", "Mean wait", "p95 wait"]
     assert shown["Utilization"].endswith("%")
-    jobs = at.dataframe[-1].value  # the per-job table, below the pool editor
+    jobs = at.dataframe[-1].value
     assert list(jobs.columns) == list(SCHEDULE_COLUMNS)
     assert shown["Completed"] == f"{(jobs['status'] == 'completed').sum():,}"
     assert shown["Unschedulable"] == f"{(jobs['status'] == 'unschedulable').sum():,}"
-    titles = [chart["layout"]["title"]["text"] for chart in charts(at)]
-    assert titles == [
-        "Allocated GPUs over time, by pool",
-        "Queue length over time",
-        "Wait by job size (median and 95th percentile)",
-        "Why jobs waited",
-    ]
-    for chart in charts(at):
+    figures = charts(at)
+    assert list(figures) == RESULT_CHARTS
+    for key, chart in figures.items():
         for axis in ("xaxis", "yaxis"):
-            assert chart["layout"][axis]["title"]["text"], f"{chart['layout']['title']} {axis}"
+            assert chart["layout"][axis]["title"]["text"], f"{key} {axis}"
+    teams = {team for bar in figures["replay_wait_team"]["data"] for team in bar["x"]}
+    assert teams == set(jobs.loc[jobs["start_s"].notna(), "queue"])
+    assert "No queues configured" in at.info[-1].value
 
 
-def test_the_schedule_is_downloadable_after_a_run_only(db: Path) -> None:
-    at = open_page()
-    assert not at.download_button
+def test_the_working_scenario_is_what_runs(db: Path) -> None:
+    working = sample()
+    policy = working.policy.model_copy(update={"queueing": "strict-fifo", "placement": "spread"})
+    at = open_page(working.model_copy(update={"policy": policy}))
+    assert "spread placement, strict-fifo queueing" in at.markdown[0].value
 
     at = run(at)
 
     assert not at.exception
-    assert at.download_button(key="replay_download").proto.label == "Download the schedule (CSV)"
+    assert any("spread placement, strict-fifo queueing" in c.value for c in at.caption)
+
+
+def test_queues_show_preemptions_and_borrowing_per_queue(db: Path) -> None:
+    borrowing = load_scenario(SCENARIOS / "sample-borrowing.yaml")
+    at = run(open_page(borrowing))
+
+    assert not at.exception
+    figures = charts(at)
+    assert {"replay_preemptions", "replay_borrowing"} <= set(figures)
+    bars = figures["replay_borrowing"]["data"]
+    assert [bar["name"] for bar in bars] == ["borrowed", "lent"]
+    assert len(bars[0]["x"]) == 8  # one per team's ClusterQueue
+    assert "ClusterQueues" in at.markdown[0].value
+
+
+def test_an_impossible_working_scenario_is_reported_not_raised(db: Path) -> None:
+    working = sample()
+    policy = working.policy.model_copy(update={"admission": "pod", "queueing": "backfill"})
+
+    at = run(open_page(working.model_copy(update={"policy": policy})))
+
+    assert not at.exception
+    assert "backfill needs gang admission" in at.error[0].value
+    assert not at.metric
+    assert not at.download_button
 
 
 def test_running_the_same_scenario_again_uses_the_cached_replay(
     db: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    calls: list[str] = []
+    calls: list[object] = []
 
-    def counted(con: Any, scenario: Any) -> Any:
-        calls.append(scenario.trace)
-        return run_scenario(con, scenario)
+    def counted(con: Any, scenario: Any, options: Any = None, progress: Any = None) -> Any:
+        calls.append(progress)
+        return run_scenario(con, scenario, options, progress)
 
     monkeypatch.setattr(replay_view, "run_scenario", counted)
     at = run(open_page())
@@ -109,62 +150,87 @@ def test_running_the_same_scenario_again_uses_the_cached_replay(
 
     assert not at.exception
     assert len(calls) == 1
+    assert calls[0] is not None  # the first run reported its progress
     assert metrics(at)
+    assert not at.get("progress")  # the progress bar is gone once results show
 
 
-def test_policy_choices_reach_the_replay(db: Path) -> None:
-    at = open_page()
-    at.selectbox(key="replay_queueing").set_value("strict-fifo")
-    at.selectbox(key="replay_placement").set_value("spread")
-
-    at = run(at)
-
-    assert not at.exception
-    assert "spread placement, strict-fifo queueing" in at.caption[-1].value
-
-
-@pytest.mark.parametrize(
-    ("edits", "message"),
-    [
-        ({0: {"count": 0}, 1: {"count": 0}}, "count: Input should be greater than 0"),
-        ({0: {"gpus_per_node": 0}, 1: {"gpus_per_node": 0}}, "the cluster has no GPUs"),
-        ({0: {"count": None}}, "node pool row 1: count is empty"),
-    ],
-)
-def test_an_invalid_cluster_is_reported_not_raised(
-    db: Path, edits: dict[int, dict[str, Any]], message: str
+def test_cancel_stops_the_replay_and_shows_no_results(
+    db: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    at = open_page()
-    edit_pools(at, edits)
+    def interrupted(con: Any, scenario: Any, options: Any = None, progress: Any = None) -> Any:
+        # what Streamlit does when a button is pressed during a run: the script stops at
+        # its next st call, here the first progress update
+        def stop(fraction: float) -> None:
+            progress(fraction)
+            st.stop()
 
-    at = run(at)
+        return run_scenario(con, scenario, options, stop)
+
+    monkeypatch.setattr(replay_view, "run_scenario", interrupted)
+    at = run(open_page())
+    assert at.get("progress")
+    assert "Replaying" in at.get("progress")[0].proto.text
+
+    at = at.button(key="replay_cancel").click().run()
 
     assert not at.exception
-    assert message in at.error[0].value
+    assert "Replay cancelled" in at.warning[0].value
     assert not at.metric
+    assert not at.get("plotly_chart")
     assert not at.download_button
+    assert not replay_view.is_cached(replay_view.scenario_on(at.selectbox[0].value, sample()))
 
 
-def test_pod_admission_with_backfill_is_reported_not_raised(db: Path) -> None:
-    at = open_page()
-    at.selectbox(key="replay_admission").set_value("pod")
-    at.selectbox(key="replay_queueing").set_value("backfill")
+def test_filters_reduce_the_table_and_offer_the_filtered_rows(db: Path) -> None:
+    at = run(open_page())
+    everything = at.dataframe[-1].value
+    assert at.download_button(key="replay_download").proto.label == (
+        "Download the full schedule (CSV)"
+    )
+    assert len(at.download_button) == 1
 
-    at = run(at)
+    at.multiselect(key="replay_filter_status").set_value(["unschedulable"])
+    at = at.run()
+
+    table = at.dataframe[-1].value
+    assert 0 < len(table) < len(everything)
+    assert set(table["status"]) == {"unschedulable"}
+    label = at.download_button(key="replay_download_filtered").proto.label
+    assert f"the {len(table)} filtered rows" in label
+
+    at.multiselect(key="replay_filter_status").set_value([])
+    at.multiselect(key="replay_filter_queue").set_value(["team-b"])
+    at.number_input(key="replay_filter_wait").set_value(10.0)
+    at = at.run()
+
+    table = at.dataframe[-1].value
+    assert 0 < len(table) < (everything["queue"] == "team-b").sum()
+    assert set(table["queue"]) == {"team-b"}
+    assert (table["wait_s"] >= 600).all()
+
+
+def test_a_changed_working_scenario_marks_the_results_as_stale(db: Path) -> None:
+    at = run(open_page())
+    assert not at.info or "changed" not in at.info[0].value
+    working = sample()
+
+    at.session_state[SCENARIO_KEY] = working.model_copy(
+        update={"policy": working.policy.model_copy(update={"seed": 7})}
+    )
+    at = at.run()
+
+    assert any("changed since this run" in info.value for info in at.info)
+    assert metrics(at)  # the last run's results stay until the next Run
+
+
+def test_the_page_speaks_chinese(db: Path) -> None:
+    at = run(open_page(lang="zh"))
 
     assert not at.exception
-    assert "backfill needs gang admission" in at.error[0].value
-
-
-def test_a_fixed_cluster_replaces_the_error_with_results(db: Path) -> None:
-    at = open_page()
-    edit_pools(at, {0: {"count": 0}})
-    at = run(at)
-    assert at.error
-
-    edit_pools(at, {})
-    at = run(at)
-
-    assert not at.exception
-    assert not at.error
-    assert "Completed" in metrics(at)
+    assert at.title[0].value == "回放"
+    assert "利用率" in metrics(at)
+    assert "集群" in at.markdown[0].value
+    titles = [chart["layout"]["title"]["text"] for chart in charts(at).values()]
+    assert "作业为什么等待" in titles
+    assert at.download_button(key="replay_download").proto.label == "下载完整调度表（CSV）"

@@ -5,9 +5,31 @@ start with the module's name ("replay.run"); adding a page means adding a module
 it below.
 """
 
-from planner.ui.text import common
+from planner.ui.text import (
+    capacity,
+    cluster,
+    common,
+    compare,
+    history,
+    overview,
+    prices,
+    replay,
+    report,
+    scenarios,
+)
 
-_MODULES = (common,)
+_MODULES = (
+    common,
+    cluster,
+    overview,
+    history,
+    prices,
+    capacity,
+    report,
+    replay,
+    compare,
+    scenarios,
+)
 
 CATALOGS: dict[str, dict[str, str]] = {
     "en": {k: v for m in _MODULES for k, v in m.EN.items()},

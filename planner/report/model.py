@@ -1,0 +1,295 @@
+"""The report Finance receives, as plain tables: built once from `planner tco --json` reports
+(one scenario or several saved ones), then written as xlsx, PDF or CSV.
+
+Labels are in the chosen language; cells are plain numbers (money in the report currency,
+shares 0-1, waits in hours) so each writer formats them its own way. Nothing here writes
+files or imports Streamlit.
+"""
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from planner.i18n_core import Language
+from planner.report.cells import Cell, Kind
+from planner.report.headline import Headline, Named, headline
+from planner.report.text import text
+
+CATEGORIES = (
+    "capex",
+    "depreciation",
+    "energy",
+    "colocation",
+    "support",
+    "staff",
+    "software",
+    "spares",
+    "bridge",
+    "cloud_burst",
+    "tax_shield",
+    "cloud_compute",
+    "commitment",
+    "overflow",
+    "spot_overhead",
+    "storage",
+    "egress",
+)
+"""Cost categories in the order the options table shows them (others follow, as found)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    key: str
+    """Language-independent name (the CSV round-trip and the tests use the labels)."""
+    label: str
+    kind: Kind
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    title: str
+    columns: tuple[Column, ...]
+    rows: tuple[tuple[Cell, ...], ...]
+
+    def column(self, key: str) -> list[Cell]:
+        k = [c.key for c in self.columns].index(key)
+        return [row[k] for row in self.rows]
+
+
+@dataclass(frozen=True, slots=True)
+class Series:
+    """One line or bar group of a chart."""
+
+    name: str
+    values: tuple[float, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    lang: Language
+    currency: str
+    generated: date
+    scenarios: tuple[str, ...]
+    headlines: tuple[Headline, ...]
+    options: Table
+    """Every scenario, horizon and option."""
+    cash: Table
+    """Month rows, one column per option (the chosen horizon)."""
+    sensitivity: Table
+    prices: Table
+    notes: tuple[str, ...]
+    cumulative_cash: tuple[Series, ...]
+    break_even: tuple[tuple[str, float | None, float], ...]
+    """(cloud option, break-even allocation or None for never, current allocation)."""
+    sources: tuple[Named, ...]
+    horizon_index: int
+
+
+def build_report(
+    reports: Sequence[Named],
+    horizon_index: int = 0,
+    lang: Language = "en",
+    generated: date | None = None,
+) -> Report:
+    """The report for one or several scenarios, with the headline and monthly cash of the
+    horizon `horizon_index` (a scenario with fewer horizons shows its last one)."""
+    if not reports:
+        raise ValueError("a report needs at least one TCO report")
+    notes: list[str] = []
+    currencies = list(dict.fromkeys(str(r["currency"]) for _, r in reports))
+    if len(currencies) > 1:
+        notes.append(text("report.note.currencies", lang, currencies=", ".join(currencies)))
+    picked = [_horizon(name, r, horizon_index, lang, notes) for name, r in reports]
+    day = generated or date.today()
+    many = len(reports) > 1
+    cash_columns = [
+        (_option_label(name, o["name"], many), o["monthly_cash"])
+        for (name, _), h in zip(reports, picked, strict=True)
+        for o in h["options"]
+    ]
+    notes.append(text("report.note.pnl", lang))
+    for name, r in reports:
+        notes += [f"{name}: {n}" if many else str(n) for n in r.get("notes", [])]
+    return Report(
+        lang=lang,
+        currency=currencies[0],
+        generated=day,
+        scenarios=tuple(name for name, _ in reports),
+        headlines=tuple(
+            headline(name, r, h, lang) for (name, r), h in zip(reports, picked, strict=True)
+        ),
+        options=_options(reports, lang),
+        cash=_cash(cash_columns, lang),
+        sensitivity=_sensitivity(reports, lang),
+        prices=_prices(reports, lang),
+        notes=tuple(dict.fromkeys(notes)),
+        cumulative_cash=tuple(Series(n, _cumulative(v)) for n, v in cash_columns),
+        break_even=tuple(
+            (_option_label(name, cloud, many), be, float(r["allocation"]))
+            for name, r in reports
+            for cloud, be in r["break_even_utilization"].items()
+        ),
+        sources=tuple((name, r) for name, r in reports),
+        horizon_index=horizon_index,
+    )
+
+
+def _horizon(
+    name: str, report: Mapping[str, Any], index: int, lang: Language, notes: list[str]
+) -> Mapping[str, Any]:
+    horizons = report["horizons"]
+    if index < len(horizons):
+        return horizons[index]  # type: ignore[no-any-return]
+    last = horizons[-1]
+    notes.append(
+        text("report.note.horizon", lang, scenario=name, wanted=index + 1, years=last["years"])
+    )
+    return last  # type: ignore[no-any-return]
+
+
+def _option_label(scenario: str, option: str, many: bool) -> str:
+    return f"{scenario} · {option}" if many else option
+
+
+def _cumulative(values: Sequence[float]) -> tuple[float, ...]:
+    total, out = 0.0, []
+    for v in values:
+        total += v
+        out.append(total)
+    return tuple(out)
+
+
+def _col(key: str, label_key: str, kind: Kind, lang: Language) -> Column:
+    return Column(key, text(label_key, lang), kind)
+
+
+def categories(reports: Sequence[Named]) -> list[str]:
+    """Every cost category any option has, the known ones in `CATEGORIES` order."""
+    found = {
+        k for _, r in reports for h in r["horizons"] for o in h["options"] for k in o["totals"]
+    }
+    extra = sorted(found - set(CATEGORIES))
+    return [c for c in CATEGORIES if c in found] + extra
+
+
+def category_label(key: str, lang: Language) -> str:
+    try:
+        return text(f"report.cat.{key}", lang)
+    except KeyError:
+        return key
+
+
+def _options(reports: Sequence[Named], lang: Language) -> Table:
+    cats = categories(reports)
+    columns = (
+        _col("scenario", "report.col.scenario", "text", lang),
+        _col("horizon_years", "report.col.horizon", "years", lang),
+        _col("option", "report.col.option", "text", lang),
+        *(Column(c, category_label(c, lang), "money") for c in cats),
+        _col("total", "report.col.total", "money", lang),
+        _col("cost_per_useful_gpu_hour", "report.col.per_useful", "rate", lang),
+        _col("cost_per_installed_gpu_hour", "report.col.per_installed", "rate", lang),
+        _col("cost_per_allocated_gpu_hour", "report.col.per_allocated", "rate", lang),
+        _col("useful_gpu_hours", "report.col.useful_hours", "number", lang),
+        _col("equivalent_annual_cost", "report.col.eac", "money", lang),
+        _col("idle_cost", "report.col.idle", "money", lang),
+        _col("wait_mean_h", "report.col.wait_mean", "hours", lang),
+        _col("wait_p95_h", "report.col.wait_p95", "hours", lang),
+    )
+    rows = tuple(
+        (
+            name,
+            float(h["years"]),
+            str(o["name"]),
+            *(o["totals"].get(c) for c in cats),
+            o["total"],
+            o["cost_per_useful_gpu_hour"],
+            o["cost_per_installed_gpu_hour"],
+            o["cost_per_allocated_gpu_hour"],
+            o["useful_gpu_hours"],
+            o["equivalent_annual_cost"],
+            o["idle_cost"],
+            _hours(o["wait_mean_s"]),
+            _hours(o["wait_p95_s"]),
+        )
+        for name, r in reports
+        for h in r["horizons"]
+        for o in h["options"]
+    )
+    return Table(text("report.sheet.options", lang), columns, rows)
+
+
+def _hours(seconds: float | None) -> float | None:
+    return None if seconds is None else seconds / 3600
+
+
+def _cash(columns: Sequence[tuple[str, Sequence[float]]], lang: Language) -> Table:
+    months = max((len(v) for _, v in columns), default=0)
+    header = (
+        _col("month", "report.col.month", "int", lang),
+        *(Column(name, name, "money") for name, _ in columns),
+    )
+    rows = tuple(
+        (m + 1, *(v[m] if m < len(v) else None for _, v in columns)) for m in range(months)
+    )
+    return Table(text("report.sheet.cash", lang), header, rows)
+
+
+def _sensitivity(reports: Sequence[Named], lang: Language) -> Table:
+    columns = (
+        _col("scenario", "report.col.scenario", "text", lang),
+        _col("output", "report.col.output", "text", lang),
+        _col("driver", "report.col.driver", "text", lang),
+        _col("low", "report.col.low", "money", lang),
+        _col("high", "report.col.high", "money", lang),
+        _col("swing", "report.col.swing", "money", lang),
+        _col("base", "report.col.base", "money", lang),
+    )
+    rows = []
+    for name, r in reports:
+        s = r.get("sensitivity")
+        if not s:
+            continue
+        for b in s["bars"]:
+            label = driver_label(str(b["driver"]), lang)
+            rows.append((name, s["output"], label, b["low"], b["high"], b["swing"], s["base"]))
+    return Table(text("report.sheet.sensitivity", lang), columns, tuple(rows))
+
+
+def driver_label(key: str, lang: Language) -> str:
+    try:
+        return text(f"report.driver.{key}", lang)
+    except KeyError:
+        return key
+
+
+def _prices(reports: Sequence[Named], lang: Language) -> Table:
+    columns = (
+        _col("scenario", "report.col.scenario", "text", lang),
+        _col("price", "report.col.price", "text", lang),
+        _col("per_gpu_hour", "report.col.per_gpu_hour", "decimal", lang),
+        _col("per_server", "report.col.per_server", "decimal", lang),
+        _col("currency", "report.col.currency", "text", lang),
+        _col("as_of", "report.col.as_of", "text", lang),
+        _col("confidence", "report.col.confidence", "text", lang),
+        _col("stale", "report.col.stale", "text", lang),
+        _col("source", "report.col.source", "text", lang),
+    )
+    yes, no = text("report.yes", lang), text("report.no", lang)
+    rows = tuple(
+        (
+            name,
+            str(p.get("price", "")),
+            p.get("per_gpu_hour"),
+            p.get("per_server"),
+            str(p.get("currency", "")),
+            str(p.get("as_of", "")),
+            str(p.get("confidence", "")),
+            yes if p.get("stale") else no,
+            str(p.get("source", "")),
+        )
+        for name, r in reports
+        for p in r.get("prices_used", [])
+    )
+    return Table(text("report.sheet.prices", lang), columns, rows)

@@ -1,0 +1,313 @@
+"""Saved scenarios: named replay or TCO scenario YAML in the planner database, with the
+results of their last run, and the one way to run them (the CLI's and the pages').
+
+A saved scenario is its YAML exactly as it is downloaded, the stored trace it runs on (its
+`trace:` is that trace's id, so the exported file runs on the command line against the same
+database), and the results of its last run (`planner replay --json`'s summary or `planner tco
+--json`'s report) with the key they were computed for: a hash of the YAML and the trace id,
+so results left over from an earlier version of the scenario are recognised as stale.
+Nothing here knows about Streamlit; every write is one transaction, retried when a
+concurrent session's transaction conflicts with it.
+"""
+
+import contextlib
+import hashlib
+import json
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Literal
+
+import duckdb
+import yaml
+from pydantic import ValidationError
+
+from planner.cli_tco import tco_scenario_from_text
+from planner.errors import ScenarioError, StoreError
+from planner.metrics import summarize
+from planner.replay import resolve_trace, run_scenario, validation_text
+from planner.scenario import Scenario
+from planner.store import transaction
+from planner.tco_run import run_tco
+from planner.tco_scenario import TcoScenario
+
+Kind = Literal["replay", "tco"]
+KINDS: tuple[Kind, ...] = ("replay", "tco")
+MAX_NAME_CHARS = 80
+MAX_YAML_BYTES = 256 * 1024
+_RETRIES = 20
+_COLUMNS = "name, kind, yaml_text, trace_id, created_at, updated_at, results_json, results_key"
+
+
+@dataclass(frozen=True, slots=True)
+class SavedScenario:
+    name: str
+    kind: Kind
+    yaml_text: str
+    trace_id: str | None
+    created_at: datetime
+    updated_at: datetime
+    results: dict[str, Any] | None
+    results_key: str | None
+
+    @property
+    def key(self) -> str:
+        """The key results for this YAML on this trace carry."""
+        return results_key(self.yaml_text, self.trace_id)
+
+    @property
+    def is_stale(self) -> bool:
+        """Results are stored, but for another version of the YAML or another trace."""
+        return self.results is not None and self.results_key != self.key
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """YAML ready to save: validated, its trace resolved to a stored trace id."""
+
+    kind: Kind
+    yaml_text: str
+    trace_id: str | None
+
+
+def results_key(yaml_text: str, trace_id: str | None) -> str:
+    return hashlib.sha256(f"{yaml_text}\0{trace_id or ''}".encode()).hexdigest()[:32]
+
+
+def check_name(name: str) -> str:
+    """The name without surrounding blanks; non-empty and at most 80 characters."""
+    clean = name.strip()
+    if not clean:
+        raise ScenarioError("give the scenario a name")
+    if len(clean) > MAX_NAME_CHARS:
+        raise ScenarioError(f"the name has {len(clean)} characters; use at most {MAX_NAME_CHARS}")
+    return clean
+
+
+def kind_of(data: Mapping[str, Any]) -> Kind:
+    """'tco' for files with `self_hosted:` or `cloud:`, else 'replay'."""
+    return "tco" if "self_hosted" in data or "cloud" in data else "replay"
+
+
+def parse(
+    yaml_text: str, source: str = "scenario", base: Path | None = None
+) -> Scenario | TcoScenario:
+    """The scenario the YAML describes, validated as its kind; relative paths are looked up
+    under `base` (the folder of the file it came from)."""
+    data = _mapping(yaml_text, source)
+    folder = base or Path.cwd()
+    if kind_of(data) == "tco":
+        return tco_scenario_from_text(yaml_text, source, folder)
+    try:
+        scenario = Scenario.model_validate(data)
+    except ValidationError as err:
+        raise ScenarioError(f"{source}: {validation_text(err)}") from err
+    return _replay_paths(scenario, folder)
+
+
+def prepare(
+    con: duckdb.DuckDBPyConnection, yaml_text: str, source: str, base: Path | None = None
+) -> Prepared:
+    """Validate YAML for saving and make it self-contained in this database: a trace file is
+    imported and `trace:` becomes its stored id; a relative node list becomes absolute."""
+    if len(yaml_text.encode()) > MAX_YAML_BYTES:
+        raise ScenarioError(f"{source} is larger than {MAX_YAML_BYTES // 1024} KiB")
+    data = dict(_mapping(yaml_text, source))
+    scenario = parse(yaml_text, source, base)
+    trace_id = resolve_trace(con, scenario.trace) if scenario.trace else None
+    if trace_id is not None:
+        data["trace"] = trace_id
+    if isinstance(scenario, Scenario) and scenario.cluster and scenario.cluster.node_list:
+        data["cluster"] = {**data["cluster"], "node_list": scenario.cluster.node_list}
+    header = "".join(line + "\n" for line in _header(yaml_text))
+    return Prepared(kind_of(data), header + _dump(data), trace_id)
+
+
+def to_yaml(model: Scenario | TcoScenario, trace_id: str | None = None) -> str:
+    """A scenario built in code as the YAML a user would write (defaults left out)."""
+    data = model.model_dump(mode="json", exclude_defaults=True)
+    if trace_id is not None:
+        data["trace"] = trace_id
+    return _dump(data)
+
+
+def save(
+    con: duckdb.DuckDBPyConnection,
+    name: str,
+    prepared: Prepared,
+    *,
+    results: Mapping[str, Any] | None = None,
+    replace: bool = False,
+) -> SavedScenario:
+    """Save under `name`; an existing name is replaced only with `replace=True`. Without
+    `results`, a replaced scenario keeps its old results (then stale if the YAML changed)."""
+    name = check_name(name)
+    key = results_key(prepared.yaml_text, prepared.trace_id)
+    payload = None if results is None else json.dumps(results, default=str)
+
+    def write(cur: duckdb.DuckDBPyConnection) -> None:
+        old = cur.execute("SELECT 1 FROM scenarios WHERE name = ?", [name]).fetchone()
+        if old and not replace:
+            raise ScenarioError(
+                f"a scenario named '{name}' exists already: choose another name or replace it"
+            )
+        if old:
+            cur.execute(
+                "UPDATE scenarios SET kind = ?, yaml_text = ?, trace_id = ?, updated_at = now(), "
+                "results_json = coalesce(?, results_json), "
+                "results_key = CASE WHEN ? IS NULL THEN results_key ELSE ? END WHERE name = ?",
+                [prepared.kind, prepared.yaml_text, prepared.trace_id, payload, payload, key, name],
+            )
+        else:
+            cur.execute(
+                "INSERT INTO scenarios VALUES (?, ?, ?, ?, now(), now(), ?, ?)",
+                [
+                    name,
+                    prepared.kind,
+                    prepared.yaml_text,
+                    prepared.trace_id,
+                    payload,
+                    None if payload is None else key,
+                ],
+            )
+
+    _write(con, write)
+    return load(con, name)
+
+
+def store_results(
+    con: duckdb.DuckDBPyConnection, saved: SavedScenario, results: Mapping[str, Any]
+) -> SavedScenario:
+    """Record `results` as those of `saved`'s YAML on its trace."""
+
+    def write(cur: duckdb.DuckDBPyConnection) -> None:
+        cur.execute(
+            "UPDATE scenarios SET results_json = ?, results_key = ? WHERE name = ?",
+            [json.dumps(results, default=str), saved.key, saved.name],
+        )
+
+    _write(con, write)
+    return load(con, saved.name)
+
+
+def list_saved(con: duckdb.DuckDBPyConnection) -> list[SavedScenario]:
+    """Every saved scenario, most recently updated first."""
+    rows = con.execute(
+        f"SELECT {_COLUMNS} FROM scenarios ORDER BY updated_at DESC, name"
+    ).fetchall()
+    return [_saved(row) for row in rows]
+
+
+def load(con: duckdb.DuckDBPyConnection, name: str) -> SavedScenario:
+    row = con.execute(f"SELECT {_COLUMNS} FROM scenarios WHERE name = ?", [name.strip()]).fetchone()
+    if row is None:
+        raise ScenarioError(
+            f"no saved scenario named '{name}'; `planner scenarios list` shows them"
+        )
+    return _saved(row)
+
+
+def delete(con: duckdb.DuckDBPyConnection, name: str) -> None:
+    load(con, name)  # a clear error for an unknown name
+
+    def write(cur: duckdb.DuckDBPyConnection) -> None:
+        cur.execute("DELETE FROM scenarios WHERE name = ?", [name.strip()])
+
+    _write(con, write)
+
+
+def export_yaml(con: duckdb.DuckDBPyConnection, name: str) -> str:
+    return load(con, name).yaml_text
+
+
+def run_saved(con: duckdb.DuckDBPyConnection, saved: SavedScenario) -> dict[str, Any]:
+    """What `planner replay --scenario FILE --json` (a replay scenario) or `planner tco
+    --scenario FILE --json` (a TCO scenario) prints for the exported file."""
+    return run_yaml(con, saved.yaml_text, saved.name)
+
+
+def run_yaml(con: duckdb.DuckDBPyConnection, yaml_text: str, source: str) -> dict[str, Any]:
+    """Run prepared YAML (see `prepare`) as `run_saved` runs a saved scenario."""
+    scenario = parse(yaml_text, source)
+    if isinstance(scenario, TcoScenario):
+        return run_tco(con, scenario)
+    run = run_scenario(con, scenario)
+    return {"trace_id": run.trace_id, "cluster": run.cluster_name, **summarize(run.result)}
+
+
+def run_and_store(con: duckdb.DuckDBPyConnection, name: str) -> SavedScenario:
+    saved = load(con, name)
+    return store_results(con, saved, run_saved(con, saved))
+
+
+# --- helpers -----------------------------------------------------------------------------------
+
+
+def _write(
+    con: duckdb.DuckDBPyConnection, body: Callable[[duckdb.DuckDBPyConnection], None]
+) -> None:
+    """Run `body` in one transaction on its own cursor; a write-write conflict with another
+    session's transaction is retried (DuckDB's optimistic concurrency aborts the later one)."""
+    for attempt in range(_RETRIES):
+        cur = con.cursor()
+        try:
+            with transaction(cur):
+                body(cur)
+        except duckdb.TransactionException as err:
+            with contextlib.suppress(duckdb.Error):  # a failed commit has rolled back already
+                cur.execute("ROLLBACK")
+            if attempt == _RETRIES - 1:
+                raise StoreError(f"the database is busy; try again ({err})") from err
+            time.sleep(0.01 * (attempt + 1))
+        except duckdb.ConstraintException as err:
+            raise ScenarioError(f"cannot save the scenario: {err}") from err
+        else:
+            return
+        finally:
+            cur.close()
+
+
+def _saved(row: tuple[Any, ...]) -> SavedScenario:
+    name, kind, text, trace_id, created, updated, results, key = row
+    return SavedScenario(
+        name, kind, text, trace_id, created, updated, json.loads(results) if results else None, key
+    )
+
+
+def _mapping(yaml_text: str, source: str) -> dict[str, Any]:
+    try:
+        data = yaml.safe_load(yaml_text) or {}
+    except yaml.YAMLError as err:
+        raise ScenarioError(f"{source}: cannot read the scenario: {err}") from err
+    if not isinstance(data, dict):
+        raise ScenarioError(f"{source}: a scenario file is a mapping (name:, trace:, ...)")
+    return data
+
+
+def _replay_paths(scenario: Scenario, base: Path) -> Scenario:
+    update: dict[str, object] = {}
+    trace = scenario.trace
+    if trace and not Path(trace).is_absolute() and (base / trace).is_file():
+        update["trace"] = str(base / trace)
+    cluster = scenario.cluster
+    if cluster and cluster.node_list and not Path(cluster.node_list).is_absolute():
+        update["cluster"] = cluster.model_copy(update={"node_list": str(base / cluster.node_list)})
+    return scenario.model_copy(update=update) if update else scenario
+
+
+def _header(yaml_text: str) -> list[str]:
+    """The comment lines the file starts with (kept on the saved copy)."""
+    lines = []
+    for line in yaml_text.splitlines():
+        if not line.startswith("#"):
+            break
+        lines.append(line)
+    return lines
+
+
+def _dump(data: Mapping[str, Any]) -> str:
+    return yaml.safe_dump(
+        dict(data), sort_keys=False, allow_unicode=True, width=100, default_flow_style=None
+    )

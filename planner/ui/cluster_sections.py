@@ -1,0 +1,513 @@
+"""The Cluster & policy page's input sections: widgets only, one function per tab.
+
+Each function shows one section's widgets with the working scenario's values as defaults and
+returns what they hold; `planner.ui.cluster_view` turns that into a scenario. Widget keys
+carry the working scenario's revision, which goes up whenever it is replaced (Apply, an
+import, Reset, a saved scenario loaded), so every widget starts again from the new one.
+"""
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, get_args
+
+import pandas as pd
+import streamlit as st
+
+from planner.cluster import PLACEMENTS
+from planner.errors import PlannerError
+from planner.overhead import NETWORK_HELP, STORAGE_HELP
+from planner.policy import ADMISSIONS, QUEUEINGS
+from planner.preemption import Reclaim, WithinQueue
+from planner.scenario import Scenario
+from planner.sharing import NAMED_LAYOUTS
+from planner.ui import cluster_import as imports
+from planner.ui import cluster_view as view
+from planner.ui import widgets
+from planner.ui.i18n import t
+from planner.ui.state import replace_and_rerun, revision
+
+PREEMPTION_FIELDS = (
+    "checkpoint_interval_s",
+    "restart_overhead_s",
+    "min_run_s",
+    "termination_grace_s",
+)
+MAX_POOLS = 12  # an import with more node shapes than this is offered as explicit nodes
+_TEXT = st.column_config.TextColumn
+_NUMBER = st.column_config.NumberColumn
+_SELECT = st.column_config.SelectboxColumn
+
+
+def key(name: str) -> str:
+    """The widget key of `name` in the current revision."""
+    return f"cluster_{name}_{revision()}"
+
+
+def _explain(prefix: str, options: Sequence[str]) -> dict[str, str]:
+    return {option: t(f"cluster.{prefix}.{option}") for option in options}
+
+
+def _labels(
+    prefix: str, options: Sequence[str], names: Sequence[str] = (), **values: object
+) -> Callable[[str], str]:
+    """A format function with its labels fixed now: AppTest calls it outside the session,
+    where the language would read as English. `names` are shown as they are ('' is the
+    first option's label)."""
+    labels = {option: t(prefix + option, None, **values) for option in options}
+    labels |= {name: name for name in names}
+    if names:
+        labels[""] = labels.pop(options[0])
+    return labels.__getitem__
+
+
+def _error(err: Exception) -> None:
+    st.error(str(err), icon=":material/error:")
+
+
+# ------------------------------------------------------------------ 1. node pools
+
+
+def pools(base: Scenario) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The pool editor, the explicit-node editor and the node list import."""
+    st.caption(t("cluster.pools.caption"))
+    cluster = base.cluster
+    if cluster is not None and cluster.node_list:
+        st.info(t("cluster.pools.node_list", file=cluster.node_list))
+    labels = {name: t(f"cluster.pools.{name}") for name in widgets.POOL_LABELS}
+    edited = widgets.pool_editor(view.pool_frame(cluster), key=key("pools"), labels=labels)
+    listed = cluster.nodes if cluster is not None else ()
+    with st.expander(t("cluster.nodes.title", nodes=len(listed)), expanded=bool(listed)):
+        nodes: pd.DataFrame = st.data_editor(
+            view.node_frame(listed),
+            key=key("nodes"),
+            num_rows="dynamic",
+            hide_index=True,
+            column_config={
+                "node_id": _TEXT(t("cluster.nodes.node_id"), required=True),
+                "gpu_type": _TEXT(t("cluster.pools.gpu_type")),
+                "gpus": _NUMBER(t("cluster.nodes.gpus"), min_value=0, max_value=64, step=1),
+                "cpu": _NUMBER(t("cluster.nodes.cpu"), min_value=0.0),
+                "mem_gib": _NUMBER(t("cluster.nodes.mem_gib"), min_value=0.0),
+            },
+        )
+    with st.expander(t("cluster.import.title"), icon=":material/upload_file:"):
+        _node_import(base)
+    return edited, nodes
+
+
+def _node_import(base: Scenario) -> None:
+    upload = st.file_uploader(
+        t("cluster.import.upload", limit=imports.MAX_UPLOAD_MB),
+        type=imports.NODE_UPLOAD_TYPES,
+        max_upload_size=max(1, math.ceil(imports.MAX_UPLOAD_MB)),
+        help=t("cluster.import.upload_help"),
+        key=key("node_upload"),
+    )
+    if upload is None:
+        return
+    try:
+        imported = imports.read_node_upload(upload.getvalue(), upload.name)
+    except PlannerError as err:
+        _error(err)
+        return
+    gpus = sum(node.gpus for node in imported.nodes)
+    st.markdown(t("cluster.import.read", file=imported.file, nodes=len(imported.nodes), gpus=gpus))
+    st.dataframe(
+        imports.import_summary(imported),
+        hide_index=True,
+        column_config={
+            "gpu_type": t("cluster.pools.gpu_type"),
+            "gpus_per_node": t("cluster.pools.gpus_per_node"),
+            "nodes": t("cluster.pools.count"),
+            "gpus": t("cluster.import.gpus"),
+            "cpu": t("cluster.pools.cpu"),
+            "mem_gib": t("cluster.pools.mem_gib"),
+        },
+    )
+    for note in imported.notes:
+        st.caption(t("cluster.note", note=note))
+    shapes = len(imports.shapes(imported.nodes))
+    how = st.radio(
+        t("cluster.import.as"),
+        ("pools", "nodes"),
+        index=0 if shapes <= MAX_POOLS else 1,
+        format_func=_labels("cluster.import.as_", ("pools", "nodes"), shapes=shapes),
+        key=key("node_as"),
+    )
+    if st.button(t("cluster.import.use"), icon=":material/done:", key=key("use_nodes")):
+        try:
+            updated = imports.with_nodes(base, imported, as_pools=how == "pools")
+        except PlannerError as err:
+            _error(err)
+            return
+        replace_and_rerun(updated, t("cluster.import.used", file=imported.file))
+
+
+# ------------------------------------------------------------------ 2. scheduler policy
+
+
+def policy(base: Scenario) -> dict[str, Any]:
+    """Admission, placement and queueing with their explanations, and their knobs."""
+    p = base.policy
+    left, middle, right = st.columns(3)
+    values: dict[str, Any] = {}
+    for where, name, options, value in (
+        (left, "admission", ADMISSIONS, p.admission),
+        (middle, "placement", PLACEMENTS, p.placement),
+        (right, "queueing", QUEUEINGS, p.queueing),
+    ):
+        values[name] = widgets.explained_choice(
+            where,
+            t(f"cluster.policy.{name}"),
+            options,
+            value,
+            _explain(name, options),
+            key=key(name),
+        )
+    seed, second, third = st.columns(3)
+    values["seed"] = seed.number_input(
+        t("cluster.policy.seed"),
+        min_value=0,
+        value=p.seed,
+        step=1,
+        help=t("cluster.policy.seed_help"),
+        key=key("seed"),
+    )
+    if values["queueing"] == "backfill":
+        values["backfill_depth"] = second.number_input(
+            t("cluster.policy.depth"),
+            min_value=1,
+            value=p.backfill_depth,
+            step=50,
+            help=t("cluster.policy.depth_help"),
+            key=key("depth"),
+        )
+        values["estimate_factor"] = third.number_input(
+            t("cluster.policy.estimate"),
+            min_value=1.0,
+            value=p.estimate_factor,
+            step=0.5,
+            help=t("cluster.policy.estimate_help"),
+            key=key("estimate"),
+        )
+    if values["admission"] == "pod":
+        timeout = second.number_input(
+            t("cluster.policy.timeout"),
+            min_value=0.0,
+            value=p.pod_timeout_s or 0.0,
+            step=60.0,
+            help=t("cluster.policy.timeout_help"),
+            key=key("timeout"),
+        )
+        values["pod_timeout_s"] = timeout or None
+    return values
+
+
+# ------------------------------------------------------------------ 3. queues
+
+
+def queues(base: Scenario, gpus: Mapping[str, float], policy: Mapping[str, Any]) -> dict[str, Any]:
+    """The queue model, the Kueue editor or the Volcano queues, and the YAML import
+    (`gpus`: installed GPUs by type; `policy`: the policy section's values).
+    Returns the `Edits` fields: queue_mode, kueue, local_queues, default_queue."""
+    mode = st.radio(
+        t("cluster.queues.mode"),
+        view.QUEUE_MODES,
+        index=view.QUEUE_MODES.index(view.queue_mode(base)),
+        format_func=_labels("cluster.queues.mode_", view.QUEUE_MODES),
+        captions=[t(f"cluster.queues.mode_{m}_help") for m in view.QUEUE_MODES],
+        horizontal=True,
+        key=key("queue_mode"),
+    )
+    values: dict[str, Any] = {"queue_mode": mode}
+    if mode != "none" and (policy["admission"] != "gang" or policy["queueing"] == "backfill"):
+        st.warning(t("cluster.queues.needs_gang"), icon=":material/warning:")
+    if mode == "kueue":
+        values |= _kueue_editor(base, gpus)
+    elif mode == "volcano" and base.volcano is None:
+        st.info(t("cluster.queues.volcano_missing"), icon=":material/info:")
+    elif mode == "volcano" and base.volcano is not None:
+        st.caption(t("cluster.queues.volcano_caption", plugin=base.volcano.plugin))
+        _volcano_table(base.volcano, base)
+    with st.expander(t("cluster.queues.import"), icon=":material/upload_file:"):
+        _queue_import(base)
+    return values
+
+
+def _kueue_editor(base: Scenario, gpus: Mapping[str, float]) -> dict[str, Any]:
+    st.caption(t("cluster.queues.editor_caption"))
+    current = base.queues
+    within = get_args(WithinQueue)
+    reclaim = get_args(Reclaim)
+    rows: pd.DataFrame = st.data_editor(
+        view.kueue_frame(current, gpus),
+        key=key("kueue"),
+        num_rows="dynamic",
+        hide_index=True,
+        column_config={
+            "name": _TEXT(t("cluster.queues.name"), required=True),
+            "cohort": _TEXT(t("cluster.queues.cohort"), help=t("cluster.queues.cohort_help")),
+            "flavor": _SELECT(
+                t("cluster.queues.flavor"),
+                options=view.flavor_options(current, list(gpus)),
+                help=t("cluster.queues.flavor_help"),
+                required=True,
+            ),
+            "gpus": _NUMBER(t("cluster.queues.gpus"), min_value=0.0, required=True),
+            "borrowing_limit": _NUMBER(
+                t("cluster.queues.borrowing"), min_value=0.0, help=t("cluster.queues.limit_help")
+            ),
+            "lending_limit": _NUMBER(
+                t("cluster.queues.lending"), min_value=0.0, help=t("cluster.queues.limit_help")
+            ),
+            "within_cluster_queue": _SELECT(
+                t("cluster.queues.within"), options=within, help=t("cluster.queues.within_help")
+            ),
+            "reclaim_within_cohort": _SELECT(
+                t("cluster.queues.reclaim"), options=reclaim, help=t("cluster.queues.reclaim_help")
+            ),
+        },
+    )
+    names = list(dict.fromkeys(str(n).strip() for n in rows["name"].dropna() if str(n).strip()))
+    first = names[0] if names else ""
+    wanted = current.default_cluster_queue if current is not None else first
+    choices = ["", *names]
+    default = st.selectbox(
+        t("cluster.queues.default"),
+        choices,
+        index=choices.index(wanted) if wanted in choices else 0,
+        format_func=_labels("cluster.queues.", ("no_default",), names),
+        help=t("cluster.queues.default_help"),
+        key=key("default_queue"),
+    )
+    st.markdown(t("cluster.queues.local"))
+    local: pd.DataFrame = st.data_editor(
+        view.mapping_frame(current.local_queues if current else {}, ("queue", "target")),
+        key=key("local_queues"),
+        num_rows="dynamic",
+        hide_index=True,
+        column_config={
+            "queue": _TEXT(t("cluster.queues.trace_queue"), required=True),
+            "target": _SELECT(t("cluster.queues.target"), options=names, required=True),
+        },
+    )
+    if current is not None:
+        with st.expander(t("cluster.queues.full")):
+            _kueue_table(current)
+    return {"kueue": rows, "local_queues": local, "default_queue": default or None}
+
+
+def _kueue_table(spec: Any) -> None:
+    table = imports.kueue_table(spec)
+    st.dataframe(
+        table,
+        hide_index=True,
+        column_config={c: t(f"cluster.table.{c}") for c in table.columns},
+    )
+    if spec.local_queues:
+        mapped = ", ".join(f"{k} → {v}" for k, v in spec.local_queues.items())
+        st.caption(t("cluster.queues.local_read", mapping=mapped))
+
+
+def _volcano_table(spec: Any, base: Scenario) -> None:
+    table = imports.volcano_table(spec, imports.gpus_by_type(base.cluster))
+    st.dataframe(
+        table,
+        hide_index=True,
+        column_config={c: t(f"cluster.table.{c}") for c in table.columns},
+    )
+
+
+def _queue_import(base: Scenario) -> None:
+    upload = st.file_uploader(
+        t("cluster.queues.upload", limit=imports.MAX_UPLOAD_MB),
+        type=imports.QUEUE_UPLOAD_TYPES,
+        max_upload_size=max(1, math.ceil(imports.MAX_UPLOAD_MB)),
+        help=t("cluster.queues.upload_help"),
+        key=key("queue_upload"),
+    )
+    if upload is None:
+        return
+    try:
+        imported = imports.read_queue_upload(upload.getvalue(), upload.name)
+    except PlannerError as err:
+        _error(err)
+        return
+    if imported.kueue is not None:
+        spec = imported.kueue
+        st.markdown(
+            t("cluster.queues.read_kueue", file=imported.file, queues=len(spec.cluster_queues))
+        )
+        _kueue_table(spec)
+    if imported.volcano is not None:
+        st.markdown(
+            t(
+                "cluster.queues.read_volcano",
+                file=imported.file,
+                queues=len(imported.volcano.queues),
+            )
+        )
+        _volcano_table(imported.volcano, base)
+    for note in imported.notes:
+        st.caption(t("cluster.note", note=note))
+    if st.button(t("cluster.queues.use"), icon=":material/done:", key=key("use_queues")):
+        try:
+            updated, changed = imports.with_queues(base, imported)
+        except PlannerError as err:
+            _error(err)
+            return
+        replace_and_rerun(updated, t("cluster.queues.used", file=imported.file), *changed)
+
+
+# ------------------------------------------------------------------ 4. priorities, preemption
+
+
+def priorities(base: Scenario) -> dict[str, Any]:
+    """Priority classes, priorities by queue, and what a preemption costs.
+    Returns the `Edits` fields: priority_classes, priority_by_queue, preemption."""
+    st.caption(t("cluster.priorities.caption"))
+    given = base.priorities
+    classes_col, by_queue_col = st.columns(2)
+    classes = classes_col.data_editor(
+        view.class_frame(given),
+        key=key("classes"),
+        num_rows="dynamic",
+        hide_index=True,
+        column_config={
+            "name": _TEXT(t("cluster.priorities.class"), required=True),
+            "value": _NUMBER(t("cluster.priorities.value"), step=1, required=True),
+        },
+    )
+    by_queue = by_queue_col.data_editor(
+        view.mapping_frame(given.by_queue if given else {}, ("queue", "priority")),
+        key=key("by_queue"),
+        num_rows="dynamic",
+        hide_index=True,
+        column_config={
+            "queue": _TEXT(t("cluster.queues.trace_queue"), required=True),
+            "priority": _TEXT(
+                t("cluster.priorities.priority"),
+                help=t("cluster.priorities.priority_help"),
+                required=True,
+            ),
+        },
+    )
+    st.subheader(t("cluster.preemption.title"))
+    st.caption(t("cluster.preemption.caption"))
+    costs = base.preemption
+    preemption = {
+        name: column.number_input(
+            t(f"cluster.preemption.{name}"),
+            min_value=0.0,
+            value=float(getattr(costs, name) or 0.0),
+            step=60.0,
+            help=t(f"cluster.preemption.{name}_help"),
+            key=key(name),
+        )
+        for column, name in zip(st.columns(4), PREEMPTION_FIELDS, strict=True)
+    }
+    return {"priority_classes": classes, "priority_by_queue": by_queue, "preemption": preemption}
+
+
+# ------------------------------------------------------------------ 5. GPU sharing
+
+
+def sharing(base: Scenario, gpu_types: Sequence[str]) -> pd.DataFrame:
+    """One row per GPU type: none, MIG or time-slicing, and each mode's settings."""
+    st.caption(t("cluster.sharing.caption", layouts=", ".join(NAMED_LAYOUTS)))
+    edited: pd.DataFrame = st.data_editor(
+        view.sharing_frame(base.sharing, gpu_types),
+        key=key("sharing"),
+        num_rows="dynamic",
+        hide_index=True,
+        column_config={
+            "gpu_type": _TEXT(t("cluster.pools.gpu_type"), help=t("cluster.sharing.type_help")),
+            "mode": _SELECT(t("cluster.sharing.mode"), options=view.SHARING_MODES, required=True),
+            "mig_strategy": _SELECT(
+                t("cluster.sharing.strategy"),
+                options=("single", "mixed"),
+                help=t("cluster.sharing.strategy_help"),
+            ),
+            "mig_layout": _TEXT(t("cluster.sharing.layout"), help=t("cluster.sharing.layout_help")),
+            "relayout_delay_s": _NUMBER(
+                t("cluster.sharing.relayout"),
+                min_value=0.0,
+                help=t("cluster.sharing.relayout_help"),
+            ),
+            "replicas": _NUMBER(
+                t("cluster.sharing.replicas"), step=1, help=t("cluster.sharing.replicas_help")
+            ),
+            "slowdown": _NUMBER(
+                t("cluster.sharing.slowdown"), help=t("cluster.sharing.slowdown_help")
+            ),
+            "fail_requests_greater_than_one": st.column_config.CheckboxColumn(
+                t("cluster.sharing.fail"), help=t("cluster.sharing.fail_help")
+            ),
+        },
+    )
+    return edited
+
+
+# ------------------------------------------------------------------ 6. colocation, overhead
+
+
+def colocation(base: Scenario, gpu_types: Sequence[str]) -> dict[str, Any] | None:
+    """Online services' GPUs by hour of day, and the GPU types hosting them (None: off)."""
+    given = base.colocation
+    on = st.toggle(
+        t("cluster.colocation.on"),
+        value=given is not None,
+        help=t("cluster.colocation.help"),
+        key=key("colocate"),
+    )
+    if not on:
+        return None
+    st.caption(t("cluster.colocation.caption"))
+    hours: pd.DataFrame = st.data_editor(
+        view.colocation_frame(given),
+        key=key("hours"),
+        hide_index=True,
+        column_config={h: _NUMBER(h, min_value=0, step=1, required=True) for h in view.HOURS},
+    )
+    known = list(dict.fromkeys([*gpu_types, *(given.gpu_types if given else ())]))
+    chosen = st.multiselect(
+        t("cluster.colocation.types"),
+        known,
+        default=list(given.gpu_types) if given else [],
+        help=t("cluster.colocation.types_help"),
+        key=key("colocation_types"),
+    )
+    return {"online_gpus_by_hour": hours.iloc[0].tolist(), "gpu_types": chosen}
+
+
+def overhead(base: Scenario) -> dict[str, str] | None:
+    """Container overhead of multi-pod jobs: network and storage class (None: off)."""
+    given = base.overhead
+    on = st.toggle(
+        t("cluster.overhead.on"),
+        value=given is not None,
+        help=t("cluster.overhead.help"),
+        key=key("overhead"),
+    )
+    if not on:
+        return None
+    network_col, storage_col = st.columns(2)
+    networks, storages = tuple(NETWORK_HELP), tuple(STORAGE_HELP)
+    return {
+        "network": widgets.explained_choice(
+            network_col,
+            t("cluster.overhead.network"),
+            networks,
+            given.network if given else "rdma",
+            _explain("network", networks),
+            key=key("network"),
+        ),
+        "storage": widgets.explained_choice(
+            storage_col,
+            t("cluster.overhead.storage"),
+            storages,
+            given.storage if given else "local-nvme",
+            _explain("storage", storages),
+            key=key("storage"),
+        ),
+    }

@@ -1,0 +1,298 @@
+"""The Compare page's two panels: several saved scenarios side by side, and one scenario file
+(bundled or uploaded). Widgets and layout only; numbers come from `compare_view` and
+`compare_saved`, figures from `charts`.
+"""
+
+import io
+import zipfile
+from collections.abc import Mapping
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from planner.errors import PlannerError
+from planner.tco_scenario import TcoScenario
+from planner.ui import cache, charts, scenario_box
+from planner.ui import compare_saved as many
+from planner.ui import compare_view as view
+from planner.ui.downloads import report_downloads
+from planner.ui.i18n import fmt_money, fmt_number, fmt_percent, language, t
+
+LAST_REPORT = "compare_last_report"  # {"report": ..., "horizon": index}, for the Overview page
+YEARS = (1, 2, 3, 4, 5, 7, 10)
+FLASH = "compare_saved_flash"  # a message to show after the rerun that follows a save
+
+
+def _table(frame: pd.DataFrame, currency: str, key: str) -> None:
+    labels = view.column_labels(currency)
+    number = st.column_config.NumberColumn
+    config = {
+        labels["total"]: number(format="%,.0f"),
+        labels["per_useful"]: number(format="%.2f"),
+        labels["mean_wait_h"]: number(format="%.2f"),
+        labels["p95_wait_h"]: number(format="%.2f"),
+        labels["eac"]: number(format="%,.0f"),
+        labels["utilization"]: number(format="percent"),
+    }
+    shown = frame.rename(columns=labels)
+    st.dataframe(shown, hide_index=True, column_config=config, key=key)
+
+
+def _notes(report: Mapping[str, Any]) -> None:
+    warnings, remarks = view.notes(report)
+    for warning in warnings:
+        st.warning(warning, icon=":material/warning:")
+    for remark in remarks:
+        st.caption(t("compare.note", note=remark))
+
+
+def _tornado(run: view.CompareRun, swing: float, key: str) -> None:
+    sensitivity = run.report["sensitivity"]
+    if not sensitivity:
+        st.caption(t("compare.no_tornado"))
+        return
+    title = t("compare.tornado_title", output=sensitivity["output"], swing=fmt_percent(swing, 0))
+    cur = run.report["currency"]
+    st.plotly_chart(
+        charts.tornado(view.tornado_frame(run.report), sensitivity["base"], title, cur), key=key
+    )
+
+
+# --- one scenario file -------------------------------------------------------------------
+
+
+def file_panel() -> None:
+    upload_choice = t("compare.upload_choice")
+    choices = [*view.bundled_files(), upload_choice]
+    source = st.selectbox(t("compare.scenario"), choices, key="compare_scenario")
+    try:
+        scenario, text = _file_scenario(source, upload_choice)
+        with st.spinner(t("compare.pricing")):
+            run = view.run(scenario)
+    except PlannerError as err:
+        st.error(str(err), icon=":material/error:")
+        return
+    report, cur = run.report, run.report["currency"]
+    years = [h["years"] for h in report["horizons"]]
+    horizon = st.selectbox(
+        t("compare.horizon"),
+        range(len(years)),
+        format_func=lambda i: t("compare.years", years=fmt_number(years[i], 0)),
+        key="compare_horizon",
+    )
+    st.session_state[LAST_REPORT] = {"report": report, "horizon": horizon}
+    _file_summary(report, horizon)
+    _notes(report)
+    frame = view.options_frame(report, horizon)
+    _table(frame, cur, "compare_options")
+    cash = view.cash_frame(report, horizon)
+    st.plotly_chart(charts.cumulative_cash(cash, cur), key="compare_cash")
+    curve, clouds = view.break_even_frames(run, horizon)
+    if report["allocation"] is None or clouds.empty:
+        st.caption(t("compare.no_cloud"))
+    else:
+        fig = charts.break_even(curve, clouds, report["allocation"], cur)
+        st.plotly_chart(fig, key="compare_break_even")
+    if report["allocation"] is not None:
+        _tornado(run, scenario.sensitivity_swing, "compare_tornado")
+    yaml_col, csv_col = st.columns(2)
+    yaml_col.download_button(
+        t("compare.download_yaml"), text.encode(), file_name=_yaml_name(source),
+        mime="application/x-yaml", key="compare_download_yaml", icon=":material/download:",
+    )  # fmt: skip
+    csv_col.download_button(
+        t("compare.download_table"), frame.to_csv(index=False).encode(),
+        file_name="compare.csv", mime="text/csv", key="compare_download_csv",
+        icon=":material/download:",
+    )  # fmt: skip
+    report_downloads([(report["scenario"] or source, report)], horizon, "compare_file_report")
+
+
+def _file_scenario(source: str, upload_choice: str) -> tuple[TcoScenario, str]:
+    if source != upload_choice:
+        text = (view.SCENARIOS / source).read_text(encoding="utf-8")
+        return view.load_bundled(source), text
+    upload = st.file_uploader(
+        t("compare.upload"),
+        type=["yaml", "yml"],
+        max_upload_size=view.MAX_UPLOAD_MB,
+        help=t("compare.upload_help"),
+        key="compare_upload",
+    )
+    if upload is None:
+        st.info(t("compare.upload_info"))
+        st.stop()
+    if upload.size > view.MAX_UPLOAD_MB * 1024 * 1024:
+        st.error(t("compare.too_large", name=upload.name, mb=view.MAX_UPLOAD_MB))
+        st.stop()
+    text = upload.getvalue().decode("utf-8", "replace")
+    return view.parse_scenario(text, upload.name), text
+
+
+def _yaml_name(source: str) -> str:
+    return source if source.endswith((".yaml", ".yml")) else "scenario.yaml"
+
+
+def _file_summary(report: Mapping[str, Any], horizon: int) -> None:
+    cur = report["currency"]
+    options = report["horizons"][horizon]["options"]
+    best = view.cheapest(options)
+    st.header(report["scenario"] or "TCO")
+    useful = fmt_number(report["useful_gpu_hours_per_month"], 0, cur)
+    if report["allocation"] is None:
+        st.caption(t("compare.cloud_caption", useful=useful))
+    else:
+        st.caption(
+            t(
+                "compare.owned_caption",
+                gpus=fmt_number(report["installed_gpus"], 0, cur),
+                allocation=fmt_percent(report["allocation"], 1, cur),
+                useful=useful,
+            )
+        )
+        own = options[0]
+        installed, allocated, per_useful = st.columns(3)
+        for col, label, value in (
+            (installed, "compare.per_installed", own["cost_per_installed_gpu_hour"]),
+            (allocated, "compare.per_allocated", own["cost_per_allocated_gpu_hour"]),
+            (per_useful, "compare.per_useful", own["cost_per_useful_gpu_hour"]),
+        ):
+            col.metric(t(label), fmt_money(value, cur))
+    st.metric(
+        t("compare.cheapest"),
+        best["name"] if best else t("common.na"),
+        help=None if best is None else fmt_money(best["cost_per_useful_gpu_hour"], cur),
+    )
+    st.info(view.conclusion(report, horizon, language()), icon=":material/lightbulb:")
+
+
+# --- several saved scenarios ------------------------------------------------------------------
+
+
+def saved_panel() -> None:
+    flash = st.session_state.pop(FLASH, None)
+    if flash:
+        st.success(flash, icon=":material/check:")
+    try:
+        saved = scenario_box.saved_scenarios()
+        traces = cache.stored_traces()
+    except PlannerError as err:
+        st.error(str(err), icon=":material/error:")
+        return
+    if saved:
+        _saved_comparison(saved, traces)
+    else:
+        st.info(t("compare.saved_none"), icon=":material/info:")
+    with st.expander(t("compare.add_title"), expanded=not saved):
+        _save_bundled()
+    with st.expander(t("scenarios.library")):
+        scenario_box.library("compare_library")
+
+
+def _saved_comparison(saved: list[Any], traces: list[dict[str, Any]]) -> None:
+    names = [s.name for s in saved]
+    picked = st.multiselect(
+        t("compare.saved_pick"), names, default=names[: min(2, len(names))], key="compare_saved"
+    )
+    if not picked:
+        st.info(t("compare.saved_pick_info"))
+        return
+    if not traces:
+        st.warning(t("compare.no_trace"), icon=":material/warning:")
+        return
+    chosen = [next(s for s in saved if s.name == name) for name in picked]
+    ids = [row["trace_id"] for row in traces]
+    first = chosen[0].trace_id
+    trace_col, years_col = st.columns([3, 1])
+    trace_id = trace_col.selectbox(
+        t("compare.saved_trace"),
+        ids,
+        index=ids.index(first) if first in ids else 0,
+        format_func=lambda i: next(f"{r['name']} · {i}" for r in traces if r["trace_id"] == i),
+        help=t("compare.saved_trace_help"),
+        key="compare_saved_trace",
+    )
+    years = years_col.selectbox(t("compare.saved_years"), YEARS, index=2, key="compare_years")
+    try:
+        with st.spinner(t("compare.pricing")):
+            priced = many.price(chosen, trace_id, float(years))
+            tornado = many.tornado_run(priced)
+    except PlannerError as err:
+        st.error(str(err), icon=":material/error:")
+        return
+    _saved_results(priced, tornado)
+
+
+def _saved_results(priced: list[many.Priced], tornado: view.CompareRun | None) -> None:
+    combined = many.combined_report(priced)
+    st.session_state[LAST_REPORT] = {"report": combined, "horizon": 0}
+    currencies = sorted({p.report["currency"] for p in priced})
+    if len(currencies) > 1:
+        st.warning(t("compare.currencies", currencies=", ".join(currencies)))
+    cur = currencies[0]
+    st.info(many.conclusion(priced, language()), icon=":material/lightbulb:")
+    frame = many.table(priced)
+    _table(frame, cur, "compare_saved_table")
+    st.plotly_chart(charts.cumulative_cash(many.cash_frame(priced), cur), key="compare_saved_cash")
+    owner, run = many.first_owned(priced), many.break_even_run(priced)
+    if owner is None or run is None:
+        st.caption(t("compare.no_owned"))
+    else:
+        st.caption(t("compare.break_even_of", name=owner.name))
+        curve, clouds = view.break_even_frames(run, 0)
+        if clouds.empty:
+            st.caption(t("compare.no_cloud"))
+        else:
+            fig = charts.break_even(curve, clouds, owner.report["allocation"], cur)
+            st.plotly_chart(fig, key="compare_saved_break_even")
+        if tornado is None:
+            st.caption(t("compare.no_tornado"))
+        else:
+            _tornado(tornado, owner.scenario.sensitivity_swing, "compare_saved_tornado")
+    for p in priced:
+        _notes(p.report)
+    yaml_col, csv_col = st.columns(2)
+    yaml_col.download_button(
+        t("compare.download_yamls"), _zip({p.name: p for p in priced}),
+        file_name="scenarios.zip", mime="application/zip", key="compare_saved_yaml",
+        icon=":material/download:",
+    )  # fmt: skip
+    csv_col.download_button(
+        t("compare.download_table"), frame.to_csv(index=False).encode(),
+        file_name="compare.csv", mime="text/csv", key="compare_saved_csv",
+        icon=":material/download:",
+    )  # fmt: skip
+    report_downloads([(p.name, p.report) for p in priced], 0, "compare_saved_report")
+
+
+def _zip(priced: Mapping[str, many.Priced]) -> bytes:
+    """The saved YAML of each scenario compared, one file each."""
+    texts = {s.name: s.yaml_text for s in scenario_box.saved_scenarios() if s.name in priced}
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, text in texts.items():
+            archive.writestr(f"{scenario_box.file_stem(name)}.yaml", text)
+    return buffer.getvalue()
+
+
+def _save_bundled() -> None:
+    files = view.bundled_files()
+    source = st.selectbox(t("compare.add_source"), files, key="compare_add_source")
+    with st.form("compare_add_form", border=False):
+        name = st.text_input(
+            t("scenarios.name"),
+            value=source.removesuffix(".yaml"),
+            max_chars=80,
+            key=f"compare_add_name_{source}",  # one per file: its default follows the file
+        )
+        replace = st.checkbox(t("scenarios.replace"), key="compare_add_replace")
+        submitted = st.form_submit_button(t("scenarios.save"), icon=":material/save:")
+    if submitted:
+        text = (view.SCENARIOS / source).read_text(encoding="utf-8")
+        problem = scenario_box.upload_scenario(name, text, source, replace=replace)
+        if problem:
+            st.error(problem, icon=":material/error:")
+        else:
+            st.session_state[FLASH] = t("scenarios.saved", name=name.strip())
+            st.rerun()  # the new scenario appears in the choice above

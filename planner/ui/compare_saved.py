@@ -1,0 +1,270 @@
+"""Several saved scenarios side by side: each priced on one trace over one horizon (replay
+scenarios as owning their cluster, with their whole scheduling set-up), one table, one cash
+chart, the break-even and sensitivity of the first owned servers, and a conclusion.
+
+Each scenario is priced by `compare_view.run` (cached `run_tco`), so its numbers are those
+`planner tco --scenario` prints for the same file with the same trace and horizon.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+from planner import scenario_store
+from planner.errors import ScenarioError
+from planner.finance import break_even_utilization
+from planner.replay import cluster_nodes
+from planner.scenario_store import Kind, SavedScenario
+from planner.tco_scenario import TcoScenario, tco_from_replay
+from planner.ui import compare_view
+from planner.ui.compare_view import OWNED, CompareRun
+from planner.ui.i18n import Language, fmt_number, fmt_percent, t
+
+SEPARATOR = " · "
+
+
+@dataclass(frozen=True, slots=True)
+class Priced:
+    """One saved scenario priced on the chosen trace and horizon."""
+
+    name: str
+    kind: Kind
+    scenario: TcoScenario
+    run: CompareRun
+
+    @property
+    def report(self) -> dict[str, Any]:
+        return self.run.report
+
+    @property
+    def owns(self) -> bool:
+        return self.report.get("allocation") is not None
+
+
+def tco_of(saved: SavedScenario, trace_id: str, years: float) -> TcoScenario:
+    """The TCO scenario that prices `saved` on `trace_id` over `years`."""
+    parsed = scenario_store.parse(saved.yaml_text, saved.name)
+    if isinstance(parsed, TcoScenario):
+        update = {"name": saved.name, "trace": trace_id, "horizons_years": (years,)}
+        return TcoScenario.model_validate(parsed.model_dump() | update)
+    if parsed.cluster is None:
+        raise ScenarioError(f"'{saved.name}' has no cluster to price")
+    _, nodes, _ = cluster_nodes(parsed.cluster)
+    renamed = parsed.model_copy(update={"name": saved.name})
+    return tco_from_replay(renamed, nodes, trace=trace_id, horizons_years=[years])
+
+
+def price(saved: Sequence[SavedScenario], trace_id: str, years: float) -> list[Priced]:
+    priced = []
+    for s in saved:
+        scenario = tco_of(s, trace_id, years)
+        priced.append(Priced(s.name, s.kind, scenario, compare_view.run(scenario)))
+    return priced
+
+
+def _options(p: Priced) -> list[dict[str, Any]]:
+    return list(p.report["horizons"][0]["options"])
+
+
+def label(p: Priced, option: dict[str, Any]) -> str:
+    return f"{p.name}{SEPARATOR}{option['name']}"
+
+
+def table(priced: Sequence[Priced]) -> pd.DataFrame:
+    """One row per scenario and option: cost per useful GPU-hour, total, waits (hours),
+    utilization of the owned GPUs (self-hosted only), currency."""
+    rows = [
+        {
+            "scenario": p.name,
+            "option": o["name"],
+            "per_useful": o["cost_per_useful_gpu_hour"],
+            "total": o["total"],
+            "mean_wait_h": _hours(o["wait_mean_s"]),
+            "p95_wait_h": _hours(o["wait_p95_s"]),
+            "utilization": p.report["allocation"] if o["name"] == "self-hosted" else None,
+            "currency": p.report["currency"],
+        }
+        for p in priced
+        for o in _options(p)
+    ]
+    columns = ["scenario", "option", "per_useful", "total", "mean_wait_h", "p95_wait_h"]
+    return pd.DataFrame(rows, columns=[*columns, "utilization", "currency"])
+
+
+def _hours(seconds: float | None) -> float | None:
+    return None if seconds is None else seconds / 3600
+
+
+def cash_frame(priced: Sequence[Priced]) -> pd.DataFrame:
+    """Cumulative cash out by month for every option of every scenario."""
+    rows = []
+    for p in priced:
+        for o in _options(p):
+            total = 0.0
+            for month, cash in enumerate(o["monthly_cash"], start=1):
+                total += cash
+                rows.append({"option": label(p, o), "month": month, "cumulative": total})
+    return pd.DataFrame(rows, columns=["option", "month", "cumulative"])
+
+
+def first_owned(priced: Sequence[Priced]) -> Priced | None:
+    return next((p for p in priced if p.owns), None)
+
+
+def break_even_run(priced: Sequence[Priced]) -> CompareRun | None:
+    """The first owned servers' F and V against every rented option of every scenario, as a
+    report `compare_view.break_even_frames` draws (None without owned servers)."""
+    owner = first_owned(priced)
+    if owner is None:
+        return None
+    f = owner.report["fixed_per_installed_gpu_hour"]
+    v = owner.report["variable_per_busy_gpu_hour"]
+    rented = [
+        {**o, "name": label(p, o)}
+        for p in priced
+        for o in _options(p)
+        if o["name"] not in OWNED and o["cost_per_useful_gpu_hour"] is not None
+    ]
+    report = {
+        "allocation": owner.report["allocation"],
+        "currency": owner.report["currency"],
+        "break_even_utilization": {
+            o["name"]: break_even_utilization(f, v, o["cost_per_useful_gpu_hour"]) for o in rented
+        },
+        "horizons": [
+            {
+                "options": rented,
+                "comparisons": [{"rented": o["name"]} for o in rented],
+            }
+        ],
+    }
+    return CompareRun(report, f, v)
+
+
+def tornado_run(priced: Sequence[Priced]) -> CompareRun | None:
+    """The sensitivity of buying the first owned servers: against their own scenario's first
+    cloud option, else against the first cloud option of another scenario."""
+    owner = first_owned(priced)
+    if owner is None:
+        return None
+    if owner.report.get("sensitivity"):
+        return owner.run
+    cloud = next((c for p in priced for c in p.scenario.cloud), None)
+    if cloud is None:
+        return None
+    with_cloud = owner.scenario.model_copy(update={"cloud": (cloud,), "hybrid": None})
+    return compare_view.run(with_cloud)
+
+
+def combined_report(priced: Sequence[Priced]) -> dict[str, Any]:
+    """One `planner tco --json`-shaped report holding every scenario's options (each with its
+    `scenario`), for the Overview page's headline and the downloads."""
+    owner = first_owned(priced)
+    be = break_even_run(priced)
+    options = [{**o, "scenario": p.name} for p in priced for o in _options(p)]
+    return {
+        "scenario": " vs ".join(p.name for p in priced),
+        "currency": priced[0].report["currency"] if priced else "USD",
+        "allocation": owner.report["allocation"] if owner else None,
+        "break_even_utilization": {
+            k.split(SEPARATOR, 1)[1]: v
+            for k, v in (be.report["break_even_utilization"] if be else {}).items()
+        },
+        "horizons": [
+            {
+                "years": priced[0].report["horizons"][0]["years"] if priced else 0.0,
+                "options": options,
+                "comparisons": [],
+            }
+        ],
+        "scenarios": [p.report for p in priced],
+    }
+
+
+def conclusion(priced: Sequence[Priced], lang: Language | None = None) -> str:
+    """The cheapest option per useful GPU-hour over the horizon, by how much against the
+    next, what it does to waits, and where owning breaks even."""
+    ranked = sorted(
+        (
+            (o["cost_per_useful_gpu_hour"], p, o)
+            for p in priced
+            for o in _options(p)
+            if o["cost_per_useful_gpu_hour"] is not None
+        ),
+        key=lambda row: row[0],
+    )
+    if not ranked:
+        return ""
+    cost, best, top = ranked[0]
+    cur = best.report["currency"]
+    years = best.report["horizons"][0]["years"]
+    text = [
+        t(
+            "compare.m_cheapest",
+            lang,
+            years=fmt_number(years, 0 if years == int(years) else 1, cur),
+            name=top["name"],
+            scenario=best.name,
+            cost=compare_view.money(cost, cur),
+            total=compare_view.money(top["total"], cur, 0),
+        )
+    ]
+    if len(ranked) == 1:
+        text.append(t("compare.m_alone", lang))
+    else:
+        next_cost, runner, second = ranked[1]
+        gap = next_cost - cost
+        text.append(
+            t(
+                "compare.m_next",
+                lang,
+                gap=compare_view.money(gap, cur),
+                share=fmt_percent(gap / next_cost if next_cost else None, 0, cur),
+                name=second["name"],
+                scenario=runner.name,
+                cost=compare_view.money(next_cost, cur),
+            )
+        )
+        text += _waits(top, second, lang)
+    text += _break_even(priced, lang)
+    return " ".join(text)
+
+
+def _waits(top: dict[str, Any], second: dict[str, Any], lang: Language | None) -> list[str]:
+    mine, other = top["wait_p95_s"], second["wait_p95_s"]
+    if mine is None or other is None or abs(mine - other) < 60:
+        return []
+    key = "compare.m_wait_worse" if mine > other else "compare.m_wait_better"
+    return [t(key, lang, wait=_duration(mine, lang), other=_duration(other, lang))]
+
+
+def _duration(seconds: float, lang: Language | None) -> str:
+    if seconds < 3600:
+        return f"{fmt_number(seconds / 60, 0)} {t('unit.min', lang)}"
+    return f"{fmt_number(seconds / 3600, 1)} {t('unit.h', lang)}"
+
+
+def _break_even(priced: Sequence[Priced], lang: Language | None) -> list[str]:
+    owner, run = first_owned(priced), break_even_run(priced)
+    if owner is None or run is None:
+        return []
+    rented = run.report["horizons"][0]["options"]
+    rival = compare_view.cheapest(rented)
+    if rival is None:
+        return []
+    be = run.report["break_even_utilization"][rival["name"]]
+    cur = owner.report["currency"]
+    if be is None:
+        return [t("compare.m_break_even_never", lang, owner=owner.name, name=rival["name"])]
+    return [
+        t(
+            "compare.m_break_even",
+            lang,
+            owner=owner.name,
+            share=fmt_percent(be, 0, cur),
+            name=rival["name"],
+            allocation=fmt_percent(owner.report["allocation"], 1, cur),
+        )
+    ]

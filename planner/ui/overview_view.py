@@ -1,0 +1,189 @@
+"""The overview page's glue: the working scenario in one line and the headline answer of the
+last comparison (buy, rent or hybrid; cost per useful GPU-hour; break-even allocation).
+
+`headline()` and `headline_lines()` are pure: they read a `planner tco --json` report (the one
+the Compare page leaves in the session) and write sentences in the language asked for, so
+tests check them on hand-made reports in both languages.
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any, Literal
+
+import streamlit as st
+
+from planner.scenario import Scenario
+from planner.trace_stats import GroupStats
+from planner.ui import cluster_view
+from planner.ui.cache import cursor
+from planner.ui.i18n import (
+    Language,
+    fmt_money,
+    fmt_number,
+    fmt_percent,
+    language,
+    reporting_currency,
+    t,
+)
+from pricing import PricingError, fx_table
+
+OWNED = ("self-hosted", "hybrid")  # the report's names of the options that own servers
+COMPARE_KEY = "compare_last_report"  # {"report": tco report, "horizon": index}, from Compare
+Verdict = Literal["buy", "rent", "hybrid"]
+
+
+@dataclass(frozen=True, slots=True)
+class Headline:
+    """The cheapest option of one horizon and how owning fares against the cloud."""
+
+    verdict: Verdict
+    option: str
+    per_useful_gpu_hour: float
+    years: float
+    scenario: str
+    allocation: float | None
+    rival: str | None  # the cloud option the break-even is against
+    break_even: float | None  # allocation at which owning costs the same as `rival`
+
+
+def headline(report: Mapping[str, Any], horizon: int = 0) -> Headline | None:
+    """The answer of `report` over its `horizon`-th horizon (None when no option is priced).
+
+    The verdict is the cheapest option per useful GPU-hour: "buy" for self-hosted, "hybrid"
+    for the hybrid, "rent" for a cloud option. An option's own `scenario` (the Compare page's
+    report of several saved scenarios has one per option) names it, else the report's. The
+    break-even is against that cloud option when renting wins, else against the cheapest
+    cloud option; none when the report has no break-even for it (no owned servers).
+    """
+    horizons = report.get("horizons") or []
+    if not 0 <= horizon < len(horizons):
+        return None
+    options = horizons[horizon]["options"]
+    priced = [o for o in options if o.get("cost_per_useful_gpu_hour") is not None]
+    if not priced:
+        return None
+    best = min(priced, key=lambda o: o["cost_per_useful_gpu_hour"])
+    name = str(best["name"])
+    verdict: Verdict = "buy" if name == "self-hosted" else "hybrid" if name == "hybrid" else "rent"
+    rented = [o for o in priced if o["name"] not in OWNED]
+    rival = (
+        best
+        if verdict == "rent"
+        else min(rented, key=lambda o: o["cost_per_useful_gpu_hour"], default=None)
+    )
+    break_evens = report.get("break_even_utilization") or {}
+    rival_name = None if rival is None or rival["name"] not in break_evens else str(rival["name"])
+    break_even = break_evens.get(rival_name)
+    return Headline(
+        verdict=verdict,
+        option=name,
+        per_useful_gpu_hour=float(best["cost_per_useful_gpu_hour"]),
+        years=float(horizons[horizon]["years"]),
+        scenario=str(best.get("scenario") or report.get("scenario") or ""),
+        allocation=report.get("allocation"),
+        rival=rival_name,
+        break_even=break_even,
+    )
+
+
+def headline_lines(h: Headline, currency: str, lang: Language, rate: float = 1.0) -> list[str]:
+    """The answer as sentences in `lang`; money times `rate`, written in `currency`."""
+    cost = fmt_money(h.per_useful_gpu_hour * rate, currency)
+    years = fmt_number(h.years, 0 if h.years == int(h.years) else 1, currency)
+    lines = [
+        t(
+            f"overview.answer.{h.verdict}",
+            lang,
+            option=h.option,
+            years=years,
+            cost=cost,
+            scenario=h.scenario,
+        )
+    ]
+    if h.rival is None or h.allocation is None:
+        return lines
+    values = {
+        "rival": h.rival,
+        "break_even": fmt_percent(h.break_even, 1, currency),
+        "allocation": fmt_percent(h.allocation, 1, currency),
+    }
+    if h.break_even is None:
+        key = "never"
+    elif h.break_even > 1:
+        key = "above_full"
+    else:
+        key = "met" if h.allocation >= h.break_even else "short"
+    lines.append(t(f"overview.be.{key}", lang, **values))
+    return lines
+
+
+def fx_rate(source: str, target: str, on_date: date | None = None) -> float | None:
+    """How many `target` one `source` buys at the stored rates (None without a rate)."""
+    if source.upper() == target.upper():
+        return 1.0
+    with cursor() as cur:
+        table = fx_table(cur)
+    try:
+        return table.conversion(source, target, on_date or date.today()).rate
+    except PricingError:
+        return None
+
+
+def scenario_summary(scenario: Scenario, lang: Language) -> str:
+    """One line: the scenario's name and trace, then the Cluster & policy page's summary of its
+    cluster and scheduling policy."""
+    line = t(
+        "overview.scenario_line",
+        lang,
+        trace=Path(scenario.trace).name if scenario.trace else t("overview.no_trace", lang),
+        details=cluster_view.scenario_summary(scenario, lang),
+    )
+    if scenario.name:
+        return t("overview.scenario_named", lang, name=scenario.name, summary=line)
+    return line
+
+
+def group_rows(groups: Mapping[str, GroupStats], label: str) -> list[dict[str, object]]:
+    """A trace's jobs and GPU-hours per group, with translated column names."""
+    jobs, hours = t("overview.jobs"), t("overview.gpu_hours")
+    return [
+        {label: key, jobs: fmt_number(group.jobs), hours: fmt_number(group.gpu_hours)}
+        for key, group in groups.items()
+    ]
+
+
+def show_headline(last: object) -> bool:
+    """Show the last comparison's answer (`COMPARE_KEY`'s value); whether there was one."""
+    stored: Mapping[str, Any] = last if isinstance(last, dict) else {}
+    report = stored.get("report")
+    if not isinstance(report, dict):
+        report = {}
+    answer = headline(report, int(stored.get("horizon") or 0))
+    if answer is None:
+        st.info(t("overview.no_answer"), icon=":material/info:")
+        return False
+    source, target = str(report.get("currency", "USD")).upper(), reporting_currency()
+    rate = fx_rate(source, target)
+    currency = target if rate is not None else source
+    verdict, cost, break_even = st.columns(3)
+    verdict.metric(t("overview.verdict_label"), t(f"overview.verdict.{answer.verdict}"))
+    cost.metric(
+        t("overview.per_hour_label"), fmt_money(answer.per_useful_gpu_hour * (rate or 1), currency)
+    )
+    if answer.rival is not None:
+        be = answer.break_even
+        break_even.metric(
+            t("overview.break_even_label"),
+            t("overview.break_even_never") if be is None else fmt_percent(be, 1, currency),
+            delta=None
+            if answer.allocation is None
+            else t("overview.allocation_delta", allocation=fmt_percent(answer.allocation)),
+            delta_color="off",
+        )
+    st.success("\n\n".join(headline_lines(answer, currency, language(), rate or 1)))
+    if source != target:
+        key = "overview.converted" if rate is not None else "overview.not_converted"
+        st.caption(t(key, source=source, target=target))
+    return True

@@ -1,0 +1,123 @@
+"""The Capacity page's texts: the server-count sweep, its chart, table and conclusion."""
+
+EN = {
+    "capacity.title": "Capacity",
+    "capacity.caption": (
+        "Sweep the servers of the first self-hosted pool, replay the trace at each size and "
+        "price it: total cost against the 95th-percentile wait, with the cloud options beside."
+    ),
+    "capacity.scenario": "Scenario",
+    "capacity.no_trace": (
+        "{source} has no trace: waits come from replaying a job history, so there is nothing "
+        "to sweep. Choose a scenario with `trace:` (sample-tco.yaml)."
+    ),
+    "capacity.no_servers": (
+        "{source} owns no servers: there is no self-hosted pool to sweep. Choose a scenario "
+        "with `self_hosted:` (sample-tco.yaml)."
+    ),
+    "capacity.counts": "{gpu} servers to try (the scenario has {servers})",
+    "capacity.counts_help": "Up to {max} whole numbers, separated by commas.",
+    "capacity.target": "p95 wait target (hours)",
+    "capacity.horizon": "Horizon",
+    "capacity.years": "{years} years",
+    "capacity.burst": "Hybrid: burst a job to the cloud after waiting (hours)",
+    "capacity.err_not_numbers": "Server counts: '{text}' is not a list of whole numbers.",
+    "capacity.err_empty": "Server counts: give at least one, e.g. 4, 8, 16.",
+    "capacity.err_below_one": "Server counts: every count must be at least 1.",
+    "capacity.err_too_many": "Server counts: at most {max} points ({given} given).",
+    "capacity.run": "Run sweep",
+    "capacity.progress_start": "Pricing the first size…",
+    "capacity.progress": "{done} of {total} sizes priced",
+    "capacity.sweep_failed": "The sweep could not be priced: {error}",
+    "capacity.press_run": "Press **Run sweep** to price each size.",
+    "capacity.converted": "Amounts converted from {source} to {target} at the stored FX rate.",
+    "capacity.not_converted": (
+        "No {source}/{target} FX rate is stored; amounts are shown in {source}. Add one on "
+        "the Prices page."
+    ),
+    "capacity.servers_one": "{n} server",
+    "capacity.servers_many": "{n} servers",
+    "capacity.list_sep": ", ",
+    "capacity.smallest": (
+        "The smallest self-hosted cluster meeting a p95 wait of {target} h is {servers} "
+        "(cost {total} over {years} years, {per_hour} per useful GPU-hour)"
+    ),
+    "capacity.none_meets": "No self-hosted cluster in the sweep meets a p95 wait of {target} h",
+    "capacity.and_cheapest": (
+        "{first}; the cheapest option overall is {label} at {per_hour} per useful GPU-hour "
+        "({total} in total)."
+    ),
+    "capacity.full_stop": ".",
+    "capacity.col.option": "Option",
+    "capacity.col.servers": "Servers",
+    "capacity.col.total": "Total over {years} years",
+    "capacity.col.per_hour": "Per useful GPU-hour",
+    "capacity.col.wait": "p95 wait (h)",
+    "capacity.chart_title": "Total cost over {years} years against p95 wait, by server count",
+    "capacity.x_title": "p95 wait (hours)",
+    "capacity.y_title": "Total cost over {years} years ({currency})",
+    "capacity.mark_smallest": "smallest meeting the target",
+    "capacity.mark_cheapest": "cheapest option",
+    "capacity.target_note": "target: {target} h",
+    "capacity.hover": ("{label}<br>p95 wait {wait} h<br>{total} ({per_hour} per useful GPU-hour)"),
+}
+
+ZH = {
+    "capacity.title": "容量",
+    "capacity.caption": (
+        "对第一个自建资源池的服务器数量进行扫描，在每个规模下重放作业轨迹并计算成本："
+        "总成本与第 95 百分位等待时间的对比，并列出云方案作参照。"
+    ),
+    "capacity.scenario": "场景",
+    "capacity.no_trace": (
+        "{source} 没有作业轨迹：等待时间来自对作业历史的重放，因此无可扫描。请选择带有 "
+        "`trace:` 的场景（sample-tco.yaml）。"
+    ),
+    "capacity.no_servers": (
+        "{source} 没有自有服务器：没有可扫描的自建资源池。请选择带有 `self_hosted:` 的场景"
+        "（sample-tco.yaml）。"
+    ),
+    "capacity.counts": "要尝试的 {gpu} 服务器数量（场景中为 {servers} 台）",
+    "capacity.counts_help": "最多 {max} 个整数，用逗号分隔。",
+    "capacity.target": "p95 等待目标（小时）",
+    "capacity.horizon": "期限",
+    "capacity.years": "{years} 年",
+    "capacity.burst": "混合：作业等待超过此时长后溢出到云端（小时）",
+    "capacity.err_not_numbers": "服务器数量：“{text}”不是整数列表。",
+    "capacity.err_empty": "服务器数量：请至少给出一个，例如 4, 8, 16。",
+    "capacity.err_below_one": "服务器数量：每个数量都必须至少为 1。",
+    "capacity.err_too_many": "服务器数量：最多 {max} 个点（给出了 {given} 个）。",
+    "capacity.run": "运行扫描",
+    "capacity.progress_start": "正在计算第一个规模的成本…",
+    "capacity.progress": "已计算 {done} / {total} 个规模",
+    "capacity.sweep_failed": "无法计算扫描成本：{error}",
+    "capacity.press_run": "点击**运行扫描**以计算每个规模的成本。",
+    "capacity.converted": "金额已按存储的汇率从 {source} 换算为 {target}。",
+    "capacity.not_converted": (
+        "未存储 {source}/{target} 汇率，金额以 {source} 显示。请在“价格”页面添加汇率。"
+    ),
+    "capacity.servers_one": "{n} 台服务器",
+    "capacity.servers_many": "{n} 台服务器",
+    "capacity.list_sep": "，",
+    "capacity.smallest": (
+        "满足 p95 等待 {target} 小时的最小自建集群为 {servers}（{years} 年成本 {total}，"
+        "每有效 GPU 小时 {per_hour}）"
+    ),
+    "capacity.none_meets": "扫描中没有任何自建集群能满足 p95 等待 {target} 小时",
+    "capacity.and_cheapest": (
+        "{first}；总体最便宜的方案是 {label}，每有效 GPU 小时 {per_hour}（总计 {total}）。"
+    ),
+    "capacity.full_stop": "。",
+    "capacity.col.option": "方案",
+    "capacity.col.servers": "服务器数",
+    "capacity.col.total": "{years} 年总成本",
+    "capacity.col.per_hour": "每有效 GPU 小时",
+    "capacity.col.wait": "p95 等待（小时）",
+    "capacity.chart_title": "按服务器数量：{years} 年总成本与 p95 等待时间",
+    "capacity.x_title": "p95 等待（小时）",
+    "capacity.y_title": "{years} 年总成本（{currency}）",
+    "capacity.mark_smallest": "满足目标的最小规模",
+    "capacity.mark_cheapest": "最便宜的方案",
+    "capacity.target_note": "目标：{target} 小时",
+    "capacity.hover": "{label}<br>p95 等待 {wait} 小时<br>{total}（每有效 GPU 小时 {per_hour}）",
+}

@@ -1,0 +1,204 @@
+"""The Compare page's texts: one scenario file, or several saved scenarios side by side, and
+the conclusions generated from their numbers."""
+
+EN = {
+    "compare.title": "Compare",
+    "compare.caption": (
+        "Own, rent or both: every option priced on the same demand. The same numbers as "
+        "`planner tco --scenario FILE`."
+    ),
+    "compare.mode": "Compare",
+    "compare.mode_saved": "Saved scenarios",
+    "compare.mode_file": "One scenario file",
+    "compare.scenario": "Scenario",
+    "compare.upload_choice": "Upload a scenario (YAML)…",
+    "compare.upload": "TCO scenario",
+    "compare.upload_help": "A relative `trace:` path is looked up beside the bundled scenarios.",
+    "compare.upload_info": "Upload a TCO scenario (`self_hosted:`, `cloud:`, ...).",
+    "compare.too_large": "{name} is larger than {mb} MB.",
+    "compare.pricing": "Pricing the options…",
+    "compare.horizon": "Horizon",
+    "compare.years": "{years} years",
+    "compare.owned_caption": (
+        "{gpus} owned GPUs at {allocation} allocation, {useful} useful GPU-hours a month."
+    ),
+    "compare.cloud_caption": "Renting only: {useful} useful GPU-hours a month.",
+    "compare.per_installed": "Per installed GPU-hour",
+    "compare.per_allocated": "Per allocated GPU-hour",
+    "compare.per_useful": "Per useful GPU-hour",
+    "compare.cheapest": "Cheapest option",
+    "compare.col_scenario": "Scenario",
+    "compare.col_option": "Option",
+    "compare.col_total": "Total ({currency})",
+    "compare.col_per_useful": "Per useful GPU-hour ({currency})",
+    "compare.col_mean_wait": "Mean wait (h)",
+    "compare.col_p95_wait": "p95 wait (h)",
+    "compare.col_eac": "EAC ({currency} a year)",
+    "compare.col_utilization": "Utilization",
+    "compare.col_currency": "Currency",
+    "compare.no_cloud": "No cloud option: no break-even to draw.",
+    "compare.tornado_title": "Sensitivity: {output} (each driver ±{swing})",
+    "compare.note": "note: {note}",
+    "compare.stale_price": "{price}: price as of {as_of} is stale; check it on the Prices page",
+    "compare.download_yaml": "Download the scenario (YAML)",
+    "compare.download_yamls": "Download the scenarios (YAML)",
+    "compare.download_table": "Download the table (CSV)",
+    # conclusion of one scenario
+    "compare.c_own": (
+        "At {allocation} allocation, owning costs {cost} per useful GPU-hour over {years} years."
+    ),
+    "compare.c_cloud_only": "Renting only, over {years} years.",
+    "compare.c_cheapest": (
+        "The cheapest option is {name} at {cost} per useful GPU-hour ({total} in total{wait})."
+    ),
+    "compare.c_wait": ", p95 wait {hours} h",
+    "compare.c_never": (
+        "Owning never pays against {name}: its price does not cover a busy GPU's energy."
+    ),
+    "compare.c_over_full": (
+        "Owning does not pay against {name} even at full allocation (it needs {share})."
+    ),
+    "compare.c_pays": (
+        "Owning pays above {share} allocation against {name}, and the demand is there."
+    ),
+    "compare.c_pays_only": "Owning pays only above {share} allocation against {name}.",
+    "compare.c_npv_gains": "Over {years} years buying gains {amount} in NPV against it.",
+    "compare.c_npv_loses": "Over {years} years buying loses {amount} in NPV against it.",
+    # several saved scenarios
+    "compare.saved_pick": "Saved scenarios to compare",
+    "compare.saved_none": (
+        "No saved scenario yet: save a bundled or uploaded scenario below (or a replay "
+        "scenario on the Replay page), then pick it here."
+    ),
+    "compare.saved_pick_info": "Choose one or more saved scenarios to compare.",
+    "compare.saved_trace": "Price them all on the trace",
+    "compare.saved_trace_help": "Every scenario is replayed and priced on this job history.",
+    "compare.saved_years": "Horizon (years)",
+    "compare.no_trace": (
+        "No job history is stored: import one on the Job history page, then compare."
+    ),
+    "compare.add_title": "Save a scenario file under a name",
+    "compare.add_source": "Scenario file",
+    "compare.currencies": (
+        "These scenarios report in different currencies ({currencies}): each row is in its "
+        "scenario's currency."
+    ),
+    "compare.break_even_of": "Break-even and sensitivity of the owned servers of {name}.",
+    "compare.no_owned": (
+        "None of these scenarios owns servers: there is no break-even nor sensitivity to draw."
+    ),
+    "compare.no_tornado": "No cloud option to measure buying against: no sensitivity to draw.",
+    "compare.m_cheapest": (
+        "Over {years} years the cheapest is {name} ({scenario}) at {cost} per useful GPU-hour, "
+        "{total} in total."
+    ),
+    "compare.m_next": (
+        "That is {gap} ({share}) less per useful GPU-hour than the next, {name} ({scenario}) "
+        "at {cost}."
+    ),
+    "compare.m_wait_worse": "In exchange, its jobs wait longer: p95 {wait} against {other}.",
+    "compare.m_wait_better": "Its jobs also wait less: p95 {wait} against {other}.",
+    "compare.m_alone": "It is the only option priced.",
+    "compare.m_break_even": (
+        "Owning the servers of {owner} pays above {share} allocation against {name}; they run "
+        "at {allocation}."
+    ),
+    "compare.m_break_even_never": "Owning the servers of {owner} never pays against {name}.",
+    "compare.driver.cloud_price": "Cloud price",
+    "compare.driver.commit_price": "Commitment price",
+    "compare.driver.utilization": "Demand (utilization)",
+    "compare.driver.server_price": "Server price",
+    "compare.driver.life": "Server life",
+    "compare.driver.electricity": "Electricity price",
+    "compare.driver.pue": "PUE",
+    "compare.driver.staff": "Staff cost",
+    "compare.driver.rate": "Discount rate",
+    "compare.driver.fx": "FX rate",
+}
+
+ZH = {
+    "compare.title": "比较",
+    "compare.caption": (
+        "自建、租用或混合:所有方案按同一需求计价。与 `planner tco --scenario FILE` 的数字相同。"
+    ),
+    "compare.mode": "比较",
+    "compare.mode_saved": "已保存的场景",
+    "compare.mode_file": "单个场景文件",
+    "compare.scenario": "场景",
+    "compare.upload_choice": "上传场景(YAML)…",
+    "compare.upload": "TCO 场景",
+    "compare.upload_help": "相对路径的 `trace:` 在内置场景所在目录中查找。",
+    "compare.upload_info": "请上传一个 TCO 场景(`self_hosted:`、`cloud:` 等)。",
+    "compare.too_large": "{name} 超过 {mb} MB。",
+    "compare.pricing": "正在为各方案计价…",
+    "compare.horizon": "期限",
+    "compare.years": "{years} 年",
+    "compare.owned_caption": "自有 {gpus} 块 GPU,分配率 {allocation},每月有效 GPU 小时 {useful}。",
+    "compare.cloud_caption": "仅租用:每月有效 GPU 小时 {useful}。",
+    "compare.per_installed": "每装机 GPU 小时",
+    "compare.per_allocated": "每已分配 GPU 小时",
+    "compare.per_useful": "每有效 GPU 小时",
+    "compare.cheapest": "最便宜的方案",
+    "compare.col_scenario": "场景",
+    "compare.col_option": "方案",
+    "compare.col_total": "总计({currency})",
+    "compare.col_per_useful": "每有效 GPU 小时({currency})",
+    "compare.col_mean_wait": "平均等待(小时)",
+    "compare.col_p95_wait": "p95 等待(小时)",
+    "compare.col_eac": "等额年成本({currency}/年)",
+    "compare.col_utilization": "利用率",
+    "compare.col_currency": "币种",
+    "compare.no_cloud": "没有云方案:无盈亏平衡图可画。",
+    "compare.tornado_title": "敏感性:{output}(每个因素各变动 ±{swing})",
+    "compare.note": "注:{note}",
+    "compare.stale_price": "{price}:价格截至 {as_of},已过期;请在价格页面核对",
+    "compare.download_yaml": "下载场景(YAML)",
+    "compare.download_yamls": "下载这些场景(YAML)",
+    "compare.download_table": "下载表格(CSV)",
+    "compare.c_own": "在 {allocation} 的分配率下,{years} 年内自建每有效 GPU 小时成本为 {cost}。",
+    "compare.c_cloud_only": "仅租用,期限 {years} 年。",
+    "compare.c_cheapest": "最便宜的方案是 {name},每有效 GPU 小时 {cost}(总计 {total}{wait})。",
+    "compare.c_wait": ",p95 等待 {hours} 小时",
+    "compare.c_never": "自建永远比不过 {name}:其价格不足以覆盖忙碌 GPU 的电费。",
+    "compare.c_over_full": "即使满负荷分配,自建也比不过 {name}(需要 {share})。",
+    "compare.c_pays": "分配率高于 {share} 时自建比 {name} 划算,而实际需求已达到。",
+    "compare.c_pays_only": "只有分配率高于 {share} 时自建才比 {name} 划算。",
+    "compare.c_npv_gains": "{years} 年内,相对于它,购买的净现值多出 {amount}。",
+    "compare.c_npv_loses": "{years} 年内,相对于它,购买的净现值少了 {amount}。",
+    "compare.saved_pick": "要比较的已保存场景",
+    "compare.saved_none": (
+        "还没有已保存的场景:请在下方保存一个内置或上传的场景(或在回放页面保存回放场景),再在此选择。"
+    ),
+    "compare.saved_pick_info": "请选择一个或多个已保存的场景进行比较。",
+    "compare.saved_trace": "全部按此作业轨迹计价",
+    "compare.saved_trace_help": "每个场景都在这份作业历史上回放并计价。",
+    "compare.saved_years": "期限(年)",
+    "compare.no_trace": "尚未存储作业历史:请先在作业历史页面导入,再进行比较。",
+    "compare.add_title": "将场景文件以名称保存",
+    "compare.add_source": "场景文件",
+    "compare.currencies": "这些场景使用不同的币种({currencies}):每一行按其场景的币种计。",
+    "compare.break_even_of": "{name} 自有服务器的盈亏平衡与敏感性。",
+    "compare.no_owned": "这些场景都没有自有服务器:没有盈亏平衡或敏感性可画。",
+    "compare.no_tornado": "没有可用来比较购买的云方案:无敏感性可画。",
+    "compare.m_cheapest": (
+        "{years} 年内最便宜的是 {name}({scenario}),每有效 GPU 小时 {cost},总计 {total}。"
+    ),
+    "compare.m_next": "每有效 GPU 小时比第二名 {name}({scenario},{cost})便宜 {gap}({share})。",
+    "compare.m_wait_worse": "代价是作业等待更久:p95 为 {wait},对方为 {other}。",
+    "compare.m_wait_better": "其作业等待也更短:p95 为 {wait},对方为 {other}。",
+    "compare.m_alone": "这是唯一计价的方案。",
+    "compare.m_break_even": (
+        "{owner} 的自有服务器在分配率高于 {share} 时比 {name} 划算;当前分配率为 {allocation}。"
+    ),
+    "compare.m_break_even_never": "{owner} 的自有服务器永远比不过 {name}。",
+    "compare.driver.cloud_price": "云价格",
+    "compare.driver.commit_price": "承诺用量价格",
+    "compare.driver.utilization": "需求(利用率)",
+    "compare.driver.server_price": "服务器价格",
+    "compare.driver.life": "服务器寿命",
+    "compare.driver.electricity": "电价",
+    "compare.driver.pue": "PUE 值",
+    "compare.driver.staff": "人员成本",
+    "compare.driver.rate": "折现率",
+    "compare.driver.fx": "汇率",
+}

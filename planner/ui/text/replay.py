@@ -1,0 +1,253 @@
+"""The Replay page's texts: the run, its results, the charts and the per-job table."""
+
+EN = {
+    "replay.title": "Replay",
+    "replay.caption": (
+        "Replay a job history through the scheduler on the working cluster and policy: how "
+        "busy the GPUs are, how long jobs wait, and why. The same run as `planner replay`."
+    ),
+    "replay.no_traces": "No job history is stored yet. Import one on the Job history page.",
+    "replay.trace": "Trace",
+    "replay.trace_label": "{name} · {jobs} jobs · {trace_id}",
+    "replay.summary": "**Cluster:** {cluster} · **Policy:** {policy}",
+    "replay.summary_pools": "{pools} ({gpus} GPUs)",
+    "replay.summary_pool": "{count} × {gpus_per_node} {gpu_type}",
+    "replay.summary_node_list": "node list {file}",
+    "replay.summary_nodes": "{nodes} listed nodes",
+    "replay.summary_none": "no cluster yet",
+    "replay.summary_policy": (
+        "{admission} admission, {placement} placement, {queueing} queueing, seed {seed}"
+    ),
+    "replay.summary_queues": "{count} ClusterQueues",
+    "replay.summary_volcano": "{count} Volcano queues",
+    "replay.edit_cluster": "Edit the cluster and policy",
+    "replay.run": "Run",
+    "replay.cancel": "Cancel",
+    "replay.running": "Replaying {trace}… {percent}",
+    "replay.cancelled": "Replay cancelled. Press **Run** to start it again.",
+    "replay.press_run": "Pick a trace and press **Run**.",
+    "replay.stale": (
+        "The working scenario or the trace changed since this run; press **Run** to replay it."
+    ),
+    "replay.results": "Results",
+    "replay.run_caption": (
+        "{trace} on {gpus} GPUs: {admission} admission, {placement} placement, "
+        "{queueing} queueing, seed {seed}"
+    ),
+    "replay.note": "note: {note}",
+    "replay.utilization": "Utilization",
+    "replay.completed": "Completed",
+    "replay.completed_help": "of {jobs} jobs",
+    "replay.unschedulable": "Unschedulable",
+    "replay.unschedulable_help": "can never fit the cluster",
+    "replay.mean_wait": "Mean wait",
+    "replay.p95_wait": "p95 wait",
+    "replay.no_wait": "No job waited.",
+    "replay.waits": "Waits",
+    "replay.why": "Why jobs waited",
+    "replay.queues": "Preemptions and borrowing per queue",
+    "replay.no_queues": (
+        "No queues configured: nothing is preempted or borrowed. Add ClusterQueues on the "
+        "Cluster & policy page."
+    ),
+    "replay.no_preemptions": "No job was preempted.",
+    "replay.no_borrowing": "No ClusterQueues: nothing is borrowed or lent.",
+    "replay.jobs": "Jobs",
+    "replay.filter_queue": "Team / queue",
+    "replay.filter_status": "Status",
+    "replay.filter_min_wait": "Waited at least (minutes)",
+    "replay.filter_all": "all",
+    "replay.rows": "{shown} of {total} rows",
+    "replay.download_full": "Download the full schedule (CSV)",
+    "replay.download_filtered": "Download the {rows} filtered rows (CSV)",
+    # charts
+    "replay.hours_axis": "Time since trace start (hours)",
+    "replay.allocated_title": "Allocated GPUs over time, by pool",
+    "replay.allocated_axis": "Allocated GPUs",
+    "replay.installed": "installed: {gpus} GPUs",
+    "replay.gpus_hover": "GPUs",
+    "replay.queue_title": "Queue length over time",
+    "replay.queue_axis": "Waiting jobs (mean per bin)",
+    "replay.queue_trace": "waiting jobs",
+    "replay.queue_hover": "jobs waiting for {gpus} GPUs",
+    "replay.size_title": "Wait by job size (median and 95th percentile)",
+    "replay.size_axis": "GPUs per job",
+    "replay.wait_axis": "Wait (minutes)",
+    "replay.minutes": "min",
+    "replay.jobs_hover": "jobs",
+    "replay.team_title": "Wait by team (median and 95th percentile)",
+    "replay.team_axis": "Team / queue",
+    "replay.reasons_title": "Why jobs waited",
+    "replay.reasons_team_title": "GPU-hours waiting by reason, per team",
+    "replay.gpu_hours_axis": "GPU-hours waiting",
+    "replay.reason_axis": "Reason",
+    "replay.frag_title": "Fragmentation over time",
+    "replay.frag_axis": "Idle GPUs (sampled per bin)",
+    "replay.frag_unusable": "idle, no waiting job fits",
+    "replay.frag_fgd": "fragmented (FGD measure)",
+    "replay.frag_caption": (
+        "**Idle, no waiting job fits**: free GPUs on nodes where no pod of any waiting job "
+        "fits (0 when nobody waits). **Fragmented (FGD)**: free GPUs that the trace's typical "
+        "requests could not use, weighted by how often each request occurs (ATC'23). Both "
+        "sampled at the start of each time bin."
+    ),
+    "replay.preempt_title": "Preemptions per queue",
+    "replay.preempt_axis": "Evictions (preemptions and online reclaims)",
+    "replay.queue_axis_name": "Queue",
+    "replay.borrow_title": "Borrowing per queue",
+    "replay.borrow_axis": "GPU-hours",
+    "replay.borrowed": "borrowed",
+    "replay.lent": "lent",
+    # wait reasons (names as in the schedule CSV) and what they mean
+    "replay.reason.cluster_full": "cluster_full",
+    "replay.reason.gpu_type_busy": "gpu_type_busy",
+    "replay.reason.fragmented": "fragmented",
+    "replay.reason.cpu_mem_short": "cpu_mem_short",
+    "replay.reason.behind_head": "behind_head",
+    "replay.reason.partial_gang": "partial_gang",
+    "replay.reason.backoff": "backoff",
+    "replay.reason.quota": "quota",
+    "replay.reason.preempted": "preempted",
+    "replay.reason.over_budget": "over_budget",
+    "replay.reason.evicted_online": "evicted_online",
+    "replay.meaning.cluster_full": "not enough free GPUs in the whole cluster for the job",
+    "replay.meaning.gpu_type_busy": (
+        "enough GPUs free in total, but not of the GPU type the job requires"
+    ),
+    "replay.meaning.fragmented": (
+        "enough GPUs of the right type free in total, but no set of nodes fits the job's pods"
+    ),
+    "replay.meaning.cpu_mem_short": "GPUs fit, but CPU or memory is short on those nodes",
+    "replay.meaning.behind_head": (
+        "the job would fit now, but the queue order holds it (strict FIFO or backfill)"
+    ),
+    "replay.meaning.partial_gang": (
+        "some pods are placed (pod admission) and hold their GPUs idle while the rest wait"
+    ),
+    "replay.meaning.backoff": "released after a pod timeout, waiting out the requeue backoff",
+    "replay.meaning.quota": "its ClusterQueue is at its quota and there is nothing to borrow",
+    "replay.meaning.preempted": "evicted by a preemption and waiting to run again",
+    "replay.meaning.over_budget": "its ClusterQueue has used its GPU-hour budget for the month",
+    "replay.meaning.evicted_online": (
+        "evicted when online services took their GPUs back, waiting to run again"
+    ),
+}
+
+ZH = {
+    "replay.title": "回放",
+    "replay.caption": (
+        "在当前的集群与策略上，用调度器回放一段作业历史：GPU 有多忙、作业等待多久、为什么等待。"
+        "与 `planner replay` 的运行结果相同。"
+    ),
+    "replay.no_traces": "尚未存储任何作业历史。请在“作业历史”页面导入。",
+    "replay.trace": "作业轨迹",
+    "replay.trace_label": "{name} · {jobs} 个作业 · {trace_id}",
+    "replay.summary": "**集群：**{cluster} · **策略：**{policy}",
+    "replay.summary_pools": "{pools}（共 {gpus} 块 GPU）",
+    "replay.summary_pool": "{count} 台 × {gpus_per_node} 块 {gpu_type}",
+    "replay.summary_node_list": "节点清单 {file}",
+    "replay.summary_nodes": "清单中的 {nodes} 个节点",
+    "replay.summary_none": "尚未设置集群",
+    "replay.summary_policy": (
+        "{admission} 准入，{placement} 放置，{queueing} 排队，随机种子 {seed}"
+    ),
+    "replay.summary_queues": "{count} 个 ClusterQueue 队列",
+    "replay.summary_volcano": "{count} 个 Volcano 队列",
+    "replay.edit_cluster": "编辑集群与策略",
+    "replay.run": "运行",
+    "replay.cancel": "取消",
+    "replay.running": "正在回放 {trace}… {percent}",
+    "replay.cancelled": "回放已取消。按 **运行** 重新开始。",
+    "replay.press_run": "选择作业轨迹，然后按 **运行**。",
+    "replay.stale": "自本次运行以来，当前场景或作业轨迹已更改；按 **运行** 重新回放。",
+    "replay.results": "结果",
+    "replay.run_caption": (
+        "{trace}，共 {gpus} 块 GPU：{admission} 准入，{placement} 放置，"
+        "{queueing} 排队，随机种子 {seed}"
+    ),
+    "replay.note": "注意：{note}",
+    "replay.utilization": "利用率",
+    "replay.completed": "已完成",
+    "replay.completed_help": "共 {jobs} 个作业",
+    "replay.unschedulable": "无法调度",
+    "replay.unschedulable_help": "在该集群上永远放不下",
+    "replay.mean_wait": "平均等待",
+    "replay.p95_wait": "p95 等待",
+    "replay.no_wait": "没有作业需要等待。",
+    "replay.waits": "等待时间",
+    "replay.why": "作业为什么等待",
+    "replay.queues": "各队列的抢占与借用",
+    "replay.no_queues": (
+        "未配置队列：没有抢占，也没有借用。可在“集群与策略”页面添加 ClusterQueue 队列。"
+    ),
+    "replay.no_preemptions": "没有作业被抢占。",
+    "replay.no_borrowing": "没有 ClusterQueue 队列：没有借入或借出。",
+    "replay.jobs": "作业",
+    "replay.filter_queue": "团队 / 队列",
+    "replay.filter_status": "状态",
+    "replay.filter_min_wait": "至少等待（分钟）",
+    "replay.filter_all": "全部",
+    "replay.rows": "显示 {shown} 行，共 {total} 行",
+    "replay.download_full": "下载完整调度表（CSV）",
+    "replay.download_filtered": "下载筛选后的 {rows} 行（CSV）",
+    "replay.hours_axis": "自轨迹开始的时间（小时）",
+    "replay.allocated_title": "已分配 GPU 随时间变化（按资源池）",
+    "replay.allocated_axis": "已分配 GPU 数",
+    "replay.installed": "已安装：{gpus} 块 GPU",
+    "replay.gpus_hover": "块 GPU",
+    "replay.queue_title": "队列长度随时间变化",
+    "replay.queue_axis": "等待中的作业数（每个时间段的平均值）",
+    "replay.queue_trace": "等待中的作业",
+    "replay.queue_hover": "个作业在等待 {gpus} 块 GPU",
+    "replay.size_title": "按作业规模的等待时间（中位数与第 95 百分位）",
+    "replay.size_axis": "每个作业的 GPU 数",
+    "replay.wait_axis": "等待时间（分钟）",
+    "replay.minutes": "分钟",
+    "replay.jobs_hover": "个作业",
+    "replay.team_title": "按团队的等待时间（中位数与第 95 百分位）",
+    "replay.team_axis": "团队 / 队列",
+    "replay.reasons_title": "作业为什么等待",
+    "replay.reasons_team_title": "各团队按原因的等待 GPU 小时数",
+    "replay.gpu_hours_axis": "等待的 GPU 小时数",
+    "replay.reason_axis": "原因",
+    "replay.frag_title": "碎片化随时间变化",
+    "replay.frag_axis": "空闲 GPU 数（每个时间段采样）",
+    "replay.frag_unusable": "空闲但放不下任何等待作业",
+    "replay.frag_fgd": "碎片化（FGD 度量）",
+    "replay.frag_caption": (
+        "**空闲但放不下任何等待作业**：所在节点放不下任何等待作业的任一 Pod 的空闲 GPU"
+        "（无人等待时为 0）。**碎片化（FGD）**：按轨迹中各类典型请求出现的频率加权，"
+        "这些请求无法使用的空闲 GPU（ATC'23）。两者都在每个时间段开始时采样。"
+    ),
+    "replay.preempt_title": "各队列的抢占次数",
+    "replay.preempt_axis": "驱逐次数（抢占与在线业务回收）",
+    "replay.queue_axis_name": "队列",
+    "replay.borrow_title": "各队列的借用",
+    "replay.borrow_axis": "GPU 小时",
+    "replay.borrowed": "借入",
+    "replay.lent": "借出",
+    "replay.reason.cluster_full": "集群已满 (cluster_full)",
+    "replay.reason.gpu_type_busy": "所需 GPU 型号繁忙 (gpu_type_busy)",
+    "replay.reason.fragmented": "碎片化 (fragmented)",
+    "replay.reason.cpu_mem_short": "CPU 或内存不足 (cpu_mem_short)",
+    "replay.reason.behind_head": "排在队首之后 (behind_head)",
+    "replay.reason.partial_gang": "部分 Pod 已放置 (partial_gang)",
+    "replay.reason.backoff": "重新排队退避 (backoff)",
+    "replay.reason.quota": "配额已满 (quota)",
+    "replay.reason.preempted": "被抢占 (preempted)",
+    "replay.reason.over_budget": "超出预算 (over_budget)",
+    "replay.reason.evicted_online": "被在线业务驱逐 (evicted_online)",
+    "replay.meaning.cluster_full": "整个集群的空闲 GPU 不足以运行该作业",
+    "replay.meaning.gpu_type_busy": "空闲 GPU 总数足够，但不是作业所需的 GPU 型号",
+    "replay.meaning.fragmented": "所需型号的空闲 GPU 总数足够，但没有一组节点能放下作业的所有 Pod",
+    "replay.meaning.cpu_mem_short": "GPU 放得下，但这些节点上的 CPU 或内存不足",
+    "replay.meaning.behind_head": "作业现在放得下，但队列顺序使其等待（严格 FIFO 或回填）",
+    "replay.meaning.partial_gang": (
+        "部分 Pod 已放置（逐 Pod 准入），在其余 Pod 等待期间占用 GPU 空转"
+    ),
+    "replay.meaning.backoff": "Pod 超时后被释放，正在等待重新排队的退避时间",
+    "replay.meaning.quota": "所属 ClusterQueue 已达配额，且没有可借用的资源",
+    "replay.meaning.preempted": "被抢占后等待重新运行",
+    "replay.meaning.over_budget": "所属 ClusterQueue 已用完本月的 GPU 小时预算",
+    "replay.meaning.evicted_online": "在线业务收回 GPU 时被驱逐，等待重新运行",
+}

@@ -1,0 +1,83 @@
+"""Charts stay readable in the app's light and dark themes: the text plotly draws contrasts
+with the page behind it. Titles, axis titles and legends meet WCAG AA for text (4.5:1); tick
+labels, which Streamlit's chart theme draws in its faded grey, meet the 3:1 of graphics.
+
+The app follows the viewer's system setting (.streamlit/config.toml has a light and a dark
+theme), so the browser is asked for one or the other.
+"""
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.server import serve_app
+from tests.e2e.test_pages_smoke import SCREENSHOTS, wait_for_app
+
+pytestmark = pytest.mark.e2e
+TEXT_CONTRAST = 4.5  # WCAG AA, normal text
+TICK_CONTRAST = 3.0  # WCAG AA, graphical objects and large text
+
+
+def _rgb(css: str) -> tuple[float, float, float]:
+    parts = [float(x) for x in re.findall(r"[\d.]+", css)[:3]]
+    assert len(parts) == 3, f"not an rgb colour: {css!r}"
+    return parts[0], parts[1], parts[2]
+
+
+def _luminance(rgb: tuple[float, float, float]) -> float:
+    def channel(c: float) -> float:
+        c /= 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (channel(c) for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: str, b: str) -> float:
+    hi, lo = sorted((_luminance(_rgb(a)), _luminance(_rgb(b))), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_contrast_of_known_colours() -> None:
+    assert contrast("rgb(0, 0, 0)", "rgb(255, 255, 255)") == pytest.approx(21.0)
+    assert contrast("rgb(119, 119, 119)", "rgb(255, 255, 255)") == pytest.approx(4.48, abs=0.01)
+
+
+def _chart_text_colours(page: Page) -> list[tuple[bool, str]]:
+    """(is a tick label, fill) of every text plotly drew in the first chart."""
+    chart = page.get_by_test_id("stPlotlyChart").first
+    expect(chart.locator(".main-svg").first).to_be_visible(timeout=60_000)
+    fills: list[tuple[bool, str]] = chart.evaluate(
+        """el => [...el.querySelectorAll('svg text')]
+            .filter(t => t.textContent.trim() !== '')
+            .map(t => [t.closest('.xtick, .ytick') !== null, getComputedStyle(t).fill])"""
+    )
+    return fills
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_chart_text_is_readable(page: Page, tmp_path: Path, theme: str) -> None:
+    page.emulate_media(color_scheme=theme)  # the app follows the system's light/dark setting
+    with serve_app(tmp_path) as url:
+        page.goto(f"{url}/compare")
+        wait_for_app(page)
+        expect(page.get_by_test_id("stException")).to_have_count(0)
+        background = page.get_by_test_id("stApp").evaluate(
+            "el => getComputedStyle(el).backgroundColor"
+        )
+        fills = _chart_text_colours(page)
+
+        assert any(tick for tick, _ in fills), "the chart drew no tick labels"
+        assert any(not tick for tick, _ in fills), "the chart drew no title or legend"
+        poor = {
+            (tick, fill)
+            for tick, fill in fills
+            if contrast(fill, background) < (TICK_CONTRAST if tick else TEXT_CONTRAST)
+        }
+        assert poor == set(), (theme, background)
+        folder = SCREENSHOTS if os.environ.get("UPDATE_SCREENSHOTS") == "1" else tmp_path
+        folder.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(folder / f"compare-{theme}.png"), full_page=True)
