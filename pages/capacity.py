@@ -7,6 +7,7 @@ from planner.ui import capacity_view as view
 from planner.ui import frame
 from planner.ui.i18n import fmt_number, language, reporting_currency, t
 from planner.ui.overview_view import fx_rate
+from planner.ui.widgets import plot
 
 frame.require_menu()
 
@@ -90,5 +91,5 @@ st.info(view.sentence(rows, target, currency, lang), icon=":material/lightbulb:"
 if swept_in != reporting:
     key = "capacity.converted" if rate is not None else "capacity.not_converted"
     st.caption(t(key, source=swept_in, target=reporting))
-st.plotly_chart(view.chart(rows, target, currency, years, lang), key="capacity_chart")
+plot(st, view.chart(rows, target, currency, years, lang), key="capacity_chart")
 st.dataframe(view.table(rows, years, currency, lang), hide_index=True, key="capacity_points")

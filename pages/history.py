@@ -6,6 +6,7 @@ from planner.errors import PlannerError
 from planner.ui import cache, frame
 from planner.ui import history_view as view
 from planner.ui.i18n import fmt_number, t
+from planner.ui.widgets import plot
 
 frame.require_menu()
 
@@ -146,10 +147,8 @@ gpu_hours.metric(t("history.gpu_hours"), fmt_number(stats.gpu_hours))
 rows.metric(t("history.rows_read"), fmt_number(stats.rows_read), help=t("history.rows_read_help"))
 
 left, right = st.columns(2)
-left.plotly_chart(
-    view.arrivals_chart(arrivals, bool(stats.start_utc)), key="history_arrivals_chart"
-)
-right.plotly_chart(view.gpu_mix_chart(view.gpu_mix_frame(stats)), key="history_mix_chart")
+plot(left, view.arrivals_chart(arrivals, bool(stats.start_utc)), key="history_arrivals_chart")
+plot(right, view.gpu_mix_chart(view.gpu_mix_frame(stats)), key="history_mix_chart")
 left, right = st.columns(2)
-left.plotly_chart(view.duration_chart(*view.duration_frame(stats)), key="history_duration_chart")
-right.plotly_chart(view.demand_chart(view.demand_frame(stats)), key="history_demand_chart")
+plot(left, view.duration_chart(*view.duration_frame(stats)), key="history_duration_chart")
+plot(right, view.demand_chart(view.demand_frame(stats)), key="history_demand_chart")

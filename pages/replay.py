@@ -5,10 +5,12 @@ from pydantic import ValidationError
 
 from planner.errors import PlannerError
 from planner.replay import validation_text
-from planner.ui import cache, charts, frame, state
+from planner.scenario_store import to_yaml
+from planner.ui import cache, charts, cluster_view, frame, scenario_box, state
 from planner.ui import replay_frames as frames
 from planner.ui import replay_view as view
-from planner.ui.i18n import fmt_duration, fmt_number, fmt_percent, t
+from planner.ui.i18n import fmt_duration, fmt_number, fmt_percent, language, t
+from planner.ui.widgets import plot
 
 frame.require_menu()
 
@@ -29,7 +31,7 @@ labels = view.trace_labels(traces)
 ids = list(labels)
 default = ids.index(sample_id) if sample_id in labels else 0
 trace_id = st.selectbox(t("replay.trace"), ids, default, labels.__getitem__, key="replay_trace")
-st.markdown(view.scenario_summary(working))
+st.info(cluster_view.scenario_summary(working, language()), icon=":material/lan:")
 st.page_link("pages/cluster.py", label=t("replay.edit_cluster"), icon=":material/tune:")
 if st.button(t("replay.run"), type="primary", icon=":material/play_arrow:", key="replay_run"):
     view.request_run(view.scenario_on(trace_id, working))
@@ -75,16 +77,16 @@ p95_wait.metric(t("replay.p95_wait"), fmt_duration(s["wait_s"]["p95"]))
 
 allocation = frames.allocation_frame(run.timeline)
 fig = charts.allocated_gpus(allocation, s["gpu_capacity_by_pool"])
-st.plotly_chart(fig, key="replay_allocated")
-st.plotly_chart(charts.queue_length(frames.queue_frame(run.timeline)), key="replay_queue")
+plot(st, fig, key="replay_allocated")
+plot(st, charts.queue_length(frames.queue_frame(run.timeline)), key="replay_queue")
 fig = charts.fragmentation(frames.fragmentation_frame(run.timeline))
-st.plotly_chart(fig, key="replay_fragmentation")
+plot(st, fig, key="replay_fragmentation")
 st.caption(t("replay.frag_caption"))
 
 st.subheader(t("replay.waits"))
 left, right = st.columns(2)
-left.plotly_chart(charts.wait_by_size(frames.wait_by_size_frame(s)), key="replay_wait_size")
-right.plotly_chart(charts.wait_by_team(frames.wait_by_team_frame(s)), key="replay_wait_team")
+plot(left, charts.wait_by_size(frames.wait_by_size_frame(s)), key="replay_wait_size")
+plot(right, charts.wait_by_team(frames.wait_by_team_frame(s)), key="replay_wait_team")
 
 st.subheader(t("replay.why"))
 reasons = frames.waiting_by_reason_frame(s)
@@ -92,9 +94,9 @@ if reasons.empty:
     st.success(t("replay.no_wait"), icon=":material/check_circle:")
 else:
     left, right = st.columns(2)
-    left.plotly_chart(charts.waiting_by_reason(reasons), key="replay_reasons")
+    plot(left, charts.waiting_by_reason(reasons), key="replay_reasons")
     fig = charts.waiting_by_reason_per_team(frames.waiting_by_reason_team_frame(s))
-    right.plotly_chart(fig, key="replay_reasons_team")
+    plot(right, fig, key="replay_reasons_team")
 
 st.subheader(t("replay.queues"))
 preemptions = frames.preemptions_frame(s)
@@ -102,12 +104,16 @@ if not frames.has_queues(s) and preemptions.empty:
     st.info(t("replay.no_queues"), icon=":material/info:")
 else:
     left, right = st.columns(2)
-    left.plotly_chart(charts.preemptions_by_queue(preemptions), key="replay_preemptions")
+    plot(left, charts.preemptions_by_queue(preemptions), key="replay_preemptions")
     if frames.has_queues(s):
         fig = charts.borrowing_by_queue(frames.borrowing_frame(s))
-        right.plotly_chart(fig, key="replay_borrowing")
+        plot(right, fig, key="replay_borrowing")
     else:
         right.info(t("replay.no_borrowing"), icon=":material/info:")
+
+st.subheader(t("replay.save"))
+st.caption(t("replay.save_caption"))
+scenario_box.save_form("replay", to_yaml(scenario, run.trace_id), s, run.trace_id, "replay_save")
 
 st.subheader(t("replay.jobs"))
 jobs = run.schedule

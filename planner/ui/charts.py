@@ -39,6 +39,20 @@ GPU_COLORS: dict[str, str] = {
 _SPARE = ("#4C9F9F", "#D08C2F", "#9C755F", "#A0A83B", "#5E5EA8", "#B04E4E")
 
 
+# Streamlit's plotly theme draws axis titles and tick labels in a faded grey (3.7:1 on white).
+# It swaps these placeholder colours for the theme's own on the page, so a figure that asks
+# for the placeholder of the body text gets full-contrast text in light and dark themes alike
+# (tests/e2e/test_themes.py measures it).
+STREAMLIT_TEXT = "#000037"  # streamlit.elements.lib.streamlit_plotly_theme.GRAY_90
+
+
+def readable(fig: go.Figure) -> go.Figure:
+    """`fig` with axis titles and tick labels in the theme's body-text colour."""
+    fig.update_xaxes(title_font_color=STREAMLIT_TEXT, tickfont_color=STREAMLIT_TEXT)
+    fig.update_yaxes(title_font_color=STREAMLIT_TEXT, tickfont_color=STREAMLIT_TEXT)
+    return fig
+
+
 def gpu_colors(pools: Iterable[str]) -> dict[str, str]:
     """A colour for each pool (named by GPU type), stable for the known types."""
     colors: dict[str, str] = {}

@@ -18,6 +18,7 @@ from planner.ui import compare_saved as many
 from planner.ui import compare_view as view
 from planner.ui.downloads import report_downloads
 from planner.ui.i18n import fmt_money, fmt_number, fmt_percent, language, t
+from planner.ui.widgets import plot
 
 LAST_REPORT = "compare_last_report"  # {"report": ..., "horizon": index}, for the Overview page
 YEARS = (1, 2, 3, 4, 5, 7, 10)
@@ -54,8 +55,8 @@ def _tornado(run: view.CompareRun, swing: float, key: str) -> None:
         return
     title = t("compare.tornado_title", output=sensitivity["output"], swing=fmt_percent(swing, 0))
     cur = run.report["currency"]
-    st.plotly_chart(
-        charts.tornado(view.tornado_frame(run.report), sensitivity["base"], title, cur), key=key
+    plot(
+        st, charts.tornado(view.tornado_frame(run.report), sensitivity["base"], title, cur), key=key
     )
 
 
@@ -87,13 +88,13 @@ def file_panel() -> None:
     frame = view.options_frame(report, horizon)
     _table(frame, cur, "compare_options")
     cash = view.cash_frame(report, horizon)
-    st.plotly_chart(charts.cumulative_cash(cash, cur), key="compare_cash")
+    plot(st, charts.cumulative_cash(cash, cur), key="compare_cash")
     curve, clouds = view.break_even_frames(run, horizon)
     if report["allocation"] is None or clouds.empty:
         st.caption(t("compare.no_cloud"))
     else:
         fig = charts.break_even(curve, clouds, report["allocation"], cur)
-        st.plotly_chart(fig, key="compare_break_even")
+        plot(st, fig, key="compare_break_even")
     if report["allocation"] is not None:
         _tornado(run, scenario.sensitivity_swing, "compare_tornado")
     yaml_col, csv_col = st.columns(2)
@@ -234,7 +235,7 @@ def _saved_results(priced: list[many.Priced], tornado: view.CompareRun | None) -
     st.info(many.conclusion(priced, language()), icon=":material/lightbulb:")
     frame = many.table(priced)
     _table(frame, cur, "compare_saved_table")
-    st.plotly_chart(charts.cumulative_cash(many.cash_frame(priced), cur), key="compare_saved_cash")
+    plot(st, charts.cumulative_cash(many.cash_frame(priced), cur), key="compare_saved_cash")
     owner, run = many.first_owned(priced), many.break_even_run(priced)
     if owner is None or run is None:
         st.caption(t("compare.no_owned"))
@@ -245,7 +246,7 @@ def _saved_results(priced: list[many.Priced], tornado: view.CompareRun | None) -
             st.caption(t("compare.no_cloud"))
         else:
             fig = charts.break_even(curve, clouds, owner.report["allocation"], cur)
-            st.plotly_chart(fig, key="compare_saved_break_even")
+            plot(st, fig, key="compare_saved_break_even")
         if tornado is None:
             st.caption(t("compare.no_tornado"))
         else:

@@ -282,46 +282,6 @@ def trace_labels(traces: Iterable[Mapping[str, Any]]) -> dict[str, str]:
     }
 
 
-def scenario_summary(scenario: Scenario) -> str:
-    """One line on the scenario's cluster and policy, in the session's language."""
-    policy = scenario.policy
-    parts = [
-        t(
-            "replay.summary_policy",
-            admission=policy.admission,
-            placement=policy.placement,
-            queueing=policy.queueing,
-            seed=policy.seed,
-        )
-    ]
-    if scenario.queues is not None:
-        parts.append(t("replay.summary_queues", count=len(scenario.queues.cluster_queues)))
-    if scenario.volcano is not None:
-        parts.append(t("replay.summary_volcano", count=len(scenario.volcano.queues)))
-    return t("replay.summary", cluster=_cluster_text(scenario.cluster), policy=", ".join(parts))
-
-
-def _cluster_text(cluster: ClusterSpec | None) -> str:
-    if cluster is None:
-        return t("replay.summary_none")
-    if cluster.node_list:
-        return t("replay.summary_node_list", file=Path(cluster.node_list).name)
-    if cluster.nodes and not cluster.pools:
-        return t("replay.summary_nodes", nodes=fmt_number(len(cluster.nodes)))
-    pools = " + ".join(
-        t(
-            "replay.summary_pool",
-            count=fmt_number(pool.count),
-            gpus_per_node=pool.gpus_per_node,
-            gpu_type=pool.gpu_type or "CPU",
-        )
-        for pool in cluster.pools
-    )
-    gpus = sum(pool.count * pool.gpus_per_node for pool in cluster.pools)
-    gpus += sum(node.gpus for node in cluster.nodes)
-    return t("replay.summary_pools", pools=pools, gpus=fmt_number(gpus))
-
-
 def run_caption(trace_label: str, summary: Mapping[str, Any]) -> str:
     """One line saying what ran: trace, installed GPUs and the policy."""
     policy = summary["policy"]

@@ -7,8 +7,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pandas as pd
+import plotly.graph_objects as go
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
+
+from planner.ui.charts import readable
 
 POOL_LABELS = {
     "name": "Pool name",
@@ -78,3 +81,8 @@ def explained_choice(
     chosen = choice(where, label, options, value, explanations, key=key)
     where.caption(explanations.get(str(chosen), ""))
     return chosen
+
+
+def plot(where: Any, fig: go.Figure, key: str) -> None:
+    """Draw `fig` in `where` (st, a column, ...) with text readable in light and dark."""
+    where.plotly_chart(readable(fig), key=key)

@@ -8,9 +8,11 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
+from planner import scenario_store
 from planner.replay import SCHEDULE_COLUMNS, load_scenario, run_scenario
 from planner.scenario import Scenario
-from planner.ui import replay_view
+from planner.ui import cluster_view, replay_view
+from planner.ui.cache import cursor
 from planner.ui.state import SCENARIO_KEY
 from tests.pages.app import APP
 
@@ -67,11 +69,11 @@ def test_the_page_opens_on_the_sample_trace_and_the_working_scenario(db: Path) -
     assert at.title[0].value == "Replay"
     select = at.selectbox(key="replay_trace")
     assert "sample" in select.format_func(select.value)
-    summary = at.markdown[0].value
-    assert "96 × 8 A100 + 32 × 8 H800 (1,024 GPUs)" in summary
-    assert "backfill queueing" in summary
+    summary = at.info[0].value
+    assert "96 nodes × 8 A100 + 32 nodes × 8 H800 (1,024 GPUs)" in summary
+    assert "EASY backfill" in summary
     assert not at.data_editor  # the cluster is edited on the Cluster & policy page
-    assert "press **Run**" in at.info[0].value
+    assert "press **Run**" in at.info[1].value
     assert not at.metric
     assert not at.error
 
@@ -102,7 +104,8 @@ def test_the_working_scenario_is_what_runs(db: Path) -> None:
     working = sample()
     policy = working.policy.model_copy(update={"queueing": "strict-fifo", "placement": "spread"})
     at = open_page(working.model_copy(update={"policy": policy}))
-    assert "spread placement, strict-fifo queueing" in at.markdown[0].value
+    assert at.info[0].value == cluster_view.scenario_summary(at.session_state[SCENARIO_KEY], "en")
+    assert "spread" in at.info[0].value
 
     at = run(at)
 
@@ -120,7 +123,7 @@ def test_queues_show_preemptions_and_borrowing_per_queue(db: Path) -> None:
     bars = figures["replay_borrowing"]["data"]
     assert [bar["name"] for bar in bars] == ["borrowed", "lent"]
     assert len(bars[0]["x"]) == 8  # one per team's ClusterQueue
-    assert "ClusterQueues" in at.markdown[0].value
+    assert "ClusterQueues" in at.info[0].value
 
 
 def test_an_impossible_working_scenario_is_reported_not_raised(db: Path) -> None:
@@ -212,7 +215,7 @@ def test_filters_reduce_the_table_and_offer_the_filtered_rows(db: Path) -> None:
 
 def test_a_changed_working_scenario_marks_the_results_as_stale(db: Path) -> None:
     at = run(open_page())
-    assert not at.info or "changed" not in at.info[0].value
+    assert not any("changed" in info.value for info in at.info)
     working = sample()
 
     at.session_state[SCENARIO_KEY] = working.model_copy(
@@ -230,7 +233,26 @@ def test_the_page_speaks_chinese(db: Path) -> None:
     assert not at.exception
     assert at.title[0].value == "回放"
     assert "利用率" in metrics(at)
-    assert "集群" in at.markdown[0].value
+    assert "个节点" in at.info[0].value
     titles = [chart["layout"]["title"]["text"] for chart in charts(at).values()]
     assert "作业为什么等待" in titles
     assert at.download_button(key="replay_download").proto.label == "下载完整调度表（CSV）"
+
+
+def test_a_run_is_saved_with_its_results_and_reruns_the_same_on_the_cli(db: Path) -> None:
+    at = run(open_page())
+    at.text_input(key="replay_save_name").set_value("the sample cluster")
+    at.button(key="FormSubmitter:replay_save_save_form-Save").click().run()
+
+    assert not at.exception
+    assert any("the sample cluster" in s.value for s in at.success)
+    with cursor(str(db)) as con:  # the app's connection: one per process and file
+        saved = scenario_store.load(con, "the sample cluster")
+        again = scenario_store.run_saved(con, saved)
+    assert saved.kind == "replay"
+    assert saved.results is not None
+    shown = saved.results
+    # the CLI's `planner scenarios run` replays the saved YAML: the same numbers
+    assert again["utilization"] == pytest.approx(shown["utilization"])
+    assert again["wait_s"] == pytest.approx(shown["wait_s"])
+    assert again["completed"] == shown["completed"]

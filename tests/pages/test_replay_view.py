@@ -6,13 +6,12 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from planner.config import NodePool
 from planner.engine import ReplayResult, simulate
 from planner.metrics import summarize
 from planner.model import Job
 from planner.policy import Policy
 from planner.replay import load_scenario, schedule_rows, write_schedule
-from planner.scenario import ClusterSpec, QueuesSpec, Scenario
+from planner.scenario import QueuesSpec
 from planner.ui import charts, replay_view
 from planner.ui import replay_frames as frames
 
@@ -71,34 +70,6 @@ def test_the_run_replays_the_chosen_trace_with_the_working_scenario() -> None:
 
     assert scenario.trace == "abc123"
     assert scenario.model_dump(exclude={"trace"}) == working.model_dump(exclude={"trace"})
-
-
-def test_the_scenario_summary_names_pools_gpus_policy_and_queues() -> None:
-    pools = ClusterSpec(
-        pools=(
-            NodePool(gpu_type="A100", gpus_per_node=8, count=96),
-            NodePool(gpu_type="H800", gpus_per_node=8, count=32),
-        )
-    )
-    queues = QueuesSpec.model_validate(
-        {
-            "flavors": [{"name": "f"}],
-            "cluster_queues": [
-                {"name": "A", "quotas": [{"flavor": "f", "gpus": 4}]},
-                {"name": "B", "quotas": [{"flavor": "f", "gpus": 4}]},
-            ],
-        }
-    )
-
-    text = replay_view.scenario_summary(Scenario(cluster=pools, queues=queues))
-    listed = replay_view.scenario_summary(Scenario(cluster=ClusterSpec(node_list="/x/nodes.csv")))
-
-    assert text == (
-        "**Cluster:** 96 × 8 A100 + 32 × 8 H800 (1,024 GPUs) · **Policy:** gang admission, "
-        "best-fit placement, fifo queueing, seed 42, 2 ClusterQueues"
-    )
-    assert "node list nodes.csv" in listed
-    assert "no cluster yet" in replay_view.scenario_summary(Scenario())
 
 
 def test_the_downloaded_schedule_is_what_the_cli_writes(tmp_path: Path) -> None:

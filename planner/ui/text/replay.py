@@ -9,17 +9,6 @@ EN = {
     "replay.no_traces": "No job history is stored yet. Import one on the Job history page.",
     "replay.trace": "Trace",
     "replay.trace_label": "{name} · {jobs} jobs · {trace_id}",
-    "replay.summary": "**Cluster:** {cluster} · **Policy:** {policy}",
-    "replay.summary_pools": "{pools} ({gpus} GPUs)",
-    "replay.summary_pool": "{count} × {gpus_per_node} {gpu_type}",
-    "replay.summary_node_list": "node list {file}",
-    "replay.summary_nodes": "{nodes} listed nodes",
-    "replay.summary_none": "no cluster yet",
-    "replay.summary_policy": (
-        "{admission} admission, {placement} placement, {queueing} queueing, seed {seed}"
-    ),
-    "replay.summary_queues": "{count} ClusterQueues",
-    "replay.summary_volcano": "{count} Volcano queues",
     "replay.edit_cluster": "Edit the cluster and policy",
     "replay.run": "Run",
     "replay.cancel": "Cancel",
@@ -131,6 +120,11 @@ EN = {
     "replay.meaning.evicted_online": (
         "evicted when online services took their GPUs back, waiting to run again"
     ),
+    "replay.save": "Save this scenario",
+    "replay.save_caption": (
+        "Saved with these results under a name: compare it with others on the Compare page, "
+        "load it on Cluster & policy, or run it with `planner scenarios run NAME`."
+    ),
 }
 
 ZH = {
@@ -142,17 +136,6 @@ ZH = {
     "replay.no_traces": "尚未存储任何作业历史。请在“作业历史”页面导入。",
     "replay.trace": "作业轨迹",
     "replay.trace_label": "{name} · {jobs} 个作业 · {trace_id}",
-    "replay.summary": "**集群：**{cluster} · **策略：**{policy}",
-    "replay.summary_pools": "{pools}（共 {gpus} 块 GPU）",
-    "replay.summary_pool": "{count} 台 × {gpus_per_node} 块 {gpu_type}",
-    "replay.summary_node_list": "节点清单 {file}",
-    "replay.summary_nodes": "清单中的 {nodes} 个节点",
-    "replay.summary_none": "尚未设置集群",
-    "replay.summary_policy": (
-        "{admission} 准入，{placement} 放置，{queueing} 排队，随机种子 {seed}"
-    ),
-    "replay.summary_queues": "{count} 个 ClusterQueue 队列",
-    "replay.summary_volcano": "{count} 个 Volcano 队列",
     "replay.edit_cluster": "编辑集群与策略",
     "replay.run": "运行",
     "replay.cancel": "取消",
@@ -250,4 +233,9 @@ ZH = {
     "replay.meaning.preempted": "被抢占后等待重新运行",
     "replay.meaning.over_budget": "所属 ClusterQueue 已用完本月的 GPU 小时预算",
     "replay.meaning.evicted_online": "在线业务收回 GPU 时被驱逐，等待重新运行",
+    "replay.save": "保存此场景",
+    "replay.save_caption": (
+        "以名称连同这些结果一起保存：可在“比较”页面与其他场景对比，在“集群与策略”页面载入，"
+        "或用 `planner scenarios run NAME` 运行。"
+    ),
 }
