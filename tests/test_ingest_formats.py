@@ -90,6 +90,20 @@ SACCT = """JobID|JobIDRaw|User|Account|Partition|Submit|Start|End|Elapsed|NNodes
 """
 
 
+def test_a_user_mapping_overrides_the_slurm_defaults(
+    tmp_path: Path, con: duckdb.DuckDBPyConnection
+) -> None:
+    # Slurm's team is the Account unless the user says otherwise: here, the Partition.
+    text = SACCT.replace("|nlp|gpu|", "|nlp|train|").replace("|cv|gpu|", "|cv|dev|")
+    report = ingest(con, write(tmp_path, "sacct.txt", text), mapping={"queue": "Partition"})
+    jobs = {j["job_id"]: j for j in jobs_of(con, report.trace_id)}
+
+    assert report.format == "slurm"
+    assert report.column_mapping["queue"] == "Partition"
+    assert (jobs["100"]["queue"], jobs["103_1"]["queue"]) == ("train", "dev")
+    assert jobs["100"]["gpus"] == 8.0  # the format's own GPU columns still apply
+
+
 def test_slurm_sacct_export(tmp_path: Path, con: duckdb.DuckDBPyConnection) -> None:
     report = ingest(con, write(tmp_path, "sacct.txt", SACCT), tz="Europe/Berlin")
     jobs = {j["job_id"]: j for j in jobs_of(con, report.trace_id)}

@@ -99,9 +99,15 @@ class JobStream:
                 frame, columns = formats.openb_pods(raw)
             elif self.format == "slurm":
                 frame, steps, columns = formats.slurm(raw)
-            result = normalize(frame, columns, self.normalize_options)
+            result = normalize(frame, self._with_user_mapping(columns), self.normalize_options)
             result.rejected = pd.concat([result.rejected, self._bad_lines()], ignore_index=True)
             yield result, steps
+
+    def _with_user_mapping(self, columns: ColumnMap) -> ColumnMap:
+        """A format's own column choices, except where the user mapped a field (--map, the
+        app's mapping table): the user's column wins, as the report says it does."""
+        mapped = {f: c for f, c in self.columns.columns.items() if f in self.options.mapping}
+        return ColumnMap({**columns.columns, **mapped}) if mapped else columns
 
     def _bad_lines(self) -> pd.DataFrame:
         lines, self.problems.bad_lines = self.problems.bad_lines, []

@@ -291,19 +291,34 @@ def borrowing_by_queue(frame: pd.DataFrame) -> go.Figure:
 
 # --- the compare page ----------------------------------------------------------------------
 
-# The owning options keep their colour on every page; rented options take the next free one.
+# The owning options keep their colour on every page ("self-hosted", or "<scenario> ·
+# self-hosted" when several saved scenarios are compared). Rented options take colours in the
+# order of their names, so the same set of options is coloured alike on every chart.
 OPTION_COLORS: dict[str, str] = {"self-hosted": "#3B6EA5", "hybrid": "#8A6BB1"}
+# Further owned options of the same kind (two self-hosted sizes side by side): shades of it.
+_SHADES = {
+    "self-hosted": ("#1F4E79", "#6C9BD2", "#2E8BC0", "#9DB9D9"),
+    "hybrid": ("#5E3F8C", "#B39DDB", "#7E57C2", "#D1C4E9"),
+}
 _RENTED = ("#C4704A", "#5B9A68", "#D08C2F", "#4C9F9F", "#B04E4E", "#9C755F", "#A0A83B")
 
 
 def option_colors(options: Iterable[str]) -> dict[str, str]:
-    """A colour for each option: fixed for self-hosted and hybrid, in order for the rest."""
+    """A colour for each option: fixed for the first self-hosted and hybrid (shades for
+    more of them), by name for the rented ones."""
+    names = list(dict.fromkeys(options))
     colors: dict[str, str] = {}
-    spare = iter(_RENTED * 4)
-    for option in options:
-        if option not in colors:
-            colors[option] = OPTION_COLORS.get(option) or next(spare, "#888888")
-    return colors
+    for kind, first in OPTION_COLORS.items():
+        owned = [name for name in names if _kind(name) == kind]
+        shades = (first, *_SHADES[kind]) * (len(owned) // 5 + 1)
+        colors.update(zip(owned, shades, strict=False))
+    rented = sorted(name for name in names if name not in colors)
+    colors.update(zip(rented, _RENTED * (len(rented) // len(_RENTED) + 1), strict=False))
+    return {name: colors[name] for name in names}
+
+
+def _kind(option: str) -> str:
+    return option.rsplit(" · ", 1)[-1]
 
 
 def cumulative_cash(frame: pd.DataFrame, currency: str) -> go.Figure:

@@ -23,6 +23,8 @@ from planner.ui.widgets import plot
 LAST_REPORT = "compare_last_report"  # {"report": ..., "horizon": index}, for the Overview page
 YEARS = (1, 2, 3, 4, 5, 7, 10)
 FLASH = "compare_saved_flash"  # a message to show after the rerun that follows a save
+PICKED = "compare_saved"  # the multiselect of saved scenarios to compare
+ADDED = "compare_saved_added"  # a scenario saved on this page, to join the comparison
 
 
 def _table(frame: pd.DataFrame, currency: str, key: str) -> None:
@@ -191,11 +193,19 @@ def saved_panel() -> None:
         scenario_box.library("compare_library")
 
 
+def _picked(names: list[str]) -> str:
+    """The multiselect's key, its state first set to: the first two saved scenarios, then
+    what the user chose (minus deleted ones) plus a scenario just saved on this page."""
+    chosen = st.session_state.get(PICKED, names[:2])
+    added = st.session_state.pop(ADDED, None)
+    chosen = [*chosen, added] if added and added not in chosen else chosen
+    st.session_state[PICKED] = [name for name in chosen if name in names]
+    return PICKED
+
+
 def _saved_comparison(saved: list[Any], traces: list[dict[str, Any]]) -> None:
     names = [s.name for s in saved]
-    picked = st.multiselect(
-        t("compare.saved_pick"), names, default=names[: min(2, len(names))], key="compare_saved"
-    )
+    picked = st.multiselect(t("compare.saved_pick"), names, key=_picked(names))
     if not picked:
         st.info(t("compare.saved_pick_info"))
         return
@@ -296,4 +306,5 @@ def _save_bundled() -> None:
             st.error(problem, icon=":material/error:")
         else:
             st.session_state[FLASH] = t("scenarios.saved", name=name.strip())
+            st.session_state[ADDED] = name.strip()
             st.rerun()  # the new scenario appears in the choice above

@@ -9,6 +9,7 @@ from planner.cli_tco import load_tco_scenario
 from planner.errors import ScenarioError
 from planner.finance import break_even_utilization
 from planner.ui import charts, compare_view
+from planner.ui.charts import OPTION_COLORS, option_colors
 from planner.ui.compare_view import CompareRun, conclusion
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "data" / "scenarios"
@@ -333,3 +334,13 @@ def test_saved_scenarios_table_and_break_even_span_every_scenario() -> None:
     assert [o["scenario"] for o in combined["horizons"][0]["options"]] == ["rent", "own"]
     cash = compare_saved.cash_frame(both)
     assert set(cash["option"]) == {"rent · AWS", "own · self-hosted"}
+
+
+def test_options_keep_their_colours_across_charts_and_owners_differ() -> None:
+    cash = option_colors(["a · self-hosted", "b · self-hosted", "c · AWS", "c · AWS reserved"])
+    even = option_colors(["self-hosted", "c · AWS reserved", "c · AWS"])
+
+    assert cash["a · self-hosted"] == even["self-hosted"] == OPTION_COLORS["self-hosted"]
+    assert cash["b · self-hosted"] != cash["a · self-hosted"]  # two sizes, two colours
+    assert cash["c · AWS"] == even["c · AWS"]
+    assert cash["c · AWS reserved"] == even["c · AWS reserved"] != cash["c · AWS"]
