@@ -6,7 +6,7 @@ starts `streamlit run` on it, and drives Debian's chromium with Playwright: open
 pick the trace, press Run, wait until the page has drawn its last chart. It prints the
 seconds (wall clock, this machine), it does not assert them.
 
-    .venv/bin/python bench/bench_app_browser.py [--jobs 100000] [--profile philly]
+    .venv/bin/python bench/bench_app_browser.py [--jobs 100000] [--profile teams]
 """
 
 import argparse
@@ -44,8 +44,13 @@ def time_run(url: str, trace_label: str, chromium: str) -> tuple[float, int]:
         page = browser.new_page(viewport={"width": 1280, "height": 1100})
         page.goto(f"{url}/replay")
         idle(page)
-        page.locator(".st-key-replay_trace").click()
-        page.get_by_role("option", name=trace_label).click()
+        box = page.locator(".st-key-replay_trace").get_by_role("combobox")
+        box.click()
+        box.fill(trace_label)
+        expect(page.get_by_role("option", name=trace_label).first).to_have_attribute(
+            "data-focused", "true"
+        )
+        page.keyboard.press("Enter")
         idle(page)
         started = time.perf_counter()
         page.locator(".st-key-replay_run button").click()
@@ -56,14 +61,16 @@ def time_run(url: str, trace_label: str, chromium: str) -> tuple[float, int]:
         seconds = time.perf_counter() - started
         count = charts.count()
         expect(page.get_by_test_id("stException")).to_have_count(0)
+        metrics = [" ".join(m.split()) for m in page.get_by_test_id("stMetric").all_inner_texts()]
         browser.close()
+    print("  " + " · ".join(metrics))
     return seconds, count
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--jobs", type=int, default=100_000)
-    parser.add_argument("--profile", default="philly")
+    parser.add_argument("--profile", default="teams")
     args = parser.parse_args()
     chromium = shutil.which("chromium")
     if chromium is None:
