@@ -1,4 +1,5 @@
-"""Capacity: how many servers? Cost against p95 wait over a sweep of the cluster's size."""
+"""Capacity: how many servers? Cost against p95 wait over a sweep of the cluster's size (and
+of the hybrid's burst threshold)."""
 
 import streamlit as st
 
@@ -44,24 +45,25 @@ years = horizon_col.selectbox(
     format_func=lambda y: t("capacity.years", lang, years=f"{y:g}"),
     key="capacity_horizon",
 )
-burst_s = None
+burst_text = None
 if scenario.hybrid is not None:
-    burst_h = st.number_input(
+    burst_text = st.text_input(
         t("capacity.burst"),
-        min_value=0.0,
-        value=scenario.hybrid.burst_after_s / 3600,
-        step=0.25,
-        key="capacity_burst",
+        ", ".join(f"{h:g}" for h in view.default_thresholds(scenario.hybrid.burst_after_s / 3600)),
+        help=t("capacity.burst_help", max=view.MAX_POINTS),
+        key="capacity_thresholds",
     )
-    burst_s = burst_h * 3600
 
 try:
     counts = view.parse_counts(text)
+    thresholds = [] if burst_text is None else view.parse_thresholds(burst_text)
+    view.check_runs(counts, thresholds)
 except PlannerError as err:
     st.error(str(err), icon=":material/error:")
     st.stop()
 
-inputs = (source, tuple(counts), burst_s)
+st.caption(view.runs_note(counts, thresholds, lang))
+inputs = (source, tuple(counts), tuple(thresholds))
 if st.button(t("capacity.run"), type="primary", key="capacity_run"):
     bar = st.progress(0.0, text=t("capacity.progress_start"))
 
@@ -69,7 +71,7 @@ if st.button(t("capacity.run"), type="primary", key="capacity_run"):
         bar.progress(done / total, text=t("capacity.progress", done=done, total=total))
 
     try:
-        rows, currency = view.sweep(scenario, counts, burst_s, on_point=advance)
+        rows, currency = view.sweep(scenario, counts, thresholds, on_point=advance)
     except PlannerError as err:
         bar.empty()
         st.error(t("capacity.sweep_failed", error=err), icon=":material/error:")

@@ -4,7 +4,7 @@ answer, the next step, and the job histories stored so far."""
 import streamlit as st
 
 from planner.errors import PlannerError
-from planner.ui import cache, frame, state
+from planner.ui import cache, compare_view, frame, state
 from planner.ui import overview_view as view
 from planner.ui.i18n import fmt_number, language, t
 
@@ -12,6 +12,7 @@ frame.require_menu()
 
 DAY_S = 86_400
 LINKS = ("history", "cluster", "replay", "compare", "capacity")
+SAMPLE_TCO = "sample-tco.yaml"  # priced for the headline until this session compares
 
 
 st.title(t("overview.title"))
@@ -21,7 +22,17 @@ st.header(t("overview.scenario_header"))
 st.markdown(view.scenario_summary(state.working_scenario(), language()))
 
 st.header(t("overview.answer_header"))
-answered = view.show_headline(st.session_state.get(view.COMPARE_KEY))
+last = st.session_state.get(view.COMPARE_KEY)
+if last is None and cache.SAMPLE_TRACE.is_file():
+    # No comparison yet in this session: answer for the bundled sample, and say so.
+    try:
+        with st.spinner(t("overview.sample_pricing")):
+            sample = compare_view.run(compare_view.load_bundled(SAMPLE_TCO))
+        last = {"report": sample.report, "horizon": 0}
+        st.caption(t("overview.sample_answer", file=SAMPLE_TCO))
+    except PlannerError as err:
+        st.caption(t("overview.sample_failed", error=err))
+answered = view.show_headline(last)
 
 st.header(t("overview.next_header"))
 st.markdown(t("overview.next.with_answer" if answered else "overview.next.no_answer"))

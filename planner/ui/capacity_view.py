@@ -1,11 +1,12 @@
-"""The capacity page's glue: sweep the servers of the first self-hosted pool, price every
-point with the compare page's cached `run_tco`, and find the smallest cluster that meets a
-p95 wait target and the cheapest option overall.
+"""The capacity page's glue: sweep the servers of the first self-hosted pool (and, with a
+hybrid, its burst threshold), price every point with the compare page's cached `run_tco`, and
+find the smallest cluster that meets a p95 wait target and the cheapest option overall.
 
-A point's rows are plain dicts (option, servers, years, total, per useful GPU-hour, p95 wait
-in hours) so the helpers that pick answers can be tested on hand-made rows.
+A point's rows are plain dicts (option, servers, burst threshold and p95 wait in hours, years,
+total, per useful GPU-hour) so the helpers that pick answers can be tested on hand-made rows.
 """
 
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -19,9 +20,12 @@ from planner.ui.charts import TEMPLATE, option_colors
 from planner.ui.i18n import Language, fmt_money, fmt_number, number_style, t
 
 DEFAULT_SCENARIO = "sample-tco.yaml"
-MAX_POINTS = 8
+MAX_POINTS = 8  # server counts, and burst thresholds, in one sweep
+MAX_RUNS = 60  # (servers, threshold) pairs: each is one replay-and-price run
 OWNED = compare_view.OWNED  # ("self-hosted", "hybrid")
 Row = dict[str, Any]
+# marker shapes of a hybrid's threshold series (their colours repeat after five shades)
+_SYMBOLS = ("circle", "square", "diamond", "triangle-up", "cross", "x", "triangle-down", "pentagon")
 
 
 def scenarios() -> list[str]:
@@ -42,11 +46,14 @@ def default_counts(servers: int, points: int = MAX_POINTS) -> list[int]:
     return sorted(set(counts))
 
 
+def _parts(text: str) -> list[str]:
+    return text.replace(",", " ").replace("，", " ").split()
+
+
 def parse_counts(text: str) -> list[int]:
     """Server counts from '1, 2, 4 8': whole numbers >= 1, at most MAX_POINTS, ascending."""
-    parts = [p for p in text.replace(",", " ").split() if p]
     try:
-        counts = sorted({int(p) for p in parts})
+        counts = sorted({int(p) for p in _parts(text)})
     except ValueError as err:
         raise ScenarioError(t("capacity.err_not_numbers", text=text)) from err
     if not counts:
@@ -56,6 +63,54 @@ def parse_counts(text: str) -> list[int]:
     if len(counts) > MAX_POINTS:
         raise ScenarioError(t("capacity.err_too_many", max=MAX_POINTS, given=len(counts)))
     return counts
+
+
+def default_thresholds(burst_h: float) -> list[float]:
+    """The hybrid's threshold with half and four times it (0, 0.5, 1 h for a threshold of 0)."""
+    return sorted({burst_h / 2, burst_h, burst_h * 4}) if burst_h > 0 else [0.0, 0.5, 1.0]
+
+
+def parse_thresholds(text: str) -> list[float]:
+    """Burst thresholds in hours from '0.5, 1 4': finite numbers >= 0, at most MAX_POINTS,
+    ascending, duplicates dropped."""
+    try:
+        hours = sorted({float(p) for p in _parts(text)})
+    except ValueError as err:
+        raise ScenarioError(t("capacity.err_thresholds_not_numbers", text=text)) from err
+    if not hours:
+        raise ScenarioError(t("capacity.err_thresholds_empty"))
+    if hours[0] < 0 or not all(math.isfinite(h) for h in hours):
+        raise ScenarioError(t("capacity.err_thresholds_negative"))
+    if len(hours) > MAX_POINTS:
+        raise ScenarioError(t("capacity.err_thresholds_too_many", max=MAX_POINTS, given=len(hours)))
+    return hours
+
+
+def runs(counts: Sequence[int], thresholds_h: Sequence[float]) -> int:
+    """How many replay-and-price runs a sweep makes: one per (servers, threshold) pair."""
+    return len(counts) * max(1, len(thresholds_h))
+
+
+def _sizes(counts: Sequence[int], thresholds_h: Sequence[float]) -> dict[str, int]:
+    return {
+        "runs": runs(counts, thresholds_h),
+        "counts": len(counts),
+        "thresholds": len(thresholds_h),
+        "max": MAX_RUNS,
+    }
+
+
+def check_runs(counts: Sequence[int], thresholds_h: Sequence[float]) -> None:
+    """Raise a ScenarioError when the sweep would make more than MAX_RUNS runs."""
+    sizes = _sizes(counts, thresholds_h)
+    if sizes["runs"] > MAX_RUNS:
+        raise ScenarioError(t("capacity.err_too_many_runs", None, **sizes))
+
+
+def runs_note(counts: Sequence[int], thresholds_h: Sequence[float], lang: Language) -> str:
+    """What pressing Run will do, in `lang`: the number of runs and where it comes from."""
+    key = "capacity.runs_hybrid" if thresholds_h else "capacity.runs"
+    return t(key, lang, **_sizes(counts, thresholds_h))
 
 
 def with_servers(
@@ -76,8 +131,11 @@ def with_servers(
     return scenario.model_copy(update=update)
 
 
-def point_rows(report: Mapping[str, Any], servers: int) -> list[Row]:
-    """Every option of every horizon of one point's report, as rows."""
+def point_rows(
+    report: Mapping[str, Any], servers: int, burst_after_h: float | None = None
+) -> list[Row]:
+    """Every option of every horizon of one point's report, as rows (the hybrid's with its
+    burst threshold)."""
     rows: list[Row] = []
     for horizon in report["horizons"]:
         for o in horizon["options"]:
@@ -87,6 +145,7 @@ def point_rows(report: Mapping[str, Any], servers: int) -> list[Row]:
                 {
                     "option": o["name"],
                     "servers": servers if owned else None,
+                    "burst_after_h": burst_after_h if o["name"] == "hybrid" else None,
                     "years": horizon["years"],
                     "total": o["total"],
                     "per_useful_gpu_hour": o["cost_per_useful_gpu_hour"],
@@ -99,21 +158,32 @@ def point_rows(report: Mapping[str, Any], servers: int) -> list[Row]:
 def sweep(
     scenario: TcoScenario,
     counts: Sequence[int],
-    burst_after_s: float | None = None,
+    thresholds_h: Sequence[float] = (),
     on_point: Callable[[int, int], None] | None = None,
     run: Callable[[TcoScenario], Mapping[str, Any]] | None = None,
 ) -> tuple[list[Row], str]:
-    """Price each server count (cached per scenario value); rows and the currency. Cloud
-    options do not depend on the servers, so they are kept from the first point only."""
+    """Price every (server count, burst threshold) pair (cached per scenario value); rows and
+    the currency. Without thresholds the hybrid keeps the scenario's. Self-hosted rows do not
+    depend on the threshold and cloud rows on neither, so they are kept once per server count
+    and once overall."""
     price = run or (lambda s: compare_view.run(s).report)
+    own = scenario.hybrid.burst_after_s / 3600 if scenario.hybrid is not None else None
+    hours: list[float | None] = list(thresholds_h) if scenario.hybrid and thresholds_h else [own]
+    pairs = [(n, h) for n in counts for h in hours]
     rows: list[Row] = []
     currency = scenario.currency.upper()
-    for done, servers in enumerate(counts, start=1):
-        report = price(with_servers(scenario, servers, burst_after_s))
+    for done, (servers, burst_h) in enumerate(pairs, start=1):
+        burst_s = None if burst_h is None else burst_h * 3600
+        report = price(with_servers(scenario, servers, burst_s))
         currency = report["currency"]
-        rows += [r for r in point_rows(report, servers) if r["option"] in OWNED or done == 1]
+        first_of_count = burst_h == hours[0]
+        rows += [
+            r
+            for r in point_rows(report, servers, burst_h)
+            if r["option"] == "hybrid" or (r["option"] in OWNED and first_of_count) or done == 1
+        ]
         if on_point is not None:
-            on_point(done, len(counts))
+            on_point(done, len(pairs))
     return rows, currency
 
 
@@ -159,11 +229,23 @@ def short(value: float, currency: str) -> str:
     return text if "e" in text else text.replace(".", number_style(currency).decimal)
 
 
-def label(row: Mapping[str, Any], lang: Language) -> str:
-    """'self-hosted, 16 servers' for owned options, the cloud option's name otherwise."""
+def label(row: Mapping[str, Any], lang: Language, currency: str) -> str:
+    """'self-hosted, 16 servers' for owned options ('hybrid with 16 servers bursting after
+    1 h' for a hybrid with its threshold), the cloud option's name otherwise; the hours'
+    decimal mark is `currency`'s."""
     if row["servers"] is None:
         return str(row["option"])
-    return f"{row['option']}{t('capacity.list_sep', lang)}{_servers(row['servers'], lang)}"
+    servers = _servers(row["servers"], lang)
+    burst_h = row.get("burst_after_h")
+    if burst_h is None:
+        return f"{row['option']}{t('capacity.list_sep', lang)}{servers}"
+    return t(
+        "capacity.label_burst",
+        lang,
+        option=row["option"],
+        servers=servers,
+        hours=short(burst_h, currency),
+    )
 
 
 def _servers(n: int, lang: Language) -> str:
@@ -194,27 +276,67 @@ def sentence(rows: Sequence[Row], target_h: float, currency: str, lang: Language
         "capacity.and_cheapest",
         lang,
         first=first,
-        label=label(low, lang),
+        label=label(low, lang, currency),
         per_hour=fmt_money(low["per_useful_gpu_hour"], currency),
         total=fmt_money(low["total"], currency, 0),
     )
 
 
 def table(rows: Sequence[Row], years: float, currency: str, lang: Language) -> pd.DataFrame:
-    """The points for display, in `lang`, money and waits written in `currency`'s style."""
-    return pd.DataFrame(
-        {
-            t("capacity.col.option", lang): [r["option"] for r in rows],
-            t("capacity.col.servers", lang): pd.array([r["servers"] for r in rows], "Int64"),
-            t("capacity.col.total", lang, years=short(years, currency)): [
-                fmt_money(r["total"], currency, 0) for r in rows
-            ],
-            t("capacity.col.per_hour", lang): [
-                fmt_money(r["per_useful_gpu_hour"], currency) for r in rows
-            ],
-            t("capacity.col.wait", lang): [fmt_number(r["p95_wait_h"], 2, currency) for r in rows],
-        }
+    """The points for display, in `lang`, money, waits and thresholds written in `currency`'s
+    style; each option's points together (a hybrid's by threshold), by servers. The burst
+    column only when a hybrid was swept."""
+    order = {name: i for i, name in enumerate(dict.fromkeys(r["option"] for r in rows))}
+    rows = sorted(
+        rows, key=lambda r: (order[r["option"]], _rank(r.get("burst_after_h")), r["servers"] or 0)
     )
+    columns: dict[str, Any] = {
+        t("capacity.col.option", lang): [r["option"] for r in rows],
+        t("capacity.col.servers", lang): pd.array([r["servers"] for r in rows], "Int64"),
+    }
+    if any(r.get("burst_after_h") is not None for r in rows):
+        columns[t("capacity.col.burst", lang)] = [
+            "" if r.get("burst_after_h") is None else short(r["burst_after_h"], currency)
+            for r in rows
+        ]
+    columns |= {
+        t("capacity.col.total", lang, years=short(years, currency)): [
+            fmt_money(r["total"], currency, 0) for r in rows
+        ],
+        t("capacity.col.per_hour", lang): [
+            fmt_money(r["per_useful_gpu_hour"], currency) for r in rows
+        ],
+        t("capacity.col.wait", lang): [fmt_number(r["p95_wait_h"], 2, currency) for r in rows],
+    }
+    return pd.DataFrame(columns)
+
+
+def _rank(burst_h: float | None) -> float:
+    """Options without a threshold first, then thresholds ascending."""
+    return -1.0 if burst_h is None else float(burst_h)
+
+
+def series(rows: Iterable[Row]) -> list[tuple[str, float | None]]:
+    """The chart's series: (option, burst threshold), options in order of first appearance,
+    one per threshold (ascending) for the hybrid, the threshold None for the other options."""
+    keys = list(dict.fromkeys((r["option"], r.get("burst_after_h")) for r in rows))
+    order = {name: i for i, name in enumerate(dict.fromkeys(name for name, _ in keys))}
+    return sorted(keys, key=lambda k: (order[k[0]], _rank(k[1])))
+
+
+def series_name(option: str, burst_h: float | None, currency: str, lang: Language) -> str:
+    """'hybrid, burst after 1 h' for a hybrid series, the option's name otherwise."""
+    if burst_h is None:
+        return option
+    return t("capacity.series_burst", lang, option=option, hours=short(burst_h, currency))
+
+
+def series_colors(keys: Sequence[tuple[str, float | None]]) -> dict[tuple[str, float | None], str]:
+    """The options' colours of every chart; a hybrid's thresholds in its shades, in order."""
+    # option_colors shades owned options named "<something> · hybrid" by their order
+    names = {key: key[0] if key[1] is None else f"{key[1]:g} · {key[0]}" for key in keys}
+    colors = option_colors(names.values())
+    return {key: colors[name] for key, name in names.items()}
 
 
 def chart(
@@ -222,12 +344,15 @@ def chart(
 ) -> go.Figure:
     """Total cost against p95 wait: one labelled point per server count for each owned
     option, the cloud options at wait 0, the target as a vertical line, and the smallest
-    cluster meeting it and the cheapest option marked; texts in `lang`."""
-    names = list(dict.fromkeys(r["option"] for r in rows))
-    colors = option_colors(names)
+    cluster meeting it and the cheapest option marked; a hybrid's thresholds as dashed series
+    of their own (shades and marker shapes); texts in `lang`."""
+    keys = series(rows)
+    colors = series_colors(keys)
     fig = go.Figure(layout={"template": TEMPLATE})
-    for name in names:
-        points = [r for r in rows if r["option"] == name]
+    shapes = dict(zip([k for k in keys if k[1] is not None], _SYMBOLS, strict=False))
+    for key in keys:
+        name, burst_h = key
+        points = [r for r in rows if (r["option"], r.get("burst_after_h")) == key]
         owned = name in OWNED
         fig.add_scatter(
             x=[r["p95_wait_h"] or 0.0 for r in points],
@@ -235,25 +360,29 @@ def chart(
             mode="lines+markers+text" if owned else "markers+text",
             text=[f"{r['servers']:,}" if owned else "" for r in points],
             textposition="top center",
-            name=name,
-            marker={"color": colors[name], "size": 9 if owned else 12},
-            line={"color": colors[name]},
+            name=series_name(name, burst_h, currency, lang),
+            marker={
+                "color": colors[key],
+                "size": 9 if owned else 12,
+                "symbol": shapes.get(key, "circle"),
+            },
+            line={"color": colors[key], "dash": "solid" if burst_h is None else "dash"},
             hovertext=[_hover(r, currency, lang) for r in points],
             hoverinfo="text",
         )
-    for row, key, symbol in (
+    for row, mark, symbol in (
         (smallest_meeting(rows, target_h), "capacity.mark_smallest", "star"),
         (cheapest(rows), "capacity.mark_cheapest", "diamond-open"),
     ):
         if row is not None:
-            name = t(key, lang)
+            name = t(mark, lang)
             fig.add_scatter(
                 x=[row["p95_wait_h"] or 0.0],
                 y=[row["total"]],
                 mode="markers",
                 name=name,
                 marker={"symbol": symbol, "size": 20, "color": "#1F2937", "line": {"width": 2}},
-                hovertext=[f"{name}: {label(row, lang)}"],
+                hovertext=[f"{name}: {label(row, lang, currency)}"],
                 hoverinfo="text",
             )
     span = short(years, currency)
@@ -280,7 +409,7 @@ def _hover(row: Row, currency: str, lang: Language) -> str:
     return t(
         "capacity.hover",
         lang,
-        label=label(row, lang),
+        label=label(row, lang, currency),
         wait=fmt_number(row["p95_wait_h"] or 0.0, 2, currency),
         total=fmt_money(row["total"], currency, 0),
         per_hour=fmt_money(row["per_useful_gpu_hour"], currency),

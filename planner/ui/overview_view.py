@@ -181,6 +181,7 @@ def show_headline(last: object) -> bool:
             if answer.allocation is None
             else t("overview.allocation_delta", allocation=fmt_percent(answer.allocation)),
             delta_color="off",
+            delta_arrow="off",  # a reference value, not a change
         )
     st.success("\n\n".join(headline_lines(answer, currency, language(), rate or 1)))
     if source != target:

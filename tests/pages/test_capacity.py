@@ -13,6 +13,7 @@ from streamlit.testing.v1 import AppTest
 from planner.cli_tco import load_tco_scenario
 from planner.errors import ScenarioError
 from planner.ui import capacity_view as view
+from planner.ui.charts import option_colors
 from tests.pages.app import APP, open_app_page
 
 PAGE = "pages/capacity.py"
@@ -100,6 +101,210 @@ def test_server_counts_are_parsed_and_bounded() -> None:
             view.parse_counts(bad)
 
 
+def test_burst_thresholds_are_parsed_in_hours() -> None:
+    assert view.parse_thresholds("4, 0.5 1,1") == [0.5, 1.0, 4.0]
+    assert view.parse_thresholds("0") == [0.0]
+    assert view.parse_thresholds("0.25，2") == [0.25, 2.0]  # a full-width comma too
+    assert view.default_thresholds(1.0) == [0.5, 1.0, 4.0]
+    assert view.default_thresholds(0.0) == [0.0, 0.5, 1.0]
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("", "give at least one"),
+        (" , ", "give at least one"),
+        ("one hour", "'one hour' is not a list of numbers of hours"),
+        ("1h", "is not a list of numbers of hours"),
+        ("0.5, -1", "0 or more"),
+        ("nan", "finite number of hours"),
+        ("inf", "finite number of hours"),
+        ("1 2 3 4 5 6 7 8 9", "at most 8 (9 given)"),
+    ],
+)
+def test_bad_burst_thresholds_say_what_is_wrong(text: str, problem: str) -> None:
+    with pytest.raises(ScenarioError, match="^Burst thresholds: ") as err:
+        view.parse_thresholds(text)
+
+    assert problem in str(err.value)
+
+
+def test_the_runs_are_counted_and_capped() -> None:
+    eight = list(range(1, 9))
+
+    assert view.runs([1, 2], [0.5, 1, 4]) == 6
+    assert view.runs([1, 2], []) == 2  # no hybrid: one run per server count
+    view.check_runs(eight, [0.5] * 7)  # 56 runs: allowed
+    with pytest.raises(ScenarioError, match="would make 64 runs .8 server counts × 8 burst"):
+        view.check_runs(eight, [float(h) for h in eight])
+    assert view.runs_note([1, 2], [0.5, 1, 4], "en") == (
+        "Runs in this sweep: 6 (server counts: 2 × burst thresholds: 3; at most 60)."
+    )
+    assert view.runs_note([1, 2], [], "en") == "Runs in this sweep: 2, one per server count."
+    assert view.runs_note([1, 2], [0.5], "zh").startswith("本次扫描的运行次数：2")
+
+
+def fake_report(scenario: Any) -> dict[str, Any]:
+    """A report whose numbers can be checked by hand: self-hosted costs 10 per server and
+    waits 1/n h; the hybrid costs 5 per server plus 1 per hour of threshold and waits at
+    most its threshold; the cloud costs 7 and never waits."""
+    n = scenario.self_hosted[0].servers
+    options = [
+        {"name": "self-hosted", "total": 10.0 * n, "per": 3.0, "wait": 3600.0 / n},
+        {"name": "AWS", "total": 7.0, "per": 2.0, "wait": 0.0},
+    ]
+    if scenario.hybrid is not None:
+        burst_h = scenario.hybrid.burst_after_s / 3600
+        wait = min(burst_h, 1.0 / n) * 3600
+        hybrid = {"name": "hybrid", "total": 5.0 * n + burst_h, "per": 1.0, "wait": wait}
+        options.insert(1, hybrid)
+    return {
+        "currency": "USD",
+        "horizons": [
+            {
+                "years": 3.0,
+                "options": [
+                    {
+                        "name": o["name"],
+                        "total": o["total"],
+                        "cost_per_useful_gpu_hour": o["per"],
+                        "wait_p95_s": o["wait"],
+                    }
+                    for o in options
+                ],
+            }
+        ],
+    }
+
+
+def test_a_two_by_two_sweep_prices_the_hybrid_at_every_threshold() -> None:
+    scenario = load_tco_scenario(SCENARIOS / "sample-tco.yaml")
+    asked: list[tuple[int, float]] = []
+
+    def run(point: Any) -> dict[str, Any]:
+        asked.append((point.self_hosted[0].servers, point.hybrid.burst_after_s))
+        return fake_report(point)
+
+    seen: list[tuple[int, int]] = []
+    rows, _ = view.sweep(
+        scenario, [1, 4], [0.25, 2.0], on_point=lambda d, t: seen.append((d, t)), run=run
+    )
+
+    assert asked == [(1, 900.0), (1, 7200.0), (4, 900.0), (4, 7200.0)]
+    assert seen == [(1, 4), (2, 4), (3, 4), (4, 4)]
+    assert [(r["option"], r["servers"], r["burst_after_h"]) for r in rows] == [
+        ("self-hosted", 1, None),
+        ("hybrid", 1, 0.25),
+        ("AWS", None, None),
+        ("hybrid", 1, 2.0),
+        ("self-hosted", 4, None),
+        ("hybrid", 4, 0.25),
+        ("hybrid", 4, 2.0),
+    ]
+    hybrid = {(r["servers"], r["burst_after_h"]): r for r in rows if r["option"] == "hybrid"}
+    assert hybrid[1, 2.0]["total"] == 7.0
+    assert hybrid[1, 2.0]["p95_wait_h"] == 1.0
+    assert hybrid[4, 0.25]["p95_wait_h"] == 0.25
+
+    table = view.table(rows, 3.0, "USD", "en")
+
+    assert list(table.columns) == [
+        "Option",
+        "Servers",
+        "Burst after (h)",
+        "Total over 3 years",
+        "Per useful GPU-hour",
+        "p95 wait (h)",
+    ]
+    assert table.values.tolist()[:4] == [
+        ["self-hosted", 1, "", "$10", "$3.00", "1.00"],
+        ["self-hosted", 4, "", "$40", "$3.00", "0.25"],
+        ["hybrid", 1, "0.25", "$5", "$1.00", "0.25"],
+        ["hybrid", 4, "0.25", "$20", "$1.00", "0.25"],
+    ]
+    assert table["Burst after (h)"].tolist()[4:] == ["2", "2", ""]
+    assert view.table(rows, 3.0, "EUR", "en")["Burst after (h)"][2] == "0,25"
+
+
+def test_without_a_hybrid_the_sweep_and_table_are_by_server_count_only() -> None:
+    scenario = load_tco_scenario(SCENARIOS / "sample-tco.yaml").model_copy(update={"hybrid": None})
+
+    rows, _ = view.sweep(scenario, [1, 4], [0.25, 2.0], run=fake_report)
+
+    assert [(r["option"], r["servers"]) for r in rows] == [
+        ("self-hosted", 1),
+        ("AWS", None),
+        ("self-hosted", 4),
+    ]
+    assert "Burst after (h)" not in view.table(rows, 3.0, "USD", "en").columns
+
+
+def test_the_chart_draws_one_hybrid_series_per_threshold_in_shades() -> None:
+    scenario = load_tco_scenario(SCENARIOS / "sample-tco.yaml")
+    rows, _ = view.sweep(scenario, [1, 4], [2.0, 0.25], run=fake_report)
+
+    figure = view.chart(rows, 0.5, "USD", 3.0, "en")
+
+    data = [
+        d for d in figure.data if d.name not in ("smallest meeting the target", "cheapest option")
+    ]
+    assert [d.name for d in data] == [
+        "self-hosted",
+        "hybrid, burst after 0.25 h",
+        "hybrid, burst after 2 h",
+        "AWS",
+    ]
+    colors = [d.marker.color for d in data]
+    assert len(set(colors)) == 4
+    assert colors[1] == option_colors(["hybrid"])["hybrid"]
+    assert data[1].marker.symbol != data[2].marker.symbol
+    assert list(data[2].text) == ["1", "4"]
+    assert view.series_name("hybrid", 0.5, "USD", "zh") == "hybrid，等待 0.5 小时后溢出"
+
+
+BURST_ROWS = [
+    row("self-hosted", 4, 150.0, 8.0, 0.9),
+    row("hybrid", 8, 120.0, 6.5, 0.5) | {"burst_after_h": 4.0},
+    row("hybrid", 8, 110.0, 6.0, 0.5) | {"burst_after_h": 1.0},
+    row("cloud", None, 300.0, 7.5, 0.0),
+]
+
+
+def test_the_sentence_names_the_cheapest_hybrid_threshold() -> None:
+    assert view.sentence(BURST_ROWS, 1.0, "USD", "en") == (
+        "The smallest self-hosted cluster meeting a p95 wait of 1 h is 4 servers (cost $150 "
+        "over 3 years, $8.00 per useful GPU-hour); the cheapest option overall is hybrid with "
+        "8 servers bursting after 1 h at $6.00 per useful GPU-hour ($110 in total)."
+    )
+    assert view.sentence(BURST_ROWS, 1.0, "USD", "zh") == (
+        "满足 p95 等待 1 小时的最小自建集群为 4 台服务器（3 年成本 $150，每有效 GPU 小时 $8.00）；"
+        "总体最便宜的方案是 hybrid，8 台服务器，等待 1 小时后溢出到云端，每有效 GPU 小时 $6.00"
+        "（总计 $110）。"
+    )
+    half = [BURST_ROWS[0], BURST_ROWS[2] | {"burst_after_h": 0.5}]
+    assert "bursting after 0,5 h at 3,00 €" in view.sentence(
+        view.convert(half, 0.5), 1.0, "EUR", "en"
+    )
+
+
+def test_on_the_sample_a_shorter_threshold_never_waits_longer(db: Path) -> None:
+    # Not a law of the replay (preemption or backoff can reorder a queue), but it holds on the
+    # bundled sample, and there every job waits at most its threshold before it bursts.
+    scenario = load_tco_scenario(SCENARIOS / "sample-tco.yaml")
+    thresholds = [0.0, 0.25, 1.0, 4.0]
+
+    rows, _ = view.sweep(scenario, [1, 2, 4], thresholds)
+
+    hybrid = [r for r in view.for_horizon(rows, 3.0) if r["option"] == "hybrid"]
+    assert len(hybrid) == 12
+    for servers in (1, 2, 4):
+        waits = [r["p95_wait_h"] for r in hybrid if r["servers"] == servers]
+        assert waits == sorted(waits), (servers, waits)
+        assert all(w <= h + 1e-9 for w, h in zip(waits, thresholds, strict=True))
+    one = [r["p95_wait_h"] for r in hybrid if r["servers"] == 1]
+    assert one[0] == 0.0 < one[-1]  # the threshold matters: the property is not vacuous
+
+
 def test_a_point_changes_the_first_pool_and_the_hybrid_it_keeps() -> None:
     scenario = load_tco_scenario(SCENARIOS / "sample-tco.yaml")
 
@@ -165,11 +370,65 @@ def test_the_page_waits_for_the_run_button(db: Path) -> None:
     assert at.text_input(key="capacity_range").label == "A100 servers to try (the scenario has 128)"
     assert at.selectbox(key="capacity_scenario").value == "sample-tco.yaml"
     assert at.text_input(key="capacity_range").value == "1, 2, 4, 8, 16, 32, 64, 128"
+    assert at.text_input(key="capacity_thresholds").value == "0.5, 1, 4"  # the hybrid's 1 h
+    assert "Runs in this sweep: 24 (server counts: 8 × burst thresholds: 3" in at.caption[1].value
     assert not at.get("plotly_chart")
+
+
+def test_a_two_by_two_sweep_shows_a_hybrid_series_per_threshold(db: Path) -> None:
+    at = open_page()
+    at.text_input(key="capacity_range").set_value("1, 4")
+    at.text_input(key="capacity_thresholds").set_value("1, 0.25").run()
+    assert at.caption[1].value.startswith("Runs in this sweep: 4 (server counts: 2 × burst")
+
+    at = at.button(key="capacity_run").click().run()
+
+    assert not at.exception
+    assert not at.error
+    table = at.dataframe[0].value
+    hybrid = table[table["Option"] == "hybrid"]
+    assert list(zip(hybrid["Servers"], hybrid["Burst after (h)"], strict=True)) == [
+        (1, "0.25"),
+        (4, "0.25"),
+        (1, "1"),
+        (4, "1"),
+    ]
+    assert table["Option"].tolist().count("self-hosted") == 2
+    assert len(table) == 7  # 4 hybrid + 2 self-hosted + 1 cloud
+    assert set(table.loc[table["Option"] != "hybrid", "Burst after (h)"]) == {""}
+    one_server = [float(w) for w in hybrid.loc[hybrid["Servers"] == 1, "p95 wait (h)"]]
+    assert one_server == sorted(one_server)  # 0.25 h, then 1 h
+    figure = json.loads(at.get("plotly_chart")[0].proto.spec)
+    names = [t["name"] for t in figure["data"]]
+    assert names[:4] == [
+        "self-hosted",
+        "hybrid, burst after 0.25 h",
+        "hybrid, burst after 1 h",
+        "AWS H100 on-demand",
+    ]
+    assert figure["data"][1]["marker"]["color"] != figure["data"][2]["marker"]["color"]
+
+
+def test_bad_thresholds_and_too_many_runs_are_errors_before_run(db: Path) -> None:
+    at = open_page()
+    at.text_input(key="capacity_thresholds").set_value("1, soon").run()
+
+    assert not at.exception
+    assert "'1, soon' is not a list of numbers of hours" in at.error[0].value
+    assert not at.get("button")
+
+    at.text_input(key="capacity_thresholds").set_value("0.25 0.5 1 2 3 4 8 24").run()
+
+    assert not at.exception
+    assert "would make 64 runs (8 server counts × 8 burst thresholds), more than 60" in (
+        at.error[0].value
+    )
+    assert not at.get("button")
 
 
 def sweep(at: AppTest) -> AppTest:
     at.text_input(key="capacity_range").set_value("1, 4, 16")
+    at.text_input(key="capacity_thresholds").set_value("1")
     at.number_input(key="capacity_target").set_value(0.5)
     return at.button(key="capacity_run").click().run()
 
@@ -201,7 +460,7 @@ def test_a_three_point_sweep_shows_the_chart_the_table_and_the_answer(db: Path) 
     assert "USD" in figure["layout"]["yaxis"]["title"]["text"]
     assert figure["layout"]["separators"] == ".,"
     names = [t["name"] for t in figure["data"]]
-    assert names[:3] == ["self-hosted", "hybrid", "AWS H100 on-demand"]
+    assert names[:3] == ["self-hosted", "hybrid, burst after 1 h", "AWS H100 on-demand"]
     assert "smallest meeting the target" in names
     assert "cheapest option" in names
     own = figure["data"][0]
@@ -227,6 +486,7 @@ def test_the_page_and_its_conclusion_are_in_chinese(db: Path) -> None:
     assert list(at.dataframe[0].value.columns) == [
         "方案",
         "服务器数",
+        "溢出阈值（小时）",
         "3 年总成本",
         "每有效 GPU 小时",
         "p95 等待（小时）",
@@ -234,6 +494,8 @@ def test_the_page_and_its_conclusion_are_in_chinese(db: Path) -> None:
     figure = json.loads(at.get("plotly_chart")[0].proto.spec)
     assert figure["layout"]["xaxis"]["title"]["text"] == "p95 等待（小时）"
     assert "满足目标的最小规模" in [t["name"] for t in figure["data"]]
+    assert "hybrid，等待 1 小时后溢出" in [t["name"] for t in figure["data"]]
+    assert "本次扫描的运行次数：3" in at.caption[1].value
 
 
 def test_money_follows_the_reporting_currency_of_the_prices_page(db: Path) -> None:

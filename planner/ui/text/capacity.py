@@ -1,4 +1,5 @@
-"""The Capacity page's texts: the server-count sweep, its chart, table and conclusion."""
+"""The Capacity page's texts: the server-count (and burst-threshold) sweep, its chart, table
+and conclusion."""
 
 EN = {
     "capacity.title": "Capacity",
@@ -20,14 +21,35 @@ EN = {
     "capacity.target": "p95 wait target (hours)",
     "capacity.horizon": "Horizon",
     "capacity.years": "{years} years",
-    "capacity.burst": "Hybrid: burst a job to the cloud after waiting (hours)",
+    "capacity.burst": "Hybrid: burst thresholds to try (hours waited before a job bursts)",
+    "capacity.burst_help": (
+        "Up to {max} numbers of hours (0 or more, decimals with a point), separated by commas: "
+        "the hybrid is priced for every server count at every threshold."
+    ),
     "capacity.err_not_numbers": "Server counts: '{text}' is not a list of whole numbers.",
     "capacity.err_empty": "Server counts: give at least one, e.g. 4, 8, 16.",
     "capacity.err_below_one": "Server counts: every count must be at least 1.",
     "capacity.err_too_many": "Server counts: at most {max} points ({given} given).",
+    "capacity.err_thresholds_not_numbers": (
+        "Burst thresholds: '{text}' is not a list of numbers of hours; write e.g. 0.5, 1, 4."
+    ),
+    "capacity.err_thresholds_empty": "Burst thresholds: give at least one, e.g. 0.5, 1, 4.",
+    "capacity.err_thresholds_negative": (
+        "Burst thresholds: every threshold must be a finite number of hours, 0 or more."
+    ),
+    "capacity.err_thresholds_too_many": "Burst thresholds: at most {max} ({given} given).",
+    "capacity.err_too_many_runs": (
+        "The sweep would make {runs} runs ({counts} server counts × {thresholds} burst "
+        "thresholds), more than {max}: drop some server counts or thresholds."
+    ),
+    "capacity.runs": "Runs in this sweep: {runs}, one per server count.",
+    "capacity.runs_hybrid": (
+        "Runs in this sweep: {runs} (server counts: {counts} × burst thresholds: "
+        "{thresholds}; at most {max})."
+    ),
     "capacity.run": "Run sweep",
-    "capacity.progress_start": "Pricing the first size…",
-    "capacity.progress": "{done} of {total} sizes priced",
+    "capacity.progress_start": "Pricing the first run…",
+    "capacity.progress": "{done} of {total} runs priced",
     "capacity.sweep_failed": "The sweep could not be priced: {error}",
     "capacity.press_run": "Press **Run sweep** to price each size.",
     "capacity.converted": "Amounts converted from {source} to {target} at the stored FX rate.",
@@ -38,6 +60,8 @@ EN = {
     "capacity.servers_one": "{n} server",
     "capacity.servers_many": "{n} servers",
     "capacity.list_sep": ", ",
+    "capacity.label_burst": "{option} with {servers} bursting after {hours} h",
+    "capacity.series_burst": "{option}, burst after {hours} h",
     "capacity.smallest": (
         "The smallest self-hosted cluster meeting a p95 wait of {target} h is {servers} "
         "(cost {total} over {years} years, {per_hour} per useful GPU-hour)"
@@ -50,6 +74,7 @@ EN = {
     "capacity.full_stop": ".",
     "capacity.col.option": "Option",
     "capacity.col.servers": "Servers",
+    "capacity.col.burst": "Burst after (h)",
     "capacity.col.total": "Total over {years} years",
     "capacity.col.per_hour": "Per useful GPU-hour",
     "capacity.col.wait": "p95 wait (h)",
@@ -82,14 +107,33 @@ ZH = {
     "capacity.target": "p95 等待目标（小时）",
     "capacity.horizon": "期限",
     "capacity.years": "{years} 年",
-    "capacity.burst": "混合：作业等待超过此时长后溢出到云端（小时）",
+    "capacity.burst": "混合：要尝试的溢出阈值（作业等待多少小时后溢出到云端）",
+    "capacity.burst_help": (
+        "最多 {max} 个小时数（0 或以上，小数用小数点），用逗号分隔：混合方案会在每个服务器数量"
+        "下按每个阈值分别计算成本。"
+    ),
     "capacity.err_not_numbers": "服务器数量：“{text}”不是整数列表。",
     "capacity.err_empty": "服务器数量：请至少给出一个，例如 4, 8, 16。",
     "capacity.err_below_one": "服务器数量：每个数量都必须至少为 1。",
     "capacity.err_too_many": "服务器数量：最多 {max} 个点（给出了 {given} 个）。",
+    "capacity.err_thresholds_not_numbers": (
+        "溢出阈值：“{text}”不是小时数列表；请写成例如 0.5, 1, 4。"
+    ),
+    "capacity.err_thresholds_empty": "溢出阈值：请至少给出一个，例如 0.5, 1, 4。",
+    "capacity.err_thresholds_negative": "溢出阈值：每个阈值都必须是 0 或以上的有限小时数。",
+    "capacity.err_thresholds_too_many": "溢出阈值：最多 {max} 个（给出了 {given} 个）。",
+    "capacity.err_too_many_runs": (
+        "此扫描需要运行 {runs} 次（{counts} 个服务器数量 × {thresholds} 个溢出阈值），"
+        "超过上限 {max} 次：请减少服务器数量或阈值。"
+    ),
+    "capacity.runs": "本次扫描的运行次数：{runs}，每个服务器数量一次。",
+    "capacity.runs_hybrid": (
+        "本次扫描的运行次数：{runs}（服务器数量 {counts} 个 × 溢出阈值 {thresholds} 个；"
+        "最多 {max} 次）。"
+    ),
     "capacity.run": "运行扫描",
-    "capacity.progress_start": "正在计算第一个规模的成本…",
-    "capacity.progress": "已计算 {done} / {total} 个规模",
+    "capacity.progress_start": "正在计算第一次运行的成本…",
+    "capacity.progress": "已计算 {done} / {total} 次运行",
     "capacity.sweep_failed": "无法计算扫描成本：{error}",
     "capacity.press_run": "点击**运行扫描**以计算每个规模的成本。",
     "capacity.converted": "金额已按存储的汇率从 {source} 换算为 {target}。",
@@ -99,6 +143,8 @@ ZH = {
     "capacity.servers_one": "{n} 台服务器",
     "capacity.servers_many": "{n} 台服务器",
     "capacity.list_sep": "，",
+    "capacity.label_burst": "{option}，{servers}，等待 {hours} 小时后溢出到云端",
+    "capacity.series_burst": "{option}，等待 {hours} 小时后溢出",
     "capacity.smallest": (
         "满足 p95 等待 {target} 小时的最小自建集群为 {servers}（{years} 年成本 {total}，"
         "每有效 GPU 小时 {per_hour}）"
@@ -110,6 +156,7 @@ ZH = {
     "capacity.full_stop": "。",
     "capacity.col.option": "方案",
     "capacity.col.servers": "服务器数",
+    "capacity.col.burst": "溢出阈值（小时）",
     "capacity.col.total": "{years} 年总成本",
     "capacity.col.per_hour": "每有效 GPU 小时",
     "capacity.col.wait": "p95 等待（小时）",

@@ -86,6 +86,12 @@ EN = {
     "overview.gpus_per_job": "GPUs per job",
     "overview.queue": "Queue",
     "overview.db_error": "The planner's database cannot be read: {error}",
+    "overview.sample_pricing": "Pricing the bundled sample…",
+    "overview.sample_answer": (
+        "For the bundled sample ({file}: its jobs on owned servers, a hybrid and AWS on "
+        "demand), until you compare your own options on the Compare page."
+    ),
+    "overview.sample_failed": "The bundled sample could not be priced: {error}",
 }
 
 ZH = {
@@ -162,4 +168,10 @@ ZH = {
     "overview.gpus_per_job": "每作业 GPU 数",
     "overview.queue": "队列",
     "overview.db_error": "无法读取规划器数据库：{error}",
+    "overview.sample_pricing": "正在为内置示例定价…",
+    "overview.sample_answer": (
+        "以下为内置示例（{file}：其作业在自有服务器、混合方案和 AWS 按需实例上）的结论，"
+        "在“比较”页面比较您自己的方案后将替换为您的结论。"
+    ),
+    "overview.sample_failed": "无法为内置示例定价：{error}",
 }
