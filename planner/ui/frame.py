@@ -7,6 +7,7 @@ importable by tests.
 import streamlit as st
 from streamlit.navigation.page import StreamlitPage
 from streamlit.runtime.pages_manager import PagesManager
+from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
 from planner.ui.i18n import language_switch, t
 
@@ -56,5 +57,11 @@ def require_menu() -> None:
     """
     if PagesManager.uses_pages_directory:
         PagesManager.uses_pages_directory = False
-        run()
+        ctx = get_script_run_ctx()
+        if ctx is None:  # bare Python: nothing to route
+            return
+        # As the entrypoint would: its widgets (the language switch) keep the ids they have
+        # in every later run, so the first click on them is not lost.
+        with ctx.run_with_active_hash(ctx.pages_manager.main_script_hash):
+            run()
         st.stop()

@@ -30,3 +30,19 @@ def test_a_page_opened_by_url_first_runs_inside_the_menu(page: Page, tmp_path: P
         expect(nav.get_by_text("streamlit app")).to_have_count(0)
         expect(nav.get_by_role("link", name="history", exact=True)).to_have_count(0)
         expect(page.get_by_test_id("stException")).to_have_count(0)
+
+
+def test_the_first_click_on_a_page_opened_by_url_is_not_lost(page: Page, tmp_path: Path) -> None:
+    # The language switch is drawn by the entrypoint; on that first, rerouted run it must get
+    # the same widget id as in every later run, or the first click goes nowhere.
+    with serve_app(tmp_path) as url:
+        page.goto(f"{url}/replay")
+        wait_for_app(page)
+        page.locator(".st-key-lang_choice").get_by_text("简体中文").click()
+
+        nav = page.get_by_test_id("stSidebarNav")
+        expect(nav.get_by_role("link", name="比较")).to_be_visible()
+        expect(page.get_by_role("heading", name="回放", exact=True)).to_be_visible()
+        nav.get_by_role("link", name="比较").click()
+        expect(page.get_by_role("heading", name="比较", exact=True)).to_be_visible()
+        expect(page.get_by_test_id("stException")).to_have_count(0)
