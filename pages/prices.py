@@ -7,6 +7,7 @@ from pydantic import ValidationError
 
 from planner.errors import PlannerError
 from planner.ui import frame
+from planner.ui import prices_edit as edit
 from planner.ui import prices_view as view
 from planner.ui.i18n import t
 from pricing import CURRENCIES, DEFAULT_SET, PRICING_MODELS
@@ -148,15 +149,73 @@ with book_tab:
         icon=":material/download:",
         key="prices_export",
     )
+    st.markdown(t("prices.edit_heading"))
+    edit.show_outcome("price")
+    labels = {row["key"]: edit.price_label(row) for row in shown.to_dict("records")}
+    if not labels:
+        st.caption(t("prices.nothing_to_edit"))
+    else:
+        chosen_key = st.selectbox(
+            t("prices.edit_pick"), list(labels), format_func=labels.__getitem__, key=edit.PRICE_KEY
+        )
+        edit.prefill(chosen_key)
+        with st.form("prices_edit_form"):
+            a, b, c = st.columns(3)
+            a.number_input(
+                t("prices.price_per_instance_hour"),
+                format="%.4f",
+                key=edit.widget("price_per_instance_hour"),
+            )
+            b.selectbox(t("prices.currency"), CURRENCIES, key=edit.widget("currency"))
+            c.date_input(t("prices.as_of"), key=edit.widget("as_of"))
+            a.text_input(t("prices.source"), key=edit.widget("source_url"))
+            b.selectbox(
+                t("prices.confidence"),
+                ("H", "M", "L"),
+                help=t("prices.confidence_help"),
+                key=edit.widget("confidence"),
+            )
+            c.text_input(t("prices.notes"), key=edit.widget("notes"))
+            st.form_submit_button(
+                t("prices.save_price"),
+                icon=":material/save:",
+                on_click=edit.guarded("price", edit.save_price),
+                key="prices_edit_submit",
+            )
 with fx_table:
     st.markdown(t("prices.fx_note"))
     fx_headers = view.fx_config(book.fx.columns)
     st.dataframe(book.fx, hide_index=True, column_config=fx_headers, key="prices_fx_table")
 with metal_tab:
     st.markdown(t("prices.servers_heading"))
-    st.dataframe(
-        book.servers, hide_index=True, column_config=view.server_config(book.servers.columns)
-    )
+    edit.show_outcome("servers")
+    edit.remember_rows(edit.SERVERS_EDITOR, book.servers["server"].tolist())
+    with st.form("prices_servers_form", border=False):
+        st.data_editor(
+            book.servers,
+            hide_index=True,
+            column_config=edit.server_editor_config(book.servers.columns),
+            key=edit.SERVERS_EDITOR,
+        )
+        st.form_submit_button(
+            t("prices.save_servers"),
+            icon=":material/save:",
+            on_click=edit.guarded("servers", edit.save_servers),
+            key="prices_servers_save",
+        )
     st.markdown(t("prices.assumptions_heading", set=DEFAULT_SET))
-    assumption_headers = view.assumption_config(book.assumptions.columns)
-    st.dataframe(book.assumptions, hide_index=True, column_config=assumption_headers)
+    edit.show_outcome("assumptions")
+    edit.remember_rows(edit.ASSUMPTIONS_EDITOR, book.assumptions["name"].tolist())
+    with st.form("prices_assumptions_form", border=False):
+        st.data_editor(
+            book.assumptions,
+            hide_index=True,
+            column_config=edit.assumption_editor_config(book.assumptions.columns),
+            key=edit.ASSUMPTIONS_EDITOR,
+        )
+        st.form_submit_button(
+            t("prices.save_assumptions"),
+            icon=":material/save:",
+            on_click=edit.guarded("assumptions", edit.save_assumptions),
+            key="prices_assumptions_save",
+        )

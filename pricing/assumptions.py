@@ -76,6 +76,42 @@ def set_assumption(
     return item.key, change
 
 
+def edit_assumptions(
+    con: duckdb.DuckDBPyConnection, set_name: str, values: Mapping[str, object]
+) -> list[Assumption]:
+    """Change the values of named assumptions of a set (name -> value), all or none; they
+    become the user's, so a re-seed keeps them. A missing name, a value that is not a number
+    or one out of its range (a fraction outside 0..1, a PUE below 1, anything else below 0)
+    raises `PricingError` naming the assumption, and nothing is written."""
+    current = assumption_set(con, set_name)
+    items = []
+    for name, value in values.items():
+        if name not in current:
+            raise PricingError(f"No assumption {name!r} in set {set_name!r}.")
+        fields = {column: getattr(current[name], column) for column in ASSUMPTIONS.columns}
+        item = validated(AssumptionQuote, {**fields, "value": value}, f"assumption {name}")
+        _check_range(item)
+        items.append(item)
+    with transaction(con):
+        for item in items:
+            write_user_row(con, ASSUMPTIONS, item.key, row_values(ASSUMPTIONS, item))
+    edited = assumption_set(con, set_name)
+    return [edited[item.name] for item in items]
+
+
+def _check_range(item: AssumptionQuote) -> None:
+    if item.unit.startswith("fraction"):
+        low, high, expected = 0.0, 1.0, "a fraction from 0 to 1"
+    elif item.name == "pue":
+        low, high, expected = 1.0, float("inf"), "a PUE >= 1"
+    else:
+        low, high, expected = 0.0, float("inf"), f"a number >= 0 ({item.unit})"
+    if not low <= item.value <= high:
+        raise PricingError(
+            f"Invalid assumption {item.name}: value: expected {expected}, got {item.value:g}."
+        )
+
+
 def copy_assumption_set(con: duckdb.DuckDBPyConnection, source: str, target: str) -> int:
     """Copy every assumption of `source` into a new user set `target`; how many were copied."""
     if target in assumption_sets(con):

@@ -103,3 +103,24 @@ def add_server(
     with transaction(con):
         change = write_user_row(con, SERVERS, server.key, row_values(SERVERS, server))
     return server.key, change
+
+
+def edit_servers(
+    con: duckdb.DuckDBPyConnection, changes: Mapping[str, Mapping[str, object]]
+) -> list[ServerPrice]:
+    """Change fields of stored servers (key -> field -> value), all or none; the edited rows
+    become the user's, so a re-seed keeps them. A bad value raises `PricingError` naming the
+    server and the field, and nothing is written."""
+    ensure_seeded(con)
+    current = {s.key: s for s in list_servers(con)}
+    quotes = []
+    for key, fields in changes.items():
+        if key not in current:
+            raise PricingError(f"No server with key {key!r}; `planner prices servers list`.")
+        stored = {name: getattr(current[key], name) for name in SERVER_COLUMNS}
+        quotes.append(validated(ServerQuote, {**stored, **fields, "key": key}, f"server {key}"))
+    with transaction(con):
+        for quote in quotes:
+            write_user_row(con, SERVERS, quote.key, row_values(SERVERS, quote))
+    edited = {s.key: s for s in list_servers(con)}
+    return [edited[q.key] for q in quotes]

@@ -1,5 +1,6 @@
 """The price book in a real DuckDB file: seeding, listing, staleness, quotes and bad input."""
 
+import re
 from collections import Counter
 from datetime import date, timedelta
 
@@ -22,6 +23,9 @@ from pricing import (
     price_point,
     set_assumption,
 )
+from pricing.assumptions import edit_assumptions
+from pricing.seed import SeedSet, shipped_seeds
+from pricing.servers import edit_servers
 
 TODAY = date(2026, 11, 30)
 P5 = "aws/us-east-1/p5.48xlarge/on_demand"
@@ -328,3 +332,82 @@ def test_gpu_names_are_split_into_model_memory_and_form(
     text: str, name: tuple[str, int | None, str | None]
 ) -> None:
     assert parse_gpu(text) == name
+
+
+def test_edited_assumptions_become_the_users_and_survive_a_reseed(
+    con: duckdb.DuckDBPyConnection,
+) -> None:
+    edited = edit_assumptions(con, "reference-defaults", {"pue": "1.3", "life_years": 4})
+
+    assert [(a.name, a.value, a.origin) for a in edited] == [
+        ("pue", 1.3, "user"),
+        ("life_years", 4.0, "user"),
+    ]
+    seeds = shipped_seeds()
+    ensure_seeded(con, SeedSet(seeds.version + 1, seeds.rows))
+    book = assumption_set(con)
+    assert (book["pue"].value, book["pue"].origin) == (1.3, "user")
+    assert (book["kwh_price.us"].value, book["kwh_price.us"].origin) == (0.09, "seed")
+
+
+@pytest.mark.parametrize(
+    ("values", "message"),
+    [
+        (
+            {"pue": 1.2, "kwh_price.us": "cheap"},
+            "assumption kwh_price.us: value: expected a number",
+        ),
+        ({"pue": None}, "assumption pue: value: expected a number, got None"),
+        ({"pue": float("nan")}, "assumption pue: value: expected a number"),
+        ({"no_such_thing": 1.0}, "No assumption 'no_such_thing' in set 'reference-defaults'"),
+        ({"pue": 0.9}, "assumption pue: value: expected a PUE >= 1, got 0.9."),
+        ({"discount.spot": 1.5}, "discount.spot: value: expected a fraction from 0 to 1, got 1.5"),
+        ({"life_years": -1}, "life_years: value: expected a number >= 0 (years), got -1."),
+    ],
+)
+def test_a_bad_assumption_edit_changes_nothing(
+    con: duckdb.DuckDBPyConnection, values: dict[str, object], message: str
+) -> None:
+    with pytest.raises(PricingError, match=re.escape(message)):
+        edit_assumptions(con, "reference-defaults", values)
+
+    assert (assumption_set(con)["pue"].value, assumption_set(con)["pue"].origin) == (1.5, "seed")
+
+
+def test_edited_servers_become_the_users_and_survive_a_reseed(
+    con: duckdb.DuckDBPyConnection,
+) -> None:
+    changes = {"price": 2_100_000, "currency": "CNY", "max_kw": 10.5, "load_kw": 8.5}
+    [edited] = edit_servers(con, {"8xh100": changes})
+
+    assert (edited.price, edited.currency, edited.max_kw, edited.load_kw) == (
+        2_100_000,
+        "CNY",
+        10.5,
+        8.5,
+    )
+    assert (edited.idle_kw, edited.origin) == (2.5, "user")
+    seeds = shipped_seeds()
+    ensure_seeded(con, SeedSet(seeds.version + 1, seeds.rows))
+    servers = {s.key: s for s in list_servers(con)}
+    assert (servers["8xh100"].price, servers["8xh100"].origin) == (2_100_000, "user")
+    assert servers["8xa100"].origin == "seed"
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"8xh100": {"price": -1}}, "server 8xh100: price: expected a price >= 0"),
+        ({"8xh100": {"idle_kw": 9.0}}, "server 8xh100: idle_kw: expected idle_kw <= load_kw"),
+        ({"8xh100": {"max_kw": "lots"}}, "server 8xh100: max_kw: expected kW > 0, got 'lots'"),
+        ({"8xh100": {"price": 1.0}, "8xnope": {"price": 1.0}}, "No server with key '8xnope'"),
+    ],
+)
+def test_a_bad_server_edit_changes_nothing(
+    con: duckdb.DuckDBPyConnection, changes: dict[str, dict[str, object]], message: str
+) -> None:
+    with pytest.raises(PricingError, match=re.escape(message)):
+        edit_servers(con, changes)
+
+    h100 = next(s for s in list_servers(con) if s.key == "8xh100")
+    assert (h100.price, h100.idle_kw, h100.origin) == (300_000, 2.5, "seed")

@@ -89,16 +89,6 @@ def fx_config(columns: Iterable[str]) -> dict[str, ColumnConfig]:
     )
 
 
-def server_config(columns: Iterable[str]) -> dict[str, ColumnConfig]:
-    return _headers(
-        columns,
-        stale=_stale(),
-        price=_MONEY(t("prices.col.price"), format="localized"),
-        as_of=st.column_config.DateColumn(t("prices.col.as_of")),
-        confidence=_confidence(),
-    )
-
-
 def assumption_config(columns: Iterable[str]) -> dict[str, ColumnConfig]:
     return _headers(columns, confidence=_confidence())
 

@@ -7,7 +7,19 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from planner.cli_tco import load_tco_scenario
+from planner.tco_run import run_tco
 from planner.ui import prices_view
+from planner.ui.cache import cursor
+from pricing import (
+    PricePoint,
+    SeedSet,
+    assumption_set,
+    ensure_seeded,
+    list_servers,
+    price_point,
+    shipped_seeds,
+)
 from tests.pages.app import APP, open_app_page
 
 PAGE = "pages/prices.py"
@@ -298,3 +310,199 @@ def test_an_import_summary_and_a_stored_quote_are_reported_in_chinese(db: Path) 
 
     assert not at.exception
     assert at.success[0].value == "报价 example-broker/-/8x-h800/quote 已添加。"
+
+
+# --- editing ------------------------------------------------------------------------------------
+
+P5 = "aws/us-east-1/p5.48xlarge/on_demand"
+WORKED_EXAMPLE = Path(__file__).resolve().parents[2] / "data/scenarios/worked-example-h100.yaml"
+
+
+def edit_price(at: AppTest, key: str, **fields: object) -> AppTest:
+    """Pick the price `key`, change the form's fields and press Save."""
+    at.selectbox(key="prices_edit_key").set_value(key).run()
+    for field, value in fields.items():
+        widget = f"prices_edit_{field}"
+        element = {
+            "price_per_instance_hour": at.number_input,
+            "currency": at.selectbox,
+            "confidence": at.selectbox,
+            "as_of": at.date_input,
+        }.get(field, at.text_input)(key=widget)
+        element.set_value(value)
+    return at.button(key="prices_edit_submit").click().run()
+
+
+def edit_table(
+    at: AppTest, editor: str, column: str, row_key: str, cells: dict[str, object]
+) -> AppTest:
+    """Edit cells of the row of `row_key` (in `column`) of an editor and press its Save."""
+    rows = at.data_editor(key=f"prices_{editor}_editor").value[column].tolist()
+    edits = {"edited_rows": {rows.index(row_key): cells}, "added_rows": [], "deleted_rows": []}
+    at.session_state[f"prices_{editor}_editor"] = edits
+    return at.button(key=f"prices_{editor}_save").click().run()
+
+
+def stored_price(db: Path, key: str) -> PricePoint:
+    with cursor(str(db)) as cur:
+        return price_point(cur, key)
+
+
+def reseed(db: Path) -> None:
+    """A price-book update: newer shipped seeds put into the database."""
+    seeds = shipped_seeds()
+    with cursor(str(db)) as cur:
+        assert ensure_seeded(cur, SeedSet(seeds.version + 1, seeds.rows)) is not None
+
+
+def installed_gpu_hour(db: Path) -> float:
+    """What `planner tco` computes for the worked example: cost per installed GPU-hour."""
+    scenario = load_tco_scenario(WORKED_EXAMPLE)
+    with cursor(str(db)) as cur:
+        report = run_tco(cur, scenario)
+    return float(report["cost_per_installed_gpu_hour"])
+
+
+def test_the_edit_form_is_filled_from_the_chosen_price(db: Path) -> None:
+    at = open_page()
+
+    at.selectbox(key="prices_edit_key").set_value(P5).run()
+
+    assert not at.exception
+    assert at.number_input(key="prices_edit_price_per_instance_hour").value == 55.04
+    assert at.selectbox(key="prices_edit_currency").value == "USD"
+    assert at.selectbox(key="prices_edit_confidence").value == "H"
+    label = at.selectbox(key="prices_edit_key").format_func(P5)
+    assert label == "AWS · p5.48xlarge · on_demand · us-east-1 · USD 55.04"
+
+
+def test_editing_a_price_shows_it_stores_it_as_the_users_and_a_reseed_keeps_it(db: Path) -> None:
+    at = open_page()
+
+    at = edit_price(at, P5, price_per_instance_hour=50.0, source_url="our AWS EDP quote")
+
+    assert not at.exception
+    assert not at.error
+    assert at.success[0].value == f"Price {P5} saved: 50.0000 USD per instance-hour."
+    shown = prices(at).set_index("key")
+    assert shown.loc[P5, "price_per_instance_hour"] == 50.0
+    assert shown.loc[P5, "price_per_gpu_hour"] == 6.25
+    assert shown.loc[P5, "origin"] == "user"
+    point = stored_price(db, P5)
+    assert (point.price_per_instance_hour, point.source_url) == (50.0, "our AWS EDP quote")
+    assert point.confidence == "H"  # fields not changed are kept
+
+    reseed(db)
+
+    assert stored_price(db, P5).price_per_instance_hour == 50.0
+    assert prices(at.run()).set_index("key").loc[P5, "price_per_instance_hour"] == 50.0
+
+
+def test_a_negative_price_is_refused_and_changes_nothing(db: Path) -> None:
+    at = open_page()
+
+    at = edit_price(at, P5, price_per_instance_hour=-5.0)
+
+    assert not at.exception
+    assert not at.success
+    assert at.error[0].value.startswith("Nothing was saved: Invalid price")
+    assert "price_per_instance_hour: expected a price >= 0" in at.error[0].value
+    assert prices(at).set_index("key").loc[P5, "price_per_instance_hour"] == 55.04
+    assert (stored_price(db, P5).price_per_instance_hour, stored_price(db, P5).origin) == (
+        55.04,
+        "seed",
+    )
+    # the form keeps what was typed, to be corrected
+    assert at.number_input(key="prices_edit_price_per_instance_hour").value == -5.0
+
+
+def test_a_higher_pue_raises_what_tco_computes_and_survives_a_reseed(db: Path) -> None:
+    at = open_page()
+    before = installed_gpu_hour(db)
+
+    at = edit_table(at, "assumptions", "name", "pue", {"value": 2.0})
+
+    assert not at.exception
+    assert not at.error
+    assert at.success[0].value == "Saved assumptions: pue."
+    shown = at.data_editor(key="prices_assumptions_editor").value.set_index("name")
+    assert shown.loc["pue", "value"] == 2.0
+    after = installed_gpu_hour(db)
+    assert after > before
+    reseed(db)
+    assert installed_gpu_hour(db) == after
+
+
+def test_a_non_numeric_assumption_is_refused_with_its_name(db: Path) -> None:
+    at = open_page()
+    before = installed_gpu_hour(db)
+
+    at = edit_table(at, "assumptions", "name", "kwh_price.us", {"value": "cheap"})
+
+    assert not at.exception
+    assert not at.success
+    message = at.error[0].value
+    assert message.startswith("Nothing was saved: Invalid assumption kwh_price.us")
+    assert "value: expected a number, got 'cheap'" in message
+    with cursor(str(db)) as cur:
+        assert assumption_set(cur)["kwh_price.us"].value == 0.09
+    assert installed_gpu_hour(db) == before
+
+
+def test_a_fraction_above_one_is_refused(db: Path) -> None:
+    at = open_page()
+
+    at = edit_table(at, "assumptions", "name", "availability", {"value": 4})
+
+    assert not at.exception
+    assert "availability: value: expected a fraction from 0 to 1, got 4" in at.error[0].value
+    with cursor(str(db)) as cur:
+        assert assumption_set(cur)["availability"].value == 0.95
+
+
+def test_editing_a_server_price_and_power_is_stored_and_used_by_tco(db: Path) -> None:
+    at = open_page()
+    before = installed_gpu_hour(db)
+
+    at = edit_table(at, "servers", "server", "8xh100", {"price": 360_000.0, "max_kw": 11.0})
+
+    assert not at.exception
+    assert not at.error
+    assert at.success[0].value == "Saved servers: 8xh100."
+    shown = at.data_editor(key="prices_servers_editor").value.set_index("server")
+    assert (shown.loc["8xh100", "price"], shown.loc["8xh100", "max_kw"]) == (360_000.0, 11.0)
+    with cursor(str(db)) as cur:
+        h100 = next(s for s in list_servers(cur) if s.key == "8xh100")
+    assert (h100.price, h100.max_kw, h100.idle_kw, h100.origin) == (360_000.0, 11.0, 2.5, "user")
+    assert installed_gpu_hour(db) > before
+
+
+def test_an_impossible_server_power_is_refused(db: Path) -> None:
+    at = open_page()
+
+    at = edit_table(at, "servers", "server", "8xh100", {"idle_kw": 12.0})
+
+    assert not at.exception
+    assert "server 8xh100: idle_kw: expected idle_kw <= load_kw <= max_kw" in at.error[0].value
+    with cursor(str(db)) as cur:
+        h100 = next(s for s in list_servers(cur) if s.key == "8xh100")
+    assert (h100.idle_kw, h100.origin) == (2.5, "seed")
+
+
+def test_editing_is_in_chinese(db: Path) -> None:
+    at = open_in_chinese()
+
+    assert at.selectbox(key="prices_edit_key").label == "要编辑的价格"
+    assert at.button(key="prices_edit_submit").label == "保存价格"
+    assert at.button(key="prices_assumptions_save").label == "保存假设"
+    assert at.button(key="prices_servers_save").label == "保存服务器"
+    assert headers(at, "unit")["value"] == "数值"
+
+    at = edit_price(at, P5, price_per_instance_hour=50.0)
+
+    assert not at.exception
+    assert at.success[0].value == f"价格 {P5} 已保存：每实例小时 50.0000 USD。"
+
+    at = edit_table(at, "assumptions", "name", "pue", {"value": "高"})
+
+    assert at.error[0].value.startswith("未保存任何更改：")

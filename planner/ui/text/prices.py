@@ -53,8 +53,31 @@ EN = {
     "prices.shown": "{shown} of {total} prices; {stale} stale.",
     "prices.download": "Download the price book (CSV)",
     "prices.fx_note": "1 **base** = **rate** **quote** on the date. Replace placeholder rates.",
-    "prices.servers_heading": "**Servers**: price, and power at maximum, idle and full load (kW)",
-    "prices.assumptions_heading": "**Assumptions** (set `{set}`, read-only)",
+    "prices.servers_heading": (
+        "**Servers**: price, and power at maximum, idle and full load (kW). Edit the price, "
+        "currency or kW values and save; an edited server is yours and a price-book update "
+        "keeps it."
+    ),
+    "prices.assumptions_heading": (
+        "**Assumptions** (set `{set}`, used by `planner tco` and the cost pages). Edit a value "
+        "and save; an edited value is yours and a price-book update keeps it."
+    ),
+    "prices.value_help": "A number in the row's unit (fractions as 0.12, not 12 %)",
+    "prices.save_servers": "Save servers",
+    "prices.save_assumptions": "Save assumptions",
+    "prices.servers_saved": "Saved servers: {servers}.",
+    "prices.assumptions_saved": "Saved assumptions: {names}.",
+    "prices.nothing_changed": "Nothing changed: edit a cell first.",
+    "prices.edit_refused": "Nothing was saved: {error}",
+    "prices.edit_heading": (
+        "**Edit a price** (of the rows shown above; an edited price is yours and a price-book "
+        "update keeps it)"
+    ),
+    "prices.edit_pick": "Price to edit",
+    "prices.nothing_to_edit": "No price matches the filters: nothing to edit.",
+    "prices.notes": "Notes",
+    "prices.save_price": "Save price",
+    "prices.edit_saved": "Price {quote} saved: {price} {currency} per instance-hour.",
     "prices.col.stale": "Stale",
     "prices.col.stale_help": (
         "as of more than the staleness limit ago ({days} days unless `price_stale_days` or "
@@ -156,8 +179,27 @@ ZH = {
     "prices.shown": "显示 {shown} / {total} 条价格；{stale} 条已过期。",
     "prices.download": "下载价格簿（CSV）",
     "prices.fx_note": "在该日期，1 **基准币种** = **汇率** **报价币种**。请替换占位汇率。",
-    "prices.servers_heading": "**服务器**：价格，以及最大、空闲和满载功率（kW）",
-    "prices.assumptions_heading": "**假设**（参数集 `{set}`，只读）",
+    "prices.servers_heading": (
+        "**服务器**：价格，以及最大、空闲和满载功率（kW）。可修改价格、币种或功率后保存；"
+        "修改过的服务器归您所有，价格簿更新时会保留。"
+    ),
+    "prices.assumptions_heading": (
+        "**假设**（参数集 `{set}`，供 `planner tco` 和成本页面使用）。修改数值后保存；"
+        "修改过的数值归您所有，价格簿更新时会保留。"
+    ),
+    "prices.value_help": "以该行单位表示的数字（比例写作 0.12，而不是 12 %）",
+    "prices.save_servers": "保存服务器",
+    "prices.save_assumptions": "保存假设",
+    "prices.servers_saved": "已保存服务器：{servers}。",
+    "prices.assumptions_saved": "已保存假设：{names}。",
+    "prices.nothing_changed": "没有任何更改：请先编辑单元格。",
+    "prices.edit_refused": "未保存任何更改：{error}",
+    "prices.edit_heading": "**编辑价格**（上表所示的行；修改过的价格归您所有，价格簿更新时会保留）",
+    "prices.edit_pick": "要编辑的价格",
+    "prices.nothing_to_edit": "没有符合筛选条件的价格，无可编辑。",
+    "prices.notes": "备注",
+    "prices.save_price": "保存价格",
+    "prices.edit_saved": "价格 {quote} 已保存：每实例小时 {price} {currency}。",
     "prices.col.stale": "已过期",
     "prices.col.stale_help": (
         "日期早于过期期限（默认 {days} 天，可通过 `price_stale_days` 或 "
