@@ -27,13 +27,16 @@ from pricing import (
     add_price,
     add_server,
     assumption_set,
+    edit_price,
     export_prices,
     import_prices,
     list_fx_rates,
     list_prices,
     list_servers,
 )
+from pricing.assumptions import edit_assumptions
 from pricing.problems import problems
+from pricing.servers import edit_servers
 
 M = TypeVar("M", bound=BaseModel)
 Run = Callable[[argparse.Namespace], int]
@@ -91,6 +94,9 @@ def add_price_commands(sub: Any) -> None:
     _list_command(actions)
     add = _command(actions, "add", "add or replace a price (a quote)", _add)
     _flags(add, PRICE_FLAGS)
+    edit = _command(actions, "edit", "change fields of a stored price (it becomes yours)", _edit)
+    edit.add_argument("key", metavar="KEY", help="the price's key (`planner prices list --json`)")
+    _flags(edit, {flag: field for flag, field in PRICE_FLAGS.items() if field != "key"})
     imports = _command(actions, "import", "add or update prices from a CSV file", _import)
     imports.add_argument("file", type=Path, metavar="FILE.csv")
     exports = _command(actions, "export", "write prices to a CSV file", _export)
@@ -98,8 +104,15 @@ def add_price_commands(sub: Any) -> None:
     _filter_flags(exports)
     _fx_commands(actions)
     _server_commands(actions)
-    listed = _command(actions, "assumptions", "list an assumption set", _assumptions)
+    listed = _command(actions, "assumptions", "list (or edit) an assumption set", _assumptions)
     listed.add_argument("--set", default="reference-defaults", dest="set_name")
+    listed.add_argument(
+        "--edit",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="change an assumption's value first (repeatable; all or none are saved)",
+    )
 
 
 def _command(actions: Any, name: str, text: str, run: Run) -> argparse.ArgumentParser:
@@ -151,6 +164,11 @@ def _server_commands(actions: Any) -> None:
     _flags(
         _command(server_actions, "add", "add or replace a server price", _servers_add), SERVER_FLAGS
     )
+    edit = _command(
+        server_actions, "edit", "change fields of a stored server (it becomes yours)", _servers_edit
+    )
+    edit.add_argument("key", metavar="KEY", help="the server's key (`planner prices servers list`)")
+    _flags(edit, {flag: field for flag, field in SERVER_FLAGS.items() if field != "key"})
 
 
 def _model(model: type[M], args: argparse.Namespace, flags: Mapping[str, str], what: str) -> M:
@@ -212,6 +230,27 @@ def _add(args: argparse.Namespace) -> int:
     with connect(database_path(args.db)) as con:
         key, change = add_price(con, quote)
     _out(json.dumps({"key": key, "change": change}) if args.json else f"{change}: {key}")
+    return 0
+
+
+def _given(args: argparse.Namespace, flags: Mapping[str, str]) -> dict[str, object]:
+    """The fields whose flags were given; at least one, or a usage error naming the flags."""
+    editable = [field for field in flags.values() if field != "key"]  # KEY names the row
+    fields = {f: getattr(args, f) for f in editable if getattr(args, f, None) is not None}
+    if not fields:
+        names = ", ".join(f"--{flag}" for flag, field in flags.items() if field != "key")
+        raise PricingError(f"nothing to change: give at least one of {names}")
+    return fields
+
+
+def _edit(args: argparse.Namespace) -> int:
+    changes = _given(args, PRICE_FLAGS)
+    with connect(database_path(args.db)) as con:
+        point = edit_price(con, args.key, changes)
+    if args.json:
+        _json([point])
+    else:
+        _out(_price_line(point))
     return 0
 
 
@@ -280,8 +319,27 @@ def _servers_add(args: argparse.Namespace) -> int:
     return 0
 
 
-def _assumptions(args: argparse.Namespace) -> int:
+def _servers_edit(args: argparse.Namespace) -> int:
+    changes = _given(args, SERVER_FLAGS)
     with connect(database_path(args.db)) as con:
+        edited = edit_servers(con, {args.key: changes})
+    if args.json:
+        _json(edited)
+    else:
+        _out(*(f"edited: {s.key} {s.price:,.0f} {s.currency}" for s in edited))
+    return 0
+
+
+def _assumptions(args: argparse.Namespace) -> int:
+    values: dict[str, object] = {}
+    for item in args.edit:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise PricingError(f"--edit {item!r}: write NAME=VALUE, e.g. --edit pue=1.4")
+        values[name.strip()] = value.strip()
+    with connect(database_path(args.db)) as con:
+        if values:
+            edit_assumptions(con, args.set_name, values)
         items = list(assumption_set(con, args.set_name).values())
     if args.json:
         _json(items)

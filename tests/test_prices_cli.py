@@ -192,3 +192,41 @@ def test_assumptions_lists_the_default_set(capsys: pytest.CaptureFixture[str], d
     values = {a["name"]: a["value"] for a in json.loads(out)}
     assert code == 0
     assert (values["pue"], values["colo_per_kw_month"], values["discount.spot"]) == (1.5, 200, 0.6)
+
+
+def test_edit_changes_only_the_given_fields_and_refuses_bad_values(
+    capsys: pytest.CaptureFixture[str], db: Path
+) -> None:
+    _, out, _ = run(capsys, db, "list", "--gpu", "H100", "--provider", "aws", "--json")
+    p5 = next(r for r in json.loads(out) if r["pricing_model"] == "on_demand" and "48x" in r["key"])
+
+    code, _, _ = run(capsys, db, "edit", p5["key"], "--price-per-hour", "48", "--confidence", "H")
+    _, out, _ = run(capsys, db, "list", "--gpu", "H100", "--provider", "aws", "--json")
+    edited = next(r for r in json.loads(out) if r["key"] == p5["key"])
+    bad, _, err = run(capsys, db, "edit", p5["key"], "--price-per-hour", "-1")
+    nothing, _, err_nothing = run(capsys, db, "edit", p5["key"])
+
+    assert code == 0
+    assert (edited["price_per_instance_hour"], edited["price_per_gpu_hour"]) == (48.0, 6.0)
+    assert (edited["confidence"], edited["origin"]) == ("H", "user")
+    assert edited["as_of"] == p5["as_of"]  # untouched fields stay
+    assert bad == 2
+    assert "price_per_instance_hour: expected a price >= 0" in err
+    assert nothing == 2
+    assert "nothing to change" in err_nothing
+
+
+def test_servers_and_assumptions_edit(capsys: pytest.CaptureFixture[str], db: Path) -> None:
+    code, out, _ = run(capsys, db, "servers", "edit", "8xa100", "--price", "210000", "--json")
+    server = json.loads(out)[0]
+    pue, out, _ = run(capsys, db, "assumptions", "--edit", "pue=1.5", "--json")
+    values = {a["name"]: a["value"] for a in json.loads(out)}
+    bad, _, err = run(capsys, db, "assumptions", "--edit", "pue=abc")
+    _, out, _ = run(capsys, db, "assumptions", "--json")
+
+    assert (code, server["price"], server["origin"]) == (0, 210000.0, "user")
+    assert (pue, values["pue"]) == (0, 1.5)
+    assert bad == 2
+    assert "pue" in err
+    assert "expected a number" in err
+    assert {a["name"]: a["value"] for a in json.loads(out)}["pue"] == 1.5  # nothing half-saved
