@@ -188,34 +188,6 @@ with fx_table:
     st.dataframe(book.fx, hide_index=True, column_config=fx_headers, key="prices_fx_table")
 with metal_tab:
     st.markdown(t("prices.servers_heading"))
-    edit.show_outcome("servers")
-    edit.remember_rows(edit.SERVERS_EDITOR, book.servers["server"].tolist())
-    with st.form("prices_servers_form", border=False):
-        st.data_editor(
-            book.servers,
-            hide_index=True,
-            column_config=edit.server_editor_config(book.servers.columns),
-            key=edit.SERVERS_EDITOR,
-        )
-        st.form_submit_button(
-            t("prices.save_servers"),
-            icon=":material/save:",
-            on_click=edit.guarded("servers", edit.save_servers),
-            key="prices_servers_save",
-        )
+    edit.editor_form("servers", book.servers, "server", edit.server_editor_config)
     st.markdown(t("prices.assumptions_heading", set=DEFAULT_SET))
-    edit.show_outcome("assumptions")
-    edit.remember_rows(edit.ASSUMPTIONS_EDITOR, book.assumptions["name"].tolist())
-    with st.form("prices_assumptions_form", border=False):
-        st.data_editor(
-            book.assumptions,
-            hide_index=True,
-            column_config=edit.assumption_editor_config(book.assumptions.columns),
-            key=edit.ASSUMPTIONS_EDITOR,
-        )
-        st.form_submit_button(
-            t("prices.save_assumptions"),
-            icon=":material/save:",
-            on_click=edit.guarded("assumptions", edit.save_assumptions),
-            key="prices_assumptions_save",
-        )
+    edit.editor_form("assumptions", book.assumptions, "name", edit.assumption_editor_config)

@@ -113,6 +113,11 @@ def allocated_gpus(frame: pd.DataFrame, capacity_by_pool: Mapping[str, float]) -
             annotation_text=t("replay.installed", gpus=fmt_number(installed)),
             annotation_position="top left",
         )
+    return _gpus_over_time(fig)
+
+
+def _gpus_over_time(fig: go.Figure) -> go.Figure:
+    """GPU counts against hours since the trace start: hover text, axes, number marks."""
     unit = t("replay.gpus_hover")
     fig.update_traces(hovertemplate=f"%{{y:,.1f}} {unit}<extra>%{{fullData.name}}</extra>")
     fig.update_yaxes(rangemode="tozero", tickformat=",.0f")
@@ -241,11 +246,7 @@ def fragmentation(frame: pd.DataFrame) -> go.Figure:
         title=t("replay.frag_title"),
         labels={"gpus": t("replay.frag_axis"), "label": ""},
     )
-    unit = t("replay.gpus_hover")
-    fig.update_traces(hovertemplate=f"%{{y:,.1f}} {unit}<extra>%{{fullData.name}}</extra>")
-    fig.update_yaxes(rangemode="tozero", tickformat=",.0f")
-    _hours_axis(fig)
-    return _localized(fig)
+    return _gpus_over_time(fig)
 
 
 def preemptions_by_queue(frame: pd.DataFrame) -> go.Figure:

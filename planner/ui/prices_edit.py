@@ -129,6 +129,27 @@ def show_outcome(section: str) -> None:
         st.error(text, icon=":material/error:")
 
 
+def editor_form(
+    section: str,
+    table: pd.DataFrame,
+    key_column: str,
+    config: Callable[[pd.Index], dict[str, ColumnConfig]],
+) -> None:
+    """The `section` table ("servers" or "assumptions") as an editor in a form with Save:
+    the last save's outcome above it, all edits saved at once or none."""
+    editor, save = _EDITORS[section]
+    show_outcome(section)
+    remember_rows(editor, table[key_column].tolist())
+    with st.form(f"prices_{section}_form", border=False):
+        st.data_editor(table, hide_index=True, column_config=config(table.columns), key=editor)
+        st.form_submit_button(
+            t(f"prices.save_{section}"),
+            icon=":material/save:",
+            on_click=guarded(section, save),
+            key=f"prices_{section}_save",
+        )
+
+
 def _say(section: str, text: str, kind: str = "success") -> None:
     st.session_state.setdefault(_OUTCOME, {})[section] = (kind, text)
 
@@ -176,3 +197,9 @@ def server_editor_config(columns: pd.Index) -> dict[str, ColumnConfig]:
     for name in ("max_kw", "idle_kw", "load_kw"):
         config[name] = st.column_config.NumberColumn(t(f"prices.col.{name}"), required=True)
     return config
+
+
+_EDITORS: dict[str, tuple[str, Callable[[], None]]] = {
+    "servers": (SERVERS_EDITOR, save_servers),
+    "assumptions": (ASSUMPTIONS_EDITOR, save_assumptions),
+}
