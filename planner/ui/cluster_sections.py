@@ -8,7 +8,7 @@ import, Reset, a saved scenario loaded), so every widget starts again from the n
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, get_args
+from typing import Any, TypeVar, get_args
 
 import pandas as pd
 import streamlit as st
@@ -26,6 +26,7 @@ from planner.ui import widgets
 from planner.ui.i18n import t
 from planner.ui.state import replace_and_rerun, revision
 
+T = TypeVar("T")
 PREEMPTION_FIELDS = (
     "checkpoint_interval_s",
     "restart_overhead_s",
@@ -95,20 +96,32 @@ def pools(base: Scenario) -> tuple[pd.DataFrame, pd.DataFrame]:
     return edited, nodes
 
 
-def _node_import(base: Scenario) -> None:
+def _read_upload(
+    texts: str, name: str, types: Sequence[str], read: Callable[[bytes, str], T]
+) -> T | None:
+    """An uploader (labels `cluster.<texts>.upload*`, widget `name`) and what `read` makes of
+    the file; None until a file is given, or when it cannot be read (the error is shown)."""
     upload = st.file_uploader(
-        t("cluster.import.upload", limit=imports.MAX_UPLOAD_MB),
-        type=imports.NODE_UPLOAD_TYPES,
+        t(f"cluster.{texts}.upload", limit=imports.MAX_UPLOAD_MB),
+        type=list(types),
         max_upload_size=max(1, math.ceil(imports.MAX_UPLOAD_MB)),
-        help=t("cluster.import.upload_help"),
-        key=key("node_upload"),
+        help=t(f"cluster.{texts}.upload_help"),
+        key=key(name),
     )
     if upload is None:
-        return
+        return None
     try:
-        imported = imports.read_node_upload(upload.getvalue(), upload.name)
+        return read(upload.getvalue(), upload.name)
     except PlannerError as err:
         _error(err)
+        return None
+
+
+def _node_import(base: Scenario) -> None:
+    imported = _read_upload(
+        "import", "node_upload", imports.NODE_UPLOAD_TYPES, imports.read_node_upload
+    )
+    if imported is None:
         return
     gpus = sum(node.gpus for node in imported.nodes)
     st.markdown(t("cluster.import.read", file=imported.file, nodes=len(imported.nodes), gpus=gpus))
@@ -319,19 +332,10 @@ def _volcano_table(spec: Any, base: Scenario) -> None:
 
 
 def _queue_import(base: Scenario) -> None:
-    upload = st.file_uploader(
-        t("cluster.queues.upload", limit=imports.MAX_UPLOAD_MB),
-        type=imports.QUEUE_UPLOAD_TYPES,
-        max_upload_size=max(1, math.ceil(imports.MAX_UPLOAD_MB)),
-        help=t("cluster.queues.upload_help"),
-        key=key("queue_upload"),
+    imported = _read_upload(
+        "queues", "queue_upload", imports.QUEUE_UPLOAD_TYPES, imports.read_queue_upload
     )
-    if upload is None:
-        return
-    try:
-        imported = imports.read_queue_upload(upload.getvalue(), upload.name)
-    except PlannerError as err:
-        _error(err)
+    if imported is None:
         return
     if imported.kueue is not None:
         spec = imported.kueue
