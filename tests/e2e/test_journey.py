@@ -107,9 +107,8 @@ def set_mapping(page: Page, grid: Locator, row: int, column: str) -> None:
     page.mouse.click(box["x"] + box["width"] * 0.45, box["y"] + 35 + 17)  # row 0, "Column"
     for _ in range(row):
         page.keyboard.press("ArrowDown")
-    page.keyboard.press("Enter")
-    page.keyboard.type(column)
-    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")  # opens the cell's dropdown
+    page.get_by_role("option", name=column, exact=True).click()
     # Leave the grid before the next click: its edit reaches the app when it loses focus.
     page.get_by_role("heading").first.click()
     page.wait_for_timeout(1_000)  # the rerun it triggers may not have started yet
