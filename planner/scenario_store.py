@@ -4,8 +4,9 @@ results of their last run, and the one way to run them (the CLI's and the pages'
 A saved scenario is its YAML exactly as it is downloaded, the stored trace it runs on (its
 `trace:` is that trace's id, so the exported file runs on the command line against the same
 database), and the results of its last run (`planner replay --json`'s summary or `planner tco
---json`'s report) with the key they were computed for: a hash of the YAML and the trace id,
-so results left over from an earlier version of the scenario are recognised as stale.
+--json`'s report) with the key they were computed for: a hash of the YAML and the trace id
+(and, for a TCO scenario, of the price book), so results left over from an earlier version of
+the scenario, or from before a price was edited, are recognised as stale.
 Nothing here knows about Streamlit; every write is one transaction, retried when a
 concurrent session's transaction conflicts with it.
 """
@@ -39,6 +40,7 @@ MAX_NAME_CHARS = 80
 MAX_YAML_BYTES = 256 * 1024
 _RETRIES = 20
 _COLUMNS = "name, kind, yaml_text, trace_id, created_at, updated_at, results_json, results_key"
+_PRICE_TABLES = ("price_points", "server_prices", "fx_rates", "assumptions")
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,15 +53,13 @@ class SavedScenario:
     updated_at: datetime
     results: dict[str, Any] | None
     results_key: str | None
-
-    @property
-    def key(self) -> str:
-        """The key results for this YAML on this trace carry."""
-        return results_key(self.yaml_text, self.trace_id)
+    key: str
+    """The key results of this YAML on this trace (and today's price book) would carry."""
 
     @property
     def is_stale(self) -> bool:
-        """Results are stored, but for another version of the YAML or another trace."""
+        """Results are stored, but for another version of the YAML, another trace, or (a TCO
+        scenario) another state of the price book."""
         return self.results is not None and self.results_key != self.key
 
 
@@ -72,8 +72,24 @@ class Prepared:
     trace_id: str | None
 
 
-def results_key(yaml_text: str, trace_id: str | None) -> str:
-    return hashlib.sha256(f"{yaml_text}\0{trace_id or ''}".encode()).hexdigest()[:32]
+def results_key(yaml_text: str, trace_id: str | None, prices: str = "") -> str:
+    text = f"{yaml_text}\0{trace_id or ''}\0{prices}"
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def price_book_key(con: duckdb.DuckDBPyConnection) -> str:
+    """A hash of everything a TCO run reads from the price book: prices, servers, FX rates
+    and assumptions. Any edit, import or re-seed changes it."""
+    digest = hashlib.sha256()
+    for table in _PRICE_TABLES:
+        rows = con.execute(f"SELECT * FROM {table} ORDER BY ALL").fetchall()
+        digest.update(f"{table}\0{rows!r}\0".encode())
+    return digest.hexdigest()[:32]
+
+
+def _key(con: duckdb.DuckDBPyConnection, kind: str, yaml_text: str, trace_id: str | None) -> str:
+    prices = price_book_key(con) if kind == "tco" else ""  # a replay reads no prices
+    return results_key(yaml_text, trace_id, prices)
 
 
 def check_name(name: str) -> str:
@@ -144,7 +160,7 @@ def save(
     """Save under `name`; an existing name is replaced only with `replace=True`. Without
     `results`, a replaced scenario keeps its old results (then stale if the YAML changed)."""
     name = check_name(name)
-    key = results_key(prepared.yaml_text, prepared.trace_id)
+    key = _key(con, prepared.kind, prepared.yaml_text, prepared.trace_id)
     payload = None if results is None else json.dumps(results, default=str)
 
     def write(cur: duckdb.DuckDBPyConnection) -> None:
@@ -197,7 +213,8 @@ def list_saved(con: duckdb.DuckDBPyConnection) -> list[SavedScenario]:
     rows = con.execute(
         f"SELECT {_COLUMNS} FROM scenarios ORDER BY updated_at DESC, name"
     ).fetchall()
-    return [_saved(row) for row in rows]
+    prices = price_book_key(con) if any(row[1] == "tco" for row in rows) else ""
+    return [_saved(row, prices) for row in rows]
 
 
 def load(con: duckdb.DuckDBPyConnection, name: str) -> SavedScenario:
@@ -206,7 +223,7 @@ def load(con: duckdb.DuckDBPyConnection, name: str) -> SavedScenario:
         raise ScenarioError(
             f"no saved scenario named '{name}'; `planner scenarios list` shows them"
         )
-    return _saved(row)
+    return _saved(row, price_book_key(con) if row[1] == "tco" else "")
 
 
 def delete(con: duckdb.DuckDBPyConnection, name: str) -> None:
@@ -269,10 +286,19 @@ def _write(
             cur.close()
 
 
-def _saved(row: tuple[Any, ...]) -> SavedScenario:
-    name, kind, text, trace_id, created, updated, results, key = row
+def _saved(row: tuple[Any, ...], prices: str) -> SavedScenario:
+    """A stored row; `prices` is the price book's key (TCO scenarios' results depend on it)."""
+    name, kind, text, trace_id, created, updated, results, stored_key = row
     return SavedScenario(
-        name, kind, text, trace_id, created, updated, json.loads(results) if results else None, key
+        name,
+        kind,
+        text,
+        trace_id,
+        created,
+        updated,
+        json.loads(results) if results else None,
+        stored_key,
+        results_key(text, trace_id, prices if kind == "tco" else ""),
     )
 
 

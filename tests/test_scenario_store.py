@@ -16,6 +16,7 @@ from planner.replay import load_scenario, run_scenario
 from planner.scenario import Scenario
 from planner.tco_run import run_tco
 from planner.tco_scenario import TcoScenario, tco_from_replay
+from pricing.assumptions import edit_assumptions
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = ROOT / "data" / "scenarios"
@@ -270,3 +271,23 @@ def test_a_replay_scenario_without_queues_keeps_tco_yaml_minimal(trace: Path) ->
     assert priced.scheduling is None
     assert [(p.gpu, p.servers) for p in priced.self_hosted] == [("A100", 2)]
     assert priced.policy.queueing == "backfill"
+
+
+def test_a_price_edit_makes_tco_results_stale_but_not_replay_results(
+    con: duckdb.DuckDBPyConnection, trace: Path
+) -> None:
+    tco_text = (SCENARIOS / "worked-example-h100.yaml").read_text(encoding="utf-8")
+    tco = store.prepare(con, tco_text, "worked-example-h100.yaml", SCENARIOS)
+    store.save(con, "owned", tco, results=store.run_yaml(con, tco.yaml_text, "owned"))
+    store.save(con, "replayed", prepared_replay(con, trace), results={"utilization": 0.5})
+    fresh = {s.name: s.is_stale for s in store.list_saved(con)}
+
+    edit_assumptions(con, "reference-defaults", {"pue": 1.6})
+    after = {s.name: s.is_stale for s in store.list_saved(con)}
+    rerun = store.run_and_store(con, "owned")
+
+    assert fresh == {"owned": False, "replayed": False}
+    assert after == {"owned": True, "replayed": False}  # a replay reads no prices
+    assert not rerun.is_stale
+    assert rerun.results is not None
+    assert rerun.results["cost_per_installed_gpu_hour"] > 2.50  # the higher PUE costs more
