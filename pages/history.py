@@ -51,6 +51,9 @@ if upload is not None:
                 key="history_mapping",
             )
             mapping = view.mapping_overrides(detected, edited)
+            for field, column in mapping.items():  # the preview column shows detection only
+                value = detected.preview(column)
+                st.caption(t("history.mapping_changed", field=field, column=column, value=value))
             tz = st.text_input(
                 t("history.tz"),
                 "UTC",

@@ -8,7 +8,7 @@ cursor, so concurrent sessions importing files do not interfere.
 import hashlib
 import tempfile
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
@@ -43,6 +43,11 @@ class Detected:
     format: str
     header: tuple[str, ...]
     mapping: pd.DataFrame  # field, column, preview
+    first_row: Mapping[str, str] = field(default_factory=dict)
+    """Every column's value in the first row (previews for a column the user picks)."""
+
+    def preview(self, column: str) -> str:
+        return self.first_row.get(column, "")
 
     @property
     def is_nodes(self) -> bool:
@@ -83,12 +88,12 @@ def detect(path: Path) -> Detected:
     columns = resolve_columns(source.header, {}, file=source.name)
     first = next(iter_frames(source, LineProblems(), 5), pd.DataFrame())
     row = first.iloc[0] if not first.empty else pd.Series(dtype=str)
+    first_row = {column: str(row.get(column, "")) for column in source.header}
     rows = []
-    for field in FIELDS:
-        column = columns.get(field) or NOT_MAPPED
-        preview = str(row.get(column, "")) if column else ""
-        rows.append({"field": field, "column": column, "preview": preview})
-    return Detected(path, fmt, source.header, pd.DataFrame(rows))
+    for name in FIELDS:
+        column = columns.get(name) or NOT_MAPPED
+        rows.append({"field": name, "column": column, "preview": first_row.get(column, "")})
+    return Detected(path, fmt, source.header, pd.DataFrame(rows), first_row)
 
 
 def mapping_overrides(detected: Detected, edited: pd.DataFrame) -> dict[str, str]:
@@ -100,10 +105,10 @@ def mapping_overrides(detected: Detected, edited: pd.DataFrame) -> dict[str, str
     """
     found = dict(zip(detected.mapping["field"], detected.mapping["column"], strict=True))
     changes: dict[str, str] = {}
-    for field, column in zip(edited["field"], edited["column"], strict=True):
+    for name, column in zip(edited["field"], edited["column"], strict=True):
         text = "" if column is None or pd.isna(column) else str(column)
-        if text and text != found.get(str(field), NOT_MAPPED):
-            changes[str(field)] = text
+        if text and text != found.get(str(name), NOT_MAPPED):
+            changes[str(name)] = text
     return changes
 
 

@@ -116,9 +116,12 @@ def test_an_edited_mapping_reaches_the_import(db: Path) -> None:
     row = list(at.data_editor(key="history_mapping").value["field"]).index("queue")
     edits = {"edited_rows": {row: {"column": "team_name"}}, "added_rows": [], "deleted_rows": []}
     at.session_state["history_mapping"] = edits
+    at = at.run()
+    shown = [c.value for c in at.caption if c.value.startswith("Changed:")]
 
     at = at.button(key="history_import").click().run()
 
+    assert shown == ["Changed: **queue** from column `team_name`, first row: `red`"]
     assert not at.exception
     assert not at.error
     demand = charts(at)[3]["data"][0]
