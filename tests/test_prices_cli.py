@@ -1,6 +1,8 @@
 """`planner prices ...` end to end on a real database file, through `planner.cli.main`."""
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -230,3 +232,17 @@ def test_servers_and_assumptions_edit(capsys: pytest.CaptureFixture[str], db: Pa
     assert "pue" in err
     assert "expected a number" in err
     assert {a["name"]: a["value"] for a in json.loads(out)}["pue"] == 1.5  # nothing half-saved
+
+
+def test_a_reader_that_leaves_early_gets_no_traceback(tmp_path: Path) -> None:
+    # `planner prices list | head -1`: the pipe closes while the CLI still writes.
+    command = [sys.executable, "-m", "planner", "prices", "list", "--db", str(tmp_path / "p.db")]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc:
+        assert proc.stdout is not None
+        assert proc.stderr is not None
+        proc.stdout.close()
+        err = proc.stderr.read().decode()
+        code = proc.wait()
+
+    assert code == 141
+    assert "Traceback" not in err
