@@ -3,9 +3,9 @@ queues, priorities, GPU sharing, colocation), import nodes or queues, see it as 
 
 import streamlit as st
 
+from planner.ui import cluster_queues, frame, scenario_box
 from planner.ui import cluster_sections as sections
 from planner.ui import cluster_view as view
-from planner.ui import frame, scenario_box
 from planner.ui.cluster_build import build_scenario
 from planner.ui.i18n import language, t
 from planner.ui.replay_view import default_scenario
@@ -28,7 +28,7 @@ gpu_types = list(gpus)
 with tabs[1]:
     policy = sections.policy(base)
 with tabs[2]:
-    queues = sections.queues(base, gpus, policy)
+    queues = cluster_queues.queues(base, gpus, policy)
 with tabs[3]:
     priorities = sections.priorities(base)
 with tabs[4]:

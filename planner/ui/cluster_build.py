@@ -38,13 +38,15 @@ from planner.ui.cluster_view import (
     POOL_COLUMNS,
     QUEUE_COLUMNS,
     SHARING_COLUMNS,
+    VOLCANO_AMOUNTS,
+    VOLCANO_COLUMNS,
     Edits,
     cell,
     flavor_name,
     gpu_totals,
 )
 from planner.ui.i18n import t
-from planner.volcano import VolcanoSpec
+from planner.volcano import VolcanoQueueSpec, VolcanoSpec
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -186,10 +188,62 @@ def _queues(base: Scenario, edits: Edits) -> tuple[QueuesSpec | None, VolcanoSpe
     if edits.queue_mode == "none":
         return None, None
     if edits.queue_mode == "volcano":
-        if base.volcano is None:
-            raise ScenarioError(t("cluster.error.no_volcano"))
-        return None, base.volcano
+        if edits.volcano is None:  # no editor (a caller without one): keep the queues
+            if base.volcano is None:
+                raise ScenarioError(t("cluster.error.no_volcano"))
+            return None, base.volcano
+        return None, volcano_from_rows(edits, base.volcano)
     return queues_from_rows(edits, base.queues), None
+
+
+def volcano_from_rows(edits: Edits, current: VolcanoSpec | None) -> VolcanoSpec:
+    """Volcano queues from the editor's rows (one per queue and GPU type, '' = any type),
+    with the editor's plugin and overcommit factor; what the table does not show (actions,
+    trace queue mapping, a queue's CPU and memory caps and priority) is kept from the
+    current spec and its queues of the same name."""
+    kept = {q.name: q for q in current.queues} if current is not None else {}
+    grouped: dict[str, list[tuple[int, dict[str, Any]]]] = {}
+    for number, row in _rows(edits.volcano, VOLCANO_COLUMNS):
+        if row["name"] is None:
+            raise ScenarioError(t("cluster.error.empty_cell", row=number, column="name"))
+        grouped.setdefault(str(row["name"]), []).append((number, row))
+    if not grouped:
+        raise ScenarioError(t("cluster.error.no_volcano"))
+    queues = [_volcano_queue(name, rows, kept.get(name)) for name, rows in grouped.items()]
+    values = current.model_dump(exclude_unset=True) if current is not None else {}
+    values |= {k: v for k, v in edits.volcano_settings.items() if k != "overcommit_factor"}
+    if "overcommit_factor" in edits.volcano_settings:
+        values["overcommit_factor"] = cell(edits.volcano_settings["overcommit_factor"])
+    values["queues"] = queues
+    return VolcanoSpec.model_validate(values)
+
+
+def _volcano_queue(
+    name: str, rows: list[tuple[int, dict[str, Any]]], kept: VolcanoQueueSpec | None
+) -> VolcanoQueueSpec:
+    first = rows[0][1]
+    amounts: dict[str, dict[str, Any]] = {column: {} for column in VOLCANO_AMOUNTS}
+    for number, row in rows:
+        gpu_type = str(row["gpu_type"] or "")
+        if any(gpu_type in given for given in amounts.values()):
+            problem = t("cluster.error.volcano_type_twice", queue=name, gpu_type=gpu_type or "-")
+            raise ScenarioError(t("cluster.error.row", row=number, problem=problem))
+        for column in VOLCANO_AMOUNTS:
+            if row[column] is not None:
+                amounts[column][gpu_type] = row[column]
+    values = (kept.model_dump() if kept is not None else {}) | amounts
+    values |= {
+        "name": name,
+        "parent": first["parent"],
+        "weight": 1 if first["weight"] is None else first["weight"],
+        "reclaimable": first["reclaimable"] is not False,
+    }
+    try:
+        return VolcanoQueueSpec.model_validate(values)
+    except ValidationError as err:
+        raise ScenarioError(
+            t("cluster.error.row", row=rows[0][0], problem=validation_text(err))
+        ) from err
 
 
 def queues_from_rows(edits: Edits, current: QueuesSpec | None) -> QueuesSpec:

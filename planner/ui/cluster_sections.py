@@ -7,8 +7,8 @@ import, Reset, a saved scenario loaded), so every widget starts again from the n
 """
 
 import math
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeVar, get_args
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 import pandas as pd
 import streamlit as st
@@ -17,7 +17,6 @@ from planner.cluster import PLACEMENTS
 from planner.errors import PlannerError
 from planner.overhead import NETWORK_HELP, STORAGE_HELP
 from planner.policy import ADMISSIONS, QUEUEINGS
-from planner.preemption import Reclaim, WithinQueue
 from planner.scenario import Scenario
 from planner.sharing import NAMED_LAYOUTS
 from planner.ui import cluster_import as imports
@@ -34,9 +33,9 @@ PREEMPTION_FIELDS = (
     "termination_grace_s",
 )
 MAX_POOLS = 12  # an import with more node shapes than this is offered as explicit nodes
-_TEXT = st.column_config.TextColumn
-_NUMBER = st.column_config.NumberColumn
-_SELECT = st.column_config.SelectboxColumn
+TEXT = st.column_config.TextColumn
+NUMBER = st.column_config.NumberColumn
+SELECT = st.column_config.SelectboxColumn
 
 
 def key(name: str) -> str:
@@ -44,11 +43,11 @@ def key(name: str) -> str:
     return f"cluster_{name}_{revision()}"
 
 
-def _explain(prefix: str, options: Sequence[str]) -> dict[str, str]:
+def explain(prefix: str, options: Sequence[str]) -> dict[str, str]:
     return {option: t(f"cluster.{prefix}.{option}") for option in options}
 
 
-def _labels(
+def labels(
     prefix: str, options: Sequence[str], names: Sequence[str] = (), **values: object
 ) -> Callable[[str], str]:
     """A format function with its labels fixed now: AppTest calls it outside the session,
@@ -61,7 +60,7 @@ def _labels(
     return labels.__getitem__
 
 
-def _error(err: Exception) -> None:
+def show_error(err: Exception) -> None:
     st.error(str(err), icon=":material/error:")
 
 
@@ -84,11 +83,11 @@ def pools(base: Scenario) -> tuple[pd.DataFrame, pd.DataFrame]:
             num_rows="dynamic",
             hide_index=True,
             column_config={
-                "node_id": _TEXT(t("cluster.nodes.node_id"), required=True),
-                "gpu_type": _TEXT(t("cluster.pools.gpu_type")),
-                "gpus": _NUMBER(t("cluster.nodes.gpus"), min_value=0, max_value=64, step=1),
-                "cpu": _NUMBER(t("cluster.nodes.cpu"), min_value=0.0),
-                "mem_gib": _NUMBER(t("cluster.nodes.mem_gib"), min_value=0.0),
+                "node_id": TEXT(t("cluster.nodes.node_id"), required=True),
+                "gpu_type": TEXT(t("cluster.pools.gpu_type")),
+                "gpus": NUMBER(t("cluster.nodes.gpus"), min_value=0, max_value=64, step=1),
+                "cpu": NUMBER(t("cluster.nodes.cpu"), min_value=0.0),
+                "mem_gib": NUMBER(t("cluster.nodes.mem_gib"), min_value=0.0),
             },
         )
     with st.expander(t("cluster.import.title"), icon=":material/upload_file:"):
@@ -96,7 +95,7 @@ def pools(base: Scenario) -> tuple[pd.DataFrame, pd.DataFrame]:
     return edited, nodes
 
 
-def _read_upload(
+def read_upload(
     texts: str, name: str, types: Sequence[str], read: Callable[[bytes, str], T]
 ) -> T | None:
     """An uploader (labels `cluster.<texts>.upload*`, widget `name`) and what `read` makes of
@@ -113,12 +112,12 @@ def _read_upload(
     try:
         return read(upload.getvalue(), upload.name)
     except PlannerError as err:
-        _error(err)
+        show_error(err)
         return None
 
 
 def _node_import(base: Scenario) -> None:
-    imported = _read_upload(
+    imported = read_upload(
         "import", "node_upload", imports.NODE_UPLOAD_TYPES, imports.read_node_upload
     )
     if imported is None:
@@ -144,14 +143,14 @@ def _node_import(base: Scenario) -> None:
         t("cluster.import.as"),
         ("pools", "nodes"),
         index=0 if shapes <= MAX_POOLS else 1,
-        format_func=_labels("cluster.import.as_", ("pools", "nodes"), shapes=shapes),
+        format_func=labels("cluster.import.as_", ("pools", "nodes"), shapes=shapes),
         key=key("node_as"),
     )
     if st.button(t("cluster.import.use"), icon=":material/done:", key=key("use_nodes")):
         try:
             updated = imports.with_nodes(base, imported, as_pools=how == "pools")
         except PlannerError as err:
-            _error(err)
+            show_error(err)
             return
         replace_and_rerun(updated, t("cluster.import.used", file=imported.file))
 
@@ -174,7 +173,7 @@ def policy(base: Scenario) -> dict[str, Any]:
             t(f"cluster.policy.{name}"),
             options,
             value,
-            _explain(name, options),
+            explain(name, options),
             key=key(name),
         )
     seed, second, third = st.columns(3)
@@ -219,153 +218,6 @@ def policy(base: Scenario) -> dict[str, Any]:
 # ------------------------------------------------------------------ 3. queues
 
 
-def queues(base: Scenario, gpus: Mapping[str, float], policy: Mapping[str, Any]) -> dict[str, Any]:
-    """The queue model, the Kueue editor or the Volcano queues, and the YAML import
-    (`gpus`: installed GPUs by type; `policy`: the policy section's values).
-    Returns the `Edits` fields: queue_mode, kueue, local_queues, default_queue."""
-    mode = st.radio(
-        t("cluster.queues.mode"),
-        view.QUEUE_MODES,
-        index=view.QUEUE_MODES.index(view.queue_mode(base)),
-        format_func=_labels("cluster.queues.mode_", view.QUEUE_MODES),
-        captions=[t(f"cluster.queues.mode_{m}_help") for m in view.QUEUE_MODES],
-        horizontal=True,
-        key=key("queue_mode"),
-    )
-    values: dict[str, Any] = {"queue_mode": mode}
-    if mode != "none" and (policy["admission"] != "gang" or policy["queueing"] == "backfill"):
-        st.warning(t("cluster.queues.needs_gang"), icon=":material/warning:")
-    if mode == "kueue":
-        values |= _kueue_editor(base, gpus)
-    elif mode == "volcano" and base.volcano is None:
-        st.info(t("cluster.queues.volcano_missing"), icon=":material/info:")
-    elif mode == "volcano" and base.volcano is not None:
-        st.caption(t("cluster.queues.volcano_caption", plugin=base.volcano.plugin))
-        _volcano_table(base.volcano, base)
-    with st.expander(t("cluster.queues.import"), icon=":material/upload_file:"):
-        _queue_import(base)
-    return values
-
-
-def _kueue_editor(base: Scenario, gpus: Mapping[str, float]) -> dict[str, Any]:
-    st.caption(t("cluster.queues.editor_caption"))
-    current = base.queues
-    within = get_args(WithinQueue)
-    reclaim = get_args(Reclaim)
-    rows: pd.DataFrame = st.data_editor(
-        view.kueue_frame(current, gpus),
-        key=key("kueue"),
-        num_rows="dynamic",
-        hide_index=True,
-        column_config={
-            "name": _TEXT(t("cluster.queues.name"), required=True),
-            "cohort": _TEXT(t("cluster.queues.cohort"), help=t("cluster.queues.cohort_help")),
-            "flavor": _SELECT(
-                t("cluster.queues.flavor"),
-                options=view.flavor_options(current, list(gpus)),
-                help=t("cluster.queues.flavor_help"),
-                required=True,
-            ),
-            "gpus": _NUMBER(t("cluster.queues.gpus"), min_value=0.0, required=True),
-            "borrowing_limit": _NUMBER(
-                t("cluster.queues.borrowing"), min_value=0.0, help=t("cluster.queues.limit_help")
-            ),
-            "lending_limit": _NUMBER(
-                t("cluster.queues.lending"), min_value=0.0, help=t("cluster.queues.limit_help")
-            ),
-            "within_cluster_queue": _SELECT(
-                t("cluster.queues.within"), options=within, help=t("cluster.queues.within_help")
-            ),
-            "reclaim_within_cohort": _SELECT(
-                t("cluster.queues.reclaim"), options=reclaim, help=t("cluster.queues.reclaim_help")
-            ),
-        },
-    )
-    names = list(dict.fromkeys(str(n).strip() for n in rows["name"].dropna() if str(n).strip()))
-    first = names[0] if names else ""
-    wanted = current.default_cluster_queue if current is not None else first
-    choices = ["", *names]
-    default = st.selectbox(
-        t("cluster.queues.default"),
-        choices,
-        index=choices.index(wanted) if wanted in choices else 0,
-        format_func=_labels("cluster.queues.", ("no_default",), names),
-        help=t("cluster.queues.default_help"),
-        key=key("default_queue"),
-    )
-    st.markdown(t("cluster.queues.local"))
-    local: pd.DataFrame = st.data_editor(
-        view.mapping_frame(current.local_queues if current else {}, ("queue", "target")),
-        key=key("local_queues"),
-        num_rows="dynamic",
-        hide_index=True,
-        column_config={
-            "queue": _TEXT(t("cluster.queues.trace_queue"), required=True),
-            "target": _SELECT(t("cluster.queues.target"), options=names, required=True),
-        },
-    )
-    if current is not None:
-        with st.expander(t("cluster.queues.full")):
-            _kueue_table(current)
-    return {"kueue": rows, "local_queues": local, "default_queue": default or None}
-
-
-def _kueue_table(spec: Any) -> None:
-    table = imports.kueue_table(spec)
-    st.dataframe(
-        table,
-        hide_index=True,
-        column_config={c: t(f"cluster.table.{c}") for c in table.columns},
-    )
-    if spec.local_queues:
-        mapped = ", ".join(f"{k} → {v}" for k, v in spec.local_queues.items())
-        st.caption(t("cluster.queues.local_read", mapping=mapped))
-
-
-def _volcano_table(spec: Any, base: Scenario) -> None:
-    table = imports.volcano_table(spec, imports.gpus_by_type(base.cluster))
-    st.dataframe(
-        table,
-        hide_index=True,
-        column_config={c: t(f"cluster.table.{c}") for c in table.columns},
-    )
-
-
-def _queue_import(base: Scenario) -> None:
-    imported = _read_upload(
-        "queues", "queue_upload", imports.QUEUE_UPLOAD_TYPES, imports.read_queue_upload
-    )
-    if imported is None:
-        return
-    if imported.kueue is not None:
-        spec = imported.kueue
-        st.markdown(
-            t("cluster.queues.read_kueue", file=imported.file, queues=len(spec.cluster_queues))
-        )
-        _kueue_table(spec)
-    if imported.volcano is not None:
-        st.markdown(
-            t(
-                "cluster.queues.read_volcano",
-                file=imported.file,
-                queues=len(imported.volcano.queues),
-            )
-        )
-        _volcano_table(imported.volcano, base)
-    for note in imported.notes:
-        st.caption(t("cluster.note", note=note))
-    if st.button(t("cluster.queues.use"), icon=":material/done:", key=key("use_queues")):
-        try:
-            updated, changed = imports.with_queues(base, imported)
-        except PlannerError as err:
-            _error(err)
-            return
-        replace_and_rerun(updated, t("cluster.queues.used", file=imported.file), *changed)
-
-
-# ------------------------------------------------------------------ 4. priorities, preemption
-
-
 def priorities(base: Scenario) -> dict[str, Any]:
     """Priority classes, priorities by queue, and what a preemption costs.
     Returns the `Edits` fields: priority_classes, priority_by_queue, preemption."""
@@ -378,8 +230,8 @@ def priorities(base: Scenario) -> dict[str, Any]:
         num_rows="dynamic",
         hide_index=True,
         column_config={
-            "name": _TEXT(t("cluster.priorities.class"), required=True),
-            "value": _NUMBER(t("cluster.priorities.value"), step=1, required=True),
+            "name": TEXT(t("cluster.priorities.class"), required=True),
+            "value": NUMBER(t("cluster.priorities.value"), step=1, required=True),
         },
     )
     by_queue = by_queue_col.data_editor(
@@ -388,8 +240,8 @@ def priorities(base: Scenario) -> dict[str, Any]:
         num_rows="dynamic",
         hide_index=True,
         column_config={
-            "queue": _TEXT(t("cluster.queues.trace_queue"), required=True),
-            "priority": _TEXT(
+            "queue": TEXT(t("cluster.queues.trace_queue"), required=True),
+            "priority": TEXT(
                 t("cluster.priorities.priority"),
                 help=t("cluster.priorities.priority_help"),
                 required=True,
@@ -425,23 +277,23 @@ def sharing(base: Scenario, gpu_types: Sequence[str]) -> pd.DataFrame:
         num_rows="dynamic",
         hide_index=True,
         column_config={
-            "gpu_type": _TEXT(t("cluster.pools.gpu_type"), help=t("cluster.sharing.type_help")),
-            "mode": _SELECT(t("cluster.sharing.mode"), options=view.SHARING_MODES, required=True),
-            "mig_strategy": _SELECT(
+            "gpu_type": TEXT(t("cluster.pools.gpu_type"), help=t("cluster.sharing.type_help")),
+            "mode": SELECT(t("cluster.sharing.mode"), options=view.SHARING_MODES, required=True),
+            "mig_strategy": SELECT(
                 t("cluster.sharing.strategy"),
                 options=("single", "mixed"),
                 help=t("cluster.sharing.strategy_help"),
             ),
-            "mig_layout": _TEXT(t("cluster.sharing.layout"), help=t("cluster.sharing.layout_help")),
-            "relayout_delay_s": _NUMBER(
+            "mig_layout": TEXT(t("cluster.sharing.layout"), help=t("cluster.sharing.layout_help")),
+            "relayout_delay_s": NUMBER(
                 t("cluster.sharing.relayout"),
                 min_value=0.0,
                 help=t("cluster.sharing.relayout_help"),
             ),
-            "replicas": _NUMBER(
+            "replicas": NUMBER(
                 t("cluster.sharing.replicas"), step=1, help=t("cluster.sharing.replicas_help")
             ),
-            "slowdown": _NUMBER(
+            "slowdown": NUMBER(
                 t("cluster.sharing.slowdown"), help=t("cluster.sharing.slowdown_help")
             ),
             "fail_requests_greater_than_one": st.column_config.CheckboxColumn(
@@ -471,7 +323,7 @@ def colocation(base: Scenario, gpu_types: Sequence[str]) -> dict[str, Any] | Non
         view.colocation_frame(given),
         key=key("hours"),
         hide_index=True,
-        column_config={h: _NUMBER(h, min_value=0, step=1, required=True) for h in view.HOURS},
+        column_config={h: NUMBER(h, min_value=0, step=1, required=True) for h in view.HOURS},
     )
     known = list(dict.fromkeys([*gpu_types, *(given.gpu_types if given else ())]))
     chosen = st.multiselect(
@@ -503,7 +355,7 @@ def overhead(base: Scenario) -> dict[str, str] | None:
             t("cluster.overhead.network"),
             networks,
             given.network if given else "rdma",
-            _explain("network", networks),
+            explain("network", networks),
             key=key("network"),
         ),
         "storage": widgets.explained_choice(
@@ -511,7 +363,7 @@ def overhead(base: Scenario) -> dict[str, str] | None:
             t("cluster.overhead.storage"),
             storages,
             given.storage if given else "local-nvme",
-            _explain("storage", storages),
+            explain("storage", storages),
             key=key("storage"),
         ),
     }

@@ -28,6 +28,7 @@ from planner.scenario import (
     SharingSpec,
 )
 from planner.ui.i18n import Language, fmt_number, t
+from planner.volcano import VolcanoQueueSpec, VolcanoSpec
 
 POOL_COLUMNS = ("name", "gpu_type", "gpus_per_node", "cpu", "mem_gib", "count")
 NODE_COLUMNS = ("node_id", "gpu_type", "gpus", "cpu", "mem_gib")
@@ -41,6 +42,17 @@ QUEUE_COLUMNS = (
     "within_cluster_queue",
     "reclaim_within_cohort",
 )
+VOLCANO_COLUMNS = (
+    "name",
+    "parent",
+    "weight",
+    "reclaimable",
+    "gpu_type",
+    "deserved",
+    "capability",
+    "guarantee",
+)
+VOLCANO_AMOUNTS = ("deserved", "capability", "guarantee")
 SHARING_COLUMNS = (
     "gpu_type",
     "mode",
@@ -70,6 +82,9 @@ class Edits:
     kueue: pd.DataFrame | None = None
     local_queues: pd.DataFrame | None = None
     default_queue: str | None = None
+    volcano: pd.DataFrame | None = None
+    volcano_settings: Mapping[str, Any] = field(default_factory=dict)
+    """The Volcano editor's `plugin` and `overcommit_factor`."""
     priority_classes: pd.DataFrame | None = None
     priority_by_queue: pd.DataFrame | None = None
     preemption: Mapping[str, Any] = field(default_factory=dict)
@@ -136,6 +151,36 @@ def _queue_row(queue: ClusterQueueSpec, quota: QuotaSpec) -> dict[str, Any]:
         "within_cluster_queue": queue.preemption.within_cluster_queue,
         "reclaim_within_cohort": queue.preemption.reclaim_within_cohort,
     }
+
+
+def volcano_frame(spec: VolcanoSpec | None) -> pd.DataFrame:
+    """One row per Volcano queue and GPU type it names ('' = any type; a queue naming none
+    has one row); without queues, one example queue `default` of weight 1."""
+    if spec is not None:
+        rows = [row for queue in spec.queues for row in _volcano_rows(queue)]
+    else:
+        rows = [{"name": "default", "weight": 1, "reclaimable": True, "gpu_type": ""}]
+    frame = pd.DataFrame(rows, columns=list(VOLCANO_COLUMNS))
+    frame["reclaimable"] = frame["reclaimable"].ne(False).astype("boolean")
+    return _typed(
+        frame, strings=("name", "parent", "gpu_type"), integers=("weight",), floats=VOLCANO_AMOUNTS
+    )
+
+
+def _volcano_rows(queue: VolcanoQueueSpec) -> list[dict[str, Any]]:
+    gpu_types = list(dict.fromkeys([*queue.deserved, *queue.capability, *queue.guarantee]))
+    first = {
+        "name": queue.name,
+        "parent": queue.parent,
+        "weight": queue.weight,
+        "reclaimable": queue.reclaimable,
+    }
+    return [
+        first
+        | {"gpu_type": gpu_type}
+        | {amount: getattr(queue, amount).get(gpu_type) for amount in VOLCANO_AMOUNTS}
+        for gpu_type in gpu_types or [""]
+    ]
 
 
 def queue_mode(scenario: Scenario) -> QueueMode:

@@ -545,3 +545,122 @@ def test_a_saved_scenario_is_saved_then_loaded_back_into_the_editor(db: Path) ->
     pools = at.data_editor(key=key(at, "pools")).value  # the editor starts from the loaded one
     assert int(pools["count"].iloc[0]) == 3
     assert any("Loaded 'three nodes'" in s.value for s in at.success)
+
+
+# ---------------------------------------------------------------- the Volcano queue editor
+
+
+def volcano_rows(at: AppTest) -> pd.DataFrame:
+    return next(e.value for e in at.data_editor if "guarantee" in e.value.columns)
+
+
+def to_volcano(at: AppTest) -> AppTest:
+    at = at.radio(key=key(at, "queue_mode")).set_value("volcano").run()
+    at.selectbox(key=key(at, "queueing")).set_value("fifo")
+    return at
+
+
+def test_the_volcano_editor_makes_weighted_queues(db: Path, tmp_path: Path) -> None:
+    at = to_volcano(open_page())
+    # no Volcano queues yet: one example row
+    assert volcano_rows(at)["name"].tolist() == ["default"]
+    at.session_state[key(at, "volcano")] = {
+        "edited_rows": {0: {"name": "team-a", "weight": 1, "capability": 512.0}},
+        "added_rows": [{"name": "team-b", "weight": 3, "guarantee": 64.0}],
+        "deleted_rows": [],
+    }
+
+    at = apply(at)
+
+    assert not at.exception
+    assert not at.error
+    volcano = working(at).volcano
+    assert volcano is not None
+    assert working(at).queues is None
+    assert [(q.name, q.weight) for q in volcano.queues] == [("team-a", 1), ("team-b", 3)]
+    assert volcano.queues[0].capability == {"": 512.0}
+    assert volcano.queues[1].guarantee == {"": 64.0}
+    assert volcano.overcommit_factor == 1.2
+    assert "Volcano: 2 queues (proportion)" in summary(at)
+    path = tmp_path / "scenario.yaml"
+    path.write_text(cluster_view.scenario_yaml(working(at)), encoding="utf-8")
+    assert load_scenario(path) == working(at)
+    # the editor now starts from the applied queues
+    assert volcano_rows(at)["weight"].tolist() == [1, 3]
+
+
+@pytest.mark.parametrize(
+    ("edit", "problem"),
+    [
+        ({"weight": -2}, "greater than or equal to 1"),
+        ({"guarantee": 600.0}, "queue 'team-b': guarantee exceeds capability"),
+    ],
+)
+def test_a_bad_volcano_row_is_named_and_changes_nothing(
+    db: Path, edit: dict[str, Any], problem: str
+) -> None:
+    at = to_volcano(open_page())
+    before = working(at)
+    at.session_state[key(at, "volcano")] = {
+        "edited_rows": {0: {"name": "team-a"}},
+        "added_rows": [{"name": "team-b", "weight": 3, "capability": 512.0} | edit],
+        "deleted_rows": [],
+    }
+
+    at = apply(at)
+
+    assert not at.exception
+    assert at.error[0].value.startswith("**Queues**: row 2: ")
+    assert problem in at.error[0].value
+    assert working(at) == before
+
+
+def test_imported_volcano_queues_show_in_the_editor_and_apply_unchanged(db: Path) -> None:
+    at = upload(open_page(), "queue_upload", VOLCANO)
+    at = at.button(key=key(at, "use_queues")).click().run()
+    before = working(at)
+    assert before.volcano is not None
+
+    rows = volcano_rows(at)
+    assert rows["name"].tolist() == ["team-a", "team-b"]
+    assert rows["weight"].tolist() == [1, 3]
+    assert rows["deserved"].tolist() == [8.0, 24.0]
+    assert at.number_input(key=key(at, "volcano_overcommit")).value == 1.5
+    at.selectbox(key=key(at, "queueing")).set_value("fifo")
+    at = apply(at)
+
+    assert not at.exception
+    assert not at.error
+    after = working(at)
+    assert after.volcano == before.volcano
+    assert after.model_copy(update={"policy": before.policy}) == before
+
+
+def test_the_volcano_editor_keeps_what_it_does_not_show(db: Path) -> None:
+    at = upload(open_page(), "queue_upload", VOLCANO)
+    at = at.button(key=key(at, "use_queues")).click().run()
+    before = working(at).volcano
+    assert before is not None
+    at.selectbox(key=key(at, "queueing")).set_value("fifo")
+    edit_table(at, "volcano", {1: {"weight": 5}})
+    at.number_input(key=key(at, "volcano_overcommit")).set_value(2.0)
+
+    at = apply(at)
+
+    assert not at.error
+    after = working(at).volcano
+    assert after is not None
+    assert [q.weight for q in after.queues] == [1, 5]
+    assert after.overcommit_factor == 2.0
+    assert (after.plugin, after.preempt, after.reclaim) == (before.plugin, True, True)
+    assert after.queues[1].priority == 10
+    assert after.queues[0].cpu_capability == before.queues[0].cpu_capability
+
+
+def test_the_volcano_editor_speaks_chinese(db: Path) -> None:
+    at = open_page("zh")
+    at = at.radio(key=key(at, "queue_mode")).set_value("volcano").run()
+
+    assert not at.exception
+    assert at.number_input(key=key(at, "volcano_overcommit")).label == "超售系数"
+    assert any("示例行" in i.value for i in at.info)

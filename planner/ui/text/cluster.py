@@ -122,7 +122,7 @@ EN = {
     "cluster.queues.mode_volcano": "Volcano",
     "cluster.queues.mode_none_help": "one queue for everybody, no quotas",
     "cluster.queues.mode_kueue_help": "ClusterQueues with quotas, borrowing in cohorts",
-    "cluster.queues.mode_volcano_help": "weighted queues sharing the cluster (import a YAML)",
+    "cluster.queues.mode_volcano_help": "weighted queues sharing the cluster",
     "cluster.queues.needs_gang": (
         "Queues admit whole jobs and have no backfill: choose gang admission and fifo or "
         "strict-fifo queueing under Scheduler policy before applying."
@@ -165,10 +165,42 @@ EN = {
     "cluster.queues.full": "All queue settings, as read",
     "cluster.queues.local_read": "LocalQueues: {mapping}",
     "cluster.queues.volcano_caption": (
-        "Volcano queues ({plugin} plugin), as imported; the replay runs them as ClusterQueues "
-        "sized to this cluster. Import another YAML to change them."
+        "One row per Volcano queue and GPU type ('' = any type); several rows with the same "
+        "name give one queue amounts for several GPU types. The replay runs them as "
+        "ClusterQueues sized to this cluster. What the table does not show (the preempt and "
+        "reclaim actions, the trace queue mapping, CPU and memory caps, priority) is kept "
+        "from the imported queues."
     ),
-    "cluster.queues.volcano_missing": "Import a Volcano YAML below to use Volcano queues.",
+    "cluster.queues.volcano_missing": (
+        "No Volcano queues yet: edit the example row below, or import a Volcano YAML."
+    ),
+    "cluster.queues.plugin": "Plugin",
+    "cluster.queues.plugin_proportion": "proportion (deserved by weight)",
+    "cluster.queues.plugin_capacity": "capacity (deserved as given)",
+    "cluster.queues.plugin_help": (
+        "proportion, Volcano's default: GPUs are water-filled by weight; capacity: each "
+        "queue's deserved is given, and queues may have a parent"
+    ),
+    "cluster.queues.overcommit": "Overcommit factor",
+    "cluster.queues.overcommit_help": (
+        "enqueue: jobs wait to be enqueued while pending requests exceed this x the free "
+        "cluster; empty: no enqueue gate"
+    ),
+    "cluster.queues.volcano_name": "Queue",
+    "cluster.queues.parent": "Parent",
+    "cluster.queues.parent_help": "capacity plugin only: the parent queue; empty: root",
+    "cluster.queues.weight": "Weight",
+    "cluster.queues.weight_help": "proportion plugin: the queue's share of the GPUs, 1 or more",
+    "cluster.queues.reclaimable": "Reclaimable",
+    "cluster.queues.reclaimable_help": "other queues may reclaim GPUs it uses beyond its share",
+    "cluster.queues.type_help": "GPU type of the amounts; empty: any GPU type",
+    "cluster.queues.deserved": "Deserved GPUs",
+    "cluster.queues.deserved_help": "capacity plugin: the queue's share; empty: 0",
+    "cluster.queues.capability": "Capability GPUs",
+    "cluster.queues.capability_help": "hard cap; empty: no cap",
+    "cluster.queues.guarantee": "Guarantee GPUs",
+    "cluster.queues.guarantee_help": "reserved, never lent; at most the capability; empty: 0",
+    "cluster.queues.volcano_full": "The queues and their shares on this cluster",
     "cluster.queues.import": "Import Kueue or Volcano YAML",
     "cluster.queues.upload": "Kueue or Volcano YAML (up to {limit} MB)",
     "cluster.queues.upload_help": (
@@ -290,8 +322,10 @@ EN = {
         "flavor '{flavor}' is neither a GPU type of the cluster nor an imported flavor "
         "(known: {known})"
     ),
-    "cluster.error.no_volcano": "no Volcano queues yet: import a Volcano YAML, or choose "
-    "another queue model",
+    "cluster.error.no_volcano": "add at least one Volcano queue, or choose another queue model",
+    "cluster.error.volcano_type_twice": (
+        "queue '{queue}' has two rows for GPU type '{gpu_type}'; merge them into one"
+    ),
     "cluster.error.local_row": "LocalQueue row {row}: give both the queue and its ClusterQueue",
     "cluster.error.class_row": "priority class row {row}: give both the name and the value",
     "cluster.error.by_queue_row": "row {row}: give both the queue and its priority",
@@ -442,7 +476,7 @@ ZH = {
     "cluster.queues.mode_volcano": "Volcano 队列",
     "cluster.queues.mode_none_help": "所有人共用一个队列，无配额",
     "cluster.queues.mode_kueue_help": "带配额的 ClusterQueue，在 cohort 内借用",
-    "cluster.queues.mode_volcano_help": "按权重共享集群的队列（导入 YAML）",
+    "cluster.queues.mode_volcano_help": "按权重共享集群的队列",
     "cluster.queues.needs_gang": (
         "队列按整个作业准入且不支持回填：应用前请在“调度策略”中选择整组（gang）准入"
         "和 fifo 或 strict-fifo 排队。"
@@ -486,10 +520,39 @@ ZH = {
     "cluster.queues.full": "读取到的全部队列设置",
     "cluster.queues.local_read": "LocalQueue 映射：{mapping}",
     "cluster.queues.volcano_caption": (
-        "导入的 Volcano 队列（{plugin} 插件）；回放时按本集群规模转换为 ClusterQueue 运行。"
-        "如需修改，请导入另一个 YAML。"
+        "每行对应一个 Volcano 队列和一种 GPU 型号（留空 = 任意型号）；同名的多行为同一队列"
+        "设置多种 GPU 型号的数量。回放时按本集群规模转换为 ClusterQueue 运行。表中未显示的"
+        "设置（preempt 与 reclaim 动作、作业记录队列映射、CPU 与内存上限、优先级）沿用导入的队列。"
     ),
-    "cluster.queues.volcano_missing": "请在下方导入 Volcano YAML 以使用 Volcano 队列。",
+    "cluster.queues.volcano_missing": (
+        "还没有 Volcano 队列：请编辑下方的示例行，或导入 Volcano YAML。"
+    ),
+    "cluster.queues.plugin": "插件",
+    "cluster.queues.plugin_proportion": "proportion（按权重分配应得份额）",
+    "cluster.queues.plugin_capacity": "capacity（按给定值分配应得份额）",
+    "cluster.queues.plugin_help": (
+        "proportion 为 Volcano 默认插件：GPU 按权重水位填充分配；capacity：直接给定每个队列的"
+        "应得份额，队列可以有上级队列"
+    ),
+    "cluster.queues.overcommit": "超售系数",
+    "cluster.queues.overcommit_help": (
+        "enqueue 动作：待处理请求超过空闲集群的该倍数时，作业等待入队；留空：不设入队限制"
+    ),
+    "cluster.queues.volcano_name": "队列",
+    "cluster.queues.parent": "上级队列",
+    "cluster.queues.parent_help": "仅 capacity 插件：上级队列；留空：root",
+    "cluster.queues.weight": "权重",
+    "cluster.queues.weight_help": "proportion 插件：队列分得 GPU 的份额，至少为 1",
+    "cluster.queues.reclaimable": "可回收",
+    "cluster.queues.reclaimable_help": "其他队列可回收它超出份额使用的 GPU",
+    "cluster.queues.type_help": "数量对应的 GPU 型号；留空：任意型号",
+    "cluster.queues.deserved": "应得 GPU",
+    "cluster.queues.deserved_help": "capacity 插件：队列的份额；留空：0",
+    "cluster.queues.capability": "上限 GPU",
+    "cluster.queues.capability_help": "硬上限；留空：不设上限",
+    "cluster.queues.guarantee": "保障 GPU",
+    "cluster.queues.guarantee_help": "预留且从不出借；不超过上限；留空：0",
+    "cluster.queues.volcano_full": "各队列及其在本集群上的份额",
     "cluster.queues.import": "导入 Kueue 或 Volcano YAML",
     "cluster.queues.upload": "Kueue 或 Volcano YAML（最大 {limit} MB）",
     "cluster.queues.upload_help": (
@@ -601,7 +664,10 @@ ZH = {
     "cluster.error.unknown_flavor": (
         "资源规格 '{flavor}' 既不是集群中的 GPU 型号，也不是导入的规格（已知：{known}）"
     ),
-    "cluster.error.no_volcano": "还没有 Volcano 队列：请导入 Volcano YAML，或选择其他队列模式",
+    "cluster.error.no_volcano": "请至少添加一个 Volcano 队列，或选择其他队列模式",
+    "cluster.error.volcano_type_twice": (
+        "队列 '{queue}' 中 GPU 型号 '{gpu_type}' 出现了两行；请合并为一行"
+    ),
     "cluster.error.local_row": "LocalQueue 第 {row} 行：请同时填写队列及其 ClusterQueue",
     "cluster.error.class_row": "优先级类第 {row} 行：请同时填写名称和数值",
     "cluster.error.by_queue_row": "第 {row} 行：请同时填写队列及其优先级",
