@@ -60,12 +60,6 @@ def _common(parser: argparse.ArgumentParser, *, json_flag: bool) -> None:
         parser.add_argument("--json", action="store_true", help="print JSON instead of text")
 
 
-def _state(saved: SavedScenario) -> str:
-    if saved.results is None:
-        return "not run"
-    return "stale" if saved.is_stale else "current"
-
-
 def _row(saved: SavedScenario) -> dict[str, Any]:
     return {
         "name": saved.name,
@@ -73,7 +67,7 @@ def _row(saved: SavedScenario) -> dict[str, Any]:
         "trace_id": saved.trace_id,
         "created_at": saved.created_at.isoformat(sep=" ", timespec="seconds"),
         "updated_at": saved.updated_at.isoformat(sep=" ", timespec="seconds"),
-        "results": _state(saved),
+        "results": "not run" if saved.state == "none" else saved.state,
     }
 
 

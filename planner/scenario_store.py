@@ -57,6 +57,13 @@ class SavedScenario:
     """The key results of this YAML on this trace (and today's price book) would carry."""
 
     @property
+    def state(self) -> Literal["none", "current", "stale"]:
+        """Whether results are stored, and whether they still fit the scenario."""
+        if self.results is None:
+            return "none"
+        return "stale" if self.is_stale else "current"
+
+    @property
     def is_stale(self) -> bool:
         """Results are stored, but for another version of the YAML, another trace, or (a TCO
         scenario) another state of the price book."""

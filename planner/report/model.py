@@ -173,9 +173,10 @@ def categories(reports: Sequence[Named]) -> list[str]:
     return [c for c in CATEGORIES if c in found] + extra
 
 
-def category_label(key: str, lang: Language) -> str:
+def _label(kind: str, key: str, lang: Language) -> str:
+    """The text `report.<kind>.<key>`, or the key itself for one the texts do not name."""
     try:
-        return text(f"report.cat.{key}", lang)
+        return text(f"report.{kind}.{key}", lang)
     except KeyError:
         return key
 
@@ -186,7 +187,7 @@ def _options(reports: Sequence[Named], lang: Language) -> Table:
         _col("scenario", "report.col.scenario", "text", lang),
         _col("horizon_years", "report.col.horizon", "years", lang),
         _col("option", "report.col.option", "text", lang),
-        *(Column(c, category_label(c, lang), "money") for c in cats),
+        *(Column(c, _label("cat", c, lang), "money") for c in cats),
         _col("total", "report.col.total", "money", lang),
         _col("cost_per_useful_gpu_hour", "report.col.per_useful", "rate", lang),
         _col("cost_per_installed_gpu_hour", "report.col.per_installed", "rate", lang),
@@ -252,16 +253,9 @@ def _sensitivity(reports: Sequence[Named], lang: Language) -> Table:
         if not s:
             continue
         for b in s["bars"]:
-            label = driver_label(str(b["driver"]), lang)
+            label = _label("driver", str(b["driver"]), lang)
             rows.append((name, s["output"], label, b["low"], b["high"], b["swing"], s["base"]))
     return Table(text("report.sheet.sensitivity", lang), columns, tuple(rows))
-
-
-def driver_label(key: str, lang: Language) -> str:
-    try:
-        return text(f"report.driver.{key}", lang)
-    except KeyError:
-        return key
 
 
 def _prices(reports: Sequence[Named], lang: Language) -> Table:

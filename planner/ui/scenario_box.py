@@ -118,17 +118,11 @@ def library_frame(saved: list[SavedScenario]) -> pd.DataFrame:
             t("scenarios.col_kind"): t(f"scenarios.kind_{s.kind}"),
             t("scenarios.col_trace"): s.trace_id or "",
             t("scenarios.col_updated"): s.updated_at.isoformat(sep=" ", timespec="minutes"),
-            t("scenarios.col_results"): t(f"scenarios.state_{_state(s)}"),
+            t("scenarios.col_results"): t(f"scenarios.state_{s.state}"),
         }
         for s in saved
     ]
     return pd.DataFrame(rows)
-
-
-def _state(saved: SavedScenario) -> str:
-    if saved.results is None:
-        return "none"
-    return "stale" if saved.is_stale else "current"
 
 
 def library(key: str) -> None:
