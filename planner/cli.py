@@ -22,6 +22,7 @@ from planner.errors import PlannerError
 from planner.importer import import_file, rejected_rows
 from planner.ingest import FORMATS, IngestOptions
 from planner.ingest.columns import FIELDS
+from planner.replay import validation_text
 from planner.store import connect, database_path
 from planner.trace_stats import find_trace, list_traces, trace_stats
 
@@ -36,7 +37,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except PlannerError as err:
         print(f"error: {err}", file=sys.stderr)
     except pydantic.ValidationError as err:
-        print(f"error: {err}", file=sys.stderr)
+        print(f"error: {validation_text(err)}", file=sys.stderr)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130

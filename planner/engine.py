@@ -28,8 +28,9 @@ from planner.cluster import (
 from planner.colocation import HOUR_S
 from planner.config import NodeSpec
 from planner.enqueue import EnqueueGate
+from planner.errors import ScenarioError
 from planner.model import Job
-from planner.policy import Policy
+from planner.policy import MAX_SIMULATED_S, Policy
 from planner.preemption import Candidate, choose_victims, may_preempt_in_queue, may_reclaim
 from planner.quota import BUDGET_MONTH_S, Quotas, limits_cpu_or_memory
 from planner.shared_gpus import MIG_RELAYOUT
@@ -57,6 +58,9 @@ VOLCANO_SESSION_S = 1.0
 # Job states.
 PENDING, WAITING, RUNNING, DONE, UNSCHEDULABLE, BACKING_OFF, TERMINATING, BURST = range(8)
 _TIMELINE_BINS = 400
+_MAX_BINS = 4 * _TIMELINE_BINS
+"""Past this many bins, pairs merge and the width doubles: memory and time stay bounded by
+the number of events, whatever the simulated span (a job of 1e8 s, a far horizon)."""
 _PROGRESS_STEPS = 2048  # loop iterations between progress checks
 _PROGRESS_MIN_STEP = 0.01  # report when the fraction done grew by at least this
 _NO_REASON = -1
@@ -90,6 +94,21 @@ class Timeline:
     """Sampled at each bin's first instant: idle GPUs that no waiting job's pod can use."""
     fgd_fragmented_gpus: list[float] = field(default_factory=list)
     """Sampled likewise: the FGD measure against the trace's mix of GPU requests."""
+
+    def coarsen(self) -> None:
+        """Merge each pair of (complete) bins into one of twice the width: means average,
+        samples keep the first instant's."""
+        self.bin_s *= 2
+        self.allocated_gpus = [
+            [(a + b) / 2 for a, b in zip(first, second, strict=True)]
+            for first, second in zip(
+                self.allocated_gpus[::2], self.allocated_gpus[1::2], strict=True
+            )
+        ]
+        for means in (self.held_idle_gpus, self.queued_jobs, self.queued_gpus):
+            means[:] = [(a + b) / 2 for a, b in zip(means[::2], means[1::2], strict=True)]
+        for samples in (self.unusable_idle_gpus, self.fgd_fragmented_gpus):
+            del samples[1::2]
 
 
 @dataclass(slots=True)
@@ -154,6 +173,7 @@ def simulate(
     1.0 last): half arrivals, half jobs settled (neither waiting nor running). It may raise
     to abandon the replay.
     """
+    _check_span(jobs, policy)
     # The loop allocates millions of short-lived tuples and creates no cycles; the cyclic
     # collector would rescan every live job object again and again (a third of the run).
     collecting = gc.isenabled()
@@ -166,6 +186,26 @@ def simulate(
     if progress is not None:
         progress(1.0)
     return result
+
+
+def _check_span(jobs: Sequence[Job], policy: Policy) -> None:
+    """Refuse times no replay should simulate: not finite, or past `MAX_SIMULATED_S`."""
+    horizon = policy.horizon_s
+    if horizon is not None and not 0 <= horizon <= MAX_SIMULATED_S:
+        raise ScenarioError(
+            f"horizon_s {horizon:g}: give a number of seconds from 0 to {MAX_SIMULATED_S:.0f} "
+            "(100 years)"
+        )
+    for job in jobs:
+        end = job.submit_s + job.duration_s
+        if not (
+            job.duration_s >= 0 and job.submit_s >= -MAX_SIMULATED_S and end <= MAX_SIMULATED_S
+        ):
+            raise ScenarioError(
+                f"job {job.job_id!r}: submit_s {job.submit_s:g} and duration_s "
+                f"{job.duration_s:g} end past the {MAX_SIMULATED_S:.0f} s (100 years) a replay "
+                "simulates; was the duration given in milliseconds?"
+            )
 
 
 class _Replay:
@@ -1607,14 +1647,21 @@ class _BinAccumulator:
         self.held = self.jobs = self.milli = 0.0
 
     def add(self, replay: "_Replay", t0: float, t1: float) -> None:
-        width = replay.timeline.bin_s
+        timeline = replay.timeline
+        width = timeline.bin_s
+        sample: tuple[float, float] | None = None  # the state holds over [t0, t1)
         while t0 < t1:
             index = int(t0 // width)
             if (index + 1) * width <= t0:  # float division rounded down past a boundary
                 index += 1
             if index != self.index:
                 self.finish(replay)
-                self._open(replay, index)
+                if index >= _MAX_BINS:
+                    timeline.coarsen()
+                    width = timeline.bin_s
+                    continue
+                sample = sample or self._sample(replay)
+                self._open(index, timeline, sample)
             stop = min(t1, (index + 1) * width)
             dt = stop - t0
             for p, milli in enumerate(replay.alloc_by_pool):
@@ -1624,13 +1671,18 @@ class _BinAccumulator:
             self.milli += replay.queued_milli * dt
             t0 = stop
 
-    def _open(self, replay: "_Replay", index: int) -> None:
-        self.index = index
-        cluster, timeline = replay.cluster, replay.timeline
+    @staticmethod
+    def _sample(replay: "_Replay") -> tuple[float, float]:
+        """(idle GPUs no waiting job can use, FGD-fragmented GPUs) in the current state."""
+        cluster = replay.cluster
         waiting = [(replay.shapes[s][0], replay.shapes[s][2]) for s in replay.queued_shapes]
-        timeline.unusable_idle_gpus.append(cluster.unusable_free_milli(waiting) / MILLI)
         frag = cluster.fgd_fragmentation() if cluster.typical else 0
-        timeline.fgd_fragmented_gpus.append(frag / MILLI)
+        return cluster.unusable_free_milli(waiting) / MILLI, frag / MILLI
+
+    def _open(self, index: int, timeline: Timeline, sample: tuple[float, float]) -> None:
+        self.index = index
+        timeline.unusable_idle_gpus.append(sample[0])
+        timeline.fgd_fragmented_gpus.append(sample[1])
 
     def finish(self, replay: "_Replay") -> None:
         """Close the open bin (the last one may be partial; its means use the full width)."""

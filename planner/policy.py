@@ -14,6 +14,10 @@ from planner.overhead import Overhead
 from planner.quota import QueueSetup
 from planner.sharing import SharingMode
 
+MAX_SIMULATED_S = 100 * 365 * 86_400.0
+"""The longest span a replay simulates (100 years). Durations, horizons and delays beyond it
+are unit mistakes (milliseconds read as seconds), not plans, and are refused."""
+
 Admission = Literal["gang", "pod"]
 Queueing = Literal["strict-fifo", "fifo", "backfill"]
 ADMISSIONS: tuple[Admission, ...] = ("gang", "pod")

@@ -341,5 +341,6 @@ def validation_text(err: ValidationError) -> str:
     parts = []
     for problem in err.errors():
         where = ".".join(str(p) for p in problem["loc"]) or "scenario"
-        parts.append(f"{where}: {problem['msg']}")
+        message = problem["msg"].removeprefix("Value error, ")
+        parts.append(f"{where}: {message}")
     return "; ".join(parts)

@@ -5,7 +5,7 @@ specs are what the engine receives. `planner schema` prints the JSON schema of t
 """
 
 from dataclasses import replace
-from typing import Literal, Self
+from typing import Annotated, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -14,7 +14,7 @@ from planner.colocation import Colocation
 from planner.config import Node, NodePool
 from planner.errors import ScenarioError
 from planner.overhead import Network, Overhead, Storage
-from planner.policy import Admission, Policy, Queueing
+from planner.policy import MAX_SIMULATED_S, Admission, Policy, Queueing
 from planner.preemption import BorrowWithin, PreemptionPolicy, Reclaim, WithinQueue
 from planner.quota import FlavorQuota, QueueSetup, QuotaNode
 from planner.sharing import MigConfig, SharingMode, TimeSlicing, layout_names
@@ -22,7 +22,12 @@ from planner.volcano import VolcanoSpec
 
 
 class _Config(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+
+
+Seconds = Annotated[float, Field(le=MAX_SIMULATED_S)]
+"""A finite time in seconds of simulated time, at most `MAX_SIMULATED_S` (100 years): more
+is a unit mistake, and would make a replay run for ever."""
 
 
 class PolicySpec(_Config):
@@ -38,13 +43,13 @@ class PolicySpec(_Config):
     backfill_depth: int = Field(
         default=500, ge=1, description="jobs tested behind the head per pass"
     )
-    pod_timeout_s: float | None = Field(
+    pod_timeout_s: Seconds | None = Field(
         default=None, gt=0, description="pod admission: release a partly placed job after this"
     )
-    backoff_base_s: float = Field(default=60.0, ge=0)
-    backoff_max_s: float = Field(default=3600.0, ge=0)
+    backoff_base_s: Seconds = Field(default=60.0, ge=0)
+    backoff_max_s: Seconds = Field(default=3600.0, ge=0)
     backoff_limit: int = Field(default=20, ge=0)
-    horizon_s: float | None = Field(
+    horizon_s: Seconds | None = Field(
         default=None,
         gt=0,
         description="stop here (seconds from trace start); none = run to the end",
@@ -311,12 +316,12 @@ class ColocationSpec(_Config):
 class PreemptionCostSpec(_Config):
     """What a preemption costs the victim, and when it may happen (every queue alike)."""
 
-    checkpoint_interval_s: float | None = Field(
+    checkpoint_interval_s: Seconds | None = Field(
         default=None, gt=0, description="preempted jobs keep work up to their last checkpoint"
     )
-    restart_overhead_s: float = Field(default=0.0, ge=0, description="added on each restart")
-    min_run_s: float = Field(default=0.0, ge=0, description="no preemption before this run time")
-    termination_grace_s: float = Field(
+    restart_overhead_s: Seconds = Field(default=0.0, ge=0, description="added on each restart")
+    min_run_s: Seconds = Field(default=0.0, ge=0, description="no preemption before this run time")
+    termination_grace_s: Seconds = Field(
         default=0.0, ge=0, description="preempted pods hold GPUs and quota this long"
     )
 
@@ -355,7 +360,7 @@ class MigSpec(_Config):
         description="named layout (all-balanced, all-1g.10gb, ...) or a list of profiles "
         "per GPU; none: dynamic MIG, instances created where requests land",
     )
-    relayout_delay_s: float | None = Field(
+    relayout_delay_s: Seconds | None = Field(
         default=None, ge=0, description="re-partition idle GPUs on demand, taking this long"
     )
 

@@ -119,7 +119,7 @@ def test_an_invalid_upload_is_reported_not_raised(db: Path) -> None:
     upload.set_value(("mine.yaml", b"name: mine\ncloud: []\n", "application/x-yaml")).run()
 
     assert not at.exception
-    assert "mine.yaml: scenario: Value error, give servers to own" in at.error[0].value
+    assert "mine.yaml: scenario: give servers to own" in at.error[0].value
     assert not at.metric
     assert not at.get("plotly_chart")
 

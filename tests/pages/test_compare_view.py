@@ -226,7 +226,7 @@ def test_uploaded_text_parses_like_the_cli_reads_the_file() -> None:
     ("text", "message"),
     [
         ("self_hosted: [\n", "up.yaml: cannot read the TCO scenario"),
-        ("name: x\n", "up.yaml: scenario: Value error, give servers to own"),
+        ("name: x\n", "up.yaml: scenario: give servers to own"),
         ("- a\n- b\n", "up.yaml: scenario: Input should be a valid dictionary"),
         (
             "self_hosted: [{gpu: H100, servers: 0}]\n",
