@@ -3,6 +3,7 @@
 import streamlit as st
 
 from planner.errors import PlannerError
+from planner.report.csv_table import frame_csv
 from planner.ui import cache, frame
 from planner.ui import history_view as view
 from planner.ui.i18n import fmt_number, t
@@ -103,7 +104,7 @@ if upload is not None:
                 if not outcome.rejected.empty:
                     st.download_button(
                         t("history.download_rejected"),
-                        outcome.rejected.to_csv(index=False),
+                        frame_csv(outcome.rejected),
                         file_name=f"rejected-{report.trace_id}.csv",
                         mime="text/csv",
                         on_click="ignore",

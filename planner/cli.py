@@ -23,6 +23,7 @@ from planner.importer import import_file, rejected_rows
 from planner.ingest import FORMATS, IngestOptions
 from planner.ingest.columns import FIELDS
 from planner.replay import validation_text
+from planner.report.csv_table import frame_csv
 from planner.store import connect, database_path
 from planner.trace_stats import find_trace, list_traces, trace_stats
 
@@ -123,11 +124,18 @@ def _options(args: argparse.Namespace) -> IngestOptions:
     )
 
 
+def _write_rejected(path: Path, text: str) -> None:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as err:
+        raise PlannerError(f"cannot write the rejected rows to {path}: {err.strerror}") from err
+
+
 def _ingest(args: argparse.Namespace) -> int:
     with connect(database_path(args.db)) as con:
         report = import_file(con, args.path, _options(args), args.name)
         if args.rejected_out and report.rejected:
-            rejected_rows(con, report.trace_id).to_csv(args.rejected_out, index=False)
+            _write_rejected(args.rejected_out, frame_csv(rejected_rows(con, report.trace_id)))
     if args.json:
         print(report.model_dump_json(indent=2))
     else:

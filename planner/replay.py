@@ -26,6 +26,7 @@ from planner.metrics import waited_s
 from planner.model import Job
 from planner.scenario import ClusterSpec, MigSpec, Scenario, SharingSpec
 from planner.sharing import mode_label
+from planner.spreadsheet_text import safe_row
 from planner.trace_stats import find_trace
 from planner.volcano_queues import to_queues, volcano_notes
 from planner.waits import REASON_CODES
@@ -308,7 +309,7 @@ def write_schedule(result: ReplayResult, path: Path) -> int:
             writer.writerow(SCHEDULE_COLUMNS)
             rows = 0
             for row in schedule_rows(result):
-                writer.writerow(row)
+                writer.writerow(safe_row(row))
                 rows += 1
     except OSError as err:
         raise ScenarioError(f"cannot write the schedule to {path}: {err.strerror}") from err

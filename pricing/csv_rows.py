@@ -2,6 +2,8 @@
 
 Rows are numbered as in a spreadsheet: the header is row 1, the first data row is row 2.
 Empty cells mean "not given" (the model's default). Good rows are kept when others fail.
+Text a spreadsheet would run as a formula is written with a leading `'` and read back without
+it (`planner.spreadsheet_text`), so exports open safely and still import unchanged.
 """
 
 import csv
@@ -13,6 +15,7 @@ from typing import Generic, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from planner.spreadsheet_text import restore_text, safe_text
 from pricing.errors import PricingError
 from pricing.problems import problems
 
@@ -79,7 +82,7 @@ def _validate(
     if record.get(None):
         return None, [RowError(number, "", "", "more cells than columns in the header")]
     data = {
-        name: value.strip()
+        name: restore_text(value.strip())
         for name, value in record.items()
         if name in model.model_fields and isinstance(value, str) and value.strip()
     }
@@ -106,4 +109,4 @@ def _cell(value: object) -> str:
         return str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
     if isinstance(value, date):
         return value.isoformat()
-    return str(value)
+    return safe_text(str(value))

@@ -1,5 +1,6 @@
 """The report as an Excel workbook: Summary, Options, Monthly cash flow, Sensitivity, Prices
-used and Notes sheets, numbers stored as numbers with the report currency's formats."""
+used and Notes sheets, numbers stored as numbers with the report currency's formats, text
+always stored as text (a scenario named `=HYPERLINK(...)` must not become a formula)."""
 
 from io import BytesIO
 
@@ -12,6 +13,7 @@ from planner.i18n_core import number_style
 from planner.report.cells import Cell, Kind
 from planner.report.model import Report, Table
 from planner.report.text import text
+from planner.spreadsheet_text import is_formula_like
 
 BOLD = Font(bold=True)
 TITLE = Font(bold=True, size=14)
@@ -42,6 +44,8 @@ def write_xlsx(report: Report) -> bytes:
     for table in (report.options, report.cash, report.sensitivity, report.prices):
         _table(book.create_sheet(_sheet_name(table.title)), table, report.currency)
     _notes(book.create_sheet(_sheet_name(text("report.sheet.notes", report.lang))), report)
+    for sheet in book.worksheets:
+        _text_as_text(sheet)
     out = BytesIO()
     book.save(out)
     return out.getvalue()
@@ -98,6 +102,17 @@ def _append(sheet: Worksheet, values: list[Cell], kinds: list[Kind], currency: s
     for k, kind in enumerate(kinds, start=1):
         if kind != "text":
             sheet.cell(row, k).number_format = number_format(kind, currency)
+
+
+def _text_as_text(sheet: Worksheet) -> None:
+    """Every string a string: openpyxl makes one starting with "=" a formula. Text a
+    spreadsheet would run also gets Excel's quote prefix, so editing the cell keeps it text."""
+    for row in sheet.iter_rows():
+        for cell in row:
+            if isinstance(cell.value, str):
+                cell.data_type = "s"
+                if is_formula_like(cell.value):
+                    cell.quotePrefix = True
 
 
 def _notes(sheet: Worksheet, report: Report) -> None:

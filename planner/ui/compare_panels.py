@@ -12,6 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from planner.errors import PlannerError
+from planner.report.csv_table import frame_csv
 from planner.tco_scenario import TcoScenario
 from planner.ui import cache, charts, scenario_box
 from planner.ui import compare_saved as many
@@ -105,7 +106,7 @@ def file_panel() -> None:
         mime="application/x-yaml", key="compare_download_yaml", icon=":material/download:",
     )  # fmt: skip
     csv_col.download_button(
-        t("compare.download_table"), frame.to_csv(index=False).encode(),
+        t("compare.download_table"), frame_csv(frame).encode(),
         file_name="compare.csv", mime="text/csv", key="compare_download_csv",
         icon=":material/download:",
     )  # fmt: skip
@@ -270,7 +271,7 @@ def _saved_results(priced: list[many.Priced], tornado: view.CompareRun | None) -
         icon=":material/download:",
     )  # fmt: skip
     csv_col.download_button(
-        t("compare.download_table"), frame.to_csv(index=False).encode(),
+        t("compare.download_table"), frame_csv(frame).encode(),
         file_name="compare.csv", mime="text/csv", key="compare_saved_csv",
         icon=":material/download:",
     )  # fmt: skip

@@ -26,6 +26,7 @@ from planner.config import NodePool
 from planner.metrics import summarize
 from planner.replay import SCHEDULE_COLUMNS, load_scenario, run_scenario, schedule_rows
 from planner.scenario import ClusterSpec, Scenario
+from planner.spreadsheet_text import safe_row
 from planner.store import database_path
 from planner.ui.cache import cursor
 from planner.ui.i18n import fmt_number, fmt_percent, t
@@ -223,7 +224,7 @@ def schedule_csv(rows: Iterable[tuple[object, ...]]) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(SCHEDULE_COLUMNS)
-    writer.writerows(rows)
+    writer.writerows(safe_row(row) for row in rows)
     return out.getvalue()
 
 
