@@ -60,6 +60,8 @@ if scenario != view.scenario_on(trace_id, working):
     st.info(t("replay.stale"), icon=":material/update:")
 for note in run.notes:
     st.caption(t("replay.note", note=note))
+for alert in view.stop_alerts(s):
+    st.error(alert, icon=":material/block:")
 util, completed, unschedulable, mean_wait, p95_wait = st.columns(5)
 util.metric(t("replay.utilization"), fmt_percent(s["utilization"]))
 completed.metric(

@@ -190,11 +190,19 @@ def _replay_lines(s: dict[str, Any]) -> list[str]:
         lines.extend(f"  {k:<16} {v:>14,.1f}  ({WAIT_REASONS[k]})" for k, v in waiting.items())
     if held:
         lines.append(f"GPU-hours held idle by partly placed jobs: {held:,.1f}")
-    if s["deadlock"]:
+    if s["deadlock"] and not s["livelock"]:  # a livelock ends in jobs stuck: say the cause
         d = s["deadlock"]
         lines.append(
             f"DEADLOCK at {d['at_s']:,.0f} s: {d['jobs_waiting']:.0f} jobs wait forever while "
             f"{d['gpus_held_idle']:,.1f} GPUs are held by partly placed jobs"
+        )
+    if s["livelock"]:
+        d = s["livelock"]
+        lines.append(
+            f"LIVELOCK: from {d['since_s']:,.0f} s preemptions kept undoing all work and nothing "
+            f"completed; the replay stopped at {d['at_s']:,.0f} s with {d['jobs_waiting']:.0f} "
+            f"jobs waiting and {d['jobs_running']:.0f} running (checkpoint jobs, set a minimum "
+            "run time, or preempt less)"
         )
     for reason, count in s["unschedulable_by_reason"].items():
         lines.append(f"unschedulable: {count:,} jobs, {reason}")

@@ -1,7 +1,10 @@
 """Colocation: online services hold GPUs by hour of day and evict batch jobs when they grow."""
 
+from pathlib import Path
+
 import pytest
 
+from planner.cli import main
 from planner.colocation import Colocation
 from planner.engine import simulate
 from planner.metrics import summarize
@@ -72,3 +75,31 @@ def test_the_scenario_takes_a_daily_curve_of_24_values() -> None:
     assert scenario.to_policy().colocation == Colocation(CURVE, ("A100",))
     with pytest.raises(ValueError, match="24"):
         Scenario.model_validate({"colocation": {"online_gpus_by_hour": [1, 2]}})
+
+
+def test_the_cli_text_says_when_a_livelock_stopped_the_replay(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the livelock above, through `planner replay` without --json: it must be said, not only
+    # be a key of the JSON
+    trace = tmp_path / "one.csv"
+    trace.write_text(
+        "job_id,submit_time,duration_s,pods,gpus,gpu_type\n"
+        "long,2026-01-05T00:00:00Z,7200,2,8,A100\n"
+    )
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(
+        f"trace: {trace}\n"
+        "cluster:\n  pools: [{name: a, count: 2, gpus_per_node: 8, gpu_type: A100}]\n"
+        f"colocation:\n  online_gpus_by_hour: {[0] + [16] * 23}\n"
+    )
+
+    code = main(["replay", "--scenario", str(scenario), "--db", str(tmp_path / "p.duckdb")])
+
+    out = capsys.readouterr().out
+    assert code == 0
+    assert (
+        "LIVELOCK: from 3,600 s preemptions kept undoing all work and nothing completed; the "
+        "replay stopped at 612,000 s with 1 jobs waiting and 0 running"
+    ) in out
+    assert "DEADLOCK" not in out

@@ -29,7 +29,7 @@ from planner.scenario import ClusterSpec, Scenario
 from planner.spreadsheet_text import safe_row
 from planner.store import database_path
 from planner.ui.cache import cursor
-from planner.ui.i18n import fmt_number, fmt_percent, t
+from planner.ui.i18n import Language, fmt_duration, fmt_number, fmt_percent, t
 
 SAMPLE_SCENARIO = Path(__file__).resolve().parents[2] / "data" / "scenarios" / "sample.yaml"
 # Used when the bundled scenario file is absent: 16 x 8 A100, the CLI's flag defaults.
@@ -308,3 +308,32 @@ def duration_text(seconds: float | None) -> str:
     if seconds < 86_400:
         return f"{seconds / 3600:.1f} h"
     return f"{seconds / 86_400:,.1f} days"
+
+
+def stop_alerts(summary: Mapping[str, Any], lang: Language | None = None) -> list[str]:
+    """Why the replay ended before every job settled: a deadlock, a livelock (the CLI says
+    the same in its text output)."""
+    alerts = []
+    dead, live = summary.get("deadlock"), summary.get("livelock")
+    if dead and not live:  # a livelock ends in jobs stuck: say the cause
+        alerts.append(
+            t(
+                "replay.deadlock",
+                lang,
+                at=fmt_duration(dead["at_s"]),
+                jobs=fmt_number(dead["jobs_waiting"]),
+                gpus=fmt_number(dead["gpus_held_idle"], 1),
+            )
+        )
+    if live:
+        alerts.append(
+            t(
+                "replay.livelock",
+                lang,
+                since=fmt_duration(live["since_s"]),
+                at=fmt_duration(live["at_s"]),
+                waiting=fmt_number(live["jobs_waiting"]),
+                running=fmt_number(live["jobs_running"]),
+            )
+        )
+    return alerts

@@ -2,10 +2,12 @@
 
 import io
 from pathlib import Path
+from typing import Literal
 
 import pandas as pd
 import pytest
 
+from planner.colocation import Colocation
 from planner.engine import ReplayResult, simulate
 from planner.metrics import summarize
 from planner.model import Job
@@ -238,3 +240,35 @@ def test_known_gpu_types_keep_their_colour_and_others_get_one() -> None:
 )
 def test_duration_text(seconds: float | None, text: str) -> None:
     assert replay_view.duration_text(seconds) == text
+
+
+@pytest.mark.parametrize(
+    ("lang", "livelock", "deadlock"), [("en", "Livelock", "Deadlock"), ("zh", "活锁", "死锁")]
+)
+def test_the_page_says_why_a_replay_stopped_early(
+    lang: Literal["en", "zh"], livelock: str, deadlock: str
+) -> None:
+    # online services take both nodes every hour but the first: the 2-hour job never finishes
+
+    nodes = [("n1", "A100", 8, 0.0, 0.0), ("n2", "A100", 8, 0.0, 0.0)]
+    looping = simulate(
+        [Job("long", 0, 7200, pods=2, gpus=8)],
+        nodes,
+        Policy(colocation=Colocation((0,) + (16,) * 23)),
+    )
+    # pod admission, no timeout: two 2-pod jobs each hold one node and wait for ever
+    stuck = simulate(
+        [Job("a", 0, 60, pods=2, gpus=8), Job("b", 0, 60, pods=2, gpus=8)],
+        nodes,
+        Policy(admission="pod", placement="spread"),
+    )
+    live = replay_view.stop_alerts(summarize(looping), lang)
+    dead = replay_view.stop_alerts(summarize(stuck), lang)
+
+    assert replay_view.stop_alerts(summarize(small_result()), lang) == []
+    # the livelock also leaves its job stuck: the alert names the cause, once
+    assert len(live) == 1
+    assert live[0].startswith(livelock)
+    assert len(dead) == 1
+    assert dead[0].startswith(deadlock)
+    assert "16" in dead[0]  # GPUs held idle by the two half-placed jobs

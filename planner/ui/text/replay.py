@@ -19,6 +19,15 @@ EN = {
         "The working scenario or the trace changed since this run; press **Run** to replay it."
     ),
     "replay.results": "Results",
+    "replay.deadlock": (
+        "Deadlock after {at}: {jobs} jobs wait for ever while {gpus} GPUs are held idle by "
+        "partly placed jobs. Use gang admission or set a pod timeout."
+    ),
+    "replay.livelock": (
+        "Livelock: from {since} on, preemptions kept undoing all work and nothing completed. "
+        "The replay stopped after {at} with {waiting} jobs waiting and {running} running. "
+        "Checkpoint jobs, set a minimum run time, or preempt less."
+    ),
     "replay.run_caption": (
         "{trace} on {gpus} GPUs: {admission} admission, {placement} placement, "
         "{queueing} queueing, seed {seed}"
@@ -144,6 +153,15 @@ ZH = {
     "replay.press_run": "选择作业轨迹，然后按 **运行**。",
     "replay.stale": "自本次运行以来，当前场景或作业轨迹已更改；按 **运行** 重新回放。",
     "replay.results": "结果",
+    "replay.deadlock": (
+        "死锁：{at} 之后，{jobs} 个作业将永远等待，而 {gpus} 块 GPU 被部分放置的作业空占。"
+        "请使用成组（gang）准入或设置 Pod 超时。"
+    ),
+    "replay.livelock": (
+        "活锁：从 {since} 起，抢占不断抵消所有工作，没有作业完成。回放在 {at} 之后停止，"
+        "仍有 {waiting} 个作业在等待、{running} 个在运行。请为作业设置检查点、设置最短运行时间，"
+        "或减少抢占。"
+    ),
     "replay.run_caption": (
         "{trace}，共 {gpus} 块 GPU：{admission} 准入，{placement} 放置，"
         "{queueing} 排队，随机种子 {seed}"
