@@ -22,6 +22,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from planner.file_access import LOCAL_FILES
 from planner.metrics import summarize
 from planner.model import Job
 from planner.replay import load_jobs, load_nodes, resolve_trace, run_scenario
@@ -92,7 +93,7 @@ def capacity_table(con: Any, trace_id: str, nodes: int) -> None:
             {"trace": trace_id, "cluster": cluster, "sharing": sharing}
         )
         started = time.perf_counter()
-        run = run_scenario(con, scenario)
+        run = run_scenario(con, scenario, files=LOCAL_FILES)
         seconds = time.perf_counter() - started
         summary = summarize(run.result)
         print(row(mode, summary, seconds), flush=True)
@@ -118,7 +119,7 @@ def speed_table(con: Any, repeats: int, copies: int) -> None:
     )
     cases = [(p, 1) for p in (DEFAULT_PODS, SHARING_PODS)] + [(SHARING_PODS, copies)]
     for pods, times in cases:
-        jobs = tiled(load_jobs(con, resolve_trace(con, str(pods))), times)
+        jobs = tiled(load_jobs(con, resolve_trace(con, str(pods), files=LOCAL_FILES)), times)
         label = pods.name.removeprefix("openb_pod_list_").removesuffix(".csv.gz")
         label += f" x{times}" if times > 1 else ""
         baseline = 0.0
@@ -153,7 +154,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         con = open_store(Path(tmp) / "bench.duckdb")
         try:
             started = time.perf_counter()
-            trace_id = resolve_trace(con, str(SHARING_PODS))
+            trace_id = resolve_trace(con, str(SHARING_PODS), files=LOCAL_FILES)
             jobs = load_jobs(con, trace_id)
             gpu_hours = sum(job.gpu_hours for job in jobs)
             print(

@@ -9,6 +9,7 @@ from typing import Any
 
 from planner.cluster import PLACEMENTS
 from planner.errors import PlannerError, ScenarioError
+from planner.file_access import LOCAL_FILES
 from planner.fill import PodRequest, fill
 from planner.ingest import IngestOptions
 from planner.ingest.requests import read_pod_requests
@@ -95,7 +96,7 @@ def _cluster_flags(parser: argparse.ArgumentParser) -> None:
 def _replay(args: argparse.Namespace, options: IngestOptions) -> int:
     scenario = _scenario(args)
     with connect(database_path(args.db)) as con:
-        run = run_scenario(con, scenario, options)
+        run = run_scenario(con, scenario, options, files=LOCAL_FILES)
     result = run.result
     for note in run.notes:
         print(f"note: {note}", file=sys.stderr)

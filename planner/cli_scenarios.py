@@ -9,6 +9,7 @@ from planner import scenario_store
 from planner.cli_replay import _replay_lines
 from planner.cli_tco import _lines as tco_lines
 from planner.errors import ScenarioError
+from planner.file_access import SCENARIOS, FileAccess
 from planner.scenario_store import SavedScenario
 from planner.store import connect, database_path
 
@@ -113,7 +114,8 @@ def _save(args: argparse.Namespace) -> int:
     except (OSError, UnicodeDecodeError) as err:
         raise ScenarioError(f"{args.file}: cannot read the scenario: {err}") from err
     with connect(database_path(args.db)) as con:
-        prepared = scenario_store.prepare(con, text, str(args.file), args.file.parent)
+        files = FileAccess.local(args.file.parent)
+        prepared = scenario_store.prepare(con, text, str(args.file), files)
         name = args.name or _default_name(text, args.file)
         saved = scenario_store.save(con, name, prepared, replace=args.replace)
     print(f"saved '{saved.name}' ({saved.kind}, trace {saved.trace_id or '-'})")
@@ -121,7 +123,7 @@ def _save(args: argparse.Namespace) -> int:
 
 
 def _default_name(text: str, path: Path) -> str:
-    scenario = scenario_store.parse(text, str(path), path.parent)
+    scenario = scenario_store.parse(text, str(path), FileAccess.local(path.parent))
     return scenario.name.strip()[: scenario_store.MAX_NAME_CHARS] or path.stem
 
 
@@ -148,7 +150,8 @@ def _delete(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     with connect(database_path(args.db)) as con:
-        saved = scenario_store.run_and_store(con, args.name)
+        # saved from the app, relative paths are relative to the bundled scenarios
+        saved = scenario_store.run_and_store(con, args.name, files=FileAccess.local(SCENARIOS))
     results = saved.results or {}
     if args.json:
         print(json.dumps(results, indent=2, default=str))

@@ -11,6 +11,7 @@ import yaml
 from pydantic import ValidationError
 
 from planner.errors import ScenarioError
+from planner.file_access import LOCAL_FILES, FileAccess
 from planner.ingest import IngestOptions
 from planner.replay import validation_text
 from planner.store import connect, database_path
@@ -36,17 +37,17 @@ def add_tco_command(sub: Any, add_read_options: AddReadOptions, read_options: Re
 
 
 def load_tco_scenario(path: Path) -> TcoScenario:
-    """A TCO scenario file; a relative `trace:` is looked up beside it."""
+    """A TCO scenario file on this machine; a relative `trace:` is looked up beside it."""
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as err:
         raise ScenarioError(f"{path}: cannot read the TCO scenario: {err}") from err
-    return tco_scenario_from_text(text, str(path), path.parent)
+    return tco_scenario_from_text(text, str(path), FileAccess.local(path.parent))
 
 
-def tco_scenario_from_text(text: str, source: str, base: Path) -> TcoScenario:
-    """A TCO scenario from YAML text (`source` names it in messages); a relative `trace:`
-    that exists under `base` is made absolute."""
+def tco_scenario_from_text(text: str, source: str, files: FileAccess) -> TcoScenario:
+    """A TCO scenario from YAML text (`source` names it in messages), its `trace:` checked
+    against `files`; a local relative one that exists under `files.base` is made absolute."""
     try:
         data = yaml.safe_load(text) or {}
     except yaml.YAMLError as err:
@@ -55,17 +56,19 @@ def tco_scenario_from_text(text: str, source: str, base: Path) -> TcoScenario:
         scenario = TcoScenario.model_validate(data)
     except ValidationError as err:
         raise ScenarioError(f"{source}: {validation_text(err)}") from err
-    if scenario.trace and not Path(scenario.trace).is_absolute():
-        candidate = base / scenario.trace
-        if candidate.exists():
-            scenario = scenario.model_copy(update={"trace": str(candidate)})
+    if scenario.trace and not files.is_local:
+        files.inside(scenario.trace, "trace")
+    elif scenario.trace and (found := files.file(scenario.trace, "trace")) is not None:
+        scenario = scenario.model_copy(update={"trace": str(found)})
     return scenario
 
 
 def _tco(args: argparse.Namespace, read_options: ReadOptions) -> int:
     scenario = load_tco_scenario(args.scenario)
     with connect(database_path(args.db)) as con:
-        report = run_tco(con, scenario, trace=args.trace, options=read_options(args))
+        report = run_tco(
+            con, scenario, files=LOCAL_FILES, trace=args.trace, options=read_options(args)
+        )
     if args.json:
         print(json.dumps(report, indent=2, default=str))
     else:

@@ -1,13 +1,15 @@
 """Edge of the replay: find the trace and cluster a scenario names, run it, write schedules.
 
 Traces come from the store (a file is imported first, so a replay of a file and of its
-stored id are the same replay); node lists are read from their files. The engine itself
-never sees a file or a connection.
+stored id are the same replay); node lists are read from their files. Which files a scenario
+may name is the caller's `FileAccess` (the CLI: any local file; the app: data/traces only).
+The engine itself never sees a file or a connection.
 """
 
 import csv
 import math
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,6 +20,7 @@ from pydantic import ValidationError
 from planner.config import ClusterConfig, NodeSpec
 from planner.engine import ReplayResult, simulate
 from planner.errors import ScenarioError, TraceError
+from planner.file_access import FileAccess
 from planner.importer import import_file
 from planner.ingest import NODE_FORMATS, IngestOptions, sniff
 from planner.ingest.kubectl import kubectl_sharing, looks_like_kubectl, read_kubectl_nodes
@@ -59,8 +62,9 @@ class ReplayRun:
     notes: list[str]
 
 
-def load_scenario(path: Path) -> Scenario:
-    """Read a scenario YAML; relative file paths in it are relative to the YAML file."""
+def load_scenario(path: Path, files: FileAccess | None = None) -> Scenario:
+    """Read a scenario YAML; by default (the CLI) relative file paths in it are made relative
+    to the YAML file, else they are checked against `files` and kept as written."""
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     except (OSError, yaml.YAMLError) as err:
@@ -69,7 +73,31 @@ def load_scenario(path: Path) -> Scenario:
         scenario = Scenario.model_validate(data)
     except ValidationError as err:
         raise ScenarioError(f"{path}: {validation_text(err)}") from err
-    return _relative_to(scenario, path.parent)
+    return with_files(scenario, files or FileAccess.local(path.parent))
+
+
+def with_files(scenario: Scenario, files: FileAccess) -> Scenario:
+    """The scenario with its file references checked against `files`; local ones relative to
+    `files.base` (the scenario's folder) are made usable from anywhere, the app's are kept
+    as written (they are resolved again when read).
+
+    Raises:
+        ScenarioError: `trace:` or `cluster.node_list:` leads outside what `files` allows.
+    """
+    cluster = scenario.cluster
+    if not files.is_local:
+        if scenario.trace:
+            files.inside(scenario.trace, "trace")
+        if cluster and cluster.node_list:
+            files.inside(cluster.node_list, "cluster.node_list")
+        return scenario
+    update: dict[str, object] = {}
+    if scenario.trace and (found := files.file(scenario.trace, "trace")) is not None:
+        update["trace"] = str(found)
+    if cluster and cluster.node_list:
+        path = files.inside(cluster.node_list, "cluster.node_list")
+        update["cluster"] = cluster.model_copy(update={"node_list": str(path)})
+    return scenario.model_copy(update=update) if update else scenario
 
 
 def run_scenario(
@@ -77,8 +105,11 @@ def run_scenario(
     scenario: Scenario,
     options: IngestOptions | None = None,
     progress: Callable[[float], None] | None = None,
+    *,
+    files: FileAccess,
 ) -> ReplayRun:
-    """Replay the scenario's trace on its cluster; `progress` goes to `engine.simulate`."""
+    """Replay the scenario's trace on its cluster; `progress` goes to `engine.simulate`;
+    `files` says which files the scenario may name."""
     if scenario.trace is None:
         raise ScenarioError("no trace: give TRACE (a file or a stored trace id) or `trace:`")
     if scenario.cluster is None:
@@ -86,9 +117,9 @@ def run_scenario(
             "no cluster: give --nodes NODE_LIST_FILE, --nodes N --gpus-per-node G, "
             "or `cluster:` in the scenario"
         )
-    trace_id = resolve_trace(con, scenario.trace, options)
-    name, nodes, notes = cluster_nodes(scenario.cluster)
-    scenario, sharing_notes = with_node_sharing(scenario)
+    name, nodes, notes = cluster_nodes(scenario.cluster, files=files)
+    trace_id = resolve_trace(con, scenario.trace, options, files=files)
+    scenario, sharing_notes = with_node_sharing(scenario, files=files)
     installed = {gpu_type.upper() for _, gpu_type, _, _, _ in nodes}
     sharing_notes += [
         f"sharing for {s.gpu_type}: the cluster has no such GPU, ignored"
@@ -119,14 +150,17 @@ def with_volcano_queues(scenario: Scenario, nodes: list[NodeSpec]) -> tuple[Scen
     return scenario.model_copy(update=update), notes
 
 
-def with_node_sharing(scenario: Scenario) -> tuple[Scenario, list[str]]:
+def with_node_sharing(scenario: Scenario, *, files: FileAccess) -> tuple[Scenario, list[str]]:
     """The scenario with the MIG layouts a kubectl node list shows, for GPU types its own
     `sharing` does not set; and notes saying what was read."""
     cluster = scenario.cluster
-    path = Path(cluster.node_list) if cluster and cluster.node_list else None
-    if path is None or not path.is_file() or not looks_like_kubectl(path):
+    if cluster is None or not cluster.node_list:
         return scenario, []
-    setups, notes = kubectl_sharing(path)
+    path = files.file(cluster.node_list, "cluster.node_list")
+    if path is None or not looks_like_kubectl(path):
+        return scenario, []
+    with _quoting_nothing(files, path):
+        setups, notes = kubectl_sharing(path)
     given = {s.gpu_type.upper() for s in scenario.sharing}
     added = [
         SharingSpec(gpu_type=gpu_type, mig=MigSpec(strategy=strategy, layout=layout or None))
@@ -138,25 +172,47 @@ def with_node_sharing(scenario: Scenario) -> tuple[Scenario, list[str]]:
 
 
 def resolve_trace(
-    con: duckdb.DuckDBPyConnection, ref: str, options: IngestOptions | None = None
+    con: duckdb.DuckDBPyConnection,
+    ref: str,
+    options: IngestOptions | None = None,
+    *,
+    files: FileAccess,
 ) -> str:
-    """A stored trace id for `ref`: an existing file is imported (once), else an id or name."""
-    path = Path(ref)
-    if path.is_file():
+    """A stored trace id for `ref`: a file `files` allows is imported (once), else an id or
+    name."""
+    path = files.file(ref, "trace")
+    if path is None:
+        return find_trace(con, ref)
+    with _quoting_nothing(files, path):
         report = import_file(con, path, options or IngestOptions())
-        if report.trace_id is None:
-            raise TraceError("this is a node list, not a job history", file=path.name)
-        return report.trace_id
-    return find_trace(con, ref)
+    if report.trace_id is None:
+        raise TraceError("this is a node list, not a job history", file=path.name)
+    return report.trace_id
 
 
-def cluster_nodes(spec: ClusterSpec) -> tuple[str, list[NodeSpec], list[str]]:
+def cluster_nodes(spec: ClusterSpec, *, files: FileAccess) -> tuple[str, list[NodeSpec], list[str]]:
     """(name, nodes, notes on what the node list holds that is not modelled)."""
     if spec.node_list:
-        nodes, notes = read_nodes(Path(spec.node_list))
+        path = files.file(spec.node_list, "cluster.node_list")
+        if path is None:
+            raise ScenarioError(f"cluster.node_list: the node list {spec.node_list} does not exist")
+        with _quoting_nothing(files, path):
+            nodes, notes = read_nodes(path)
         return Path(spec.node_list).stem, nodes, notes
     config = ClusterConfig(pools=spec.pools, nodes=spec.nodes)
     return "pools", config.node_specs(), []
+
+
+@contextmanager
+def _quoting_nothing(files: FileAccess, path: Path) -> Iterator[None]:
+    """Outside the CLI, a file that cannot be read is named but never quoted (readers' errors
+    may show a header line)."""
+    try:
+        yield
+    except TraceError as err:
+        if files.is_local:
+            raise
+        raise TraceError("cannot be read as a job history or node list", file=path.name) from err
 
 
 def load_nodes(path: Path, options: IngestOptions | None = None) -> list[NodeSpec]:
@@ -321,20 +377,6 @@ def _number(value: float) -> str:
     if value == int(value):
         return str(int(value))
     return f"{value:.6f}".rstrip("0").rstrip(".")
-
-
-def _relative_to(scenario: Scenario, base: Path) -> Scenario:
-    update: dict[str, object] = {}
-    if (
-        scenario.trace
-        and not Path(scenario.trace).is_absolute()
-        and (base / scenario.trace).is_file()
-    ):
-        update["trace"] = str(base / scenario.trace)
-    cluster = scenario.cluster
-    if cluster and cluster.node_list and not Path(cluster.node_list).is_absolute():
-        update["cluster"] = cluster.model_copy(update={"node_list": str(base / cluster.node_list)})
-    return scenario.model_copy(update=update) if update else scenario
 
 
 def validation_text(err: ValidationError) -> str:

@@ -18,7 +18,6 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
 from typing import Any, Literal
 
 import duckdb
@@ -27,8 +26,9 @@ from pydantic import ValidationError
 
 from planner.cli_tco import tco_scenario_from_text
 from planner.errors import ScenarioError, StoreError
+from planner.file_access import FileAccess
 from planner.metrics import summarize
-from planner.replay import resolve_trace, run_scenario, validation_text
+from planner.replay import resolve_trace, run_scenario, validation_text, with_files
 from planner.scenario import Scenario
 from planner.store import transaction
 from planner.tco_run import run_tco
@@ -114,32 +114,30 @@ def kind_of(data: Mapping[str, Any]) -> Kind:
     return "tco" if "self_hosted" in data or "cloud" in data else "replay"
 
 
-def parse(
-    yaml_text: str, source: str = "scenario", base: Path | None = None
-) -> Scenario | TcoScenario:
-    """The scenario the YAML describes, validated as its kind; relative paths are looked up
-    under `base` (the folder of the file it came from)."""
+def parse(yaml_text: str, source: str, files: FileAccess) -> Scenario | TcoScenario:
+    """The scenario the YAML describes, validated as its kind, its file references checked
+    against `files` (local ones looked up under `files.base`, the file's folder)."""
     data = _mapping(yaml_text, source)
-    folder = base or Path.cwd()
     if kind_of(data) == "tco":
-        return tco_scenario_from_text(yaml_text, source, folder)
+        return tco_scenario_from_text(yaml_text, source, files)
     try:
         scenario = Scenario.model_validate(data)
     except ValidationError as err:
         raise ScenarioError(f"{source}: {validation_text(err)}") from err
-    return _replay_paths(scenario, folder)
+    return with_files(scenario, files)
 
 
 def prepare(
-    con: duckdb.DuckDBPyConnection, yaml_text: str, source: str, base: Path | None = None
+    con: duckdb.DuckDBPyConnection, yaml_text: str, source: str, files: FileAccess
 ) -> Prepared:
     """Validate YAML for saving and make it self-contained in this database: a trace file is
-    imported and `trace:` becomes its stored id; a relative node list becomes absolute."""
+    imported and `trace:` becomes its stored id; a relative local node list becomes
+    absolute (the app's stay as written, relative to the bundled scenarios)."""
     if len(yaml_text.encode()) > MAX_YAML_BYTES:
         raise ScenarioError(f"{source} is larger than {MAX_YAML_BYTES // 1024} KiB")
     data = dict(_mapping(yaml_text, source))
-    scenario = parse(yaml_text, source, base)
-    trace_id = resolve_trace(con, scenario.trace) if scenario.trace else None
+    scenario = parse(yaml_text, source, files)
+    trace_id = resolve_trace(con, scenario.trace, files=files) if scenario.trace else None
     if trace_id is not None:
         data["trace"] = trace_id
     if isinstance(scenario, Scenario) and scenario.cluster and scenario.cluster.node_list:
@@ -246,24 +244,28 @@ def export_yaml(con: duckdb.DuckDBPyConnection, name: str) -> str:
     return load(con, name).yaml_text
 
 
-def run_saved(con: duckdb.DuckDBPyConnection, saved: SavedScenario) -> dict[str, Any]:
+def run_saved(
+    con: duckdb.DuckDBPyConnection, saved: SavedScenario, *, files: FileAccess
+) -> dict[str, Any]:
     """What `planner replay --scenario FILE --json` (a replay scenario) or `planner tco
     --scenario FILE --json` (a TCO scenario) prints for the exported file."""
-    return run_yaml(con, saved.yaml_text, saved.name)
+    return run_yaml(con, saved.yaml_text, saved.name, files=files)
 
 
-def run_yaml(con: duckdb.DuckDBPyConnection, yaml_text: str, source: str) -> dict[str, Any]:
+def run_yaml(
+    con: duckdb.DuckDBPyConnection, yaml_text: str, source: str, *, files: FileAccess
+) -> dict[str, Any]:
     """Run prepared YAML (see `prepare`) as `run_saved` runs a saved scenario."""
-    scenario = parse(yaml_text, source)
+    scenario = parse(yaml_text, source, files)
     if isinstance(scenario, TcoScenario):
-        return run_tco(con, scenario)
-    run = run_scenario(con, scenario)
+        return run_tco(con, scenario, files=files)
+    run = run_scenario(con, scenario, files=files)
     return {"trace_id": run.trace_id, "cluster": run.cluster_name, **summarize(run.result)}
 
 
-def run_and_store(con: duckdb.DuckDBPyConnection, name: str) -> SavedScenario:
+def run_and_store(con: duckdb.DuckDBPyConnection, name: str, *, files: FileAccess) -> SavedScenario:
     saved = load(con, name)
-    return store_results(con, saved, run_saved(con, saved))
+    return store_results(con, saved, run_saved(con, saved, files=files))
 
 
 # --- helpers -----------------------------------------------------------------------------------
@@ -317,17 +319,6 @@ def _mapping(yaml_text: str, source: str) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ScenarioError(f"{source}: a scenario file is a mapping (name:, trace:, ...)")
     return data
-
-
-def _replay_paths(scenario: Scenario, base: Path) -> Scenario:
-    update: dict[str, object] = {}
-    trace = scenario.trace
-    if trace and not Path(trace).is_absolute() and (base / trace).is_file():
-        update["trace"] = str(base / trace)
-    cluster = scenario.cluster
-    if cluster and cluster.node_list and not Path(cluster.node_list).is_absolute():
-        update["cluster"] = cluster.model_copy(update={"node_list": str(base / cluster.node_list)})
-    return scenario.model_copy(update=update) if update else scenario
 
 
 def _header(yaml_text: str) -> list[str]:

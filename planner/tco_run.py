@@ -25,6 +25,7 @@ from planner.cloud_cost import CloudBill, CloudJob, Spot, Terms, price_jobs, wit
 from planner.config import NodeSpec
 from planner.engine import ReplayResult, simulate
 from planner.errors import ScenarioError
+from planner.file_access import FileAccess
 from planner.ingest import IngestOptions
 from planner.metrics import summarize
 from planner.model import Job
@@ -40,19 +41,21 @@ def run_tco(
     con: duckdb.DuckDBPyConnection,
     scenario: TcoScenario,
     *,
+    files: FileAccess,
     trace: str | None = None,
     today: date | None = None,
     options: IngestOptions | None = None,
 ) -> dict[str, Any]:
+    """The TCO report; `files` says which files `trace` (or the scenario's) may name."""
     inputs = load_inputs(con, scenario, today)
     ref = trace or scenario.trace
+    jobs = None if ref is None else load_jobs(con, resolve_trace(con, ref, options, files=files))
     if not scenario.self_hosted:
-        return _cloud_only(con, scenario, inputs, ref, options)
+        return _cloud_only(con, scenario, inputs, jobs)
     bm = bare_metal(con, scenario, inputs)
-    if ref is None:
+    if jobs is None:
         owned, rented, hybrid = _explicit(con, scenario, inputs, bm)
     else:
-        jobs = load_jobs(con, resolve_trace(con, ref, options))
         owned, rented, hybrid = _replayed(con, scenario, inputs, bm, jobs)
     hybrid_run = (hybrid, _hybrid_servers(scenario, bm)) if hybrid is not None else None
     report = _report(scenario, bm, _Priced(owned, rented, hybrid_run, inputs.converted))
@@ -158,17 +161,15 @@ def _cloud_only(
     con: duckdb.DuckDBPyConnection,
     scenario: TcoScenario,
     inputs: Inputs,
-    ref: str | None,
-    options: IngestOptions | None,
+    jobs: list[Job] | None,
 ) -> dict[str, Any]:
     """Renting only: every cloud option priced on the trace's jobs; no break-even, no
     sensitivity (both measure buying)."""
-    if ref is None:
+    if jobs is None:
         raise ScenarioError(
             "a cloud-only scenario needs a trace (`trace:` or --trace): without owned servers "
             "there is no utilization to size the demand"
         )
-    jobs = load_jobs(con, resolve_trace(con, ref, options))
     rented = [_rent(con, spec, inputs, jobs, scenario) for spec in scenario.cloud]
     tax_rate = scenario.overrides.get("tax_rate", 0.0)
     tax = tax_rate if isinstance(tax_rate, float | int) else 0.0

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from planner.engine import ReplayResult
+from planner.file_access import LOCAL_FILES
 from planner.metrics import summarize
 from planner.replay import load_scenario, run_scenario
 from planner.store import open_store
@@ -28,7 +29,9 @@ def replays(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Replay]:
     con = open_store(tmp_path_factory.mktemp("demo") / "planner.duckdb")
     try:
         runs = {
-            name: run_scenario(con, load_scenario(SCENARIOS / f"teams-{name}.yaml")).result
+            name: run_scenario(
+                con, load_scenario(SCENARIOS / f"teams-{name}.yaml"), files=LOCAL_FILES
+            ).result
             for name in ("quotas", "borrowing")
         }
     finally:

@@ -11,6 +11,7 @@ from planner import scenario_store as store
 from planner.cli_tco import load_tco_scenario
 from planner.config import ClusterConfig
 from planner.errors import PlannerError, ScenarioError
+from planner.file_access import LOCAL_FILES, FileAccess
 from planner.metrics import summarize
 from planner.replay import load_scenario, run_scenario
 from planner.scenario import Scenario
@@ -42,7 +43,9 @@ def replay_yaml(trace: Path, nodes: int = 2) -> str:
 
 
 def prepared_replay(con: duckdb.DuckDBPyConnection, trace: Path, nodes: int = 2) -> store.Prepared:
-    return store.prepare(con, replay_yaml(trace, nodes), "small.yaml", trace.parent)
+    return store.prepare(
+        con, replay_yaml(trace, nodes), "small.yaml", FileAccess.local(trace.parent)
+    )
 
 
 def test_a_saved_scenario_loads_back_with_its_trace_id_and_comments(
@@ -143,19 +146,19 @@ def test_invalid_yaml_is_refused_with_the_reason(
     con: duckdb.DuckDBPyConnection, text: str, message: str
 ) -> None:
     with pytest.raises(ScenarioError, match=message):
-        store.prepare(con, text, "up.yaml")
+        store.prepare(con, text, "up.yaml", LOCAL_FILES)
 
 
 def test_a_file_too_large_is_refused(con: duckdb.DuckDBPyConnection) -> None:
     with pytest.raises(ScenarioError, match="larger than 256 KiB"):
-        store.prepare(con, "#" * (store.MAX_YAML_BYTES + 1), "big.yaml")
+        store.prepare(con, "#" * (store.MAX_YAML_BYTES + 1), "big.yaml", LOCAL_FILES)
 
 
 def test_an_unknown_trace_is_refused_at_save_time(con: duckdb.DuckDBPyConnection) -> None:
     text = "trace: nowhere.csv\ncluster: {pools: [{gpu_type: A100, gpus_per_node: 8, count: 1}]}\n"
 
     with pytest.raises(PlannerError, match="no stored trace has the id or name 'nowhere.csv'"):
-        store.prepare(con, text, "up.yaml")
+        store.prepare(con, text, "up.yaml", LOCAL_FILES)
 
 
 def test_running_a_saved_replay_gives_the_replay_summary(
@@ -163,9 +166,9 @@ def test_running_a_saved_replay_gives_the_replay_summary(
 ) -> None:
     store.save(con, "mine", prepared_replay(con, trace))
     (trace.parent / "small.yaml").write_text(replay_yaml(trace), encoding="utf-8")
-    direct = run_scenario(con, load_scenario(trace.parent / "small.yaml"))
+    direct = run_scenario(con, load_scenario(trace.parent / "small.yaml"), files=LOCAL_FILES)
 
-    saved = store.run_and_store(con, "mine")
+    saved = store.run_and_store(con, "mine", files=LOCAL_FILES)
 
     assert saved.results is not None
     assert saved.results["trace_id"] == direct.trace_id
@@ -184,7 +187,9 @@ def test_to_yaml_round_trips_a_scenario_built_in_code() -> None:
 
     text = store.to_yaml(scenario, "abc123")
 
-    assert store.parse(text) == scenario.model_copy(update={"trace": "abc123"})
+    assert store.parse(text, "built.yaml", LOCAL_FILES) == scenario.model_copy(
+        update={"trace": "abc123"}
+    )
 
 
 # --- the TCO extensions -------------------------------------------------------------------------
@@ -197,7 +202,7 @@ def test_a_cloud_only_scenario_is_valid_and_priced_without_break_even(
         {"trace": str(trace), "cloud": [{"gpu": "H100", "price_per_gpu_hour": 2.0}]}
     )
 
-    report = run_tco(con, scenario)
+    report = run_tco(con, scenario, files=LOCAL_FILES)
 
     assert report["allocation"] is None
     assert report["break_even_utilization"] == {}
@@ -212,7 +217,7 @@ def test_a_cloud_only_scenario_needs_a_trace(con: duckdb.DuckDBPyConnection) -> 
     scenario = TcoScenario.model_validate({"cloud": [{"gpu": "H100", "price_per_gpu_hour": 2.0}]})
 
     with pytest.raises(ScenarioError, match="cloud-only scenario needs a trace"):
-        run_tco(con, scenario)
+        run_tco(con, scenario, files=LOCAL_FILES)
 
 
 def test_nothing_to_own_nor_rent_is_invalid() -> None:
@@ -243,14 +248,14 @@ def test_a_replay_scenario_priced_as_owning_waits_as_the_replay_does(
     )
     (trace.parent / "q.yaml").write_text(text, encoding="utf-8")
     replay = load_scenario(trace.parent / "q.yaml")
-    run = run_scenario(con, replay)
+    run = run_scenario(con, replay, files=LOCAL_FILES)
     assert replay.cluster is not None
     nodes = ClusterConfig(pools=replay.cluster.pools).node_specs()
 
     priced = tco_from_replay(
         replay, nodes, cloud=[{"gpu": "H100", "price_per_gpu_hour": 3.0}], horizons_years=[1]
     )
-    report = run_tco(con, priced)
+    report = run_tco(con, priced, files=LOCAL_FILES)
 
     assert priced.scheduling is not None
     assert priced.scheduling.queues is not None
@@ -277,14 +282,15 @@ def test_a_price_edit_makes_tco_results_stale_but_not_replay_results(
     con: duckdb.DuckDBPyConnection, trace: Path
 ) -> None:
     tco_text = (SCENARIOS / "worked-example-h100.yaml").read_text(encoding="utf-8")
-    tco = store.prepare(con, tco_text, "worked-example-h100.yaml", SCENARIOS)
-    store.save(con, "owned", tco, results=store.run_yaml(con, tco.yaml_text, "owned"))
+    files = FileAccess.local(SCENARIOS)
+    tco = store.prepare(con, tco_text, "worked-example-h100.yaml", files)
+    store.save(con, "owned", tco, results=store.run_yaml(con, tco.yaml_text, "owned", files=files))
     store.save(con, "replayed", prepared_replay(con, trace), results={"utilization": 0.5})
     fresh = {s.name: s.is_stale for s in store.list_saved(con)}
 
     edit_assumptions(con, "reference-defaults", {"pue": 1.6})
     after = {s.name: s.is_stale for s in store.list_saved(con)}
-    rerun = store.run_and_store(con, "owned")
+    rerun = store.run_and_store(con, "owned", files=files)
 
     assert fresh == {"owned": False, "replayed": False}
     assert after == {"owned": True, "replayed": False}  # a replay reads no prices

@@ -10,6 +10,7 @@ import yaml
 
 from planner import scenario_store
 from planner.cli import main
+from planner.file_access import FileAccess
 from planner.store import connect
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -92,10 +93,9 @@ def test_a_scenario_saved_from_code_runs_on_the_cli_as_stored(
 ) -> None:
     """What a page does: prepare, run, save with its results; the CLI then reproduces them."""
     with connect(db) as con:
-        prepared = scenario_store.prepare(
-            con, replay_file.read_text(), "upload.yaml", replay_file.parent
-        )
-        results = scenario_store.run_yaml(con, prepared.yaml_text, "upload.yaml")
+        files = FileAccess.local(replay_file.parent)
+        prepared = scenario_store.prepare(con, replay_file.read_text(), "upload.yaml", files)
+        results = scenario_store.run_yaml(con, prepared.yaml_text, "upload.yaml", files=files)
         scenario_store.save(con, "from page", prepared, results=results)
     exported = tmp_path / "page.yaml"
     cli(capsys, "scenarios", "export", "from page", "-o", str(exported), "--db", str(db))

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ValidationError
 
 from planner.config import ClusterConfig, Node, NodePool
 from planner.errors import PlannerError, ScenarioError
+from planner.file_access import BUNDLED_FILES
 from planner.replay import cluster_nodes, validation_text, with_volcano_queues
 from planner.scenario import (
     ClusterQueueSpec,
@@ -103,7 +104,7 @@ def check_runs(scenario: Scenario) -> None:
     """ScenarioError unless the replay could start: nodes, Volcano shares, engine policy."""
     if scenario.cluster is None:
         raise ScenarioError("the scenario has no cluster")
-    _, nodes, _ = cluster_nodes(scenario.cluster)
+    _, nodes, _ = cluster_nodes(scenario.cluster, files=BUNDLED_FILES)
     if scenario.volcano is not None:
         scenario, _ = with_volcano_queues(scenario, nodes)
     try:

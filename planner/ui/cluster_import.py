@@ -20,6 +20,7 @@ from pydantic import ValidationError
 
 from planner.config import Node, NodePool
 from planner.errors import PlannerError, ScenarioError
+from planner.file_access import BUNDLED_FILES
 from planner.ingest.kubectl import kubectl_sharing, looks_like_kubectl
 from planner.kueue_yaml import read_kueue
 from planner.replay import cluster_nodes, read_nodes, validation_text
@@ -299,7 +300,7 @@ def gpus_by_type(cluster: ClusterSpec | None) -> dict[str, float]:
     if cluster is None:
         return {}
     try:
-        _, nodes, _ = cluster_nodes(cluster)
+        _, nodes, _ = cluster_nodes(cluster, files=BUNDLED_FILES)
     except PlannerError:
         return {}
     totals: dict[str, float] = {}

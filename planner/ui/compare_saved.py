@@ -14,6 +14,7 @@ import pandas as pd
 
 from planner import scenario_store
 from planner.errors import ScenarioError
+from planner.file_access import BUNDLED_FILES
 from planner.finance import break_even_utilization
 from planner.replay import cluster_nodes
 from planner.scenario_store import Kind, SavedScenario
@@ -45,13 +46,13 @@ class Priced:
 
 def tco_of(saved: SavedScenario, trace_id: str, years: float) -> TcoScenario:
     """The TCO scenario that prices `saved` on `trace_id` over `years`."""
-    parsed = scenario_store.parse(saved.yaml_text, saved.name)
+    parsed = scenario_store.parse(saved.yaml_text, saved.name, BUNDLED_FILES)
     if isinstance(parsed, TcoScenario):
         update = {"name": saved.name, "trace": trace_id, "horizons_years": (years,)}
         return TcoScenario.model_validate(parsed.model_dump() | update)
     if parsed.cluster is None:
         raise ScenarioError(f"'{saved.name}' has no cluster to price")
-    _, nodes, _ = cluster_nodes(parsed.cluster)
+    _, nodes, _ = cluster_nodes(parsed.cluster, files=BUNDLED_FILES)
     renamed = parsed.model_copy(update={"name": saved.name})
     return tco_from_replay(renamed, nodes, trace=trace_id, horizons_years=[years])
 

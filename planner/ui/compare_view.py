@@ -16,7 +16,9 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from planner.cli_tco import load_tco_scenario, tco_scenario_from_text
+from planner.cli_tco import tco_scenario_from_text
+from planner.errors import ScenarioError
+from planner.file_access import BUNDLED_FILES
 from planner.store import database_path
 from planner.tco_run import run_tco
 from planner.tco_scenario import TcoScenario
@@ -72,14 +74,20 @@ def _is_tco(text: str) -> bool:
 
 
 def load_bundled(name: str, folder: Path = SCENARIOS) -> TcoScenario:
-    """A bundled scenario, read exactly as `planner tco --scenario` reads it."""
-    return load_tco_scenario(folder / name)
+    """A bundled scenario, read as `planner tco --scenario` reads it (under the app's file
+    policy: its `../traces/...` stays relative to the bundled scenarios)."""
+    try:
+        text = (folder / name).read_text(encoding="utf-8")
+    except OSError as err:
+        raise ScenarioError(f"{name}: cannot read the TCO scenario: {err.strerror}") from err
+    return parse_scenario(text, name)
 
 
-def parse_scenario(text: str, source: str, base: Path = SCENARIOS) -> TcoScenario:
-    """A TCO scenario from YAML text, read as `planner tco --scenario` reads a file; a
-    relative trace path is looked up beside the bundled scenarios (`base`)."""
-    return tco_scenario_from_text(text, source, base)
+def parse_scenario(text: str, source: str) -> TcoScenario:
+    """A TCO scenario from YAML text, read as `planner tco --scenario` reads a file; its
+    trace is a stored trace or a file under data/traces (a relative path starts at the
+    bundled scenarios)."""
+    return tco_scenario_from_text(text, source, BUNDLED_FILES)
 
 
 def run(scenario: TcoScenario) -> CompareRun:
@@ -89,8 +97,9 @@ def run(scenario: TcoScenario) -> CompareRun:
 
 
 def _trace_key(trace: str | None) -> str:
-    if trace and Path(trace).is_file():
-        return hashlib.sha256(Path(trace).read_bytes()).hexdigest()
+    path = BUNDLED_FILES.file(trace, "trace") if trace else None
+    if path is not None:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
     return trace or ""
 
 
@@ -98,7 +107,7 @@ def _trace_key(trace: str | None) -> str:
 def _run(db_path: str, scenario: TcoScenario, trace_key: str, today: date) -> CompareRun:
     del trace_key  # part of the cache key only
     with cursor(db_path) as cur:
-        report = run_tco(cur, scenario, today=today)
+        report = run_tco(cur, scenario, files=BUNDLED_FILES, today=today)
     fixed, variable = report["fixed_per_installed_gpu_hour"], report["variable_per_busy_gpu_hour"]
     return CompareRun(report, fixed, variable)
 

@@ -23,6 +23,7 @@ import pandas as pd
 import streamlit as st
 
 from planner.config import NodePool
+from planner.file_access import BUNDLED_FILES
 from planner.metrics import summarize
 from planner.replay import SCHEDULE_COLUMNS, load_scenario, run_scenario, schedule_rows
 from planner.scenario import ClusterSpec, Scenario
@@ -68,7 +69,7 @@ def default_scenario(path: Path = SAMPLE_SCENARIO) -> Scenario:
     """The bundled sample scenario (cluster and policy defaults of the page)."""
     if not path.is_file():
         return FALLBACK_SCENARIO
-    return load_scenario(path)
+    return load_scenario(path, BUNDLED_FILES)
 
 
 # --- the run: requested by Run, cancelled by Cancel, cached by value -------------------------
@@ -192,7 +193,7 @@ def compute(
             report(_ENGINE_SHARE * fraction)
 
     with cursor(db_path) as cur:
-        run = run_scenario(cur, scenario, progress=scaled)
+        run = run_scenario(cur, scenario, progress=scaled, files=BUNDLED_FILES)
     result = run.result
     summary = summarize(result, timeline=True)
     timeline = summary.pop("timeline")

@@ -15,13 +15,12 @@ import streamlit as st
 
 from planner import scenario_store
 from planner.errors import PlannerError
+from planner.file_access import BUNDLED_FILES
 from planner.scenario import Scenario
 from planner.scenario_store import Kind, Prepared, SavedScenario
 from planner.ui.cache import cursor
 from planner.ui.i18n import t
 from planner.ui.state import replace_and_rerun, show_flash
-
-SCENARIOS = Path(__file__).resolve().parents[2] / "data" / "scenarios"
 
 
 def name_problem(name: str) -> str | None:
@@ -50,7 +49,8 @@ def save_scenario(
             exists = any(s.name == name.strip() for s in scenario_store.list_saved(cur))
             if exists and not replace:
                 return t("scenarios.err_exists", name=name.strip())
-            scenario_store.parse(prepared.yaml_text, name)  # only runnable scenarios are saved
+            # only runnable scenarios are saved
+            scenario_store.parse(prepared.yaml_text, name, BUNDLED_FILES)
             scenario_store.save(cur, name, prepared, results=results, replace=replace)
     except PlannerError as err:
         return str(err)
@@ -58,13 +58,14 @@ def save_scenario(
 
 
 def upload_scenario(name: str, text: str, source: str, *, replace: bool = False) -> str | None:
-    """Validate uploaded (or bundled) YAML, import its trace if it is a file beside the bundled
-    scenarios, and save it under `name`; None when saved, else what is wrong."""
+    """Validate uploaded (or bundled) YAML, import its trace if it is a file under data/traces
+    (never elsewhere on the server), and save it under `name`; None when saved, else what
+    is wrong."""
     if len(text.encode()) > scenario_store.MAX_YAML_BYTES:
         return t("scenarios.too_large", name=source, kib=scenario_store.MAX_YAML_BYTES // 1024)
     try:
         with cursor() as cur:
-            prepared = scenario_store.prepare(cur, text, source, SCENARIOS)
+            prepared = scenario_store.prepare(cur, text, source, BUNDLED_FILES)
     except PlannerError as err:
         return str(err)
     return save_scenario(name, prepared, replace=replace)
@@ -169,7 +170,7 @@ def _actions(saved: list[SavedScenario], key: str) -> None:
 
 def _load(chosen: SavedScenario) -> None:
     try:
-        scenario = scenario_store.parse(chosen.yaml_text, chosen.name)
+        scenario = scenario_store.parse(chosen.yaml_text, chosen.name, BUNDLED_FILES)
     except PlannerError as err:
         st.error(str(err), icon=":material/error:")
         return

@@ -10,14 +10,12 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from planner.cli_tco import load_tco_scenario
 from planner.errors import ScenarioError
 from planner.ui import capacity_view as view
 from planner.ui.charts import option_colors
 from tests.pages.app import APP, open_app_page
 
 PAGE = "pages/capacity.py"
-SCENARIOS = Path(__file__).resolve().parents[2] / "data" / "scenarios"
 TIMEOUT_S = 120  # three replays of the sample trace
 
 
@@ -178,7 +176,7 @@ def fake_report(scenario: Any) -> dict[str, Any]:
 
 
 def test_a_two_by_two_sweep_prices_the_hybrid_at_every_threshold() -> None:
-    scenario = load_tco_scenario(SCENARIOS / "sample-tco.yaml")
+    scenario = view.compare_view.load_bundled("sample-tco.yaml")
     asked: list[tuple[int, float]] = []
 
     def run(point: Any) -> dict[str, Any]:
@@ -227,7 +225,7 @@ def test_a_two_by_two_sweep_prices_the_hybrid_at_every_threshold() -> None:
 
 
 def test_without_a_hybrid_the_sweep_and_table_are_by_server_count_only() -> None:
-    scenario = load_tco_scenario(SCENARIOS / "sample-tco.yaml").model_copy(update={"hybrid": None})
+    scenario = view.compare_view.load_bundled("sample-tco.yaml").model_copy(update={"hybrid": None})
 
     rows, _ = view.sweep(scenario, [1, 4], [0.25, 2.0], run=fake_report)
 
@@ -240,7 +238,7 @@ def test_without_a_hybrid_the_sweep_and_table_are_by_server_count_only() -> None
 
 
 def test_the_chart_draws_one_hybrid_series_per_threshold_in_shades() -> None:
-    scenario = load_tco_scenario(SCENARIOS / "sample-tco.yaml")
+    scenario = view.compare_view.load_bundled("sample-tco.yaml")
     rows, _ = view.sweep(scenario, [1, 4], [2.0, 0.25], run=fake_report)
 
     figure = view.chart(rows, 0.5, "USD", 3.0, "en")
@@ -290,7 +288,7 @@ def test_the_sentence_names_the_cheapest_hybrid_threshold() -> None:
 def test_on_the_sample_a_shorter_threshold_never_waits_longer(db: Path) -> None:
     # Not a law of the replay (preemption or backoff can reorder a queue), but it holds on the
     # bundled sample, and there every job waits at most its threshold before it bursts.
-    scenario = load_tco_scenario(SCENARIOS / "sample-tco.yaml")
+    scenario = view.compare_view.load_bundled("sample-tco.yaml")
     thresholds = [0.0, 0.25, 1.0, 4.0]
 
     rows, _ = view.sweep(scenario, [1, 2, 4], thresholds)
@@ -306,7 +304,7 @@ def test_on_the_sample_a_shorter_threshold_never_waits_longer(db: Path) -> None:
 
 
 def test_a_point_changes_the_first_pool_and_the_hybrid_it_keeps() -> None:
-    scenario = load_tco_scenario(SCENARIOS / "sample-tco.yaml")
+    scenario = view.compare_view.load_bundled("sample-tco.yaml")
 
     changed = view.with_servers(scenario, 4, burst_after_s=60.0)
 
@@ -332,7 +330,7 @@ def test_a_sweep_keeps_one_row_per_cloud_option_and_reports_progress() -> None:
             ],
         }
 
-    scenario = load_tco_scenario(SCENARIOS / "sample-tco.yaml")
+    scenario = view.compare_view.load_bundled("sample-tco.yaml")
     seen: list[tuple[int, int]] = []
     rows, currency = view.sweep(
         scenario, [1, 2, 4], on_point=lambda d, t: seen.append((d, t)), run=report

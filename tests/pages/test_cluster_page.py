@@ -9,9 +9,10 @@ import yaml
 from streamlit.testing.v1 import AppTest
 
 from planner.config import NodePool
+from planner.file_access import FileAccess
 from planner.replay import load_scenario
 from planner.scenario import ClusterSpec, PolicySpec, QueuesSpec, Scenario
-from planner.ui import cluster_import, cluster_view
+from planner.ui import cluster_build, cluster_import, cluster_view
 from planner.ui.cluster_build import build_scenario
 from planner.ui.replay_view import default_scenario
 from planner.ui.state import REVISION_KEY
@@ -437,10 +438,14 @@ def test_a_quota_on_an_unknown_flavor_is_a_queues_problem() -> None:
     ]
 
 
-def test_a_node_list_file_stays_until_pools_replace_it(tmp_path: Path) -> None:
+def test_a_node_list_file_stays_until_pools_replace_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the app reads node lists only from its own folder: tmp_path stands in for data/traces
+    monkeypatch.setattr(cluster_build, "BUNDLED_FILES", FileAccess(tmp_path, tmp_path))
     nodes = tmp_path / "nodes.csv"
     nodes.write_text("node,gpus,gpu_type\nn1,8,A100\nn2,8,A100\n", encoding="utf-8")
-    base = Scenario(cluster=ClusterSpec(node_list=str(nodes)))
+    base = Scenario(cluster=ClusterSpec(node_list="nodes.csv"))
     empty = cluster_view.Edits(**tables(base))
 
     kept, problems = build_scenario(base, empty)

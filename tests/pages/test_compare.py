@@ -11,6 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from planner.cli_tco import load_tco_scenario
+from planner.file_access import LOCAL_FILES
 from planner.tco_run import run_tco
 from planner.ui import compare_view, scenario_box
 from tests.pages.app import open_app_page
@@ -37,7 +38,7 @@ def values(array: Any) -> list[float]:
 
 def cli_report(con: duckdb.DuckDBPyConnection, name: str) -> dict[str, Any]:
     """What `planner tco --scenario data/scenarios/NAME` reports."""
-    return run_tco(con, load_tco_scenario(SCENARIOS / name))
+    return run_tco(con, load_tco_scenario(SCENARIOS / name), files=LOCAL_FILES)
 
 
 def test_the_page_opens_on_the_worked_example(db: Path) -> None:

@@ -7,6 +7,7 @@ import pytest
 
 from planner.cli_tco import load_tco_scenario
 from planner.errors import ScenarioError
+from planner.file_access import BUNDLED_FILES
 from planner.finance import break_even_utilization
 from planner.ui import charts, compare_view
 from planner.ui.charts import OPTION_COLORS, option_colors
@@ -219,7 +220,11 @@ def test_uploaded_text_parses_like_the_cli_reads_the_file() -> None:
 
     parsed = compare_view.parse_scenario(path.read_text(encoding="utf-8"), "up.yaml")
 
-    assert parsed == load_tco_scenario(path)  # the relative trace found beside the bundle
+    cli = load_tco_scenario(path)
+    assert parsed.trace == "../traces/sample.csv"  # kept as written: relative to the bundle
+    assert cli.trace is not None
+    assert parsed.model_copy(update={"trace": cli.trace}) == cli
+    assert BUNDLED_FILES.file(parsed.trace, "trace") == Path(cli.trace).resolve()
 
 
 @pytest.mark.parametrize(

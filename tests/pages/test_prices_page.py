@@ -8,6 +8,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from planner.cli_tco import load_tco_scenario
+from planner.file_access import LOCAL_FILES
 from planner.tco_run import run_tco
 from planner.ui import prices_view
 from planner.ui.cache import cursor
@@ -359,7 +360,7 @@ def installed_gpu_hour(db: Path) -> float:
     """What `planner tco` computes for the worked example: cost per installed GPU-hour."""
     scenario = load_tco_scenario(WORKED_EXAMPLE)
     with cursor(str(db)) as cur:
-        report = run_tco(cur, scenario)
+        report = run_tco(cur, scenario, files=LOCAL_FILES)
     return float(report["cost_per_installed_gpu_hour"])
 
 

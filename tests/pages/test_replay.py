@@ -9,6 +9,7 @@ import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from planner import scenario_store
+from planner.file_access import BUNDLED_FILES
 from planner.replay import SCHEDULE_COLUMNS, load_scenario, run_scenario
 from planner.scenario import Scenario
 from planner.ui import cluster_view, replay_view
@@ -143,9 +144,11 @@ def test_running_the_same_scenario_again_uses_the_cached_replay(
 ) -> None:
     calls: list[object] = []
 
-    def counted(con: Any, scenario: Any, options: Any = None, progress: Any = None) -> Any:
+    def counted(
+        con: Any, scenario: Any, options: Any = None, progress: Any = None, *, files: Any
+    ) -> Any:
         calls.append(progress)
-        return run_scenario(con, scenario, options, progress)
+        return run_scenario(con, scenario, options, progress, files=files)
 
     monkeypatch.setattr(replay_view, "run_scenario", counted)
     at = run(open_page())
@@ -161,14 +164,16 @@ def test_running_the_same_scenario_again_uses_the_cached_replay(
 def test_cancel_stops_the_replay_and_shows_no_results(
     db: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def interrupted(con: Any, scenario: Any, options: Any = None, progress: Any = None) -> Any:
+    def interrupted(
+        con: Any, scenario: Any, options: Any = None, progress: Any = None, *, files: Any
+    ) -> Any:
         # what Streamlit does when a button is pressed during a run: the script stops at
         # its next st call, here the first progress update
         def stop(fraction: float) -> None:
             progress(fraction)
             st.stop()
 
-        return run_scenario(con, scenario, options, stop)
+        return run_scenario(con, scenario, options, stop, files=files)
 
     monkeypatch.setattr(replay_view, "run_scenario", interrupted)
     at = run(open_page())
@@ -248,7 +253,7 @@ def test_a_run_is_saved_with_its_results_and_reruns_the_same_on_the_cli(db: Path
     assert any("the sample cluster" in s.value for s in at.success)
     with cursor(str(db)) as con:  # the app's connection: one per process and file
         saved = scenario_store.load(con, "the sample cluster")
-        again = scenario_store.run_saved(con, saved)
+        again = scenario_store.run_saved(con, saved, files=BUNDLED_FILES)
     assert saved.kind == "replay"
     assert saved.results is not None
     shown = saved.results
