@@ -7,6 +7,7 @@ SQL at the end, then the canonical jobs are written with times relative to the t
 
 import datetime as dt
 import hashlib
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,6 +25,7 @@ from planner.ingest import (
     sniff,
 )
 from planner.ingest.formats import NODE_FORMATS
+from planner.ingest.limits import shorten
 from planner.ingest.nodes import read_cluster
 from planner.ingest.normalize import JOB_COLUMNS
 from planner.store import transaction
@@ -53,6 +55,7 @@ FROM staging_steps s ANTI JOIN (SELECT DISTINCT job_id FROM staging_jobs) j
      ON s.parent = j.job_id
 ORDER BY s.row_number
 """
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,11 +66,24 @@ class _Bounds:
 
 
 def trace_name(path: Path) -> str:
-    """A file's name without its data and compression suffixes: jobs.csv.gz -> jobs."""
-    name = path.name
+    """A file's name without its data and compression suffixes: jobs.csv.gz -> jobs.
+
+    Control characters (a file name may hold a line break) are left out.
+    """
+    name = _CONTROL.sub("", path.name)
     for suffix in (".gz", ".csv", ".tsv", ".txt", ".xlsx"):
         name = name.removesuffix(suffix)
-    return name or path.name
+    return name or _CONTROL.sub("", path.name) or "trace"
+
+
+def checked_name(name: str | None) -> str | None:
+    """A name given for a trace or cluster, refused if it holds control characters."""
+    if name is not None and _CONTROL.search(name):
+        raise TraceError(
+            f"the name '{shorten(name)}' holds control characters (shown escaped); give a "
+            "name of printable characters"
+        )
+    return name
 
 
 def trace_id_for(sha256: str, options: IngestOptions) -> str:
@@ -79,6 +95,7 @@ def import_file(
     con: duckdb.DuckDBPyConnection, path: Path, options: IngestOptions, name: str | None = None
 ) -> IngestReport:
     """Import a job history or a node list, whichever the file is."""
+    name = checked_name(name)
     source, fmt = sniff(path, options)
     if fmt in NODE_FORMATS:
         return _store_cluster(con, source, fmt, options, name)
@@ -88,6 +105,7 @@ def import_file(
 def import_trace(
     con: duckdb.DuckDBPyConnection, stream: JobStream, name: str | None = None
 ) -> IngestReport:
+    name = checked_name(name)
     trace_id = trace_id_for(stream.source.sha256, stream.options)
     known = con.execute("SELECT report_json FROM traces WHERE trace_id = ?", [trace_id]).fetchone()
     if known:
@@ -244,6 +262,7 @@ def import_cluster(
     con: duckdb.DuckDBPyConnection, path: Path, options: IngestOptions, name: str | None = None
 ) -> IngestReport:
     """Store a node list as a named cluster; the same file is recognised on re-import."""
+    name = checked_name(name)
     source, fmt = sniff(path, options)
     return _store_cluster(con, source, fmt, options, name)
 

@@ -16,6 +16,7 @@ from planner.errors import TraceError
 from planner.ingest import formats
 from planner.ingest.columns import ColumnMap, require, resolve_columns
 from planner.ingest.formats import FORMATS, JOB_FORMATS, NODE_FORMATS, Format, detect_format
+from planner.ingest.limits import ReadLimits, shorten
 from planner.ingest.normalize import ChunkResult, NormalizeOptions, normalize
 from planner.ingest.report import IngestReport, ReportBuilder
 from planner.ingest.source import (
@@ -35,6 +36,7 @@ __all__ = [
     "IngestOptions",
     "IngestReport",
     "JobStream",
+    "ReadLimits",
     "ReportBuilder",
     "Source",
     "jobs_from",
@@ -54,9 +56,11 @@ class IngestOptions:
     tz: str = "UTC"
     max_gpus_per_pod: int = 8
     chunk_rows: int = CHUNK_ROWS
+    limits: ReadLimits = field(default_factory=ReadLimits)
 
     def identity(self) -> str:
-        """Canonical text of the options that change the result (not the chunk size)."""
+        """Canonical text of the options that change the result (not the chunk size nor
+        the limits: a file within them reads the same whatever they are)."""
         return json.dumps(
             {
                 "format": self.format,
@@ -87,6 +91,7 @@ class JobStream:
             sha256=self.source.sha256,
             column_mapping=dict(self.columns.columns),
             timezone=self.options.tz,
+            warnings=[*self.source.notes, *self.columns.notes],
         )
 
     def chunks(self) -> Iterator[tuple[ChunkResult, pd.DataFrame]]:
@@ -126,11 +131,11 @@ class JobStream:
 def sniff(path: Path, options: IngestOptions) -> tuple[Source, Format]:
     """Open `path` and decide its format (the user's --format wins)."""
     _check_timezone(options.tz)
-    source = open_source(path)
+    source = open_source(path, options.limits)
     if options.format is not None:
         if options.format not in FORMATS:
             raise TraceError(
-                f"unknown --format '{options.format}'; choose one of {', '.join(FORMATS)}",
+                f"unknown --format '{shorten(options.format)}'; choose one of {', '.join(FORMATS)}",
                 file=source.name,
             )
         return source, options.format  # type: ignore[return-value]
@@ -163,6 +168,6 @@ def _check_timezone(tz: str) -> None:
         ZoneInfo(tz)
     except (ZoneInfoNotFoundError, ValueError) as err:
         raise TraceError(
-            f"unknown time zone '{tz}'; use an IANA name such as UTC, "
+            f"unknown time zone '{shorten(tz)}'; use an IANA name such as UTC, "
             "Asia/Shanghai or America/Los_Angeles"
         ) from err

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from planner.errors import MissingColumnError
+from planner.ingest.limits import shorten
 
 # Canonical field -> synonyms, most specific first. Per-pod and per-job variants are
 # separate fields because they mean different numbers.
@@ -233,6 +234,8 @@ class ColumnMap:
     """Canonical field -> source column name, for the fields the file has."""
 
     columns: Mapping[str, str]
+    notes: tuple[str, ...] = ()
+    """Choices the user should know about (several columns matching one field)."""
 
     def get(self, field: str) -> str | None:
         return self.columns.get(field)
@@ -242,33 +245,51 @@ class ColumnMap:
 
 
 def resolve_columns(header: Sequence[str], overrides: Mapping[str, str], *, file: str) -> ColumnMap:
-    """Match `header` to fields; `overrides` (field -> column) are checked and win."""
-    by_name = {normalise_name(col): col for col in reversed(header)}
+    """Match `header` to fields; `overrides` (field -> column) are checked and win.
+
+    Where several columns spell the same name (`Submit Time`, `submit_time`), the first is
+    used and the map's notes say so.
+    """
+    same_name: dict[str, list[str]] = {}
+    for col in header:
+        same_name.setdefault(normalise_name(col), []).append(col)
     chosen: dict[str, str] = {}
     for field, column in overrides.items():
         if field not in SYNONYMS:
             raise MissingColumnError(
-                f"--map names an unknown field '{field}'; fields are: {', '.join(FIELDS)}",
+                f"--map names an unknown field '{shorten(field)}'; fields are: {', '.join(FIELDS)}",
                 file=file,
             )
         if column not in header:
             raise MissingColumnError(
-                f"--map {field}={column}: the file has no column '{column}'"
-                f"{_close_hint(column, header)}",
+                f"--map {shorten(field)}={shorten(column)}: the file has no column "
+                f"'{shorten(column)}'{_close_hint(column, header)}",
                 file=file,
             )
         chosen[field] = column
     taken = set(chosen.values())
+    notes: list[str] = []
     for field, names in SYNONYMS.items():
         if field in chosen:
             continue
         for name in names:
-            found = by_name.get(normalise_name(name))
+            found = same_name.get(normalise_name(name), [None])[0]
             if found is not None and found not in taken:
                 chosen[field] = found
                 taken.add(found)
+                notes.extend(_same_name_note(field, same_name[normalise_name(name)]))
                 break
-    return ColumnMap(chosen)
+    return ColumnMap(chosen, tuple(notes))
+
+
+def _same_name_note(field: str, columns: Sequence[str]) -> list[str]:
+    if len(columns) < 2:
+        return []
+    shown = ", ".join(f"'{shorten(col)}'" for col in columns)
+    return [
+        f"columns {shown} all name the field '{field}'; the first is used "
+        f"(--map {field}=COLUMN picks another)"
+    ]
 
 
 def require(
@@ -282,7 +303,7 @@ def require(
         names = " or ".join(f"'{f}'" for f in alternatives)
         raise MissingColumnError(
             f"no column for {names} was found{_close_hint(field, header)}. Columns in the file: "
-            f"{', '.join(header[:30])}. Name the column with --map {field}=COLUMN.",
+            f"{shown_columns(header)}. Name the column with --map {field}=COLUMN.",
             file=file,
         )
 
@@ -297,4 +318,10 @@ def _close_hint(wanted: str, header: Sequence[str]) -> str:
         for norm, col in candidates.items():
             if col not in shown and (synonym in norm or norm in synonym) and len(norm) > 1:
                 shown.append(col)
-    return f"; close matches in the file: {', '.join(shown[:5])}" if shown else ""
+    return f"; close matches in the file: {shown_columns(shown[:5])}" if shown else ""
+
+
+def shown_columns(header: Sequence[str], most: int = 30) -> str:
+    """The first `most` column names, each cut short, for a message."""
+    names = ", ".join(shorten(col, 40) for col in header[:most])
+    return names + (f", ... ({len(header):,} columns)" if len(header) > most else "")

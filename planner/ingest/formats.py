@@ -11,7 +11,7 @@ from typing import Literal, get_args
 import pandas as pd
 
 from planner.errors import UnknownFormatError
-from planner.ingest.columns import SYNONYMS, ColumnMap, normalise_name
+from planner.ingest.columns import SYNONYMS, ColumnMap, normalise_name, shown_columns
 from planner.ingest.source import ROW
 
 Format = Literal["generic", "openb-pods", "openb-nodes", "slurm", "nodes"]
@@ -44,7 +44,7 @@ def detect_format(header: Sequence[str], *, file: str) -> Format:
     if job_like or gpu_like:
         return "generic"
     raise UnknownFormatError(
-        f"the columns ({', '.join(header[:12])}) match no format we know. Recognised: "
+        f"the columns ({shown_columns(header, 12)}) match no format we know. Recognised: "
         "Alibaba openb pod and node lists, Slurm sacct --parsable2, generic job histories "
         "(CSV/TSV/XLSX with columns such as job_id, submit_time, duration, gpus) and node "
         "lists. Use --format generic with --map FIELD=COLUMN, e.g. --map gpus=卡数 "

@@ -7,7 +7,7 @@ import pandas as pd
 
 from planner.config import ClusterConfig, Node
 from planner.errors import MissingColumnError
-from planner.ingest.columns import normalise_name
+from planner.ingest.columns import normalise_name, shown_columns
 from planner.ingest.normalize import Rejections
 from planner.ingest.report import IngestReport, ReportBuilder
 from planner.ingest.source import LineProblems, Source, describe, iter_frames
@@ -27,7 +27,7 @@ def read_cluster(source: Source, fmt: str) -> tuple[ClusterConfig, IngestReport]
     if id_col is None or gpu_col is None:
         raise MissingColumnError(
             "a node list needs a node id column (sn, node, hostname) and a GPU count column "
-            f"(gpu, gpus); the file has {', '.join(source.header[:20])}",
+            f"(gpu, gpus); the file has {shown_columns(source.header, 20)}",
             file=source.name,
         )
     type_col, cpu_col, mem_col = _pick(names, _TYPE), _pick(names, _CPU), _pick(names, _MEM)
@@ -47,6 +47,7 @@ def read_cluster(source: Source, fmt: str) -> tuple[ClusterConfig, IngestReport]
             )
             if v
         },
+        warnings=list(source.notes),
     )
     builder = ReportBuilder(report)
     nodes: list[Node] = []

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from planner.ingest.columns import ColumnMap
+from planner.ingest.limits import MAX_VALUE_CHARS, SHOWN_CHARS, shorten
 from planner.ingest.source import ROW
 from planner.ingest.values import (
     ParsedTimes,
@@ -123,6 +124,21 @@ JOB_COLUMNS = (
     "end_t",
     "flags",
 )
+# Fields read as dates, durations or numbers: their parsers' cost grows with a cell's length.
+PARSED_FIELDS = (
+    "submit",
+    "start",
+    "end",
+    "duration",
+    "gpus",
+    "gpus_per_pod",
+    "pods",
+    "cpu",
+    "mem",
+    "priority",
+)
+# C0 controls and DEL: invisible in a table, and a NUL ends a string in C tools downstream.
+_CONTROL = r"[\x00-\x1f\x7f]"
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,13 +172,17 @@ class Rejections:
         if not hit.any():
             return
         values = self.frame[column] if column in self.frame else pd.Series("", index=hit.index)
+        shown = values[hit].astype(str)
+        long = shown.str.len() > SHOWN_CHARS
+        if long.any():  # the whole cell stays in raw_json; the value column is for reading
+            shown = shown.where(~long, shown[long].map(shorten))
         self.parts.append(
             pd.DataFrame(
                 {
                     "row": self.frame.loc[hit, ROW].astype("int64"),
                     "reason": reason,
                     "column_name": column,
-                    "value": values[hit].astype(str),
+                    "value": shown,
                     "message": message,
                 }
             )
@@ -197,6 +217,7 @@ def empty_rejected() -> pd.DataFrame:
 def normalize(frame: pd.DataFrame, columns: ColumnMap, options: NormalizeOptions) -> ChunkResult:
     """Canonical jobs (times still absolute or as given) and rejections for one chunk."""
     rej = Rejections(frame)
+    frame = _without_long_values(frame, columns, rej)
     flags = pd.DataFrame(index=frame.index)
     job_id = _job_ids(frame, columns, rej, flags)
     pods, gpus = _resources(frame, columns, options, rej, flags)
@@ -205,7 +226,7 @@ def normalize(frame: pd.DataFrame, columns: ColumnMap, options: NormalizeOptions
     status = _statuses(frame, columns, rej)
     times = _times(frame, columns, options, status=status, rej=rej, flags=flags)
     priority = _priorities(frame, columns, rej)
-    queue = _text(frame, columns, "queue")
+    queue = _text(frame, columns, "queue", flags)
     flags["queue_missing"] = queue.isna()
     alive = rej.alive
     jobs = (
@@ -219,9 +240,9 @@ def normalize(frame: pd.DataFrame, columns: ColumnMap, options: NormalizeOptions
                 "gpus": gpus,
                 "cpu": cpu.fillna(0.0),
                 "mem_gib": mem.fillna(0.0),
-                "gpu_types": _gpu_types(frame, columns),
+                "gpu_types": _gpu_types(frame, columns, flags),
                 "queue": queue.fillna("default"),
-                "user": _text(frame, columns, "user").fillna(""),
+                "user": _text(frame, columns, "user", flags).fillna(""),
                 "priority": priority,
                 "status": times["status"],
                 "start_t": times["start_t"],
@@ -239,11 +260,44 @@ def normalize(frame: pd.DataFrame, columns: ColumnMap, options: NormalizeOptions
     return result
 
 
-def _text(frame: pd.DataFrame, columns: ColumnMap, field_name: str) -> pd.Series:
+def _without_long_values(frame: pd.DataFrame, columns: ColumnMap, rej: Rejections) -> pd.DataFrame:
+    """Reject rows with an over-long date or number cell, and blank those cells so the
+    parsers never see them (the rejection keeps the original)."""
+    blanked: dict[str, pd.Series] = {}
+    for field_name in PARSED_FIELDS:
+        name = columns.get(field_name)
+        if name is None or name in blanked or name not in frame:
+            continue
+        long = frame[name].astype("string").str.len().gt(MAX_VALUE_CHARS).fillna(False)
+        if long.any():
+            rej.add(
+                long,
+                "value_too_long",
+                name,
+                f"longer than {MAX_VALUE_CHARS} characters: no date, duration or number is "
+                "that long (is the right column mapped?)",
+            )
+            blanked[name] = frame[name].mask(long, "")
+    return frame.assign(**blanked) if blanked else frame
+
+
+def _text(
+    frame: pd.DataFrame, columns: ColumnMap, field_name: str, flags: pd.DataFrame
+) -> pd.Series:
     name = columns.get(field_name)
     if name is None:
         return pd.Series(pd.NA, index=frame.index, dtype="string")
-    return cleaned(frame[name])
+    return _printable(cleaned(frame[name]), flags)
+
+
+def _printable(text: pd.Series, flags: pd.DataFrame) -> pd.Series:
+    """`text` without control characters; the rows that had some are flagged."""
+    found = text.str.contains(_CONTROL, regex=True).fillna(False).astype(bool)
+    if not found.any():
+        return text
+    before = flags.get("control_chars_removed", pd.Series(False, index=text.index))
+    flags["control_chars_removed"] = before | found
+    return text.str.replace(_CONTROL, "", regex=True)
 
 
 def _job_ids(
@@ -253,7 +307,7 @@ def _job_ids(
     if name is None:
         flags["job_id_generated"] = True
         return "row-" + frame[ROW].astype(str)
-    ids = frame[name].astype("string").str.strip()
+    ids = _printable(frame[name].astype("string").str.strip(), flags)
     rej.add(ids.eq("") | ids.isna(), "missing_value", name, "the job id is empty")
     return ids
 
@@ -390,8 +444,8 @@ def _priorities(frame: pd.DataFrame, columns: ColumnMap, rej: Rejections) -> pd.
     return value.fillna(0).round().astype("int64")
 
 
-def _gpu_types(frame: pd.DataFrame, columns: ColumnMap) -> pd.Series:
-    text = _text(frame, columns, "gpu_type").fillna("")
+def _gpu_types(frame: pd.DataFrame, columns: ColumnMap, flags: pd.DataFrame) -> pd.Series:
+    text = _text(frame, columns, "gpu_type", flags).fillna("")
     parts = text.str.replace(r"[ ]*[|,;/+][ ]*", "|", regex=True).str.strip("|")
     return parts.astype(str)
 
@@ -420,6 +474,20 @@ def _times(
         if name is None:
             continue
         times = parse_times(frame[name], tz=options.tz)
+        rej.add(
+            times.nonexistent,
+            "nonexistent_time",
+            name,
+            f"this local time does not exist in {options.tz}: the clocks skipped it when "
+            "daylight saving began; fix the value or write it with its UTC offset",
+        )
+        rej.add(
+            times.ambiguous,
+            "ambiguous_time",
+            name,
+            f"this local time happens twice in {options.tz} (daylight saving ended), so the "
+            "instant is unknown; write it with its UTC offset (e.g. +01:00)",
+        )
         rej.add(
             times.bad,
             "bad_time",

@@ -11,6 +11,9 @@ REJECTION_REASONS: dict[str, str] = {
     "fractional_gpus": "a job may share one GPU (0-1) but cannot ask for a fraction above one",
     "gpus_not_divisible": "the job's GPUs cannot be spread evenly over its pods",
     "bad_time": "a date/time cannot be read",
+    "nonexistent_time": "a local time skipped by a daylight-saving change in the time zone",
+    "ambiguous_time": "a local time that happens twice (daylight saving ends) in the time zone",
+    "value_too_long": "a date, duration or number cell is far longer than any such value",
     "bad_duration": "a duration cannot be read",
     "end_before_start": "the job ends before it starts",
     "never_started": "the job never ran, so its run time is unknown",
@@ -30,4 +33,6 @@ FLAGS: dict[str, str] = {
     "status_derived": "no status column: completed if it has an end, else running-at-end",
     "job_id_generated": "no job id column: ids are 'row-N' from the row number",
     "queue_missing": "empty queue: put in queue 'default'",
+    "control_chars_removed": "control characters (NUL, line breaks, ...) removed from an id "
+    "or name",
 }

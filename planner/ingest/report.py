@@ -5,6 +5,7 @@ from collections import Counter
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field
 
+from planner.ingest.limits import shorten
 from planner.ingest.reasons import FLAGS, REJECTION_REASONS
 
 EXAMPLES_PER_REASON = 5
@@ -45,12 +46,18 @@ class IngestReport(BaseModel):
     horizon_s: float = 0.0
     nodes: int | None = None
     gpus_by_type: dict[str, int] | None = None
+    warnings: list[str] = Field(
+        default_factory=list,
+        description="What the reader decided that changes how the file is read (duplicate "
+        "column names, lines in another encoding); nothing is dropped silently.",
+    )
 
     def summary_lines(self) -> list[str]:
         """Plain-language lines for the terminal and the app."""
         lines = [
             f"{self.file}: {self.format} ({self.read_as})",
             f"rows {self.rows:,}  accepted {self.accepted:,}  rejected {self.rejected:,}",
+            *(f"  warning: {warning}" for warning in self.warnings),
         ]
         if self.nodes is not None:
             lines.append(f"cluster: {self.nodes:,} nodes, GPUs by type {self.gpus_by_type}")
@@ -89,7 +96,7 @@ class ReportBuilder:
                     RejectionExample(
                         row=int(str(rec.row)),
                         column=str(rec.column_name),
-                        value=str(rec.value)[:200],
+                        value=shorten(str(rec.value)),
                         message=str(rec.message),
                     )
                 )

@@ -26,7 +26,7 @@ _REQUEST_COLUMNS = {"cpu_milli", "memory_mib", "num_gpu", "gpu_milli"}
 
 def read_pod_requests(path: Path, options: IngestOptions) -> tuple[list[PodRequest], IngestReport]:
     """Every pod's request; openb pod lists need no time columns (resampled variants)."""
-    source = open_source(path)
+    source = open_source(path, options.limits)
     openb_requests = {normalise_name(c) for c in source.header} >= _REQUEST_COLUMNS
     if not openb_requests or options.format is not None:
         source, fmt = sniff(path, options)
@@ -38,7 +38,11 @@ def read_pod_requests(path: Path, options: IngestOptions) -> tuple[list[PodReque
             return _from_jobs(path, options)
     fmt = "openb-pods"
     report = IngestReport(
-        file=source.name, format=fmt, read_as=describe(source), sha256=source.sha256
+        file=source.name,
+        format=fmt,
+        read_as=describe(source),
+        sha256=source.sha256,
+        warnings=list(source.notes),
     )
     builder = ReportBuilder(report)
     pods: list[PodRequest] = []

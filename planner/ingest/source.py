@@ -1,33 +1,40 @@
 """Open an export whatever its wrapping: gzip, Excel, encoding, delimiter.
 
-`open_source` looks at the bytes once (hash, compression, encoding, delimiter, header) and
+`open_source` looks at the bytes (hash, compression, encoding, delimiter, header) and
+streams them once through `scan`, which stops at a line or unpacked size beyond the limits;
 `iter_frames` then streams the records as string DataFrames of bounded size, each with a
-`__row__` column holding the spreadsheet row number (the header is row 1). Nothing is
-converted here: every cell stays text.
+`__row__` column holding the spreadsheet row number (the header is row 1; blank lines
+before it count). Nothing is converted here: every cell stays text.
 """
 
 import codecs
-import csv
 import datetime as dt
-import gzip
 import hashlib
 import re
+import stat
 import warnings
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Literal, cast
+from typing import Literal
 
 import pandas as pd
 
 from planner.errors import TraceError
+from planner.ingest.header import (
+    MAX_HEADER_BYTES,
+    detect_delimiter,
+    header_line,
+    unique_header,
+)
+from planner.ingest.limits import ReadLimits, shorten, size_text
+from planner.ingest.scan import TextScan, UndecodableError, open_binary, scan_text
 
 ROW = "__row__"
 CHUNK_ROWS = 100_000
 CHUNK_BYTES = 16 << 20
-SAMPLE_BYTES = 1 << 16
-DELIMITERS = (",", ";", "\t", "|")
+SAMPLE_BYTES = MAX_HEADER_BYTES
 
 _GZIP_MAGIC = b"\x1f\x8b"
 _ZIP_MAGIC = b"PK\x03\x04"
@@ -46,15 +53,21 @@ class Source:
     encoding: str
     delimiter: str
     header: tuple[str, ...]
-    line_bytes: float = 100.0
+    header_row: int = 0
+    """Blank lines before the header."""
+    rows_per_chunk: int = CHUNK_ROWS
+    """Most rows a parser chunk may hold and stay near CHUNK_BYTES, measured on the file."""
+    notes: tuple[str, ...] = ()
+    """What the reader had to decide that the user should know (duplicate column names,
+    lines in another encoding)."""
 
     @property
     def name(self) -> str:
         return self.path.name
 
     def chunk_rows(self, limit: int) -> int:
-        """Rows per chunk: `limit`, fewer for wide rows, so a chunk stays near CHUNK_BYTES."""
-        return min(limit, max(1_000, int(CHUNK_BYTES / max(self.line_bytes, 1.0))))
+        """Rows per chunk: `limit`, fewer where rows are wide."""
+        return min(limit, self.rows_per_chunk)
 
 
 @dataclass(slots=True)
@@ -65,25 +78,32 @@ class LineProblems:
     blank_lines: int = 0
 
 
-def open_source(path: Path) -> Source:
-    """Inspect `path`; raise TraceError if it is empty, binary or undecodable."""
-    if not path.is_file():
-        raise TraceError("no such file", file=str(path))
+def open_source(path: Path, limits: ReadLimits | None = None) -> Source:
+    """Inspect `path`; raise TraceError if it is empty, binary, undecodable or beyond
+    `limits` (a line too long, too much unpacked data)."""
+    limits = limits or ReadLimits()
+    _check_regular_file(path)
     size, digest, head = _hash_and_head(path)
     if size == 0:
         raise TraceError("the file is empty; export the job history again", file=path.name)
     if head.startswith(_ZIP_MAGIC):
-        return _open_xlsx(path, digest, size)
+        return _open_xlsx(path, digest, size, limits)
     compression: Literal["gzip"] | None = "gzip" if head.startswith(_GZIP_MAGIC) else None
-    sample = _sample(path, compression)
-    encoding = _detect_encoding(path, compression, sample)
-    text = sample.decode(encoding, errors="ignore")
-    if not text.strip():
-        raise TraceError("the file holds no text (only blank lines)", file=path.name)
-    delimiter = _detect_delimiter(text)
-    header = _header(text, delimiter)
-    line_bytes = len(sample) / max(sample.count(b"\n"), 1)
-    return Source(path, digest, size, "text", compression, encoding, delimiter, header, line_bytes)
+    layout = _read_layout(path, compression, _sample(path, compression), limits)
+    header, renamed = unique_header(layout.names)
+    return Source(
+        path,
+        digest,
+        size,
+        "text",
+        compression,
+        layout.encoding,
+        layout.delimiter,
+        header,
+        layout.header_row,
+        layout.scan.rows_per_chunk,
+        (*renamed, *layout.notes),
+    )
 
 
 def iter_frames(
@@ -94,6 +114,26 @@ def iter_frames(
         yield from _iter_xlsx(source, problems, chunk_rows)
         return
     yield from _iter_text(source, problems, chunk_rows)
+
+
+def _check_regular_file(path: Path) -> None:
+    """TraceError saying what `path` is when it is not a file we can read."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        raise TraceError("no such file", file=str(path)) from None
+    except OSError as err:
+        raise TraceError(f"cannot be opened ({err.strerror})", file=str(path)) from err
+    if stat.S_ISDIR(mode):
+        raise TraceError(
+            "is a directory; give the path of a CSV, TSV or .xlsx file", file=str(path)
+        )
+    if not stat.S_ISREG(mode):
+        raise TraceError(
+            "is not a regular file (a pipe, socket or device); save the export to a file "
+            "and give that file's path",
+            file=str(path),
+        )
 
 
 def _hash_and_head(path: Path) -> tuple[int, str, bytes]:
@@ -109,15 +149,9 @@ def _hash_and_head(path: Path) -> tuple[int, str, bytes]:
     return size, digest.hexdigest(), head
 
 
-def _open_binary(path: Path, compression: Literal["gzip"] | None) -> IO[bytes]:
-    if compression == "gzip":
-        return cast("IO[bytes]", gzip.open(path, "rb"))
-    return path.open("rb")
-
-
 def _sample(path: Path, compression: Literal["gzip"] | None) -> bytes:
     try:
-        with _open_binary(path, compression) as handle:
+        with open_binary(path, compression) as handle:
             sample = handle.read(SAMPLE_BYTES)
     except (OSError, EOFError) as err:
         raise TraceError(f"the gzip data is damaged ({err})", file=path.name) from err
@@ -139,16 +173,47 @@ def _control_share(sample: bytes) -> float:
     return controls / len(sample)
 
 
-def _detect_encoding(path: Path, compression: Literal["gzip"] | None, sample: bytes) -> str:
-    """UTF-16 by BOM, else UTF-8 (with or without BOM), else GB18030; checked on every byte."""
+@dataclass(frozen=True, slots=True)
+class _Layout:
+    encoding: str
+    delimiter: str
+    header_row: int
+    names: list[str]
+    scan: TextScan
+    notes: tuple[str, ...]
+
+
+def _read_layout(
+    path: Path, compression: Literal["gzip"] | None, sample: bytes, limits: ReadLimits
+) -> _Layout:
+    """Encoding (UTF-16 by BOM, else UTF-8 with or without BOM, else GB18030, checked on
+    every byte), delimiter and header of a text file, and its scan within `limits`."""
     if sample.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        return "utf-16"
+        candidates: tuple[str, ...] = ("utf-16",)
+    else:
+        candidates = ("utf-8-sig", "gb18030")
     first_error = ""
-    for encoding in ("utf-8-sig", "gb18030"):
-        problem = _decode_all(path, compression, encoding)
-        if problem is None:
-            return encoding
-        first_error = first_error or problem
+    for encoding in candidates:
+        text = sample.decode(encoding, errors="ignore")
+        if not text.strip():
+            raise TraceError("the file holds no text (only blank lines)", file=path.name)
+        delimiter = detect_delimiter(text)
+        whole = len(sample) < SAMPLE_BYTES
+        header_row, names = header_line(text, delimiter, whole=whole, file=path.name)
+        try:
+            scan = scan_text(
+                path,
+                compression=compression,
+                encoding=encoding,
+                delimiter=delimiter,
+                limits=limits,
+                chunk_bytes=CHUNK_BYTES,
+            )
+        except UndecodableError as err:
+            first_error = first_error or err.problem
+            continue
+        notes = _encoding_notes(scan, first_error)
+        return _Layout(encoding, delimiter, header_row, names, scan, notes)
     raise TraceError(
         f"the text is neither UTF-8 nor GBK/GB18030 ({first_error}); re-save the file as "
         "UTF-8 (in Excel: Save As, 'CSV UTF-8')",
@@ -156,50 +221,21 @@ def _detect_encoding(path: Path, compression: Literal["gzip"] | None, sample: by
     )
 
 
-def _decode_all(path: Path, compression: Literal["gzip"] | None, encoding: str) -> str | None:
-    """None if the whole stream decodes, else where it first fails."""
-    decoder = codecs.getincrementaldecoder(encoding)()
-    line = 1
-    try:
-        with _open_binary(path, compression) as handle:
-            while block := handle.read(1 << 22):
-                try:
-                    decoder.decode(block)
-                except UnicodeDecodeError as err:
-                    bad_line = line + block[: err.start].count(b"\n")
-                    return f"invalid byte on line {bad_line}"
-                line += block.count(b"\n")
-            decoder.decode(b"", final=True)
-    except UnicodeDecodeError:
-        return "the file ends in the middle of a character"
-    except (OSError, EOFError) as err:
-        raise TraceError(f"the gzip data is damaged ({err})", file=path.name) from err
-    return None
-
-
-def _detect_delimiter(text: str) -> str:
-    """The candidate splitting the first lines into the same, largest number of fields."""
-    lines = [line for line in text.splitlines()[:20] if line.strip()][:10]
-    best, best_score = ",", 0
-    for delimiter in DELIMITERS:
-        counts = [len(next(csv.reader([line], delimiter=delimiter))) for line in lines]
-        consistent = sum(1 for c in counts if c == counts[0])
-        score = (counts[0] - 1) * consistent if counts else 0
-        if score > best_score:
-            best, best_score = delimiter, score
-    return best
-
-
-def _header(text: str, delimiter: str) -> tuple[str, ...]:
-    first = next(line for line in text.splitlines() if line.strip())
-    names = [
-        name.strip().lstrip("\ufeff") for name in next(csv.reader([first], delimiter=delimiter))
-    ]
-    return tuple(names)
+def _encoding_notes(scan: TextScan, utf8_error: str) -> tuple[str, ...]:
+    if not scan.utf8_line_count:
+        return ()
+    shown = ", ".join(f"{n:,}" for n in scan.utf8_lines)
+    more = ", ..." if scan.utf8_line_count > len(scan.utf8_lines) else ""
+    return (
+        f"mixed encodings: the file is not UTF-8 as a whole ({utf8_error}), so it was read "
+        f"as GBK/GB18030, but {scan.utf8_line_count:,} lines are UTF-8 (lines {shown}{more}) "
+        "and their non-ASCII text (Chinese names, queues, ...) is garbled; re-save the file "
+        "in one encoding (UTF-8) and import it again",
+    )
 
 
 def _iter_text(source: Source, problems: LineProblems, chunk_rows: int) -> Iterator[pd.DataFrame]:
-    next_line = 2
+    next_line = source.header_row + 2
     chunks = _read_csv_chunks(source, chunk_rows)
     while True:
         with warnings.catch_warnings(record=True) as caught:
@@ -223,6 +259,10 @@ def _read_csv_chunks(source: Source, chunk_rows: int) -> Iterator[pd.DataFrame]:
         sep=source.delimiter,
         encoding=source.encoding,
         compression=source.compression,
+        skiprows=source.header_row,
+        header=0,
+        names=list(source.header),
+        index_col=False,
         dtype=str,
         keep_default_na=False,
         na_filter=False,
@@ -243,7 +283,7 @@ def _parser_message(err: Exception) -> str:
             f'a quote (") opened on row {row} is never closed, so the rest of the file '
             "would be one cell; fix or remove that quote and export again"
         )
-    return f"cannot be read as a table: {text}"
+    return f"cannot be read as a table: {shorten(text, 200)}"
 
 
 def _record_bad_lines(caught: list[warnings.WarningMessage], problems: LineProblems) -> list[int]:
@@ -276,12 +316,32 @@ def _number_rows(
     return frame.loc[~blank].reset_index(drop=True), line
 
 
-def _open_xlsx(path: Path, digest: str, size: int) -> Source:
+def _open_xlsx(path: Path, digest: str, size: int, limits: ReadLimits) -> Source:
+    _check_unpacked_size(path, limits.max_unpacked_bytes)
     header = next(_xlsx_rows(path), None)
     if header is None:
         raise TraceError("the workbook's first sheet is empty", file=path.name)
-    names = tuple("" if value is None else str(value).strip() for value in header[1])
-    return Source(path, digest, size, "xlsx", None, "xlsx", "", names)
+    names, notes = unique_header(["" if v is None else str(v).strip() for v in header[1]])
+    return Source(path, digest, size, "xlsx", None, "xlsx", "", names, notes=notes)
+
+
+def _check_unpacked_size(path: Path, limit: int) -> None:
+    """A workbook is a zip archive: refuse one whose members unpack beyond `limit`.
+
+    The sizes are the archive's own; zipfile stops reading a member at its stated size.
+    """
+    try:
+        with zipfile.ZipFile(path) as archive:
+            unpacked = sum(member.file_size for member in archive.infolist())
+    except (zipfile.BadZipFile, OSError):
+        return  # openpyxl reports it as no workbook
+    if unpacked > limit:
+        raise TraceError(
+            f"the workbook unpacks to {size_text(unpacked)}, more than {size_text(limit)}; "
+            "that is far beyond any job history we support. If it is real, export it as "
+            "CSV (or raise the limit: planner ingest --max-unpacked-gib)",
+            file=path.name,
+        )
 
 
 def _xlsx_rows(path: Path) -> Iterator[tuple[int, tuple[object, ...]]]:

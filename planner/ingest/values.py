@@ -112,18 +112,25 @@ def parse_durations(raw: pd.Series) -> Parsed:
 
 @dataclass(frozen=True, slots=True)
 class ParsedTimes:
-    """Times as float seconds: epoch seconds where `absolute`, else seconds from start."""
+    """Times as float seconds: epoch seconds where `absolute`, else seconds from start.
+
+    `nonexistent` and `ambiguous` mark local times (no offset) that a daylight-saving change
+    in the time zone skips or repeats; they are also `bad`.
+    """
 
     values: pd.Series
     bad: pd.Series
     absolute: pd.Series
+    nonexistent: pd.Series
+    ambiguous: pd.Series
 
 
 def parse_times(raw: pd.Series, *, tz: str) -> ParsedTimes:
     """Epoch seconds or milliseconds, relative seconds, or date strings.
 
     Strings without an offset are wall-clock times in `tz`; strings with one (`Z`,
-    `+08:00`, `UTC`) are exact. Ambiguous or skipped local times (DST changes) are bad.
+    `+08:00`, `UTC`) are exact. Local times skipped or repeated by a DST change are bad:
+    which instant was meant cannot be known.
     """
     text = cleaned(raw)
     plain = parse_numbers(text)
@@ -131,34 +138,55 @@ def parse_times(raw: pd.Series, *, tz: str) -> ParsedTimes:
     values = numbers.where(numbers < EPOCH_MS_MIN, numbers / 1000.0)
     values = values.mask(values > EPOCH_S_MAX)
     absolute = (numbers >= EPOCH_S_MIN).fillna(False).astype(bool)
-    dated = _parse_date_strings(text.where(plain.bad), tz)
-    values = values.fillna(dated)
-    absolute |= dated.notna()
+    dated = _DateStrings.parse(text.where(plain.bad), tz)
+    values = values.fillna(dated.seconds)
+    absolute |= dated.seconds.notna()
     values = values.astype("float64")
     bad = text.notna() & values.isna()
-    return ParsedTimes(values, bad.fillna(False).astype(bool), absolute.astype(bool))
+    return ParsedTimes(
+        values,
+        bad.fillna(False).astype(bool),
+        absolute.astype(bool),
+        dated.nonexistent,
+        dated.ambiguous,
+    )
 
 
-def _parse_date_strings(text: pd.Series, tz: str) -> pd.Series:
-    """Epoch seconds (float) for date strings; NaN where absent or unreadable."""
-    out = pd.Series(np.nan, index=text.index, dtype="float64")
-    present = text.dropna()
-    if present.empty:
-        return out
-    chinese = present.str.contains("[年月日时分秒]", regex=True)
-    if chinese.any():
-        present = present.where(~chinese, present[chinese].astype(object).str.translate(_CN_DATE))
-        present = present.str.strip()
-    aware = present.str.contains(_TZ_SUFFIX, regex=True)
-    if aware.any():
-        stamps = _to_datetime(present[aware], utc=True)
-        out.loc[stamps.index] = _epoch_seconds(stamps)
-    naive = present[~aware]
-    if not naive.empty:
-        stamps = _to_datetime(naive, utc=False)
-        local = stamps.dt.tz_localize(tz, ambiguous="NaT", nonexistent="NaT")
-        out.loc[local.index] = _epoch_seconds(local.dt.tz_convert("UTC"))
-    return out
+@dataclass(frozen=True, slots=True)
+class _DateStrings:
+    seconds: pd.Series  # epoch seconds, NaN where absent or unreadable
+    nonexistent: pd.Series
+    ambiguous: pd.Series
+
+    @classmethod
+    def parse(cls, text: pd.Series, tz: str) -> "_DateStrings":
+        out = pd.Series(np.nan, index=text.index, dtype="float64")
+        nonexistent = pd.Series(False, index=text.index)
+        ambiguous = pd.Series(False, index=text.index)
+        present = text.dropna()
+        if present.empty:
+            return cls(out, nonexistent, ambiguous)
+        chinese = present.str.contains("[年月日时分秒]", regex=True)
+        if chinese.any():
+            translated = present[chinese].astype(object).str.translate(_CN_DATE)
+            present = present.where(~chinese, translated).str.strip()
+        aware = present.str.contains(_TZ_SUFFIX, regex=True)
+        if aware.any():
+            stamps = _to_datetime(present[aware], utc=True)
+            out.loc[stamps.index] = _epoch_seconds(stamps)
+        naive = present[~aware]
+        if not naive.empty:
+            stamps = _to_datetime(naive, utc=False)
+            local = stamps.dt.tz_localize(tz, ambiguous="NaT", nonexistent="NaT")
+            out.loc[local.index] = _epoch_seconds(local.dt.tz_convert("UTC"))
+            lost = stamps.notna() & local.isna()
+            if lost.any():  # a DST change: tell a skipped hour from a repeated one
+                shifted = stamps[lost].dt.tz_localize(
+                    tz, ambiguous="NaT", nonexistent="shift_forward"
+                )
+                nonexistent.loc[shifted.index] = shifted.notna()
+                ambiguous.loc[shifted.index] = shifted.isna()
+        return cls(out, nonexistent, ambiguous)
 
 
 def _to_datetime(text: pd.Series, *, utc: bool) -> pd.Series:

@@ -1,0 +1,70 @@
+"""Find a text export's delimiter and header line, and make its column names unique.
+
+Works on the first MAX_HEADER_BYTES of a file, decoded; a header that does not fit is
+refused. Repeated names are renamed as pandas renames them and reported, never dropped.
+"""
+
+import csv
+import re
+from collections.abc import Sequence
+
+from planner.errors import TraceError
+from planner.ingest.limits import shorten, size_text
+
+DELIMITERS = (",", ";", "\t", "|")
+MAX_HEADER_BYTES = 1 << 16  # the sample a file's layout is read from
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def detect_delimiter(text: str) -> str:
+    """The candidate splitting the first lines into the same, largest number of fields."""
+    lines = [line for line in text.splitlines()[:20] if line.strip()][:10]
+    best, best_score = ",", 0
+    for delimiter in DELIMITERS:
+        counts = [len(next(csv.reader([line], delimiter=delimiter))) for line in lines]
+        consistent = sum(1 for c in counts if c == counts[0])
+        score = (counts[0] - 1) * consistent if counts else 0
+        if score > best_score:
+            best, best_score = delimiter, score
+    return best
+
+
+def header_line(text: str, delimiter: str, *, whole: bool, file: str) -> tuple[int, list[str]]:
+    """(blank lines before the header, the header's names); the header must fit the sample."""
+    lines = _LINE_BREAK.split(text)
+    blank = next(i for i, line in enumerate(lines) if line.strip())
+    if blank == len(lines) - 1 and not whole:
+        raise TraceError(
+            f"the first line (the header) is longer than {size_text(MAX_HEADER_BYTES)}; a job "
+            "history's header names its columns in far less: is this the right file?",
+            file=file,
+        )
+    names = next(csv.reader([lines[blank]], delimiter=delimiter))
+    return blank, [name.strip().lstrip("\ufeff") for name in names]
+
+
+def unique_header(names: Sequence[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(names made unique, notes): a repeated name gets `.1`, `.2`, an empty one
+    `Unnamed: N` (as pandas names them), and each repeat is reported, not dropped."""
+    taken = set(names)
+    seen: dict[str, int] = {}
+    unique: list[str] = []
+    notes: list[str] = []
+    for number, given in enumerate(names):
+        name = given or f"Unnamed: {number}"
+        if name not in seen:
+            seen[name] = number
+            unique.append(name)
+            continue
+        suffix = 1
+        while f"{name}.{suffix}" in taken or f"{name}.{suffix}" in seen:
+            suffix += 1
+        renamed = f"{name}.{suffix}"
+        seen[renamed] = number
+        unique.append(renamed)
+        notes.append(
+            f"duplicate column name: columns {seen[name] + 1} and {number + 1} are both "
+            f"'{shorten(name)}'; the first is the one matched by name, the other is read as "
+            f"'{shorten(renamed)}' (--map FIELD='{shorten(renamed)}' picks it)"
+        )
+    return tuple(unique), tuple(notes)

@@ -1,0 +1,46 @@
+"""Bounds on what one upload may make the planner read, parse or echo back.
+
+A hostile or broken file (a gigabyte-long line in a small gzip, a megabyte in a time cell, a
+header of millions of characters) must cost time and memory in proportion to the useful
+data in it. Reading stops at these limits with a message naming the file, the place and the
+limit; values are cut short before they are echoed in a message. Nothing here reads files.
+"""
+
+from dataclasses import dataclass
+
+# A job-history line is a few hundred bytes; the widest real exports we know (Slurm with
+# long TRES strings, free-text comments) stay under a few KiB.
+MAX_LINE_BYTES = 1 << 20
+# The largest export the planner is tested with is 1 GiB (tests/test_large_file.py); a
+# compressed file may unpack to four times that.
+MAX_UNPACKED_BYTES = 4 << 30
+# Dates, durations and numbers are at most ~40 characters ('2024-01-05T10:00:00.123456789
+# +08:00'); parsing a megabyte-long "date" took a minute (the parser is quadratic).
+MAX_VALUE_CHARS = 64
+# Characters of a user's value shown in a message or a report.
+SHOWN_CHARS = 80
+
+_CONTROL_ESCAPES = {code: f"\\x{code:02x}" for code in (*range(32), 127)}
+
+
+@dataclass(frozen=True, slots=True)
+class ReadLimits:
+    """Where reading a file stops (tests make them small to keep their files small)."""
+
+    max_line_bytes: int = MAX_LINE_BYTES
+    max_unpacked_bytes: int = MAX_UNPACKED_BYTES
+
+
+def shorten(text: str, limit: int = SHOWN_CHARS) -> str:
+    """`text` fit to echo: control characters escaped, long text cut with its length."""
+    shown = text[:limit].translate(_CONTROL_ESCAPES)
+    return shown if len(text) <= limit else f"{shown}…({len(text):,} characters)"
+
+
+def size_text(n_bytes: int) -> str:
+    """1 MiB, 4 GiB, 300 KiB: a limit as people read it."""
+    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n_bytes >= scale:
+            value = n_bytes / scale
+            return f"{value:.0f} {unit}" if value.is_integer() else f"{value:.1f} {unit}"
+    return f"{n_bytes} bytes"
