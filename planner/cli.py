@@ -20,14 +20,16 @@ from planner.cli_scenarios import add_scenario_commands
 from planner.cli_tco import add_tco_command
 from planner.errors import PlannerError
 from planner.importer import import_file, rejected_rows
-from planner.ingest import FORMATS, IngestOptions
+from planner.ingest import FORMATS, IngestOptions, ReadLimits
 from planner.ingest.columns import FIELDS
+from planner.ingest.limits import MAX_UNPACKED_BYTES, shorten
 from planner.replay import validation_text
 from planner.report.csv_table import frame_csv
 from planner.store import connect, database_path
 from planner.trace_stats import find_trace, list_traces, trace_stats
 
 EXIT_USER_ERROR = 2
+GIB = 1 << 30
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -108,6 +110,14 @@ def _read_options(parser: argparse.ArgumentParser) -> None:
         default=8,
         help="split jobs without a pod count into pods of at most this many GPUs",
     )
+    parser.add_argument(
+        "--max-unpacked-gib",
+        type=float,
+        default=MAX_UNPACKED_BYTES / GIB,
+        metavar="N",
+        help="refuse a gzip or .xlsx file whose content unpacks to more than N GiB "
+        f"(default {MAX_UNPACKED_BYTES / GIB:g})",
+    )
     parser.add_argument("--db", help="database file (default: $PLANNER_DB or data/planner.duckdb)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
 
@@ -117,11 +127,31 @@ def _options(args: argparse.Namespace) -> IngestOptions:
     for item in args.map:
         field, sep, column = item.partition("=")
         if not sep or not field.strip() or not column.strip():
-            raise PlannerError(f"--map expects FIELD=COLUMN, got '{item}'")
+            raise PlannerError(f"--map expects FIELD=COLUMN, got '{shorten(item)}'")
         mapping[field.strip()] = column.strip()
+    if not args.max_unpacked_gib > 0:
+        raise PlannerError(f"--max-unpacked-gib must be above 0, got {args.max_unpacked_gib:g}")
     return IngestOptions(
-        format=args.format, mapping=mapping, tz=args.tz, max_gpus_per_pod=args.max_gpus_per_pod
+        format=args.format,
+        mapping=mapping,
+        tz=args.tz,
+        max_gpus_per_pod=args.max_gpus_per_pod,
+        limits=ReadLimits(max_unpacked_bytes=int(min(args.max_unpacked_gib, 1e6) * GIB)),
     )
+
+
+def _check_output(path: Path, flag: str) -> None:
+    """PlannerError unless `path` can be created: checked before any work is done."""
+    folder = path.parent
+    if not folder.is_dir():
+        raise PlannerError(
+            f"{flag} {shorten(str(path))}: the folder {shorten(str(folder))} does not exist; "
+            "create it or choose another path"
+        )
+    if path.is_dir():
+        raise PlannerError(f"{flag} {shorten(str(path))} is a directory; give a file name")
+    if not os.access(folder, os.W_OK):
+        raise PlannerError(f"{flag} {shorten(str(path))}: the folder is not writable")
 
 
 def _write_rejected(path: Path, text: str) -> None:
@@ -132,6 +162,8 @@ def _write_rejected(path: Path, text: str) -> None:
 
 
 def _ingest(args: argparse.Namespace) -> int:
+    if args.rejected_out:
+        _check_output(args.rejected_out, "--rejected-out")
     with connect(database_path(args.db)) as con:
         report = import_file(con, args.path, _options(args), args.name)
         if args.rejected_out and report.rejected:
@@ -191,7 +223,13 @@ def _traces(args: argparse.Namespace) -> int:
 def _synth(args: argparse.Namespace) -> int:
     from planner.synth import write_trace  # noqa: PLC0415 -- only this command needs it
 
-    summary = write_trace(args.out, profile=args.profile, jobs=args.jobs, seed=args.seed)
+    _check_output(args.out, "--out")
+    try:
+        summary = write_trace(args.out, profile=args.profile, jobs=args.jobs, seed=args.seed)
+    except OSError as err:
+        raise PlannerError(
+            f"--out {shorten(str(args.out))}: cannot write ({err.strerror})"
+        ) from err
     data = {k: str(v) if isinstance(v, Path) else v for k, v in dataclasses.asdict(summary).items()}
     print(
         json.dumps(data, indent=2) if args.json else "  ".join(f"{k}={v}" for k, v in data.items())
