@@ -539,6 +539,11 @@ class _Replay:
         merge = _HeadMerge(self)
         pivot = -1
         tested = 0
+        # Shapes that found no room off the reservation: the pass only allocates whole or
+        # fractional GPUs, so they will not find any later in it (a burst of a million alike
+        # jobs plans each shape once). MIG and time-slicing keep planning every job.
+        blocked: set[int] = set()
+        remember = not self.cluster.shared
         for i in merge:
             if pivot < 0:
                 if not self._try_start(i):
@@ -548,11 +553,16 @@ class _Replay:
             if tested >= self.policy.backfill_depth:
                 break
             tested += 1
-            if self._backfill_one(i, pivot):
+            shape = self.shape_of[i]
+            if shape in blocked and not self._short(i, pivot):
+                merge.skip()
+            elif self._backfill_one(i, pivot):
                 continue
-            if self._short(i, pivot):
+            elif self._short(i, pivot):
                 merge.drop()  # it does not fit anywhere now; nor do its shape-mates
             else:
+                if remember:
+                    blocked.add(shape)
                 merge.skip()
         if pivot < 0:
             self.pivot = -1
