@@ -473,3 +473,17 @@ def test_random_quote_heavy_files_import_or_fail_cleanly(
     report = import_file(con, path, IngestOptions(limits=ReadLimits(max_line_bytes=1 * KIB)))
 
     assert report.accepted == 3_000
+
+
+def test_a_run_time_over_a_century_is_rejected_naming_its_column(
+    tmp_path: Path, con: duckdb.DuckDBPyConnection
+) -> None:
+    # milliseconds given as seconds: 1.7e12 s would make the replay simulate 54,000 years
+    path = write(tmp_path, "ms.csv", HEADER + ROWS + "jx,2024-01-05 10:00:09,1700000000000,1,q\n")
+
+    report = ingest(con, path)
+
+    assert (report.accepted, report.rejected_by_reason) == (3, {"implausible_value": 1})
+    example = report.examples["implausible_value"][0]
+    assert (example.row, example.column) == (5, "duration_s")
+    assert "over 100 years" in example.message

@@ -26,6 +26,7 @@ from planner.ingest.values import (
     parse_numbers,
     parse_times,
 )
+from planner.policy import MAX_SIMULATED_S
 
 STATUS_WORDS: dict[str, str] = {
     **dict.fromkeys(
@@ -506,6 +507,12 @@ def _times(
         rej.add(end < start, "end_before_start", end_col, "the end time is before the start time")
     absolute = _time_base(parsed, frame.index, rej, columns.get("submit") or "")
     run = duration.fillna(end - start)
+    rej.add(
+        run > MAX_SIMULATED_S,
+        "implausible_value",
+        columns.get("duration") or end_col or "",
+        "a run time over 100 years: is the duration in milliseconds, or the end year wrong?",
+    )
     final = _final_status(status, run, start, columns, flags)
     no_start = start.isna() & (columns.has("start") | run.isna())
     rej.add(

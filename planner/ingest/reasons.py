@@ -7,7 +7,7 @@ REJECTION_REASONS: dict[str, str] = {
     "missing_value": "a value the job needs is empty",
     "not_a_number": "a value that must be a number is not one",
     "negative_value": "a count, size or duration is negative or zero where it must be positive",
-    "implausible_value": "a count is far beyond any real job (a unit or export mistake)",
+    "implausible_value": "a count or run time far beyond any real job (a unit or export mistake)",
     "fractional_gpus": "a job may share one GPU (0-1) but cannot ask for a fraction above one",
     "gpus_not_divisible": "the job's GPUs cannot be spread evenly over its pods",
     "bad_time": "a date/time cannot be read",
