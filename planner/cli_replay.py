@@ -2,15 +2,16 @@
 
 import argparse
 import json
+import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from planner.cluster import PLACEMENTS
-from planner.errors import PlannerError, ScenarioError
+from planner.errors import ScenarioError
 from planner.file_access import LOCAL_FILES
-from planner.fill import PodRequest, fill
+from planner.fill import MAX_SEEDS, PodRequest, fill
 from planner.ingest import IngestOptions
 from planner.ingest.requests import read_pod_requests
 from planner.kueue_yaml import read_kueue
@@ -23,6 +24,9 @@ from planner.store import connect, database_path
 from planner.trace_stats import find_trace
 from planner.volcano_yaml import looks_like_volcano, read_volcano
 from planner.waits import WAIT_REASONS
+
+_SEED_RANGE = re.compile(r"\s*(-?\d{1,18})\s*-\s*(-?\d{1,18})\s*")
+_SHOWN_CHARS = 40
 
 ReadOptions = Callable[[argparse.Namespace], IngestOptions]
 
@@ -239,7 +243,7 @@ def _pct(value: float | None) -> str:
 
 
 def _fill(args: argparse.Namespace, options: IngestOptions) -> int:
-    seeds = _seeds(args.seeds)
+    seeds = parse_seeds(args.seeds)
     pods = _pods(args.trace, options, args.db)
     nodes, notes = read_nodes(args.nodes)
     for note in notes:
@@ -268,15 +272,25 @@ def _pods(ref: str, options: IngestOptions, db: str | None) -> list[PodRequest]:
     return [(j.gpus, j.cpu, j.mem_gib, j.gpu_types) for j in jobs for _ in range(j.pods)]
 
 
-def _seeds(text: str) -> list[int]:
+def parse_seeds(text: str) -> Sequence[int]:
+    """`--seeds`: a range `42-51` (both ends included) or a list `1,2,3`; at most MAX_SEEDS,
+    counted before any list is built."""
+    shown = text if len(text) <= _SHOWN_CHARS else f"{text[:_SHOWN_CHARS]}…"
+    if match := _SEED_RANGE.fullmatch(text):
+        low, high = int(match[1]), int(match[2])
+        if high - low + 1 > MAX_SEEDS:
+            raise ScenarioError(f"--seeds gives more than {MAX_SEEDS} seeds ({shown}); use fewer")
+        if high < low:
+            raise ScenarioError(f"--seeds {shown} is empty; write the lower seed first")
+        return range(low, high + 1)
+    parts = text.split(",", MAX_SEEDS + 1)
+    if len(parts) > MAX_SEEDS and any(p.strip() for p in parts[MAX_SEEDS:]):
+        raise ScenarioError(f"--seeds gives more than {MAX_SEEDS} seeds ({shown}); use fewer")
     try:
-        if "-" in text.strip("-"):
-            low, high = text.split("-", 1)
-            return list(range(int(low), int(high) + 1))
-        return [int(part) for part in text.split(",") if part.strip()]
+        return tuple(int(part) for part in parts if part.strip())
     except ValueError as err:
-        raise PlannerError(
-            f"--seeds expects a range like 42-51 or a list like 1,2,3, got '{text}'"
+        raise ScenarioError(
+            f"--seeds expects a range like 42-51 or a list like 1,2,3, got '{shown}'"
         ) from err
 
 

@@ -4,17 +4,29 @@ pydantic lives here, at the boundary; the engine receives plain per-node tuples 
 `ClusterConfig.node_specs()`.
 """
 
-from typing import Self
+from typing import Annotated, Self
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 GPU_TYPE_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]*$"
 
 
-class _Config(BaseModel):
-    """Frozen and strict: unknown keys are errors and values never change once validated."""
+def _not_a_boolean(value: object) -> object:
+    """YAML's `true` is not 1: a count given as true/false is a mistake, not a number."""
+    if isinstance(value, bool):
+        raise ValueError(f"expected a whole number, got {str(value).lower()}")  # noqa: TRY004
+    return value
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+
+Whole = Annotated[int, BeforeValidator(_not_a_boolean)]
+"""An integer field of a user's scenario: true/false refused (pydantic would read 1/0)."""
+
+
+class _Config(BaseModel):
+    """Frozen and strict: unknown keys are errors, numbers finite, and values never change
+    once validated."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
 
 class NodePool(_Config):
@@ -22,10 +34,10 @@ class NodePool(_Config):
 
     name: str = Field(default="", description="Optional pool name; defaults to the GPU type.")
     gpu_type: str = Field(default="", description="GPU model; empty for CPU-only nodes.")
-    gpus_per_node: int = Field(ge=0, le=64)
+    gpus_per_node: Whole = Field(ge=0, le=64)
     cpu: float = Field(default=0.0, ge=0, description="CPU cores per node (0 = not limited).")
     mem_gib: float = Field(default=0.0, ge=0, description="Memory per node (0 = not limited).")
-    count: int = Field(gt=0, le=100_000)
+    count: Whole = Field(gt=0, le=100_000)
 
     @model_validator(mode="after")
     def _gpu_type_when_gpus(self) -> Self:
@@ -39,7 +51,7 @@ class Node(_Config):
 
     node_id: str = Field(min_length=1)
     gpu_type: str = ""
-    gpus: int = Field(ge=0, le=64)
+    gpus: Whole = Field(ge=0, le=64)
     cpu: float = Field(default=0.0, ge=0)
     mem_gib: float = Field(default=0.0, ge=0)
 

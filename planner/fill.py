@@ -8,6 +8,7 @@ is fragmented (the FGD measure against the trace's own mix of GPU requests). It 
 much of this cluster can our workload really fill under each placement policy?
 """
 
+import itertools
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -27,6 +28,8 @@ from planner.errors import ScenarioError
 
 PodRequest = tuple[float, float, float, tuple[str, ...]]
 """(GPUs, CPU cores, memory GiB, allowed GPU types) of one pod."""
+MAX_SEEDS = 1000
+"""Each seed replays the whole protocol; the fragmentation study uses 10."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +81,9 @@ def fill(
     until: float = 1.3,
 ) -> FillResult:
     """Run the protocol once per seed and average the curves point by point."""
-    seeds = tuple(seeds)
+    seeds = tuple(itertools.islice(seeds, MAX_SEEDS + 1))  # an endless iterable stops here
+    if len(seeds) > MAX_SEEDS:
+        raise ScenarioError(f"give at most {MAX_SEEDS} seeds (each replays the whole protocol)")
     if not pods:
         raise ScenarioError("the trace has no pods to fill the cluster with")
     if not seeds:

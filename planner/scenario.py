@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from planner.cluster import Placement
 from planner.colocation import Colocation
-from planner.config import Node, NodePool
+from planner.config import Node, NodePool, Whole
 from planner.errors import ScenarioError
 from planner.overhead import Network, Overhead, Storage
 from planner.policy import MAX_SIMULATED_S, Admission, Policy, Queueing
@@ -36,11 +36,11 @@ class PolicySpec(_Config):
     admission: Admission = "gang"
     placement: Placement = "best-fit"
     queueing: Queueing = "fifo"
-    seed: int = 42
+    seed: Whole = 42
     estimate_factor: float = Field(
         default=1.0, ge=1.0, description="backfill estimate = run time x this"
     )
-    backfill_depth: int = Field(
+    backfill_depth: Whole = Field(
         default=500, ge=1, description="jobs tested behind the head per pass"
     )
     pod_timeout_s: Seconds | None = Field(
@@ -48,7 +48,7 @@ class PolicySpec(_Config):
     )
     backoff_base_s: Seconds = Field(default=60.0, ge=0)
     backoff_max_s: Seconds = Field(default=3600.0, ge=0)
-    backoff_limit: int = Field(default=20, ge=0)
+    backoff_limit: Whole = Field(default=20, ge=0)
     horizon_s: Seconds | None = Field(
         default=None,
         gt=0,
@@ -112,7 +112,7 @@ class PreemptionSpec(_Config):
     within_cluster_queue: WithinQueue = "Never"
     reclaim_within_cohort: Reclaim = "Never"
     borrow_within_cohort: BorrowWithin = "Never"
-    max_priority_threshold: int | None = None
+    max_priority_threshold: Whole | None = None
 
 
 class ClusterQueueSpec(_Config):
@@ -150,7 +150,7 @@ class QueuesSpec(_Config):
     default_cluster_queue: str | None = Field(
         default=None, description="for queue values that name no LocalQueue or ClusterQueue"
     )
-    queue_priority: dict[str, int] = Field(
+    queue_priority: dict[str, Whole] = Field(
         default_factory=dict,
         description="a trace's queue value -> priority of its jobs (else the trace's priority)",
     )
@@ -309,7 +309,7 @@ class OverheadSpec(_Config):
 class ColocationSpec(_Config):
     """Online services' GPUs by hour of day (Koordinator-style colocation)."""
 
-    online_gpus_by_hour: tuple[int, ...] = Field(min_length=24, max_length=24)
+    online_gpus_by_hour: tuple[Whole, ...] = Field(min_length=24, max_length=24)
     gpu_types: tuple[str, ...] = Field(default=(), description="nodes hosting online services")
 
 
@@ -329,10 +329,10 @@ class PreemptionCostSpec(_Config):
 class PrioritiesSpec(_Config):
     """Priorities by queue (Kueue WorkloadPriorityClasses): they override the trace's."""
 
-    classes: dict[str, int] = Field(
+    classes: dict[str, Whole] = Field(
         default_factory=dict, description="priority class name -> value (WorkloadPriorityClass)"
     )
-    by_queue: dict[str, int | str] = Field(
+    by_queue: dict[str, Whole | str] = Field(
         default_factory=dict, description="a trace's queue value -> a priority or a class name"
     )
 
@@ -366,7 +366,7 @@ class MigSpec(_Config):
 
 
 class TimeSlicingSpec(_Config):
-    replicas: int = Field(ge=2, le=64, description="each GPU is advertised this many times")
+    replicas: Whole = Field(ge=2, le=64, description="each GPU is advertised this many times")
     slowdown: float = Field(default=1.0, ge=1.0, description="run-time factor when sharing")
     fail_requests_greater_than_one: bool = False
 

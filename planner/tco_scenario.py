@@ -5,12 +5,12 @@ Without a trace the demand is `utilization` of the owned GPUs; with one, the rep
 """
 
 from datetime import date
-from typing import Self
+from typing import Annotated, Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from planner.cloud_cost import PricingModel
-from planner.config import NodeSpec
+from planner.config import NodeSpec, Whole
 from planner.errors import ScenarioError
 from planner.scenario import (
     ColocationSpec,
@@ -24,17 +24,27 @@ from planner.scenario import (
 )
 from planner.volcano import VolcanoSpec
 
+MAX_HORIZON_YEARS = 50
+"""A horizon is priced month by month: 50 years is 600 months, and beyond it no server,
+price or discount rate means anything."""
+MAX_HORIZONS = 10
+MAX_SERVERS = 100_000
+"""Per pool, as a replay scenario's pool `count`: each server is a node of the replay."""
+Years = Annotated[float, Field(gt=0, le=MAX_HORIZON_YEARS)]
+
 
 class _Config(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    """Frozen, unknown keys refused, every number finite (no .nan or .inf)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
 
 class OwnedPoolSpec(_Config):
     """Identical servers; price and power default to the price book's server for the GPU."""
 
     gpu: str = Field(min_length=1)
-    servers: int = Field(ge=1)
-    gpus_per_server: int = Field(default=8, ge=1, le=64)
+    servers: Whole = Field(ge=1, le=MAX_SERVERS)
+    gpus_per_server: Whole = Field(default=8, ge=1, le=64)
     price: float | None = Field(default=None, ge=0, description="per server")
     currency: str | None = Field(default=None, description="of `price` (default: reporting)")
     idle_kw: float | None = Field(default=None, ge=0)
@@ -76,7 +86,7 @@ class CloudSpec(_Config):
     region: str | None = None
     instance: str | None = Field(default=None, description="one instance type only")
     pricing_model: PricingModel = "on_demand"
-    term_months: int | None = Field(default=None, ge=1)
+    term_months: Whole | None = Field(default=None, ge=1, le=120)
     price_per_gpu_hour: float | None = Field(
         default=None, ge=0, description="instead of the price book (reporting currency)"
     )
@@ -110,7 +120,7 @@ class HybridSpec(_Config):
 
     burst_after_s: float = Field(ge=0)
     cloud: str | None = Field(default=None, description="the cloud option bursts go to")
-    servers: dict[str, int] = Field(
+    servers: dict[str, Annotated[Whole, Field(ge=0, le=MAX_SERVERS)]] = Field(
         default_factory=dict,
         description="servers kept per self-hosted GPU type (default: as self_hosted)",
     )
@@ -120,7 +130,12 @@ class TcoScenario(_Config):
     name: str = ""
     currency: str = Field(default="USD", min_length=3, max_length=3)
     fx_date: date | None = Field(default=None, description="date of the FX rates (default today)")
-    horizons_years: tuple[float, ...] = Field(default=(3.0, 5.0), min_length=1)
+    horizons_years: tuple[Years, ...] = Field(
+        default=(3.0, 5.0),
+        min_length=1,
+        max_length=MAX_HORIZONS,
+        description=f"years, each more than 0 and at most {MAX_HORIZON_YEARS}",
+    )
     discount_rate: float = Field(default=0.08, gt=-1)
     utilization: float | None = Field(
         default=None, ge=0, le=1, description="allocated share of owned GPUs, without a trace"

@@ -117,7 +117,7 @@ def test_sensitivity_ranks_the_drivers(tmp_path: Path) -> None:
             "no on_demand price for B300 at AWS; add one with `planner prices add --gpu B300",
         ),
         (
-            "horizons_years: [0]\nself_hosted: [{gpu: H100, servers: 1}]\nutilization: 0.3\n",
+            "horizons_years: [0.01]\nself_hosted: [{gpu: H100, servers: 1}]\nutilization: 0.3\n",
             "horizons must be at least one month",
         ),
         (
