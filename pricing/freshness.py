@@ -12,6 +12,7 @@ from datetime import date
 import duckdb
 
 from pricing.errors import PricingError
+from pricing.models import DATE_SLACK
 
 STALE_DAYS_ENV = "PLANNER_PRICE_STALE_DAYS"
 DEFAULT_STALE_DAYS = 90
@@ -27,7 +28,10 @@ class Freshness:
         return (self.today - as_of).days
 
     def is_stale(self, as_of: date) -> bool:
-        return self.age_days(as_of) > self.stale_days
+        """Older than the limit, or dated in the future (beyond a time zone ahead): a date
+        that cannot be right is not trusted as fresh."""
+        age = self.age_days(as_of)
+        return age > self.stale_days or age < -DATE_SLACK.days
 
 
 def freshness(

@@ -6,7 +6,7 @@ normalise (GPU names, currency codes, the stable `key`) and never touch the data
 """
 
 import re
-from datetime import date
+from datetime import date, timedelta
 from typing import Annotated, Literal, Self, get_args
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
@@ -22,6 +22,17 @@ Confidence = Literal["H", "M", "L"]
 CURRENCIES = ("USD", "CNY", "EUR", "GBP", "JPY", "HKD", "SGD", "KRW", "TWD", "INR", "AUD", "CAD")
 # How much a stored per-GPU price may differ from instance price / GPUs (rounding in sources).
 PER_GPU_TOLERANCE = 0.01
+# What the price-book columns hold: hourly prices are DECIMAL(14, 6), server prices
+# DECIMAL(14, 2), counts INTEGER. A row beyond them is refused on its own, so it never
+# fails the statement that writes a whole file.
+MAX_HOURLY_PRICE = 100_000_000
+MAX_SERVER_PRICE = 1_000_000_000_000
+MAX_GPU_MEM_GB = 100_000
+MAX_TERM_MONTHS = 120
+MAX_BILLING_S = 366 * 86_400
+MAX_GPUS_PER_SERVER = 1024
+# A date ahead of today by more than this is in the future (not a time zone ahead).
+DATE_SLACK = timedelta(days=1)
 
 
 def slug(text: str) -> str:
@@ -54,17 +65,19 @@ class PriceQuote(BookRow):
     region: str = ""
     instance_type: str = Field(min_length=1)
     gpu_model: str = Field(min_length=1)
-    gpu_mem_gb: int | None = Field(default=None, gt=0)
+    gpu_mem_gb: int | None = Field(default=None, gt=0, le=MAX_GPU_MEM_GB)
     gpu_form: GpuForm | None = None
     gpus_per_instance: float = Field(gt=0, allow_inf_nan=False)
-    price_per_instance_hour: float = Field(ge=0, allow_inf_nan=False)
-    price_per_gpu_hour: float | None = Field(default=None, ge=0, allow_inf_nan=False)
+    price_per_instance_hour: float = Field(ge=0, lt=MAX_HOURLY_PRICE, allow_inf_nan=False)
+    price_per_gpu_hour: float | None = Field(
+        default=None, ge=0, lt=MAX_HOURLY_PRICE, allow_inf_nan=False
+    )
     currency: Currency
     pricing_model: PricingModel
-    term_months: int | None = Field(default=None, gt=0)
+    term_months: int | None = Field(default=None, gt=0, le=MAX_TERM_MONTHS)
     upfront_fraction: float | None = Field(default=None, ge=0, le=1)
-    billing_granularity_s: int = Field(default=3600, gt=0)
-    min_billing_s: int = Field(default=0, ge=0)
+    billing_granularity_s: int = Field(default=3600, gt=0, le=MAX_BILLING_S)
+    min_billing_s: int = Field(default=0, ge=0, le=MAX_BILLING_S)
     includes: str = ""
     as_of: date
     source_url: str = ""
@@ -110,6 +123,11 @@ def _gpu_fields(
 
 def _per_gpu(per_instance: float, gpus: float, given: float | None) -> float:
     computed = per_instance / gpus
+    if given is None and round(computed, 6) >= MAX_HOURLY_PRICE:
+        raise ValueError(
+            f"price_per_gpu_hour: price_per_instance_hour / gpus_per_instance = {computed:,.6g} "
+            f"is not below the price book's limit of {MAX_HOURLY_PRICE:,}"
+        )
     if given is None:
         return round(computed, 6)
     if abs(given - computed) > PER_GPU_TOLERANCE * max(computed, 0.01):
@@ -124,10 +142,10 @@ class ServerQuote(BookRow):
     """A bare-metal server: its price and its power draw (max, idle, full load) in kW."""
 
     gpu_model: str = Field(min_length=1)
-    gpu_mem_gb: int | None = Field(default=None, gt=0)
+    gpu_mem_gb: int | None = Field(default=None, gt=0, le=MAX_GPU_MEM_GB)
     gpu_form: GpuForm | None = None
-    gpus_per_server: int = Field(gt=0)
-    price: float = Field(ge=0, allow_inf_nan=False)
+    gpus_per_server: int = Field(gt=0, le=MAX_GPUS_PER_SERVER)
+    price: float = Field(ge=0, lt=MAX_SERVER_PRICE, allow_inf_nan=False)
     currency: Currency
     max_kw: float = Field(gt=0, allow_inf_nan=False)
     idle_kw: float = Field(ge=0, allow_inf_nan=False)
@@ -191,3 +209,16 @@ class AssumptionQuote(BookRow):
     def _normalise(self) -> Self:
         self.key = f"{self.set_name}/{self.name}"
         return self
+
+
+def future_date(row: BaseModel, today: date | None = None) -> tuple[str, str] | None:
+    """(field, message) when the row's `as_of` is later than tomorrow, else None.
+
+    Seeds are read without this check (a machine whose clock is behind still starts); what a
+    user adds, edits or imports is checked, and stored rows dated ahead are flagged stale.
+    """
+    as_of = getattr(row, "as_of", None)
+    now = today or date.today()
+    if isinstance(as_of, date) and as_of > now + DATE_SLACK:
+        return "as_of", f"{as_of} is in the future (today is {now}); give the date it was seen"
+    return None

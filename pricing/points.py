@@ -16,7 +16,7 @@ from pricing.errors import PricingError
 from pricing.freshness import Freshness, freshness
 from pricing.gpus import gpu_matches, parse_gpu
 from pricing.models import PriceQuote
-from pricing.problems import validated
+from pricing.problems import refuse_future, validated
 from pricing.rows import (
     PRICE_COLUMNS,
     PRICE_POINTS,
@@ -139,6 +139,7 @@ def add_price(
     ensure_seeded(con)
     if not isinstance(quote, PriceQuote):
         quote = validated(PriceQuote, quote, "price")
+    refuse_future(quote, "price")
     with transaction(con):
         change = write_user_row(con, PRICE_POINTS, quote.key, row_values(PRICE_POINTS, quote))
     return quote.key, change

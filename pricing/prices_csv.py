@@ -13,9 +13,9 @@ import duckdb
 from planner.store import transaction
 from pricing.csv_rows import RowError, read_rows, write_rows
 from pricing.errors import PricingError
-from pricing.models import PriceQuote
+from pricing.models import PriceQuote, future_date
 from pricing.points import PriceFilter, PricePoint, list_prices
-from pricing.rows import PRICE_COLUMNS, PRICE_POINTS, row_values, write_user_row
+from pricing.rows import PRICE_COLUMNS, PRICE_POINTS, row_values, write_user_rows
 from pricing.seed import ensure_seeded
 
 CSV_COLUMNS = ("key", *PRICE_COLUMNS, "origin")
@@ -70,17 +70,22 @@ def import_prices(con: duckdb.DuckDBPyConnection, path: Path) -> ImportReport:
         raise PricingError(f"Cannot read {path}: {err.strerror}.") from err
     except UnicodeDecodeError as err:
         raise PricingError(f"{path} is not UTF-8 text; save it as UTF-8 CSV.") from err
-    quotes, errors = quotes_from_csv(text)
-    changes = []
+    parsed = read_rows(text, PriceQuote, ignored=("origin",))
+    quotes, errors = [], list(parsed.errors)
+    for number, quote in parsed.rows:
+        future = future_date(quote)
+        if future is None:
+            quotes.append(quote)
+        else:
+            errors.append(RowError(number, future[0], str(quote.as_of), future[1]))
+    rows = [(quote.key, row_values(PRICE_POINTS, quote)) for quote in quotes]
     with transaction(con):
-        for quote in quotes:
-            values = row_values(PRICE_POINTS, quote)
-            changes.append(write_user_row(con, PRICE_POINTS, quote.key, values))
+        changes = write_user_rows(con, PRICE_POINTS, rows)
     return ImportReport(
         rows=len(quotes) + len({error.row for error in errors}),
         added=changes.count("added"),
         updated=changes.count("updated"),
         unchanged=changes.count("unchanged"),
         rejected=len({error.row for error in errors}),
-        errors=errors,
+        errors=tuple(sorted(errors, key=lambda e: e.row)),
     )

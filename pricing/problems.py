@@ -11,12 +11,23 @@ from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
 from pricing.errors import PricingError
-from pricing.models import CURRENCIES, PRICING_MODELS, SOURCE_KINDS
+from pricing.models import (
+    CURRENCIES,
+    MAX_BILLING_S,
+    MAX_GPU_MEM_GB,
+    MAX_GPUS_PER_SERVER,
+    MAX_HOURLY_PRICE,
+    MAX_SERVER_PRICE,
+    MAX_TERM_MONTHS,
+    PRICING_MODELS,
+    SOURCE_KINDS,
+    future_date,
+)
 
 M = TypeVar("M", bound=BaseModel)
 
 _DATE = "a date YYYY-MM-DD"
-_PRICE = "a price >= 0"
+_PRICE = f"a price >= 0 and below {MAX_HOURLY_PRICE:,} (the price book's limit)"
 _CURRENCY = f"one of {', '.join(CURRENCIES)} (ISO 4217)"
 EXPECTED = {
     "key": "a text key",
@@ -24,23 +35,23 @@ EXPECTED = {
     "region": "a region name",
     "instance_type": "an instance type",
     "gpu_model": "a GPU model such as A100 or H100",
-    "gpu_mem_gb": "a whole number of GB > 0",
+    "gpu_mem_gb": f"a whole number of GB from 1 to {MAX_GPU_MEM_GB:,}",
     "gpu_form": "SXM, PCIe or NVL",
     "gpus_per_instance": "a number of GPUs > 0",
     "price_per_instance_hour": _PRICE,
     "price_per_gpu_hour": _PRICE,
     "currency": _CURRENCY,
     "pricing_model": f"one of {', '.join(PRICING_MODELS)}",
-    "term_months": "a whole number of months > 0",
+    "term_months": f"a whole number of months from 1 to {MAX_TERM_MONTHS}",
     "upfront_fraction": "a fraction from 0 to 1",
-    "billing_granularity_s": "whole seconds > 0",
-    "min_billing_s": "whole seconds >= 0",
+    "billing_granularity_s": f"whole seconds from 1 to {MAX_BILLING_S:,} (a year)",
+    "min_billing_s": f"whole seconds from 0 to {MAX_BILLING_S:,} (a year)",
     "as_of": _DATE,
     "source_kind": f"one of {', '.join(SOURCE_KINDS)}",
     "confidence": "H, M or L",
     "power_confidence": "H, M or L",
-    "gpus_per_server": "a whole number of GPUs > 0",
-    "price": _PRICE,
+    "gpus_per_server": f"a whole number of GPUs from 1 to {MAX_GPUS_PER_SERVER}",
+    "price": f"a price >= 0 and below {MAX_SERVER_PRICE:,} (the price book's limit)",
     "max_kw": "kW > 0",
     "idle_kw": "kW >= 0",
     "load_kw": "kW > 0",
@@ -94,3 +105,10 @@ def validated(model: type[M], data: Mapping[str, object], what: str) -> M:
     except ValidationError as err:
         shown = "; ".join(f"{p.field}: {p.message}" for p in problems(err))
         raise PricingError(f"Invalid {what}: {shown}.") from None
+
+
+def refuse_future(row: BaseModel, what: str) -> None:
+    """`PricingError` when a row a user adds or edits is dated in the future."""
+    problem = future_date(row)
+    if problem is not None:
+        raise PricingError(f"Invalid {what}: {problem[0]}: {problem[1]}.")

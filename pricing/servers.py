@@ -16,7 +16,7 @@ from pricing.errors import PricingError
 from pricing.freshness import Freshness, freshness
 from pricing.gpus import gpu_matches, parse_gpu
 from pricing.models import ServerQuote
-from pricing.problems import validated
+from pricing.problems import refuse_future, validated
 from pricing.rows import SERVER_COLUMNS, SERVERS, Change, row_values, select_list, write_user_row
 from pricing.seed import ensure_seeded
 
@@ -100,6 +100,7 @@ def add_server(
     ensure_seeded(con)
     if not isinstance(server, ServerQuote):
         server = validated(ServerQuote, server, "server")
+    refuse_future(server, "server")
     with transaction(con):
         change = write_user_row(con, SERVERS, server.key, row_values(SERVERS, server))
     return server.key, change
@@ -118,7 +119,9 @@ def edit_servers(
         if key not in current:
             raise PricingError(f"No server with key {key!r}; `planner prices servers list`.")
         stored = {name: getattr(current[key], name) for name in SERVER_COLUMNS}
-        quotes.append(validated(ServerQuote, {**stored, **fields, "key": key}, f"server {key}"))
+        quote = validated(ServerQuote, {**stored, **fields, "key": key}, f"server {key}")
+        refuse_future(quote, f"server {key}")
+        quotes.append(quote)
     with transaction(con):
         for quote in quotes:
             write_user_row(con, SERVERS, quote.key, row_values(SERVERS, quote))

@@ -275,7 +275,8 @@ def test_editing_a_seed_row_makes_it_the_users(con: duckdb.DuckDBPyConnection) -
     [
         (
             {"price_per_instance_hour": -1},
-            r"price_per_instance_hour: expected a price >= 0, got -1",
+            r"price_per_instance_hour: expected a price >= 0 and below 100,000,000 \(the price "
+            r"book's limit\), got -1",
         ),
         ({"currency": "XYZ"}, r"currency: expected one of USD, CNY, EUR, GBP, JPY, HKD, SGD"),
         ({"as_of": None}, r"as_of: expected a date YYYY-MM-DD, got None"),

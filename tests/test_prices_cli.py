@@ -136,7 +136,10 @@ def test_import_reports_bad_rows_and_keeps_the_good(
     lines = out.splitlines()
     assert code == 0
     assert lines[0] == "6 rows: 2 added, 0 updated, 0 unchanged, 4 rejected"
-    assert lines[1] == "  row 4, column price_per_instance_hour: expected a price >= 0, got '-5'"
+    assert lines[1] == (
+        "  row 4, column price_per_instance_hour: expected a price >= 0 and below 100,000,000 "
+        "(the price book's limit), got '-5'"
+    )
 
 
 def test_import_of_a_missing_file_is_an_error(

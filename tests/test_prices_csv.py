@@ -72,7 +72,8 @@ def test_bad_rows_are_reported_by_row_column_and_expected_value_and_good_rows_ke
 
     assert (report.rows, report.added, report.rejected) == (6, 2, 4)
     assert [str(e) for e in report.errors] == [
-        "row 4, column price_per_instance_hour: expected a price >= 0, got '-5'",
+        "row 4, column price_per_instance_hour: expected a price >= 0 and below 100,000,000 "
+        "(the price book's limit), got '-5'",
         "row 5, column currency: expected one of USD, CNY, EUR, GBP, JPY, HKD, SGD, KRW, TWD, "
         "INR, AUD, CAD (ISO 4217), got 'RMB'",
         "row 6, column gpus_per_instance: expected a number of GPUs > 0, got '0'",
