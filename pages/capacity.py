@@ -8,6 +8,7 @@ from planner.ui import capacity_view as view
 from planner.ui import frame
 from planner.ui.i18n import fmt_number, language, reporting_currency, t
 from planner.ui.overview_view import fx_rate
+from planner.ui.safe import md
 from planner.ui.widgets import plot
 
 frame.require_menu()
@@ -21,7 +22,7 @@ source = st.selectbox(t("capacity.scenario"), view.scenarios(), key="capacity_sc
 try:
     scenario = view.compare_view.load_bundled(source)
 except PlannerError as err:
-    st.error(str(err), icon=":material/error:")
+    st.error(md(err), icon=":material/error:")
     st.stop()
 for missing, key in ((not scenario.trace, "no_trace"), (not scenario.self_hosted, "no_servers")):
     if missing:
@@ -59,7 +60,7 @@ try:
     thresholds = [] if burst_text is None else view.parse_thresholds(burst_text)
     view.check_runs(counts, thresholds)
 except PlannerError as err:
-    st.error(str(err), icon=":material/error:")
+    st.error(md(err), icon=":material/error:")
     st.stop()
 
 st.caption(view.runs_note(counts, thresholds, lang))
@@ -74,7 +75,7 @@ if st.button(t("capacity.run"), type="primary", key="capacity_run"):
         rows, currency = view.sweep(scenario, counts, thresholds, on_point=advance)
     except PlannerError as err:
         bar.empty()
-        st.error(t("capacity.sweep_failed", error=err), icon=":material/error:")
+        st.error(t("capacity.sweep_failed", error=md(err)), icon=":material/error:")
         st.stop()
     bar.empty()
     st.session_state[RESULT] = (inputs, rows, currency)

@@ -9,6 +9,7 @@ from planner.ui import cluster_view as view
 from planner.ui.cluster_build import build_scenario
 from planner.ui.i18n import language, t
 from planner.ui.replay_view import default_scenario
+from planner.ui.safe import md
 from planner.ui.state import replace_and_rerun, show_flash, working_scenario
 
 frame.require_menu()
@@ -17,7 +18,7 @@ lang = language()
 base = working_scenario()
 st.title(t("cluster.title"))
 st.caption(t("cluster.intro"))
-st.info(view.scenario_summary(base, lang), icon=":material/lan:")
+st.info(md(view.scenario_summary(base, lang)), icon=":material/lan:")
 show_flash()
 
 tabs = st.tabs([t(f"cluster.tab.{name}") for name in view.TABS])

@@ -7,6 +7,7 @@ from planner.report.csv_table import frame_csv
 from planner.ui import cache, frame
 from planner.ui import history_view as view
 from planner.ui.i18n import fmt_number, t
+from planner.ui.safe import code, md
 from planner.ui.widgets import plot
 
 frame.require_menu()
@@ -28,7 +29,7 @@ if upload is not None:
         detected = view.detect(view.stage(upload.getvalue(), upload.name))
     except PlannerError as err:
         named = upload.name in str(err)
-        st.error(str(err) if named else t("history.file_error", name=upload.name, error=err))
+        st.error(md(err) if named else md(t("history.file_error", name=upload.name, error=err)))
         detected = None
     if detected is not None:
         st.markdown(t("history.detected", format=detected.format, columns=len(detected.header)))
@@ -54,7 +55,14 @@ if upload is not None:
             mapping = view.mapping_overrides(detected, edited)
             for field, column in mapping.items():  # the preview column shows detection only
                 value = detected.preview(column)
-                st.caption(t("history.mapping_changed", field=field, column=column, value=value))
+                st.caption(
+                    t(
+                        "history.mapping_changed",
+                        field=field,
+                        column=code(column),
+                        value=code(value),
+                    )
+                )
             tz = st.text_input(
                 t("history.tz"),
                 "UTC",
@@ -68,7 +76,7 @@ if upload is not None:
                 outcome: object = view.import_upload(detected.path, mapping, tz)
             except PlannerError as err:
                 named = upload.name in str(err)
-                outcome = (
+                outcome = md(
                     str(err) if named else t("history.file_error", name=upload.name, error=err)
                 )
             st.session_state[IMPORTED_KEY] = (upload.file_id, outcome)
@@ -119,7 +127,7 @@ try:
     sample_id = cache.sample_trace()
     traces = cache.stored_traces()
 except PlannerError as err:
-    st.error(str(err), icon=":material/error:")
+    st.error(md(err), icon=":material/error:")
     st.stop()
 if not traces:
     st.warning(t("history.no_traces"))
@@ -139,11 +147,11 @@ try:
     stats = cache.trace_summary(trace_id)
     arrivals = view.arrivals_frame(stats)
 except PlannerError as err:
-    st.error(str(err), icon=":material/error:")
+    st.error(md(err), icon=":material/error:")
     st.stop()
 
 start = t("history.starts", start=stats.start_utc) if stats.start_utc else t("history.relative")
-st.caption(f"{stats.source_file} · {stats.source_format} · {start}")
+st.caption(f"{md(stats.source_file)} · {md(stats.source_format)} · {start}")
 jobs, span, gpu_hours, rows = st.columns(4)
 jobs.metric(t("history.jobs"), fmt_number(stats.jobs))
 span.metric(t("history.span"), view.duration_text(stats.span_s))

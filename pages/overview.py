@@ -7,6 +7,7 @@ from planner.errors import PlannerError
 from planner.ui import cache, compare_view, frame, state
 from planner.ui import overview_view as view
 from planner.ui.i18n import fmt_number, language, t
+from planner.ui.safe import md
 
 frame.require_menu()
 
@@ -31,7 +32,7 @@ if last is None and cache.SAMPLE_TRACE.is_file():
         last = {"report": sample.report, "horizon": 0}
         st.caption(t("overview.sample_answer", file=SAMPLE_TCO))
     except PlannerError as err:
-        st.caption(t("overview.sample_failed", error=err))
+        st.caption(t("overview.sample_failed", error=md(err)))
 answered = view.show_headline(last)
 
 st.header(t("overview.next_header"))
@@ -44,7 +45,7 @@ try:
     sample_id = cache.sample_trace()
     traces = cache.stored_traces()
 except PlannerError as err:
-    st.error(t("overview.db_error", error=err), icon=":material/error:")
+    st.error(t("overview.db_error", error=md(err)), icon=":material/error:")
     st.stop()
 
 if not traces:
@@ -71,7 +72,7 @@ trace_id = st.selectbox(
 try:
     stats = cache.trace_summary(trace_id)
 except PlannerError as err:
-    st.error(t("overview.db_error", error=err), icon=":material/error:")
+    st.error(t("overview.db_error", error=md(err)), icon=":material/error:")
     st.stop()
 
 if trace_id == sample_id:

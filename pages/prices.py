@@ -10,6 +10,7 @@ from planner.ui import frame
 from planner.ui import prices_edit as edit
 from planner.ui import prices_view as view
 from planner.ui.i18n import t
+from planner.ui.safe import md
 from pricing import CURRENCIES, DEFAULT_SET, PRICING_MODELS
 
 frame.require_menu()
@@ -67,7 +68,7 @@ with add_tab, st.form("prices_add_form"):
         try:
             st.success(view.add_quote(quote), icon=":material/check_circle:")
         except ERRORS as err:
-            st.error(str(err), icon=":material/error:")
+            st.error(md(err), icon=":material/error:")
 with add_tab:
     upload = st.file_uploader(
         t("prices.import", mb=view.MAX_UPLOAD_MB),
@@ -84,7 +85,7 @@ with add_tab:
     if upload is not None:
         report = st.session_state[REPORT_KEY][1]
         if isinstance(report, str):
-            st.error(report, icon=":material/error:")
+            st.error(md(report), icon=":material/error:")
         else:
             (st.warning if report.rejected else st.success)(view.import_summary(report))
             if report.errors:
@@ -112,12 +113,12 @@ with fx_tab:
             try:
                 st.success(view.add_fx(fx), icon=":material/check_circle:")
             except ERRORS as err:
-                st.error(str(err), icon=":material/error:")
+                st.error(md(err), icon=":material/error:")
 
 try:
     book = view.read_book(reporting)
 except PlannerError as err:
-    st.error(t("prices.book_error", error=err), icon=":material/error:")
+    st.error(t("prices.book_error", error=md(err)), icon=":material/error:")
     st.stop()
 
 with book_tab:

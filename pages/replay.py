@@ -10,6 +10,7 @@ from planner.ui import cache, charts, cluster_view, frame, scenario_box, state
 from planner.ui import replay_frames as frames
 from planner.ui import replay_view as view
 from planner.ui.i18n import fmt_duration, fmt_number, fmt_percent, language, t
+from planner.ui.safe import md
 from planner.ui.widgets import plot
 
 frame.require_menu()
@@ -21,7 +22,7 @@ try:
     traces = cache.stored_traces()
     working = state.working_scenario()
 except PlannerError as err:
-    st.error(str(err), icon=":material/error:")
+    st.error(md(err), icon=":material/error:")
     st.stop()
 if not traces:
     st.warning(t("replay.no_traces"))
@@ -31,7 +32,7 @@ labels = view.trace_labels(traces)
 ids = list(labels)
 default = ids.index(sample_id) if sample_id in labels else 0
 trace_id = st.selectbox(t("replay.trace"), ids, default, labels.__getitem__, key="replay_trace")
-st.info(cluster_view.scenario_summary(working, language()), icon=":material/lan:")
+st.info(md(cluster_view.scenario_summary(working, language())), icon=":material/lan:")
 st.page_link("pages/cluster.py", label=t("replay.edit_cluster"), icon=":material/tune:")
 if st.button(t("replay.run"), type="primary", icon=":material/play_arrow:", key="replay_run"):
     view.request_run(view.scenario_on(trace_id, working))
@@ -47,10 +48,10 @@ trace_label = labels.get(str(scenario.trace), str(scenario.trace))
 try:
     run = view.replay_with_progress(scenario, trace_label)
 except PlannerError as err:
-    st.error(str(err), icon=":material/error:")
+    st.error(md(err), icon=":material/error:")
     st.stop()
 except ValidationError as err:
-    st.error(validation_text(err), icon=":material/error:")
+    st.error(md(validation_text(err)), icon=":material/error:")
     st.stop()
 
 s = run.summary
@@ -59,7 +60,7 @@ st.caption(view.run_caption(trace_label, s))
 if scenario != view.scenario_on(trace_id, working):
     st.info(t("replay.stale"), icon=":material/update:")
 for note in run.notes:
-    st.caption(t("replay.note", note=note))
+    st.caption(t("replay.note", note=md(note)))
 for alert in view.stop_alerts(s):
     st.error(alert, icon=":material/block:")
 util, completed, unschedulable, mean_wait, p95_wait = st.columns(5)

@@ -15,6 +15,7 @@ import contextlib
 import hashlib
 import json
 import time
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -37,6 +38,7 @@ from planner.tco_scenario import TcoScenario
 Kind = Literal["replay", "tco"]
 KINDS: tuple[Kind, ...] = ("replay", "tco")
 MAX_NAME_CHARS = 80
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 MAX_YAML_BYTES = 256 * 1024
 _RETRIES = 20
 _COLUMNS = "name, kind, yaml_text, trace_id, created_at, updated_at, results_json, results_key"
@@ -100,13 +102,30 @@ def _key(con: duckdb.DuckDBPyConnection, kind: str, yaml_text: str, trace_id: st
 
 
 def check_name(name: str) -> str:
-    """The name without surrounding blanks; non-empty and at most 80 characters."""
+    """The name without surrounding blanks; non-empty, at most 80 characters and on one line
+    (no control characters: a terminal escape in `planner scenarios list` could rewrite the
+    screen)."""
     clean = name.strip()
     if not clean:
         raise ScenarioError("give the scenario a name")
     if len(clean) > MAX_NAME_CHARS:
         raise ScenarioError(f"the name has {len(clean)} characters; use at most {MAX_NAME_CHARS}")
+    bad = control_character(clean)
+    if bad is not None:
+        raise ScenarioError(
+            f"the name has a control character ({bad}: a line break, tab or terminal escape); "
+            "use letters, digits, spaces and punctuation"
+        )
     return clean
+
+
+def control_character(text: str) -> str | None:
+    """The first control, line-separator or bidirectional-override character of `text` as
+    "U+001B", or None."""
+    for char in text:
+        if unicodedata.category(char) in {"Cc", "Zl", "Zp"} or char in _BIDI_CONTROLS:
+            return f"U+{ord(char):04X}"
+    return None
 
 
 def kind_of(data: Mapping[str, Any]) -> Kind:

@@ -18,6 +18,7 @@ FORMULA_STARTS = frozenset("=+-@\t\r\n\uff1d\uff0b\uff0d\uff20")
 """First characters that make a spreadsheet read a cell as a formula (ASCII and full-width)."""
 
 QUOTE = "'"
+_RISKY_FIRST = FORMULA_STARTS | {QUOTE}
 _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 
 
@@ -47,5 +48,10 @@ def safe_cell(value: str | T) -> str | T:
 
 
 def safe_row(row: Iterable[object]) -> list[object]:
-    """A CSV row with every string cell made safe."""
-    return [safe_cell(value) for value in row]
+    """A CSV row with every string cell made safe (inlined: schedules have millions of rows)."""
+    return [
+        QUOTE + value
+        if isinstance(value, str) and value[:1] in _RISKY_FIRST and is_formula_like(value)
+        else value
+        for value in row
+    ]

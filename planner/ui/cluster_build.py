@@ -47,6 +47,7 @@ from planner.ui.cluster_view import (
     gpu_totals,
 )
 from planner.ui.i18n import t
+from planner.ui.safe import md
 from planner.volcano import VolcanoQueueSpec, VolcanoSpec
 
 M = TypeVar("M", bound=BaseModel)
@@ -114,7 +115,7 @@ def check_runs(scenario: Scenario) -> None:
 
 
 def _problem(section: str, text: str) -> str:
-    return t("cluster.error.problem", section=t("cluster.section." + section), problem=text)
+    return t("cluster.error.problem", section=t("cluster.section." + section), problem=md(text))
 
 
 def _text(err: Exception) -> str:

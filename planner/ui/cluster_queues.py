@@ -22,6 +22,7 @@ from planner.ui.cluster_sections import (
     show_error,
 )
 from planner.ui.i18n import t
+from planner.ui.safe import md
 from planner.ui.state import replace_and_rerun
 from planner.volcano import Plugin
 
@@ -194,7 +195,7 @@ def _kueue_table(spec: Any) -> None:
     )
     if spec.local_queues:
         mapped = ", ".join(f"{k} → {v}" for k, v in spec.local_queues.items())
-        st.caption(t("cluster.queues.local_read", mapping=mapped))
+        st.caption(t("cluster.queues.local_read", mapping=md(mapped)))
 
 
 def _volcano_table(spec: Any, base: Scenario) -> None:
@@ -215,27 +216,31 @@ def _queue_import(base: Scenario) -> None:
     if imported.kueue is not None:
         spec = imported.kueue
         st.markdown(
-            t("cluster.queues.read_kueue", file=imported.file, queues=len(spec.cluster_queues))
+            t("cluster.queues.read_kueue", file=md(imported.file), queues=len(spec.cluster_queues))
         )
         _kueue_table(spec)
     if imported.volcano is not None:
         st.markdown(
             t(
                 "cluster.queues.read_volcano",
-                file=imported.file,
+                file=md(imported.file),
                 queues=len(imported.volcano.queues),
             )
         )
         _volcano_table(imported.volcano, base)
     for note in imported.notes:
-        st.caption(t("cluster.note", note=note))
+        st.caption(t("cluster.note", note=md(note)))
     if st.button(t("cluster.queues.use"), icon=":material/done:", key=key("use_queues")):
         try:
             updated, changed = imports.with_queues(base, imported)
         except PlannerError as err:
             show_error(err)
             return
-        replace_and_rerun(updated, t("cluster.queues.used", file=imported.file), *changed)
+        replace_and_rerun(
+            updated,
+            t("cluster.queues.used", file=md(imported.file)),
+            *(md(change) for change in changed),
+        )
 
 
 # ------------------------------------------------------------------ 4. priorities, preemption

@@ -23,6 +23,7 @@ from planner.ui import cluster_import as imports
 from planner.ui import cluster_view as view
 from planner.ui import widgets
 from planner.ui.i18n import t
+from planner.ui.safe import code, md
 from planner.ui.state import replace_and_rerun, revision
 
 T = TypeVar("T")
@@ -61,7 +62,7 @@ def labels(
 
 
 def show_error(err: Exception) -> None:
-    st.error(str(err), icon=":material/error:")
+    st.error(md(err), icon=":material/error:")
 
 
 # ------------------------------------------------------------------ 1. node pools
@@ -72,7 +73,7 @@ def pools(base: Scenario) -> tuple[pd.DataFrame, pd.DataFrame]:
     st.caption(t("cluster.pools.caption"))
     cluster = base.cluster
     if cluster is not None and cluster.node_list:
-        st.info(t("cluster.pools.node_list", file=cluster.node_list))
+        st.info(t("cluster.pools.node_list", file=code(cluster.node_list)))
     labels = {name: t(f"cluster.pools.{name}") for name in widgets.POOL_LABELS}
     edited = widgets.pool_editor(view.pool_frame(cluster), key=key("pools"), labels=labels)
     listed = cluster.nodes if cluster is not None else ()
@@ -123,7 +124,9 @@ def _node_import(base: Scenario) -> None:
     if imported is None:
         return
     gpus = sum(node.gpus for node in imported.nodes)
-    st.markdown(t("cluster.import.read", file=imported.file, nodes=len(imported.nodes), gpus=gpus))
+    st.markdown(
+        t("cluster.import.read", file=md(imported.file), nodes=len(imported.nodes), gpus=gpus)
+    )
     st.dataframe(
         imports.import_summary(imported),
         hide_index=True,
@@ -137,7 +140,7 @@ def _node_import(base: Scenario) -> None:
         },
     )
     for note in imported.notes:
-        st.caption(t("cluster.note", note=note))
+        st.caption(t("cluster.note", note=md(note)))
     shapes = len(imports.shapes(imported.nodes))
     how = st.radio(
         t("cluster.import.as"),
@@ -152,7 +155,7 @@ def _node_import(base: Scenario) -> None:
         except PlannerError as err:
             show_error(err)
             return
-        replace_and_rerun(updated, t("cluster.import.used", file=imported.file))
+        replace_and_rerun(updated, t("cluster.import.used", file=md(imported.file)))
 
 
 # ------------------------------------------------------------------ 2. scheduler policy

@@ -19,6 +19,7 @@ from planner.ui import compare_saved as many
 from planner.ui import compare_view as view
 from planner.ui.downloads import report_downloads
 from planner.ui.i18n import fmt_money, fmt_number, fmt_percent, language, t
+from planner.ui.safe import md
 from planner.ui.widgets import plot
 
 LAST_REPORT = "compare_last_report"  # {"report": ..., "horizon": index}, for the Overview page
@@ -46,9 +47,9 @@ def _table(frame: pd.DataFrame, currency: str, key: str) -> None:
 def _notes(report: Mapping[str, Any]) -> None:
     warnings, remarks = view.notes(report)
     for warning in warnings:
-        st.warning(warning, icon=":material/warning:")
+        st.warning(md(warning), icon=":material/warning:")
     for remark in remarks:
-        st.caption(t("compare.note", note=remark))
+        st.caption(t("compare.note", note=md(remark)))
 
 
 def _tornado(run: view.CompareRun, swing: float, key: str) -> None:
@@ -75,7 +76,7 @@ def file_panel() -> None:
         with st.spinner(t("compare.pricing")):
             run = view.run(scenario)
     except PlannerError as err:
-        st.error(str(err), icon=":material/error:")
+        st.error(md(err), icon=":material/error:")
         return
     report, cur = run.report, run.report["currency"]
     years = [h["years"] for h in report["horizons"]]
@@ -128,7 +129,7 @@ def _file_scenario(source: str, upload_choice: str) -> tuple[TcoScenario, str]:
         st.info(t("compare.upload_info"))
         st.stop()
     if upload.size > view.MAX_UPLOAD_MB * 1024 * 1024:
-        st.error(t("compare.too_large", name=upload.name, mb=view.MAX_UPLOAD_MB))
+        st.error(t("compare.too_large", name=md(upload.name), mb=view.MAX_UPLOAD_MB))
         st.stop()
     text = upload.getvalue().decode("utf-8", "replace")
     return view.parse_scenario(text, upload.name), text
@@ -142,7 +143,7 @@ def _file_summary(report: Mapping[str, Any], horizon: int) -> None:
     cur = report["currency"]
     options = report["horizons"][horizon]["options"]
     best = view.cheapest(options)
-    st.header(report["scenario"] or "TCO")
+    st.header(md(report["scenario"] or "TCO"))
     useful = fmt_number(report["useful_gpu_hours_per_month"], 0, cur)
     if report["allocation"] is None:
         st.caption(t("compare.cloud_caption", useful=useful))
@@ -165,7 +166,7 @@ def _file_summary(report: Mapping[str, Any], horizon: int) -> None:
             col.metric(t(label), fmt_money(value, cur))
     st.metric(
         t("compare.cheapest"),
-        best["name"] if best else t("common.na"),
+        md(best["name"]) if best else t("common.na"),
         help=None if best is None else fmt_money(best["cost_per_useful_gpu_hour"], cur),
     )
     st.info(view.conclusion(report, horizon, language()), icon=":material/lightbulb:")
@@ -182,7 +183,7 @@ def saved_panel() -> None:
         saved = scenario_box.saved_scenarios()
         traces = cache.stored_traces()
     except PlannerError as err:
-        st.error(str(err), icon=":material/error:")
+        st.error(md(err), icon=":material/error:")
         return
     if saved:
         _saved_comparison(saved, traces)
@@ -231,7 +232,7 @@ def _saved_comparison(saved: list[Any], traces: list[dict[str, Any]]) -> None:
             priced = many.price(chosen, trace_id, float(years))
             tornado = many.tornado_run(priced)
     except PlannerError as err:
-        st.error(str(err), icon=":material/error:")
+        st.error(md(err), icon=":material/error:")
         return
     _saved_results(priced, tornado)
 
@@ -251,7 +252,7 @@ def _saved_results(priced: list[many.Priced], tornado: view.CompareRun | None) -
     if owner is None or run is None:
         st.caption(t("compare.no_owned"))
     else:
-        st.caption(t("compare.break_even_of", name=owner.name))
+        st.caption(t("compare.break_even_of", name=md(owner.name)))
         curve, clouds = view.break_even_frames(run, 0)
         if clouds.empty:
             st.caption(t("compare.no_cloud"))
@@ -304,8 +305,8 @@ def _save_bundled() -> None:
         text = (view.SCENARIOS / source).read_text(encoding="utf-8")
         problem = scenario_box.upload_scenario(name, text, source, replace=replace)
         if problem:
-            st.error(problem, icon=":material/error:")
+            st.error(md(problem), icon=":material/error:")
         else:
-            st.session_state[FLASH] = t("scenarios.saved", name=name.strip())
+            st.session_state[FLASH] = t("scenarios.saved", name=md(name.strip()))
             st.session_state[ADDED] = name.strip()
             st.rerun()  # the new scenario appears in the choice above

@@ -22,6 +22,7 @@ from planner.tco_scenario import TcoScenario, tco_from_replay
 from planner.ui import compare_view
 from planner.ui.compare_view import OWNED, CompareRun
 from planner.ui.i18n import Language, fmt_number, fmt_percent, t
+from planner.ui.safe import md
 
 SEPARATOR = " · "
 
@@ -206,8 +207,8 @@ def conclusion(priced: Sequence[Priced], lang: Language | None = None) -> str:
             "compare.m_cheapest",
             lang,
             years=fmt_number(years, 0 if years == int(years) else 1, cur),
-            name=top["name"],
-            scenario=best.name,
+            name=md(top["name"]),
+            scenario=md(best.name),
             cost=compare_view.money(cost, cur),
             total=compare_view.money(top["total"], cur, 0),
         )
@@ -223,8 +224,8 @@ def conclusion(priced: Sequence[Priced], lang: Language | None = None) -> str:
                 lang,
                 gap=compare_view.money(gap, cur),
                 share=fmt_percent(gap / next_cost if next_cost else None, 0, cur),
-                name=second["name"],
-                scenario=runner.name,
+                name=md(second["name"]),
+                scenario=md(runner.name),
                 cost=compare_view.money(next_cost, cur),
             )
         )
@@ -258,14 +259,14 @@ def _break_even(priced: Sequence[Priced], lang: Language | None) -> list[str]:
     be = run.report["break_even_utilization"][rival["name"]]
     cur = owner.report["currency"]
     if be is None:
-        return [t("compare.m_break_even_never", lang, owner=owner.name, name=rival["name"])]
+        return [t("compare.m_break_even_never", lang, owner=md(owner.name), name=md(rival["name"]))]
     return [
         t(
             "compare.m_break_even",
             lang,
-            owner=owner.name,
+            owner=md(owner.name),
             share=fmt_percent(be, 0, cur),
-            name=rival["name"],
+            name=md(rival["name"]),
             allocation=fmt_percent(owner.report["allocation"], 1, cur),
         )
     ]

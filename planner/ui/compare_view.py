@@ -24,6 +24,7 @@ from planner.tco_run import run_tco
 from planner.tco_scenario import TcoScenario
 from planner.ui.cache import cursor
 from planner.ui.i18n import Language, fmt_money, fmt_number, fmt_percent, t
+from planner.ui.safe import md
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "data" / "scenarios"
 DEFAULT_SCENARIO = "worked-example-h100.yaml"
@@ -244,7 +245,7 @@ def conclusion(report: Mapping[str, Any], horizon: int = 0, lang: Language | Non
             t(
                 "compare.c_cheapest",
                 lang,
-                name=best["name"],
+                name=md(best["name"]),
                 cost=money(best["cost_per_useful_gpu_hour"], cur),
                 total=money(best["total"], cur, 0),
                 wait=_wait(best, cur, lang),
@@ -265,8 +266,8 @@ def _wait(option: Mapping[str, Any], currency: str, lang: Language | None) -> st
 def _against(
     report: Mapping[str, Any], horizon: int, rival: Mapping[str, Any], lang: Language | None
 ) -> list[str]:
-    cur, h, name = report["currency"], report["horizons"][horizon], rival["name"]
-    be = report["break_even_utilization"].get(name)
+    cur, h, name = report["currency"], report["horizons"][horizon], md(rival["name"])
+    be = report["break_even_utilization"].get(rival["name"])
     allocation = report["allocation"]
     if be is None:
         text = [t("compare.c_never", lang, name=name)]

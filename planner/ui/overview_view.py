@@ -27,6 +27,7 @@ from planner.ui.i18n import (
     reporting_currency,
     t,
 )
+from planner.ui.safe import md
 from pricing import PricingError, fx_table
 
 OWNED = ("self-hosted", "hybrid")  # the report's names of the options that own servers
@@ -96,16 +97,16 @@ def headline_lines(h: Headline, currency: str, lang: Language, rate: float = 1.0
         t(
             f"overview.answer.{h.verdict}",
             lang,
-            option=h.option,
+            option=md(h.option),
             years=years,
             cost=cost,
-            scenario=h.scenario,
+            scenario=md(h.scenario),
         )
     ]
     if h.rival is None or h.allocation is None:
         return lines
     values = {
-        "rival": h.rival,
+        "rival": md(h.rival),
         "break_even": fmt_percent(h.break_even, 1, currency),
         "allocation": fmt_percent(h.allocation, 1, currency),
     }
@@ -141,8 +142,8 @@ def scenario_summary(scenario: Scenario, lang: Language) -> str:
         details=cluster_view.scenario_summary(scenario, lang),
     )
     if scenario.name:
-        return t("overview.scenario_named", lang, name=scenario.name, summary=line)
-    return line
+        return t("overview.scenario_named", lang, name=md(scenario.name), summary=md(line))
+    return md(line)
 
 
 def group_rows(groups: Mapping[str, GroupStats], label: str) -> list[dict[str, object]]:

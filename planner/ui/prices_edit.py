@@ -17,6 +17,7 @@ from streamlit.elements.lib.column_types import ColumnConfig
 from planner.errors import PlannerError
 from planner.ui.cache import cursor
 from planner.ui.i18n import fmt_number, t
+from planner.ui.safe import md
 from pricing import CURRENCIES, DEFAULT_SET, DEFAULT_STALE_DAYS, edit_price, price_point
 from pricing.assumptions import edit_assumptions
 from pricing.servers import edit_servers
@@ -70,7 +71,7 @@ def save_price() -> None:
     with cursor() as cur:
         point = edit_price(cur, key, changes)
     price = fmt_number(point.price_per_instance_hour, 4)
-    _say("price", t("prices.edit_saved", quote=key, price=price, currency=point.currency))
+    _say("price", t("prices.edit_saved", quote=md(key), price=price, currency=point.currency))
 
 
 def remember_rows(editor: str, keys: list[str]) -> None:
@@ -103,7 +104,7 @@ def save_servers() -> None:
     with cursor() as cur:
         edit_servers(cur, changes)
     del st.session_state[SERVERS_EDITOR]
-    _say("servers", t("prices.servers_saved", servers=", ".join(changes)))
+    _say("servers", t("prices.servers_saved", servers=md(", ".join(changes))))
 
 
 def guarded(section: str, save: Callable[[], None]) -> Callable[[], None]:
@@ -113,7 +114,7 @@ def guarded(section: str, save: Callable[[], None]) -> Callable[[], None]:
         try:
             save()
         except _ERRORS as err:
-            _say(section, t("prices.edit_refused", error=err), "error")
+            _say(section, t("prices.edit_refused", error=md(err)), "error")
 
     return run
 

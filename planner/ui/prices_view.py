@@ -19,6 +19,7 @@ from streamlit.elements.lib.column_types import ColumnConfig
 from planner.errors import PlannerError
 from planner.ui.cache import cursor
 from planner.ui.i18n import fmt_number, t
+from planner.ui.safe import md
 from pricing import (
     DEFAULT_SET,
     DEFAULT_STALE_DAYS,
@@ -216,14 +217,14 @@ def add_quote(fields: Mapping[str, object]) -> str:
     """Store a quote from the form; a sentence saying what changed. PricingError if invalid."""
     with cursor() as cur:
         key, change = add_price(cur, dict(fields))
-    return t("prices.quote_stored", quote=key, change=t(f"prices.change.{change}"))
+    return t("prices.quote_stored", quote=md(key), change=t(f"prices.change.{change}"))
 
 
 def add_fx(fields: Mapping[str, object]) -> str:
     """Store an FX rate from the form; a sentence saying what changed."""
     with cursor() as cur:
         key, change = add_fx_rate(cur, dict(fields))
-    return t("prices.fx_stored", rate=key, change=t(f"prices.change.{change}"))
+    return t("prices.fx_stored", rate=md(key), change=t(f"prices.change.{change}"))
 
 
 def import_csv(data: bytes, name: str) -> ImportReport:

@@ -31,6 +31,7 @@ from planner.spreadsheet_text import safe_row
 from planner.store import database_path
 from planner.ui.cache import cursor
 from planner.ui.i18n import Language, fmt_duration, fmt_number, fmt_percent, t
+from planner.ui.safe import md
 
 SAMPLE_SCENARIO = Path(__file__).resolve().parents[2] / "data" / "scenarios" / "sample.yaml"
 # Used when the bundled scenario file is absent: 16 x 8 A100, the CLI's flag defaults.
@@ -169,10 +170,10 @@ def replay_with_progress(scenario: Scenario, trace_label: str) -> ReplayView:
         return replay(scenario)
     cancel, bar = st.empty(), st.empty()
     cancel.button(t("replay.cancel"), on_click=cancel_run, key="replay_cancel")
-    progress = bar.progress(0.0, text=t("replay.running", trace=trace_label, percent=""))
+    progress = bar.progress(0.0, text=t("replay.running", trace=md(trace_label), percent=""))
 
     def report(done: float) -> None:
-        text = t("replay.running", trace=trace_label, percent=fmt_percent(done, 0))
+        text = t("replay.running", trace=md(trace_label), percent=fmt_percent(done, 0))
         progress.progress(min(done, 1.0), text=text)
 
     run = replay(scenario, report)
@@ -289,7 +290,7 @@ def run_caption(trace_label: str, summary: Mapping[str, Any]) -> str:
     policy = summary["policy"]
     return t(
         "replay.run_caption",
-        trace=trace_label,
+        trace=md(trace_label),
         gpus=fmt_number(summary["gpu_capacity"]),
         admission=policy["admission"],
         placement=policy["placement"],

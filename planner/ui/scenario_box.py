@@ -20,6 +20,7 @@ from planner.scenario import Scenario
 from planner.scenario_store import Kind, Prepared, SavedScenario
 from planner.ui.cache import cursor
 from planner.ui.i18n import t
+from planner.ui.safe import md
 from planner.ui.state import replace_and_rerun, show_flash
 
 
@@ -30,6 +31,9 @@ def name_problem(name: str) -> str | None:
         return t("scenarios.err_empty")
     if len(clean) > scenario_store.MAX_NAME_CHARS:
         return t("scenarios.err_long", chars=len(clean), max=scenario_store.MAX_NAME_CHARS)
+    bad = scenario_store.control_character(clean)
+    if bad is not None:
+        return t("scenarios.err_control", char=bad)
     return None
 
 
@@ -106,9 +110,9 @@ def save_form(
         return
     problem = save_scenario(name, Prepared(kind, yaml_text, trace_id), results, replace=replace)
     if problem:
-        st.error(problem, icon=":material/error:")
+        st.error(md(problem), icon=":material/error:")
     else:
-        st.success(t("scenarios.saved", name=name.strip()), icon=":material/check:")
+        st.success(t("scenarios.saved", name=md(name.strip())), icon=":material/check:")
 
 
 def library_frame(saved: list[SavedScenario]) -> pd.DataFrame:
@@ -132,7 +136,7 @@ def library(key: str) -> None:
     try:
         saved = saved_scenarios()
     except PlannerError as err:
-        st.error(str(err), icon=":material/error:")
+        st.error(md(err), icon=":material/error:")
         return
     if saved:
         st.dataframe(library_frame(saved), hide_index=True, key=f"{key}_table")
@@ -157,27 +161,27 @@ def _actions(saved: list[SavedScenario], key: str) -> None:
         key=f"{key}_download",
         icon=":material/download:",
     )
-    sure = delete_col.checkbox(t("scenarios.confirm_delete", name=name), key=f"{key}_sure")
+    sure = delete_col.checkbox(t("scenarios.confirm_delete", name=md(name)), key=f"{key}_sure")
     if delete_col.button(t("scenarios.delete"), key=f"{key}_delete", disabled=not sure):
         try:
             with cursor() as cur:
                 scenario_store.delete(cur, name)
         except PlannerError as err:
-            st.error(str(err), icon=":material/error:")
+            st.error(md(err), icon=":material/error:")
             return
-        st.success(t("scenarios.deleted", name=name), icon=":material/check:")
+        st.success(t("scenarios.deleted", name=md(name)), icon=":material/check:")
 
 
 def _load(chosen: SavedScenario) -> None:
     try:
         scenario = scenario_store.parse(chosen.yaml_text, chosen.name, BUNDLED_FILES)
     except PlannerError as err:
-        st.error(str(err), icon=":material/error:")
+        st.error(md(err), icon=":material/error:")
         return
     if not isinstance(scenario, Scenario):
-        st.info(t("scenarios.load_tco", name=chosen.name), icon=":material/info:")
+        st.info(t("scenarios.load_tco", name=md(chosen.name)), icon=":material/info:")
         return
-    replace_and_rerun(scenario, t("scenarios.loaded", name=chosen.name), name=chosen.name)
+    replace_and_rerun(scenario, t("scenarios.loaded", name=md(chosen.name)), name=chosen.name)
 
 
 def _upload(key: str) -> None:
@@ -191,12 +195,12 @@ def _upload(key: str) -> None:
     if upload is None:
         return
     if upload.size > scenario_store.MAX_YAML_BYTES:
-        st.error(t("scenarios.too_large", name=upload.name, kib=kib), icon=":material/error:")
+        st.error(t("scenarios.too_large", name=md(upload.name), kib=kib), icon=":material/error:")
         return
     try:
         text = upload.getvalue().decode("utf-8")
     except UnicodeDecodeError:
-        st.error(t("scenarios.not_text", name=upload.name), icon=":material/error:")
+        st.error(t("scenarios.not_text", name=md(upload.name)), icon=":material/error:")
         return
     with st.form(f"{key}_upload_form", border=False):
         name = st.text_input(
@@ -210,9 +214,9 @@ def _upload(key: str) -> None:
     if submitted:
         problem = upload_scenario(name, text, upload.name, replace=replace)
         if problem:
-            st.error(problem, icon=":material/error:")
+            st.error(md(problem), icon=":material/error:")
         else:
-            st.success(t("scenarios.saved", name=name.strip()), icon=":material/check:")
+            st.success(t("scenarios.saved", name=md(name.strip())), icon=":material/check:")
 
 
 def file_stem(name: str) -> str:

@@ -12,6 +12,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from planner.ui.charts import readable
+from planner.ui.safe import safe_figure
 
 POOL_LABELS = {
     "name": "Pool name",
@@ -84,5 +85,6 @@ def explained_choice(
 
 
 def plot(where: Any, fig: go.Figure, key: str) -> None:
-    """Draw `fig` in `where` (st, a column, ...) with text readable in light and dark."""
-    where.plotly_chart(readable(fig), key=key)
+    """Draw `fig` in `where` (st, a column, ...) with text readable in light and dark; names,
+    categories and hover text from the data are shown as text, never as plotly's HTML."""
+    where.plotly_chart(readable(safe_figure(fig)), key=key)

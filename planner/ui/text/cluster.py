@@ -50,7 +50,7 @@ EN = {
         "Pools of identical nodes. CPU and memory 0 mean not limited. Rows can be added "
         "and deleted; edits take effect on Apply."
     ),
-    "cluster.pools.node_list": "The cluster is read from the node list file `{file}`; pools "
+    "cluster.pools.node_list": "The cluster is read from the node list file {file}; pools "
     "or nodes added here replace it on Apply.",
     "cluster.pools.name": "Pool name",
     "cluster.pools.name_help": (
@@ -398,7 +398,7 @@ ZH = {
         "由相同节点组成的节点池。CPU 和内存为 0 表示不限制。可增删行；点击应用后生效。"
     ),
     "cluster.pools.node_list": (
-        "集群读取自节点列表文件 `{file}`；在此添加的节点池或节点将在应用时替换它。"
+        "集群读取自节点列表文件 {file}；在此添加的节点池或节点将在应用时替换它。"
     ),
     "cluster.pools.name": "节点池名称",
     "cluster.pools.name_help": "可选；节点编号为 <节点池名称>-0001 等（默认取 GPU 型号）",

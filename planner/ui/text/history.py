@@ -70,7 +70,7 @@ EN = {
     "history.axis.gpu_hours": "GPU-hours requested",
     "history.axis.queue": "Team / queue",
     "history.hover.demand": "%{y}: %{x:,.0f} GPU-hours (%{customdata[0]:,} jobs)",
-    "history.mapping_changed": "Changed: **{field}** from column `{column}`, first row: `{value}`",
+    "history.mapping_changed": "Changed: **{field}** from column {column}, first row: {value}",
 }
 
 ZH = {
@@ -141,5 +141,5 @@ ZH = {
     "history.axis.gpu_hours": "申请的 GPU 小时",
     "history.axis.queue": "团队 / 队列",
     "history.hover.demand": "%{y}：%{x:,.0f} GPU 小时（%{customdata[0]:,} 个作业）",
-    "history.mapping_changed": "已更改：**{field}** 取自列 `{column}`，第一行：`{value}`",
+    "history.mapping_changed": "已更改：**{field}** 取自列 {column}，第一行：{value}",
 }

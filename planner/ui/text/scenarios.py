@@ -9,6 +9,10 @@ EN = {
     "scenarios.saved": "Saved '{name}'.",
     "scenarios.err_empty": "Give the scenario a name.",
     "scenarios.err_long": "The name has {chars} characters; use at most {max}.",
+    "scenarios.err_control": (
+        "The name has a control character ({char}: a line break, tab or terminal escape); "
+        "use letters, digits, spaces and punctuation."
+    ),
     "scenarios.err_exists": (
         "A scenario named '{name}' is saved already: choose another name, or tick Replace."
     ),
@@ -54,6 +58,9 @@ ZH = {
     "scenarios.saved": "已保存“{name}”。",
     "scenarios.err_empty": "请为场景命名。",
     "scenarios.err_long": "名称有 {chars} 个字符;最多 {max} 个。",
+    "scenarios.err_control": (
+        "名称含有控制字符（{char}：换行、制表符或终端转义序列）；请只用字母、数字、空格和标点。"
+    ),
     "scenarios.err_exists": "已存在名为“{name}”的场景:请换一个名称,或勾选“替换”。",
     "scenarios.library": "已保存的场景",
     "scenarios.empty": "还没有已保存的场景。",
