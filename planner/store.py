@@ -25,6 +25,26 @@ MEMORY_ENV = "PLANNER_DB_MEMORY"
 # 10-million-job imports within a laptop's memory. Override with $PLANNER_DB_MEMORY.
 DEFAULT_MEMORY_LIMIT = "384MB"
 _MIGRATION_NAME = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
+_LOCK_PID = re.compile(r"\(PID (\d+)\)")
+# (what DuckDB or the OS says, what the user is told): one line each, naming the cause
+_STORAGE_PROBLEMS = (
+    (
+        ("not a valid DuckDB database file",),
+        "{path} is not a DuckDB database file (or its header is damaged); pass --db with the "
+        "planner's database, or move this file away to start an empty one",
+    ),
+    (("Is a directory",), "{path} is a folder, not a database file; pass --db with a file name"),
+    (
+        ("Corrupt database file", "does not match stored checksum"),
+        "The planner database {path} is corrupt ({text}); restore it from a backup, or move "
+        "it away to start an empty one",
+    ),
+    (
+        ("No space left on device", "Disk quota exceeded"),
+        "The disk holding {path} is full; free some space and run the command again (the "
+        "step that failed was not saved)",
+    ),
+)
 # Packages whose `<package>.migrations` holds NNN_*.sql files, applied in this order. Named,
 # not imported: the store stays below `pricing` in the layers.
 SCHEMA_PACKAGES = ("planner", "pricing")
@@ -49,22 +69,57 @@ def migrations(package: str = "planner") -> list[tuple[int, str, str]]:
 
 
 def open_store(path: Path) -> duckdb.DuckDBPyConnection:
-    """Open (creating if needed) the database at `path` and apply pending migrations."""
-    try:
+    """Open (creating if needed) the database at `path` and apply pending migrations.
+
+    Only the default database's folder is created: a --db or $PLANNER_DB in a folder that
+    does not exist is a typo, not a place to make folders.
+    """
+    if path == DEFAULT_DB:
         path.parent.mkdir(parents=True, exist_ok=True)
+    elif not path.parent.is_dir():
+        raise StoreError(
+            f"Cannot open the planner database {path}: the folder {path.parent} does not "
+            "exist; create it or correct the path (--db or $PLANNER_DB)"
+        )
+    try:
         memory = os.environ.get(MEMORY_ENV, DEFAULT_MEMORY_LIMIT)
         con = duckdb.connect(str(path), config={"memory_limit": memory})
-    except (duckdb.Error, OSError) as err:
-        raise StoreError(
-            f"Cannot open the planner database {path}: {err}. If another "
-            "planner process is using it, close that one or pass --db."
+    except duckdb.Error as err:
+        raise storage_error(err, path) or StoreError(
+            f"Cannot open the planner database {path}: {_first_line(err)}"
         ) from err
     try:
         _apply_migrations(con)
     except duckdb.Error as err:
         con.close()
-        raise StoreError(f"Cannot prepare the planner database {path}: {err}") from err
+        raise storage_error(err, path) or StoreError(
+            f"Cannot prepare the planner database {path}: {_first_line(err)}"
+        ) from err
     return con
+
+
+def storage_error(err: duckdb.Error, path: Path) -> StoreError | None:
+    """What the file or the disk did wrong, in one line that says which; None for any other
+    error (a bug in a query must not pass for a storage problem)."""
+    text = _first_line(err)
+    if "Could not set lock" in text or "Conflicting lock" in text:
+        held = _LOCK_PID.search(text)
+        by = f"another process (PID {held[1]})" if held else "another process"
+        return StoreError(
+            f"The planner database {path} is in use by {by}; close that one (the app or "
+            "another planner command) or pass --db with another file"
+        )
+    for needles, message in _STORAGE_PROBLEMS:
+        if any(needle in text for needle in needles):
+            return StoreError(message.format(path=path, text=text))
+    if isinstance(err, duckdb.IOException | duckdb.PermissionException):
+        return StoreError(f"Cannot read or write the planner database {path}: {text}")
+    return None
+
+
+def _first_line(err: BaseException) -> str:
+    lines = str(err).strip().splitlines()
+    return lines[0].rstrip(".!") if lines else type(err).__name__
 
 
 def schema_version(con: duckdb.DuckDBPyConnection, package: str = "planner") -> int:
@@ -129,9 +184,15 @@ def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConne
 
 @contextmanager
 def connect(path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
-    """A migrated connection for one command, closed afterwards."""
+    """A migrated connection for one command, closed afterwards; a storage problem met on
+    the way (a corrupt block, a full disk) becomes a one-line `StoreError`."""
     con = open_store(path)
     try:
         yield con
+    except duckdb.Error as err:
+        problem = storage_error(err, path)
+        if problem is None:
+            raise
+        raise problem from err
     finally:
         con.close()

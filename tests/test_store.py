@@ -86,5 +86,5 @@ def test_unopenable_database_is_a_store_error(tmp_path: Path) -> None:
     not_a_db = tmp_path / "notes.duckdb"
     not_a_db.write_text("this is not a database")
 
-    with pytest.raises(StoreError, match="Cannot open the planner database"):
+    with pytest.raises(StoreError, match="is not a DuckDB database file"):
         open_store(not_a_db)

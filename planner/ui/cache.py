@@ -17,7 +17,7 @@ import streamlit as st
 
 from planner.importer import import_file
 from planner.ingest import IngestOptions
-from planner.store import database_path, open_store
+from planner.store import database_path, open_store, storage_error
 from planner.trace_stats import TraceStats, list_traces, trace_stats
 
 SAMPLE_TRACE = Path(__file__).resolve().parents[2] / "data" / "traces" / "sample.csv"
@@ -35,10 +35,17 @@ def store(db_path: str) -> duckdb.DuckDBPyConnection:
 
 @contextmanager
 def cursor(db_path: str | None = None) -> Iterator[duckdb.DuckDBPyConnection]:
-    """A cursor on `db_path` (default: $PLANNER_DB or data/planner.duckdb), closed after use."""
-    cur = store(db_path or str(database_path())).cursor()
+    """A cursor on `db_path` (default: $PLANNER_DB or data/planner.duckdb), closed after use;
+    a storage problem met while using it (a corrupt block, a full disk) is a `StoreError`."""
+    path = db_path or str(database_path())
+    cur = store(path).cursor()
     try:
         yield cur
+    except duckdb.Error as err:
+        problem = storage_error(err, Path(path))
+        if problem is None:
+            raise
+        raise problem from err
     finally:
         cur.close()
 

@@ -166,8 +166,8 @@ def test_a_second_process_is_told_the_file_is_in_use(
     )
 
     assert done.returncode == 2
-    assert f"error: Cannot open the planner database {db}" in done.stderr
-    assert "If another planner process is using it, close that one or pass --db." in done.stderr
+    assert f"error: The planner database {db} is in use by another process (PID " in done.stderr
+    assert "close that one (the app or another planner command) or pass --db" in done.stderr
     assert "Traceback" not in done.stderr
 
 
@@ -178,6 +178,6 @@ def test_the_compare_page_reports_a_locked_file_without_a_traceback(
     at = open_app_page("pages/compare.py")
 
     assert not at.exception
-    assert any("Cannot open the planner database" in e.value for e in at.error)
-    assert any("another planner process is using it" in e.value for e in at.error)
+    assert any("is in use by another process (PID " in e.value for e in at.error)
+    assert any("close that one" in e.value for e in at.error)
     assert time.monotonic() - started >= 0  # the page answered (no hang on the lock)
