@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pydantic
 
+from planner.cli_output import visible_controls
 from planner.cli_prices import add_price_commands
 from planner.cli_replay import add_commands
 from planner.cli_scenarios import add_scenario_commands
@@ -33,6 +34,11 @@ GIB = 1 << 30
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    with visible_controls():  # a name read from a file must not drive the terminal
+        return _main(argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     try:
