@@ -121,6 +121,8 @@ if upload is not None:
                     )
             for flag, count in sorted(report.flagged.items()):
                 st.caption(t("history.flagged", count=fmt_number(count), flag=flag))
+            for warning in report.warnings:
+                st.warning(md(warning), icon=":material/warning:")
 
 st.header(t("history.stored"))
 try:

@@ -149,6 +149,17 @@ def test_a_bad_row_is_rejected_with_its_row_number_and_downloadable(db: Path) ->
     assert "soon" in pd.read_csv(io.StringIO(rejected.to_csv(index=False)))["value"].tolist()
 
 
+def test_the_ingest_reports_warnings_are_shown(db: Path) -> None:
+    # two columns that spell one name differently: the first is used, and the page says so
+    text = "job_id,Submit Time,submit_time,duration_s,gpus\nw1,2026-01-01T00:00:00Z,x,60,1\n"
+    at = upload(open_page(), "twice.csv", text)
+    at = at.button(key="history_import").click().run()
+
+    assert not at.exception
+    shown = [w.value for w in at.warning]
+    assert any("Submit Time" in w and "submit_time" in w for w in shown), shown
+
+
 def test_an_unknown_format_is_an_error_naming_the_file(db: Path) -> None:
     at = upload(open_page(), "notes.txt", "colour,flavour\nred,sweet\nblue,sour\n")
 
