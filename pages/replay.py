@@ -63,6 +63,14 @@ for note in run.notes:
     st.caption(t("replay.note", note=md(note)))
 for alert in view.stop_alerts(s):
     st.error(alert, icon=":material/block:")
+scope = st.selectbox(
+    t("replay.wait_scope"),
+    view.wait_scopes(s),
+    format_func=view.wait_scope_label,
+    help=t("replay.wait_scope_help"),
+    key="replay_wait_scope",
+)
+waits = view.scoped_waits(s, scope)
 util, completed, unschedulable, mean_wait, p95_wait = st.columns(5)
 util.metric(t("replay.utilization"), fmt_percent(s["utilization"]))
 completed.metric(
@@ -75,8 +83,9 @@ unschedulable.metric(
     fmt_number(s["unschedulable"]),
     help=t("replay.unschedulable_help"),
 )
-mean_wait.metric(t("replay.mean_wait"), fmt_duration(s["wait_s"]["mean"]))
-p95_wait.metric(t("replay.p95_wait"), fmt_duration(s["wait_s"]["p95"]))
+started = t("replay.wait_scope_started", jobs=fmt_number(waits["jobs"]))
+mean_wait.metric(t("replay.mean_wait"), fmt_duration(waits["mean"]), help=started)
+p95_wait.metric(t("replay.p95_wait"), fmt_duration(waits["p95"]), help=started)
 
 allocation = frames.allocation_frame(run.timeline)
 fig = charts.allocated_gpus(allocation, s["gpu_capacity_by_pool"])

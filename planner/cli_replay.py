@@ -15,7 +15,7 @@ from planner.fill import MAX_SEEDS, PodRequest, fill
 from planner.ingest import IngestOptions
 from planner.ingest.requests import read_pod_requests
 from planner.kueue_yaml import read_kueue
-from planner.metrics import summarize
+from planner.metrics import GPU_JOBS, WAIT_SCOPE_HELP, check_wait_scope, summarize
 from planner.overhead import NETWORK_HELP, STORAGE_HELP
 from planner.policy import ADMISSION_HELP, ADMISSIONS, PLACEMENT_HELP, QUEUEING_HELP, QUEUEINGS
 from planner.replay import load_jobs, load_scenario, read_nodes, run_scenario, write_schedule
@@ -65,6 +65,9 @@ def add_commands(
     replay.add_argument("--network", choices=tuple(NETWORK_HELP), help="container network class")
     replay.add_argument("--storage", choices=tuple(STORAGE_HELP), help="storage class")
     replay.add_argument("--timeline", action="store_true", help="include the timeline in --json")
+    replay.add_argument(
+        "--waits", default=GPU_JOBS, metavar="SCOPE", type=_wait_scope, help=WAIT_SCOPE_HELP
+    )
     read_options(replay)
     replay.set_defaults(run=lambda args: _replay(args, options(args)))
 
@@ -106,13 +109,20 @@ def _replay(args: argparse.Namespace, options: IngestOptions) -> int:
         print(f"note: {note}", file=sys.stderr)
     if args.schedule_out:
         write_schedule(result, args.schedule_out)
-    summary = summarize(result, timeline=args.timeline)
+    summary = summarize(result, timeline=args.timeline, wait_scope=args.waits)
     summary = {"trace_id": run.trace_id, "cluster": run.cluster_name, **summary}
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
         print("\n".join(_replay_lines(summary)))
     return 0
+
+
+def _wait_scope(text: str) -> str:
+    try:
+        return check_wait_scope(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from err
 
 
 def _scenario(args: argparse.Namespace) -> Scenario:
@@ -173,8 +183,25 @@ def _cluster_from_flags(args: argparse.Namespace) -> ClusterSpec:
     return ClusterSpec(node_list=value)
 
 
+def _wait_lines(s: dict[str, Any]) -> list[str]:
+    """The headline waits (of the scope asked for), and all jobs' when they differ."""
+    wait, scope = s["wait_s"], s["wait_scope"]
+    every = s["wait_s_by_scope"]["all-jobs"]
+    shown = {"gpu-jobs": "GPU jobs", "all-jobs": "all jobs"}.get(scope, scope.replace(":", " "))
+    lines = [f"wait (s) of {shown} ({wait['jobs']:,} started): " + _stats_text(wait)]
+    if scope != "all-jobs" and every["jobs"] != wait["jobs"]:
+        lines.append(f"wait (s) of all jobs ({every['jobs']:,} started): " + _stats_text(every))
+    return lines
+
+
+def _stats_text(wait: dict[str, Any]) -> str:
+    if not wait["jobs"]:
+        return "none started"
+    return "  ".join(f"{k} {wait[k]:,.0f}" for k in ("mean", "p50", "p95", "p99", "max"))
+
+
 def _replay_lines(s: dict[str, Any]) -> list[str]:
-    wait, policy = s["wait_s"], s["policy"]
+    policy = s["policy"]
     held = s["idle_gpu_hours_held_by_partial_gangs"]
     lines = [
         f"trace {s['trace_id']} on {s['cluster']} ({s['gpu_capacity']:,} GPUs): "
@@ -184,11 +211,7 @@ def _replay_lines(s: dict[str, Any]) -> list[str]:
         f"horizon {s['horizon_s'] / 86400:,.2f} days; allocated "
         f"{s['allocated_gpu_hours']:,.1f} GPU-h; utilization {_pct(s['utilization'])}",
     ]
-    if wait["jobs"]:
-        lines.append(
-            "wait (s): "
-            + "  ".join(f"{k} {wait[k]:,.0f}" for k in ("mean", "p50", "p95", "p99", "max"))
-        )
+    lines.extend(_wait_lines(s))
     waiting = {k: v for k, v in s["waiting_gpu_hours_by_reason"].items() if v}
     if waiting:
         lines.append("GPU-hours waiting, by reason:")

@@ -16,16 +16,50 @@ from planner.model import gpu_size_class
 from planner.waits import REASON_CODES
 
 _PERCENTILES = (50, 95, 99)
+GPU_JOBS = "gpu-jobs"
+ALL_JOBS = "all-jobs"
+TEAM_PREFIX = "team:"
+WAIT_SCOPE_HELP = (
+    "whose waits the headline, the capacity target and the sizing sentence use: gpu-jobs "
+    "(jobs asking for GPUs, the default), all-jobs (CPU-only jobs too) or team:NAME (one "
+    "queue's jobs)"
+)
 
 
-def summarize(result: ReplayResult, *, timeline: bool = False) -> dict[str, Any]:
-    """The replay's headline figures as plain JSON-ready values (the CLI's `--json`)."""
+def check_wait_scope(scope: str) -> str:
+    """`scope` if it names a wait scope; a ValueError saying what is expected otherwise."""
+    if scope in (GPU_JOBS, ALL_JOBS) or (scope.startswith(TEAM_PREFIX) and scope[5:]):
+        return scope
+    raise ValueError(f"unknown wait scope '{scope}': {WAIT_SCOPE_HELP}")
+
+
+def in_wait_scope(result: ReplayResult, i: int, scope: str) -> bool:
+    """Whether job `i`'s wait belongs to `scope` (see `WAIT_SCOPE_HELP`)."""
+    if scope == ALL_JOBS:
+        return True
+    if scope == GPU_JOBS:
+        return result.jobs[i].total_gpus > 0
+    return _queue(result, i) == scope.removeprefix(TEAM_PREFIX)
+
+
+def summarize(
+    result: ReplayResult, *, timeline: bool = False, wait_scope: str = GPU_JOBS
+) -> dict[str, Any]:
+    """The replay's headline figures as plain JSON-ready values (the CLI's `--json`).
+
+    `wait_s` is the waits of `wait_scope`'s jobs (GPU jobs by default: in a trace of mostly
+    CPU-only jobs that start at once, all jobs' waits would hide how long GPU jobs wait);
+    `wait_s_by_scope` gives GPU jobs and all jobs side by side.
+    """
+    check_wait_scope(wait_scope)
     jobs = result.jobs
     status = result.status
     capacity = sum(result.capacity_gpus.values())
     horizon = result.horizon_s
     started = [i for i, s in enumerate(result.start_s) if s is not None]
-    waits = np.array([waited_s(result, i) for i in started], dtype=np.float64)
+    all_waits = np.array([waited_s(result, i) for i in started], dtype=np.float64)
+    gpu_rows = [k for k, i in enumerate(started) if jobs[i].total_gpus > 0]
+    scoped = [k for k, i in enumerate(started) if in_wait_scope(result, i, wait_scope)]
     completed = [i for i, s in enumerate(status) if s == "completed"]
     by_reason, by_queue = _waiting_gpu_hours(result)
     summary: dict[str, Any] = {
@@ -41,11 +75,16 @@ def summarize(result: ReplayResult, *, timeline: bool = False) -> dict[str, Any]
         "horizon_s": horizon,
         "allocated_gpu_hours": result.allocated_gpu_s / 3600.0,
         "utilization": _ratio(result.allocated_gpu_s, capacity * horizon),
-        "wait_s": _stats(waits),
+        "wait_scope": wait_scope,
+        "wait_s": _stats(all_waits[scoped]),
+        "wait_s_by_scope": {
+            GPU_JOBS: _stats(all_waits[gpu_rows]),
+            ALL_JOBS: _stats(all_waits),
+        },
         "wait_s_by_gpu_size": _grouped(
-            waits, [gpu_size_class(jobs[i].total_gpus) for i in started]
+            all_waits, [gpu_size_class(jobs[i].total_gpus) for i in started]
         ),
-        "wait_s_by_queue": _grouped(waits, [_queue(result, i) for i in started]),
+        "wait_s_by_queue": _grouped(all_waits, [_queue(result, i) for i in started]),
         "completion_time_s": _stats(
             np.array([_completion(result, i) for i in completed], dtype=np.float64)
         ),

@@ -339,3 +339,25 @@ def stop_alerts(summary: Mapping[str, Any], lang: Language | None = None) -> lis
             )
         )
     return alerts
+
+
+# --- whose waits the headline shows ---------------------------------------------------------
+
+
+def wait_scopes(summary: Mapping[str, Any]) -> list[str]:
+    """The scopes the headline waits can show: GPU jobs, all jobs, then each team."""
+    return ["gpu-jobs", "all-jobs", *(f"team:{q}" for q in summary["wait_s_by_queue"])]
+
+
+def scoped_waits(summary: Mapping[str, Any], scope: str) -> Mapping[str, Any]:
+    """Wait statistics of `scope`'s started jobs (a team's are all its jobs')."""
+    groups: Mapping[str, Mapping[str, Any]] = summary["wait_s_by_scope"]
+    if scope.startswith("team:"):
+        groups, scope = summary["wait_s_by_queue"], scope.removeprefix("team:")
+    return groups[scope]
+
+
+def wait_scope_label(scope: str, lang: Language | None = None) -> str:
+    if scope.startswith("team:"):
+        return t("replay.wait_scope_team", lang, team=scope.removeprefix("team:"))
+    return t(f"replay.wait_scope_{scope.replace('-', '_')}", lang)

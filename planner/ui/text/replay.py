@@ -40,6 +40,16 @@ EN = {
     "replay.unschedulable_help": "can never fit the cluster",
     "replay.mean_wait": "Mean wait",
     "replay.p95_wait": "p95 wait",
+    "replay.wait_scope": "Waits of",
+    "replay.wait_scope_help": (
+        "Whose waits the headline shows. GPU jobs by default: CPU-only jobs usually start at "
+        "once, and counting them would hide how long GPU jobs wait. The TCO comparison and the "
+        "capacity target use GPU jobs' waits."
+    ),
+    "replay.wait_scope_gpu_jobs": "GPU jobs",
+    "replay.wait_scope_all_jobs": "All jobs",
+    "replay.wait_scope_team": "Team {team}",
+    "replay.wait_scope_started": "{jobs} started jobs",
     "replay.no_wait": "No job waited.",
     "replay.waits": "Waits",
     "replay.why": "Why jobs waited",
@@ -174,6 +184,15 @@ ZH = {
     "replay.unschedulable_help": "在该集群上永远放不下",
     "replay.mean_wait": "平均等待",
     "replay.p95_wait": "p95 等待",
+    "replay.wait_scope": "等待统计范围",
+    "replay.wait_scope_help": (
+        "标题中的等待时间统计哪些作业。默认只看 GPU 作业：纯 CPU 作业通常立即开始，"
+        "把它们算进来会掩盖 GPU 作业的等待。TCO 对比和容量目标都使用 GPU 作业的等待时间。"
+    ),
+    "replay.wait_scope_gpu_jobs": "GPU 作业",
+    "replay.wait_scope_all_jobs": "全部作业",
+    "replay.wait_scope_team": "团队 {team}",
+    "replay.wait_scope_started": "{jobs} 个已开始的作业",
     "replay.no_wait": "没有作业需要等待。",
     "replay.waits": "等待时间",
     "replay.why": "作业为什么等待",

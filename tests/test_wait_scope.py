@@ -1,0 +1,72 @@
+"""Headline waits are GPU jobs' by default: CPU-only jobs that start at once must not hide
+how long GPU jobs wait (issue 12, defect 7). Worked by hand on one 8-GPU node."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from planner.cli import main
+from planner.engine import simulate
+from planner.metrics import check_wait_scope, summarize
+from planner.model import Job
+from planner.policy import Policy
+from planner.ui.replay_view import scoped_waits, wait_scopes
+from tests.conftest import write
+
+ONE_NODE = [("n1", "A100", 8, 0.0, 0.0)]
+# g1 holds the node 0-100; g2 and g3 wait for it (100 s and 190 s); six CPU-only jobs
+# start at once, so all jobs' p50 wait is 0 while GPU jobs' is 100.
+JOBS = [
+    Job("g1", 0, 100, gpus=8, queue="vision"),
+    Job("g2", 0, 100, gpus=8, queue="vision"),
+    Job("g3", 10, 100, gpus=8, queue="nlp"),
+    *(Job(f"c{k}", 0, 50, gpus=0, queue="etl") for k in range(6)),
+]
+
+
+def test_headline_waits_are_gpu_jobs_and_all_jobs_are_given_beside_them() -> None:
+    s = summarize(simulate(JOBS, ONE_NODE, Policy()))
+
+    assert s["wait_scope"] == "gpu-jobs"
+    assert s["wait_s"]["jobs"] == 3
+    assert s["wait_s"]["max"] == 190  # g3: submitted at 10, starts at 200
+    assert s["wait_s"]["p50"] == 100  # waits 0, 100, 190
+    assert s["wait_s"]["mean"] == pytest.approx(290 / 3)
+    every = s["wait_s_by_scope"]["all-jobs"]
+    assert every["jobs"] == 9
+    assert every["p50"] == 0  # six CPU-only jobs and g1 never waited
+    assert s["wait_s_by_scope"]["gpu-jobs"] == s["wait_s"]
+
+
+def test_a_team_scope_counts_that_queues_jobs_only() -> None:
+    s = summarize(simulate(JOBS, ONE_NODE, Policy()), wait_scope="team:nlp")
+
+    assert s["wait_s"]["jobs"] == 1
+    assert s["wait_s"]["max"] == 190
+    assert scoped_waits(s, "team:nlp") == s["wait_s"]
+    assert wait_scopes(s) == ["gpu-jobs", "all-jobs", "team:etl", "team:nlp", "team:vision"]
+
+
+@pytest.mark.parametrize("bad", ["gpu", "team:", "everyone"])
+def test_an_unknown_scope_is_refused_with_the_choices(bad: str) -> None:
+    with pytest.raises(ValueError, match="gpu-jobs.*all-jobs.*team:NAME"):
+        check_wait_scope(bad)
+
+
+def test_cli_prints_gpu_jobs_waits_and_all_jobs_waits(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rows = "\n".join(f"{j.job_id},{j.submit_s},{j.duration_s},{j.gpus},{j.queue}" for j in JOBS)
+    trace = write(tmp_path, "t.csv", "job_id,submit_time,duration,gpus,queue\n" + rows + "\n")
+    db = str(tmp_path / "p.duckdb")
+    args = ["replay", str(trace), "--nodes", "1", "--db", db]
+
+    assert main(args) == 0
+    text = capsys.readouterr().out
+    assert "wait (s) of GPU jobs (3 started): mean 97  p50 100" in text
+    assert "wait (s) of all jobs (9 started): mean 32  p50 0" in text
+
+    assert main([*args, "--json", "--waits", "all-jobs"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["wait_scope"], out["wait_s"]["jobs"], out["wait_s"]["p50"]) == ("all-jobs", 9, 0)
