@@ -7,7 +7,7 @@ The structure is the reference's (`../shared/reference/pricing-and-tco.md` 3.2):
     Energy_m  = servers x P(u) x hours x PUE x price per kWh          P(u) = idle + (load - idle) u
     Colo_m    = contracted kW (servers x max kW) x rate per kW-month, or a rack fee
     Support_m = support share x server price x servers / 12
-    Staff_m   = FTE x loaded cost per FTE-year / 12
+    Staff_m   = FTE per server x servers x loaded cost per FTE-year / 12
     Software_m, Spares_m likewise; Bridge_m = cloud cost of the demand during the lead time
 
 `u` is the share of the hour the servers' GPUs are allocated: from the replay (by hour of
@@ -71,6 +71,9 @@ class BareMetal:
     servers_per_rack: int = 4
     support_share_year: float = 0.10
     fte: float = 0.25
+    """Staff for all the servers, used only without `fte_per_server`."""
+    fte_per_server: float | None = None
+    """Staff per server: a cluster with fewer servers pays for its own (None: `fte`)."""
     fte_cost_year: float = 180_000.0
     software_per_gpu_year: float = 0.0
     spares_share_year: float = 0.0
@@ -221,10 +224,35 @@ def _fixed_running(bm: BareMetal) -> dict[str, float]:
     return {
         "colocation": colo,
         "support": bm.support_share_year * server_price / 12,
-        "staff": bm.fte * bm.fte_cost_year / 12,
+        "staff": staff_fte(bm) * bm.fte_cost_year / 12,
         "software": bm.software_per_gpu_year * installed_gpus(bm) / 12,
         "spares": bm.spares_share_year * capex(bm) / 12,
     }
+
+
+def servers(bm: BareMetal) -> int:
+    return sum(p.servers for p in bm.pools)
+
+
+def staff_fte(bm: BareMetal) -> float:
+    """FTEs the servers need: per server when known, else the total given."""
+    if bm.fte_per_server is None:
+        return bm.fte
+    return bm.fte_per_server * servers(bm)
+
+
+def keep_servers(bm: BareMetal, pools: Sequence[ServerPool]) -> BareMetal:
+    """`bm` with only `pools` (fewer servers, e.g. a hybrid's): every per-server cost follows
+    them. Costs given as totals for all of `bm`'s servers (an `fte` without `fte_per_server`,
+    `installation`) scale by servers kept / servers before."""
+    kept = tuple(p for p in pools if p.servers)
+    share = sum(p.servers for p in kept) / servers(bm)
+    return replace(
+        bm,
+        pools=kept,
+        fte=bm.fte * share,
+        installation=bm.installation * share,
+    )
 
 
 def _by_hour(values: Sequence[float], what: str) -> list[float]:
@@ -275,10 +303,11 @@ def _check_rates(bm: BareMetal) -> None:
         "colo_per_kw_month",
         "support_share_year",
         "fte",
+        "fte_per_server",
         "fte_cost_year",
         "software_per_gpu_year",
         "spares_share_year",
         "lead_time_months",
     ):
-        if getattr(bm, name) < 0:
+        if (getattr(bm, name) or 0) < 0:
             raise ScenarioError(f"{name} must not be negative (got {getattr(bm, name)})")

@@ -99,9 +99,8 @@ def bare_metal(con: duckdb.DuckDBPyConnection, scenario: TcoScenario, inputs: In
     local = "cn" if inputs.currency == "CNY" else "us"
     base: dict[str, object] = {name: values[name] for name in _PLAIN if name in values}
     base["lead_time_months"] = int(values.get("lead_time_months", 0))
-    servers = sum(p.servers for p in pools)
     if "fte_per_server" in values:
-        base["fte"] = values["fte_per_server"] * servers
+        base["fte_per_server"] = values["fte_per_server"]
     for key, target in (
         (f"fte_cost_year.{local}", "fte_cost_year"),
         (f"kwh_price.{local}", "kwh_price"),
@@ -110,6 +109,10 @@ def bare_metal(con: duckdb.DuckDBPyConnection, scenario: TcoScenario, inputs: In
         if key in values:
             base[target] = (values[key],) if target == "kwh_price" else values[key]
     base.update(_overrides(scenario))
+    if "fte" in scenario.overrides and "fte_per_server" not in scenario.overrides:
+        # an explicit total is for all the scenario's servers: a cluster keeping fewer of
+        # them (the hybrid) pays its share, servers kept / servers in all
+        base["fte_per_server"] = float(base["fte"]) / sum(p.servers for p in pools)  # type: ignore[arg-type]
     return BareMetal(pools=pools, **base)  # type: ignore[arg-type]
 
 

@@ -19,6 +19,7 @@ from planner.baremetal import (
     BareMetal,
     fixed_per_installed_gpu_hour,
     installed_gpus,
+    keep_servers,
     variable_per_busy_gpu_hour,
 )
 from planner.cloud_cost import CloudBill, CloudJob, Spot, Terms, price_jobs, with_commitment
@@ -131,8 +132,7 @@ def _replayed(
 def _hybrid_servers(scenario: TcoScenario, bm: BareMetal) -> BareMetal:
     """The self-hosted assumptions with the servers the hybrid keeps."""
     keep = {k.upper(): v for k, v in (scenario.hybrid.servers if scenario.hybrid else {}).items()}
-    pools = tuple(replace(p, servers=keep.get(p.name, p.servers)) for p in bm.pools)
-    return replace(bm, pools=tuple(p for p in pools if p.servers))
+    return keep_servers(bm, [replace(p, servers=keep.get(p.name, p.servers)) for p in bm.pools])
 
 
 def _nodes(bm: BareMetal, scenario: TcoScenario) -> list[NodeSpec]:
