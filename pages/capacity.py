@@ -29,7 +29,16 @@ for missing, key in ((not scenario.trace, "no_trace"), (not scenario.self_hosted
         st.info(t(f"capacity.{key}", source=source), icon=":material/info:")
         st.stop()
 
-pool = scenario.self_hosted[0]
+pool_index = 0
+if len(scenario.self_hosted) > 1:
+    pool_index = st.selectbox(
+        t("capacity.pool"),
+        range(len(scenario.self_hosted)),
+        format_func=lambda k: view.pool_label(scenario, k, lang),
+        help=t("capacity.pool_help"),
+        key="capacity_pool",
+    )
+pool = scenario.self_hosted[pool_index]
 counts_col, target_col, horizon_col = st.columns([2, 1, 1])
 text = counts_col.text_input(
     t("capacity.counts", gpu=pool.gpu, servers=fmt_number(pool.servers)),
@@ -64,7 +73,7 @@ except PlannerError as err:
     st.stop()
 
 st.caption(view.runs_note(counts, thresholds, lang))
-inputs = (source, tuple(counts), tuple(thresholds))
+inputs = (source, pool_index, tuple(counts), tuple(thresholds))
 if st.button(t("capacity.run"), type="primary", key="capacity_run"):
     bar = st.progress(0.0, text=t("capacity.progress_start"))
 
@@ -72,7 +81,7 @@ if st.button(t("capacity.run"), type="primary", key="capacity_run"):
         bar.progress(done / total, text=t("capacity.progress", done=done, total=total))
 
     try:
-        rows, currency = view.sweep(scenario, counts, thresholds, on_point=advance)
+        rows, currency = view.sweep(scenario, counts, thresholds, on_point=advance, pool=pool_index)
     except PlannerError as err:
         bar.empty()
         st.error(t("capacity.sweep_failed", error=md(err)), icon=":material/error:")
@@ -90,7 +99,9 @@ reporting = reporting_currency()
 rate = fx_rate(swept_in, reporting, scenario.fx_date)
 currency = reporting if rate is not None else swept_in
 rows = view.convert(view.for_horizon(all_rows, years), rate or 1.0)
-st.info(view.sentence(rows, target, currency, lang), icon=":material/lightbulb:")
+fixed = view.held_fixed(scenario, pool_index, lang)
+answer = view.sentence(rows, target, currency, lang, swept=pool.gpu if fixed else "", fixed=fixed)
+st.info(answer, icon=":material/lightbulb:")
 if swept_in != reporting:
     key = "capacity.converted" if rate is not None else "capacity.not_converted"
     st.caption(t(key, source=swept_in, target=reporting))

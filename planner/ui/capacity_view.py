@@ -1,5 +1,6 @@
-"""The capacity page's glue: sweep the servers of the first self-hosted pool (and, with a
-hybrid, its burst threshold), price every point with the compare page's cached `run_tco`, and
+"""The capacity page's glue: sweep the servers of one self-hosted pool (the first unless the
+user picks another; the others are held fixed and the answer says so) and, with a hybrid, its
+burst threshold; price every point with the compare page's cached `run_tco`, and
 find the smallest cluster that meets a p95 wait target and the cheapest option overall.
 
 A point's rows are plain dicts (option, servers, burst threshold and p95 wait in hours, years,
@@ -113,16 +114,39 @@ def runs_note(counts: Sequence[int], thresholds_h: Sequence[float], lang: Langua
     return t(key, lang, **_sizes(counts, thresholds_h))
 
 
+def pool_label(scenario: TcoScenario, pool: int, lang: Language) -> str:
+    """'A100: 16 servers of 8 GPUs' for the pool picker."""
+    spec = scenario.self_hosted[pool]
+    return t(
+        "capacity.pool_label",
+        lang,
+        gpu=spec.gpu,
+        servers=_servers(spec.servers, lang),
+        gpus=spec.gpus_per_server,
+    )
+
+
+def held_fixed(scenario: TcoScenario, pool: int, lang: Language) -> str:
+    """The pools a sweep of `pool` leaves as they are, e.g. '128 V100 servers' ('' if none)."""
+    return t("capacity.list_sep", lang).join(
+        _pool_servers(p.servers, p.gpu, lang)
+        for k, p in enumerate(scenario.self_hosted)
+        if k != pool
+    )
+
+
 def with_servers(
-    scenario: TcoScenario, servers: int, burst_after_s: float | None = None
+    scenario: TcoScenario, servers: int, burst_after_s: float | None = None, pool: int = 0
 ) -> TcoScenario:
-    """The scenario with its first self-hosted pool at `servers` (and the hybrid keeping as
-    many of that pool when it names it); the hybrid's burst threshold replaced if given."""
-    first, *rest = scenario.self_hosted
-    update: dict[str, Any] = {"self_hosted": (first.model_copy(update={"servers": servers}), *rest)}
+    """The scenario with self-hosted pool number `pool` at `servers` (and the hybrid keeping
+    as many of that pool when it names it); the hybrid's burst threshold replaced if given."""
+    pools = list(scenario.self_hosted)
+    swept = pools[pool]
+    pools[pool] = swept.model_copy(update={"servers": servers})
+    update: dict[str, Any] = {"self_hosted": tuple(pools)}
     hybrid = scenario.hybrid
     if hybrid is not None:
-        gpu = first.gpu.upper()
+        gpu = swept.gpu.upper()
         kept = {k: (servers if k.upper() == gpu else v) for k, v in hybrid.servers.items()}
         changes: dict[str, Any] = {"servers": kept}
         if burst_after_s is not None:
@@ -159,13 +183,15 @@ def sweep(
     scenario: TcoScenario,
     counts: Sequence[int],
     thresholds_h: Sequence[float] = (),
+    *,
     on_point: Callable[[int, int], None] | None = None,
     run: Callable[[TcoScenario], Mapping[str, Any]] | None = None,
+    pool: int = 0,
 ) -> tuple[list[Row], str]:
-    """Price every (server count, burst threshold) pair (cached per scenario value); rows and
-    the currency. Without thresholds the hybrid keeps the scenario's. Self-hosted rows do not
-    depend on the threshold and cloud rows on neither, so they are kept once per server count
-    and once overall."""
+    """Price every (server count of pool number `pool`, burst threshold) pair (cached per
+    scenario value); rows and the currency. Without thresholds the hybrid keeps the
+    scenario's. Self-hosted rows do not depend on the threshold and cloud rows on neither, so
+    they are kept once per server count and once overall."""
     price = run or (lambda s: compare_view.run(s).report)
     own = scenario.hybrid.burst_after_s / 3600 if scenario.hybrid is not None else None
     hours: list[float | None] = list(thresholds_h) if scenario.hybrid and thresholds_h else [own]
@@ -174,7 +200,7 @@ def sweep(
     currency = scenario.currency.upper()
     for done, (servers, burst_h) in enumerate(pairs, start=1):
         burst_s = None if burst_h is None else burst_h * 3600
-        report = price(with_servers(scenario, servers, burst_s))
+        report = price(with_servers(scenario, servers, burst_s, pool))
         currency = report["currency"]
         first_of_count = burst_h == hours[0]
         rows += [
@@ -252,17 +278,33 @@ def _servers(n: int, lang: Language) -> str:
     return t("capacity.servers_one" if n == 1 else "capacity.servers_many", lang, n=f"{n:,}")
 
 
-def sentence(rows: Sequence[Row], target_h: float, currency: str, lang: Language) -> str:
+def _pool_servers(n: int, gpu: str, lang: Language) -> str:
+    key = "capacity.pool_servers_one" if n == 1 else "capacity.pool_servers_many"
+    return t(key, lang, n=f"{n:,}", gpu=gpu)
+
+
+def sentence(
+    rows: Sequence[Row],
+    target_h: float,
+    currency: str,
+    lang: Language,
+    *,
+    swept: str = "",
+    fixed: str = "",
+) -> str:
     """The answer in one sentence in `lang`: the smallest cluster meeting the target, the
-    cheapest option; money in `currency`."""
+    cheapest option; money in `currency`. With several pools, `swept` names the GPU of the
+    pool whose servers were counted and `fixed` the pools held as they are (`held_fixed`)."""
     best = smallest_meeting(rows, target_h)
     target = short(target_h, currency)
     if best is not None:
+        n = best["servers"]
+        servers = _pool_servers(n, swept, lang) if swept else _servers(n, lang)
         first = t(
             "capacity.smallest",
             lang,
             target=target,
-            servers=_servers(best["servers"], lang),
+            servers=servers,
             total=fmt_money(best["total"], currency, 0),
             years=short(best["years"], currency),
             per_hour=fmt_money(best["per_useful_gpu_hour"], currency),
@@ -271,15 +313,19 @@ def sentence(rows: Sequence[Row], target_h: float, currency: str, lang: Language
         first = t("capacity.none_meets", lang, target=target)
     low = cheapest(rows)
     if low is None:
-        return first + t("capacity.full_stop", lang)
-    return t(
-        "capacity.and_cheapest",
-        lang,
-        first=first,
-        label=label(low, lang, currency),
-        per_hour=fmt_money(low["per_useful_gpu_hour"], currency),
-        total=fmt_money(low["total"], currency, 0),
-    )
+        answer = first + t("capacity.full_stop", lang)
+    else:
+        answer = t(
+            "capacity.and_cheapest",
+            lang,
+            first=first,
+            label=label(low, lang, currency),
+            per_hour=fmt_money(low["per_useful_gpu_hour"], currency),
+            total=fmt_money(low["total"], currency, 0),
+        )
+    if fixed:
+        answer += t("capacity.held_fixed", lang, gpu=swept, fixed=fixed)
+    return answer
 
 
 def table(rows: Sequence[Row], years: float, currency: str, lang: Language) -> pd.DataFrame:

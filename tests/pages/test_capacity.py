@@ -315,6 +315,31 @@ def test_a_point_changes_the_first_pool_and_the_hybrid_it_keeps() -> None:
     assert scenario.self_hosted[0].servers == 128  # the original is untouched
 
 
+def test_sweeping_the_second_pool_holds_the_first_and_says_so() -> None:
+    scenario = view.compare_view.load_bundled("sample-tco.yaml")
+
+    changed = view.with_servers(scenario, 2, pool=1)
+
+    assert [(p.gpu, p.servers) for p in changed.self_hosted] == [("A100", 128), ("H800", 2)]
+    assert changed.hybrid is not None
+    assert changed.hybrid.servers["H800"] == 2
+    assert view.held_fixed(scenario, 1, "en") == "128 A100 servers"
+    assert view.held_fixed(scenario, 0, "zh") == "128 台 H800 服务器"
+    assert view.pool_label(scenario, 1, "en") == "H800: 128 servers of 8 GPUs"
+
+
+def test_with_several_pools_the_sentence_names_the_pool_sized_and_the_ones_held() -> None:
+    text = view.sentence(ROWS, 1.0, "USD", "en", swept="A100", fixed="128 H800 servers")
+
+    assert text.startswith("The smallest self-hosted cluster meeting a p95 wait of 1 h is 4 A100 ")
+    assert text.endswith(
+        "($90 in total). Only the A100 pool was sized; held fixed in every point: 128 H800 servers."
+    )
+    zh = view.sentence(ROWS, 1.0, "USD", "zh", swept="A100", fixed="128 台 H800 服务器")
+    assert "最小自建集群为 4 台 A100 服务器" in zh
+    assert zh.endswith("只测算了 A100 池；每个点都保持不变的是：128 台 H800 服务器。")
+
+
 def test_a_sweep_keeps_one_row_per_cloud_option_and_reports_progress() -> None:
     def report(scenario: Any) -> dict[str, Any]:
         n = scenario.self_hosted[0].servers
@@ -451,7 +476,10 @@ def test_a_three_point_sweep_shows_the_chart_the_table_and_the_answer(db: Path) 
     }
     assert all(total.startswith("$") for total in table["Total over 3 years"])
     assert waits[1] > 0.5 >= waits[4]
-    assert "p95 wait of 0.5 h is 4 servers" in text
+    assert "p95 wait of 0.5 h is 4 A100 servers" in text
+    assert text.endswith(
+        "Only the A100 pool was sized; held fixed in every point: 128 H800 servers."
+    )
 
     figure = json.loads(at.get("plotly_chart")[0].proto.spec)
     assert figure["layout"]["xaxis"]["title"]["text"] == "p95 wait (hours)"
@@ -468,7 +496,7 @@ def test_a_three_point_sweep_shows_the_chart_the_table_and_the_answer(db: Path) 
 
     # a new target re-marks the answer without a new sweep
     at.number_input(key="capacity_target").set_value(1000.0).run()
-    assert "meeting a p95 wait of 1000 h is 1 server " in at.info[0].value
+    assert "meeting a p95 wait of 1000 h is 1 A100 server " in at.info[0].value
 
 
 def test_the_page_and_its_conclusion_are_in_chinese(db: Path) -> None:

@@ -60,6 +60,15 @@ EN = {
     "capacity.servers_one": "{n} server",
     "capacity.servers_many": "{n} servers",
     "capacity.list_sep": ", ",
+    "capacity.pool": "Pool to size",
+    "capacity.pool_help": (
+        "The scenario owns several pools: the sweep counts this pool's servers and keeps the "
+        "others as they are."
+    ),
+    "capacity.pool_label": "{gpu}: {servers} of {gpus} GPUs",
+    "capacity.pool_servers_one": "{n} {gpu} server",
+    "capacity.pool_servers_many": "{n} {gpu} servers",
+    "capacity.held_fixed": (" Only the {gpu} pool was sized; held fixed in every point: {fixed}."),
     "capacity.label_burst": "{option} with {servers} bursting after {hours} h",
     "capacity.series_burst": "{option}, burst after {hours} h",
     "capacity.smallest": (
@@ -143,6 +152,12 @@ ZH = {
     "capacity.servers_one": "{n} 台服务器",
     "capacity.servers_many": "{n} 台服务器",
     "capacity.list_sep": "，",
+    "capacity.pool": "要测算的服务器池",
+    "capacity.pool_help": "场景中有多个服务器池：扫描只改变这个池的服务器数量，其余池保持不变。",
+    "capacity.pool_label": "{gpu}：{servers}，每台 {gpus} 块 GPU",
+    "capacity.pool_servers_one": "{n} 台 {gpu} 服务器",
+    "capacity.pool_servers_many": "{n} 台 {gpu} 服务器",
+    "capacity.held_fixed": "只测算了 {gpu} 池；每个点都保持不变的是：{fixed}。",
     "capacity.label_burst": "{option}，{servers}，等待 {hours} 小时后溢出到云端",
     "capacity.series_burst": "{option}，等待 {hours} 小时后溢出",
     "capacity.smallest": (
