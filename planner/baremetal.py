@@ -10,6 +10,11 @@ The structure is the reference's (`../shared/reference/pricing-and-tco.md` 3.2):
     Staff_m   = FTE per server x servers x loaded cost per FTE-year / 12
     Software_m, Spares_m likewise; Bridge_m = cloud cost of the demand during the lead time
 
+CapEx is paid at order (month 0); depreciation and every running cost start at delivery
+(month `lead_time_months`), so the book value sold at the horizon's end is CapEx less the
+depreciation of the months in service. During the lead time the demand is bridged in the
+cloud, or by nothing (then it is unserved).
+
 `u` is the share of the hour the servers' GPUs are allocated: from the replay (by hour of
 day, so a time-of-use tariff is priced right) or one number. Energy and cloud bridging are
 the only terms that move with demand; the rest is fixed, which is why utilization decides.
@@ -162,31 +167,43 @@ def monthly(
     utilization_by_hour: Sequence[float],
     bridge_per_month: float = 0.0,
 ) -> list[MonthCosts]:
-    """Costs of months 0..months-1: CapEx paid in month 0, servers in service after the lead
-    time (energy from then, the cloud bridge before), the rest every month."""
+    """Costs of months 0..months-1. CapEx is paid at order (month 0); the servers are in
+    service from delivery (month `lead_time_months`) and only then depreciate and cost to
+    run (energy, colocation, support, staff, software, spares); before it, `bridge_per_month`
+    (what renting the demand costs, 0 if nothing bridges it)."""
     if months <= 0:
         raise ScenarioError(f"the horizon must be at least one month (got {months})")
     total_capex = capex(bm)
-    book, tax = _depreciation(bm, total_capex, months)
+    lead = in_service_from(bm, months)
+    book, tax = _depreciation(bm, total_capex, months - lead)
     energy = energy_per_hour(bm, utilization_by_hour) * HOURS_PER_MONTH
     fixed = _fixed_running(bm)
+    idle = dict.fromkeys(fixed, 0.0)
     result = []
     for m in range(months):
-        in_service = m >= bm.lead_time_months
+        in_service = m >= lead
         month = MonthCosts(
             capex=total_capex if m == 0 else 0.0,
-            depreciation=book[m],
+            depreciation=book[m - lead] if in_service else 0.0,
             energy=energy if in_service else 0.0,
             bridge=0.0 if in_service else bridge_per_month,
-            **fixed,
+            **(fixed if in_service else idle),
         )
-        shield = -bm.tax_rate * (tax[m] + month.running)
+        shield = -bm.tax_rate * ((tax[m - lead] if in_service else 0.0) + month.running)
         result.append(replace(month, tax_shield=shield))
     return result
 
 
+def in_service_from(bm: BareMetal, months: int) -> int:
+    """The first month the servers are in service (delivery), at most `months`."""
+    return min(bm.lead_time_months, months)
+
+
 def _depreciation(bm: BareMetal, total: float, months: int) -> tuple[list[float], list[float]]:
-    """Monthly book and tax depreciation of the CapEx (`planner.finance` schedules)."""
+    """Monthly book and tax depreciation of the CapEx (`planner.finance` schedules) over the
+    `months` in service."""
+    if months <= 0:
+        return [], []
     residual = total * bm.residual_share
     book = finance.DepreciationRule(bm.life_years, bm.depreciation_method, residual)
     tax = finance.DepreciationRule(

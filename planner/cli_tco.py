@@ -122,8 +122,15 @@ def _lines(r: dict[str, Any]) -> list[str]:
                 f"  buy vs {c['rented']}: NPV {_money(c['npv_of_buying'], cur)}, break-even "
                 f"{'never' if month is None else f'month {month}'}"
             )
+    lines.append(f"scope: {_SCOPES.get(r.get('scope', 'gpu-jobs'), r.get('scope'))}")
     lines += [f"note: {n}" for n in r["notes"]]
     return lines
+
+
+_SCOPES = {
+    "gpu-jobs": "gpu-jobs (jobs with GPUs; CPU-only jobs are left out of every option)",
+    "all-jobs": "all-jobs (CPU-only jobs too, on CPU instances and owned CPUs)",
+}
 
 
 def _money(value: float | None, currency: str) -> str:

@@ -10,6 +10,8 @@ Per job (`../shared/reference/pricing-and-tco.md` 3.3):
 
 On spot, interruptions (rate per hour) each lose the work since the last checkpoint (half an
 interval on average; half the run so far without checkpoints) plus a restart, billed too.
+CPU-only jobs (no GPUs) run on CPU instances, priced per vCPU-hour and GiB-hour, apart from
+the GPU bill: adding them never changes what any GPU job costs.
 Committed capacity (GPUs of one SKU, paid every hour whether used or not) serves demand first;
 the GPU-hours above it overflow to on-demand. Demand is the jobs as submitted: the cloud has
 no queue.
@@ -17,7 +19,7 @@ no queue.
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from planner.errors import ScenarioError
@@ -67,6 +69,23 @@ class CloudJob:
     useful: bool = True
     """Whether its GPU-hours count as useful work (failed and cancelled jobs are paid for
     but are not useful)."""
+    cpu: float = 0.0
+    mem_gib: float = 0.0
+    """Per pod: what a CPU-only job (no GPUs) is billed for on CPU instances."""
+
+    @property
+    def is_cpu_only(self) -> bool:
+        return self.pods * self.gpus <= 0
+
+
+@dataclass(frozen=True, slots=True)
+class CpuRate:
+    """CPU instances, priced per vCPU-hour and per GiB-hour (reporting currency)."""
+
+    per_vcpu_hour: float
+    per_gib_hour: float
+    granularity_s: float = 1.0
+    min_billing_s: float = 60.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +102,8 @@ class Terms:
     speed: Mapping[tuple[str, str], float] | None = None
     startup_s: float = 0.0
     spot: Spot | None = None
+    cpu: CpuRate | None = None
+    """CPU-only jobs run on CPU instances at this rate (None: they cannot run)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,10 +130,17 @@ class CloudBill:
     span_hours: float
     useful_gpu_hours: float
     billed_gpu_hours: float
+    cpu_jobs: tuple[JobPrice, ...] = ()
+    """CPU-only jobs on CPU instances (`instances` = pods, `sku` = -1)."""
+
+    @property
+    def cpu_compute(self) -> float:
+        return sum(p.cost for p in self.cpu_jobs)
 
     @property
     def total(self) -> float:
-        return self.compute + self.spot_overhead + self.commitment + self.overflow
+        gpu = self.compute + self.spot_overhead + self.commitment + self.overflow
+        return gpu + self.cpu_compute
 
     def per_month(self, hours_per_month: float = 730.0) -> float:
         return self.total * hours_per_month / self.span_hours if self.span_hours else 0.0
@@ -124,15 +152,22 @@ def price_jobs(jobs: Sequence[CloudJob], skus: Sequence[Sku], terms: Terms = Ter
     if not skus:
         raise ScenarioError("no cloud price to rent with: add a price point for the GPU model")
     priced: list[JobPrice] = []
+    on_cpu: list[JobPrice] = []
     unpriced: dict[int, str] = {}
     for index, job in enumerate(jobs):
+        if job.is_cpu_only:
+            if terms.cpu is None:
+                unpriced[index] = "a CPU-only job and no CPU instance price"
+            else:
+                on_cpu.append(_on_cpu(index, job, terms.cpu))
+            continue
         found = (_on_sku(index, job, s, sku, terms) for s, sku in enumerate(skus))
         options = [p for p in found if p is not None]
         if options:
             priced.append(min(options, key=lambda p: (p.cost + p.spot_overhead, p.sku)))
         else:
             unpriced[index] = _why_unpriced(job, skus)
-    return _bill(jobs, skus, priced, unpriced)
+    return replace(_bill(jobs, skus, priced, unpriced), cpu_jobs=tuple(on_cpu))
 
 
 def with_commitment(
@@ -160,7 +195,16 @@ def with_commitment(
         span_hours=bill.span_hours,
         useful_gpu_hours=bill.useful_gpu_hours,
         billed_gpu_hours=bill.billed_gpu_hours,
+        cpu_jobs=bill.cpu_jobs,
     )
+
+
+def _on_cpu(index: int, job: CloudJob, rate: CpuRate) -> JobPrice:
+    """A CPU-only job: each pod on a CPU instance of its vCPUs and memory, for its run."""
+    granules = math.ceil(max(job.run_s, rate.min_billing_s) / rate.granularity_s - 1e-9)
+    hours = granules * rate.granularity_s / HOUR_S
+    per_pod_hour = job.cpu * rate.per_vcpu_hour + job.mem_gib * rate.per_gib_hour
+    return JobPrice(index, -1, job.pods, hours, job.pods * hours * per_pod_hour)
 
 
 def _on_sku(index: int, job: CloudJob, s: int, sku: Sku, terms: Terms) -> JobPrice | None:

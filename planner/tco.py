@@ -21,6 +21,7 @@ from planner.baremetal import (
     BareMetal,
     MonthCosts,
     fixed_per_installed_gpu_hour,
+    in_service_from,
     installed_gpus,
     monthly,
     variable_per_busy_gpu_hour,
@@ -69,6 +70,18 @@ class Rented:
 
 
 @dataclass(frozen=True, slots=True)
+class Bridge:
+    """What serves the demand while the servers are on order: a cloud option's monthly cost
+    and the useful GPU-hours it does a month (nothing: the demand is unserved)."""
+
+    per_month: float = 0.0
+    useful_gpu_hours: float = 0.0
+
+
+NO_BRIDGE = Bridge()
+
+
+@dataclass(frozen=True, slots=True)
 class OptionResult:
     name: str
     months: int
@@ -100,24 +113,34 @@ class Comparison:
 
 
 def owned_option(
-    name: str, bm: BareMetal, demand: Demand, months: int, rate: float, *, bridge: float = 0.0
+    name: str,
+    bm: BareMetal,
+    demand: Demand,
+    months: int,
+    rate: float,
+    *,
+    bridge: Bridge = NO_BRIDGE,
 ) -> OptionResult:
-    """Self-hosted (with bursts for a hybrid) over `months`; `bridge` is what renting the
-    demand costs a month while the servers are on order; the book value left comes back in
-    cash at the end."""
-    costs = monthly(bm, months, demand.utilization_by_hour, bridge_per_month=bridge)
-    burst = [demand.burst_per_month] * months
+    """Self-hosted (with bursts for a hybrid) over `months`. Before delivery the servers cost
+    nothing but their CapEx and `bridge` serves the demand (or nothing does); bursts start at
+    delivery. The book value left comes back in cash at the end. Cost per installed (and
+    allocated) GPU-hour is over the months in service, without the bridge."""
+    costs = monthly(bm, months, demand.utilization_by_hour, bridge_per_month=bridge.per_month)
+    lead = in_service_from(bm, months)
+    burst = [0.0 if m < lead else demand.burst_per_month for m in range(months)]
     after_tax = 1 - bm.tax_rate  # cloud bills are deductible costs too
     pnl = [c.pnl + b for c, b in zip(costs, burst, strict=True)]
     cash = [c.cash + b * after_tax for c, b in zip(costs, burst, strict=True)]
     cash[-1] -= _salvage(bm, costs, months)
     totals = _owned_totals(costs, burst, bm.tax_rate)
     gpus = installed_gpus(bm)
-    installed_hours = gpus * HOURS_PER_MONTH * months * bm.availability
-    useful = demand.useful_gpu_hours * months
-    allocated = demand.allocation * gpus * HOURS_PER_MONTH * months
+    in_service = (months - lead) * HOURS_PER_MONTH
+    installed_hours = gpus * in_service * bm.availability
+    useful = demand.useful_gpu_hours * (months - lead) + bridge.useful_gpu_hours * lead
+    allocated = demand.allocation * gpus * in_service
     total = sum(pnl)
-    fixed = fixed_per_installed_gpu_hour(bm) * gpus * HOURS_PER_MONTH * months
+    own = total - totals["bridge"]
+    fixed = fixed_per_installed_gpu_hour(bm) * gpus * in_service
     return OptionResult(
         name=name,
         months=months,
@@ -126,8 +149,8 @@ def owned_option(
         totals=totals,
         useful_gpu_hours=useful,
         cost_per_useful_gpu_hour=total / useful if useful else None,
-        cost_per_installed_gpu_hour=total / installed_hours,
-        cost_per_allocated_gpu_hour=total / allocated if allocated else None,
+        cost_per_installed_gpu_hour=own / installed_hours if installed_hours else None,
+        cost_per_allocated_gpu_hour=own / allocated if allocated else None,
         idle_cost=(1 - demand.allocation) * fixed,
         equivalent_annual_cost=_eac(cash, rate, months),
         wait_mean_s=demand.wait_mean_s,

@@ -11,9 +11,10 @@ from datetime import date
 import duckdb
 
 from planner.baremetal import BareMetal, ServerPool
-from planner.cloud_cost import Sku
+from planner.cloud_cost import CpuRate, Sku
 from planner.errors import ScenarioError
 from planner.tco_scenario import CloudSpec, OwnedPoolSpec, TcoScenario
+from planner.tco_scope import CPU_POOL
 from pricing import (
     CURRENCIES,
     FxTable,
@@ -93,8 +94,14 @@ def load_inputs(
 
 
 def bare_metal(con: duckdb.DuckDBPyConnection, scenario: TcoScenario, inputs: Inputs) -> BareMetal:
-    """Servers from the price book (or the scenario), assumptions from the set, then overrides."""
+    """Servers from the price book (or the scenario), assumptions from the set, then overrides;
+    the CPU servers (scope all-jobs) are one more pool without GPUs."""
     pools = tuple(_pool(con, spec, inputs) for spec in scenario.self_hosted)
+    cpu = scenario.cpu_servers
+    if cpu is not None and scenario.scope == "all-jobs":
+        price = inputs.to_reporting(cpu.price, cpu.currency or inputs.currency, "server CPU")
+        kw = cpu.power_kw
+        pools += (ServerPool(CPU_POOL, cpu.count, 0, price, kw, kw, kw),)
     values = inputs.assumptions
     local = "cn" if inputs.currency == "CNY" else "us"
     base: dict[str, object] = {name: values[name] for name in _PLAIN if name in values}
@@ -134,6 +141,31 @@ def skus(
         )
         for o in offers
     ]
+
+
+CPU_ASSUMPTIONS = ("cloud_vcpu_hour", "cloud_gib_hour")
+
+
+def cpu_rate(spec: CloudSpec, inputs: Inputs) -> CpuRate:
+    """CPU instances for CPU-only jobs: the option's prices, else the assumption set's."""
+    given = (spec.price_per_vcpu_hour, spec.price_per_gib_hour)
+    values = inputs.assumptions
+    found = [
+        v if v is not None else values.get(name)
+        for v, name in zip(given, CPU_ASSUMPTIONS, strict=True)
+    ]
+    if found[0] is None or found[1] is None:
+        raise ScenarioError(
+            f"cloud option '{spec.label()}': no CPU instance price for CPU-only jobs (scope "
+            "all-jobs); give price_per_vcpu_hour and price_per_gib_hour, or add the "
+            f"assumptions {' and '.join(CPU_ASSUMPTIONS)} to the set"
+        )
+    if None in given:
+        inputs.notes.append(
+            f"{spec.label()}: CPU-only jobs on CPU instances at {found[0]:.4f} a vCPU-hour and "
+            f"{found[1]:.4f} a GiB-hour ({inputs.set_name}: {', '.join(CPU_ASSUMPTIONS)})"
+        )
+    return CpuRate(found[0], found[1])
 
 
 def per_gpu_hour(con: duckdb.DuckDBPyConnection, spec: CloudSpec, inputs: Inputs) -> float:

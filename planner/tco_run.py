@@ -29,11 +29,12 @@ from planner.errors import ScenarioError
 from planner.file_access import FileAccess
 from planner.ingest import IngestOptions
 from planner.metrics import summarize
-from planner.model import Job
+from planner.model import Job, is_useful
 from planner.policy import Policy
 from planner.replay import load_jobs, resolve_trace, with_volcano_queues
-from planner.tco_inputs import Inputs, bare_metal, load_inputs, per_gpu_hour, skus
+from planner.tco_inputs import Inputs, bare_metal, cpu_rate, load_inputs, per_gpu_hour, skus
 from planner.tco_scenario import CloudSpec, TcoScenario
+from planner.tco_scope import CPU_POOL, scoped_jobs
 
 DAY_S = 86_400.0
 
@@ -48,9 +49,25 @@ def run_tco(
     options: IngestOptions | None = None,
 ) -> dict[str, Any]:
     """The TCO report; `files` says which files `trace` (or the scenario's) may name."""
-    inputs = load_inputs(con, scenario, today)
     ref = trace or scenario.trace
     jobs = None if ref is None else load_jobs(con, resolve_trace(con, ref, options, files=files))
+    return tco_of_jobs(con, scenario, jobs, today=today)
+
+
+def tco_of_jobs(
+    con: duckdb.DuckDBPyConnection,
+    scenario: TcoScenario,
+    jobs: list[Job] | None,
+    *,
+    today: date | None = None,
+) -> dict[str, Any]:
+    """The TCO report on `jobs` already loaded (None: the demand is a utilization); only the
+    jobs in the scenario's scope are priced, the same ones by every option."""
+    inputs = load_inputs(con, scenario, today)
+    if jobs is not None:
+        scoped = scoped_jobs(scenario, jobs)
+        jobs = scoped.jobs
+        inputs.notes.extend(scoped.notes(scenario.scope))
     if not scenario.self_hosted:
         return _cloud_only(con, scenario, inputs, jobs)
     bm = bare_metal(con, scenario, inputs)
@@ -62,7 +79,7 @@ def run_tco(
     report = _report(scenario, bm, _Priced(owned, rented, hybrid_run, inputs.converted))
     report["notes"] = list(dict.fromkeys(inputs.notes + report["notes"]))
     report["prices_used"] = inputs.sources
-    return report
+    return {"scope": scenario.scope} | report
 
 
 # --- demand without a trace --------------------------------------------------------------------
@@ -113,7 +130,8 @@ def _replayed(
 ) -> tuple[tco.Demand, list[tco.Rented], tco.Demand | None]:
     nodes = _nodes(bm, scenario)
     span_h = _span_hours(jobs)
-    owned = _demand(simulate(jobs, nodes, _policy(scenario, nodes, inputs)), bm, span_h)
+    exclude = scenario.exclude_failed
+    owned = _demand(simulate(jobs, nodes, _policy(scenario, nodes, inputs)), bm, span_h, exclude)
     rented = [_rent(con, spec, inputs, jobs, scenario) for spec in scenario.cloud]
     hybrid = None
     if scenario.hybrid is not None:
@@ -125,7 +143,7 @@ def _replayed(
         bill = _bill(con, spec, inputs, burst_jobs, scenario) if burst_jobs else None
         per_month = bill.total * HOURS_PER_MONTH / span_h if bill and span_h else 0.0
         hybrid_bm = _hybrid_servers(scenario, bm)
-        hybrid = replace(_demand(result, hybrid_bm, span_h), burst_per_month=per_month)
+        hybrid = replace(_demand(result, hybrid_bm, span_h, exclude), burst_per_month=per_month)
     return owned, rented, hybrid
 
 
@@ -138,6 +156,8 @@ def _hybrid_servers(scenario: TcoScenario, bm: BareMetal) -> BareMetal:
 def _nodes(bm: BareMetal, scenario: TcoScenario) -> list[NodeSpec]:
     """The owned servers as replay nodes (CPU and memory as the scenario's pools give them)."""
     shape = {p.gpu.upper(): (p.cpu, p.mem_gib) for p in reversed(scenario.self_hosted)}
+    if scenario.cpu_servers is not None:
+        shape[CPU_POOL] = (scenario.cpu_servers.cpu, scenario.cpu_servers.mem_gib)
     return [
         (f"{pool.name.lower()}-{k}", pool.name, pool.gpus_per_server, *shape.get(pool.name, (0, 0)))
         for pool in bm.pools
@@ -186,6 +206,7 @@ def _cloud_only(
         for months in tco.horizons_months(scenario.horizons_years)
     ]
     return {
+        "scope": scenario.scope,
         "scenario": scenario.name,
         "currency": scenario.currency.upper(),
         "installed_gpus": 0,
@@ -212,13 +233,14 @@ def _span_hours(jobs: list[Job]) -> float:
     return max(end - start, 3600.0) / 3600.0
 
 
-def _demand(result: ReplayResult, bm: BareMetal, span_h: float) -> tco.Demand:
-    """One month of the replayed workload: work done (on prem and burst) over the trace's
-    span, and the owned GPUs' allocation by hour of day."""
+def _demand(result: ReplayResult, bm: BareMetal, span_h: float, exclude: bool) -> tco.Demand:
+    """One month of the replayed workload: useful work done (on prem and burst; `exclude`:
+    less failed and cancelled jobs) over the trace's span, and the owned GPUs' allocation by
+    hour of day."""
     done = sum(
         job.gpu_hours
         for i, job in enumerate(result.jobs)
-        if result.status[i] in {"completed", "burst"} and job.status == "completed"
+        if result.status[i] in {"completed", "burst"} and is_useful(job, exclude_failed=exclude)
     )
     summary = summarize(result)
     wait = summary["wait_s"]
@@ -263,6 +285,7 @@ def _rent(
         "commitment": bill.commitment * scale,
         "overflow": bill.overflow * scale,
         "spot_overhead": bill.spot_overhead * scale,
+        **({"cloud_cpu": bill.cpu_compute * scale} if bill.cpu_jobs else {}),
         **spec.data_costs(),
     }
     useful = bill.useful_gpu_hours
@@ -287,10 +310,13 @@ def _bill(
             j.pods,
             j.gpus,
             j.gpu_types[0] if j.gpu_types else "",
-            useful=j.status == "completed",
+            useful=is_useful(j, exclude_failed=scenario.exclude_failed),
+            cpu=j.cpu,
+            mem_gib=j.mem_gib,
         )
         for j in jobs
     ]
+    cpu = cpu_rate(spec, inputs) if any(j.is_cpu_only for j in cloud_jobs) else None
     # committed capacity is paid at the option's price; the demand above it at on-demand
     committed = bool(spec.committed_gpus)
     found = skus(con, _on_demand(spec) if committed else spec, inputs)
@@ -302,7 +328,7 @@ def _bill(
             "(no `speed` given)"
         )
     spot = Spot(**spec.spot.model_dump()) if spec.spot else None
-    terms = Terms(speed=speed, startup_s=spec.startup_s, spot=spot)  # type: ignore[arg-type]
+    terms = Terms(speed=speed, startup_s=spec.startup_s, spot=spot, cpu=cpu)  # type: ignore[arg-type]
     bill = price_jobs(cloud_jobs, found, terms)
     if spec.committed_gpus:
         commit = per_gpu_hour(con, spec, inputs)
@@ -343,8 +369,8 @@ def _report(scenario: TcoScenario, bm: BareMetal, priced: _Priced) -> dict[str, 
     owned, rented, hybrid_run = priced.owned, priced.rented, priced.hybrid
     rate = scenario.discount_rate
     horizons: list[dict[str, Any]] = []
+    bridge = _bridge(owned, rented)
     for months in tco.horizons_months(scenario.horizons_years):
-        bridge = rented[0].monthly_total if rented else 0.0
         mine = tco.owned_option("self-hosted", bm, owned, months, rate, bridge=bridge)
         options = [mine]
         if hybrid_run is not None:
@@ -454,7 +480,7 @@ def _sensitivity(
             demand,
             months,
             d["rate"],
-            bridge=changed_cloud.monthly_total,
+            bridge=_bridge(demand, [changed_cloud]),
         )
         savings = [r - o for r, o in zip(rent.cash, own.cash, strict=True)]
         return finance.npv(savings, d["rate"])
@@ -499,14 +525,31 @@ def _moved(bm: BareMetal, d: dict[str, float], fx: float) -> BareMetal:
     )
 
 
-def _bridge_notes(bm: BareMetal, rented: list[tco.Rented]) -> list[str]:
-    if not bm.lead_time_months:
-        return []
+def _bridge(demand: tco.Demand, rented: list[tco.Rented]) -> tco.Bridge:
+    """The first cloud option serves the demand while the servers are on order."""
     if not rented:
-        return [f"the {bm.lead_time_months}-month lead time is not bridged: no cloud option"]
+        return tco.NO_BRIDGE
+    first = rented[0]
+    useful = demand.useful_gpu_hours if first.useful_gpu_hours is None else first.useful_gpu_hours
+    return tco.Bridge(first.monthly_total, useful)
+
+
+def _bridge_notes(bm: BareMetal, rented: list[tco.Rented]) -> list[str]:
+    lead = bm.lead_time_months
+    if not lead:
+        return []
+    rule = (
+        f"servers are paid at order and cost to run and depreciate from delivery, "
+        f"{lead} months later"
+    )
+    if not rented:
+        return [
+            f"{rule}; nothing bridges the lead time (no cloud option): the demand of those "
+            "months is unserved (see the ledger)"
+        ]
     return [
-        f"the first {bm.lead_time_months} months the demand runs on {rented[0].name} "
-        "while the servers are on order (the bridge category)"
+        f"{rule}; meanwhile the demand runs on {rented[0].name} (the bridge category, "
+        "left out of the cost per installed GPU-hour)"
     ]
 
 

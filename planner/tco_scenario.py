@@ -5,7 +5,7 @@ Without a trace the demand is `utilization` of the owned GPUs; with one, the rep
 """
 
 from datetime import date
-from typing import Annotated, Self
+from typing import Annotated, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -58,6 +58,18 @@ class OwnedPoolSpec(_Config):
     )
 
 
+class CpuServersSpec(_Config):
+    """Owned CPU servers for CPU-only jobs (scope all-jobs): priced like any server (CapEx,
+    energy at `power_kw` all the time, colocation, support, staff per server)."""
+
+    count: Whole = Field(ge=1, le=MAX_SERVERS)
+    price: float = Field(ge=0, description="per server")
+    currency: str | None = Field(default=None, description="of `price` (default: reporting)")
+    power_kw: float = Field(ge=0, description="per server, drawn and contracted")
+    cpu: float = Field(gt=0, description="cores per server")
+    mem_gib: float = Field(gt=0, description="GiB per server")
+
+
 class SchedulingSpec(_Config):
     """A replay scenario's scheduling set-up beyond `policy` (queues, sharing, priorities,
     ...), so the TCO replay schedules the owned servers the way `planner replay` would."""
@@ -99,6 +111,12 @@ class CloudSpec(_Config):
     storage_price_gb_month: float = Field(default=0.0, ge=0, description="reporting currency")
     egress_gb_month: float = Field(default=0.0, ge=0, description="data out each month")
     egress_price_gb: float = Field(default=0.0, ge=0, description="reporting currency")
+    price_per_vcpu_hour: float | None = Field(
+        default=None, ge=0, description="CPU instances (scope all-jobs; default: price book)"
+    )
+    price_per_gib_hour: float | None = Field(
+        default=None, ge=0, description="CPU instances' memory (scope all-jobs)"
+    )
 
     def data_costs(self) -> dict[str, float]:
         """Storage and egress a month (only the ones given)."""
@@ -160,6 +178,18 @@ class TcoScenario(_Config):
         description="'H100/A100': 2.0 means an H100 runs A100 jobs twice as fast (default 1.0)",
     )
     sensitivity_swing: float = Field(default=0.2, gt=0, lt=1)
+    scope: Literal["gpu-jobs", "all-jobs"] = Field(
+        default="gpu-jobs",
+        description="gpu-jobs: CPU-only jobs are left out of every option; all-jobs: they "
+        "are priced on CPU instances in the cloud and on owned CPUs (GPU servers with cpu "
+        "and mem_gib, or cpu_servers), or left out of every option if they have no owned home",
+    )
+    cpu_servers: CpuServersSpec | None = Field(
+        default=None, description="owned CPU servers for CPU-only jobs (scope all-jobs)"
+    )
+    exclude_failed: bool = Field(
+        default=False, description="failed and cancelled jobs' work is not useful"
+    )
 
     @model_validator(mode="after")
     def _consistent(self) -> Self:

@@ -151,10 +151,11 @@ def test_the_lead_time_is_bridged_by_the_first_cloud_option(tmp_path: Path) -> N
     owned = tco_json(tmp_path, scenario)["horizons"][0]["options"][0]
 
     aws = 0.35 * 8 * 730 * 6.88  # the demand on AWS p5 a month: 14,062.72
-    running = 2_040 + 2_500 + 3_750  # colo, support, staff: paid while on order too
-    assert owned["monthly_cash"][0] == pytest.approx(351_000 + running + aws, abs=0.01)
-    assert owned["monthly_cash"][3] == pytest.approx(running + aws, abs=0.01)
+    running = 2_040 + 2_500 + 3_750  # colo, support, staff: from delivery (month 4) on
+    assert owned["monthly_cash"][0] == pytest.approx(351_000 + aws, abs=0.01)
+    assert owned["monthly_cash"][3] == pytest.approx(aws, abs=0.01)
     assert owned["monthly_cash"][4] == pytest.approx(running + 436.0838, abs=0.01)
+    assert owned["monthly_pnl"][3] == pytest.approx(aws, abs=0.01)  # no depreciation yet
     assert owned["totals"]["bridge"] == pytest.approx(4 * aws, abs=0.01)
 
 

@@ -29,6 +29,7 @@ CATEGORIES = (
     "cloud_burst",
     "tax_shield",
     "cloud_compute",
+    "cloud_cpu",
     "commitment",
     "overflow",
     "spot_overhead",
