@@ -7,22 +7,20 @@ cloud prices every job of the trace. Useful GPU-hours are counted the same way o
 (jobs' GPUs x run time, over the trace's span), and the report says if they differ.
 """
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import date
 from typing import Any
 
 import duckdb
 
-from planner import finance, tco
+from planner import tco
 from planner.baremetal import (
     HOURS_PER_MONTH,
     BareMetal,
-    fixed_per_installed_gpu_hour,
     installed_gpus,
     keep_servers,
-    variable_per_busy_gpu_hour,
 )
-from planner.cloud_cost import CloudBill, CloudJob, Spot, Terms, price_jobs, with_commitment
+from planner.cloud_cost import CloudJob, Spot, Terms, price_jobs, with_commitment
 from planner.config import NodeSpec
 from planner.engine import ReplayResult, simulate
 from planner.errors import ScenarioError
@@ -33,6 +31,8 @@ from planner.model import Job, is_useful
 from planner.policy import Policy
 from planner.replay import load_jobs, resolve_trace, with_volcano_queues
 from planner.tco_inputs import Inputs, bare_metal, cpu_rate, load_inputs, per_gpu_hour, skus
+from planner.tco_ledger import Hours, PricedBill, demanded, rented_ledger, replay_outcome
+from planner.tco_report import Priced, Runs, option_dict, report
 from planner.tco_scenario import CloudSpec, TcoScenario
 from planner.tco_scope import CPU_POOL, scoped_jobs
 
@@ -72,14 +72,14 @@ def tco_of_jobs(
         return _cloud_only(con, scenario, inputs, jobs)
     bm = bare_metal(con, scenario, inputs)
     if jobs is None:
-        owned, rented, hybrid = _explicit(con, scenario, inputs, bm)
+        owned, rented, hybrid, runs = _explicit(con, scenario, inputs, bm)
     else:
-        owned, rented, hybrid = _replayed(con, scenario, inputs, bm, jobs)
+        owned, rented, hybrid, runs = _replayed(con, scenario, inputs, bm, jobs)
     hybrid_run = (hybrid, _hybrid_servers(scenario, bm)) if hybrid is not None else None
-    report = _report(scenario, bm, _Priced(owned, rented, hybrid_run, inputs.converted))
-    report["notes"] = list(dict.fromkeys(inputs.notes + report["notes"]))
-    report["prices_used"] = inputs.sources
-    return {"scope": scenario.scope} | report
+    result = report(scenario, bm, Priced(owned, rented, hybrid_run, inputs.converted, runs))
+    result["notes"] = list(dict.fromkeys(inputs.notes + result["notes"]))
+    result["prices_used"] = inputs.sources
+    return {"scope": scenario.scope} | result
 
 
 # --- demand without a trace --------------------------------------------------------------------
@@ -87,7 +87,7 @@ def tco_of_jobs(
 
 def _explicit(
     con: duckdb.DuckDBPyConnection, scenario: TcoScenario, inputs: Inputs, bm: BareMetal
-) -> tuple[tco.Demand, list[tco.Rented], tco.Demand | None]:
+) -> tuple[tco.Demand, list[tco.Rented], tco.Demand | None, Runs]:
     if scenario.hybrid is not None:
         raise ScenarioError("a hybrid option needs a trace: bursts are decided in the replay")
     u = scenario.utilization
@@ -97,7 +97,12 @@ def _explicit(
     useful = u * installed_gpus(bm) * HOURS_PER_MONTH
     demand = tco.Demand(useful_gpu_hours=useful, utilization_by_hour=(u,))
     rented = [_rent_flat(con, spec, inputs, useful) for spec in scenario.cloud]
-    return demand, rented, None
+    runs = Runs(
+        Hours({"demanded": useful}),
+        Hours({"owned": useful}),
+        [Hours({"rented": useful}) for _ in rented],
+    )
+    return demand, rented, None, runs
 
 
 def _rent_flat(
@@ -127,24 +132,45 @@ def _replayed(
     inputs: Inputs,
     bm: BareMetal,
     jobs: list[Job],
-) -> tuple[tco.Demand, list[tco.Rented], tco.Demand | None]:
+) -> tuple[tco.Demand, list[tco.Rented], tco.Demand | None, Runs]:
     nodes = _nodes(bm, scenario)
-    span_h = _span_hours(jobs)
+    scale = HOURS_PER_MONTH / _span_hours(jobs)
     exclude = scenario.exclude_failed
-    owned = _demand(simulate(jobs, nodes, _policy(scenario, nodes, inputs)), bm, span_h, exclude)
-    rented = [_rent(con, spec, inputs, jobs, scenario) for spec in scenario.cloud]
-    hybrid = None
-    if scenario.hybrid is not None:
-        kept = _nodes(_hybrid_servers(scenario, bm), scenario)
-        policy = _policy(scenario, kept, inputs)
-        result = simulate(jobs, kept, replace(policy, burst_after_s=scenario.hybrid.burst_after_s))
-        spec = _burst_cloud(scenario)
-        burst_jobs = [j for i, j in enumerate(result.jobs) if result.status[i] == "burst"]
-        bill = _bill(con, spec, inputs, burst_jobs, scenario) if burst_jobs else None
-        per_month = bill.total * HOURS_PER_MONTH / span_h if bill and span_h else 0.0
-        hybrid_bm = _hybrid_servers(scenario, bm)
-        hybrid = replace(_demand(result, hybrid_bm, span_h, exclude), burst_per_month=per_month)
-    return owned, rented, hybrid
+    result = simulate(jobs, nodes, _policy(scenario, nodes, inputs))
+    owned = _demand(result, bm, scale, exclude)
+    clouds = [_rent(con, spec, inputs, jobs, scenario) for spec in scenario.cloud]
+    rented = [r for r, _ in clouds]
+    runs = Runs(
+        demanded(jobs).scaled(scale),
+        replay_outcome(result).scaled(scale),
+        [run.outcome("rented").scaled(scale) for _, run in clouds],
+    )
+    if scenario.hybrid is None:
+        return owned, rented, None, runs
+    kept = _hybrid_servers(scenario, bm)
+    hybrid_result, burst = _hybrid_replay(con, scenario, inputs, kept, jobs)
+    per_month = burst.bill.total * scale if burst else 0.0
+    hybrid = replace(_demand(hybrid_result, kept, scale, exclude), burst_per_month=per_month)
+    runs = replace(runs, hybrid=replay_outcome(hybrid_result, burst).scaled(scale))
+    return owned, rented, hybrid, runs
+
+
+def _hybrid_replay(
+    con: duckdb.DuckDBPyConnection,
+    scenario: TcoScenario,
+    inputs: Inputs,
+    kept: BareMetal,
+    jobs: list[Job],
+) -> tuple[ReplayResult, PricedBill | None]:
+    """The hybrid's replay on the servers it keeps, and the bill of the jobs that burst."""
+    assert scenario.hybrid is not None
+    nodes = _nodes(kept, scenario)
+    policy = replace(_policy(scenario, nodes, inputs), burst_after_s=scenario.hybrid.burst_after_s)
+    result = simulate(jobs, nodes, policy)
+    burst_jobs = [j for i, j in enumerate(result.jobs) if result.status[i] == "burst"]
+    if not burst_jobs:
+        return result, None
+    return result, _bill(con, _burst_cloud(scenario), inputs, burst_jobs, scenario)
 
 
 def _hybrid_servers(scenario: TcoScenario, bm: BareMetal) -> BareMetal:
@@ -190,7 +216,11 @@ def _cloud_only(
             "a cloud-only scenario needs a trace (`trace:` or --trace): without owned servers "
             "there is no utilization to size the demand"
         )
-    rented = [_rent(con, spec, inputs, jobs, scenario) for spec in scenario.cloud]
+    clouds = [_rent(con, spec, inputs, jobs, scenario) for spec in scenario.cloud]
+    rented = [r for r, _ in clouds]
+    scale = HOURS_PER_MONTH / _span_hours(jobs)
+    wanted = demanded(jobs).scaled(scale)
+    runs = [run.outcome("rented").scaled(scale) for _, run in clouds]
     tax_rate = scenario.overrides.get("tax_rate", 0.0)
     tax = tax_rate if isinstance(tax_rate, float | int) else 0.0
     demand = tco.Demand(useful_gpu_hours=rented[0].useful_gpu_hours or 0.0)
@@ -198,8 +228,11 @@ def _cloud_only(
         {
             "years": months / 12,
             "options": [
-                _option(tco.rented_option(r, demand, months, scenario.discount_rate, tax_rate=tax))
-                for r in rented
+                option_dict(
+                    tco.rented_option(r, demand, months, scenario.discount_rate, tax_rate=tax)
+                )
+                | {"ledger": rented_ledger(wanted, run, months)}
+                for r, run in zip(rented, runs, strict=True)
             ],
             "comparisons": [],
         }
@@ -233,10 +266,10 @@ def _span_hours(jobs: list[Job]) -> float:
     return max(end - start, 3600.0) / 3600.0
 
 
-def _demand(result: ReplayResult, bm: BareMetal, span_h: float, exclude: bool) -> tco.Demand:
-    """One month of the replayed workload: useful work done (on prem and burst; `exclude`:
-    less failed and cancelled jobs) over the trace's span, and the owned GPUs' allocation by
-    hour of day."""
+def _demand(result: ReplayResult, bm: BareMetal, scale: float, exclude: bool) -> tco.Demand:
+    """One month of the replayed workload (`scale`: months a trace's span is): useful work
+    done (on prem and burst; `exclude`: less failed and cancelled jobs) and the owned GPUs'
+    allocation by hour of day."""
     done = sum(
         job.gpu_hours
         for i, job in enumerate(result.jobs)
@@ -245,7 +278,7 @@ def _demand(result: ReplayResult, bm: BareMetal, span_h: float, exclude: bool) -
     summary = summarize(result)
     wait = summary["wait_s"]
     return tco.Demand(
-        useful_gpu_hours=done * HOURS_PER_MONTH / span_h,
+        useful_gpu_hours=done * scale,
         utilization_by_hour=_by_hour(result, installed_gpus(bm)),
         wait_mean_s=wait.get("mean"),
         wait_p95_s=wait.get("p95"),
@@ -271,8 +304,9 @@ def _rent(
     inputs: Inputs,
     jobs: list[Job],
     scenario: TcoScenario,
-) -> tco.Rented:
-    bill = _bill(con, spec, inputs, jobs, scenario)
+) -> tuple[tco.Rented, PricedBill]:
+    priced = _bill(con, spec, inputs, jobs, scenario)
+    bill = priced.bill
     span_h = _span_hours(jobs)
     if bill.unpriced:
         first = next(iter(bill.unpriced.values()))
@@ -290,9 +324,10 @@ def _rent(
     }
     useful = bill.useful_gpu_hours
     per_gpu_hour = bill.total / useful if useful else 0.0
-    return tco.Rented(
+    rented = tco.Rented(
         spec.label(), per_month, per_gpu_hour, useful * scale, spec.startup_s, spec.startup_s
     )
+    return rented, priced
 
 
 def _bill(
@@ -301,7 +336,7 @@ def _bill(
     inputs: Inputs,
     jobs: list[Job],
     scenario: TcoScenario,
-) -> CloudBill:
+) -> PricedBill:
     cloud_jobs = [
         CloudJob(
             j.job_id,
@@ -322,7 +357,8 @@ def _bill(
     found = skus(con, _on_demand(spec) if committed else spec, inputs)
     speed = {tuple(k.upper().split("/", 1)): v for k, v in scenario.speed.items()}
     models = {s.gpu_model for s in found}
-    if not speed and any(j.gpu_model and j.gpu_model.upper() not in models for j in cloud_jobs):
+    other = (j.gpu_model.upper() not in models for j in cloud_jobs if j.gpu_model and j.gpus)
+    if not speed and any(other):
         inputs.notes.append(
             f"{spec.label()}: jobs measured on other GPUs are priced at speed 1.0 "
             "(no `speed` given)"
@@ -339,7 +375,7 @@ def _bill(
             committed_gpus=spec.committed_gpus,
             commit_price_per_gpu_hour=commit,
         )
-    return bill
+    return PricedBill(bill, found, cpu, jobs)
 
 
 def _on_demand(spec: CloudSpec) -> CloudSpec:
@@ -350,218 +386,3 @@ def _burst_cloud(scenario: TcoScenario) -> CloudSpec:
     assert scenario.hybrid is not None
     wanted = scenario.hybrid.cloud
     return next(c for c in scenario.cloud if wanted is None or c.label() == wanted)
-
-
-# --- the report -----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class _Priced:
-    """Demand and the options priced on it."""
-
-    owned: tco.Demand
-    rented: list[tco.Rented]
-    hybrid: tuple[tco.Demand, BareMetal] | None
-    converted: set[str]
-
-
-def _report(scenario: TcoScenario, bm: BareMetal, priced: _Priced) -> dict[str, Any]:
-    owned, rented, hybrid_run = priced.owned, priced.rented, priced.hybrid
-    rate = scenario.discount_rate
-    horizons: list[dict[str, Any]] = []
-    bridge = _bridge(owned, rented)
-    for months in tco.horizons_months(scenario.horizons_years):
-        mine = tco.owned_option("self-hosted", bm, owned, months, rate, bridge=bridge)
-        options = [mine]
-        if hybrid_run is not None:
-            demand, kept = hybrid_run
-            options.append(tco.owned_option("hybrid", kept, demand, months, rate, bridge=bridge))
-        clouds = [tco.rented_option(r, owned, months, rate, tax_rate=bm.tax_rate) for r in rented]
-        comparisons = [
-            tco.compare(mine, c, bm, r.per_gpu_hour, rate)
-            for c, r in zip(clouds, rented, strict=True)
-        ]
-        horizons.append(
-            {
-                "years": months / 12,
-                "options": [_option(o) for o in options + clouds],
-                "comparisons": [_comparison(c) for c in comparisons],
-            }
-        )
-    first = horizons[0]["options"][0]
-    return {
-        "scenario": scenario.name,
-        "currency": scenario.currency.upper(),
-        "installed_gpus": installed_gpus(bm),
-        "allocation": owned.allocation,
-        "useful_gpu_hours_per_month": owned.useful_gpu_hours,
-        "cost_per_installed_gpu_hour": first["cost_per_installed_gpu_hour"],
-        "cost_per_allocated_gpu_hour": first["cost_per_allocated_gpu_hour"],
-        "cost_per_useful_gpu_hour": first["cost_per_useful_gpu_hour"],
-        "fixed_per_installed_gpu_hour": fixed_per_installed_gpu_hour(bm),
-        "variable_per_busy_gpu_hour": variable_per_busy_gpu_hour(bm),
-        "break_even_utilization": {
-            c["rented"]: c["break_even_utilization"] for c in horizons[0]["comparisons"]
-        },
-        "horizons": horizons,
-        "sensitivity": _sensitivity(scenario, bm, owned, rented, priced.converted),
-        "notes": _demand_notes(owned, rented, hybrid_run[0] if hybrid_run else None)
-        + _bridge_notes(bm, rented),
-    }
-
-
-def _option(o: tco.OptionResult) -> dict[str, Any]:
-    return {
-        "name": o.name,
-        "total": sum(o.pnl),
-        "totals": o.totals,
-        "monthly_pnl": o.pnl,
-        "monthly_cash": o.cash,
-        "useful_gpu_hours": o.useful_gpu_hours,
-        "cost_per_useful_gpu_hour": o.cost_per_useful_gpu_hour,
-        "cost_per_installed_gpu_hour": o.cost_per_installed_gpu_hour,
-        "cost_per_allocated_gpu_hour": o.cost_per_allocated_gpu_hour,
-        "idle_cost": o.idle_cost,
-        "equivalent_annual_cost": o.equivalent_annual_cost,
-        "wait_mean_s": o.wait_mean_s,
-        "wait_p95_s": o.wait_p95_s,
-    }
-
-
-def _comparison(c: tco.Comparison) -> dict[str, Any]:
-    return {
-        "owned": c.owned,
-        "rented": c.rented,
-        "npv_of_buying": c.npv_of_buying,
-        "irr": c.irr,
-        "irr_note": c.irr_note,
-        "payback_month": c.payback_month,
-        "break_even_month": c.break_even_month,
-        "break_even_utilization": c.break_even_utilization,
-    }
-
-
-def _sensitivity(
-    scenario: TcoScenario,
-    bm: BareMetal,
-    owned: tco.Demand,
-    rented: list[tco.Rented],
-    converted: set[str],
-) -> dict[str, Any] | None:
-    """NPV of buying against the first cloud option over the first horizon, each driver
-    moved +/- the swing alone (the demand's shape is kept; utilization scales it)."""
-    if not rented:
-        return None
-    months = tco.horizons_months(scenario.horizons_years)[0]
-    cloud = rented[0]
-
-    def npv(d: dict[str, float]) -> float:
-        fx = d.get("fx", 1.0)
-        demand = replace(
-            owned,
-            useful_gpu_hours=owned.useful_gpu_hours * d["utilization"],
-            utilization_by_hour=tuple(
-                min(1.0, u * d["utilization"]) for u in owned.utilization_by_hour
-            ),
-        )
-        cloud_fx = fx if "cloud" in converted else 1.0
-        per_month = {
-            k: v
-            * d["utilization"]
-            * cloud_fx
-            * d.get("commit_price" if k == "commitment" else "cloud_price", 1.0)
-            for k, v in cloud.per_month.items()
-        }
-        changed_cloud = replace(cloud, per_month=per_month)
-        rent = tco.rented_option(changed_cloud, demand, months, d["rate"], tax_rate=bm.tax_rate)
-        own = tco.owned_option(
-            "self-hosted",
-            _moved(bm, d, fx if "server" in converted else 1.0),
-            demand,
-            months,
-            d["rate"],
-            bridge=_bridge(demand, [changed_cloud]),
-        )
-        savings = [r - o for r, o in zip(rent.cash, own.cash, strict=True)]
-        return finance.npv(savings, d["rate"])
-
-    base = {
-        "cloud_price": 1.0,
-        "utilization": 1.0,
-        "server_price": 1.0,
-        "life": 1.0,
-        "electricity": 1.0,
-        "pue": 1.0,
-        "staff": 1.0,
-        "rate": scenario.discount_rate,
-    }
-    if cloud.per_month.get("commitment"):
-        base["commit_price"] = 1.0
-    if converted:
-        base["fx"] = 1.0
-    result = tco.sensitivity(npv, base, scenario.sensitivity_swing)
-    return {
-        "output": f"NPV of buying vs {cloud.name}, {months / 12:g} years",
-        "base": result.base_output,
-        "bars": [
-            {"driver": b.driver, "low": b.low_output, "high": b.high_output, "swing": b.swing}
-            for b in result.bars
-        ],
-    }
-
-
-def _moved(bm: BareMetal, d: dict[str, float], fx: float) -> BareMetal:
-    """The self-hosted assumptions with the drivers applied; lives stay whole months (whole
-    years for the declining methods)."""
-    unit = 12 if bm.depreciation_method != "straight_line" else 1
-    life = max(1, round(bm.life_years * d["life"] * 12 / unit)) * unit / 12
-    return tco.scaled(
-        bm,
-        server_price=d["server_price"] * fx,
-        life_years=life,
-        pue=max(1.0, bm.pue * d["pue"]),
-        fte_cost_year=bm.fte_cost_year * d["staff"],
-        kwh_price=tuple(p * d["electricity"] for p in bm.kwh_price),  # type: ignore[arg-type]
-    )
-
-
-def _bridge(demand: tco.Demand, rented: list[tco.Rented]) -> tco.Bridge:
-    """The first cloud option serves the demand while the servers are on order."""
-    if not rented:
-        return tco.NO_BRIDGE
-    first = rented[0]
-    useful = demand.useful_gpu_hours if first.useful_gpu_hours is None else first.useful_gpu_hours
-    return tco.Bridge(first.monthly_total, useful)
-
-
-def _bridge_notes(bm: BareMetal, rented: list[tco.Rented]) -> list[str]:
-    lead = bm.lead_time_months
-    if not lead:
-        return []
-    rule = (
-        f"servers are paid at order and cost to run and depreciate from delivery, "
-        f"{lead} months later"
-    )
-    if not rented:
-        return [
-            f"{rule}; nothing bridges the lead time (no cloud option): the demand of those "
-            "months is unserved (see the ledger)"
-        ]
-    return [
-        f"{rule}; meanwhile the demand runs on {rented[0].name} (the bridge category, "
-        "left out of the cost per installed GPU-hour)"
-    ]
-
-
-def _demand_notes(
-    owned: tco.Demand, rented: list[tco.Rented], hybrid: tco.Demand | None
-) -> list[str]:
-    notes = []
-    if hybrid is not None and abs(hybrid.useful_gpu_hours - owned.useful_gpu_hours) > 1e-6 * max(
-        1.0, owned.useful_gpu_hours
-    ):
-        notes.append(
-            f"useful GPU-hours differ: self-hosted {owned.useful_gpu_hours:,.1f}/month, hybrid "
-            f"{hybrid.useful_gpu_hours:,.1f}/month (jobs unfinished or unschedulable on prem)"
-        )
-    return notes

@@ -68,6 +68,7 @@ def test_xlsx_holds_the_worked_example_numbers_as_numbers(worked: dict[str, Any]
         "Monthly cash flow",
         "Sensitivity",
         "Prices used",
+        "Ledger",
         "Notes",
     ]
     facts = _summary_values(book)

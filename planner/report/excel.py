@@ -1,5 +1,5 @@
 """The report as an Excel workbook: Summary, Options, Monthly cash flow, Sensitivity, Prices
-used and Notes sheets, numbers stored as numbers with the report currency's formats, text
+used, Ledger and Notes sheets, numbers stored as numbers with the report currency's formats, text
 always stored as text (a scenario named `=HYPERLINK(...)` must not become a formula)."""
 
 from io import BytesIO
@@ -41,7 +41,8 @@ def write_xlsx(report: Report) -> bytes:
     summary = book.active
     assert summary is not None  # a new workbook always has one sheet
     _summary(summary, report)
-    for table in (report.options, report.cash, report.sensitivity, report.prices):
+    tables = (report.options, report.cash, report.sensitivity, report.prices, report.ledger)
+    for table in tables:
         _table(book.create_sheet(_sheet_name(table.title)), table, report.currency)
     _notes(book.create_sheet(_sheet_name(text("report.sheet.notes", report.lang))), report)
     for sheet in book.worksheets:

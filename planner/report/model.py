@@ -79,6 +79,8 @@ class Report:
     """Month rows, one column per option (the chosen horizon)."""
     sensitivity: Table
     prices: Table
+    ledger: Table
+    """Where each option serves the demand, per scenario, horizon, option and unit."""
     notes: tuple[str, ...]
     cumulative_cash: tuple[Series, ...]
     break_even: tuple[tuple[str, float | None, float], ...]
@@ -124,6 +126,7 @@ def build_report(
         cash=_cash(cash_columns, lang),
         sensitivity=_sensitivity(reports, lang),
         prices=_prices(reports, lang),
+        ledger=_ledger(reports, lang),
         notes=tuple(dict.fromkeys(notes)),
         cumulative_cash=tuple(Series(n, _cumulative(v)) for n, v in cash_columns),
         break_even=tuple(
@@ -257,6 +260,52 @@ def _sensitivity(reports: Sequence[Named], lang: Language) -> Table:
             label = _label("driver", str(b["driver"]), lang)
             rows.append((name, s["output"], label, b["low"], b["high"], b["swing"], s["base"]))
     return Table(text("report.sheet.sensitivity", lang), columns, tuple(rows))
+
+
+LEDGER_LINES = (
+    "demanded",
+    "owned",
+    "bridge",
+    "burst",
+    "rented",
+    "lead_time",
+    "unschedulable",
+    "unpriced",
+    "withdrawn",
+    "unfinished",
+    "imbalance",
+)
+
+
+def _ledger(reports: Sequence[Named], lang: Language) -> Table:
+    """`planner tco --json`'s ledgers as rows: one per scenario, horizon, option and unit."""
+    columns = (
+        _col("scenario", "report.col.scenario", "text", lang),
+        _col("horizon_years", "report.col.horizon", "years", lang),
+        _col("option", "report.col.option", "text", lang),
+        _col("unit", "report.col.unit", "text", lang),
+        *(_col(k, f"report.ledger.{k}", "number", lang) for k in LEDGER_LINES),
+        _col("cloud_per_job_sum", "report.ledger.cloud_per_job_sum", "money", lang),
+    )
+    rows = []
+    for name, r in reports:
+        for h in r["horizons"]:
+            for o in h["options"]:
+                ledger = o.get("ledger") or {}
+                for unit in ("gpu_hours", "cpu_hours"):
+                    if unit in ledger:
+                        values = _ledger_values(ledger[unit])
+                        money = ledger.get("cloud_per_job_sum") if unit == "gpu_hours" else None
+                        label = text(f"report.ledger.{unit}", lang)
+                        rows.append(
+                            (name, float(h["years"]), str(o["name"]), label, *values, money)
+                        )
+    return Table(text("report.sheet.ledger", lang), columns, tuple(rows))
+
+
+def _ledger_values(lines: Mapping[str, Any]) -> list[float]:
+    flat = {**lines.get("cloud", {}), **lines.get("unserved", {}), **lines}
+    return [float(flat.get(k, 0.0)) for k in LEDGER_LINES]
 
 
 def _prices(reports: Sequence[Named], lang: Language) -> Table:
