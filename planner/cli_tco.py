@@ -116,6 +116,8 @@ def _lines(r: dict[str, Any]) -> list[str]:
                 f"  {o['name']:<32} total {_money(o['total'], cur)}, "
                 f"{_money(o['cost_per_useful_gpu_hour'], cur)} per useful GPU-hour{wait}"
             )
+            if "ledger" in o:
+                lines.append(f"    ledger: {_ledger_line(o['ledger']['gpu_hours'])}")
         for c in horizon["comparisons"]:
             month = c["break_even_month"]
             lines.append(
@@ -131,6 +133,19 @@ _SCOPES = {
     "gpu-jobs": "gpu-jobs (jobs with GPUs; CPU-only jobs are left out of every option)",
     "all-jobs": "all-jobs (CPU-only jobs too, on CPU instances and owned CPUs)",
 }
+
+
+def _ledger_line(lines: dict[str, Any]) -> str:
+    """'demanded 1,000 GPU-h = owned 800 + cloud 150 (bridge 150) + unserved 50 (lead_time 50)'."""
+
+    def part(name: str, parts: dict[str, float]) -> str:
+        shown = ", ".join(f"{k} {v:,.0f}" for k, v in parts.items() if v)
+        return f"{name} {sum(parts.values()):,.0f}" + (f" ({shown})" if shown else "")
+
+    return (
+        f"demanded {lines['demanded']:,.0f} GPU-h = owned {lines['owned']:,.0f} + "
+        f"{part('cloud', lines['cloud'])} + {part('unserved', lines['unserved'])}"
+    )
 
 
 def _money(value: float | None, currency: str) -> str:

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from planner.cli_tco import _lines
 from planner.cloud_cost import CloudJob, CpuRate, Sku, Terms, price_jobs
 from planner.model import Job
 from planner.tco_run import tco_of_jobs
@@ -158,3 +159,15 @@ def test_adding_cpu_only_jobs_never_changes_a_gpu_jobs_bill(
     assert [where[p.job] for p in alone.jobs] == [p.job for p in both.jobs]
     assert both.compute == pytest.approx(alone.compute, rel=1e-12)
     assert len(both.cpu_jobs) == len(cpu)
+
+
+def test_the_text_report_states_the_scope_and_each_options_ledger(
+    con: duckdb.DuckDBPyConnection,
+) -> None:
+    report = tco_of_jobs(con, _scenario(), GPU_JOBS + CPU_JOBS, today=TODAY)
+
+    lines = _lines(report)
+
+    assert any(line.startswith("scope: gpu-jobs") for line in lines)
+    ledgers = [line for line in lines if line.strip().startswith("ledger: demanded")]
+    assert len(ledgers) == 2  # self-hosted and rent, one horizon
