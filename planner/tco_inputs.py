@@ -128,7 +128,9 @@ def skus(
 ) -> list[Sku]:
     """The SKUs a cloud option may use, in the reporting currency (cheapest first)."""
     if spec.price_per_gpu_hour is not None:
-        return [Sku(spec.label(), spec.gpu.upper(), 1.0, spec.price_per_gpu_hour)]
+        # a flat price per GPU-hour rents a pod the GPUs it asks for (up to 64)
+        price = spec.price_per_gpu_hour
+        return [Sku(spec.label(), spec.gpu.upper(), float(n), n * price) for n in FLAT_SIZES]
     offers = _offers(con, spec, inputs, gpus)
     return [
         Sku(
@@ -144,6 +146,8 @@ def skus(
 
 
 CPU_ASSUMPTIONS = ("cloud_vcpu_hour", "cloud_gib_hour")
+FLAT_SIZES = (1, 2, 3, 4, 5, 6, 7, 8, 16, 32, 64)
+"""GPUs per instance a flat `price_per_gpu_hour` is offered in (a 12-GPU pod pays for 16)."""
 
 
 def cpu_rate(spec: CloudSpec, inputs: Inputs) -> CpuRate:

@@ -21,7 +21,12 @@ from planner.tco_scope import cpu_hours, is_cpu_only
 
 SERVED = ("owned", "bridge", "burst", "rented")
 UNSERVED = ("lead_time", "unschedulable", "unpriced", "withdrawn", "unfinished")
-_BY_STATUS = {"completed": "owned", "unschedulable": "unschedulable", "withdrawn": "withdrawn"}
+_BY_STATUS = {
+    "completed": "owned",
+    "unschedulable": "unschedulable",
+    "withdrawn": "withdrawn",
+    "withdrawn-after-start": "withdrawn",
+}
 
 
 @dataclass
@@ -60,6 +65,8 @@ class PricedBill:
     skus: Sequence[Sku]
     cpu: CpuRate | None
     jobs: Sequence[Job]
+    withdrawn: Sequence[Job] = ()
+    """Jobs observed withdrawn (deleted while they waited, no run time): not billed."""
 
     def lines(self) -> list[dict[str, object]]:
         """One line per priced job: instances x billed hours x price = cost."""
@@ -83,6 +90,8 @@ class PricedBill:
             hours.add(served_as, self.jobs[p.job])
         for index in self.bill.unpriced:
             hours.add("unpriced", self.jobs[index])
+        for job in self.withdrawn:
+            hours.add("withdrawn", job)
         hours.per_job_cost = sum(float(str(line["cost"])) for line in self.lines())
         hours.per_job_cost += self.bill.spot_overhead
         return hours

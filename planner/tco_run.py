@@ -337,6 +337,9 @@ def _bill(
     jobs: list[Job],
     scenario: TcoScenario,
 ) -> PricedBill:
+    # a job its user deleted while it waited has no run time to bill: the cloud rents none
+    withdrawn = [j for j in jobs if j.status == "withdrawn"]
+    jobs = [j for j in jobs if j.status != "withdrawn"]
     cloud_jobs = [
         CloudJob(
             j.job_id,
@@ -375,7 +378,7 @@ def _bill(
             committed_gpus=spec.committed_gpus,
             commit_price_per_gpu_hour=commit,
         )
-    return PricedBill(bill, found, cpu, jobs)
+    return PricedBill(bill, found, cpu, jobs, withdrawn)
 
 
 def _on_demand(spec: CloudSpec) -> CloudSpec:

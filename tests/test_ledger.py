@@ -253,3 +253,21 @@ def test_the_workbook_has_a_ledger_sheet_with_every_option_and_horizon(
             }
         )
         assert served == pytest.approx(float(line["Demanded"]))
+
+
+def test_a_withdrawn_job_is_not_billed_and_a_flat_price_rents_the_gpus_a_pod_asks(
+    book: duckdb.DuckDBPyConnection,
+) -> None:
+    run = [Job("a", 0.0, 3_600.0, gpus=3, gpu_types=("A100",))]
+    withdrawn = Job("w", 10.0, 0.0, gpus=8, gpu_types=("A100",), status="withdrawn")
+    scenario = _scenario(hybrid=None)
+
+    alone = tco_of_jobs(book, scenario, run, today=TODAY)
+    both = tco_of_jobs(book, scenario, [*run, withdrawn], today=TODAY)
+
+    rent = both["horizons"][0]["options"][1]
+    assert rent["name"] == "rent"
+    # 3 GPUs x 1 h x 2.00 over a 1-hour span: 730 spans a month, 3 months
+    assert rent["totals"]["cloud_compute"] == pytest.approx(3 * 2.0 * 730 * 3)
+    assert rent["totals"] == alone["horizons"][0]["options"][1]["totals"]
+    assert rent["ledger"]["gpu_hours"]["unserved"]["unpriced"] == 0.0
