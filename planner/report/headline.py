@@ -40,6 +40,7 @@ def headline(
         Fact(text("report.fact.scenario", lang), name, "text"),
         Fact(text("report.fact.currency", lang), str(report["currency"]), "text"),
         Fact(text("report.fact.horizon", lang), float(horizon["years"]), "years"),
+        Fact(text("report.fact.scope", lang), _scope(report, lang), "text"),
         Fact(text("report.fact.cheapest", lang), None if best is None else best["name"], "text"),
         Fact(
             text("report.fact.cheapest_cost", lang),
@@ -64,6 +65,11 @@ def headline(
             Fact(text("report.fact.npv", lang, name=c["rented"]), c["npv_of_buying"], "money")
         )
     return Headline(name, float(horizon["years"]), tuple(facts), conclusion(report, horizon, lang))
+
+
+def _scope(report: Mapping[str, Any], lang: Language) -> str:
+    """Which jobs the report prices (reports saved before the scope existed: GPU jobs)."""
+    return text(f"report.scope.{report.get('scope', 'gpu-jobs')}", lang)
 
 
 def owns_servers(report: Mapping[str, Any]) -> bool:
