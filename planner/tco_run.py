@@ -3,8 +3,10 @@ each horizon compared, and the sensitivities; one JSON-ready report.
 
 With a trace, the self-hosted cluster is the scenario's servers, the hybrid is the same
 cluster bursting jobs that wait past the threshold (decided inside the replay), and the
-cloud prices every job of the trace. Useful GPU-hours are counted the same way on every side
-(jobs' GPUs x run time, over the trace's span), and the report says if they differ.
+cloud prices every job of the trace. Every option prices the same jobs: those in the
+scenario's scope (`planner.tco_scope`), and its ledger (`planner.tco_ledger`) shows where it
+serves them. Useful GPU-hours are counted the same way on every side (`planner.model.
+is_useful`: jobs' GPUs x run time, over the trace's span), and the report says if they differ.
 """
 
 from dataclasses import replace
