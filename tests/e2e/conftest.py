@@ -11,7 +11,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from playwright.sync_api import Page, expect
 
+from tests.e2e.browser import APP_TIMEOUT_MS, RUN_COUNTER
 from tests.e2e.server import serve_app
 
 CHROMIUM_FLAGS = [
@@ -71,3 +73,13 @@ def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The app on the bundled defaults, one server for the whole session; its URL."""
     with serve_app(tmp_path_factory.mktemp("e2e-app")) as url:
         yield url
+
+
+@pytest.fixture
+def page(page: Page) -> Page:
+    """pytest-playwright's page, counting the app's script runs (tests/e2e/browser.py), with
+    waits that end on the page's state and a ceiling fit for a busy machine."""
+    page.add_init_script(script=RUN_COUNTER)
+    page.set_default_timeout(APP_TIMEOUT_MS)
+    expect.set_options(timeout=APP_TIMEOUT_MS)
+    return page

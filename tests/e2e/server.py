@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-HEALTH_TIMEOUT_S = 60
+HEALTH_TIMEOUT_S = 120  # a ceiling on a busy machine, not a pause
+HEALTH_PROBE_S = 0.25  # the longest a probe waits on the process before asking again
 # The health check must not go through an HTTP proxy set in the environment.
 _LOCAL = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
@@ -33,14 +34,16 @@ def _healthy(url: str) -> bool:
 
 
 def _wait_until_healthy(server: subprocess.Popen[bytes], url: str, log: Path) -> None:
+    """Until the health endpoint answers "ok", or the server exits (reported at once)."""
     deadline = time.monotonic() + HEALTH_TIMEOUT_S
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            pytest.fail(f"streamlit exited with {server.returncode}:\n{log.read_text()[-3000:]}")
-        if _healthy(url):
-            return
-        time.sleep(0.25)
-    pytest.fail(f"{url} not healthy after {HEALTH_TIMEOUT_S} s:\n{log.read_text()[-3000:]}")
+    while not _healthy(url):
+        if time.monotonic() > deadline:
+            pytest.fail(f"{url} not healthy after {HEALTH_TIMEOUT_S} s:\n{log.read_text()[-3000:]}")
+        try:  # between two probes, wait on the process: its exit ends the wait at once
+            server.wait(timeout=HEALTH_PROBE_S)
+        except subprocess.TimeoutExpired:
+            continue
+        pytest.fail(f"streamlit exited with {server.returncode}:\n{log.read_text()[-3000:]}")
 
 
 @contextmanager

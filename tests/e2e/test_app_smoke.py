@@ -8,16 +8,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from planner.ui.cache import SAMPLE_TRACE
+from tests.e2e.browser import SCREENSHOTS, wait_for_app
 
 pytestmark = pytest.mark.e2e
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-
-
-def wait_for_app(page: Page) -> None:
-    """Streamlit's own signal that the script run has finished."""
-    expect(page.get_by_test_id("stApp")).to_have_attribute(
-        "data-test-script-state", "notRunning", timeout=30_000
-    )
 
 
 def sample_jobs() -> int:
@@ -33,7 +26,7 @@ def test_overview_shows_the_bundled_sample(page: Page, app_url: str, tmp_path: P
 
     expect(page.get_by_role("heading", name="GPU Capacity Planner")).to_be_visible()
     jobs = page.get_by_test_id("stMetric").filter(has_text="Jobs")
-    expect(jobs.get_by_test_id("stMetricValue")).to_have_text(expected, timeout=30_000)
+    expect(jobs.get_by_test_id("stMetricValue")).to_have_text(expected)
     tables = page.get_by_test_id("stDataFrame")
     for header in ("GPUs per job", "Queue"):  # in the hidden accessible twin of the canvas
         header_cell = tables.get_by_role("columnheader", name=header, include_hidden=True)

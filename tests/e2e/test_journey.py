@@ -10,7 +10,6 @@ docs/screenshots/journey-*.png) and each step's seconds are printed, not asserte
 import io
 import os
 import random
-import re
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,11 +18,11 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Page, expect
 
 from planner.ui import history_view
+from tests.e2e.browser import SCREENSHOTS, expand, keyed, menu, pick, rerun, wait_for_app
 from tests.e2e.server import serve_app
-from tests.e2e.test_pages_smoke import SCREENSHOTS, wait_for_app
 
 pytestmark = pytest.mark.e2e
 JOBS = 300
@@ -78,56 +77,44 @@ def step(name: str, page: Page, folder: Path) -> Iterator[None]:
     page.screenshot(path=str(folder / f"journey-{name}.png"))
 
 
-def menu(page: Page, name: str) -> None:
-    page.get_by_test_id("stSidebarNav").get_by_role("link", name=name).click()
-    expect(page.get_by_role("heading", name=name, exact=True)).to_be_visible()
-    wait_for_app(page)
-
-
-def keyed(page: Page, key: str) -> Locator:
-    """The element Streamlit rendered for widget `key` (keys may end in a revision number)."""
-    return page.locator(f"[class*='st-key-{key}']").first
-
-
-def pick(page: Page, key: str, option: str) -> None:
-    """Choose the option containing `option` in selectbox `key`, as a user typing would."""
-    box = keyed(page, key).get_by_role("combobox")  # waits out the loading skeleton
-    box.click()
-    box.fill(option)
-    expect(page.get_by_role("option", name=option).first).to_have_attribute("data-focused", "true")
-    page.keyboard.press("Enter")
-    expect(box).to_have_value(re.compile(re.escape(option)))
-    wait_for_app(page)
-
-
-def set_mapping(page: Page, grid: Locator, row: int, column: str) -> None:
-    """Choose `column` for mapping row `row`: the editor is a canvas, driven by keyboard."""
+def set_mapping(page: Page, row: int, field: str, column: str) -> None:
+    """Map `field` (mapping row `row`) to `column` in the upload's mapping editor. The editor
+    is a canvas, driven by keyboard; its edit reaches the app when the grid loses focus, and
+    the rerun that follows lists the change under it ("Changed: queue from column ...")."""
+    grid = keyed(page, "history_mapping")
+    header = grid.get_by_role("columnheader", name="Column in the file", include_hidden=True)
+    expect(header).to_have_count(1)  # the canvas's accessible twin: the grid is mounted
     box = grid.bounding_box()
     assert box is not None
     page.mouse.click(box["x"] + box["width"] * 0.45, box["y"] + 35 + 17)  # row 0, "Column"
     for _ in range(row):
         page.keyboard.press("ArrowDown")
     page.keyboard.press("Enter")  # opens the cell's dropdown
-    page.get_by_role("option", name=column, exact=True).click()
-    # Leave the grid before the next click: its edit reaches the app when it loses focus.
-    page.get_by_role("heading").first.click()
-    page.wait_for_timeout(1_000)  # the rerun it triggers may not have started yet
-    wait_for_app(page)
+    choice = page.get_by_role("option", name=column, exact=True)
+    expect(choice).to_be_visible()
+    with rerun(page):
+        choice.click()
+        page.get_by_role("heading").first.click()  # leave the grid: its edit reaches the app
+    changed = page.get_by_test_id("stCaptionContainer").filter(has_text="Changed:")
+    expect(changed).to_contain_text(f"{field} from column {column}")
 
 
 def submit_form_of(page: Page, key: str) -> None:
     form = keyed(page, key).locator("xpath=ancestor::*[@data-testid='stForm']")
-    form.get_by_role("button", name="Save").click()
+    with rerun(page):
+        form.get_by_role("button", name="Save").click()
 
 
 def import_with_partitions_as_teams(page: Page, sacct: Path) -> None:
     queue_row = history_view.detect(sacct).mapping["field"].tolist().index("queue")
     menu(page, "Job history")
-    keyed(page, "history_upload").locator("input[type=file]").set_input_files(sacct)
+    with rerun(page):
+        keyed(page, "history_upload").locator("input[type=file]").set_input_files(sacct)
     detected = page.get_by_test_id("stMarkdown").filter(has_text="Detected format:")
     expect(detected).to_contain_text("slurm")
-    set_mapping(page, keyed(page, "history_mapping"), queue_row, "Partition")
-    keyed(page, "history_import").get_by_role("button").click()
+    set_mapping(page, queue_row, "queue", "Partition")
+    with rerun(page):
+        keyed(page, "history_import").get_by_role("button").click()
     expect(page.get_by_role("heading", name="Ingest report")).to_be_visible()
     accepted = page.get_by_test_id("stMetric").filter(has_text="Accepted")
     expect(accepted).to_contain_text(f"{JOBS:,}")
@@ -135,9 +122,12 @@ def import_with_partitions_as_teams(page: Page, sacct: Path) -> None:
 
 def use_node_list(page: Page, nodes: Path) -> None:
     menu(page, "Cluster & policy")
-    page.get_by_text("Import nodes from kubectl or a node list").click()
-    keyed(page, "cluster_node_upload").locator("input[type=file]").set_input_files(nodes)
-    keyed(page, "cluster_use_nodes").get_by_role("button").click()
+    panel = expand(page, "Import nodes from kubectl or a node list")
+    with rerun(page):
+        keyed(page, "cluster_node_upload").locator("input[type=file]").set_input_files(nodes)
+    expect(panel).to_contain_text(f"{nodes.name}: {NODES} nodes")  # the rerun read the file
+    with rerun(page):
+        keyed(page, "cluster_use_nodes").get_by_role("button").click()
     expect(page.get_by_text(f"The cluster is now the nodes of {nodes.name}")).to_be_visible()
     summary = page.get_by_test_id("stAlertContentInfo").first
     expect(summary).to_contain_text(f"{NODES} nodes × 8 A100")
@@ -146,8 +136,10 @@ def use_node_list(page: Page, nodes: Path) -> None:
 def replay(page: Page, trace: str) -> None:
     menu(page, "Replay")
     pick(page, "replay_trace", trace)
-    keyed(page, "replay_run").get_by_role("button").click()
+    with rerun(page):
+        keyed(page, "replay_run").get_by_role("button").click()
     expect(page.get_by_role("heading", name="Results")).to_be_visible()
+    expect(page.get_by_test_id("stCaptionContainer").filter(has_text=trace).first).to_be_visible()
     completed = page.get_by_test_id("stMetric").filter(has_text="Completed")
     expect(completed).to_contain_text(f"{JOBS:,}")
     teams = keyed(page, "replay_wait_team").locator(".xtick text")
@@ -155,17 +147,23 @@ def replay(page: Page, trace: str) -> None:
 
 
 def save_run(page: Page, name: str) -> None:
-    keyed(page, "replay_save_name").locator("input").fill(name)
+    field = keyed(page, "replay_save_name").locator("input")
+    field.fill(name)
+    expect(field).to_have_value(name)
     submit_form_of(page, "replay_save_name")
     expect(page.get_by_text(f"Saved '{name}'")).to_be_visible()
 
 
 def compare_with_cloud(page: Page, name: str) -> None:
     menu(page, "Compare")
-    page.get_by_text("Save a scenario file under a name").click()
+    expand(page, "Save a scenario file under a name")
     pick(page, "compare_add_source", "cloud-on-demand.yaml")
-    submit_form_of(page, "compare_add_name_")
+    # the form's name field is one per file: the rerun drew the chosen file's, named after it
+    field = keyed(page, "compare_add_name_cloud").locator("input")
+    expect(field).to_have_value("cloud-on-demand")
+    submit_form_of(page, "compare_add_name_cloud")
     expect(page.get_by_text("Saved 'cloud-on-demand'")).to_be_visible()
+    wait_for_app(page)  # saving reruns twice: the flash is drawn by the second run
     chosen = keyed(page, "compare_saved")
     expect(chosen).to_contain_text(name)
     expect(chosen).to_contain_text("cloud-on-demand")

@@ -7,15 +7,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.e2e.browser import SCREENSHOTS, menu, wait_for_app
+
 pytestmark = pytest.mark.e2e
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-
-
-def wait_for_app(page: Page) -> None:
-    expect(page.get_by_test_id("stApp")).to_have_attribute(
-        "data-test-script-state", "notRunning", timeout=60_000
-    )
-
 
 # menu link (= the page's heading) -> its screenshot in docs/screenshots
 SHOTS = {
@@ -31,23 +25,19 @@ SHOTS = {
 def test_page_opens_and_is_photographed(
     page: Page, app_url: str, tmp_path: Path, link: str
 ) -> None:
-    heading, shot = link, SHOTS[link]
+    shot = SHOTS[link]
     page.goto(app_url)
     wait_for_app(page)
-    page.get_by_test_id("stSidebarNav").get_by_role("link", name=link, exact=True).click()
-    expect(page.get_by_role("heading", name=heading, exact=True)).to_be_visible()
-    wait_for_app(page)
+    menu(page, link)  # settled: no run, no stale element, no loading skeleton
 
     expect(page.get_by_test_id("stException")).to_have_count(0)
-    # widgets load their code lazily and are grey skeletons until then: not in a screenshot
-    expect(page.get_by_test_id("stSkeleton")).to_have_count(0, timeout=30_000)
     if link == "Cluster & policy":  # the node pools editor, filled from the bundled sample
         expect(page.get_by_test_id("stDataFrame").first).to_be_visible()
         expect(page.get_by_role("button", name="Apply")).to_be_visible()
     if link in {"Job history", "Compare"}:  # pages that draw charts on open
         charts = page.get_by_test_id("stPlotlyChart")
-        expect(charts.first).to_be_visible(timeout=60_000)
-        expect(charts.last.locator(".main-svg").first).to_be_visible(timeout=60_000)
+        expect(charts.first).to_be_visible()
+        expect(charts.last.locator(".main-svg").first).to_be_visible()
     folder = SCREENSHOTS if os.environ.get("UPDATE_SCREENSHOTS") == "1" else tmp_path
     folder.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(folder / shot), full_page=True)

@@ -14,11 +14,12 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.e2e.browser import SCREENSHOTS, wait_for_app
 from tests.e2e.server import serve_app
-from tests.e2e.test_pages_smoke import SCREENSHOTS, wait_for_app
 
 pytestmark = pytest.mark.e2e
 MIN_CONTRAST = 4.5  # WCAG AA, normal text
+HEADINGS = {"compare": "Compare", "history": "Job history"}
 
 
 def _rgb(css: str) -> tuple[float, float, float]:
@@ -49,7 +50,9 @@ def test_contrast_of_known_colours() -> None:
 def _chart_text_colours(page: Page) -> list[tuple[bool, str, str]]:
     """(is a tick label, text, fill) of every text plotly drew in the first chart."""
     chart = page.get_by_test_id("stPlotlyChart").first
-    expect(chart.locator(".main-svg").first).to_be_visible(timeout=60_000)
+    expect(chart.locator(".main-svg").first).to_be_visible()
+    expect(chart.locator(".xtick text, .ytick text").first).to_be_visible()
+    wait_for_app(page)  # the chart is drawn by a finished run, not redrawn by a later one
     fills: list[tuple[bool, str, str]] = chart.evaluate(
         """el => [...el.querySelectorAll('svg text')]
             .filter(t => t.textContent.trim() !== '')
@@ -65,6 +68,7 @@ def test_chart_text_is_readable(page: Page, tmp_path: Path, theme: str, where: s
     page.emulate_media(color_scheme=theme)  # the app follows the system's light/dark setting
     with serve_app(tmp_path) as url:
         page.goto(f"{url}/{where}")
+        expect(page.get_by_role("heading", name=HEADINGS[where], exact=True)).to_be_visible()
         wait_for_app(page)
         expect(page.get_by_test_id("stException")).to_have_count(0)
         background = page.get_by_test_id("stApp").evaluate(
