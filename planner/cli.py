@@ -21,7 +21,7 @@ from planner.cli_scenarios import add_scenario_commands
 from planner.cli_tco import add_tco_command
 from planner.errors import PlannerError
 from planner.importer import import_file, rejected_rows
-from planner.ingest import FORMATS, IngestOptions, ReadLimits
+from planner.ingest import CENSORED_CHOICES, FORMATS, IngestOptions, ReadLimits
 from planner.ingest.columns import FIELDS
 from planner.ingest.limits import MAX_UNPACKED_BYTES, shorten
 from planner.replay import validation_text
@@ -117,6 +117,13 @@ def _read_options(parser: argparse.ArgumentParser) -> None:
         help="split jobs without a pod count into pods of at most this many GPUs",
     )
     parser.add_argument(
+        "--censored",
+        choices=CENSORED_CHOICES,
+        default="window",
+        help="rows with no start and no run time (not pending): 'window' (default) runs them "
+        "from the export window's start, flagged running_at_start; 'reject' rejects them",
+    )
+    parser.add_argument(
         "--max-unpacked-gib",
         type=float,
         default=MAX_UNPACKED_BYTES / GIB,
@@ -142,6 +149,7 @@ def _options(args: argparse.Namespace) -> IngestOptions:
         mapping=mapping,
         tz=args.tz,
         max_gpus_per_pod=args.max_gpus_per_pod,
+        censored=args.censored,
         limits=ReadLimits(max_unpacked_bytes=int(min(args.max_unpacked_gib, 1e6) * GIB)),
     )
 

@@ -207,7 +207,8 @@ def _replay_lines(s: dict[str, Any]) -> list[str]:
         f"trace {s['trace_id']} on {s['cluster']} ({s['gpu_capacity']:,} GPUs): "
         f"{policy['admission']} admission, {policy['placement']}, {policy['queueing']}",
         f"jobs {s['jobs']:,}: completed {s['completed']:,}, unschedulable {s['unschedulable']:,}, "
-        f"unfinished {s['unfinished']:,}",
+        f"unfinished {s['unfinished']:,}, withdrawn {s['withdrawn']:,} (observed "
+        f"{s['withdrawn_observed']:,}; {s['withdrawn_after_start']:,} started, then deleted)",
         f"horizon {s['horizon_s'] / 86400:,.2f} days; allocated "
         f"{s['allocated_gpu_hours']:,.1f} GPU-h; utilization {_pct(s['utilization'])}",
     ]

@@ -6,6 +6,16 @@ queueing policy's order; `ClusterState` decides where pods go. Waiting jobs are 
 shape (pod request, pod count, allowed GPU types): jobs of one shape fit or fail together,
 so a pass tries each shape once instead of every job, and why-they-wait is decided per
 shape. Deterministic: the only randomness is `random.Random(policy.seed)`.
+
+Withdrawal: a job with `withdraw_after_s` has a deadline, `submit_s + withdraw_after_s`. If it
+has not started by then (deadlines apply before the instant's arrivals and scheduling pass)
+it leaves the queue, releases any pods it held, and ends `withdrawn`: never started, no wait
+booked to a started job, not unschedulable nor unfinished. A job with a deadline that can
+never fit the cluster is withdrawn at its deadline too. A job observed as withdrawn (status
+`withdrawn`: its user deleted it while it waited, so its run time is unknown) that the
+replay does start holds its GPUs until the deadline, when its user deleted it, and ends
+`withdrawn-after-start`; any other job, once started, runs its own run time. See
+docs/status-mapping.md.
 """
 
 import gc
@@ -51,12 +61,14 @@ from planner.waits import (
 )
 
 # Event kinds, in the order they apply at one instant: freed GPUs are visible to arrivals.
-_FINISH, _TERMINATED, _TIMEOUT, _REQUEUE, _RETRY, _ONLINE, _BURST = range(7)
+_FINISH, _TERMINATED, _TIMEOUT, _REQUEUE, _RETRY, _ONLINE, _BURST, _WITHDRAW = range(8)
 _ONLINE_POD: PodShape = (1000, 1, 0, 0)
 VOLCANO_SESSION_S = 1.0
 """Volcano runs its actions (enqueue, allocate, ...) once per scheduling period."""
 # Job states.
 PENDING, WAITING, RUNNING, DONE, UNSCHEDULABLE, BACKING_OFF, TERMINATING, BURST = range(8)
+WITHDRAWN, DELETED = 8, 9  # left the queue at its deadline / started, deleted at it
+_SETTLED = frozenset((DONE, UNSCHEDULABLE, BURST, WITHDRAWN, DELETED))
 _TIMELINE_BINS = 400
 _MAX_BINS = 4 * _TIMELINE_BINS
 """Past this many bins, pairs merge and the width doubles: memory and time stay bounded by
@@ -75,6 +87,8 @@ _STATUS = (
     "unfinished",
     "unfinished",
     "burst",
+    "withdrawn",
+    "withdrawn-after-start",
 )
 Shape = tuple[PodShape, int, Allowed]
 
@@ -197,6 +211,12 @@ def _check_span(jobs: Sequence[Job], policy: Policy) -> None:
             "(100 years)"
         )
     for job in jobs:
+        withdraw = job.withdraw_after_s
+        if withdraw is not None and not 0 <= withdraw <= MAX_SIMULATED_S:
+            raise ScenarioError(
+                f"job {job.job_id!r}: withdraw_after_s {withdraw:g}: give seconds from 0 to "
+                f"{MAX_SIMULATED_S:.0f} (100 years)"
+            )
         end = job.submit_s + job.duration_s
         if not (
             job.duration_s >= 0 and job.submit_s >= -MAX_SIMULATED_S and end <= MAX_SIMULATED_S
@@ -298,8 +318,14 @@ class _Replay:
 
     def _init_jobs(self, n: int) -> None:
         overhead = self.policy.overhead
+        self.deadline = [
+            None if job.withdraw_after_s is None else job.submit_s + job.withdraw_after_s
+            for job in self.jobs
+        ]
+        # an observed withdrawal has no run time: once started, it runs until its deadline
         self.run_s = [
-            job.duration_s * overhead.factor(job.pods) if overhead else job.duration_s
+            ((job.withdraw_after_s or 0.0) if job.status == "withdrawn" else job.duration_s)
+            * (overhead.factor(job.pods) if overhead else 1.0)
             for job in self.jobs
         ]
         self.remaining_s = list(self.run_s)
@@ -410,6 +436,7 @@ class _Replay:
         n = len(jobs)
         if self.policy.colocation is not None:
             self._push(0.0, _ONLINE, -1)
+        self._push_deadlines()
         # one counter and one comparison per instant; -1 is never reached without a callback
         steps, check, self.reported = 0, _PROGRESS_STEPS if progress else -1, 0.0
         while next_arrival < n or events:
@@ -417,7 +444,7 @@ class _Replay:
             if steps == check:
                 check += _PROGRESS_STEPS
                 self._report(progress)
-            if events and events[0][1] == _BURST:
+            if events and events[0][1] >= _BURST:
                 self._drop_stale_bursts()
                 if not events and next_arrival >= n:
                     break
@@ -446,6 +473,12 @@ class _Replay:
         self._advance(max(end, self.now))
         return self._result()
 
+    def _push_deadlines(self) -> None:
+        """One withdrawal event per job with a deadline (after unschedulable ones settled)."""
+        for i, deadline in enumerate(self.deadline):
+            if deadline is not None and self.state[i] == PENDING:
+                self._push(deadline, _WITHDRAW, i)
+
     def _report(self, progress: Callable[[float], None] | None) -> None:
         """Call `progress` with the fraction done if it grew enough since the last call."""
         n = len(self.jobs)
@@ -465,6 +498,8 @@ class _Replay:
         elif kind == _BURST:
             if self._may_burst(i):
                 self._burst(i)
+        elif kind == _WITHDRAW:
+            self._withdraw(i)
         elif kind == _TIMEOUT:
             if self.state[i] == WAITING and 0 < self.placed[i] < self.jobs[i].pods:
                 self._time_out(i)
@@ -856,10 +891,54 @@ class _Replay:
         return self.state[i] == WAITING and not self.placed[i] and i not in self.preempted_waiting
 
     def _drop_stale_bursts(self) -> None:
-        """Burst deadlines of jobs that started meanwhile must not move the clock."""
+        """Burst and withdrawal deadlines of jobs that started or ended meanwhile must not
+        move the clock."""
         events = self.events
-        while events and events[0][1] == _BURST and not self._may_burst(events[0][3]):
+        while events and events[0][1] >= _BURST and self._stale(events[0][1], events[0][3]):
             heapq.heappop(events)
+
+    def _stale(self, kind: int, i: int) -> bool:
+        if kind == _BURST:
+            return not self._may_burst(i)
+        state = self.state[i]
+        return state in _SETTLED or (state == RUNNING and self.jobs[i].status != "withdrawn")
+
+    def _withdraw(self, i: int) -> None:
+        """The job's deadline: if it has not started, it leaves the queue (see the module
+        docstring); an observed withdrawal that runs is deleted now."""
+        state = self.state[i]
+        if state == RUNNING:
+            if self.jobs[i].status == "withdrawn":
+                self._finish(i)
+            return
+        if state == WAITING:
+            if self.placed[i]:
+                self._drop_partial(i)
+            self._leave_shape(i)
+            if i in self.preempted_waiting:
+                self._close_override(i, self.preempted_waiting.pop(i))
+            self._dequeue(i)
+            if self.gate is not None:
+                self.gate.started(i)
+                self.gate.pending = [p for p in self.gate.pending if p[0] != i]
+        elif state == BACKING_OFF:
+            self._close_override(i, BACKOFF)
+        elif state != PENDING:
+            return  # settled, or terminating: `_terminated` withdraws it
+        self.awaiting.pop(i, None)
+        self.state[i] = WITHDRAWN
+        self.end[i] = self.now
+        self.freed = self.dirty = True
+
+    def _drop_partial(self, i: int) -> None:
+        """Release the pods a partly placed job holds (pod-by-pod admission)."""
+        pod = self.shapes[self.shape_of[i]][0]
+        self._close_override(i, PARTIAL_GANG)
+        for alloc in self.allocs[i]:
+            self.cluster.release(alloc, pod)
+        self.held_milli -= pod[0] * pod[1] * self.placed[i]
+        self.allocs[i] = []
+        self.placed[i] = 0
 
     def _burst(self, i: int) -> None:
         """Hybrid: it waited longer than the burst threshold, so it runs in the cloud now."""
@@ -869,7 +948,11 @@ class _Replay:
             self.gate.started(i)
         self.state[i] = BURST
         self.start[i] = self.now
-        self.end[i] = self.now + self.remaining_s[i]
+        end = self.now + self.remaining_s[i]
+        deadline = self.deadline[i]
+        if deadline is not None and self.jobs[i].status == "withdrawn":
+            end = min(end, max(deadline, self.now))  # deleted by its user at the deadline
+        self.end[i] = end
         self.freed = self.dirty = True  # the queue changed: backfill re-plans its pivot
 
     def _terminated(self, j: int) -> None:
@@ -879,8 +962,14 @@ class _Replay:
             self._charge(self.cq_of_job[j], flavor, self.shape_of[j], -1)
         self._release_job(j)
         self.allocs[j] = []
-        self._enqueue(j, requeue=True, preempted=True)
         self.freed = self.dirty = True
+        deadline = self.deadline[j]
+        if deadline is not None and deadline <= self.now:  # its user deleted it meanwhile
+            self._close_override(j, self.preempted_waiting.pop(j))
+            self.state[j] = WITHDRAWN
+            self.end[j] = self.now
+            return
+        self._enqueue(j, requeue=True, preempted=True)
 
     def _head_failed(self, cq: int, heap: list[tuple[int, int, int]]) -> None:
         quotas = self.quotas
@@ -968,13 +1057,7 @@ class _Replay:
         return True
 
     def _time_out(self, i: int) -> None:
-        pod = self.shapes[self.shape_of[i]][0]
-        self._close_override(i, PARTIAL_GANG)
-        for alloc in self.allocs[i]:
-            self.cluster.release(alloc, pod)
-        self.held_milli -= pod[0] * pod[1] * self.placed[i]
-        self.allocs[i] = []
-        self.placed[i] = 0
+        self._drop_partial(i)
         self._dequeue(i)
         self.state[i] = BACKING_OFF
         self.override_since[i] = self.now
@@ -1217,7 +1300,7 @@ class _Replay:
             flavor = self.job_flavor.pop(i)
             self._charge(self.shape_cq[sid], flavor, sid, -1)
             self.running_on_flavor[flavor].discard(i)
-        self.state[i] = DONE
+        self.state[i] = DELETED if self.jobs[i].status == "withdrawn" else DONE
         self.end[i] = self.now
         if self.policy.queueing == "backfill":
             est_end = self.est_end.pop(i)
@@ -1436,6 +1519,9 @@ class _Replay:
                 job = self.jobs[i]
                 self.state[i] = BURST
                 self.start[i], self.end[i] = job.submit_s, job.submit_s + job.duration_s
+            elif verdicts[sid] and self.deadline[i] is not None:
+                self.state[i] = WITHDRAWN  # it waits, in vain, until its deadline
+                self.end[i] = self.deadline[i]
             elif verdicts[sid]:
                 self.state[i] = UNSCHEDULABLE
                 self.unschedulable[i] = verdicts[sid]

@@ -55,12 +55,34 @@ FROM staging_steps s ANTI JOIN (SELECT DISTINCT job_id FROM staging_jobs) j
      ON s.parent = j.job_id
 ORDER BY s.row_number
 """
+# Canonical jobs from staging, times relative to the trace start. Left-censored rows (no
+# start, no submit) start at the window start; rows with no end run to the window end; a
+# row marked running that ended before the window end completed; withdrawn jobs did no work
+# and wait at most until they were deleted (or the window end). See docs/status-mapping.md.
+_INSERT_JOBS = """
+INSERT INTO jobs
+SELECT $trace, row_number, job_id, coalesce(submit_t, $start) - $origin,
+       CASE WHEN status = 'withdrawn' THEN 0.0
+            ELSE coalesce(duration_s,
+                          greatest(coalesce(end_t, $end) - coalesce(start_t, submit_t, $start),
+                                   0.0)) END,
+       pods, gpus, cpu, mem_gib, gpu_types, queue, user_name, priority,
+       CASE WHEN status = 'running-at-end' AND end_t < $end THEN 'completed' ELSE status END,
+       coalesce(start_t, CASE WHEN submit_t IS NULL THEN $start END) - $origin,
+       end_t - $origin,
+       CASE WHEN status = 'running-at-end' AND end_t < $end
+            THEN replace(flags, 'running_at_end', 'ended_while_running') ELSE flags END,
+       CASE WHEN status = 'withdrawn' THEN greatest(coalesce(end_t, $end) - submit_t, 0.0) END,
+       submit_t IS NULL
+FROM staging_jobs ORDER BY coalesce(submit_t, $start), row_number
+"""
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 @dataclass(frozen=True, slots=True)
 class _Bounds:
     origin: float
+    start: float
     end: float
     absolute: bool
 
@@ -166,22 +188,15 @@ def _write_trace(
 ) -> None:
     bounds = _bounds(con, report.time_base == "absolute")
     con.execute(
-        """
-        INSERT INTO jobs
-        SELECT $trace, row_number, job_id, submit_t - $origin,
-               coalesce(duration_s, $end - start_t), pods, gpus, cpu, mem_gib, gpu_types,
-               queue, user_name, priority, status, start_t - $origin, end_t - $origin, flags
-        FROM staging_jobs ORDER BY submit_t, row_number
-        """,
-        {"trace": report.trace_id, "origin": bounds.origin, "end": bounds.end},
+        _INSERT_JOBS,
+        {
+            "trace": report.trace_id,
+            "origin": bounds.origin,
+            "start": bounds.start,
+            "end": bounds.end,
+        },
     )
-    totals = con.execute(
-        "SELECT coalesce(sum(pods * gpus * duration_s) / 3600, 0), coalesce(sum(pods * gpus), 0) "
-        "FROM jobs WHERE trace_id = ?",
-        [report.trace_id],
-    ).fetchone()
-    assert totals is not None  # an aggregate always returns one row
-    report.gpu_hours, report.gpu_total = float(totals[0]), float(totals[1])
+    _count_outcomes(con, report)
     report.horizon_s = max(bounds.end - bounds.origin, 0.0)
     if bounds.absolute:
         report.start_utc = dt.datetime.fromtimestamp(bounds.origin, tz=dt.UTC).isoformat()
@@ -208,10 +223,32 @@ def _write_trace(
     )
 
 
+def _count_outcomes(con: duckdb.DuckDBPyConnection, report: IngestReport) -> None:
+    """GPU-hours, censoring and withdrawal counts, and flags, as stored."""
+    totals = con.execute(
+        "SELECT coalesce(sum(pods * gpus * duration_s) / 3600, 0), coalesce(sum(pods * gpus), 0),"
+        " count(*) FILTER (running_at_start), count(*) FILTER (status = 'running-at-end'),"
+        " count(*) FILTER (status = 'withdrawn') "
+        "FROM jobs WHERE trace_id = ?",
+        [report.trace_id],
+    ).fetchone()
+    assert totals is not None  # an aggregate always returns one row
+    report.gpu_hours, report.gpu_total = float(totals[0]), float(totals[1])
+    report.running_at_start, report.running_at_end, report.withdrawn = map(int, totals[2:])
+    flags = con.execute(
+        "SELECT flag, count(*) FROM (SELECT unnest(string_split(flags, ',')) AS flag "
+        "FROM jobs WHERE trace_id = ?) WHERE flag <> '' GROUP BY flag ORDER BY flag",
+        [report.trace_id],
+    ).fetchall()
+    report.flagged = {str(flag): int(count) for flag, count in flags}
+    report.pending_at_end = report.flagged.get("pending_at_end", 0)
+
+
 def _bounds(con: duckdb.DuckDBPyConnection, absolute: bool) -> _Bounds:
+    """The export's window: the earliest and latest time any row knows of."""
     row = con.execute(
         """
-        SELECT min(submit_t),
+        SELECT min(least(submit_t, start_t, end_t)),
                max(greatest(end_t, start_t + duration_s, start_t, submit_t))
         FROM staging_jobs
         """
@@ -219,7 +256,7 @@ def _bounds(con: duckdb.DuckDBPyConnection, absolute: bool) -> _Bounds:
     first = float(row[0]) if row and row[0] is not None else 0.0
     last = float(row[1]) if row and row[1] is not None else first
     origin = first if absolute else 0.0
-    return _Bounds(origin=origin, end=max(last, origin), absolute=absolute)
+    return _Bounds(origin=origin, start=first, end=max(last, origin), absolute=absolute)
 
 
 def _nan_as_null(frame: pd.DataFrame) -> pd.DataFrame:

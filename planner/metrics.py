@@ -67,6 +67,9 @@ def summarize(
         "completed": len(completed),
         "unschedulable": status.count("unschedulable"),
         "unfinished": status.count("unfinished"),
+        "withdrawn": status.count("withdrawn"),
+        "withdrawn_after_start": status.count("withdrawn-after-start"),
+        "withdrawn_observed": sum(1 for job in jobs if job.status == "withdrawn"),
         "still_waiting": sum(
             1 for i, s in enumerate(status) if s == "unfinished" and result.start_s[i] is None
         ),

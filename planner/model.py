@@ -7,8 +7,20 @@ trace is loaded and then only read. All times are seconds since the trace start.
 from dataclasses import dataclass
 from typing import Literal
 
-JobStatus = Literal["completed", "failed", "cancelled", "running-at-end"]
-JOB_STATUSES: tuple[JobStatus, ...] = ("completed", "failed", "cancelled", "running-at-end")
+JobStatus = Literal["completed", "failed", "cancelled", "running-at-end", "withdrawn"]
+"""A job's observed outcome in the export. `running-at-end`: still running when the history
+was exported (censored on the right). `withdrawn`: created, never scheduled, deleted while
+it waited (or still waiting at the export); it did no work. docs/status-mapping.md maps
+each format's states onto these."""
+JOB_STATUSES: tuple[JobStatus, ...] = (
+    "completed",
+    "failed",
+    "cancelled",
+    "running-at-end",
+    "withdrawn",
+)
+USEFUL_EXCLUDABLE: tuple[JobStatus, ...] = ("failed", "cancelled")
+"""Observed statuses a user may leave out of useful work (`is_useful(exclude_failed=True)`)."""
 
 # GPU-count classes used by reports: (label, lowest, highest) on a job's total GPUs.
 GPU_SIZE_CLASSES: tuple[tuple[str, float, float], ...] = (
@@ -52,6 +64,12 @@ class Job:
     status: JobStatus = "completed"
     start_s: float | None = None
     end_s: float | None = None
+    withdraw_after_s: float | None = None
+    """Observed pending lifetime: the replay withdraws the job if it has not started by
+    `submit_s + withdraw_after_s` (None: the job waits as long as it takes)."""
+    running_at_start: bool = False
+    """Censored on the left: already running when the export's window opened, so its submit
+    and start are the window start and its run time is what the window saw."""
 
     @property
     def total_gpus(self) -> float:
@@ -60,3 +78,12 @@ class Job:
     @property
     def gpu_hours(self) -> float:
         return self.total_gpus * self.duration_s / 3600.0
+
+
+def is_useful(job: Job, *, exclude_failed: bool = False) -> bool:
+    """Whether the job's work counts as useful: every job that ran (not withdrawn), less
+    failed and cancelled ones when `exclude_failed` is on. One definition for the replay's
+    completed GPU-hours and the TCO's useful GPU-hours."""
+    if job.status == "withdrawn":
+        return False
+    return not (exclude_failed and job.status in USEFUL_EXCLUDABLE)

@@ -251,7 +251,8 @@ def load_jobs(con: duckdb.DuckDBPyConnection, trace_id: str) -> list[Job]:
     """A stored trace's jobs in submit order (ties in file order)."""
     cols = con.execute(
         "SELECT job_id, submit_s, duration_s, pods, gpus, cpu, mem_gib, gpu_types, queue, "
-        "user_name, priority, status, start_s, end_s FROM jobs WHERE trace_id = ? "
+        "user_name, priority, status, start_s, end_s, withdraw_after_s, running_at_start "
+        "FROM jobs WHERE trace_id = ? "
         "ORDER BY submit_s, row_number",
         [trace_id],
     ).fetchnumpy()
@@ -276,6 +277,8 @@ def load_jobs(con: duckdb.DuckDBPyConnection, trace_id: str) -> list[Job]:
             status,
             _present(start),
             _present(end),
+            _present(withdraw),
+            bool(left),
         )
         for (
             job_id,
@@ -292,6 +295,8 @@ def load_jobs(con: duckdb.DuckDBPyConnection, trace_id: str) -> list[Job]:
             status,
             start,
             end,
+            withdraw,
+            left,
         ) in zip(
             cols["job_id"].tolist(),
             cols["submit_s"].tolist(),
@@ -307,6 +312,8 @@ def load_jobs(con: duckdb.DuckDBPyConnection, trace_id: str) -> list[Job]:
             cols["status"].tolist(),
             starts,
             ends,
+            cols["withdraw_after_s"].tolist(),
+            cols["running_at_start"].tolist(),
             strict=True,
         )
     ]

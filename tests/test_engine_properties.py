@@ -549,3 +549,77 @@ def test_best_effort_fifo_never_leaves_a_job_waiting_that_fits(
     behind_head = REASON_CODES.index("behind_head")
     for i, waited in enumerate(result.wait_by_reason):
         assert waited is None or waited[behind_head] == 0, result.jobs[i]
+
+
+# --- jobs with withdrawal deadlines -------------------------------------------------------------
+
+OUTCOMES = STATUSES | {"withdrawn", "withdrawn-after-start"}
+
+
+@st.composite
+def jobs_with_deadlines(draw: st.DrawFn) -> list[Job]:
+    """Random jobs, some with a deadline; some observed withdrawn (no run time, duration 0)."""
+    jobs = draw(job_lists())
+    out = []
+    for job in jobs:
+        kind = draw(st.sampled_from(["plain", "deadline", "withdrawn"]))
+        if kind == "plain":
+            out.append(job)
+            continue
+        withdraw = draw(st.one_of(st.just(0.0), st.integers(1, 300).map(float), st.floats(0, 300)))
+        duration = 0.0 if kind == "withdrawn" else job.duration_s
+        status = "withdrawn" if kind == "withdrawn" else "completed"
+        out.append(
+            Job(
+                job.job_id,
+                job.submit_s,
+                duration,
+                pods=job.pods,
+                gpus=job.gpus,
+                cpu=job.cpu,
+                mem_gib=job.mem_gib,
+                gpu_types=job.gpu_types,
+                status=status,  # type: ignore[arg-type]
+                withdraw_after_s=withdraw,
+            )
+        )
+    return out
+
+
+@SETTINGS
+@given(jobs=jobs_with_deadlines(), nodes=clusters(), policy=policies())
+def test_jobs_with_deadlines_end_in_one_status_and_never_overfill_a_node(
+    jobs: list[Job], nodes: list[NodeSpec], policy: Policy
+) -> None:
+    result = run(jobs, nodes, policy)
+
+    assert sorted(job.job_id for job in result.jobs) == sorted(job.job_id for job in jobs)
+    assert set(result.status) <= OUTCOMES
+    spans = holdings(result)
+    for t in sorted({start for start, _, _ in spans}):
+        active = [i for start, end, i in spans if start <= t < end]
+        assert_fits_nodes(result, nodes, active, f"at {t}")
+    expected = sum(
+        sum(gpus for _, gpus in result.placement[i]) * (end - start) for start, end, i in spans
+    )
+    assert result.allocated_gpu_s == pytest.approx(expected, rel=1e-6, abs=1e-6)
+    for i, job in enumerate(result.jobs):
+        status, start, end = result.status[i], result.start_s[i], result.end_s[i]
+        deadline = None if job.withdraw_after_s is None else job.submit_s + job.withdraw_after_s
+        if status == "withdrawn":
+            # left the queue at its deadline (or when its evicted pods were gone), holding nothing
+            assert deadline is not None
+            assert start is None
+            assert result.placement[i] == ()
+            assert end is not None
+            assert end >= deadline
+        elif status == "withdrawn-after-start":
+            assert job.status == "withdrawn"
+            assert start is not None
+            assert deadline is not None
+            assert start < deadline
+            assert end == pytest.approx(deadline)
+        elif start is not None and deadline is not None and not result.segments.get(i):
+            assert start < deadline, "a job started at or after its deadline"
+        if job.status == "withdrawn":
+            assert status in {"withdrawn", "withdrawn-after-start", "unfinished"}

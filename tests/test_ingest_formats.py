@@ -32,7 +32,7 @@ def test_openb_default_pod_list_accounts_for_every_pod(
     shared_traces: Path, con: duckdb.DuckDBPyConnection
 ) -> None:
     path = shared_traces / OPENB / "openb_pod_list_default.csv.gz"
-    rows, scheduled_gpus, _ = openb_file_gpu_total(path)
+    rows, scheduled_gpus, pending_gpus = openb_file_gpu_total(path)
 
     report = ingest(con, path)
 
@@ -40,8 +40,9 @@ def test_openb_default_pod_list_accounts_for_every_pod(
     assert rows == 8152
     assert report.rows == rows
     assert report.accepted + report.rejected == 8152
-    assert report.rejected_by_reason == {"never_started": 897}
-    assert report.gpu_total == pytest.approx(scheduled_gpus)
+    assert report.rejected_by_reason == {}
+    assert report.withdrawn == 897  # Pending pods: kept, with their deadlines
+    assert report.gpu_total == pytest.approx(scheduled_gpus + pending_gpus)
 
 
 def test_openb_pods_keep_shares_types_and_times(
@@ -109,8 +110,10 @@ def test_slurm_sacct_export(tmp_path: Path, con: duckdb.DuckDBPyConnection) -> N
     jobs = {j["job_id"]: j for j in jobs_of(con, report.trace_id)}
 
     assert report.format == "slurm"
-    assert (report.rows, report.accepted, report.steps_folded) == (6, 4, 2)
-    assert report.rejected_by_reason == {"never_started": 1, "orphan_step": 1}
+    assert (report.rows, report.accepted, report.steps_folded) == (6, 5, 2)
+    assert report.rejected_by_reason == {"orphan_step": 1}
+    # cancelled while pending (no start, 0 s elapsed): withdrawn after 10 minutes
+    assert (jobs["101"]["status"], jobs["101"]["withdraw_after_s"]) == ("withdrawn", 600.0)
     assert report.start_utc == "2024-03-01T08:00:00+00:00"
     big = jobs["100"]
     assert (big["pods"], big["gpus"], big["cpu"], big["mem_gib"]) == (2, 8.0, 16.0, 256.0)

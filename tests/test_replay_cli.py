@@ -223,13 +223,19 @@ def test_openb_default_replays_on_its_own_node_list(
     )
 
     assert out["gpu_capacity"] == 6212
-    assert out["jobs"] == 7255  # 897 pods never started and are rejected at ingest
-    assert out["completed"] + out["unschedulable"] + out["unfinished"] == out["jobs"]
-    # the real cluster ran every one of these pods, so our replay must place them all
-    assert out["completed"] == out["jobs"]
+    assert out["jobs"] == 8152  # with the 897 pods withdrawn while pending
+    withdrawn = out["withdrawn"] + out["withdrawn_after_start"]
+    assert withdrawn == out["withdrawn_observed"] == 897
+    assert out["completed"] + out["unschedulable"] + out["unfinished"] + withdrawn == out["jobs"]
+    # the real cluster ran every one of the other pods, so our replay must place them all
+    assert out["completed"] == out["jobs"] - 897
     with schedule.open(newline="") as handle:
         rows = list(csv.DictReader(handle))
-    gpu_seconds = sum(float(r["gpus"]) * (float(r["end_s"]) - float(r["start_s"])) for r in rows)
+    gpu_seconds = sum(
+        float(r["gpus"]) * (float(r["end_s"]) - float(r["start_s"]))
+        for r in rows
+        if r["start_s"]  # a withdrawn pod never started
+    )
     assert out["allocated_gpu_hours"] == pytest.approx(gpu_seconds / 3600, rel=1e-9)
 
 

@@ -8,6 +8,7 @@ import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import pandas as pd
@@ -29,6 +30,7 @@ from planner.ingest.source import (
 )
 
 __all__ = [
+    "CENSORED_CHOICES",
     "FORMATS",
     "JOB_FORMATS",
     "NODE_FORMATS",
@@ -44,6 +46,8 @@ __all__ = [
     "sniff",
 ]
 
+Censored = Literal["window", "reject"]
+CENSORED_CHOICES: tuple[Censored, ...] = ("window", "reject")
 _JOB_NEEDS = (("gpus", "gpus_per_pod"), ("submit", "start"), ("duration", "end", "start"))
 
 
@@ -55,6 +59,10 @@ class IngestOptions:
     mapping: Mapping[str, str] = field(default_factory=dict)
     tz: str = "UTC"
     max_gpus_per_pod: int = 8
+    censored: Censored = "window"
+    """Rows with no start and no run time that are not pending: "window" keeps them as
+    running since the window start (flag running_at_start); "reject" rejects them as
+    never_started. Rows with no end run to the window end either way."""
     chunk_rows: int = CHUNK_ROWS
     limits: ReadLimits = field(default_factory=ReadLimits)
 
@@ -67,6 +75,7 @@ class IngestOptions:
                 "mapping": dict(sorted(self.mapping.items())),
                 "tz": self.tz,
                 "max_gpus_per_pod": self.max_gpus_per_pod,
+                "censored": self.censored,
             },
             sort_keys=True,
         )
@@ -159,6 +168,7 @@ def jobs_from(source: Source, fmt: Format, options: IngestOptions) -> JobStream:
         decimal_comma=source.delimiter == ";",
         max_gpus_per_pod=options.max_gpus_per_pod,
         gpu_totals=fmt != "openb-pods",
+        censored=options.censored,
     )
     return JobStream(source, fmt, columns, options, normalize_options)
 

@@ -145,6 +145,7 @@ _CONTROL = r"[\x00-\x1f\x7f]"
 @dataclass(frozen=True, slots=True)
 class NormalizeOptions:
     tz: str = "UTC"
+    censored: str = "window"  # or "reject": see IngestOptions.censored
     decimal_comma: bool = False
     mem_unit_gib: float = 1.0
     max_gpus_per_pod: int = 8
@@ -257,7 +258,7 @@ def normalize(frame: pd.DataFrame, columns: ColumnMap, options: NormalizeOptions
     counts = Counter({name: int(flags.loc[alive, name].sum()) for name in flags.columns})
     result = ChunkResult(jobs, rej.result(), +counts)
     result.absolute_times = int(times.loc[alive, "absolute"].sum())
-    result.relative_times = int(alive.sum()) - result.absolute_times
+    result.relative_times = int(times.loc[alive, "relative"].sum())
     return result
 
 
@@ -513,26 +514,63 @@ def _times(
         columns.get("duration") or end_col or "",
         "a run time over 100 years: is the duration in milliseconds, or the end year wrong?",
     )
-    final = _final_status(status, run, start, columns, flags)
-    no_start = start.isna() & (columns.has("start") | run.isna())
-    rej.add(
-        final.eq("pending") | no_start,
-        "never_started",
-        columns.get("start") or columns.get("status") or columns.get("duration") or "",
-        "the job has no start time or run time: it never ran",
-    )
+    final = _final_status(status, run, end, columns, flags)
+    # a row with no time at all (censored on both sides) is neither absolute nor relative
+    relative = ~absolute & (submit.notna() | start.notna() | end.notna())
     flags["no_submit_time"] = submit.isna() & start.notna()
     flags["start_before_submit"] = (start < submit).fillna(False)
+    submit = submit.fillna(start).fillna(end - run)
+    withdrawn = _withdrawn(final, start=start, run=run, end=end, columns=columns)
+    never = columns.get("start") or columns.get("status") or columns.get("duration") or ""
+    rej.add(
+        withdrawn & submit.isna(),
+        "never_started",
+        never,
+        "the job never started and has no submit time: there is nothing to replay",
+    )
+    rej.add(withdrawn & (end < submit), "end_before_start", end_col or "", "deleted before submit")
+    no_start = ~withdrawn & start.isna()
+    if options.censored == "reject":
+        rej.add(
+            no_start & (columns.has("start") | run.isna()),
+            "never_started",
+            never,
+            "the job has no start time or run time (--censored reject)",
+        )
+    from_submit = no_start & run.isna() & submit.notna()
+    rej.add(from_submit & (end < submit), "end_before_start", end_col or "", "ends before submit")
+    final = final.mask(withdrawn, "withdrawn")
+    flags["running_at_end"] = final.eq("running-at-end")
+    flags["running_at_start"] = no_start & submit.isna()
+    flags["start_from_submit"] = from_submit
+    flags["pending_at_end"] = withdrawn & end.isna()
     return pd.DataFrame(
         {
-            "submit_t": submit.fillna(start),
+            "submit_t": submit,
             "start_t": start,
             "end_t": end,
-            "duration_s": run,
+            "duration_s": run.mask(withdrawn, 0.0),
             "status": final,
             "absolute": absolute,
+            "relative": relative,
         }
     )
+
+
+def _withdrawn(
+    final: pd.Series, *, start: pd.Series, run: pd.Series, end: pd.Series, columns: ColumnMap
+) -> pd.Series:
+    """Jobs that never started and will not: pending at the export (with an end: deleted
+    while pending), or cancelled with no start and no run time (Slurm's cancelled while
+    pending)."""
+    cancelled_waiting = (
+        final.eq("cancelled")
+        & start.isna()
+        & run.fillna(0.0).eq(0.0)
+        & end.notna()
+        & columns.has("start")
+    )
+    return (final.eq("pending") | cancelled_waiting).fillna(False).astype(bool)
 
 
 def _durations(frame: pd.DataFrame, columns: ColumnMap, rej: Rejections) -> pd.Series:
@@ -564,16 +602,15 @@ def _time_base(
 
 
 def _final_status(
-    status: pd.Series, run: pd.Series, start: pd.Series, columns: ColumnMap, flags: pd.DataFrame
+    status: pd.Series, run: pd.Series, end: pd.Series, columns: ColumnMap, flags: pd.DataFrame
 ) -> pd.Series:
-    """The given status; without one, completed if the run time is known."""
-    running = run.isna() & start.notna()
-    derived = pd.Series(np.where(run.notna(), "completed", "running-at-end"), index=run.index)
+    """The given status; without one, completed if the run time or end is known. A job
+    with neither a run time nor an end (and not pending) was still running at the export."""
+    running = run.isna() & end.isna()
+    derived = pd.Series(np.where(running, "running-at-end", "completed"), index=run.index)
     if not columns.has("status"):
         flags["status_derived"] = True
         final = derived.astype("string")
     else:
         final = status.fillna(derived.astype("string"))
-    final = final.mask(running & final.ne("pending"), "running-at-end")
-    flags["running_at_end"] = final.eq("running-at-end")
-    return final
+    return final.mask(running & final.ne("pending"), "running-at-end")

@@ -26,7 +26,14 @@ REJECTION_REASONS: dict[str, str] = {
 }
 
 FLAGS: dict[str, str] = {
-    "running_at_end": "still running when the history was exported; run time is as observed",
+    "running_at_end": "still running when the history was exported; runs to the window end",
+    "running_at_start": "no start, submit or run time: already running when the window "
+    "opened; starts at the window start (--censored reject rejects it instead)",
+    "start_from_submit": "no start or run time but a submit time: taken as started when submitted",
+    "pending_at_end": "still pending when the history was exported: withdrawn at the window "
+    "end unless the replay starts it",
+    "ended_while_running": "marked running but ended before the window end (openb: Running "
+    "pod with a deletion time): completed",
     "pods_inferred": "no pod count: split into pods of at most the per-pod GPU limit",
     "no_submit_time": "no submit time: taken as submitted when it started",
     "start_before_submit": "starts before its submit time (clock skew in the source)",

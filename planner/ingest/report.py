@@ -37,6 +37,16 @@ class IngestReport(BaseModel):
     blank_lines: int = 0
     steps_folded: int = 0
     gpu_hours: float = 0.0
+    running_at_start: int = Field(
+        default=0, description="Jobs already running when the window opened (no start time)."
+    )
+    running_at_end: int = Field(default=0, description="Jobs still running at the window end.")
+    withdrawn: int = Field(
+        default=0, description="Jobs created and never scheduled (deleted, or still pending)."
+    )
+    pending_at_end: int = Field(
+        default=0, description="Withdrawn jobs still pending at the window end."
+    )
     gpu_total: float = Field(default=0.0, description="Sum of pods x GPUs over accepted jobs.")
     trace_id: str = ""
     already_imported: bool = False
@@ -65,6 +75,11 @@ class IngestReport(BaseModel):
             lines.append(
                 f"GPU-hours {self.gpu_hours:,.1f}  trace id {self.trace_id}"
                 + ("  (already imported)" if self.already_imported else "")
+            )
+            lines.append(
+                f"censored: {self.running_at_start:,} running at start, "
+                f"{self.running_at_end:,} running at end; withdrawn {self.withdrawn:,} "
+                f"({self.pending_at_end:,} still pending at end)"
             )
         for reason, count in sorted(self.rejected_by_reason.items(), key=lambda kv: -kv[1]):
             lines.append(f"  rejected {count:,}: {reason} - {REJECTION_REASONS.get(reason, '')}")
