@@ -1518,7 +1518,9 @@ class _Replay:
                 # hybrid: what can never run on prem goes to the cloud when submitted
                 job = self.jobs[i]
                 self.state[i] = BURST
-                self.start[i], self.end[i] = job.submit_s, job.submit_s + job.duration_s
+                run = job.withdraw_after_s if job.status == "withdrawn" else None
+                self.start[i] = job.submit_s
+                self.end[i] = job.submit_s + (job.duration_s if run is None else run)
             elif verdicts[sid] and self.deadline[i] is not None:
                 self.state[i] = WITHDRAWN  # it waits, in vain, until its deadline
                 self.end[i] = self.deadline[i]

@@ -87,3 +87,18 @@ def test_useful_work_is_every_job_that_ran_less_failed_ones_on_request() -> None
 
     assert [is_useful(j) for j in (ran, failed, gone)] == [True, True, False]
     assert [is_useful(j, exclude_failed=True) for j in (ran, failed, gone)] == [True, False, False]
+
+
+def test_a_withdrawn_job_that_bursts_runs_in_the_cloud_until_its_user_deleted_it() -> None:
+    # hybrid: the on-prem GPU is busy, so after 5 s of waiting the job goes to the cloud
+    jobs = [Job("busy", 0.0, 100.0), withdrawn("gave-up", 10.0, 50.0)]
+    too_big = Job("too-big", 0.0, 0.0, gpus=4.0, status="withdrawn", withdraw_after_s=30.0)
+
+    result = simulate([*jobs, too_big], ONE_GPU, Policy(burst_after_s=5.0))
+
+    by_id = {job.job_id: i for i, job in enumerate(result.jobs)}
+    gave_up, big = by_id["gave-up"], by_id["too-big"]
+    assert result.status[gave_up] == "burst"
+    assert (result.start_s[gave_up], result.end_s[gave_up]) == (15.0, 60.0)
+    assert result.status[big] == "burst"
+    assert (result.start_s[big], result.end_s[big]) == (0.0, 30.0)

@@ -519,31 +519,10 @@ def _times(
     relative = ~absolute & (submit.notna() | start.notna() | end.notna())
     flags["no_submit_time"] = submit.isna() & start.notna()
     flags["start_before_submit"] = (start < submit).fillna(False)
-    submit = submit.fillna(start).fillna(end - run)
-    withdrawn = _withdrawn(final, start=start, run=run, end=end, columns=columns)
-    never = columns.get("start") or columns.get("status") or columns.get("duration") or ""
-    rej.add(
-        withdrawn & submit.isna(),
-        "never_started",
-        never,
-        "the job never started and has no submit time: there is nothing to replay",
+    observed = _Observed(submit.fillna(start).fillna(end - run), start, end, run)
+    submit, final, withdrawn = _censor(
+        observed, final, columns, options.censored, rej=rej, flags=flags
     )
-    rej.add(withdrawn & (end < submit), "end_before_start", end_col or "", "deleted before submit")
-    no_start = ~withdrawn & start.isna()
-    if options.censored == "reject":
-        rej.add(
-            no_start & (columns.has("start") | run.isna()),
-            "never_started",
-            never,
-            "the job has no start time or run time (--censored reject)",
-        )
-    from_submit = no_start & run.isna() & submit.notna()
-    rej.add(from_submit & (end < submit), "end_before_start", end_col or "", "ends before submit")
-    final = final.mask(withdrawn, "withdrawn")
-    flags["running_at_end"] = final.eq("running-at-end")
-    flags["running_at_start"] = no_start & submit.isna()
-    flags["start_from_submit"] = from_submit
-    flags["pending_at_end"] = withdrawn & end.isna()
     return pd.DataFrame(
         {
             "submit_t": submit,
@@ -555,6 +534,57 @@ def _times(
             "relative": relative,
         }
     )
+
+
+@dataclass(frozen=True, slots=True)
+class _Observed:
+    """A chunk's times as read: submit (filled from start or end - run), start, end, run."""
+
+    submit: pd.Series
+    start: pd.Series
+    end: pd.Series
+    run: pd.Series
+
+
+def _censor(
+    times: _Observed,
+    final: pd.Series,
+    columns: ColumnMap,
+    censored: str,
+    *,
+    rej: Rejections,
+    flags: pd.DataFrame,
+) -> tuple[pd.Series, pd.Series, pd.Series]:
+    """(submit, status, withdrawn) once the window rules are applied: withdrawn jobs need a
+    submit time; start-less rows start at submit or the window start (--censored window) or
+    are rejected (--censored reject). See docs/status-mapping.md."""
+    submit, start, end, run = times.submit, times.start, times.end, times.run
+    end_col = columns.get("end") or ""
+    withdrawn = _withdrawn(final, start=start, run=run, end=end, columns=columns)
+    never = columns.get("start") or columns.get("status") or columns.get("duration") or ""
+    rej.add(
+        withdrawn & submit.isna(),
+        "never_started",
+        never,
+        "the job never started and has no submit time: there is nothing to replay",
+    )
+    rej.add(withdrawn & (end < submit), "end_before_start", end_col, "deleted before submit")
+    no_start = ~withdrawn & start.isna()
+    if censored == "reject":
+        rej.add(
+            no_start & (columns.has("start") | run.isna()),
+            "never_started",
+            never,
+            "the job has no start time or run time (--censored reject)",
+        )
+    from_submit = no_start & run.isna() & submit.notna()
+    rej.add(from_submit & (end < submit), "end_before_start", end_col, "ends before submit")
+    final = final.mask(withdrawn, "withdrawn")
+    flags["running_at_end"] = final.eq("running-at-end")
+    flags["running_at_start"] = no_start & submit.isna()
+    flags["start_from_submit"] = from_submit
+    flags["pending_at_end"] = withdrawn & end.isna()
+    return submit, final, withdrawn
 
 
 def _withdrawn(
