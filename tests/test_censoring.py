@@ -12,6 +12,9 @@ import duckdb
 import pytest
 
 from planner.cli import main
+from planner.importer import import_file
+from planner.ingest import IngestOptions
+from planner.store import migrations, open_store
 from tests.conftest import ingest, jobs_of, write
 
 EXPORT = """job_id,submit_time,start_time,end_time,gpus,status
@@ -157,3 +160,32 @@ def test_slurm_pending_and_cancelled_while_pending_are_withdrawn(
     # cancelled before it started: withdrawn after its 5 minutes in the queue
     assert (jobs["3"]["status"], jobs["3"]["withdraw_after_s"]) == ("withdrawn", 300.0)
     assert (jobs["1"]["status"], jobs["4"]["status"]) == ("completed", "failed")
+
+
+def test_a_database_from_before_withdrawn_jobs_keeps_its_jobs_and_takes_new_ones(
+    tmp_path: Path, export: Path
+) -> None:
+    path = tmp_path / "old.duckdb"
+    old = duckdb.connect(str(path))
+    old.execute(
+        "CREATE TABLE schema_migrations (package VARCHAR NOT NULL, version INTEGER NOT NULL, "
+        "name VARCHAR NOT NULL, applied_at TIMESTAMP, PRIMARY KEY (package, version))"
+    )
+    for version, name, sql in migrations("planner")[:2]:  # the schema before 003
+        old.execute(sql)
+        old.execute(
+            "INSERT INTO schema_migrations VALUES ('planner', ?, ?, now())", [version, name]
+        )
+    old.execute(
+        "INSERT INTO jobs VALUES ('t', 1, 'j1', 0, 60, 1, 1, 0, 0, '', 'q', '', 0, "
+        "'completed', 0, 60, '')"
+    )
+    old.close()
+
+    con = open_store(path)
+    kept = con.execute("SELECT job_id, withdraw_after_s, running_at_start FROM jobs").fetchall()
+    report = import_file(con, export, IngestOptions())
+    con.close()
+
+    assert kept == [("j1", None, False)]
+    assert report.withdrawn == 2
