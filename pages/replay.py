@@ -76,7 +76,11 @@ util.metric(t("replay.utilization"), fmt_percent(s["utilization"]))
 completed.metric(
     t("replay.completed"),
     fmt_number(s["completed"]),
-    help=t("replay.completed_help", jobs=fmt_number(s["jobs"])),
+    help=t(
+        "replay.completed_help",
+        jobs=fmt_number(s["jobs"]),
+        useful=fmt_number(s["useful_gpu_hours"], 1),
+    ),
 )
 unschedulable.metric(
     t("replay.unschedulable"),

@@ -210,7 +210,8 @@ def _replay_lines(s: dict[str, Any]) -> list[str]:
         f"unfinished {s['unfinished']:,}, withdrawn {s['withdrawn']:,} (observed "
         f"{s['withdrawn_observed']:,}; {s['withdrawn_after_start']:,} started, then deleted)",
         f"horizon {s['horizon_s'] / 86400:,.2f} days; allocated "
-        f"{s['allocated_gpu_hours']:,.1f} GPU-h; utilization {_pct(s['utilization'])}",
+        f"{s['allocated_gpu_hours']:,.1f} GPU-h (useful work of completed jobs "
+        f"{s['useful_gpu_hours']:,.1f}); utilization {_pct(s['utilization'])}",
     ]
     lines.extend(_wait_lines(s))
     waiting = {k: v for k, v in s["waiting_gpu_hours_by_reason"].items() if v}

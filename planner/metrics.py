@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from planner.engine import ReplayResult
-from planner.model import gpu_size_class
+from planner.model import gpu_size_class, is_useful
 from planner.waits import REASON_CODES
 
 _PERCENTILES = (50, 95, 99)
@@ -40,6 +40,19 @@ def in_wait_scope(result: ReplayResult, i: int, scope: str) -> bool:
     if scope == GPU_JOBS:
         return result.jobs[i].total_gpus > 0
     return _queue(result, i) == scope.removeprefix(TEAM_PREFIX)
+
+
+def useful_gpu_hours(
+    result: ReplayResult, *, exclude_failed: bool = False, served: tuple[str, ...] = ("completed",)
+) -> float:
+    """GPU-hours of useful work the replay served: jobs whose replay status is in `served`
+    ("completed" on the owned GPUs; add "burst" for a hybrid's cloud share) and whose work
+    counts (`planner.model.is_useful`). The Replay page's and the TCO's one definition."""
+    return sum(
+        job.gpu_hours
+        for job, status in zip(result.jobs, result.status, strict=True)
+        if status in served and is_useful(job, exclude_failed=exclude_failed)
+    )
 
 
 def summarize(
@@ -77,6 +90,7 @@ def summarize(
         "gpu_capacity_by_pool": dict(result.capacity_gpus),
         "horizon_s": horizon,
         "allocated_gpu_hours": result.allocated_gpu_s / 3600.0,
+        "useful_gpu_hours": useful_gpu_hours(result),
         "utilization": _ratio(result.allocated_gpu_s, capacity * horizon),
         "wait_scope": wait_scope,
         "wait_s": _stats(all_waits[scoped]),

@@ -8,7 +8,7 @@ import pytest
 
 from planner.cli import main
 from planner.engine import simulate
-from planner.metrics import check_wait_scope, summarize
+from planner.metrics import check_wait_scope, summarize, useful_gpu_hours
 from planner.model import Job
 from planner.policy import Policy
 from planner.ui.replay_view import scoped_waits, wait_scopes
@@ -70,3 +70,18 @@ def test_cli_prints_gpu_jobs_waits_and_all_jobs_waits(
     assert main([*args, "--json", "--waits", "all-jobs"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert (out["wait_scope"], out["wait_s"]["jobs"], out["wait_s"]["p50"]) == ("all-jobs", 9, 0)
+
+
+def test_useful_gpu_hours_are_every_job_that_ran_less_failed_only_when_asked() -> None:
+    jobs = [
+        Job("ok", 0, 3600, gpus=2, status="completed"),
+        Job("bad", 0, 1800, gpus=4, status="failed"),
+        Job("stop", 0, 7200, gpus=1, status="cancelled"),
+        Job("late", 0, 3600, gpus=1, status="running-at-end"),
+    ]
+    result = simulate(jobs, ONE_NODE, Policy())
+
+    # 2 x 1 h + 4 x 0.5 h + 1 x 2 h + 1 x 1 h: everything ran on the 8-GPU node
+    assert useful_gpu_hours(result) == pytest.approx(7.0)
+    assert summarize(result)["useful_gpu_hours"] == pytest.approx(7.0)
+    assert useful_gpu_hours(result, exclude_failed=True) == pytest.approx(3.0)

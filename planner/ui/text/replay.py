@@ -35,7 +35,11 @@ EN = {
     "replay.note": "note: {note}",
     "replay.utilization": "Utilization",
     "replay.completed": "Completed",
-    "replay.completed_help": "of {jobs} jobs",
+    "replay.completed_help": (
+        "of {jobs} jobs; their useful work is {useful} GPU-hours: every job that ran, "
+        "failed and cancelled ones included (the same count the TCO prices per useful "
+        "GPU-hour)"
+    ),
     "replay.unschedulable": "Unschedulable",
     "replay.unschedulable_help": "can never fit the cluster",
     "replay.mean_wait": "Mean wait",
@@ -179,7 +183,10 @@ ZH = {
     "replay.note": "注意：{note}",
     "replay.utilization": "利用率",
     "replay.completed": "已完成",
-    "replay.completed_help": "共 {jobs} 个作业",
+    "replay.completed_help": (
+        "共 {jobs} 个作业；有效工作量 {useful} GPU 小时：所有运行过的作业，"
+        "包括失败和取消的作业（与 TCO 中“每有效 GPU 小时”使用同一口径）"
+    ),
     "replay.unschedulable": "无法调度",
     "replay.unschedulable_help": "在该集群上永远放不下",
     "replay.mean_wait": "平均等待",
