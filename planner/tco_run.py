@@ -28,7 +28,7 @@ from planner.engine import ReplayResult, simulate
 from planner.errors import ScenarioError
 from planner.file_access import FileAccess
 from planner.ingest import IngestOptions
-from planner.metrics import summarize
+from planner.metrics import summarize, useful_gpu_hours
 from planner.model import Job, is_useful
 from planner.policy import Policy
 from planner.replay import load_jobs, resolve_trace, with_volcano_queues
@@ -272,11 +272,7 @@ def _demand(result: ReplayResult, bm: BareMetal, scale: float, exclude: bool) ->
     """One month of the replayed workload (`scale`: months a trace's span is): useful work
     done (on prem and burst; `exclude`: less failed and cancelled jobs) and the owned GPUs'
     allocation by hour of day."""
-    done = sum(
-        job.gpu_hours
-        for i, job in enumerate(result.jobs)
-        if result.status[i] in {"completed", "burst"} and is_useful(job, exclude_failed=exclude)
-    )
+    done = useful_gpu_hours(result, exclude_failed=exclude, served=("completed", "burst"))
     summary = summarize(result)
     wait = summary["wait_s"]
     return tco.Demand(
