@@ -47,7 +47,12 @@ text = counts_col.text_input(
     key="capacity_range",
 )
 target = target_col.number_input(
-    t("capacity.target"), min_value=0.0, value=1.0, step=0.25, key="capacity_target"
+    t("capacity.target"),
+    min_value=0.0,
+    value=1.0,
+    step=0.25,
+    help=t("capacity.target_help"),
+    key="capacity_target",
 )
 years = horizon_col.selectbox(
     t("capacity.horizon"),

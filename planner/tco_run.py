@@ -137,9 +137,8 @@ def _replayed(
 ) -> tuple[tco.Demand, list[tco.Rented], tco.Demand | None, Runs]:
     nodes = _nodes(bm, scenario)
     scale = HOURS_PER_MONTH / _span_hours(jobs)
-    exclude = scenario.exclude_failed
     result = simulate(jobs, nodes, _policy(scenario, nodes, inputs))
-    owned = _demand(result, bm, scale, exclude)
+    owned = _demand(result, bm, scale, scenario)
     clouds = [_rent(con, spec, inputs, jobs, scenario) for spec in scenario.cloud]
     rented = [r for r, _ in clouds]
     runs = Runs(
@@ -152,7 +151,7 @@ def _replayed(
     kept = _hybrid_servers(scenario, bm)
     hybrid_result, burst = _hybrid_replay(con, scenario, inputs, kept, jobs)
     per_month = burst.bill.total * scale if burst else 0.0
-    hybrid = replace(_demand(hybrid_result, kept, scale, exclude), burst_per_month=per_month)
+    hybrid = replace(_demand(hybrid_result, kept, scale, scenario), burst_per_month=per_month)
     runs = replace(runs, hybrid=replay_outcome(hybrid_result, burst).scaled(scale))
     return owned, rented, hybrid, runs
 
@@ -268,12 +267,13 @@ def _span_hours(jobs: list[Job]) -> float:
     return max(end - start, 3600.0) / 3600.0
 
 
-def _demand(result: ReplayResult, bm: BareMetal, scale: float, exclude: bool) -> tco.Demand:
+def _demand(result: ReplayResult, bm: BareMetal, scale: float, scenario: TcoScenario) -> tco.Demand:
     """One month of the replayed workload (`scale`: months a trace's span is): useful work
-    done (on prem and burst; `exclude`: less failed and cancelled jobs) and the owned GPUs'
-    allocation by hour of day."""
+    done (on prem and burst; less failed and cancelled jobs with `exclude_failed`), the
+    owned GPUs' allocation by hour of day and the waits of the scenario's `wait_scope`."""
+    exclude = scenario.exclude_failed
     done = useful_gpu_hours(result, exclude_failed=exclude, served=("completed", "burst"))
-    summary = summarize(result)
+    summary = summarize(result, wait_scope=scenario.wait_scope)
     wait = summary["wait_s"]
     return tco.Demand(
         useful_gpu_hours=done * scale,

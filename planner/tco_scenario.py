@@ -190,6 +190,12 @@ class TcoScenario(_Config):
     exclude_failed: bool = Field(
         default=False, description="failed and cancelled jobs' work is not useful"
     )
+    wait_scope: str = Field(
+        default="gpu-jobs",
+        pattern=r"^(gpu-jobs|all-jobs|team:.+)$",
+        description="whose waits the options report and the capacity target uses: gpu-jobs "
+        "(jobs asking for GPUs), all-jobs or team:NAME (one queue's jobs)",
+    )
 
     @model_validator(mode="after")
     def _consistent(self) -> Self:

@@ -2,15 +2,21 @@
 how long GPU jobs wait (issue 12, defect 7). Worked by hand on one 8-GPU node."""
 
 import json
+from dataclasses import replace
+from datetime import date
 from pathlib import Path
 
+import duckdb
 import pytest
+from pydantic import ValidationError
 
 from planner.cli import main
 from planner.engine import simulate
 from planner.metrics import check_wait_scope, summarize, useful_gpu_hours
 from planner.model import Job
 from planner.policy import Policy
+from planner.tco_run import tco_of_jobs
+from planner.tco_scenario import TcoScenario
 from planner.ui.replay_view import scoped_waits, wait_scopes
 from tests.conftest import write
 
@@ -85,3 +91,24 @@ def test_useful_gpu_hours_are_every_job_that_ran_less_failed_only_when_asked() -
     assert useful_gpu_hours(result) == pytest.approx(7.0)
     assert summarize(result)["useful_gpu_hours"] == pytest.approx(7.0)
     assert useful_gpu_hours(result, exclude_failed=True) == pytest.approx(3.0)
+
+
+def test_the_tco_reports_gpu_jobs_waits_unless_the_scenario_picks_another_scope(
+    con: duckdb.DuckDBPyConnection,
+) -> None:
+    jobs = [replace(j, cpu=1.0, mem_gib=1.0) for j in JOBS]
+    server = {"gpu": "A100", "servers": 1, "price": 100_000, "cpu": 64, "mem_gib": 512}
+    server |= {"idle_kw": 1, "load_kw": 5, "max_kw": 6}
+    base = {"horizons_years": [1], "scope": "all-jobs", "self_hosted": [server]}
+
+    def p95(**fields: str) -> float:
+        scenario = TcoScenario.model_validate(base | fields)
+        report = tco_of_jobs(con, scenario, jobs, today=date(2026, 6, 1))
+        return float(report["horizons"][0]["options"][0]["wait_p95_s"])
+
+    # GPU jobs waited 0, 100 and 190 s; with the six CPU-only jobs (0 s) p95 is lower
+    assert p95() == pytest.approx(181.0)  # 100 + 0.9 x (190 - 100)
+    assert p95(wait_scope="all-jobs") == pytest.approx(190 - 0.4 * 90)  # 9 waits: p95 at 7.6
+    assert p95(wait_scope="team:nlp") == pytest.approx(190.0)
+    with pytest.raises(ValidationError, match="wait_scope"):
+        TcoScenario.model_validate(base | {"wait_scope": "everyone"})

@@ -19,6 +19,10 @@ EN = {
     "capacity.counts": "{gpu} servers to try (the scenario has {servers})",
     "capacity.counts_help": "Up to {max} whole numbers, separated by commas.",
     "capacity.target": "p95 wait target (hours)",
+    "capacity.target_help": (
+        "Of GPU jobs (jobs asking for GPUs): CPU-only jobs usually start at once and would "
+        "hide how long GPU jobs wait. A scenario's `wait_scope` (all-jobs, team:NAME) changes it."
+    ),
     "capacity.horizon": "Horizon",
     "capacity.years": "{years} years",
     "capacity.burst": "Hybrid: burst thresholds to try (hours waited before a job bursts)",
@@ -114,6 +118,10 @@ ZH = {
     "capacity.counts": "要尝试的 {gpu} 服务器数量（场景中为 {servers} 台）",
     "capacity.counts_help": "最多 {max} 个整数，用逗号分隔。",
     "capacity.target": "p95 等待目标（小时）",
+    "capacity.target_help": (
+        "按 GPU 作业统计：纯 CPU 作业通常立即开始，会掩盖 GPU 作业的等待。"
+        "场景中的 `wait_scope`（all-jobs、team:名称）可以改变统计范围。"
+    ),
     "capacity.horizon": "期限",
     "capacity.years": "{years} 年",
     "capacity.burst": "混合：要尝试的溢出阈值（作业等待多少小时后溢出到云端）",
