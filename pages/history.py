@@ -119,6 +119,11 @@ if upload is not None:
                         icon=":material/download:",
                         key="history_rejected_download",
                     )
+            if report.nodes is None:
+                censored = view.censored_lines(report)
+                st.markdown(t("history.censored"), help=t("history.censored_help"))
+                lines = [f"- {line}" for line in censored] or [t("history.censored_none")]
+                st.markdown("\n".join(lines))
             for flag, count in sorted(report.flagged.items()):
                 st.caption(t("history.flagged", count=fmt_number(count), flag=flag))
             for warning in report.warnings:

@@ -90,6 +90,9 @@ unschedulable.metric(
 started = t("replay.wait_scope_started", jobs=fmt_number(waits["jobs"]))
 mean_wait.metric(t("replay.mean_wait"), fmt_duration(waits["mean"]), help=started)
 p95_wait.metric(t("replay.p95_wait"), fmt_duration(waits["p95"]), help=started)
+withdrawn = view.withdrawn_caption(s)
+if withdrawn is not None:
+    st.caption(withdrawn)
 
 allocation = frames.allocation_frame(run.timeline)
 fig = charts.allocated_gpus(allocation, s["gpu_capacity_by_pool"])

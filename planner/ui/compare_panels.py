@@ -14,7 +14,7 @@ import streamlit as st
 from planner.errors import PlannerError
 from planner.report.csv_table import frame_csv
 from planner.tco_scenario import TcoScenario
-from planner.ui import cache, charts, scenario_box
+from planner.ui import cache, charts, ledger_view, scenario_box
 from planner.ui import compare_saved as many
 from planner.ui import compare_view as view
 from planner.ui.downloads import report_downloads
@@ -88,9 +88,11 @@ def file_panel() -> None:
     )
     st.session_state[LAST_REPORT] = {"report": report, "horizon": horizon}
     _file_summary(report, horizon)
+    ledger_view.show_scope(report)
     _notes(report)
     frame = view.options_frame(report, horizon)
     _table(frame, cur, "compare_options")
+    ledger_view.show_ledger(report, horizon, "compare_ledger")
     cash = view.cash_frame(report, horizon)
     plot(st, charts.cumulative_cash(cash, cur), key="compare_cash")
     curve, clouds = view.break_even_frames(run, horizon)
@@ -245,8 +247,10 @@ def _saved_results(priced: list[many.Priced], tornado: view.CompareRun | None) -
         st.warning(t("compare.currencies", currencies=", ".join(currencies)))
     cur = currencies[0]
     st.info(many.conclusion(priced, language()), icon=":material/lightbulb:")
+    ledger_view.show_scope(combined)
     frame = many.table(priced)
     _table(frame, cur, "compare_saved_table")
+    ledger_view.show_ledger(combined, 0, "compare_saved_ledger")
     plot(st, charts.cumulative_cash(many.cash_frame(priced), cur), key="compare_saved_cash")
     owner, run = many.first_owned(priced), many.break_even_run(priced)
     if owner is None or run is None:

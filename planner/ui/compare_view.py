@@ -24,6 +24,7 @@ from planner.tco_run import run_tco
 from planner.tco_scenario import TcoScenario
 from planner.ui.cache import cursor
 from planner.ui.i18n import Language, fmt_money, fmt_number, fmt_percent, t
+from planner.ui.ledger_view import is_scope_note
 from planner.ui.safe import md
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "data" / "scenarios"
@@ -200,6 +201,8 @@ def notes(report: Mapping[str, Any]) -> tuple[list[str], list[str]]:
     ]
     remarks: list[str] = []
     for note in report.get("notes", []):
+        if is_scope_note(note):
+            continue  # the scope line says it (`ledger_view.show_scope`)
         serious = "stale" in note or "placeholder" in note
         (warnings if serious else remarks).append(note)
     return list(dict.fromkeys(warnings)), remarks

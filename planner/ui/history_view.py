@@ -27,7 +27,7 @@ from planner.store import database_path
 from planner.trace_stats import CLASS_ORDER, TraceStats
 from planner.ui.cache import cursor
 from planner.ui.charts import TEMPLATE
-from planner.ui.i18n import fmt_number, number_style, t
+from planner.ui.i18n import Language, fmt_number, number_style, t
 
 MAX_UPLOAD_MB = 200
 UPLOAD_TYPES = ["csv", "tsv", "txt", "xlsx", "gz"]
@@ -144,6 +144,25 @@ def examples_frame(report: IngestReport) -> pd.DataFrame:
     ]
     frame = pd.DataFrame(rows, columns=["row", "reason", "column", "value", "why"])
     return frame.sort_values("row", kind="stable").reset_index(drop=True)
+
+
+def censored_lines(report: IngestReport, lang: Language | None = None) -> list[str]:
+    """The jobs the export window cut off or that never ran, one sentence each (all four
+    when any is non-zero, none otherwise). Withdrawn jobs deleted while they waited and
+    those still waiting at the end are counted apart (the report's `withdrawn` holds both)."""
+    deleted = report.withdrawn - report.pending_at_end
+    counts = {
+        "start": report.running_at_start,
+        "end": report.running_at_end,
+        "withdrawn": deleted,
+        "pending": report.pending_at_end,
+    }
+    if not any(counts.values()):
+        return []
+    return [
+        t(f"history.censored.{name}", lang, count=fmt_number(count))
+        for name, count in counts.items()
+    ]
 
 
 def duration_text(seconds: float) -> str:

@@ -16,7 +16,7 @@ import streamlit as st
 
 from planner.scenario import Scenario
 from planner.trace_stats import GroupStats
-from planner.ui import cluster_view
+from planner.ui import cluster_view, ledger_view
 from planner.ui.cache import cursor
 from planner.ui.i18n import (
     Language,
@@ -188,4 +188,8 @@ def show_headline(last: object) -> bool:
     if source != target:
         key = "overview.converted" if rate is not None else "overview.not_converted"
         st.caption(t(key, source=source, target=target))
+    ledger_view.show_scope(report)
+    if any("ledger" in o for h in report.get("horizons", []) for o in h.get("options", [])):
+        with st.expander(t("overview.ledger")):
+            ledger_view.show_ledger(report, int(stored.get("horizon") or 0), "overview_ledger")
     return True

@@ -299,6 +299,19 @@ def run_caption(trace_label: str, summary: Mapping[str, Any]) -> str:
     )
 
 
+def withdrawn_caption(summary: Mapping[str, Any], lang: Language | None = None) -> str | None:
+    """Jobs deleted by their users before they ran: replayed, observed in the export, and
+    observed ones the replay started (None when the run has none of them)."""
+    counts = {
+        "replayed": summary.get("withdrawn", 0),
+        "observed": summary.get("withdrawn_observed", 0),
+        "after_start": summary.get("withdrawn_after_start", 0),
+    }
+    if not any(counts.values()):
+        return None
+    return t("replay.withdrawn", lang, **{k: fmt_number(v) for k, v in counts.items()})
+
+
 def duration_text(seconds: float | None) -> str:
     """A wait for a headline: '42 s', '12.5 min', '3.2 h', '2.1 days'; 'n/a' when none."""
     if seconds is None:

@@ -39,6 +39,55 @@ EN = {
     "compare.no_cloud": "No cloud option: no break-even to draw.",
     "compare.tornado_title": "Sensitivity: {output} (each driver ±{swing})",
     "compare.note": "note: {note}",
+    "compare.scope.gpu-jobs": "**Priced: GPU jobs only** (no CPU-only job was left out).",
+    "compare.scope.all-jobs": (
+        "**Priced: all jobs.** CPU-only jobs (no GPUs) run on CPU instances in the cloud and "
+        "on owned CPUs, in every option."
+    ),
+    "compare.scope.gpu_jobs_left_out": (
+        "**Priced: GPU jobs only.** {jobs} CPU-only jobs ({hours} CPU-hours) are left out of "
+        "every option."
+    ),
+    "compare.scope.no_owned_home": (
+        "**Priced: GPU jobs only**, although the scenario asks for all jobs: {jobs} CPU-only "
+        "jobs ({hours} CPU-hours) are left out of every option, because the owned servers "
+        "give them no CPUs (set `cpu` and `mem_gib` on the self-hosted pools, or add "
+        "`cpu_servers`)."
+    ),
+    "compare.scope_help": (
+        "Which jobs of the trace every option pays for. CPU-only jobs need no GPU; they are "
+        "priced on both sides (cloud CPU instances and owned CPUs) or on neither, never on "
+        "one side only. The scenario's `scope:` setting chooses (gpu-jobs or all-jobs)."
+    ),
+    "compare.ledger_title.gpu_hours": "**Where each option serves the demand (GPU-hours)**",
+    "compare.ledger_title.cpu_hours": "**Where each option serves the CPU-only jobs (CPU-hours)**",
+    "compare.ledger_caption": (
+        "Every option prices the same demand: each row splits it into where it ran and what "
+        "was not served, and the parts add up to the demand."
+    ),
+    "compare.ledger_help": (
+        "Demanded: the hours the jobs in scope asked for over the horizon (GPUs x run time). "
+        "Bridge: cloud hours while bought servers are on order. Burst: the hybrid's overflow "
+        "sent to the cloud. Rented: a cloud option's hours. Not served: waiting for delivery "
+        "with no bridge, never fits the servers, no cloud price for the job, deleted by its "
+        "user before it ran (withdrawn), or still waiting at the end of the replay."
+    ),
+    "compare.ledger.option": "Option",
+    "compare.ledger.demanded": "Demanded",
+    "compare.ledger.owned": "On owned servers",
+    "compare.ledger.bridge": "Cloud: bridge",
+    "compare.ledger.burst": "Cloud: burst",
+    "compare.ledger.rented": "Cloud: rented",
+    "compare.ledger.unserved": "Not served",
+    "compare.ledger.lead_time": "Not served: servers on order",
+    "compare.ledger.unschedulable": "Not served: never fits",
+    "compare.ledger.unpriced": "Not served: no cloud price",
+    "compare.ledger.withdrawn": "Not served: withdrawn",
+    "compare.ledger.unfinished": "Not served: unfinished",
+    "compare.ledger_unbalanced": (
+        "The ledger of {option} does not balance: its lines miss the demand ({demanded}) by "
+        "{imbalance}. Its costs cannot be compared with the others'; please report this."
+    ),
     "compare.stale_price": "{price}: price as of {as_of} is stale; check it on the Prices page",
     "compare.download_yaml": "Download the scenario (YAML)",
     "compare.download_yamls": "Download the scenarios (YAML)",
@@ -151,6 +200,50 @@ ZH = {
     "compare.no_cloud": "没有云方案:无盈亏平衡图可画。",
     "compare.tornado_title": "敏感性:{output}(每个因素各变动 ±{swing})",
     "compare.note": "注:{note}",
+    "compare.scope.gpu-jobs": "**计价范围：仅 GPU 作业**（没有纯 CPU 作业被排除）。",
+    "compare.scope.all-jobs": (
+        "**计价范围：全部作业。**纯 CPU 作业（不用 GPU）在每个方案中都按云端 CPU 实例"
+        "和自有 CPU 计价。"
+    ),
+    "compare.scope.gpu_jobs_left_out": (
+        "**计价范围：仅 GPU 作业。**{jobs} 个纯 CPU 作业（{hours} CPU 小时）不计入任何方案。"
+    ),
+    "compare.scope.no_owned_home": (
+        "**计价范围：仅 GPU 作业**，尽管场景要求计入全部作业：{jobs} 个纯 CPU 作业（{hours} CPU "
+        "小时）不计入任何方案，因为自有服务器没有为它们提供 CPU（请为自建资源池设置 `cpu` 和 "
+        "`mem_gib`，或添加 `cpu_servers`）。"
+    ),
+    "compare.scope_help": (
+        "每个方案为作业轨迹中的哪些作业付费。纯 CPU 作业不需要 GPU；它们要么两边都计价（云端 CPU "
+        "实例和自有 CPU），要么两边都不计，绝不只计一边。由场景的 `scope:` 设置选择（gpu-jobs 或 "
+        "all-jobs）。"
+    ),
+    "compare.ledger_title.gpu_hours": "**各方案如何满足需求（GPU 小时）**",
+    "compare.ledger_title.cpu_hours": "**各方案如何满足纯 CPU 作业（CPU 小时）**",
+    "compare.ledger_caption": (
+        "每个方案为相同的需求计价：每一行把需求分为在哪里运行和未被满足的部分，各部分之和等于需求。"
+    ),
+    "compare.ledger_help": (
+        "需求：范围内作业在整个期限内申请的小时数（GPU 数 × 运行时间）。过渡：购买的服务器交付前在"
+        "云端运行的小时数。突发：混合方案溢出到云端的部分。租用：云方案的小时数。未满足：等待交付且无"
+        "过渡、服务器永远放不下、作业没有云端价格、运行前被用户删除（撤回），或回放结束时仍在等待。"
+    ),
+    "compare.ledger.option": "方案",
+    "compare.ledger.demanded": "需求",
+    "compare.ledger.owned": "自有服务器",
+    "compare.ledger.bridge": "云端：过渡",
+    "compare.ledger.burst": "云端：突发",
+    "compare.ledger.rented": "云端：租用",
+    "compare.ledger.unserved": "未满足",
+    "compare.ledger.lead_time": "未满足：服务器交付中",
+    "compare.ledger.unschedulable": "未满足：永远放不下",
+    "compare.ledger.unpriced": "未满足：无云端价格",
+    "compare.ledger.withdrawn": "未满足：撤回",
+    "compare.ledger.unfinished": "未满足：未完成",
+    "compare.ledger_unbalanced": (
+        "{option} 的账目不平衡：各项之和与需求（{demanded}）相差 {imbalance}。其成本无法与其他方案"
+        "比较；请报告此问题。"
+    ),
     "compare.stale_price": "{price}:价格截至 {as_of},已过期;请在价格页面核对",
     "compare.download_yaml": "下载场景(YAML)",
     "compare.download_yamls": "下载这些场景(YAML)",

@@ -41,6 +41,26 @@ EN = {
     "history.col.why": "Why",
     "history.download_rejected": "Download the rejected rows (CSV)",
     "history.flagged": "flagged {count}: {flag}",
+    "history.censored": "**Jobs cut off by the export window**",
+    "history.censored_help": (
+        "An export is a window on a running cluster. These jobs are kept, not dropped: jobs "
+        "running when the window opened or closed count as demand for their hours inside the "
+        "window, so every cost option pays for them. Withdrawn jobs did no work: they count "
+        "no GPU-hours, are not billed in the cloud, and in the replay they wait as long as "
+        "they did in reality, then leave."
+    ),
+    "history.censored.start": (
+        "Already running when the export began: **{count}** (their start is taken as the "
+        "export's start)"
+    ),
+    "history.censored.end": "Still running when it ended: **{count}** (they run to its end)",
+    "history.censored.withdrawn": (
+        "Created and deleted without ever running (withdrawn): **{count}**"
+    ),
+    "history.censored.pending": (
+        "Still waiting at the end (also withdrawn: they never ran): **{count}**"
+    ),
+    "history.censored_none": "No job was cut off by the export window, and none was withdrawn.",
     "history.stored": "Stored traces",
     "history.no_traces": "No job history is stored yet. Upload one above.",
     "history.trace_label": "{name} · {jobs} jobs · {trace_id}",
@@ -112,6 +132,17 @@ ZH = {
     "history.col.why": "说明",
     "history.download_rejected": "下载被拒绝的行（CSV）",
     "history.flagged": "已标记 {count} 行：{flag}",
+    "history.censored": "**被导出时间窗口截断的作业**",
+    "history.censored_help": (
+        "导出文件只是运行中集群的一个时间窗口。这些作业会被保留而不是丢弃：窗口开始或结束时仍在运行的"
+        "作业，其在窗口内的小时数计入需求，因此每个成本方案都要为它们付费。撤回的作业没有做任何工作："
+        "不计 GPU 小时，云端不计费；在回放中它们按实际等待的时长排队，然后离开。"
+    ),
+    "history.censored.start": "导出开始时已在运行：**{count}** 个（其开始时间记为导出的开始时间）",
+    "history.censored.end": "导出结束时仍在运行：**{count}** 个（运行到导出结束）",
+    "history.censored.withdrawn": "被创建后未曾运行即被删除（撤回）：**{count}** 个",
+    "history.censored.pending": "导出结束时仍在等待（同样算作撤回：从未运行）：**{count}** 个",
+    "history.censored_none": "没有作业被导出时间窗口截断，也没有作业被撤回。",
     "history.stored": "已存储的作业轨迹",
     "history.no_traces": "尚未存储任何作业历史。请在上方上传。",
     "history.trace_label": "{name} · {jobs} 个作业 · {trace_id}",

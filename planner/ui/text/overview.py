@@ -52,6 +52,7 @@ EN = {
         "allocation is only {allocation}."
     ),
     "overview.converted": "Amounts converted from {source} to {target} at the stored FX rate.",
+    "overview.ledger": "Where each option serves the demand (same demand for every option)",
     "overview.not_converted": (
         "No {source}/{target} FX rate is stored; amounts are shown in {source}. Add one on "
         "the Prices page."
@@ -141,6 +142,7 @@ ZH = {
         "相对于 {rival}，自建在分配率 {break_even} 时达到盈亏平衡，但当前分配率仅为 {allocation}。"
     ),
     "overview.converted": "金额已按存储的汇率从 {source} 换算为 {target}。",
+    "overview.ledger": "各方案如何满足需求（每个方案的需求相同）",
     "overview.not_converted": (
         "未存储 {source}/{target} 汇率，金额以 {source} 显示。请在“价格”页面添加汇率。"
     ),

@@ -42,6 +42,12 @@ EN = {
     ),
     "replay.unschedulable": "Unschedulable",
     "replay.unschedulable_help": "can never fit the cluster",
+    "replay.withdrawn": (
+        "**Withdrawn** (created, then deleted by their users before they ran): {replayed} "
+        "jobs in this replay; the export had {observed}. {after_start} of them started here "
+        "sooner than in reality and were stopped when their user deleted them. Withdrawn "
+        "jobs did no useful work."
+    ),
     "replay.mean_wait": "Mean wait",
     "replay.p95_wait": "p95 wait",
     "replay.wait_scope": "Waits of",
@@ -189,6 +195,11 @@ ZH = {
     ),
     "replay.unschedulable": "无法调度",
     "replay.unschedulable_help": "在该集群上永远放不下",
+    "replay.withdrawn": (
+        "**撤回**（创建后、运行前被用户删除）：本次回放中 {replayed} 个作业；导出数据中有 "
+        "{observed} 个。其中 {after_start} 个在回放中比实际更早开始，并在用户删除它们时停止。"
+        "撤回的作业没有产生有效工作。"
+    ),
     "replay.mean_wait": "平均等待",
     "replay.p95_wait": "p95 等待",
     "replay.wait_scope": "等待统计范围",

@@ -1,0 +1,133 @@
+"""Which jobs a TCO report prices (its scope) and where each option serves that demand (its
+ledger), for the Compare and Overview pages.
+
+Reads `planner tco --json` reports as they are: `scope`, the scope note of CPU-only jobs left
+out, and each option's `ledger` of the chosen horizon. A report of several saved scenarios
+(`compare_saved.combined_report`) holds each scenario's own report under `scenarios` and its
+options named by `scenario`. Reports made before the scope existed have neither: nothing is
+shown for them.
+"""
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from planner.ui.i18n import Language, fmt_number, t
+from planner.ui.safe import md
+
+SEPARATOR = " · "
+SERVED = ("owned", "bridge", "burst", "rented")
+UNSERVED = ("lead_time", "unschedulable", "unpriced", "withdrawn", "unfinished")
+TOLERANCE = 1e-6  # relative: an option whose lines miss the demand by more is an error
+# planner/tco_scope.py's note, the one place that counts the CPU-only jobs left out.
+_LEFT_OUT = re.compile(
+    r"^scope (?P<scope>\S+): (?P<jobs>[\d,]+) CPU-only jobs \((?P<hours>[\d,.]+) CPU-hours\) "
+    r"are left out of every option"
+)
+
+
+def is_scope_note(note: str) -> bool:
+    """Whether `note` is the scope note (the scope line says it; the notes need not)."""
+    return _LEFT_OUT.match(note) is not None
+
+
+def scope_line(report: Mapping[str, Any], lang: Language | None = None) -> str | None:
+    """Which jobs every option prices, in plain words (None for a report without a scope)."""
+    scope = report.get("scope")
+    if scope not in ("gpu-jobs", "all-jobs"):
+        return None
+    found = next((m for n in report.get("notes", []) if (m := _LEFT_OUT.match(str(n)))), None)
+    if found is None:
+        return t(f"compare.scope.{scope}", lang)
+    jobs = int(found["jobs"].replace(",", ""))
+    hours = float(found["hours"].replace(",", ""))
+    key = "gpu_jobs_left_out" if scope == "gpu-jobs" else "no_owned_home"
+    return t(f"compare.scope.{key}", lang, jobs=fmt_number(jobs), hours=fmt_number(hours, 1))
+
+
+def scope_lines(report: Mapping[str, Any], lang: Language | None = None) -> list[str]:
+    """The scope line of a report, or one per scenario of a combined report (named)."""
+    parts = report.get("scenarios")
+    if not isinstance(parts, list):
+        line = scope_line(report, lang)
+        return [] if line is None else [line]
+    lines = []
+    for part in parts:
+        line = scope_line(part, lang)
+        if line is not None:
+            lines.append(f"{md(part.get('scenario') or '')}: {line}")
+    return lines
+
+
+def _name(option: Mapping[str, Any]) -> str:
+    scenario = option.get("scenario")
+    return f"{scenario}{SEPARATOR}{option['name']}" if scenario else str(option["name"])
+
+
+def ledger_frame(report: Mapping[str, Any], horizon: int, unit: str = "gpu_hours") -> pd.DataFrame:
+    """One row per option with a ledger: demanded, owned, bridge, burst, rented, not served
+    (total) and each reason, in `unit` ("gpu_hours" or "cpu_hours"); empty when no option has
+    that part of the ledger. `imbalance` is demanded less every line, computed here."""
+    columns = ["option", "demanded", *SERVED, "unserved", *UNSERVED, "imbalance"]
+    rows = []
+    for option in report["horizons"][horizon]["options"]:
+        lines = (option.get("ledger") or {}).get(unit)
+        if not lines:
+            continue
+        cloud, unserved = lines.get("cloud", {}), lines.get("unserved", {})
+        row: dict[str, Any] = {"option": _name(option), "demanded": lines["demanded"]}
+        row |= {"owned": lines.get("owned", 0.0)} | {k: cloud.get(k, 0.0) for k in SERVED[1:]}
+        row |= {"unserved": sum(unserved.get(k, 0.0) for k in UNSERVED)}
+        row |= {k: unserved.get(k, 0.0) for k in UNSERVED}
+        accounted = sum(row[k] for k in SERVED) + row["unserved"]
+        rows.append(row | {"imbalance": row["demanded"] - accounted})
+    return pd.DataFrame(rows, columns=columns)
+
+
+def unbalanced(frame: pd.DataFrame) -> list[str]:
+    """Options whose lines miss the demand by more than `TOLERANCE` of it."""
+    scale = frame["demanded"].abs().clip(lower=1.0)
+    return frame.loc[frame["imbalance"].abs() > TOLERANCE * scale, "option"].tolist()
+
+
+def shown_frame(frame: pd.DataFrame, lang: Language | None = None) -> pd.DataFrame:
+    """The ledger as the page shows it: reasons nothing went unserved for are dropped (the
+    total stays), the check column too; headers in `lang`."""
+    reasons = [k for k in UNSERVED if (frame[k].abs() > 0).any()]
+    shown = frame[["option", "demanded", *SERVED, "unserved", *reasons]]
+    return shown.rename(columns={c: t(f"compare.ledger.{c}", lang) for c in shown.columns})
+
+
+def show_scope(report: Mapping[str, Any]) -> None:
+    """The scope line (one per scenario of a combined report)."""
+    for line in scope_lines(report):
+        st.markdown(line, help=t("compare.scope_help"))
+
+
+def show_ledger(report: Mapping[str, Any], horizon: int, key: str) -> None:
+    """The ledger table(s) of `horizon` and an error per option that does not balance."""
+    if not report.get("horizons") or not 0 <= horizon < len(report["horizons"]):
+        return
+    for unit in ("gpu_hours", "cpu_hours"):
+        frame = ledger_frame(report, horizon, unit)
+        if frame.empty:
+            continue
+        st.markdown(t(f"compare.ledger_title.{unit}"), help=t("compare.ledger_help"))
+        st.caption(t("compare.ledger_caption"))
+        shown = shown_frame(frame)
+        config = {c: st.column_config.NumberColumn(format="%,.1f") for c in shown.columns[1:]}
+        st.dataframe(shown, hide_index=True, column_config=config, key=f"{key}_{unit}")
+        for name in unbalanced(frame):
+            row = frame.loc[frame["option"] == name].iloc[0]
+            st.error(
+                t(
+                    "compare.ledger_unbalanced",
+                    option=md(name),
+                    imbalance=fmt_number(float(row["imbalance"]), 3),
+                    demanded=fmt_number(float(row["demanded"]), 1),
+                ),
+                icon=":material/error:",
+            )
