@@ -201,3 +201,21 @@ def test_the_scope_and_ledger_speak_chinese_and_name_scenarios(db: Path) -> None
         "方案", "需求", "自有服务器", "云端：过渡", "云端：突发", "云端：租用", "未满足",
     ]  # fmt: skip
     assert ledger_view.ledger_frame(combined, 0, "cpu_hours").empty
+
+
+def test_saved_scenarios_show_their_scope_and_ledger_by_scenario(db: Path) -> None:
+    at = open_app_page("pages/compare.py", TIMEOUT_S)
+    at.radio(key="compare_mode").set_value("saved").run()
+    at.selectbox(key="compare_add_source").set_value("cloud-on-demand.yaml").run()
+    at = at.button(key="FormSubmitter:compare_add_form-Save").click().run()
+
+    assert not at.exception
+    assert not at.error
+    scope = [m.value for m in at.markdown if "**Priced: GPU jobs only**" in m.value]
+    assert scope == ["cloud-on-demand: **Priced: GPU jobs only** (no CPU-only job was left out)."]
+    ledger = ledgers(at)[0]
+    assert ledger["Option"].tolist() == [
+        "cloud-on-demand · AWS H100 on-demand",
+        "cloud-on-demand · AWS H100 1-year reserved",
+    ]
+    assert ledger["Demanded"].nunique() == 1

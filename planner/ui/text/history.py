@@ -41,7 +41,7 @@ EN = {
     "history.col.why": "Why",
     "history.download_rejected": "Download the rejected rows (CSV)",
     "history.flagged": "flagged {count}: {flag}",
-    "history.censored": "**Jobs cut off by the export window**",
+    "history.censored": "**Jobs cut off by the export window, and jobs that never ran**",
     "history.censored_help": (
         "An export is a window on a running cluster. These jobs are kept, not dropped: jobs "
         "running when the window opened or closed count as demand for their hours inside the "
@@ -132,7 +132,7 @@ ZH = {
     "history.col.why": "说明",
     "history.download_rejected": "下载被拒绝的行（CSV）",
     "history.flagged": "已标记 {count} 行：{flag}",
-    "history.censored": "**被导出时间窗口截断的作业**",
+    "history.censored": "**被导出时间窗口截断的作业，以及从未运行的作业**",
     "history.censored_help": (
         "导出文件只是运行中集群的一个时间窗口。这些作业会被保留而不是丢弃：窗口开始或结束时仍在运行的"
         "作业，其在窗口内的小时数计入需求，因此每个成本方案都要为它们付费。撤回的作业没有做任何工作："
