@@ -36,7 +36,7 @@ from planner.tco_inputs import Inputs, bare_metal, cpu_rate, load_inputs, per_gp
 from planner.tco_ledger import Hours, PricedBill, demanded, rented_ledger, replay_outcome
 from planner.tco_report import Priced, Runs, option_dict, report
 from planner.tco_scenario import CloudSpec, TcoScenario
-from planner.tco_scope import CPU_POOL, scoped_jobs
+from planner.tco_scope import CPU_POOL, Scoped, scoped_jobs
 
 DAY_S = 86_400.0
 
@@ -66,12 +66,14 @@ def tco_of_jobs(
     """The TCO report on `jobs` already loaded (None: the demand is a utilization); only the
     jobs in the scenario's scope are priced, the same ones by every option."""
     inputs = load_inputs(con, scenario, today)
+    left_out = Scoped([]).left_out()
     if jobs is not None:
         scoped = scoped_jobs(scenario, jobs)
-        jobs = scoped.jobs
+        jobs, left_out = scoped.jobs, scoped.left_out()
         inputs.notes.extend(scoped.notes(scenario.scope))
+    head = {"scope": scenario.scope, "left_out": left_out}
     if not scenario.self_hosted:
-        return _cloud_only(con, scenario, inputs, jobs)
+        return head | _cloud_only(con, scenario, inputs, jobs)
     bm = bare_metal(con, scenario, inputs)
     if jobs is None:
         owned, rented, hybrid, runs = _explicit(con, scenario, inputs, bm)
@@ -81,7 +83,7 @@ def tco_of_jobs(
     result = report(scenario, bm, Priced(owned, rented, hybrid_run, inputs.converted, runs))
     result["notes"] = list(dict.fromkeys(inputs.notes + result["notes"]))
     result["prices_used"] = inputs.sources
-    return {"scope": scenario.scope} | result
+    return head | result
 
 
 # --- demand without a trace --------------------------------------------------------------------
@@ -240,7 +242,6 @@ def _cloud_only(
         for months in tco.horizons_months(scenario.horizons_years)
     ]
     return {
-        "scope": scenario.scope,
         "scenario": scenario.name,
         "currency": scenario.currency.upper(),
         "installed_gpus": 0,

@@ -29,10 +29,16 @@ class Scoped:
     def notes(self, scope: str) -> list[str]:
         if not self.left_out_jobs:
             return []
+        jobs = "job" if self.left_out_jobs == 1 else "jobs"
         return [
-            f"scope {scope}: {self.left_out_jobs:,} CPU-only jobs ({self.left_out_cpu_hours:,.1f} "
-            f"CPU-hours) are left out of every option ({self.why})"
+            f"scope {scope}: {self.left_out_jobs:,} CPU-only {jobs} "
+            f"({self.left_out_cpu_hours:,.1f} CPU-hours) are left out of every option "
+            f"({self.why})"
         ]
+
+    def left_out(self) -> dict[str, float]:
+        """The report's `left_out`: CPU-only jobs no option prices, and their CPU-hours."""
+        return {"cpu_only_jobs": self.left_out_jobs, "cpu_hours": self.left_out_cpu_hours}
 
 
 def is_cpu_only(job: Job) -> bool:

@@ -10,6 +10,7 @@ import duckdb
 import pytest
 
 from planner.file_access import LOCAL_FILES
+from planner.report.headline import headline
 from planner.tco_run import run_tco
 from planner.tco_scenario import TcoScenario
 from tests.conftest import ingest, jobs_of, write
@@ -138,3 +139,13 @@ def test_the_money_by_hand(report: dict[str, Any]) -> None:
     burst_bill = (4 * 1 + 8 * 9) * PRICE  # C1 and R1 in the cloud: 152 per trace
     assert hybrid["cloud_burst"] == pytest.approx(burst_bill * MONTH_H / SPAN_H * in_service)
     assert hybrid["bridge"] == pytest.approx(bill_month * LEAD)
+
+
+def test_the_cpu_only_row_left_out_is_counted_in_the_report_and_its_headline(
+    report: dict[str, Any],
+) -> None:
+    assert report["scope"] == "gpu-jobs"
+    assert report["left_out"] == {"cpu_only_jobs": 1, "cpu_hours": pytest.approx(16 * 10.0)}
+    facts = {f.label: f.value for f in headline("t", report, report["horizons"][0], "en").facts}
+    assert facts["CPU-only jobs left out of every option"] == 1
+    assert facts["Their CPU-hours over the trace"] == pytest.approx(160.0)

@@ -41,6 +41,7 @@ def headline(
         Fact(text("report.fact.currency", lang), str(report["currency"]), "text"),
         Fact(text("report.fact.horizon", lang), float(horizon["years"]), "years"),
         Fact(text("report.fact.scope", lang), _scope(report, lang), "text"),
+        *_left_out(report, lang),
         Fact(text("report.fact.cheapest", lang), None if best is None else best["name"], "text"),
         Fact(
             text("report.fact.cheapest_cost", lang),
@@ -70,6 +71,17 @@ def headline(
 def _scope(report: Mapping[str, Any], lang: Language) -> str:
     """Which jobs the report prices (reports saved before the scope existed: GPU jobs)."""
     return text(f"report.scope.{report.get('scope', 'gpu-jobs')}", lang)
+
+
+def _left_out(report: Mapping[str, Any], lang: Language) -> list[Fact]:
+    """The CPU-only jobs and CPU-hours no option prices, when there are any."""
+    left_out = report.get("left_out") or {}
+    if not left_out.get("cpu_only_jobs"):
+        return []
+    return [
+        Fact(text("report.fact.left_out_jobs", lang), left_out["cpu_only_jobs"], "number"),
+        Fact(text("report.fact.left_out_cpu_hours", lang), left_out["cpu_hours"], "number"),
+    ]
 
 
 def owns_servers(report: Mapping[str, Any]) -> bool:

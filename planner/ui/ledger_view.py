@@ -1,11 +1,11 @@
 """Which jobs a TCO report prices (its scope) and where each option serves that demand (its
 ledger), for the Compare and Overview pages.
 
-Reads `planner tco --json` reports as they are: `scope`, the scope note of CPU-only jobs left
-out, and each option's `ledger` of the chosen horizon. A report of several saved scenarios
-(`compare_saved.combined_report`) holds each scenario's own report under `scenarios` and its
-options named by `scenario`. Reports made before the scope existed have neither: nothing is
-shown for them.
+Reads `planner tco --json` reports as they are: `scope`, `left_out` (the CPU-only jobs and
+CPU-hours no option prices), and each option's `ledger` of the chosen horizon. A report of
+several saved scenarios (`compare_saved.combined_report`) holds each scenario's own report
+under `scenarios` and its options named by `scenario`. Reports made before the scope existed
+have neither: nothing is shown for them.
 """
 
 import re
@@ -22,11 +22,9 @@ SEPARATOR = " · "
 SERVED = ("owned", "bridge", "burst", "rented")
 UNSERVED = ("lead_time", "unschedulable", "unpriced", "withdrawn", "unfinished")
 TOLERANCE = 1e-6  # relative: an option whose lines miss the demand by more is an error
-# planner/tco_scope.py's note, the one place that counts the CPU-only jobs left out.
-_LEFT_OUT = re.compile(
-    r"^scope (?P<scope>\S+): (?P<jobs>[\d,]+) CPU-only jobs \((?P<hours>[\d,.]+) CPU-hours\) "
-    r"are left out of every option"
-)
+# planner/tco_scope.py's note of the CPU-only jobs left out: the scope line says it (from the
+# report's `left_out`), so the notes need not.
+_LEFT_OUT = re.compile(r"^scope \S+: [\d,]+ CPU-only jobs? \([\d,.]+ CPU-hours\) are left out")
 
 
 def is_scope_note(note: str) -> bool:
@@ -39,11 +37,11 @@ def scope_line(report: Mapping[str, Any], lang: Language | None = None) -> str |
     scope = report.get("scope")
     if scope not in ("gpu-jobs", "all-jobs"):
         return None
-    found = next((m for n in report.get("notes", []) if (m := _LEFT_OUT.match(str(n)))), None)
-    if found is None:
+    left_out = report.get("left_out") or {}
+    jobs = int(left_out.get("cpu_only_jobs", 0))
+    if not jobs:
         return t(f"compare.scope.{scope}", lang)
-    jobs = int(found["jobs"].replace(",", ""))
-    hours = float(found["hours"].replace(",", ""))
+    hours = float(left_out.get("cpu_hours", 0.0))
     key = "gpu_jobs_left_out" if scope == "gpu-jobs" else "no_owned_home"
     return t(f"compare.scope.{key}", lang, jobs=fmt_number(jobs), hours=fmt_number(hours, 1))
 
