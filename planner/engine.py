@@ -468,10 +468,32 @@ class _Replay:
                 self._stuck()
                 break
             if self.preemptions and self._livelocked():
+                self._finish_terminations(horizon)
                 break
         end = horizon if horizon is not None else self.now
         self._advance(max(end, self.now))
+        self._clip_terminations(end)
         return self._result()
+
+    def _finish_terminations(self, horizon: float | None) -> None:
+        """A replay stopped for a livelock still lets the pods it evicted terminate (up to the
+        horizon): their grace, counted as wasted at the eviction, is held and allocated too."""
+        limit = float("inf") if horizon is None else horizon
+        pending = sorted(
+            (t, j) for t, kind, _, j in self.events if kind == _TERMINATED and t <= limit
+        )
+        self.events = [e for e in self.events if e[1] != _TERMINATED or e[0] > limit]
+        heapq.heapify(self.events)
+        for t, j in pending:
+            self._advance(t)
+            self._terminated(j)
+
+    def _clip_terminations(self, end: float) -> None:
+        """Pods still terminating at the horizon: the grace after it is outside the replay,
+        neither allocated nor wasted."""
+        for t, kind, _, j in self.events:
+            if kind == _TERMINATED and t > end:
+                self.wasted_gpu_s -= self.jobs[j].total_gpus * (t - end)
 
     def _push_deadlines(self) -> None:
         """One withdrawal event per job with a deadline (after unschedulable ones settled)."""
@@ -654,6 +676,8 @@ class _Replay:
         assert quotas is not None
         if self.gate is not None:
             self.gate.admit(sum(self.alloc_by_pool))
+        if self.awaiting:
+            self._admit_preemptors()
         heads: dict[int, list[tuple[int, int, int]]] = {}
         for sid in self.queued_shapes:
             head = (-self.shape_priority[sid], self.queues[sid][0], sid)
@@ -698,9 +722,15 @@ class _Replay:
             waiting_for_victims = self.awaiting.get(head, -1.0) > self.now
             if head not in tried and not waiting_for_victims and self._try_preempt(head):
                 tried.add(head)
-                if self.awaiting.get(head, -1.0) <= self.now:
+                waiting_for_victims = self.awaiting.get(head, -1.0) > self.now
+                if not waiting_for_victims:
                     continue  # victims are gone: it fits now
-            self._head_failed(cq, heap)
+            if waiting_for_victims:
+                # Kueue requeues a preemptor at once: it stays its queue's head while its
+                # victims terminate, and nothing behind it is admitted into the quota meanwhile
+                heap.clear()
+            else:
+                self._head_failed(cq, heap)
         if not heap:
             return None
         negative_priority, i, sid = heap[0]
@@ -708,6 +738,16 @@ class _Replay:
         # Kueue's default flavor search stops at the first flavor that fits
         first = next(f for f, _ in self._flavors_of(sid) if self._fits_quota(cq, f, sid))
         return quotas.borrows(cq, first, request), negative_priority, i, cq
+
+    def _admit_preemptors(self) -> None:
+        """Kueue prefers a preemptor once its victims are gone (WaitingForPreemptedWorkloads):
+        it gets the quota it reclaimed before any queue head, or an evicted borrower could take
+        that quota back and be evicted again, every grace period, forever."""
+        due = sorted((-self.priority[i], t, i) for i, t in self.awaiting.items() if t <= self.now)
+        for _, _, i in due:
+            del self.awaiting[i]
+            if self.state[i] == WAITING and (self.gate is None or self.gate.allows(i)):
+                self._try_start(i)
 
     def _try_preempt(self, i: int) -> bool:
         """Evict running jobs so that `i` fits its quota, if its queue's policy allows."""
@@ -718,17 +758,26 @@ class _Replay:
         policy = quotas.setup.nodes[cq].preemption
         if not policy.enabled or self._over_budget(cq):
             return False
-        for flavor, _ in self._flavors_of(sid):
+        for flavor, where in self._flavors_of(sid):
             nominal = quotas.nominal[cq][flavor]
             if request > nominal and policy.borrow_within_cohort == "Never":
                 continue  # a request beyond nominal quota preempts only with borrowWithinCohort
             borrowing = quotas.usage[cq][flavor] + request > nominal
             candidates = self._candidates(i, flavor, borrowing=borrowing)
 
-            def fits_without(victims: list[Candidate], flavor: int = flavor) -> bool:
-                return self._fits_without(cq, flavor, request, victims)
+            def fits_without(
+                victims: list[Candidate], flavor: int = flavor, where: Allowed = where
+            ) -> bool:
+                return self._fits_without(sid, flavor, where, victims)
 
-            victims = choose_victims(candidates, fits_without) if candidates else None
+            def still_borrowing(
+                chosen: list[Candidate], c: Candidate, flavor: int = flavor
+            ) -> bool:
+                return self._borrows_without(self.cq_of_job[c.job], flavor, chosen)
+
+            victims = (
+                choose_victims(candidates, fits_without, still_borrowing) if candidates else None
+            )
             if victims:
                 grace = self.policy.termination_grace_s
                 for victim in victims:
@@ -841,19 +890,43 @@ class _Replay:
             node = quotas.parent[node]
         return node
 
-    def _fits_without(self, cq: int, flavor: int, request: int, victims: list[Candidate]) -> bool:
+    def _fits_without(
+        self, sid: int, flavor: int, where: Allowed, victims: list[Candidate]
+    ) -> bool:
+        """Whether a job of shape `sid` would be admitted on `flavor` once `victims` are gone:
+        its queue's quotas (GPUs, and CPU and memory where limited: nominal plus what it may
+        borrow) and the flavor's nodes. Kueue evicts no victim set that leaves it pending."""
+        for victim in victims:
+            self._charge(self.cq_of_job[victim.job], flavor, self.shape_of[victim.job], -1)
+        fits = self._fits_quota(self.shape_cq[sid], flavor, sid)
+        for victim in victims:
+            self._charge(self.cq_of_job[victim.job], flavor, self.shape_of[victim.job], 1)
+        return fits and self._places_without(sid, where, victims)
+
+    def _borrows_without(self, cq: int, flavor: int, victims: list[Candidate]) -> bool:
+        """Whether the ClusterQueue still uses more than its nominal quota once `victims`
+        are gone."""
         quotas = self.quotas
         assert quotas is not None
+        gone = sum(
+            _milli(self.shapes[self.shape_of[v.job]])
+            for v in victims
+            if self.cq_of_job[v.job] == cq
+        )
+        return quotas.usage[cq][flavor] - gone > quotas.nominal[cq][flavor]
+
+    def _places_without(self, sid: int, where: Allowed, victims: list[Candidate]) -> bool:
+        """A what-if on the nodes, undone exactly (the placement's random draws too)."""
+        pod, count, _ = self.shapes[sid]
+        cluster = self.cluster
+        draws = cluster.rng.getstate()
         for victim in victims:
-            quotas.add(
-                self.cq_of_job[victim.job], flavor, -_milli(self.shapes[self.shape_of[victim.job]])
-            )
-        fits = quotas.fits(cq, flavor, request)
+            self._release_job(victim.job)
+        plan = cluster.plan(pod, count, where)
         for victim in victims:
-            quotas.add(
-                self.cq_of_job[victim.job], flavor, _milli(self.shapes[self.shape_of[victim.job]])
-            )
-        return fits
+            self._reapply_job(victim.job)
+        cluster.rng.setstate(draws)
+        return plan is not None
 
     def _evict(self, j: int, reason: int = PREEMPTED, *, grace_s: float = 0.0) -> None:
         """Preempt a running job: it loses the work since its last checkpoint and requeues

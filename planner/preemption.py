@@ -62,12 +62,21 @@ def may_reclaim(policy: PreemptionPolicy, priority: int, theirs: int, *, borrowi
 
 
 def choose_victims(
-    candidates: list[Candidate], fits_without: Callable[[list[Candidate]], bool]
+    candidates: list[Candidate],
+    fits_without: Callable[[list[Candidate]], bool],
+    still_borrowing: Callable[[list[Candidate], Candidate], bool] | None = None,
 ) -> list[Candidate] | None:
-    """The smallest greedy set whose eviction lets the preemptor fit, or None."""
+    """The smallest greedy set whose eviction lets the preemptor fit, or None.
+
+    `still_borrowing(chosen, candidate)`: whether another queue's candidate's queue still
+    borrows once `chosen` are gone; Kueue passes over it otherwise, so reclaiming never
+    takes a queue below its nominal quota (which would let it reclaim back: a livelock).
+    """
     ordered = sorted(candidates, key=lambda c: (not c.other_queue, c.priority, -c.start_s, c.job))
     chosen: list[Candidate] = []
     for candidate in ordered:
+        if candidate.other_queue and still_borrowing and not still_borrowing(chosen, candidate):
+            continue
         chosen.append(candidate)
         if fits_without(chosen):
             break

@@ -217,3 +217,173 @@ def test_a_queue_mapped_priority_overrides_the_trace_and_drives_preemption() -> 
     assert result.start_s[ix["prod-job"]] == 10
     assert [s[:2] for s in result.segments[ix["batch-job"]]] == [(0, 10)]
     assert result.end_s[ix["batch-job"]] == 160
+
+
+def cohort(
+    preemption_c: dict[str, object],
+    *,
+    a_gpus: float,
+    c_gpus: float,
+    preemption_a: dict[str, object] | None = None,
+) -> QueueSetup:
+    """A and C share cohort org (A does not preempt unless told); D stands alone."""
+    return QueuesSpec.model_validate(
+        {
+            "flavors": [{"name": "f"}],
+            "cluster_queues": [
+                {
+                    "name": "A",
+                    "cohort": "org",
+                    "quotas": [{"flavor": "f", "gpus": a_gpus}],
+                    "preemption": preemption_a or {},
+                },
+                {
+                    "name": "C",
+                    "cohort": "org",
+                    "quotas": [{"flavor": "f", "gpus": c_gpus}],
+                    "preemption": preemption_c,
+                },
+                {"name": "D", "quotas": [{"flavor": "f", "gpus": 16}]},
+            ],
+        }
+    ).to_setup(strict_default=False)
+
+
+def span(result: ReplayResult, job_id: str) -> tuple[float | None, float | None]:
+    """Start and end of a job's last (or only) run."""
+    i = by_id(result)[job_id]
+    return result.start_s[i], result.end_s[i]
+
+
+def evicted(result: ReplayResult, job_id: str) -> list[tuple[float, float]]:
+    """Start and end of each of a job's runs that ended in an eviction."""
+    return [(start, end) for start, end, _ in result.segments.get(by_id(result)[job_id], [])]
+
+
+def replay_with_grace(jobs: list[Job], queues: QueueSetup) -> ReplayResult:
+    """On two 8-GPU nodes; an evicted job's pods hold its GPUs and quota for 20 s."""
+    return simulate(jobs, TWO_NODES, Policy(queues=queues, termination_grace_s=20))
+
+
+def test_the_reclaimed_quota_goes_to_the_preemptor_not_back_to_its_victim() -> None:
+    # The cohort's quota is 4 (A 1, C 3). a-job (priority 1) takes all 4 at 0, borrowing 3.
+    # c-big needs 4 > C's nominal 3, so it may not preempt; it heads C's queue, waiting.
+    # c-small (1 GPU, within C's nominal) reclaims at 5: a-job's pods hold its 4 GPUs and the
+    # quota until 25. At 25 a-job and c-big would each fit again and both come before c-small
+    # in their queues; the preemptor goes first (Kueue prefers it once its victims are gone),
+    # so a-job is not readmitted only to be evicted again every 20 s (it used to livelock).
+    jobs = [
+        Job("a-job", 0, 100, gpus=4, queue="A", priority=1),
+        Job("c-big", 0, 10, gpus=4, queue="C"),
+        Job("c-small", 5, 10, gpus=1, queue="C"),
+    ]
+    queues = cohort({"reclaim_within_cohort": "Any"}, a_gpus=1, c_gpus=3)
+
+    result = replay_with_grace(jobs, queues)
+
+    assert (result.livelock, result.preemptions) == (None, 1)
+    assert evicted(result, "a-job") == [(0, 5)]
+    # c-small 25-35; then a-job (higher priority) 35-135, all 100 s again; c-big 135-145
+    assert {job.job_id: span(result, job.job_id) for job in jobs} == {
+        "c-small": (25, 35),
+        "a-job": (35, 135),
+        "c-big": (135, 145),
+    }
+    assert result.status == ["completed"] * 3
+    # 5 s of a-job's work lost plus the 20 s its pods held the GPUs: 4 x 25
+    assert result.wasted_gpu_s == 100
+    # a-job 4 x (25 + 100), c-small 1 x 10, c-big 4 x 10
+    assert result.allocated_gpu_s == 4 * 125 + 10 + 40
+
+
+def test_no_victim_is_evicted_while_the_preemptor_still_would_not_fit_on_the_nodes() -> None:
+    # Two 8-GPU nodes. d1 (6 GPUs, queue D outside the cohort) takes one; b1 (4, borrowed
+    # from C's idle quota) and d2 (3) share the other. a1 needs one 8-GPU pod in C (nominal
+    # 8): evicting b1 would give it the quota at 10, but no node would have 8 free GPUs, so
+    # b1 keeps running. At 50 d1 ends, its node is free, and evicting b1 lets a1 start.
+    jobs = [
+        Job("d1", 0, 50, gpus=6, queue="D"),
+        Job("b1", 0, 100, gpus=4, queue="A"),
+        Job("d2", 0, 1000, gpus=3, queue="D"),
+        Job("a1", 10, 20, gpus=8, queue="C"),
+    ]
+    policy = Policy(queues=cohort({"reclaim_within_cohort": "Any"}, a_gpus=0, c_gpus=8))
+
+    result = simulate(jobs, TWO_NODES, policy)
+
+    ix = by_id(result)
+    first_run = {"d1": result.placement[ix["d1"]], "d2": result.placement[ix["d2"]]}
+    first_run["b1"] = result.segments[ix["b1"]][0][2]
+    node = {job: placed[0][0] for job, placed in first_run.items()}
+    assert node["d1"] != node["d2"] == node["b1"]
+    assert result.preemptions == 1
+    assert evicted(result, "b1") == [(0, 50)]
+    assert span(result, "a1") == (50, 70)
+    # b1 borrows C's quota again once a1 has given it back, and runs its 100 s from 70
+    assert span(result, "b1") == (70, 170)
+    assert result.wasted_gpu_s == 4 * 50
+
+
+def test_a_preemptor_keeps_its_queue_head_while_its_victims_terminate() -> None:
+    # C's quota is 4; older jobs of equal priority may evict newer ones. old (3 GPUs) runs
+    # from 0; big (4) waits behind it and small1 (1) fits beside it at 10. old ends at 100,
+    # big evicts small1 and waits for its pods until 120. small2 (2 GPUs) arrives at 110 and
+    # would fit beside the terminating pods, but it is behind big in C's queue: it waits.
+    # Admitting it used to let big evict small2, small1 refill the quota, and so on, forever.
+    jobs = [
+        Job("old", 0, 100, gpus=3, queue="C"),
+        Job("big", 0, 10, gpus=4, queue="C"),
+        Job("small1", 10, 100, gpus=1, queue="C"),
+        Job("small2", 110, 100, gpus=2, queue="C"),
+    ]
+    queues = cohort({"within_cluster_queue": "LowerOrNewerEqualPriority"}, a_gpus=0, c_gpus=4)
+
+    result = replay_with_grace(jobs, queues)
+
+    assert (result.livelock, result.preemptions) == (None, 1)
+    assert evicted(result, "small1") == [(10, 100)]
+    assert {job.job_id: span(result, job.job_id) for job in jobs[1:]} == {
+        "big": (120, 130),
+        "small1": (130, 230),
+        "small2": (130, 230),
+    }
+    # small1 lost 90 s of work and held its GPU 20 s more while its pods terminated
+    assert result.wasted_gpu_s == 90 + 20
+    # old 3 x 100, small1 1 x (110 + 100), big 4 x 10, small2 2 x 100
+    assert result.allocated_gpu_s == 300 + 210 + 40 + 200
+
+
+def test_a_horizon_cuts_the_grace_of_pods_still_terminating_from_the_wasted_gpu_seconds() -> None:
+    # b1 is evicted at 30 and its pods would hold 8 GPUs until 60; the replay ends at 40
+    policy = Policy(
+        queues=setup({"reclaim_within_cohort": "Any"}), termination_grace_s=30, horizon_s=40
+    )
+
+    result = simulate(BORROWERS, TWO_NODES, policy)
+
+    # 30 s of b1's work lost and 10 of its grace inside the replay
+    assert result.wasted_gpu_s == 8 * (30 + 10)
+    # b1 and b2 held 8 GPUs each for all 40 s; a1 would start at 60
+    assert result.allocated_gpu_s == 2 * 8 * 40
+    assert result.preemptions == 1
+
+
+def test_a_borrowing_preemptor_takes_no_victim_from_a_queue_no_longer_borrowing() -> None:
+    # The cohort's quota is 11 (A 5, C 6). c1 and c2 (4 GPUs each) run from 0: C borrows 2.
+    # a-big (8 GPUs, priority 3) needs to borrow 3 and may preempt lower priorities while
+    # borrowing. Evicting c1 would leave C at 4, within its nominal 6: c2 is then no longer a
+    # candidate (Kueue takes victims only from queues that still borrow), and 7 < 8, so
+    # nobody is evicted. Evicting both used to let C reclaim from a-big, and so on, forever.
+    jobs = [
+        Job("c1", 0, 100, gpus=4, queue="C"),
+        Job("c2", 0, 100, gpus=4, queue="C"),
+        Job("a-big", 10, 10, gpus=8, queue="A", priority=3),
+    ]
+    reclaim = {"reclaim_within_cohort": "LowerPriority", "borrow_within_cohort": "LowerPriority"}
+    queues = cohort({"reclaim_within_cohort": "Any"}, a_gpus=5, c_gpus=6, preemption_a=reclaim)
+
+    result = replay_with_grace(jobs, queues)
+
+    assert (result.livelock, result.preemptions) == (None, 0)
+    assert span(result, "a-big") == (100, 110)
+    assert result.wasted_gpu_s == 0
