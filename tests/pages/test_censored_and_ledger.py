@@ -138,7 +138,7 @@ def test_compare_states_the_scope_and_shows_the_ledger_of_the_horizon(
     assert not at.exception
     assert not at.error
     scope = next(m for m in at.markdown if m.value.startswith("**Priced: GPU jobs only.**"))
-    assert "1 CPU-only jobs (48.0 CPU-hours) are left out of every option" in scope.value
+    assert "CPU-only jobs left out of every option: 1 (48.0 CPU-hours)." in scope.value
     assert "both sides" in scope.help
     assert not any("scope gpu-jobs" in c.value for c in at.caption)  # said once, in words
     assert any(c.value.startswith("Every option prices the same demand") for c in at.caption)

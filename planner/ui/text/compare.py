@@ -45,12 +45,12 @@ EN = {
         "on owned CPUs, in every option."
     ),
     "compare.scope.gpu_jobs_left_out": (
-        "**Priced: GPU jobs only.** {jobs} CPU-only jobs ({hours} CPU-hours) are left out of "
-        "every option."
+        "**Priced: GPU jobs only.** CPU-only jobs left out of every option: {jobs} "
+        "({hours} CPU-hours)."
     ),
     "compare.scope.no_owned_home": (
-        "**Priced: GPU jobs only**, although the scenario asks for all jobs: {jobs} CPU-only "
-        "jobs ({hours} CPU-hours) are left out of every option, because the owned servers "
+        "**Priced: GPU jobs only**, although the scenario asks for all jobs. CPU-only jobs "
+        "left out of every option: {jobs} ({hours} CPU-hours), because the owned servers "
         "give them no CPUs (set `cpu` and `mem_gib` on the self-hosted pools, or add "
         "`cpu_servers`)."
     ),
