@@ -15,6 +15,7 @@ from planner.i18n_core import Language
 from planner.report.cells import Cell, Kind
 from planner.report.headline import Headline, Named, headline
 from planner.report.text import text
+from planner.tco_ledger import SERVED, UNSERVED
 
 CATEGORIES = (
     "capex",
@@ -262,19 +263,7 @@ def _sensitivity(reports: Sequence[Named], lang: Language) -> Table:
     return Table(text("report.sheet.sensitivity", lang), columns, tuple(rows))
 
 
-LEDGER_LINES = (
-    "demanded",
-    "owned",
-    "bridge",
-    "burst",
-    "rented",
-    "lead_time",
-    "unschedulable",
-    "unpriced",
-    "withdrawn",
-    "unfinished",
-    "imbalance",
-)
+LEDGER_LINES = ("demanded", *SERVED, *UNSERVED, "imbalance")
 
 
 def _ledger(reports: Sequence[Named], lang: Language) -> Table:

@@ -15,12 +15,11 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from planner.tco_ledger import SERVED, UNSERVED
 from planner.ui.i18n import Language, fmt_number, t
 from planner.ui.safe import md
 
 SEPARATOR = " · "
-SERVED = ("owned", "bridge", "burst", "rented")
-UNSERVED = ("lead_time", "unschedulable", "unpriced", "withdrawn", "unfinished")
 TOLERANCE = 1e-6  # relative: an option whose lines miss the demand by more is an error
 # planner/tco_scope.py's note of the CPU-only jobs left out: the scope line says it (from the
 # report's `left_out`), so the notes need not.
