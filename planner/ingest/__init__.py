@@ -1,6 +1,6 @@
 """Ingestion edge: turn an export (CSV/TSV/XLSX, gzip, openb, Slurm) into canonical chunks.
 
-This package reads files and uses pandas; it never touches the database. `planner.importer`
+This package reads files and uses pandas; it never touches the database. `planner.service.importer`
 streams its chunks into the store.
 """
 
@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import pandas as pd
 
-from planner.errors import TraceError
+from planner.core.errors import TraceError
 from planner.ingest import formats
 from planner.ingest.columns import ColumnMap, require, resolve_columns
 from planner.ingest.formats import FORMATS, JOB_FORMATS, NODE_FORMATS, Format, detect_format

@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from planner.errors import MissingColumnError
+from planner.core.errors import MissingColumnError
 from planner.ingest.limits import shorten
 
 # Canonical field -> synonyms, most specific first. Per-pod and per-job variants are

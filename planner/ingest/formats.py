@@ -10,7 +10,7 @@ from typing import Literal, get_args
 
 import pandas as pd
 
-from planner.errors import UnknownFormatError
+from planner.core.errors import UnknownFormatError
 from planner.ingest.columns import SYNONYMS, ColumnMap, normalise_name, shown_columns
 from planner.ingest.source import ROW
 

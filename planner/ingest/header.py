@@ -8,7 +8,7 @@ import csv
 import re
 from collections.abc import Sequence
 
-from planner.errors import TraceError
+from planner.core.errors import TraceError
 from planner.ingest.limits import shorten, size_text
 
 DELIMITERS = (",", ";", "\t", "|")

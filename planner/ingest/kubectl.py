@@ -19,9 +19,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from planner.config import Node
-from planner.errors import ScenarioError, TraceError
-from planner.sharing import NAMED_LAYOUTS, find_profile, place_layout
+from planner.core.config import Node
+from planner.core.errors import ScenarioError, TraceError
+from planner.engine.sharing import NAMED_LAYOUTS, find_profile, place_layout
 
 MigSetup = tuple[str, tuple[str, ...]]
 """(strategy, profiles per GPU); no profiles: dynamic MIG."""

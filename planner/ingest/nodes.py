@@ -5,8 +5,8 @@ Rows that cannot describe a node are rejected with a reason, like job rows.
 
 import pandas as pd
 
-from planner.config import ClusterConfig, Node
-from planner.errors import MissingColumnError
+from planner.core.config import ClusterConfig, Node
+from planner.core.errors import MissingColumnError
 from planner.ingest.columns import normalise_name, shown_columns
 from planner.ingest.normalize import Rejections
 from planner.ingest.report import IngestReport, ReportBuilder

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from planner.engine.policy import MAX_SIMULATED_S
 from planner.ingest.columns import ColumnMap
 from planner.ingest.limits import MAX_VALUE_CHARS, SHOWN_CHARS, shorten
 from planner.ingest.source import ROW
@@ -26,7 +27,6 @@ from planner.ingest.values import (
     parse_numbers,
     parse_times,
 )
-from planner.policy import MAX_SIMULATED_S
 
 STATUS_WORDS: dict[str, str] = {
     **dict.fromkeys(

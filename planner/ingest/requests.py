@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from planner.errors import TraceError
+from planner.core.errors import TraceError
 from planner.ingest import IngestOptions, IngestReport, ReportBuilder, jobs_from, sniff
 from planner.ingest.columns import normalise_name
 from planner.ingest.formats import NODE_FORMATS

@@ -19,7 +19,7 @@ from typing import IO, Literal, cast
 import numpy as np
 import numpy.typing as npt
 
-from planner.errors import TraceError
+from planner.core.errors import TraceError
 from planner.ingest.limits import ReadLimits, size_text
 
 BLOCK_BYTES = 1 << 20

@@ -21,7 +21,7 @@ from typing import Literal
 
 import pandas as pd
 
-from planner.errors import TraceError
+from planner.core.errors import TraceError
 from planner.ingest.header import (
     MAX_HEADER_BYTES,
     detect_delimiter,

@@ -2,7 +2,7 @@
 
 from typing import Literal
 
-from planner.i18n_core import fmt_money, fmt_number, fmt_percent
+from planner.core.i18n import fmt_money, fmt_number, fmt_percent
 
 Kind = Literal["text", "money", "rate", "percent", "number", "decimal", "hours", "years", "int"]
 """How a cell is shown: money (the report currency, whole amounts), rate (the report

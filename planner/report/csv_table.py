@@ -1,4 +1,5 @@
-"""The CSV files the planner writes, every text cell spreadsheet-safe (`planner.spreadsheet_text`).
+"""The CSV files the planner writes, every text cell spreadsheet-safe
+(`planner.core.spreadsheet_text`).
 
 `write_csv` is the report's options table: one row per scenario, horizon and option, every
 cost category, the per-GPU-hour costs and the waits; UTF-8 with a byte-order mark so Excel
@@ -11,8 +12,8 @@ from io import StringIO
 import pandas as pd
 from pandas.api.types import is_numeric_dtype
 
+from planner.core.spreadsheet_text import safe_cell, safe_row
 from planner.report.model import Report
-from planner.spreadsheet_text import safe_cell, safe_row
 
 
 def write_csv(report: Report) -> bytes:

@@ -9,11 +9,11 @@ from openpyxl.styles import Alignment, Font
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
-from planner.i18n_core import number_style
+from planner.core.i18n import number_style
+from planner.core.spreadsheet_text import is_formula_like
 from planner.report.cells import Cell, Kind
 from planner.report.model import Report, Table
 from planner.report.text import text
-from planner.spreadsheet_text import is_formula_like
 
 BOLD = Font(bold=True)
 TITLE = Font(bold=True, size=14)

@@ -5,8 +5,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from planner.errors import PlannerError
-from planner.i18n_core import Language
+from planner.core.errors import PlannerError
+from planner.core.i18n import Language
 from planner.report.csv_table import write_csv
 from planner.report.excel import write_xlsx
 from planner.report.model import build_report

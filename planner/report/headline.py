@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from planner.i18n_core import Language, fmt_money, fmt_percent
+from planner.core.i18n import Language, fmt_money, fmt_percent
 from planner.report.cells import Cell, Kind
 from planner.report.text import text
 

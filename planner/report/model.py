@@ -11,11 +11,11 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from planner.i18n_core import Language
+from planner.core.i18n import Language
+from planner.cost.ledger import SERVED, UNSERVED
 from planner.report.cells import Cell, Kind
 from planner.report.headline import Headline, Named, headline
 from planner.report.text import text
-from planner.tco_ledger import SERVED, UNSERVED
 
 CATEGORIES = (
     "capex",

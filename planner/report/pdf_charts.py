@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from fpdf import FPDF
 
-from planner.i18n_core import Language, fmt_money, fmt_percent
+from planner.core.i18n import Language, fmt_money, fmt_percent
 from planner.report.model import Series
 
 PALETTE = (

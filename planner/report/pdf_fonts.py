@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from planner.i18n_core import Language
+from planner.core.i18n import Language
 from planner.report.text import text
 
 UNICODE_FONTS: tuple[tuple[str, str], ...] = (

@@ -6,7 +6,7 @@ CLI); `planner/ui/text/report.py` registers the same dicts in the app's catalogs
 tests/pages/test_i18n.py checks both languages have every key.
 """
 
-from planner.i18n_core import Language, lookup
+from planner.core.i18n import Language, lookup
 
 EN = {
     "report.title": "Own, rent or both: GPU cost report",

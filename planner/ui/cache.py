@@ -15,10 +15,10 @@ from typing import Any
 import duckdb
 import streamlit as st
 
-from planner.importer import import_file
 from planner.ingest import IngestOptions
+from planner.service.importer import import_file
 from planner.store import database_path, open_store, storage_error
-from planner.trace_stats import TraceStats, list_traces, trace_stats
+from planner.store.trace_stats import TraceStats, list_traces, trace_stats
 
 SAMPLE_TRACE = Path(__file__).resolve().parents[2] / "data" / "traces" / "sample.csv"
 

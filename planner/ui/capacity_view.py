@@ -14,8 +14,8 @@ from typing import Any
 import pandas as pd
 import plotly.graph_objects as go
 
-from planner.errors import ScenarioError
-from planner.tco_scenario import TcoScenario
+from planner.core.errors import ScenarioError
+from planner.cost.scenario import TcoScenario
 from planner.ui import compare_view
 from planner.ui.charts import TEMPLATE, option_colors
 from planner.ui.i18n import Language, fmt_money, fmt_number, number_style, t

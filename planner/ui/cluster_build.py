@@ -13,11 +13,10 @@ from typing import Any, TypeVar
 import pandas as pd
 from pydantic import BaseModel, ValidationError
 
-from planner.config import ClusterConfig, Node, NodePool
-from planner.errors import PlannerError, ScenarioError
-from planner.file_access import BUNDLED_FILES
-from planner.replay import cluster_nodes, validation_text, with_volcano_queues
-from planner.scenario import (
+from planner.core.config import ClusterConfig, Node, NodePool
+from planner.core.errors import PlannerError, ScenarioError
+from planner.core.file_access import BUNDLED_FILES
+from planner.engine.scenario import (
     ClusterQueueSpec,
     ClusterSpec,
     ColocationSpec,
@@ -32,7 +31,9 @@ from planner.scenario import (
     Scenario,
     SharingSpec,
 )
-from planner.sharing import NAMED_LAYOUTS
+from planner.engine.sharing import NAMED_LAYOUTS
+from planner.engine.volcano import VolcanoQueueSpec, VolcanoSpec
+from planner.service.replay import cluster_nodes, validation_text, with_volcano_queues
 from planner.ui.cluster_view import (
     DYNAMIC,
     NODE_COLUMNS,
@@ -48,7 +49,6 @@ from planner.ui.cluster_view import (
 )
 from planner.ui.i18n import t
 from planner.ui.safe import md
-from planner.volcano import VolcanoQueueSpec, VolcanoSpec
 
 M = TypeVar("M", bound=BaseModel)
 

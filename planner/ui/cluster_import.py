@@ -1,8 +1,8 @@
 """Uploads on the Cluster & policy page: node lists and Kueue/Volcano queue YAMLs.
 
-Files are read with the CLI's own readers (`planner.replay.read_nodes` with
-`planner.ingest.kubectl`, and `planner.kueue_yaml` / `planner.volcano_yaml`, told apart as
-`planner replay --queues` does), then offered as pools or nodes, or as queues, for the
+Files are read with the CLI's own readers (`planner.service.replay.read_nodes` with
+`planner.ingest.kubectl`, and `planner.ingest.kueue_yaml` / `planner.ingest.volcano_yaml`,
+told apart as `planner replay --queues` does), then offered as pools or nodes, or as queues, for the
 working scenario; the tables here show what was read.
 """
 
@@ -18,13 +18,10 @@ from typing import Any
 import pandas as pd
 from pydantic import ValidationError
 
-from planner.config import Node, NodePool
-from planner.errors import PlannerError, ScenarioError
-from planner.file_access import BUNDLED_FILES
-from planner.ingest.kubectl import kubectl_sharing, looks_like_kubectl
-from planner.kueue_yaml import read_kueue
-from planner.replay import cluster_nodes, read_nodes, validation_text
-from planner.scenario import (
+from planner.core.config import Node, NodePool
+from planner.core.errors import PlannerError, ScenarioError
+from planner.core.file_access import BUNDLED_FILES
+from planner.engine.scenario import (
     ClusterSpec,
     MigSpec,
     QueuesSpec,
@@ -32,12 +29,15 @@ from planner.scenario import (
     Scenario,
     SharingSpec,
 )
-from planner.sharing import mode_label
+from planner.engine.sharing import mode_label
+from planner.engine.volcano import VolcanoSpec, deserved_gpus
+from planner.engine.volcano_queues import gpu_total
+from planner.ingest.kubectl import kubectl_sharing, looks_like_kubectl
+from planner.ingest.kueue_yaml import read_kueue
+from planner.ingest.volcano_yaml import looks_like_volcano, read_volcano
+from planner.service.replay import cluster_nodes, read_nodes, validation_text
 from planner.ui.cluster_build import check_runs
 from planner.ui.i18n import fmt_number, t
-from planner.volcano import VolcanoSpec, deserved_gpus
-from planner.volcano_queues import gpu_total
-from planner.volcano_yaml import looks_like_volcano, read_volcano
 
 MAX_UPLOAD_MB: float = 50
 NODE_UPLOAD_TYPES = ["json", "csv", "tsv", "txt", "xlsx", "gz"]

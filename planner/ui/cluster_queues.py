@@ -7,9 +7,10 @@ from typing import TYPE_CHECKING, Any, get_args
 
 import streamlit as st
 
-from planner.errors import PlannerError
-from planner.preemption import Reclaim, WithinQueue
-from planner.scenario import Scenario
+from planner.core.errors import PlannerError
+from planner.engine.preemption import Reclaim, WithinQueue
+from planner.engine.scenario import Scenario
+from planner.engine.volcano import Plugin
 from planner.ui import cluster_import as imports
 from planner.ui import cluster_view as view
 from planner.ui.cluster_sections import (
@@ -24,7 +25,6 @@ from planner.ui.cluster_sections import (
 from planner.ui.i18n import t
 from planner.ui.safe import md
 from planner.ui.state import replace_and_rerun
-from planner.volcano import Plugin
 
 if TYPE_CHECKING:
     import pandas as pd

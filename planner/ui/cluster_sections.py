@@ -13,12 +13,12 @@ from typing import Any, TypeVar
 import pandas as pd
 import streamlit as st
 
-from planner.cluster import PLACEMENTS
-from planner.errors import PlannerError
-from planner.overhead import NETWORK_HELP, STORAGE_HELP
-from planner.policy import ADMISSIONS, QUEUEINGS
-from planner.scenario import Scenario
-from planner.sharing import NAMED_LAYOUTS
+from planner.core.errors import PlannerError
+from planner.engine.cluster import PLACEMENTS
+from planner.engine.overhead import NETWORK_HELP, STORAGE_HELP
+from planner.engine.policy import ADMISSIONS, QUEUEINGS
+from planner.engine.scenario import Scenario
+from planner.engine.sharing import NAMED_LAYOUTS
 from planner.ui import cluster_import as imports
 from planner.ui import cluster_view as view
 from planner.ui import widgets

@@ -16,8 +16,8 @@ from typing import Any, Literal
 import pandas as pd
 import yaml
 
-from planner.config import Node
-from planner.scenario import (
+from planner.core.config import Node
+from planner.engine.scenario import (
     ClusterQueueSpec,
     ClusterSpec,
     ColocationSpec,
@@ -27,8 +27,8 @@ from planner.scenario import (
     Scenario,
     SharingSpec,
 )
+from planner.engine.volcano import VolcanoQueueSpec, VolcanoSpec
 from planner.ui.i18n import Language, fmt_number, t
-from planner.volcano import VolcanoQueueSpec, VolcanoSpec
 
 POOL_COLUMNS = ("name", "gpu_type", "gpus_per_node", "cpu", "mem_gib", "count")
 NODE_COLUMNS = ("node_id", "gpu_type", "gpus", "cpu", "mem_gib")

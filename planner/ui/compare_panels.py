@@ -11,9 +11,9 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from planner.errors import PlannerError
+from planner.core.errors import PlannerError
+from planner.cost.scenario import TcoScenario
 from planner.report.csv_table import frame_csv
-from planner.tco_scenario import TcoScenario
 from planner.ui import cache, charts, ledger_view, scenario_box
 from planner.ui import compare_saved as many
 from planner.ui import compare_view as view

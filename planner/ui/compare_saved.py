@@ -12,13 +12,13 @@ from typing import Any
 
 import pandas as pd
 
-from planner import scenario_store
-from planner.errors import ScenarioError
-from planner.file_access import BUNDLED_FILES
-from planner.finance import break_even_utilization
-from planner.replay import cluster_nodes
-from planner.scenario_store import Kind, SavedScenario
-from planner.tco_scenario import TcoScenario, tco_from_replay
+from planner.core.errors import ScenarioError
+from planner.core.file_access import BUNDLED_FILES
+from planner.cost.finance import break_even_utilization
+from planner.cost.scenario import TcoScenario, tco_from_replay
+from planner.service import scenario_store
+from planner.service.replay import cluster_nodes
+from planner.service.scenario_store import Kind, SavedScenario
 from planner.ui import compare_view
 from planner.ui.compare_view import OWNED, CompareRun
 from planner.ui.i18n import Language, fmt_number, fmt_percent, t

@@ -16,12 +16,12 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from planner.cli_tco import tco_scenario_from_text
-from planner.errors import ScenarioError
-from planner.file_access import BUNDLED_FILES
+from planner.core.errors import ScenarioError
+from planner.core.file_access import BUNDLED_FILES
+from planner.cost.scenario import TcoScenario
+from planner.service.tco_files import tco_scenario_from_text
+from planner.service.tco_run import run_tco
 from planner.store import database_path
-from planner.tco_run import run_tco
-from planner.tco_scenario import TcoScenario
 from planner.ui.cache import cursor
 from planner.ui.i18n import Language, fmt_money, fmt_number, fmt_percent, t
 from planner.ui.ledger_view import is_scope_note

@@ -1,7 +1,7 @@
 """Glue for the job-history page: stage an upload, detect its format and columns, import it,
 and turn a stored trace's statistics into plot-ready tables and figures.
 
-Writes go through `planner.importer.import_file` (one transaction) on this session's own
+Writes go through `planner.service.importer.import_file` (one transaction) on this session's own
 cursor, so concurrent sessions importing files do not interfere.
 """
 
@@ -17,14 +17,14 @@ import plotly.graph_objects as go
 import streamlit as st
 from streamlit.elements.lib.column_types import ColumnConfig
 
-from planner.errors import PlannerError
-from planner.importer import import_file, rejected_rows
+from planner.core.errors import PlannerError
 from planner.ingest import NODE_FORMATS, IngestOptions, IngestReport, sniff
 from planner.ingest.columns import FIELDS, resolve_columns
 from planner.ingest.reasons import REJECTION_REASONS
 from planner.ingest.source import LineProblems, iter_frames
+from planner.service.importer import import_file, rejected_rows
 from planner.store import database_path
-from planner.trace_stats import CLASS_ORDER, TraceStats
+from planner.store.trace_stats import CLASS_ORDER, TraceStats
 from planner.ui.cache import cursor
 from planner.ui.charts import TEMPLATE
 from planner.ui.i18n import Language, fmt_number, number_style, t

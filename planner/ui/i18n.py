@@ -13,8 +13,8 @@ import math
 
 import streamlit as st
 
-from planner import i18n_core as core
-from planner.i18n_core import STYLES, Language, NumberStyle
+from planner.core import i18n as core
+from planner.core.i18n import STYLES, Language, NumberStyle
 from planner.ui.text import CATALOGS
 
 __all__ = [

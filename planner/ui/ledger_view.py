@@ -15,13 +15,13 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from planner.tco_ledger import SERVED, UNSERVED
+from planner.cost.ledger import SERVED, UNSERVED
 from planner.ui.i18n import Language, fmt_number, t
 from planner.ui.safe import md
 
 SEPARATOR = " · "
 TOLERANCE = 1e-6  # relative: an option whose lines miss the demand by more is an error
-# planner/tco_scope.py's note of the CPU-only jobs left out: the scope line says it (from the
+# planner/cost/scope.py's note of the CPU-only jobs left out: the scope line says it (from the
 # report's `left_out`), so the notes need not.
 _LEFT_OUT = re.compile(r"^scope \S+: [\d,]+ CPU-only jobs? \([\d,.]+ CPU-hours\) are left out")
 

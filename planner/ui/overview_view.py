@@ -14,8 +14,8 @@ from typing import Any, Literal
 
 import streamlit as st
 
-from planner.scenario import Scenario
-from planner.trace_stats import GroupStats
+from planner.engine.scenario import Scenario
+from planner.store.trace_stats import GroupStats
 from planner.ui import cluster_view, ledger_view
 from planner.ui.cache import cursor
 from planner.ui.i18n import (

@@ -16,7 +16,7 @@ import pandas as pd
 import streamlit as st
 from streamlit.elements.lib.column_types import ColumnConfig
 
-from planner.errors import PlannerError
+from planner.core.errors import PlannerError
 from planner.ui.cache import cursor
 from planner.ui.i18n import fmt_number, t
 from planner.ui.safe import md

@@ -1,6 +1,6 @@
 """Plot-ready tables for the replay page's figures, from a run's summary and timeline.
 
-Pure pandas over `planner.metrics.summarize` output (timeline as a separate dict); labels
+Pure pandas over `planner.engine.metrics.summarize` output (timeline as a separate dict); labels
 that the figures show come from the session's language here, so `planner.ui.charts` only
 draws. Times are hours since the trace's start, waits minutes, work GPU-hours.
 """
@@ -10,9 +10,9 @@ from typing import Any
 
 import pandas as pd
 
-from planner.model import GPU_SIZE_CLASSES
+from planner.core.model import GPU_SIZE_CLASSES
+from planner.engine.waits import REASON_CODES
 from planner.ui.i18n import t
-from planner.waits import REASON_CODES
 
 
 def allocation_frame(timeline: Mapping[str, Any]) -> pd.DataFrame:

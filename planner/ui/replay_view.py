@@ -22,12 +22,12 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from planner.config import NodePool
-from planner.file_access import BUNDLED_FILES
-from planner.metrics import summarize
-from planner.replay import SCHEDULE_COLUMNS, load_scenario, run_scenario, schedule_rows
-from planner.scenario import ClusterSpec, Scenario
-from planner.spreadsheet_text import safe_row
+from planner.core.config import NodePool
+from planner.core.file_access import BUNDLED_FILES
+from planner.core.spreadsheet_text import safe_row
+from planner.engine.metrics import summarize
+from planner.engine.scenario import ClusterSpec, Scenario
+from planner.service.replay import SCHEDULE_COLUMNS, load_scenario, run_scenario, schedule_rows
 from planner.store import database_path
 from planner.ui.cache import cursor
 from planner.ui.i18n import Language, fmt_duration, fmt_number, fmt_percent, t
@@ -58,7 +58,7 @@ class ReplayView:
     cluster_name: str
     notes: tuple[str, ...]
     summary: dict[str, Any]
-    """`planner.metrics.summarize` without the timeline (the CLI's `--json`)."""
+    """`planner.engine.metrics.summarize` without the timeline (the CLI's `--json`)."""
     timeline: dict[str, Any]
     schedule: pd.DataFrame
     """One row per job run, the columns of `--schedule-out`, times and sizes as numbers."""

@@ -13,11 +13,11 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from planner import scenario_store
-from planner.errors import PlannerError
-from planner.file_access import BUNDLED_FILES
-from planner.scenario import Scenario
-from planner.scenario_store import Kind, Prepared, SavedScenario
+from planner.core.errors import PlannerError
+from planner.core.file_access import BUNDLED_FILES
+from planner.engine.scenario import Scenario
+from planner.service import scenario_store
+from planner.service.scenario_store import Kind, Prepared, SavedScenario
 from planner.ui.cache import cursor
 from planner.ui.i18n import t
 from planner.ui.safe import md

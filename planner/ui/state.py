@@ -1,13 +1,13 @@
 """What the pages share within one session: the working scenario.
 
 The Cluster & policy page edits it, the Replay page runs it on a trace, saved scenarios are
-loaded into it. It is a validated `planner.scenario.Scenario` (the same model the CLI reads
+loaded into it. It is a validated `planner.engine.scenario.Scenario` (the same model the CLI reads
 from YAML), so whatever a page stores here runs as `planner replay --scenario`.
 """
 
 import streamlit as st
 
-from planner.scenario import Scenario
+from planner.engine.scenario import Scenario
 from planner.ui.replay_view import default_scenario
 
 SCENARIO_KEY = "working_scenario"

@@ -4,8 +4,8 @@ The English explanations of the scheduler's choices and of the overhead classes 
 CLI's own (`planner replay --help`), so the page and the command line say the same thing.
 """
 
-from planner.overhead import NETWORK_HELP, STORAGE_HELP
-from planner.policy import ADMISSION_HELP, PLACEMENT_HELP, QUEUEING_HELP
+from planner.engine.overhead import NETWORK_HELP, STORAGE_HELP
+from planner.engine.policy import ADMISSION_HELP, PLACEMENT_HELP, QUEUEING_HELP
 
 
 def _prefixed(prefix: str, texts: dict[str, str]) -> dict[str, str]:

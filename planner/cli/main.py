@@ -1,0 +1,251 @@
+"""`planner ...` / `python -m planner ...`: argument parsing and printing only.
+
+Every subcommand calls a library function; a `PlannerError` becomes one line on stderr and
+exit status 2, never a traceback.
+"""
+
+import argparse
+import dataclasses
+import json
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import pydantic
+
+from planner.cli.output import visible_controls
+from planner.cli.prices import add_price_commands
+from planner.cli.replay import add_commands
+from planner.cli.scenarios import add_scenario_commands
+from planner.cli.tco import add_tco_command
+from planner.core.errors import PlannerError
+from planner.ingest import CENSORED_CHOICES, FORMATS, IngestOptions, ReadLimits
+from planner.ingest.columns import FIELDS
+from planner.ingest.limits import MAX_UNPACKED_BYTES, shorten
+from planner.report.csv_table import frame_csv
+from planner.service.importer import import_file, rejected_rows
+from planner.service.replay import validation_text
+from planner.store import connect, database_path
+from planner.store.trace_stats import find_trace, list_traces, trace_stats
+
+EXIT_USER_ERROR = 2
+GIB = 1 << 30
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    with visible_controls():  # a name read from a file must not drive the terminal
+        return _main(argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args))
+    except PlannerError as err:
+        print(f"error: {err}", file=sys.stderr)
+    except pydantic.ValidationError as err:
+        print(f"error: {validation_text(err)}", file=sys.stderr)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # The reader left (`planner ... | head`): stop quietly, as `cat` does. Point stdout at
+        # devnull so the interpreter's final flush does not raise again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # 128 + SIGPIPE, what a shell reports for a killed writer
+    return EXIT_USER_ERROR
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="planner", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(required=True, metavar="COMMAND")
+
+    ingest = sub.add_parser("ingest", help="import a job history or node list into the database")
+    ingest.add_argument("path", type=Path)
+    _read_options(ingest)
+    ingest.add_argument("--name", help="name for the stored trace (default: file name)")
+    ingest.add_argument(
+        "--rejected-out",
+        type=Path,
+        metavar="FILE.csv",
+        help="also write the rejected rows with their reasons to this CSV",
+    )
+    ingest.set_defaults(run=_ingest)
+
+    inspect = sub.add_parser("inspect", help="statistics of a stored trace or a file")
+    inspect.add_argument("trace", metavar="TRACE_OR_ID")
+    _read_options(inspect)
+    inspect.set_defaults(run=_inspect)
+
+    traces = sub.add_parser("traces", help="list the stored traces")
+    traces.add_argument("--db", help="database file (default: $PLANNER_DB or data/planner.duckdb)")
+    traces.add_argument("--json", action="store_true")
+    traces.set_defaults(run=_traces)
+
+    synth = sub.add_parser("synth", help="write a synthetic job history (calibrated profiles)")
+    synth.add_argument("--profile", required=True)
+    synth.add_argument("--jobs", type=int, required=True)
+    synth.add_argument("--seed", type=int, default=0)
+    synth.add_argument("--out", type=Path, required=True)
+    synth.add_argument("--json", action="store_true")
+    synth.set_defaults(run=_synth)
+    add_commands(sub, _read_options, _options)
+    add_tco_command(sub, _read_options, _options)
+    add_price_commands(sub)
+    add_scenario_commands(sub)
+    return parser
+
+
+def _read_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--format", choices=FORMATS, help="override format detection")
+    parser.add_argument(
+        "--map",
+        action="append",
+        default=[],
+        metavar="FIELD=COLUMN",
+        help=f"use COLUMN for FIELD; fields: {', '.join(FIELDS)}",
+    )
+    parser.add_argument(
+        "--tz", default="UTC", help="time zone of dates written without an offset (default UTC)"
+    )
+    parser.add_argument(
+        "--max-gpus-per-pod",
+        type=int,
+        default=8,
+        help="split jobs without a pod count into pods of at most this many GPUs",
+    )
+    parser.add_argument(
+        "--censored",
+        choices=CENSORED_CHOICES,
+        default="window",
+        help="rows with no start and no run time (not pending): 'window' (default) runs them "
+        "from the export window's start, flagged running_at_start; 'reject' rejects them",
+    )
+    parser.add_argument(
+        "--max-unpacked-gib",
+        type=float,
+        default=MAX_UNPACKED_BYTES / GIB,
+        metavar="N",
+        help="refuse a gzip or .xlsx file whose content unpacks to more than N GiB "
+        f"(default {MAX_UNPACKED_BYTES / GIB:g})",
+    )
+    parser.add_argument("--db", help="database file (default: $PLANNER_DB or data/planner.duckdb)")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+
+
+def _options(args: argparse.Namespace) -> IngestOptions:
+    mapping: dict[str, str] = {}
+    for item in args.map:
+        field, sep, column = item.partition("=")
+        if not sep or not field.strip() or not column.strip():
+            raise PlannerError(f"--map expects FIELD=COLUMN, got '{shorten(item)}'")
+        mapping[field.strip()] = column.strip()
+    if not args.max_unpacked_gib > 0:
+        raise PlannerError(f"--max-unpacked-gib must be above 0, got {args.max_unpacked_gib:g}")
+    return IngestOptions(
+        format=args.format,
+        mapping=mapping,
+        tz=args.tz,
+        max_gpus_per_pod=args.max_gpus_per_pod,
+        censored=args.censored,
+        limits=ReadLimits(max_unpacked_bytes=int(min(args.max_unpacked_gib, 1e6) * GIB)),
+    )
+
+
+def _check_output(path: Path, flag: str) -> None:
+    """PlannerError unless `path` can be created: checked before any work is done."""
+    folder = path.parent
+    if not folder.is_dir():
+        raise PlannerError(
+            f"{flag} {shorten(str(path))}: the folder {shorten(str(folder))} does not exist; "
+            "create it or choose another path"
+        )
+    if path.is_dir():
+        raise PlannerError(f"{flag} {shorten(str(path))} is a directory; give a file name")
+    if not os.access(folder, os.W_OK):
+        raise PlannerError(f"{flag} {shorten(str(path))}: the folder is not writable")
+
+
+def _write_rejected(path: Path, text: str) -> None:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as err:
+        raise PlannerError(f"cannot write the rejected rows to {path}: {err.strerror}") from err
+
+
+def _ingest(args: argparse.Namespace) -> int:
+    if args.rejected_out:
+        _check_output(args.rejected_out, "--rejected-out")
+    with connect(database_path(args.db)) as con:
+        report = import_file(con, args.path, _options(args), args.name)
+        if args.rejected_out and report.rejected:
+            _write_rejected(args.rejected_out, frame_csv(rejected_rows(con, report.trace_id)))
+    if args.json:
+        print(report.model_dump_json(indent=2))
+    else:
+        print("\n".join(report.summary_lines()))
+    return 0
+
+
+def _inspect(args: argparse.Namespace) -> int:
+    with connect(database_path(args.db)) as con:
+        ref = args.trace
+        if Path(ref).is_file():
+            ref = import_file(con, Path(ref), _options(args)).trace_id
+        stats = trace_stats(con, find_trace(con, ref))
+    if args.json:
+        print(stats.model_dump_json(indent=2))
+        return 0
+    print(
+        f"{stats.name} ({stats.trace_id}): {stats.jobs:,} jobs from {stats.source_file} "
+        f"[{stats.source_format}]"
+    )
+    start = stats.start_utc or "relative times"
+    print(f"span {stats.span_s / 86400:,.1f} days from {start}; GPU-hours {stats.gpu_hours:,.1f}")
+    for title, groups in (
+        ("GPUs per job", stats.by_gpu_count),
+        ("queue", stats.by_queue),
+        ("status", stats.by_status),
+    ):
+        print(f"by {title}:")
+        for key, group in list(groups.items())[:15]:
+            print(f"  {key:>16}  {group.jobs:>10,} jobs  {group.gpu_hours:>14,.1f} GPU-h")
+    print("run time (s): " + "  ".join(f"{k} {v:,.0f}" for k, v in stats.duration_s.items()))
+    if stats.wait_s:
+        print("observed wait (s): " + "  ".join(f"{k} {v:,.0f}" for k, v in stats.wait_s.items()))
+    return 0
+
+
+def _traces(args: argparse.Namespace) -> int:
+    with connect(database_path(args.db)) as con:
+        rows = list_traces(con)
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    for row in rows:
+        print(
+            f"{row['trace_id']}  {row['jobs']:>10,} jobs  {row['gpu_hours']:>14,.1f} GPU-h  "
+            f"{row['format']:<10}  {row['name']}  ({row['imported']})"
+        )
+    if not rows:
+        print("no traces yet: `planner ingest FILE` imports one")
+    return 0
+
+
+def _synth(args: argparse.Namespace) -> int:
+    from planner.synth import write_trace  # noqa: PLC0415 -- only this command needs it
+
+    _check_output(args.out, "--out")
+    try:
+        summary = write_trace(args.out, profile=args.profile, jobs=args.jobs, seed=args.seed)
+    except OSError as err:
+        raise PlannerError(
+            f"--out {shorten(str(args.out))}: cannot write ({err.strerror})"
+        ) from err
+    data = {k: str(v) if isinstance(v, Path) else v for k, v in dataclasses.asdict(summary).items()}
+    print(
+        json.dumps(data, indent=2) if args.json else "  ".join(f"{k}={v}" for k, v in data.items())
+    )
+    return 0

@@ -1,0 +1,350 @@
+"""`planner replay`, `planner fill` and `planner schema`: parsing and printing only."""
+
+import argparse
+import json
+import re
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from planner.core.errors import ScenarioError
+from planner.core.file_access import LOCAL_FILES
+from planner.engine.cluster import PLACEMENTS
+from planner.engine.fill import MAX_SEEDS, PodRequest, fill
+from planner.engine.metrics import GPU_JOBS, WAIT_SCOPE_HELP, check_wait_scope, summarize
+from planner.engine.overhead import NETWORK_HELP, STORAGE_HELP
+from planner.engine.policy import (
+    ADMISSION_HELP,
+    ADMISSIONS,
+    PLACEMENT_HELP,
+    QUEUEING_HELP,
+    QUEUEINGS,
+)
+from planner.engine.scenario import ClusterSpec, OverheadSpec, PolicySpec, Scenario
+from planner.engine.waits import WAIT_REASONS
+from planner.ingest import IngestOptions
+from planner.ingest.kueue_yaml import read_kueue
+from planner.ingest.requests import read_pod_requests
+from planner.ingest.volcano_yaml import looks_like_volcano, read_volcano
+from planner.service.replay import (
+    load_jobs,
+    load_scenario,
+    read_nodes,
+    run_scenario,
+    write_schedule,
+)
+from planner.store import connect, database_path
+from planner.store.trace_stats import find_trace
+
+_SEED_RANGE = re.compile(r"\s*(-?\d{1,18})\s*-\s*(-?\d{1,18})\s*")
+_SHOWN_CHARS = 40
+
+ReadOptions = Callable[[argparse.Namespace], IngestOptions]
+
+
+def add_commands(
+    sub: Any, read_options: Callable[[argparse.ArgumentParser], None], options: ReadOptions
+) -> None:
+    replay = sub.add_parser(
+        "replay",
+        help="replay a trace through the embedded scheduler on a cluster",
+        description=_choices_text(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    replay.add_argument(
+        "trace", nargs="?", metavar="TRACE", help="job history file or stored trace id"
+    )
+    _cluster_flags(replay)
+    replay.add_argument("--admission", choices=ADMISSIONS)
+    replay.add_argument("--placement", choices=PLACEMENTS)
+    replay.add_argument("--queueing", choices=QUEUEINGS)
+    replay.add_argument("--seed", type=int)
+    replay.add_argument("--estimate-factor", type=float, help="backfill estimate = run time x this")
+    replay.add_argument(
+        "--pod-timeout-s", type=float, help="pod admission: release partial jobs after"
+    )
+    replay.add_argument("--horizon-s", type=float, help="stop the replay at this time")
+    replay.add_argument(
+        "--scenario", type=Path, metavar="FILE.yaml", help="scenario file; flags override it"
+    )
+    replay.add_argument(
+        "--schedule-out", type=Path, metavar="FILE.csv", help="write one row per job run"
+    )
+    replay.add_argument(
+        "--queues", type=Path, metavar="FILE.yaml", help="Kueue or Volcano YAML (queues)"
+    )
+    replay.add_argument("--network", choices=tuple(NETWORK_HELP), help="container network class")
+    replay.add_argument("--storage", choices=tuple(STORAGE_HELP), help="storage class")
+    replay.add_argument("--timeline", action="store_true", help="include the timeline in --json")
+    replay.add_argument(
+        "--waits", default=GPU_JOBS, metavar="SCOPE", type=_wait_scope, help=WAIT_SCOPE_HELP
+    )
+    read_options(replay)
+    replay.set_defaults(run=lambda args: _replay(args, options(args)))
+
+    stress = sub.add_parser("fill", help="how full can the cluster get? (the FGD study's protocol)")
+    stress.add_argument("trace", metavar="TRACE", help="pod or job list file, or stored trace id")
+    stress.add_argument("--nodes", required=True, type=Path, metavar="NODE_LIST_FILE")
+    stress.add_argument("--placement", required=True, choices=PLACEMENTS)
+    stress.add_argument("--seeds", default="42-51", help="e.g. 42-51 or 1,2,3 (default 42-51)")
+    stress.add_argument("--until", type=float, default=1.3, help="arrived GPU demand / capacity")
+    read_options(stress)
+    stress.set_defaults(run=lambda args: _fill(args, options(args)))
+
+    schema = sub.add_parser("schema", help="print the JSON schema of scenario files")
+    schema.set_defaults(run=_schema)
+
+
+def _cluster_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--nodes",
+        metavar="NODE_LIST_FILE|N",
+        help="a node list file, or a node count with --gpus-per-node",
+    )
+    parser.add_argument("--gpus-per-node", type=int, default=8)
+    parser.add_argument("--gpu-type", default="A100")
+    parser.add_argument(
+        "--cpu-per-node", type=float, default=0.0, help="cores per node (0 = not limited)"
+    )
+    parser.add_argument(
+        "--mem-gib-per-node", type=float, default=0.0, help="GiB per node (0 = not limited)"
+    )
+
+
+def _replay(args: argparse.Namespace, options: IngestOptions) -> int:
+    scenario = _scenario(args)
+    with connect(database_path(args.db)) as con:
+        run = run_scenario(con, scenario, options, files=LOCAL_FILES)
+    result = run.result
+    for note in run.notes:
+        print(f"note: {note}", file=sys.stderr)
+    if args.schedule_out:
+        write_schedule(result, args.schedule_out)
+    summary = summarize(result, timeline=args.timeline, wait_scope=args.waits)
+    summary = {"trace_id": run.trace_id, "cluster": run.cluster_name, **summary}
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    else:
+        print("\n".join(_replay_lines(summary)))
+    return 0
+
+
+def _wait_scope(text: str) -> str:
+    try:
+        return check_wait_scope(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from err
+
+
+def _scenario(args: argparse.Namespace) -> Scenario:
+    scenario = load_scenario(args.scenario) if args.scenario else Scenario()
+    update: dict[str, Any] = {}
+    if args.trace:
+        update["trace"] = args.trace
+    if args.nodes:
+        update["cluster"] = _cluster_from_flags(args)
+    if args.network or args.storage:
+        current = scenario.overhead or OverheadSpec()
+        update["overhead"] = OverheadSpec(
+            network=args.network or current.network, storage=args.storage or current.storage
+        )
+    if args.queues:
+        notes = _queues_file(args.queues, update)
+        for note in notes:
+            print(f"note: {note}", file=sys.stderr)
+    flags = {
+        "admission": args.admission,
+        "placement": args.placement,
+        "queueing": args.queueing,
+        "seed": args.seed,
+        "estimate_factor": args.estimate_factor,
+        "pod_timeout_s": args.pod_timeout_s,
+        "horizon_s": args.horizon_s,
+    }
+    changed = {k: v for k, v in flags.items() if v is not None}
+    if changed:
+        update["policy"] = PolicySpec.model_validate(scenario.policy.model_dump() | changed)
+    return scenario.model_copy(update=update)
+
+
+def _queues_file(path: Path, update: dict[str, Any]) -> list[str]:
+    """`--queues`: a Kueue or a Volcano YAML replaces the scenario's queues of either kind."""
+    if looks_like_volcano(path):
+        update["volcano"], notes = read_volcano(path)
+        update["queues"] = None
+    else:
+        update["queues"], notes = read_kueue(path)
+        update["volcano"] = None
+    return notes
+
+
+def _cluster_from_flags(args: argparse.Namespace) -> ClusterSpec:
+    value = str(args.nodes)
+    if value.isdigit():
+        pool = {
+            "gpu_type": args.gpu_type if args.gpus_per_node else "",
+            "gpus_per_node": args.gpus_per_node,
+            "cpu": args.cpu_per_node,
+            "mem_gib": args.mem_gib_per_node,
+            "count": int(value),
+        }
+        return ClusterSpec.model_validate({"pools": [pool]})
+    if not Path(value).is_file():
+        raise ScenarioError(f"--nodes {value}: no such node list file (or give a node count)")
+    return ClusterSpec(node_list=value)
+
+
+def _wait_lines(s: dict[str, Any]) -> list[str]:
+    """The headline waits (of the scope asked for), and all jobs' when they differ."""
+    wait, scope = s["wait_s"], s["wait_scope"]
+    every = s["wait_s_by_scope"]["all-jobs"]
+    shown = {"gpu-jobs": "GPU jobs", "all-jobs": "all jobs"}.get(scope, scope.replace(":", " "))
+    lines = [f"wait (s) of {shown} ({wait['jobs']:,} started): " + _stats_text(wait)]
+    if scope != "all-jobs" and every["jobs"] != wait["jobs"]:
+        lines.append(f"wait (s) of all jobs ({every['jobs']:,} started): " + _stats_text(every))
+    return lines
+
+
+def _stats_text(wait: dict[str, Any]) -> str:
+    if not wait["jobs"]:
+        return "none started"
+    return "  ".join(f"{k} {wait[k]:,.0f}" for k in ("mean", "p50", "p95", "p99", "max"))
+
+
+def _replay_lines(s: dict[str, Any]) -> list[str]:
+    policy = s["policy"]
+    held = s["idle_gpu_hours_held_by_partial_gangs"]
+    lines = [
+        f"trace {s['trace_id']} on {s['cluster']} ({s['gpu_capacity']:,} GPUs): "
+        f"{policy['admission']} admission, {policy['placement']}, {policy['queueing']}",
+        f"jobs {s['jobs']:,}: completed {s['completed']:,}, unschedulable {s['unschedulable']:,}, "
+        f"unfinished {s['unfinished']:,}, withdrawn {s['withdrawn']:,} (observed "
+        f"{s['withdrawn_observed']:,}; {s['withdrawn_after_start']:,} started, then deleted)",
+        f"horizon {s['horizon_s'] / 86400:,.2f} days; allocated "
+        f"{s['allocated_gpu_hours']:,.1f} GPU-h (useful work of completed jobs "
+        f"{s['useful_gpu_hours']:,.1f}); utilization {_pct(s['utilization'])}",
+    ]
+    lines.extend(_wait_lines(s))
+    waiting = {k: v for k, v in s["waiting_gpu_hours_by_reason"].items() if v}
+    if waiting:
+        lines.append("GPU-hours waiting, by reason:")
+        lines.extend(f"  {k:<16} {v:>14,.1f}  ({WAIT_REASONS[k]})" for k, v in waiting.items())
+    if held:
+        lines.append(f"GPU-hours held idle by partly placed jobs: {held:,.1f}")
+    if s["deadlock"] and not s["livelock"]:  # a livelock ends in jobs stuck: say the cause
+        d = s["deadlock"]
+        lines.append(
+            f"DEADLOCK at {d['at_s']:,.0f} s: {d['jobs_waiting']:.0f} jobs wait forever while "
+            f"{d['gpus_held_idle']:,.1f} GPUs are held by partly placed jobs"
+        )
+    if s["livelock"]:
+        d = s["livelock"]
+        lines.append(
+            f"LIVELOCK: from {d['since_s']:,.0f} s preemptions kept undoing all work and nothing "
+            f"completed; the replay stopped at {d['at_s']:,.0f} s with {d['jobs_waiting']:.0f} "
+            f"jobs waiting and {d['jobs_running']:.0f} running (checkpoint jobs, set a minimum "
+            "run time, or preempt less)"
+        )
+    for reason, count in s["unschedulable_by_reason"].items():
+        lines.append(f"unschedulable: {count:,} jobs, {reason}")
+    unmapped = s.get("unmapped_queues") or {}
+    if unmapped:
+        named = ", ".join(f"{q or '(none)'} ({n:,})" for q, n in unmapped.items())
+        lines.append(f"queue values no LocalQueue maps (default ClusterQueue, if any): {named}")
+    lines.extend(_sharing_lines(s.get("sharing", {})))
+    return lines
+
+
+def _sharing_lines(sharing: dict[str, dict[str, Any]]) -> list[str]:
+    lines: list[str] = []
+    for pool, p in sharing.items():
+        lines.append(
+            f"{pool}: {p['mode']}; {p['gpus']:,} GPUs advertised as {p['advertised']:,} devices"
+        )
+        lines.append(
+            f"  requested {_pct(p['requested_share'])} of its GPU-hours, granted "
+            f"{p['granted_gpu_hours']:,.1f} GPU-h, GPUs occupied {_pct(p['occupied_share'])}"
+            + (f", {p['relayouts']:,} re-layouts" if p["relayouts"] else "")
+            + (
+                f", {p['slowdown_gpu_hours']:,.1f} GPU-h lost to slowdown or re-layout"
+                if p["slowdown_gpu_hours"]
+                else ""
+            )
+        )
+    return lines
+
+
+def _pct(value: float | None) -> str:
+    return "n/a" if value is None else f"{100 * value:.1f}%"
+
+
+def _fill(args: argparse.Namespace, options: IngestOptions) -> int:
+    seeds = parse_seeds(args.seeds)
+    pods = _pods(args.trace, options, args.db)
+    nodes, notes = read_nodes(args.nodes)
+    for note in notes:
+        print(f"note: {note}", file=sys.stderr)
+    result = fill(pods, nodes, placement=args.placement, seeds=seeds, until=args.until)
+    if args.json:
+        print(json.dumps(result.as_dict(), indent=2))
+        return 0
+    print(
+        f"{result.pods_in_trace:,} pods on {len(nodes):,} nodes ({result.gpu_capacity:,.0f} GPUs), "
+        f"{args.placement}, {len(seeds)} seeds"
+    )
+    print(f"{'arrived %':>10} {'allocated %':>12} {'fragmented %':>13}")
+    for point in result.points[::10]:
+        print(
+            f"{point.arrived_pct:>10} {point.gpu_allocation_pct:>12.2f} {point.frag_gpu_pct:>13.2f}"
+        )
+    return 0
+
+
+def _pods(ref: str, options: IngestOptions, db: str | None) -> list[PodRequest]:
+    if Path(ref).is_file():
+        return read_pod_requests(Path(ref), options)[0]
+    with connect(database_path(db)) as con:
+        jobs = load_jobs(con, find_trace(con, ref))
+    return [(j.gpus, j.cpu, j.mem_gib, j.gpu_types) for j in jobs for _ in range(j.pods)]
+
+
+def parse_seeds(text: str) -> Sequence[int]:
+    """`--seeds`: a range `42-51` (both ends included) or a list `1,2,3`; at most MAX_SEEDS,
+    counted before any list is built."""
+    shown = text if len(text) <= _SHOWN_CHARS else f"{text[:_SHOWN_CHARS]}…"
+    if match := _SEED_RANGE.fullmatch(text):
+        low, high = int(match[1]), int(match[2])
+        if high - low + 1 > MAX_SEEDS:
+            raise ScenarioError(f"--seeds gives more than {MAX_SEEDS} seeds ({shown}); use fewer")
+        if high < low:
+            raise ScenarioError(f"--seeds {shown} is empty; write the lower seed first")
+        return range(low, high + 1)
+    parts = text.split(",", MAX_SEEDS + 1)
+    if len(parts) > MAX_SEEDS and any(p.strip() for p in parts[MAX_SEEDS:]):
+        raise ScenarioError(f"--seeds gives more than {MAX_SEEDS} seeds ({shown}); use fewer")
+    try:
+        return tuple(int(part) for part in parts if part.strip())
+    except ValueError as err:
+        raise ScenarioError(
+            f"--seeds expects a range like 42-51 or a list like 1,2,3, got '{shown}'"
+        ) from err
+
+
+def _schema(_: argparse.Namespace) -> int:
+    print(json.dumps(Scenario.model_json_schema(), indent=2))
+    return 0
+
+
+def _choices_text() -> str:
+    parts = ["admission:"]
+    parts += [f"  {k:<12} {v}" for k, v in ADMISSION_HELP.items()]
+    parts.append("placement:")
+    parts += [f"  {k:<12} {v}" for k, v in PLACEMENT_HELP.items()]
+    parts.append("queueing:")
+    parts += [f"  {k:<12} {v}" for k, v in QUEUEING_HELP.items()]
+    parts.append("container overhead of multi-pod jobs (--network, --storage):")
+    parts += [f"  {k:<12} {v}" for k, v in {**NETWORK_HELP, **STORAGE_HELP}.items()]
+    parts.append("why jobs waited (GPU-hours by reason):")
+    parts += [f"  {k:<14} {v}" for k, v in WAIT_REASONS.items()]
+    return "\n".join(parts)

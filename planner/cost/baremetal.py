@@ -1,0 +1,330 @@
+"""Owning GPU servers: what they cost per month, from plain values in one currency.
+
+The structure is the reference's (`../shared/reference/pricing-and-tco.md` 3.2):
+
+    CapEx     = servers x price x (1 + network share + storage share) + installation
+    Depr_m    = (CapEx - residual) / (life x 12)                      book P&L, straight line
+    Energy_m  = servers x P(u) x hours x PUE x price per kWh          P(u) = idle + (load - idle) u
+    Colo_m    = contracted kW (servers x max kW) x rate per kW-month, or a rack fee
+    Support_m = support share x server price x servers / 12
+    Staff_m   = FTE per server x servers x loaded cost per FTE-year / 12
+    Software_m, Spares_m likewise; Bridge_m = cloud cost of the demand during the lead time
+
+CapEx is paid at order (month 0); depreciation and every running cost start at delivery
+(month `lead_time_months`), so the book value sold at the horizon's end is CapEx less the
+depreciation of the months in service. During the lead time the demand is bridged in the
+cloud, or by nothing (then it is unserved).
+
+`u` is the share of the hour the servers' GPUs are allocated: from the replay (by hour of
+day, so a time-of-use tariff is priced right) or one number. Energy and cloud bridging are
+the only terms that move with demand; the rest is fixed, which is why utilization decides.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from planner.core.errors import ScenarioError
+from planner.cost import finance
+
+HOURS_PER_YEAR = 8760.0
+HOURS_PER_MONTH = HOURS_PER_YEAR / 12
+DAY_HOURS = 24
+
+
+@dataclass(frozen=True, slots=True)
+class ServerPool:
+    """Identical servers; money in the reporting currency, power in kW per server."""
+
+    name: str
+    servers: int
+    gpus_per_server: int
+    price: float
+    idle_kw: float
+    load_kw: float
+    max_kw: float
+
+    @property
+    def gpus(self) -> int:
+        return self.servers * self.gpus_per_server
+
+
+@dataclass(frozen=True, slots=True)
+class BareMetal:
+    """Self-hosted assumptions (reference 2.1 defaults); shares are fractions, per year where
+    the name says so."""
+
+    pools: tuple[ServerPool, ...]
+    network_share: float = 0.12
+    storage_share: float = 0.05
+    installation: float = 0.0
+    life_years: float = 5.0
+    residual_share: float = 0.0
+    depreciation_method: finance.Method = "straight_line"
+    """Book depreciation: straight_line, double_declining or sum_of_years_digits."""
+    tax_life_years: float | None = None
+    """Tax depreciation life (None: the book life; China's minimum for electronics is 3)."""
+    tax_method: finance.Method = "straight_line"
+    tax_rate: float = 0.0
+    """Income tax rate: deductible costs (tax depreciation, running costs, cloud bills) then
+    save this share in cash (the tax shield). 0: pre-tax cash flows."""
+    pue: float = 1.5
+    kwh_price: tuple[float, ...] = (0.09,)
+    """One flat price, or 24 prices by hour of day (time of use)."""
+    colo_per_kw_month: float = 200.0
+    rack_fee_month: float | None = None
+    """Per server-rack month instead of per kW (None: per kW of contracted maximum power)."""
+    servers_per_rack: int = 4
+    support_share_year: float = 0.10
+    fte: float = 0.25
+    """Staff for all the servers, used only without `fte_per_server`."""
+    fte_per_server: float | None = None
+    """Staff per server: a cluster with fewer servers pays for its own (None: `fte`)."""
+    fte_cost_year: float = 180_000.0
+    software_per_gpu_year: float = 0.0
+    spares_share_year: float = 0.0
+    lead_time_months: int = 0
+    availability: float = 1.0
+    """Share of hours the GPUs can be scheduled (maintenance, failures)."""
+    notes: tuple[str, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        _check(self)
+
+
+CATEGORIES = (
+    "capex",
+    "depreciation",
+    "energy",
+    "colocation",
+    "support",
+    "staff",
+    "software",
+    "spares",
+    "bridge",
+    "tax_shield",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class MonthCosts:
+    """One month of owning: every category, P&L (depreciation) and cash (CapEx) views."""
+
+    capex: float
+    depreciation: float
+    energy: float
+    colocation: float
+    support: float
+    staff: float
+    software: float
+    spares: float
+    bridge: float
+    tax_shield: float = 0.0
+    """Cash only, negative: tax saved on tax depreciation and running costs."""
+
+    @property
+    def running(self) -> float:
+        return (
+            self.energy
+            + self.colocation
+            + self.support
+            + self.staff
+            + self.software
+            + (self.spares + self.bridge)
+        )
+
+    @property
+    def pnl(self) -> float:
+        return self.depreciation + self.running
+
+    @property
+    def cash(self) -> float:
+        return self.capex + self.running + self.tax_shield
+
+
+def capex(bm: BareMetal) -> float:
+    servers = sum(p.servers * p.price for p in bm.pools)
+    return servers * (1 + bm.network_share + bm.storage_share) + bm.installation
+
+
+def installed_gpus(bm: BareMetal) -> int:
+    return sum(p.gpus for p in bm.pools)
+
+
+def energy_per_hour(bm: BareMetal, utilization_by_hour: Sequence[float]) -> float:
+    """Mean energy cost per hour: 24 hourly utilizations (or one) x the (TOU) tariff."""
+    hours = _by_hour(utilization_by_hour, "utilization")
+    prices = _by_hour(bm.kwh_price, "kwh_price")
+    total = 0.0
+    for u, price in zip(hours, prices, strict=True):
+        kw = sum(p.servers * (p.idle_kw + (p.load_kw - p.idle_kw) * u) for p in bm.pools)
+        total += kw * bm.pue * price
+    return total / DAY_HOURS
+
+
+def monthly(
+    bm: BareMetal,
+    months: int,
+    utilization_by_hour: Sequence[float],
+    bridge_per_month: float = 0.0,
+) -> list[MonthCosts]:
+    """Costs of months 0..months-1. CapEx is paid at order (month 0); the servers are in
+    service from delivery (month `lead_time_months`) and only then depreciate and cost to
+    run (energy, colocation, support, staff, software, spares); before it, `bridge_per_month`
+    (what renting the demand costs, 0 if nothing bridges it)."""
+    if months <= 0:
+        raise ScenarioError(f"the horizon must be at least one month (got {months})")
+    total_capex = capex(bm)
+    lead = in_service_from(bm, months)
+    book, tax = _depreciation(bm, total_capex, months - lead)
+    energy = energy_per_hour(bm, utilization_by_hour) * HOURS_PER_MONTH
+    fixed = _fixed_running(bm)
+    idle = dict.fromkeys(fixed, 0.0)
+    result = []
+    for m in range(months):
+        in_service = m >= lead
+        month = MonthCosts(
+            capex=total_capex if m == 0 else 0.0,
+            depreciation=book[m - lead] if in_service else 0.0,
+            energy=energy if in_service else 0.0,
+            bridge=0.0 if in_service else bridge_per_month,
+            **(fixed if in_service else idle),
+        )
+        shield = -bm.tax_rate * ((tax[m - lead] if in_service else 0.0) + month.running)
+        result.append(replace(month, tax_shield=shield))
+    return result
+
+
+def in_service_from(bm: BareMetal, months: int) -> int:
+    """The first month the servers are in service (delivery), at most `months`."""
+    return min(bm.lead_time_months, months)
+
+
+def _depreciation(bm: BareMetal, total: float, months: int) -> tuple[list[float], list[float]]:
+    """Monthly book and tax depreciation of the CapEx (`planner.cost.finance` schedules) over the
+    `months` in service."""
+    if months <= 0:
+        return [], []
+    residual = total * bm.residual_share
+    book = finance.DepreciationRule(bm.life_years, bm.depreciation_method, residual)
+    tax = finance.DepreciationRule(
+        bm.tax_life_years or bm.life_years, bm.tax_method, residual if bm.tax_rate else 0.0
+    )
+    asset = finance.Asset(total, book=book, tax=tax)
+    book_charges = finance.depreciation_schedule(asset, months, "book").charge
+    tax_charges = finance.depreciation_schedule(asset, months, "tax").charge
+    return list(book_charges), list(tax_charges)
+
+
+def fixed_per_installed_gpu_hour(bm: BareMetal) -> float:
+    """F of the break-even formula: every cost that does not move with use, idle power
+    included, per installed GPU-hour (depreciation, colo, support, staff, software, spares)."""
+    per_year = capex(bm) * (1 - bm.residual_share) / bm.life_years
+    per_year += sum(_fixed_running(bm).values()) * 12
+    per_year += energy_per_hour(bm, (0.0,)) * HOURS_PER_YEAR
+    return per_year / (installed_gpus(bm) * HOURS_PER_YEAR)
+
+
+def variable_per_busy_gpu_hour(bm: BareMetal) -> float:
+    """V of the break-even formula: the energy one allocated GPU-hour adds."""
+    busy = energy_per_hour(bm, (1.0,)) - energy_per_hour(bm, (0.0,))
+    return busy / installed_gpus(bm)
+
+
+def _fixed_running(bm: BareMetal) -> dict[str, float]:
+    server_price = sum(p.servers * p.price for p in bm.pools)
+    if bm.rack_fee_month is not None:
+        servers = sum(p.servers for p in bm.pools)
+        racks = -(-servers // bm.servers_per_rack)
+        colo = racks * bm.rack_fee_month
+    else:
+        colo = sum(p.servers * p.max_kw for p in bm.pools) * bm.colo_per_kw_month
+    return {
+        "colocation": colo,
+        "support": bm.support_share_year * server_price / 12,
+        "staff": staff_fte(bm) * bm.fte_cost_year / 12,
+        "software": bm.software_per_gpu_year * installed_gpus(bm) / 12,
+        "spares": bm.spares_share_year * capex(bm) / 12,
+    }
+
+
+def servers(bm: BareMetal) -> int:
+    return sum(p.servers for p in bm.pools)
+
+
+def staff_fte(bm: BareMetal) -> float:
+    """FTEs the servers need: per server when known, else the total given."""
+    if bm.fte_per_server is None:
+        return bm.fte
+    return bm.fte_per_server * servers(bm)
+
+
+def keep_servers(bm: BareMetal, pools: Sequence[ServerPool]) -> BareMetal:
+    """`bm` with only `pools` (fewer servers, e.g. a hybrid's): every per-server cost follows
+    them. Costs given as totals for all of `bm`'s servers (an `fte` without `fte_per_server`,
+    `installation`) scale by servers kept / servers before."""
+    kept = tuple(p for p in pools if p.servers)
+    share = sum(p.servers for p in kept) / servers(bm)
+    return replace(
+        bm,
+        pools=kept,
+        fte=bm.fte * share,
+        installation=bm.installation * share,
+    )
+
+
+def _by_hour(values: Sequence[float], what: str) -> list[float]:
+    if len(values) == 1:
+        return [float(values[0])] * DAY_HOURS
+    if len(values) != DAY_HOURS:
+        raise ScenarioError(f"{what}: give one value or 24 (by hour of day), got {len(values)}")
+    return [float(v) for v in values]
+
+
+def _check(bm: BareMetal) -> None:
+    _check_pools(bm)
+    _check_rates(bm)
+
+
+def _check_pools(bm: BareMetal) -> None:
+    if not bm.pools or not installed_gpus(bm):
+        raise ScenarioError("a self-hosted option needs at least one server with GPUs")
+    for pool in bm.pools:
+        if pool.price < 0 or min(pool.idle_kw, pool.load_kw, pool.max_kw) < 0:
+            raise ScenarioError(f"pool {pool.name}: prices and power must not be negative")
+        if pool.load_kw < pool.idle_kw:
+            raise ScenarioError(
+                f"pool {pool.name}: full-load power {pool.load_kw} kW is below idle "
+                f"{pool.idle_kw} kW"
+            )
+
+
+def _check_rates(bm: BareMetal) -> None:
+    if bm.life_years <= 0:
+        raise ScenarioError(f"life_years must be > 0 (got {bm.life_years})")
+    if bm.tax_life_years is not None and bm.tax_life_years <= 0:
+        raise ScenarioError(f"tax_life_years must be > 0 (got {bm.tax_life_years})")
+    if not 0 <= bm.tax_rate < 1:
+        raise ScenarioError(f"tax_rate must be in [0, 1) (got {bm.tax_rate})")
+    if not 0 <= bm.residual_share <= 1:
+        raise ScenarioError(f"residual_share must be between 0 and 1 (got {bm.residual_share})")
+    if bm.pue < 1:
+        raise ScenarioError(f"PUE must be >= 1 (got {bm.pue})")
+    if any(p < 0 for p in bm.kwh_price):
+        raise ScenarioError("electricity prices must not be negative")
+    if not 0 < bm.availability <= 1:
+        raise ScenarioError(f"availability must be in (0, 1] (got {bm.availability})")
+    for name in (
+        "network_share",
+        "storage_share",
+        "installation",
+        "colo_per_kw_month",
+        "support_share_year",
+        "fte",
+        "fte_per_server",
+        "fte_cost_year",
+        "software_per_gpu_year",
+        "spares_share_year",
+        "lead_time_months",
+    ):
+        if (getattr(bm, name) or 0) < 0:
+            raise ScenarioError(f"{name} must not be negative (got {getattr(bm, name)})")

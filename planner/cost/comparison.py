@@ -1,0 +1,261 @@
+"""The TCO report from priced demand: every option over every horizon, with its ledger, the
+comparisons of buying against each cloud option, and the sensitivities of the first one.
+
+Nothing here prices anything: `planner.service.tco_run` gives the demand, the rented options and the
+ledger runs; this module lays them over the horizons.
+"""
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from planner.cost import finance, tco
+from planner.cost.baremetal import (
+    BareMetal,
+    fixed_per_installed_gpu_hour,
+    in_service_from,
+    installed_gpus,
+    variable_per_busy_gpu_hour,
+)
+from planner.cost.ledger import Hours, owned_ledger, rented_ledger
+from planner.cost.scenario import TcoScenario
+
+
+@dataclass(frozen=True, slots=True)
+class Runs:
+    """The ledger's runs, per month: the demand in scope and where each option serves it."""
+
+    demand: Hours
+    owned: Hours
+    rented: list[Hours]
+    hybrid: Hours | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Priced:
+    """Demand and the options priced on it."""
+
+    owned: tco.Demand
+    rented: list[tco.Rented]
+    hybrid: tuple[tco.Demand, BareMetal] | None
+    converted: set[str]
+    runs: Runs
+
+
+def report(scenario: TcoScenario, bm: BareMetal, priced: Priced) -> dict[str, Any]:
+    owned, rented, hybrid_run = priced.owned, priced.rented, priced.hybrid
+    rate = scenario.discount_rate
+    horizons: list[dict[str, Any]] = []
+    bridge = _bridge(owned, rented)
+    for months in tco.horizons_months(scenario.horizons_years):
+        mine = tco.owned_option("self-hosted", bm, owned, months, rate, bridge=bridge)
+        options = [mine]
+        if hybrid_run is not None:
+            demand, kept = hybrid_run
+            options.append(tco.owned_option("hybrid", kept, demand, months, rate, bridge=bridge))
+        clouds = [tco.rented_option(r, owned, months, rate, tax_rate=bm.tax_rate) for r in rented]
+        comparisons = [
+            tco.compare(mine, c, bm, r.per_gpu_hour, rate)
+            for c, r in zip(clouds, rented, strict=True)
+        ]
+        ledgers = _ledgers(priced.runs, months, bm, hybrid_run[1] if hybrid_run else None)
+        horizons.append(
+            {
+                "years": months / 12,
+                "options": [
+                    option_dict(o) | {"ledger": ledger}
+                    for o, ledger in zip(options + clouds, ledgers, strict=True)
+                ],
+                "comparisons": [_comparison(c) for c in comparisons],
+            }
+        )
+    first = horizons[0]["options"][0]
+    return {
+        "scenario": scenario.name,
+        "currency": scenario.currency.upper(),
+        "installed_gpus": installed_gpus(bm),
+        "allocation": owned.allocation,
+        "useful_gpu_hours_per_month": owned.useful_gpu_hours,
+        "cost_per_installed_gpu_hour": first["cost_per_installed_gpu_hour"],
+        "cost_per_allocated_gpu_hour": first["cost_per_allocated_gpu_hour"],
+        "cost_per_useful_gpu_hour": first["cost_per_useful_gpu_hour"],
+        "fixed_per_installed_gpu_hour": fixed_per_installed_gpu_hour(bm),
+        "variable_per_busy_gpu_hour": variable_per_busy_gpu_hour(bm),
+        "break_even_utilization": {
+            c["rented"]: c["break_even_utilization"] for c in horizons[0]["comparisons"]
+        },
+        "horizons": horizons,
+        "sensitivity": _sensitivity(scenario, bm, owned, rented, priced.converted),
+        "notes": _demand_notes(owned, rented, hybrid_run[0] if hybrid_run else None)
+        + _bridge_notes(bm, rented),
+    }
+
+
+def _ledgers(
+    runs: Runs, months: int, bm: BareMetal, kept: BareMetal | None
+) -> list[dict[str, object]]:
+    """Each option's ledger over `months`, in the report's order of options."""
+    bridge = runs.rented[0] if runs.rented else None
+    owned = [(bm, runs.owned)]
+    if kept is not None and runs.hybrid is not None:
+        owned.append((kept, runs.hybrid))
+    return [
+        owned_ledger(runs.demand, after, bridge, months, in_service_from(servers, months))
+        for servers, after in owned
+    ] + [rented_ledger(runs.demand, run, months) for run in runs.rented]
+
+
+def option_dict(o: tco.OptionResult) -> dict[str, Any]:
+    return {
+        "name": o.name,
+        "total": sum(o.pnl),
+        "totals": o.totals,
+        "monthly_pnl": o.pnl,
+        "monthly_cash": o.cash,
+        "useful_gpu_hours": o.useful_gpu_hours,
+        "cost_per_useful_gpu_hour": o.cost_per_useful_gpu_hour,
+        "cost_per_installed_gpu_hour": o.cost_per_installed_gpu_hour,
+        "cost_per_allocated_gpu_hour": o.cost_per_allocated_gpu_hour,
+        "idle_cost": o.idle_cost,
+        "equivalent_annual_cost": o.equivalent_annual_cost,
+        "wait_mean_s": o.wait_mean_s,
+        "wait_p95_s": o.wait_p95_s,
+    }
+
+
+def _comparison(c: tco.Comparison) -> dict[str, Any]:
+    return {
+        "owned": c.owned,
+        "rented": c.rented,
+        "npv_of_buying": c.npv_of_buying,
+        "irr": c.irr,
+        "irr_note": c.irr_note,
+        "payback_month": c.payback_month,
+        "break_even_month": c.break_even_month,
+        "break_even_utilization": c.break_even_utilization,
+    }
+
+
+def _sensitivity(
+    scenario: TcoScenario,
+    bm: BareMetal,
+    owned: tco.Demand,
+    rented: list[tco.Rented],
+    converted: set[str],
+) -> dict[str, Any] | None:
+    """NPV of buying against the first cloud option over the first horizon, each driver
+    moved +/- the swing alone (the demand's shape is kept; utilization scales it)."""
+    if not rented:
+        return None
+    months = tco.horizons_months(scenario.horizons_years)[0]
+    cloud = rented[0]
+
+    def npv(d: dict[str, float]) -> float:
+        fx = d.get("fx", 1.0)
+        demand = replace(
+            owned,
+            useful_gpu_hours=owned.useful_gpu_hours * d["utilization"],
+            utilization_by_hour=tuple(
+                min(1.0, u * d["utilization"]) for u in owned.utilization_by_hour
+            ),
+        )
+        cloud_fx = fx if "cloud" in converted else 1.0
+        per_month = {
+            k: v
+            * d["utilization"]
+            * cloud_fx
+            * d.get("commit_price" if k == "commitment" else "cloud_price", 1.0)
+            for k, v in cloud.per_month.items()
+        }
+        changed_cloud = replace(cloud, per_month=per_month)
+        rent = tco.rented_option(changed_cloud, demand, months, d["rate"], tax_rate=bm.tax_rate)
+        own = tco.owned_option(
+            "self-hosted",
+            _moved(bm, d, fx if "server" in converted else 1.0),
+            demand,
+            months,
+            d["rate"],
+            bridge=_bridge(demand, [changed_cloud]),
+        )
+        savings = [r - o for r, o in zip(rent.cash, own.cash, strict=True)]
+        return finance.npv(savings, d["rate"])
+
+    base = {
+        "cloud_price": 1.0,
+        "utilization": 1.0,
+        "server_price": 1.0,
+        "life": 1.0,
+        "electricity": 1.0,
+        "pue": 1.0,
+        "staff": 1.0,
+        "rate": scenario.discount_rate,
+    }
+    if cloud.per_month.get("commitment"):
+        base["commit_price"] = 1.0
+    if converted:
+        base["fx"] = 1.0
+    result = tco.sensitivity(npv, base, scenario.sensitivity_swing)
+    return {
+        "output": f"NPV of buying vs {cloud.name}, {months / 12:g} years",
+        "base": result.base_output,
+        "bars": [
+            {"driver": b.driver, "low": b.low_output, "high": b.high_output, "swing": b.swing}
+            for b in result.bars
+        ],
+    }
+
+
+def _moved(bm: BareMetal, d: dict[str, float], fx: float) -> BareMetal:
+    """The self-hosted assumptions with the drivers applied; lives stay whole months (whole
+    years for the declining methods)."""
+    unit = 12 if bm.depreciation_method != "straight_line" else 1
+    life = max(1, round(bm.life_years * d["life"] * 12 / unit)) * unit / 12
+    return tco.scaled(
+        bm,
+        server_price=d["server_price"] * fx,
+        life_years=life,
+        pue=max(1.0, bm.pue * d["pue"]),
+        fte_cost_year=bm.fte_cost_year * d["staff"],
+        kwh_price=tuple(p * d["electricity"] for p in bm.kwh_price),  # type: ignore[arg-type]
+    )
+
+
+def _bridge(demand: tco.Demand, rented: list[tco.Rented]) -> tco.Bridge:
+    """The first cloud option serves the demand while the servers are on order."""
+    if not rented:
+        return tco.NO_BRIDGE
+    first = rented[0]
+    useful = demand.useful_gpu_hours if first.useful_gpu_hours is None else first.useful_gpu_hours
+    return tco.Bridge(first.monthly_total, useful)
+
+
+def _bridge_notes(bm: BareMetal, rented: list[tco.Rented]) -> list[str]:
+    lead = bm.lead_time_months
+    if not lead:
+        return []
+    rule = (
+        f"servers are paid at order and cost to run and depreciate from delivery, "
+        f"{lead} months later"
+    )
+    if not rented:
+        return [
+            f"{rule}; nothing bridges the lead time (no cloud option): the demand of those "
+            "months is unserved (see the ledger)"
+        ]
+    return [
+        f"{rule}; meanwhile the demand runs on {rented[0].name} (the bridge category, "
+        "left out of the cost per installed GPU-hour)"
+    ]
+
+
+def _demand_notes(
+    owned: tco.Demand, rented: list[tco.Rented], hybrid: tco.Demand | None
+) -> list[str]:
+    notes = []
+    if hybrid is not None and abs(hybrid.useful_gpu_hours - owned.useful_gpu_hours) > 1e-6 * max(
+        1.0, owned.useful_gpu_hours
+    ):
+        notes.append(
+            f"useful GPU-hours differ: self-hosted {owned.useful_gpu_hours:,.1f}/month, hybrid "
+            f"{hybrid.useful_gpu_hours:,.1f}/month (jobs unfinished or unschedulable on prem)"
+        )
+    return notes

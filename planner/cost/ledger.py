@@ -1,0 +1,171 @@
+"""The ledger: where each option serves the demand, in GPU-hours (and CPU-hours of CPU-only
+jobs under scope all-jobs), so that every option is seen to price the same demand.
+
+    demanded = owned + cloud (bridge, burst, rented) + unserved (lead_time, unschedulable,
+               unpriced, withdrawn, unfinished)
+
+Each job in scope is counted once per run (owned replay, hybrid replay, cloud bill), whole:
+its GPUs x run time. A run's hours over the trace's span are scaled to a month like its
+costs, then to the horizon: an owned option's lead-time months come from the bridge's run
+(the first cloud option) or are unserved `lead_time`, the months in service from its replay.
+Pure: plain numbers in, plain dicts out.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from planner.core.model import Job
+from planner.cost.cloud import CloudBill, CpuRate, Sku
+from planner.cost.scope import cpu_hours, is_cpu_only
+from planner.engine import ReplayResult
+
+SERVED = ("owned", "bridge", "burst", "rented")
+UNSERVED = ("lead_time", "unschedulable", "unpriced", "withdrawn", "unfinished")
+_BY_STATUS = {
+    "completed": "owned",
+    "unschedulable": "unschedulable",
+    "withdrawn": "withdrawn",
+    "withdrawn-after-start": "withdrawn",
+}
+
+
+@dataclass
+class Hours:
+    """GPU-hours and CPU-hours by line (a SERVED or UNSERVED name); `cloud_usd` is what the
+    cloud part costs as the sum over jobs of instances x billed hours x price."""
+
+    gpu: dict[str, float] = field(default_factory=dict)
+    cpu: dict[str, float] = field(default_factory=dict)
+    per_job_cost: float = 0.0
+
+    def add(self, line: str, job: Job) -> None:
+        units, hours = (self.cpu, cpu_hours(job)) if is_cpu_only(job) else (self.gpu, job.gpu_hours)
+        units[line] = units.get(line, 0.0) + hours
+
+    def scaled(self, factor: float) -> "Hours":
+        return Hours(
+            {k: v * factor for k, v in self.gpu.items()},
+            {k: v * factor for k, v in self.cpu.items()},
+            self.per_job_cost * factor,
+        )
+
+    def plus(self, other: "Hours") -> "Hours":
+        gpu, cpu = dict(self.gpu), dict(self.cpu)
+        for mine, theirs in ((gpu, other.gpu), (cpu, other.cpu)):
+            for k, v in theirs.items():
+                mine[k] = mine.get(k, 0.0) + v
+        return Hours(gpu, cpu, self.per_job_cost + other.per_job_cost)
+
+
+@dataclass(frozen=True, slots=True)
+class PricedBill:
+    """A cloud bill with the prices it was made from (for the per-job reconciliation)."""
+
+    bill: CloudBill
+    skus: Sequence[Sku]
+    cpu: CpuRate | None
+    jobs: Sequence[Job]
+    withdrawn: Sequence[Job] = ()
+    """Jobs observed withdrawn (deleted while they waited, no run time): not billed."""
+
+    def lines(self) -> list[dict[str, object]]:
+        """One line per priced job: instances x billed hours x price = cost."""
+        out: list[dict[str, object]] = []
+        for p in self.bill.jobs:
+            sku = self.skus[p.sku]
+            out.append(
+                _line(self.jobs[p.job], sku.name, p.instances, p.billed_hours, sku.price_per_hour)
+            )
+        for p in self.bill.cpu_jobs:
+            job, rate = self.jobs[p.job], self.cpu
+            assert rate is not None  # CPU lines exist only with a CPU rate
+            price = job.cpu * rate.per_vcpu_hour + job.mem_gib * rate.per_gib_hour
+            out.append(_line(job, "cpu instance", p.instances, p.billed_hours, price))
+        return out
+
+    def outcome(self, served_as: str) -> Hours:
+        """The bill's jobs: priced ones served `served_as`, the others unpriced."""
+        hours = Hours()
+        for p in (*self.bill.jobs, *self.bill.cpu_jobs):
+            hours.add(served_as, self.jobs[p.job])
+        for index in self.bill.unpriced:
+            hours.add("unpriced", self.jobs[index])
+        for job in self.withdrawn:
+            hours.add("withdrawn", job)
+        hours.per_job_cost = sum(float(str(line["cost"])) for line in self.lines())
+        hours.per_job_cost += self.bill.spot_overhead
+        return hours
+
+
+def _line(job: Job, sku: str, instances: int, hours: float, price: float) -> dict[str, object]:
+    return {
+        "job_id": job.job_id,
+        "sku": sku,
+        "instances": instances,
+        "billed_hours": hours,
+        "price_per_instance_hour": price,
+        "cost": instances * hours * price,
+    }
+
+
+def demanded(jobs: Sequence[Job]) -> Hours:
+    hours = Hours()
+    for job in jobs:
+        hours.add("demanded", job)
+    return hours
+
+
+def replay_outcome(result: ReplayResult, burst: PricedBill | None = None) -> Hours:
+    """A replay's jobs by where they ran: on the owned servers, burst to the cloud (priced
+    there or not), or why they did not run."""
+    hours = Hours()
+    for i, job in enumerate(result.jobs):
+        status = result.status[i]
+        if status != "burst":
+            hours.add(_BY_STATUS.get(status, "unfinished"), job)
+    return hours if burst is None else hours.plus(burst.outcome("burst"))
+
+
+def owned_ledger(
+    demand: Hours, after: Hours, bridge: Hours | None, months: int, lead: int
+) -> dict[str, object]:
+    """An owned option's ledger over `months`: `after` (per month) from delivery on, the
+    bridge's run (per month) or nothing during the `lead` months before."""
+    if bridge is None:
+        waiting = Hours(
+            {"lead_time": demand.gpu.get("demanded", 0.0)},
+            {"lead_time": demand.cpu.get("demanded", 0.0)},
+        )
+    else:
+        waiting = Hours(
+            {("bridge" if k == "rented" else k): v for k, v in bridge.gpu.items()},
+            {("bridge" if k == "rented" else k): v for k, v in bridge.cpu.items()},
+            bridge.per_job_cost,
+        )
+    served = waiting.scaled(lead).plus(after.scaled(months - lead))
+    return _ledger(demand.scaled(months), served)
+
+
+def rented_ledger(demand: Hours, run: Hours, months: int) -> dict[str, object]:
+    return _ledger(demand.scaled(months), run.scaled(months))
+
+
+def _ledger(demand: Hours, served: Hours) -> dict[str, object]:
+    result: dict[str, object] = {"gpu_hours": _balance(demand.gpu, served.gpu)}
+    if demand.cpu.get("demanded"):
+        result["cpu_hours"] = _balance(demand.cpu, served.cpu)
+    result["cloud_per_job_sum"] = served.per_job_cost
+    return result
+
+
+def _balance(demand: dict[str, float], served: dict[str, float]) -> dict[str, object]:
+    wanted = demand.get("demanded", 0.0)
+    lines = {
+        "demanded": wanted,
+        "owned": served.get("owned", 0.0),
+        "cloud": {k: served.get(k, 0.0) for k in SERVED[1:]},
+        "unserved": {k: served.get(k, 0.0) for k in UNSERVED},
+    }
+    accounted = sum(v for k, v in served.items() if k in SERVED or k in UNSERVED)
+    lines["imbalance"] = wanted - accounted
+    return lines

@@ -1,0 +1,263 @@
+"""A TCO scenario as users write it (YAML): what to own, what to rent, over which horizons.
+
+Prices left out come from the price book (`planner prices`); numbers given here override it.
+Without a trace the demand is `utilization` of the owned GPUs; with one, the replay says it.
+"""
+
+from datetime import date
+from typing import Annotated, Literal, Self
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from planner.core.config import NodeSpec, Whole
+from planner.core.errors import ScenarioError
+from planner.cost.cloud import PricingModel
+from planner.engine.scenario import (
+    ColocationSpec,
+    OverheadSpec,
+    PolicySpec,
+    PreemptionCostSpec,
+    PrioritiesSpec,
+    QueuesSpec,
+    Scenario,
+    SharingSpec,
+)
+from planner.engine.volcano import VolcanoSpec
+
+MAX_HORIZON_YEARS = 50
+"""A horizon is priced month by month: 50 years is 600 months, and beyond it no server,
+price or discount rate means anything."""
+MAX_HORIZONS = 10
+MAX_SERVERS = 100_000
+"""Per pool, as a replay scenario's pool `count`: each server is a node of the replay."""
+Years = Annotated[float, Field(gt=0, le=MAX_HORIZON_YEARS)]
+
+
+class _Config(BaseModel):
+    """Frozen, unknown keys refused, every number finite (no .nan or .inf)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+
+
+class OwnedPoolSpec(_Config):
+    """Identical servers; price and power default to the price book's server for the GPU."""
+
+    gpu: str = Field(min_length=1)
+    servers: Whole = Field(ge=1, le=MAX_SERVERS)
+    gpus_per_server: Whole = Field(default=8, ge=1, le=64)
+    price: float | None = Field(default=None, ge=0, description="per server")
+    currency: str | None = Field(default=None, description="of `price` (default: reporting)")
+    idle_kw: float | None = Field(default=None, ge=0)
+    load_kw: float | None = Field(default=None, ge=0)
+    max_kw: float | None = Field(default=None, ge=0)
+    cpu: float = Field(
+        default=0.0, ge=0, description="cores per server in the replay (0 = not limited)"
+    )
+    mem_gib: float = Field(
+        default=0.0, ge=0, description="GiB per server in the replay (0 = not limited)"
+    )
+
+
+class CpuServersSpec(_Config):
+    """Owned CPU servers for CPU-only jobs (scope all-jobs): priced like any server (CapEx,
+    energy at `power_kw` all the time, colocation, support, staff per server)."""
+
+    count: Whole = Field(ge=1, le=MAX_SERVERS)
+    price: float = Field(ge=0, description="per server")
+    currency: str | None = Field(default=None, description="of `price` (default: reporting)")
+    power_kw: float = Field(ge=0, description="per server, drawn and contracted")
+    cpu: float = Field(gt=0, description="cores per server")
+    mem_gib: float = Field(gt=0, description="GiB per server")
+
+
+class SchedulingSpec(_Config):
+    """A replay scenario's scheduling set-up beyond `policy` (queues, sharing, priorities,
+    ...), so the TCO replay schedules the owned servers the way `planner replay` would."""
+
+    queues: QueuesSpec | None = None
+    volcano: VolcanoSpec | None = None
+    overhead: OverheadSpec | None = None
+    colocation: ColocationSpec | None = None
+    sharing: tuple[SharingSpec, ...] = ()
+    priorities: PrioritiesSpec | None = None
+    preemption: PreemptionCostSpec = PreemptionCostSpec()
+
+
+class SpotSpec(_Config):
+    interruptions_per_hour: float = Field(default=0.05, ge=0)
+    restart_s: float = Field(default=300.0, ge=0)
+    checkpoint_interval_s: float | None = Field(default=3600.0, gt=0)
+
+
+class CloudSpec(_Config):
+    """A rented option: the price book's SKUs for `gpu` under one pricing model."""
+
+    name: str | None = None
+    gpu: str = Field(min_length=1)
+    provider: str | None = None
+    region: str | None = None
+    instance: str | None = Field(default=None, description="one instance type only")
+    pricing_model: PricingModel = "on_demand"
+    term_months: Whole | None = Field(default=None, ge=1, le=120)
+    price_per_gpu_hour: float | None = Field(
+        default=None, ge=0, description="instead of the price book (reporting currency)"
+    )
+    committed_gpus: float | None = Field(
+        default=None, ge=0, description="capacity paid every hour; demand above it on demand"
+    )
+    spot: SpotSpec | None = None
+    startup_s: float = Field(default=0.0, ge=0, description="billed per job start")
+    storage_gb: float = Field(default=0.0, ge=0, description="kept in the cloud every month")
+    storage_price_gb_month: float = Field(default=0.0, ge=0, description="reporting currency")
+    egress_gb_month: float = Field(default=0.0, ge=0, description="data out each month")
+    egress_price_gb: float = Field(default=0.0, ge=0, description="reporting currency")
+    price_per_vcpu_hour: float | None = Field(
+        default=None, ge=0, description="CPU instances (scope all-jobs; default: price book)"
+    )
+    price_per_gib_hour: float | None = Field(
+        default=None, ge=0, description="CPU instances' memory (scope all-jobs)"
+    )
+
+    def data_costs(self) -> dict[str, float]:
+        """Storage and egress a month (only the ones given)."""
+        costs = {
+            "storage": self.storage_gb * self.storage_price_gb_month,
+            "egress": self.egress_gb_month * self.egress_price_gb,
+        }
+        return {k: v for k, v in costs.items() if v}
+
+    def label(self) -> str:
+        if self.name:
+            return self.name
+        parts = [self.provider or "", self.instance or self.gpu, self.pricing_model]
+        return " ".join(p for p in parts if p)
+
+
+class HybridSpec(_Config):
+    """Own the self-hosted servers and burst a job to the cloud once it has waited this long."""
+
+    burst_after_s: float = Field(ge=0)
+    cloud: str | None = Field(default=None, description="the cloud option bursts go to")
+    servers: dict[str, Annotated[Whole, Field(ge=0, le=MAX_SERVERS)]] = Field(
+        default_factory=dict,
+        description="servers kept per self-hosted GPU type (default: as self_hosted)",
+    )
+
+
+class TcoScenario(_Config):
+    name: str = ""
+    currency: str = Field(default="USD", min_length=3, max_length=3)
+    fx_date: date | None = Field(default=None, description="date of the FX rates (default today)")
+    horizons_years: tuple[Years, ...] = Field(
+        default=(3.0, 5.0),
+        min_length=1,
+        max_length=MAX_HORIZONS,
+        description=f"years, each more than 0 and at most {MAX_HORIZON_YEARS}",
+    )
+    discount_rate: float = Field(default=0.08, gt=-1)
+    utilization: float | None = Field(
+        default=None, ge=0, le=1, description="allocated share of owned GPUs, without a trace"
+    )
+    trace: str | None = Field(default=None, description="job history file or stored trace id")
+    policy: PolicySpec = PolicySpec()
+    assumptions: str = Field(default="reference-defaults", description="price book set")
+    overrides: dict[str, float | tuple[float, ...] | str] = Field(
+        default_factory=dict, description="bare-metal assumptions (planner/cost/baremetal.py names)"
+    )
+    scheduling: SchedulingSpec | None = Field(
+        default=None,
+        description="queues, sharing, priorities, ... of the replay (a replay scenario's)",
+    )
+    self_hosted: tuple[OwnedPoolSpec, ...] = Field(
+        default=(), description="servers to own; none: a cloud-only scenario"
+    )
+    cloud: tuple[CloudSpec, ...] = ()
+    hybrid: HybridSpec | None = None
+    speed: dict[str, float] = Field(
+        default_factory=dict,
+        description="'H100/A100': 2.0 means an H100 runs A100 jobs twice as fast (default 1.0)",
+    )
+    sensitivity_swing: float = Field(default=0.2, gt=0, lt=1)
+    scope: Literal["gpu-jobs", "all-jobs"] = Field(
+        default="gpu-jobs",
+        description="gpu-jobs: CPU-only jobs are left out of every option; all-jobs: they "
+        "are priced on CPU instances in the cloud and on owned CPUs (GPU servers with cpu "
+        "and mem_gib, or cpu_servers), or left out of every option if they have no owned home",
+    )
+    cpu_servers: CpuServersSpec | None = Field(
+        default=None, description="owned CPU servers for CPU-only jobs (scope all-jobs)"
+    )
+    exclude_failed: bool = Field(
+        default=False, description="failed and cancelled jobs' work is not useful"
+    )
+    wait_scope: str = Field(
+        default="gpu-jobs",
+        pattern=r"^(gpu-jobs|all-jobs|team:.+)$",
+        description="whose waits the options report and the capacity target uses: gpu-jobs "
+        "(jobs asking for GPUs), all-jobs or team:NAME (one queue's jobs)",
+    )
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Self:
+        if not self.self_hosted and not self.cloud:
+            raise ValueError("give servers to own (`self_hosted`), cloud options (`cloud`) or both")
+        if self.hybrid and not self.self_hosted:
+            raise ValueError("hybrid needs self-hosted servers to keep")
+        if self.hybrid and not self.cloud:
+            raise ValueError("hybrid needs a cloud option to burst to")
+        names = [c.label() for c in self.cloud]
+        if self.hybrid and self.hybrid.cloud and self.hybrid.cloud not in names:
+            raise ValueError(f"hybrid.cloud '{self.hybrid.cloud}' is not a cloud option")
+        owned = {p.gpu.upper() for p in self.self_hosted}
+        for gpu, count in (self.hybrid.servers if self.hybrid else {}).items():
+            if gpu.upper() not in owned or count < 0:
+                raise ValueError(f"hybrid.servers: '{gpu}: {count}' is not a self-hosted pool")
+        if len(set(names)) != len(names):
+            raise ValueError("two cloud options have the same name: give them `name`s")
+        for key, value in self.speed.items():
+            if "/" not in key or value <= 0:
+                raise ValueError(f"speed '{key}: {value}': write 'FAST/SLOW: factor > 0'")
+        return self
+
+    def replay_scenario(self) -> Scenario:
+        """The replay scenario (no trace, no cluster) whose policy the owned servers run."""
+        parts = self.scheduling.model_dump(exclude_unset=True) if self.scheduling else {}
+        return Scenario.model_validate({"policy": self.policy.model_dump(), **parts})
+
+
+def tco_from_replay(scenario: Scenario, nodes: list[NodeSpec], **fields: object) -> TcoScenario:
+    """A replay scenario priced as owning its cluster: one self-hosted pool per run of
+    identical GPU nodes (price and power from the price book), its policy and scheduling
+    set-up; `fields` (cloud, horizons_years, currency, ...) are added as given."""
+    pools: list[dict[str, object]] = []
+    for _, gpu_type, gpus, cpu, mem_gib in nodes:
+        if not gpus:
+            continue  # CPU-only nodes are not priced as GPU servers
+        shape = {"gpu": gpu_type, "gpus_per_server": int(gpus), "cpu": cpu, "mem_gib": mem_gib}
+        if pools and {k: v for k, v in pools[-1].items() if k != "servers"} == shape:
+            pools[-1]["servers"] = int(str(pools[-1]["servers"])) + 1
+        else:
+            pools.append({**shape, "servers": 1})
+    if not pools:
+        raise ScenarioError(f"scenario '{scenario.name}': its cluster has no GPU nodes to price")
+    scheduling = scenario.model_dump(
+        include={
+            "queues",
+            "volcano",
+            "overhead",
+            "colocation",
+            "sharing",
+            "priorities",
+            "preemption",
+        },
+        exclude_defaults=True,
+    )
+    data: dict[str, object] = {
+        "name": scenario.name,
+        "trace": scenario.trace,
+        "policy": scenario.policy.model_dump(),
+        "self_hosted": pools,
+        **({"scheduling": scheduling} if scheduling else {}),
+        **fields,
+    }
+    return TcoScenario.model_validate(data)

@@ -1,0 +1,247 @@
+"""Own, rent or both: the TCO of each option over a horizon, from the same demand.
+
+Pure: every price is already a plain number in the reporting currency (see
+`planner/service/tco_inputs.py` for the price book side). Demand is what the replay (or an explicit
+utilization) says one month of this workload is: the share of owned GPUs allocated by hour of
+day, the useful GPU-hours the jobs did, and what renting the same jobs costs a month.
+
+Reported per option and horizon (`../shared/reference/pricing-and-tco.md` 3.4): monthly P&L
+(depreciation) and cash flows, totals by category, cost per installed and per useful
+GPU-hour, idle cost; against each rented option the NPV of buying, IRR, payback and
+break-even month, equivalent annual cost, and break-even utilization F / (C - V).
+"""
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from planner.core.errors import ScenarioError
+from planner.cost import finance
+from planner.cost.baremetal import (
+    CATEGORIES,
+    HOURS_PER_MONTH,
+    BareMetal,
+    MonthCosts,
+    fixed_per_installed_gpu_hour,
+    in_service_from,
+    installed_gpus,
+    monthly,
+    variable_per_busy_gpu_hour,
+)
+
+OWNED_CATEGORIES = (*CATEGORIES[1:], "cloud_burst")
+"""Owned options' categories in the P&L view (CapEx is cash only)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Demand:
+    """One month of the workload, as the replay (or an explicit utilization) gives it."""
+
+    useful_gpu_hours: float
+    """GPU-hours of work the jobs did per month (completed jobs' GPUs x run time)."""
+    utilization_by_hour: tuple[float, ...] = (0.0,)
+    """Allocated share of the owned GPUs, one value or 24 by hour of day."""
+    burst_per_month: float = 0.0
+    """Hybrid: what the jobs that burst cost in the cloud per month."""
+    wait_mean_s: float | None = None
+    wait_p95_s: float | None = None
+
+    @property
+    def allocation(self) -> float:
+        hours = self.utilization_by_hour
+        return sum(hours) / len(hours)
+
+
+@dataclass(frozen=True, slots=True)
+class Rented:
+    """A cloud option: its cost for the same demand, per month, by category."""
+
+    name: str
+    per_month: Mapping[str, float]
+    per_gpu_hour: float
+    """Effective price per useful GPU-hour (packing, billing and overheads included): C."""
+    useful_gpu_hours: float | None = None
+    """Per month, as the cloud counts it (None: the demand's)."""
+    wait_mean_s: float | None = 0.0
+    wait_p95_s: float | None = 0.0
+
+    @property
+    def monthly_total(self) -> float:
+        return sum(self.per_month.values())
+
+
+@dataclass(frozen=True, slots=True)
+class Bridge:
+    """What serves the demand while the servers are on order: a cloud option's monthly cost
+    and the useful GPU-hours it does a month (nothing: the demand is unserved)."""
+
+    per_month: float = 0.0
+    useful_gpu_hours: float = 0.0
+
+
+NO_BRIDGE = Bridge()
+
+
+@dataclass(frozen=True, slots=True)
+class OptionResult:
+    name: str
+    months: int
+    pnl: list[float]
+    cash: list[float]
+    totals: dict[str, float]
+    useful_gpu_hours: float
+    cost_per_useful_gpu_hour: float | None
+    cost_per_installed_gpu_hour: float | None = None
+    cost_per_allocated_gpu_hour: float | None = None
+    idle_cost: float | None = None
+    equivalent_annual_cost: float | None = None
+    wait_mean_s: float | None = None
+    wait_p95_s: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """Buying (the owned option) against renting one cloud option."""
+
+    owned: str
+    rented: str
+    npv_of_buying: float
+    irr: float | None
+    irr_note: str
+    payback_month: int | None
+    break_even_month: int | None
+    break_even_utilization: float | None
+
+
+def owned_option(
+    name: str,
+    bm: BareMetal,
+    demand: Demand,
+    months: int,
+    rate: float,
+    *,
+    bridge: Bridge = NO_BRIDGE,
+) -> OptionResult:
+    """Self-hosted (with bursts for a hybrid) over `months`. Before delivery the servers cost
+    nothing but their CapEx and `bridge` serves the demand (or nothing does); bursts start at
+    delivery. The book value left comes back in cash at the end. Cost per installed (and
+    allocated) GPU-hour is over the months in service, without the bridge."""
+    costs = monthly(bm, months, demand.utilization_by_hour, bridge_per_month=bridge.per_month)
+    lead = in_service_from(bm, months)
+    burst = [0.0 if m < lead else demand.burst_per_month for m in range(months)]
+    after_tax = 1 - bm.tax_rate  # cloud bills are deductible costs too
+    pnl = [c.pnl + b for c, b in zip(costs, burst, strict=True)]
+    cash = [c.cash + b * after_tax for c, b in zip(costs, burst, strict=True)]
+    cash[-1] -= _salvage(bm, costs, months)
+    totals = _owned_totals(costs, burst, bm.tax_rate)
+    gpus = installed_gpus(bm)
+    in_service = (months - lead) * HOURS_PER_MONTH
+    installed_hours = gpus * in_service * bm.availability
+    useful = demand.useful_gpu_hours * (months - lead) + bridge.useful_gpu_hours * lead
+    allocated = demand.allocation * gpus * in_service
+    total = sum(pnl)
+    own = total - totals["bridge"]
+    fixed = fixed_per_installed_gpu_hour(bm) * gpus * in_service
+    return OptionResult(
+        name=name,
+        months=months,
+        pnl=pnl,
+        cash=cash,
+        totals=totals,
+        useful_gpu_hours=useful,
+        cost_per_useful_gpu_hour=total / useful if useful else None,
+        cost_per_installed_gpu_hour=own / installed_hours if installed_hours else None,
+        cost_per_allocated_gpu_hour=own / allocated if allocated else None,
+        idle_cost=(1 - demand.allocation) * fixed,
+        equivalent_annual_cost=_eac(cash, rate, months),
+        wait_mean_s=demand.wait_mean_s,
+        wait_p95_s=demand.wait_p95_s,
+    )
+
+
+def rented_option(
+    rented: Rented, demand: Demand, months: int, rate: float, *, tax_rate: float = 0.0
+) -> OptionResult:
+    """Renting: the same bill every month; with a tax rate, cash is after the tax saved."""
+    monthly_cost = rented.monthly_total
+    monthly_cash = monthly_cost * (1 - tax_rate)
+    per_month = (
+        demand.useful_gpu_hours if rented.useful_gpu_hours is None else rented.useful_gpu_hours
+    )
+    useful = per_month * months
+    total = monthly_cost * months
+    return OptionResult(
+        name=rented.name,
+        months=months,
+        pnl=[monthly_cost] * months,
+        cash=[monthly_cash] * months,
+        totals={k: v * months for k, v in rented.per_month.items()}
+        | ({"tax_shield": -tax_rate * monthly_cost * months} if tax_rate else {}),
+        useful_gpu_hours=useful,
+        cost_per_useful_gpu_hour=total / useful if useful else None,
+        equivalent_annual_cost=_eac([monthly_cash] * months, rate, months),
+        wait_mean_s=rented.wait_mean_s,
+        wait_p95_s=rented.wait_p95_s,
+    )
+
+
+def compare(
+    owned: OptionResult,
+    rented: OptionResult,
+    bm: BareMetal,
+    rented_per_gpu_hour: float,
+    rate: float,
+) -> Comparison:
+    """Savings of buying = renting's cash minus owning's, month by month."""
+    savings = [r - o for r, o in zip(rented.cash, owned.cash, strict=True)]
+    found = finance.irr(savings)
+    return Comparison(
+        owned=owned.name,
+        rented=rented.name,
+        npv_of_buying=finance.npv(savings, rate),
+        irr=found.annual_rate,
+        irr_note=found.reason,
+        payback_month=finance.payback_month(savings),
+        break_even_month=finance.break_even_month(rented.cash, owned.cash, rate),
+        break_even_utilization=finance.break_even_utilization(
+            fixed_per_installed_gpu_hour(bm), variable_per_busy_gpu_hour(bm), rented_per_gpu_hour
+        ),
+    )
+
+
+def sensitivity(
+    model: Callable[[dict[str, float]], float], base: Mapping[str, float], swing: float = 0.2
+) -> finance.Tornado:
+    """The output's swing when each driver moves +/- `swing` alone, widest first."""
+    return finance.tornado(model, dict(base), swing=swing)
+
+
+def scaled(bm: BareMetal, *, server_price: float = 1.0, **fields: float) -> BareMetal:
+    """`bm` with its server prices scaled and other fields replaced (for sensitivities)."""
+    pools = tuple(replace(p, price=p.price * server_price) for p in bm.pools)
+    return replace(bm, pools=pools, **fields)  # type: ignore[arg-type]
+
+
+def horizons_months(years: Sequence[float]) -> list[int]:
+    months = [round(y * 12) for y in years]
+    if not months or min(months) < 1:
+        raise ScenarioError(f"horizons must be at least one month (got {list(years)} years)")
+    return months
+
+
+def _salvage(bm: BareMetal, costs: list[MonthCosts], months: int) -> float:
+    """Book value left at the horizon's end, sold at book (residual share at end of life)."""
+    capex = costs[0].capex
+    depreciated = sum(c.depreciation for c in costs)
+    return max(0.0, capex - depreciated) if months else 0.0
+
+
+def _owned_totals(costs: list[MonthCosts], burst: list[float], tax_rate: float) -> dict[str, float]:
+    totals = {k: sum(getattr(c, k) for c in costs) for k in OWNED_CATEGORIES[:-1]}
+    totals["capex"] = sum(c.capex for c in costs)
+    totals["cloud_burst"] = sum(burst)
+    totals["tax_shield"] -= tax_rate * sum(burst)
+    return totals
+
+
+def _eac(cash: list[float], rate: float, months: int) -> float:
+    return finance.equivalent_annual_cost(finance.npv(cash, rate), rate, months / 12)

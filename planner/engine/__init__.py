@@ -1,0 +1,9 @@
+"""The replay engine: jobs in, a simulated cluster's schedule out.
+
+`simulate` and `ReplayResult` are the engine's public face; the loop and one module per
+scheduling concern live beside this file.
+"""
+
+from planner.engine.loop import ReplayResult, simulate
+
+__all__ = ["ReplayResult", "simulate"]

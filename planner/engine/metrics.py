@@ -1,0 +1,265 @@
+"""What a replay means for a manager: utilization, waits, why jobs waited, fragmentation.
+
+Pure arithmetic over a `ReplayResult`; numpy for the percentiles of a million waits.
+Waits are measured on jobs that started (a job still waiting at the horizon has no wait
+yet; it is counted in `still_waiting`). Percentiles interpolate linearly, as DuckDB's
+`quantile_cont` does.
+"""
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from planner.core.model import gpu_size_class, is_useful
+from planner.engine import ReplayResult
+from planner.engine.waits import REASON_CODES
+
+_PERCENTILES = (50, 95, 99)
+GPU_JOBS = "gpu-jobs"
+ALL_JOBS = "all-jobs"
+TEAM_PREFIX = "team:"
+WAIT_SCOPE_HELP = (
+    "whose waits the headline, the capacity target and the sizing sentence use: gpu-jobs "
+    "(jobs asking for GPUs, the default), all-jobs (CPU-only jobs too) or team:NAME (one "
+    "queue's jobs)"
+)
+
+
+def check_wait_scope(scope: str) -> str:
+    """`scope` if it names a wait scope; a ValueError saying what is expected otherwise."""
+    if scope in (GPU_JOBS, ALL_JOBS) or (scope.startswith(TEAM_PREFIX) and scope[5:]):
+        return scope
+    raise ValueError(f"unknown wait scope '{scope}': {WAIT_SCOPE_HELP}")
+
+
+def in_wait_scope(result: ReplayResult, i: int, scope: str) -> bool:
+    """Whether job `i`'s wait belongs to `scope` (see `WAIT_SCOPE_HELP`)."""
+    if scope == ALL_JOBS:
+        return True
+    if scope == GPU_JOBS:
+        return result.jobs[i].total_gpus > 0
+    return _queue(result, i) == scope.removeprefix(TEAM_PREFIX)
+
+
+def useful_gpu_hours(
+    result: ReplayResult, *, exclude_failed: bool = False, served: tuple[str, ...] = ("completed",)
+) -> float:
+    """GPU-hours of useful work the replay served: jobs whose replay status is in `served`
+    ("completed" on the owned GPUs; add "burst" for a hybrid's cloud share) and whose work
+    counts (`planner.core.model.is_useful`). The Replay page's and the TCO's one definition."""
+    return sum(
+        job.gpu_hours
+        for job, status in zip(result.jobs, result.status, strict=True)
+        if status in served and is_useful(job, exclude_failed=exclude_failed)
+    )
+
+
+def summarize(
+    result: ReplayResult, *, timeline: bool = False, wait_scope: str = GPU_JOBS
+) -> dict[str, Any]:
+    """The replay's headline figures as plain JSON-ready values (the CLI's `--json`).
+
+    `wait_s` is the waits of `wait_scope`'s jobs (GPU jobs by default: in a trace of mostly
+    CPU-only jobs that start at once, all jobs' waits would hide how long GPU jobs wait);
+    `wait_s_by_scope` gives GPU jobs and all jobs side by side.
+    """
+    check_wait_scope(wait_scope)
+    jobs = result.jobs
+    status = result.status
+    capacity = sum(result.capacity_gpus.values())
+    horizon = result.horizon_s
+    started = [i for i, s in enumerate(result.start_s) if s is not None]
+    all_waits = np.array([waited_s(result, i) for i in started], dtype=np.float64)
+    gpu_rows = [k for k, i in enumerate(started) if jobs[i].total_gpus > 0]
+    scoped = [k for k, i in enumerate(started) if in_wait_scope(result, i, wait_scope)]
+    completed = [i for i, s in enumerate(status) if s == "completed"]
+    by_reason, by_queue = _waiting_gpu_hours(result)
+    summary: dict[str, Any] = {
+        "jobs": len(jobs),
+        "completed": len(completed),
+        "unschedulable": status.count("unschedulable"),
+        "unfinished": status.count("unfinished"),
+        "withdrawn": status.count("withdrawn"),
+        "withdrawn_after_start": status.count("withdrawn-after-start"),
+        "withdrawn_observed": sum(1 for job in jobs if job.status == "withdrawn"),
+        "still_waiting": sum(
+            1 for i, s in enumerate(status) if s == "unfinished" and result.start_s[i] is None
+        ),
+        "gpu_capacity": capacity,
+        "gpu_capacity_by_pool": dict(result.capacity_gpus),
+        "horizon_s": horizon,
+        "allocated_gpu_hours": result.allocated_gpu_s / 3600.0,
+        "useful_gpu_hours": useful_gpu_hours(result),
+        "utilization": _ratio(result.allocated_gpu_s, capacity * horizon),
+        "wait_scope": wait_scope,
+        "wait_s": _stats(all_waits[scoped]),
+        "wait_s_by_scope": {
+            GPU_JOBS: _stats(all_waits[gpu_rows]),
+            ALL_JOBS: _stats(all_waits),
+        },
+        "wait_s_by_gpu_size": _grouped(
+            all_waits, [gpu_size_class(jobs[i].total_gpus) for i in started]
+        ),
+        "wait_s_by_queue": _grouped(all_waits, [_queue(result, i) for i in started]),
+        "completion_time_s": _stats(
+            np.array([_completion(result, i) for i in completed], dtype=np.float64)
+        ),
+        "makespan_s": _makespan(result, completed),
+        "waiting_gpu_hours_by_reason": by_reason,
+        "waiting_gpu_hours_by_queue": by_queue,
+        "idle_gpu_hours_held_by_partial_gangs": result.held_idle_gpu_s / 3600.0,
+        "deadlock": result.deadlock,
+        "livelock": result.livelock,
+        "unschedulable_by_reason": _count(result.unschedulable_reason.values()),
+        "fragmentation": _fragmentation(result, capacity),
+        "policy": {
+            "admission": result.policy.admission,
+            "placement": result.policy.placement,
+            "queueing": result.policy.queueing,
+            "seed": result.policy.seed,
+        },
+        "rounded_up_pods": result.rounded_up_pods,
+        "overhead_gpu_hours": result.overhead_gpu_s / 3600.0,
+        "preemptions": result.preemptions,
+        "preempted_jobs": len(result.segments),
+        "preemptions_by_queue": _preemptions_by_queue(result),
+        "wasted_gpu_hours": result.wasted_gpu_s / 3600.0,
+        "evicted_by_online": result.evicted_by_online,
+        "online_gpu_hours": result.online_gpu_s / 3600.0,
+        "burst": status.count("burst"),
+        "burst_gpu_hours": sum(jobs[i].gpu_hours for i, s in enumerate(status) if s == "burst"),
+    }
+    if result.sharing:
+        summary["sharing"] = result.sharing
+    if result.cluster_queue is not None:
+        summary["borrowed_gpu_hours"] = {q: v / 3600.0 for q, v in result.borrowed_gpu_s.items()}
+        summary["lent_gpu_hours"] = {q: v / 3600.0 for q, v in result.lent_gpu_s.items()}
+        summary["unmapped_queues"] = result.unmapped_queues
+        summary["budget_used_gpu_hours_by_month"] = {
+            q: [v / 3600.0 for v in months] for q, months in result.budget_used_gpu_s.items()
+        }
+    if timeline:
+        summary["timeline"] = timeline_dict(result)
+    return summary
+
+
+def timeline_dict(result: ReplayResult) -> dict[str, Any]:
+    tl = result.timeline
+    return {
+        "bin_s": tl.bin_s,
+        "pools": tl.pools,
+        "allocated_gpus": tl.allocated_gpus,
+        "held_idle_gpus": tl.held_idle_gpus,
+        "queued_jobs": tl.queued_jobs,
+        "queued_gpus": tl.queued_gpus,
+        "unusable_idle_gpus": tl.unusable_idle_gpus,
+        "fgd_fragmented_gpus": tl.fgd_fragmented_gpus,
+    }
+
+
+def _queue(result: ReplayResult, i: int) -> str:
+    """The ClusterQueue when queues are configured, else the trace's queue."""
+    if result.cluster_queue is not None:
+        return result.cluster_queue[i]
+    return result.jobs[i].queue
+
+
+def waited_s(result: ReplayResult, i: int) -> float:
+    """Time from submit to the last start, less the runs that were preempted."""
+    start = result.start_s[i]
+    if start is None:
+        return 0.0
+    ran = sum(end - begin for begin, end, _ in result.segments.get(i, ()))
+    return start - result.jobs[i].submit_s - ran
+
+
+def _preemptions_by_queue(result: ReplayResult) -> dict[str, int]:
+    """Evictions (preemptions and online reclaims) of each queue's jobs, queues in order."""
+    counts: dict[str, int] = {}
+    for i, runs in result.segments.items():
+        name = _queue(result, i)
+        counts[name] = counts.get(name, 0) + len(runs)
+    return dict(sorted(counts.items()))
+
+
+def _completion(result: ReplayResult, i: int) -> float:
+    end = result.end_s[i]
+    return 0.0 if end is None else end - result.jobs[i].submit_s
+
+
+def _waiting_gpu_hours(
+    result: ReplayResult,
+) -> tuple[dict[str, float], dict[str, dict[str, float]]]:
+    overall = [0.0] * len(REASON_CODES)
+    per_queue: dict[str, list[float]] = {}
+    for i, (job, waited) in enumerate(zip(result.jobs, result.wait_by_reason, strict=True)):
+        if waited is None:
+            continue
+        gpus = job.total_gpus / 3600.0
+        name = _queue(result, i)
+        queue = per_queue.get(name)
+        if queue is None:
+            queue = per_queue[name] = [0.0] * len(REASON_CODES)
+        for r, seconds in enumerate(waited):
+            if seconds:
+                overall[r] += gpus * seconds
+                queue[r] += gpus * seconds
+    named = dict(zip(REASON_CODES, overall, strict=True))
+    return named, {
+        q: {code: hours for code, hours in zip(REASON_CODES, values, strict=True) if hours}
+        for q, values in sorted(per_queue.items())
+    }
+
+
+def _stats(values: np.ndarray) -> dict[str, float | int | None]:
+    if not len(values):
+        return {"jobs": 0, "mean": None, "p50": None, "p95": None, "p99": None, "max": None}
+    p50, p95, p99 = np.percentile(values, _PERCENTILES)
+    return {
+        "jobs": len(values),
+        "mean": float(values.mean()),
+        "p50": float(p50),
+        "p95": float(p95),
+        "p99": float(p99),
+        "max": float(values.max()),
+    }
+
+
+def _grouped(values: np.ndarray, keys: Sequence[str]) -> dict[str, dict[str, float | int | None]]:
+    groups: dict[str, list[int]] = {}
+    for index, key in enumerate(keys):
+        groups.setdefault(key, []).append(index)
+    return {key: _stats(values[rows]) for key, rows in sorted(groups.items())}
+
+
+def _makespan(result: ReplayResult, completed: list[int]) -> float | None:
+    if not completed:
+        return None
+    first = min(job.submit_s for job in result.jobs)
+    return max(result.end_s[i] for i in completed) - first  # type: ignore[type-var,operator]
+
+
+def _fragmentation(result: ReplayResult, capacity: float) -> dict[str, float | None]:
+    tl = result.timeline
+    unusable = tl.unusable_idle_gpus
+    fgd = tl.fgd_fragmented_gpus
+    mean_unusable = float(np.mean(unusable)) if unusable else None
+    return {
+        "mean_unusable_idle_gpus": mean_unusable,
+        "mean_unusable_idle_pct": _ratio(mean_unusable, capacity, pct=True),
+        "mean_fgd_fragmented_gpus": float(np.mean(fgd)) if fgd else None,
+    }
+
+
+def _count(values: Any) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for value in values:
+        counts[value] = counts.get(value, 0) + 1
+    return dict(sorted(counts.items()))
+
+
+def _ratio(part: float | None, whole: float, *, pct: bool = False) -> float | None:
+    if part is None or not whole:
+        return None
+    return part / whole * (100.0 if pct else 1.0)

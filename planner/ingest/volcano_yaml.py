@@ -1,0 +1,190 @@
+"""Read Volcano queues (the YAML you `kubectl apply`, or `kubectl get queues -o yaml`).
+
+`Queue` documents (`scheduling.volcano.sh/v1beta1`) give weight, capability, deserved,
+guarantee, reclaimable, priority and parent; quantities of `nvidia.com/gpu` count GPUs of any
+type (a Volcano queue does not split them by model), `cpu` and `memory` capabilities become
+hard caps. The scheduler's ConfigMap (`volcano-scheduler.conf`), if the file holds it, gives
+the actions (`preempt`, `reclaim`), the plugin (`proportion` or `capacity`) and the overcommit
+factor; without it Volcano's defaults are assumed and said so. Everything else (other
+resources, other spec fields, other kinds and plugins) is listed in the notes returned beside
+the spec, never silently ignored.
+"""
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from planner.core.errors import ScenarioError
+from planner.engine.volcano import ROOT, VolcanoSpec
+from planner.ingest.kueue_yaml import quantity
+
+API_GROUP = "scheduling.volcano.sh/"
+CONF_KEY = "volcano-scheduler.conf"
+GPU_RESOURCE = "nvidia.com/gpu"
+_MODELLED = {"weight", "capability", "deserved", "guarantee", "reclaimable", "priority", "parent"}
+_PLUGINS_MODELLED = {"gang", "priority", "conformance", "predicates", "proportion", "capacity"}
+_PLUGINS_NOTED = {"overcommit"}  # noted with the enqueue action
+
+
+def looks_like_volcano(path: Path) -> bool:
+    """The YAML holds a Volcano Queue (else `--queues` reads it as Kueue)."""
+    try:
+        documents = list(yaml.safe_load_all(path.read_text(encoding="utf-8")))
+    except (OSError, yaml.YAMLError):
+        return False  # the Kueue reader reports the problem
+    return any(
+        str(doc.get("apiVersion", "")).startswith(API_GROUP) or doc.get("kind") == "Queue"
+        for doc in _flatten(documents)
+    )
+
+
+def read_volcano(path: Path) -> tuple[VolcanoSpec, list[str]]:
+    """The Volcano queues a YAML describes, and notes on what was not modelled."""
+    try:
+        documents = list(yaml.safe_load_all(path.read_text(encoding="utf-8")))
+    except (OSError, yaml.YAMLError) as err:
+        raise ScenarioError(f"{path}: cannot read the Volcano YAML: {err}") from err
+    reader = _Reader(path.name)
+    for document in _flatten(documents):
+        reader.add(document)
+    return reader.spec(), reader.notes
+
+
+def _flatten(documents: list[Any]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for document in documents:
+        if isinstance(document, dict) and document.get("kind") == "List":
+            out.extend(item for item in document.get("items") or [] if isinstance(item, dict))
+        elif isinstance(document, dict):
+            out.append(document)
+    return out
+
+
+class _Reader:
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self.queues: list[dict[str, Any]] = []
+        self.scheduler: dict[str, Any] | None = None
+        self.notes: list[str] = []
+
+    def add(self, document: dict[str, Any]) -> None:
+        kind = str(document.get("kind", ""))
+        metadata = document.get("metadata") or {}
+        name = str(metadata.get("name", ""))
+        if kind == "ConfigMap" and CONF_KEY in (document.get("data") or {}):
+            self._scheduler_conf(str(document["data"][CONF_KEY]), f"ConfigMap {name}")
+            return
+        if kind != "Queue":
+            self.notes.append(f"{kind or 'a document'} {name}: kind not modelled, skipped")
+            return
+        if not name:
+            raise ScenarioError(f"{self.file}: a Queue has no metadata.name")
+        if name == ROOT:
+            self.notes.append("Queue root: Volcano sizes the root queue from the cluster; skipped")
+            return
+        self._queue(name, document.get("spec") or {})
+
+    def _queue(self, name: str, spec: dict[str, Any]) -> None:
+        where = f"Queue {name}"
+        for key in sorted(set(spec) - _MODELLED):
+            self.notes.append(f"{where}: spec.{key} not modelled, ignored")
+        queue: dict[str, Any] = {"name": name}
+        for key in ("weight", "priority", "reclaimable", "parent"):
+            if spec.get(key) is not None:
+                queue[key] = spec[key]
+        guarantee = spec.get("guarantee") or {}
+        for key in sorted(set(guarantee) - {"resource"}):
+            self.notes.append(f"{where}: spec.guarantee.{key} not modelled, ignored")
+        for field, resources in (
+            ("capability", spec.get("capability") or {}),
+            ("deserved", spec.get("deserved") or {}),
+            ("guarantee", guarantee.get("resource") or {}),
+        ):
+            self._resources(queue, field, resources, where)
+        self.queues.append(queue)
+
+    def _resources(
+        self, queue: dict[str, Any], field: str, resources: dict[str, Any], where: str
+    ) -> None:
+        """GPUs of any type; CPU cores and memory GiB for a capability only."""
+        for resource, value in resources.items():
+            amount = quantity(value, f"{where}: spec.{field}.{resource}")
+            if resource == GPU_RESOURCE:
+                queue[field] = {"": amount}
+            elif field == "capability" and resource in ("cpu", "memory"):
+                key = "cpu_capability" if resource == "cpu" else "mem_gib_capability"
+                queue[key] = amount if resource == "cpu" else amount / 2**30
+            elif resource in ("cpu", "memory"):
+                self.notes.append(
+                    f"{where}: {field} of {resource} not modelled (only a CPU or memory "
+                    "capability is, as a hard cap)"
+                )
+            else:
+                self.notes.append(f"{where}: {field} of {resource} not modelled, ignored")
+
+    def _scheduler_conf(self, text: str, where: str) -> None:
+        try:
+            conf = yaml.safe_load(text) or {}
+        except yaml.YAMLError as err:
+            raise ScenarioError(f"{self.file}: {where}: cannot read {CONF_KEY}: {err}") from err
+        actions = [a.strip() for a in str(conf.get("actions", "")).split(",") if a.strip()]
+        plugins = {
+            str(p.get("name")): p.get("arguments") or {}
+            for tier in conf.get("tiers") or []
+            for p in tier.get("plugins") or []
+        }
+        factor = plugins.get("overcommit", {}).get("overcommit-factor")
+        self.scheduler = {
+            "preempt": "preempt" in actions,
+            "reclaim": "reclaim" in actions,
+            "plugins": set(plugins),
+            "overcommit_factor": float(factor) if factor is not None else None,
+            "gate": "enqueue" in actions and "overcommit" in plugins,
+        }
+        modelled = {"enqueue", "allocate", "preempt", "reclaim", "backfill"}
+        for action in actions:
+            if action not in modelled:
+                self.notes.append(f"{where}: action {action} not modelled, ignored")
+        for plugin in sorted(set(plugins) - _PLUGINS_MODELLED - _PLUGINS_NOTED):
+            self.notes.append(f"{where}: plugin {plugin} not modelled, ignored")
+
+    def spec(self) -> VolcanoSpec:
+        if not self.queues:
+            raise ScenarioError(f"{self.file}: no Volcano Queue found")
+        data: dict[str, Any] = {"queues": self.queues, "plugin": self._plugin()}
+        if self.scheduler is None:
+            self.notes.append(
+                f"{self.file}: no {CONF_KEY} ConfigMap: Volcano's default actions assumed "
+                "(enqueue, allocate, backfill: no preempt, no reclaim)"
+            )
+        else:
+            data["preempt"] = self.scheduler["preempt"]
+            data["reclaim"] = self.scheduler["reclaim"]
+            if self.scheduler["overcommit_factor"] is not None:
+                data["overcommit_factor"] = self.scheduler["overcommit_factor"]
+            if not self.scheduler["gate"]:
+                data["overcommit_factor"] = None
+        try:
+            return VolcanoSpec.model_validate(data)
+        except ValidationError as err:
+            problems = "; ".join(str(e["msg"]) for e in err.errors())
+            raise ScenarioError(f"{self.file}: {problems}") from err
+
+    def _plugin(self) -> str:
+        """capacity if the scheduler enables it (or, without its ConfigMap, if a queue sets
+        `deserved`, which only the capacity plugin reads); else proportion."""
+        if self.scheduler is not None:
+            plugins = self.scheduler["plugins"]
+            if "capacity" in plugins and "proportion" in plugins:
+                self.notes.append("both proportion and capacity are enabled: capacity used")
+            if "capacity" in plugins:
+                return "capacity"
+            if "proportion" not in plugins:
+                self.notes.append("neither proportion nor capacity is enabled: proportion used")
+            return "proportion"
+        if any("deserved" in q for q in self.queues):
+            self.notes.append(f"{self.file}: queues set deserved: the capacity plugin assumed")
+            return "capacity"
+        return "proportion"

@@ -1,0 +1,1 @@
+"""Orchestration: ingest into the store, replay stored traces, price replays, saved scenarios."""

@@ -1,0 +1,287 @@
+"""From a TCO scenario and the price book to the plain numbers `planner.cost.tco` works on.
+
+Every price is converted to the reporting currency at the scenario's FX date; anything taken
+from the price book is listed with its source, date and confidence, and stale or low-confidence
+prices are flagged in the notes.
+"""
+
+from dataclasses import dataclass, field, fields
+from datetime import date
+
+import duckdb
+
+from planner.core.errors import ScenarioError
+from planner.cost.baremetal import BareMetal, ServerPool
+from planner.cost.cloud import CpuRate, Sku
+from planner.cost.scenario import CloudSpec, OwnedPoolSpec, TcoScenario
+from planner.cost.scope import CPU_POOL
+from pricing import (
+    CURRENCIES,
+    FxTable,
+    Offer,
+    OfferRequest,
+    assumption_set,
+    ensure_seeded,
+    fx_table,
+    offers_for,
+    server_for,
+)
+
+# price-book assumption -> BareMetal field, taken as is (shares, years, ratios)
+_PLAIN = (
+    "pue",
+    "network_share",
+    "storage_share",
+    "life_years",
+    "residual_share",
+    "support_share_year",
+    "lead_time_months",
+    "availability",
+)
+
+
+@dataclass
+class Inputs:
+    """What the price book gave, converted, with notes on where each number came from."""
+
+    currency: str
+    on_date: date
+    rates: FxTable
+    set_name: str
+    assumptions: dict[str, float]
+    notes: list[str] = field(default_factory=list)
+    sources: list[dict[str, object]] = field(default_factory=list)
+    converted: set[str] = field(default_factory=set)
+    """What was converted from another currency: 'server', 'cloud' (the FX driver moves it)."""
+
+    def to_reporting(self, amount: float, currency: str, what: str) -> float:
+        if currency.upper() == self.currency:
+            return amount
+        self.converted.add(what.split(" ", 1)[0] if what.startswith("server") else "cloud")
+        conversion = self.rates.conversion(currency.upper(), self.currency, self.on_date)
+        if conversion.confidence == "L":
+            self.notes.append(
+                f"{what}: converted {currency}->{self.currency} at a placeholder FX rate; "
+                "add the real one with `planner prices fx add`"
+            )
+        return amount * conversion.rate
+
+
+def load_inputs(
+    con: duckdb.DuckDBPyConnection, scenario: TcoScenario, today: date | None = None
+) -> Inputs:
+    ensure_seeded(con)
+    if scenario.currency.upper() not in CURRENCIES:
+        raise ScenarioError(
+            f"unknown reporting currency '{scenario.currency}'; use one of "
+            f"{', '.join(sorted(CURRENCIES))}"
+        )
+    on_date = scenario.fx_date or today or date.today()
+    rates = fx_table(con)
+    book = assumption_set(con, scenario.assumptions)
+    if not book:
+        raise ScenarioError(f"no assumption set '{scenario.assumptions}' in the price book")
+    inputs = Inputs(scenario.currency.upper(), on_date, rates, scenario.assumptions, {})
+    local = ".cn" if inputs.currency == "CNY" else ".us"
+    for name, item in book.items():
+        if name.endswith((".cn", ".us")) and not name.endswith(local):
+            continue  # the other market's figure: never converted, never used
+        value = item.value
+        if item.currency:
+            value = inputs.to_reporting(value, item.currency, f"assumption {name}")
+        inputs.assumptions[name] = value
+    return inputs
+
+
+def bare_metal(con: duckdb.DuckDBPyConnection, scenario: TcoScenario, inputs: Inputs) -> BareMetal:
+    """Servers from the price book (or the scenario), assumptions from the set, then overrides;
+    the CPU servers (scope all-jobs) are one more pool without GPUs."""
+    pools = tuple(_pool(con, spec, inputs) for spec in scenario.self_hosted)
+    cpu = scenario.cpu_servers
+    if cpu is not None and scenario.scope == "all-jobs":
+        price = inputs.to_reporting(cpu.price, cpu.currency or inputs.currency, "server CPU")
+        kw = cpu.power_kw
+        pools += (ServerPool(CPU_POOL, cpu.count, 0, price, kw, kw, kw),)
+    values = inputs.assumptions
+    local = "cn" if inputs.currency == "CNY" else "us"
+    base: dict[str, object] = {name: values[name] for name in _PLAIN if name in values}
+    base["lead_time_months"] = int(values.get("lead_time_months", 0))
+    if "fte_per_server" in values:
+        base["fte_per_server"] = values["fte_per_server"]
+    for key, target in (
+        (f"fte_cost_year.{local}", "fte_cost_year"),
+        (f"kwh_price.{local}", "kwh_price"),
+        ("colo_per_kw_month", "colo_per_kw_month"),
+    ):
+        if key in values:
+            base[target] = (values[key],) if target == "kwh_price" else values[key]
+    base.update(_overrides(scenario))
+    if "fte" in scenario.overrides and "fte_per_server" not in scenario.overrides:
+        # an explicit total is for all the scenario's servers: a cluster keeping fewer of
+        # them (the hybrid) pays its share, servers kept / servers in all
+        base["fte_per_server"] = float(base["fte"]) / sum(p.servers for p in pools)  # type: ignore[arg-type]
+    return BareMetal(pools=pools, **base)  # type: ignore[arg-type]
+
+
+def skus(
+    con: duckdb.DuckDBPyConnection, spec: CloudSpec, inputs: Inputs, gpus: float = 0.0
+) -> list[Sku]:
+    """The SKUs a cloud option may use, in the reporting currency (cheapest first)."""
+    if spec.price_per_gpu_hour is not None:
+        # a flat price per GPU-hour rents a pod the GPUs it asks for (up to 64)
+        price = spec.price_per_gpu_hour
+        return [Sku(spec.label(), spec.gpu.upper(), float(n), n * price) for n in FLAT_SIZES]
+    offers = _offers(con, spec, inputs, gpus)
+    return [
+        Sku(
+            o.name,
+            o.point.gpu_model,
+            o.point.gpus_per_instance,
+            inputs.to_reporting(o.price_per_instance_hour, o.currency, o.name),
+            float(o.point.billing_granularity_s or 1),
+            float(o.point.min_billing_s or 0),
+        )
+        for o in offers
+    ]
+
+
+CPU_ASSUMPTIONS = ("cloud_vcpu_hour", "cloud_gib_hour")
+FLAT_SIZES = (1, 2, 3, 4, 5, 6, 7, 8, 16, 32, 64)
+"""GPUs per instance a flat `price_per_gpu_hour` is offered in (a 12-GPU pod pays for 16)."""
+
+
+def cpu_rate(spec: CloudSpec, inputs: Inputs) -> CpuRate:
+    """CPU instances for CPU-only jobs: the option's prices, else the assumption set's."""
+    given = (spec.price_per_vcpu_hour, spec.price_per_gib_hour)
+    values = inputs.assumptions
+    found = [
+        v if v is not None else values.get(name)
+        for v, name in zip(given, CPU_ASSUMPTIONS, strict=True)
+    ]
+    if found[0] is None or found[1] is None:
+        raise ScenarioError(
+            f"cloud option '{spec.label()}': no CPU instance price for CPU-only jobs (scope "
+            "all-jobs); give price_per_vcpu_hour and price_per_gib_hour, or add the "
+            f"assumptions {' and '.join(CPU_ASSUMPTIONS)} to the set"
+        )
+    if None in given:
+        inputs.notes.append(
+            f"{spec.label()}: CPU-only jobs on CPU instances at {found[0]:.4f} a vCPU-hour and "
+            f"{found[1]:.4f} a GiB-hour ({inputs.set_name}: {', '.join(CPU_ASSUMPTIONS)})"
+        )
+    return CpuRate(found[0], found[1])
+
+
+def per_gpu_hour(con: duckdb.DuckDBPyConnection, spec: CloudSpec, inputs: Inputs) -> float:
+    """C for a demand given as a utilization: the cheapest price per GPU-hour."""
+    found = skus(con, spec, inputs)
+    return min(s.price_per_hour / s.gpus_per_instance for s in found)
+
+
+def _offers(
+    con: duckdb.DuckDBPyConnection, spec: CloudSpec, inputs: Inputs, gpus: float
+) -> list[Offer]:
+    request = OfferRequest(
+        gpu=spec.gpu,
+        pricing_model=spec.pricing_model,
+        provider=spec.provider,
+        region=spec.region,
+        term_months=spec.term_months,
+        gpus=gpus,
+        derive=True,
+        assumption_set=inputs.set_name,
+        on_date=inputs.on_date,
+    )
+    found = [
+        o
+        for o in offers_for(con, request, today=inputs.on_date)
+        if spec.instance is None or o.point.instance_type == spec.instance
+    ]
+    if not found:
+        raise ScenarioError(_missing_price(spec))
+    for offer in found[:1]:
+        _note_source(inputs, offer)
+    return found
+
+
+def _missing_price(spec: CloudSpec) -> str:
+    where = " ".join(x for x in (spec.provider, spec.region, spec.instance) if x)
+    return (
+        f"cloud option '{spec.label()}': no {spec.pricing_model} price for {spec.gpu}"
+        f"{' at ' + where if where else ''}; add one with `planner prices add --gpu {spec.gpu} "
+        f"--model {spec.pricing_model} ...` or give price_per_gpu_hour"
+    )
+
+
+def _note_source(inputs: Inputs, offer: Offer) -> None:
+    point = offer.point
+    inputs.sources.append(
+        {
+            "price": offer.name,
+            "per_gpu_hour": offer.price_per_gpu_hour,
+            "currency": offer.currency,
+            "as_of": str(point.as_of),
+            "source": point.source_url,
+            "confidence": point.confidence,
+            "stale": point.is_stale,
+        }
+    )
+    if point.is_stale:
+        inputs.notes.append(f"{offer.name}: price as of {point.as_of} is stale (> 90 days)")
+    if offer.discount is not None:
+        inputs.notes.append(
+            f"{offer.name}: derived from on-demand with the rule of thumb "
+            f"{offer.discount.name} = {offer.discount.value:g} (confidence "
+            f"{offer.discount.confidence})"
+        )
+
+
+def _pool(con: duckdb.DuckDBPyConnection, spec: OwnedPoolSpec, inputs: Inputs) -> ServerPool:
+    needs_book = None in (spec.price, spec.idle_kw, spec.load_kw, spec.max_kw)
+    server = server_for(con, spec.gpu, gpus_per_server=spec.gpus_per_server) if needs_book else None
+    if server is not None:
+        inputs.sources.append(
+            {
+                "price": f"server 8x{server.gpu_model}",
+                "per_server": server.price,
+                "currency": server.currency,
+                "as_of": str(server.as_of),
+                "source": server.source,
+                "confidence": server.confidence,
+                "stale": server.is_stale,
+            }
+        )
+    price = spec.price
+    if price is None:
+        assert server is not None
+        price = inputs.to_reporting(server.price, server.currency, f"server {spec.gpu}")
+    elif spec.currency:
+        price = inputs.to_reporting(price, spec.currency, f"server {spec.gpu}")
+    power = {
+        k: getattr(spec, k) if getattr(spec, k) is not None else getattr(server, k)
+        for k in ("idle_kw", "load_kw", "max_kw")
+    }
+    return ServerPool(spec.gpu.upper(), spec.servers, spec.gpus_per_server, price, **power)
+
+
+def _overrides(scenario: TcoScenario) -> dict[str, object]:
+    known = {f.name for f in fields(BareMetal)} - {"pools", "notes"}
+    words = {"depreciation_method", "tax_method"}
+    result: dict[str, object] = {}
+    for name, value in scenario.overrides.items():
+        if name not in known:
+            raise ScenarioError(
+                f"overrides: unknown assumption '{name}'; known: {', '.join(sorted(known))}"
+            )
+        if (name in words) != isinstance(value, str):
+            expected = "a method name" if name in words else "a number"
+            raise ScenarioError(f"overrides.{name}: expected {expected}, got {value!r}")
+        if name == "kwh_price":
+            result[name] = value if isinstance(value, tuple) else (value,)
+        elif isinstance(value, tuple):
+            raise ScenarioError(f"overrides.{name}: give one number")
+        elif name in {"lead_time_months", "servers_per_rack"}:
+            result[name] = int(value)
+        else:
+            result[name] = value
+    return result

@@ -1,0 +1,390 @@
+"""`planner tco`: demand (a utilization, or a replay of the trace), every option priced on it,
+each horizon compared, and the sensitivities; one JSON-ready report.
+
+With a trace, the self-hosted cluster is the scenario's servers, the hybrid is the same
+cluster bursting jobs that wait past the threshold (decided inside the replay), and the
+cloud prices every job of the trace. Every option prices the same jobs: those in the
+scenario's scope (`planner.cost.scope`), and its ledger (`planner.cost.ledger`) shows where it
+serves them. Useful GPU-hours are counted the same way on every side (`planner.core.model.
+is_useful`: jobs' GPUs x run time, over the trace's span), and the report says if they differ.
+"""
+
+from dataclasses import replace
+from datetime import date
+from typing import Any
+
+import duckdb
+
+from planner.core.config import NodeSpec
+from planner.core.errors import ScenarioError
+from planner.core.file_access import FileAccess
+from planner.core.model import Job, is_useful
+from planner.cost import tco
+from planner.cost.baremetal import (
+    HOURS_PER_MONTH,
+    BareMetal,
+    installed_gpus,
+    keep_servers,
+)
+from planner.cost.cloud import CloudJob, Spot, Terms, price_jobs, with_commitment
+from planner.cost.comparison import Priced, Runs, option_dict, report
+from planner.cost.ledger import Hours, PricedBill, demanded, rented_ledger, replay_outcome
+from planner.cost.scenario import CloudSpec, TcoScenario
+from planner.cost.scope import CPU_POOL, Scoped, scoped_jobs
+from planner.engine import ReplayResult, simulate
+from planner.engine.metrics import summarize, useful_gpu_hours
+from planner.engine.policy import Policy
+from planner.ingest import IngestOptions
+from planner.service.replay import load_jobs, resolve_trace, with_volcano_queues
+from planner.service.tco_inputs import Inputs, bare_metal, cpu_rate, load_inputs, per_gpu_hour, skus
+
+DAY_S = 86_400.0
+
+
+def run_tco(
+    con: duckdb.DuckDBPyConnection,
+    scenario: TcoScenario,
+    *,
+    files: FileAccess,
+    trace: str | None = None,
+    today: date | None = None,
+    options: IngestOptions | None = None,
+) -> dict[str, Any]:
+    """The TCO report; `files` says which files `trace` (or the scenario's) may name."""
+    ref = trace or scenario.trace
+    jobs = None if ref is None else load_jobs(con, resolve_trace(con, ref, options, files=files))
+    return tco_of_jobs(con, scenario, jobs, today=today)
+
+
+def tco_of_jobs(
+    con: duckdb.DuckDBPyConnection,
+    scenario: TcoScenario,
+    jobs: list[Job] | None,
+    *,
+    today: date | None = None,
+) -> dict[str, Any]:
+    """The TCO report on `jobs` already loaded (None: the demand is a utilization); only the
+    jobs in the scenario's scope are priced, the same ones by every option."""
+    inputs = load_inputs(con, scenario, today)
+    left_out = Scoped([]).left_out()
+    if jobs is not None:
+        scoped = scoped_jobs(scenario, jobs)
+        jobs, left_out = scoped.jobs, scoped.left_out()
+        inputs.notes.extend(scoped.notes(scenario.scope))
+    head = {"scope": scenario.scope, "left_out": left_out}
+    if not scenario.self_hosted:
+        return head | _cloud_only(con, scenario, inputs, jobs)
+    bm = bare_metal(con, scenario, inputs)
+    if jobs is None:
+        owned, rented, hybrid, runs = _explicit(con, scenario, inputs, bm)
+    else:
+        owned, rented, hybrid, runs = _replayed(con, scenario, inputs, bm, jobs)
+    hybrid_run = (hybrid, _hybrid_servers(scenario, bm)) if hybrid is not None else None
+    result = report(scenario, bm, Priced(owned, rented, hybrid_run, inputs.converted, runs))
+    result["notes"] = list(dict.fromkeys(inputs.notes + result["notes"]))
+    result["prices_used"] = inputs.sources
+    return head | result
+
+
+# --- demand without a trace --------------------------------------------------------------------
+
+
+def _explicit(
+    con: duckdb.DuckDBPyConnection, scenario: TcoScenario, inputs: Inputs, bm: BareMetal
+) -> tuple[tco.Demand, list[tco.Rented], tco.Demand | None, Runs]:
+    if scenario.hybrid is not None:
+        raise ScenarioError("a hybrid option needs a trace: bursts are decided in the replay")
+    u = scenario.utilization
+    if u is None:
+        u = inputs.assumptions.get("allocation_utilization", 0.35)
+        inputs.notes.append(f"no trace and no utilization: the default {u:.0%} allocation")
+    useful = u * installed_gpus(bm) * HOURS_PER_MONTH
+    demand = tco.Demand(useful_gpu_hours=useful, utilization_by_hour=(u,))
+    rented = [_rent_flat(con, spec, inputs, useful) for spec in scenario.cloud]
+    runs = Runs(
+        Hours({"demanded": useful}),
+        Hours({"owned": useful}),
+        [Hours({"rented": useful}) for _ in rented],
+    )
+    return demand, rented, None, runs
+
+
+def _rent_flat(
+    con: duckdb.DuckDBPyConnection, spec: CloudSpec, inputs: Inputs, useful: float
+) -> tco.Rented:
+    """A steady demand of `useful` GPU-hours a month: committed GPUs at the option's price,
+    the rest at on-demand (all of it at the option's price without a commitment)."""
+    price = per_gpu_hour(con, spec, inputs)
+    per_month: dict[str, float] = {}
+    if spec.committed_gpus:
+        covered = min(useful, spec.committed_gpus * HOURS_PER_MONTH)
+        per_month["commitment"] = spec.committed_gpus * HOURS_PER_MONTH * price
+        per_month["overflow"] = (useful - covered) * per_gpu_hour(con, _on_demand(spec), inputs)
+    else:
+        per_month["cloud_compute"] = useful * price
+    per_month |= spec.data_costs()
+    total = sum(per_month.values()) - sum(spec.data_costs().values())
+    return tco.Rented(spec.label(), per_month, total / useful if useful else price)
+
+
+# --- demand from the replay ----------------------------------------------------------------
+
+
+def _replayed(
+    con: duckdb.DuckDBPyConnection,
+    scenario: TcoScenario,
+    inputs: Inputs,
+    bm: BareMetal,
+    jobs: list[Job],
+) -> tuple[tco.Demand, list[tco.Rented], tco.Demand | None, Runs]:
+    nodes = _nodes(bm, scenario)
+    scale = HOURS_PER_MONTH / _span_hours(jobs)
+    result = simulate(jobs, nodes, _policy(scenario, nodes, inputs))
+    owned = _demand(result, bm, scale, scenario)
+    clouds = [_rent(con, spec, inputs, jobs, scenario) for spec in scenario.cloud]
+    rented = [r for r, _ in clouds]
+    runs = Runs(
+        demanded(jobs).scaled(scale),
+        replay_outcome(result).scaled(scale),
+        [run.outcome("rented").scaled(scale) for _, run in clouds],
+    )
+    if scenario.hybrid is None:
+        return owned, rented, None, runs
+    kept = _hybrid_servers(scenario, bm)
+    hybrid_result, burst = _hybrid_replay(con, scenario, inputs, kept, jobs)
+    per_month = burst.bill.total * scale if burst else 0.0
+    hybrid = replace(_demand(hybrid_result, kept, scale, scenario), burst_per_month=per_month)
+    runs = replace(runs, hybrid=replay_outcome(hybrid_result, burst).scaled(scale))
+    return owned, rented, hybrid, runs
+
+
+def _hybrid_replay(
+    con: duckdb.DuckDBPyConnection,
+    scenario: TcoScenario,
+    inputs: Inputs,
+    kept: BareMetal,
+    jobs: list[Job],
+) -> tuple[ReplayResult, PricedBill | None]:
+    """The hybrid's replay on the servers it keeps, and the bill of the jobs that burst."""
+    assert scenario.hybrid is not None
+    nodes = _nodes(kept, scenario)
+    policy = replace(_policy(scenario, nodes, inputs), burst_after_s=scenario.hybrid.burst_after_s)
+    result = simulate(jobs, nodes, policy)
+    burst_jobs = [j for i, j in enumerate(result.jobs) if result.status[i] == "burst"]
+    if not burst_jobs:
+        return result, None
+    return result, _bill(con, _burst_cloud(scenario), inputs, burst_jobs, scenario)
+
+
+def _hybrid_servers(scenario: TcoScenario, bm: BareMetal) -> BareMetal:
+    """The self-hosted assumptions with the servers the hybrid keeps."""
+    keep = {k.upper(): v for k, v in (scenario.hybrid.servers if scenario.hybrid else {}).items()}
+    return keep_servers(bm, [replace(p, servers=keep.get(p.name, p.servers)) for p in bm.pools])
+
+
+def _nodes(bm: BareMetal, scenario: TcoScenario) -> list[NodeSpec]:
+    """The owned servers as replay nodes (CPU and memory as the scenario's pools give them)."""
+    shape = {p.gpu.upper(): (p.cpu, p.mem_gib) for p in reversed(scenario.self_hosted)}
+    if scenario.cpu_servers is not None:
+        shape[CPU_POOL] = (scenario.cpu_servers.cpu, scenario.cpu_servers.mem_gib)
+    return [
+        (f"{pool.name.lower()}-{k}", pool.name, pool.gpus_per_server, *shape.get(pool.name, (0, 0)))
+        for pool in bm.pools
+        for k in range(pool.servers)
+    ]
+
+
+def _policy(scenario: TcoScenario, nodes: list[NodeSpec], inputs: Inputs) -> Policy:
+    """The scenario's policy with its scheduling set-up (Volcano shares sized to `nodes`)."""
+    replay = scenario.replay_scenario()
+    if replay.volcano is not None:
+        replay, notes = with_volcano_queues(replay, nodes)
+        inputs.notes.extend(notes)
+    return replay.to_policy()
+
+
+# --- cloud only ----------------------------------------------------------------------------
+
+
+def _cloud_only(
+    con: duckdb.DuckDBPyConnection,
+    scenario: TcoScenario,
+    inputs: Inputs,
+    jobs: list[Job] | None,
+) -> dict[str, Any]:
+    """Renting only: every cloud option priced on the trace's jobs; no break-even, no
+    sensitivity (both measure buying)."""
+    if jobs is None:
+        raise ScenarioError(
+            "a cloud-only scenario needs a trace (`trace:` or --trace): without owned servers "
+            "there is no utilization to size the demand"
+        )
+    clouds = [_rent(con, spec, inputs, jobs, scenario) for spec in scenario.cloud]
+    rented = [r for r, _ in clouds]
+    scale = HOURS_PER_MONTH / _span_hours(jobs)
+    wanted = demanded(jobs).scaled(scale)
+    runs = [run.outcome("rented").scaled(scale) for _, run in clouds]
+    tax_rate = scenario.overrides.get("tax_rate", 0.0)
+    tax = tax_rate if isinstance(tax_rate, float | int) else 0.0
+    demand = tco.Demand(useful_gpu_hours=rented[0].useful_gpu_hours or 0.0)
+    horizons: list[dict[str, Any]] = [
+        {
+            "years": months / 12,
+            "options": [
+                option_dict(
+                    tco.rented_option(r, demand, months, scenario.discount_rate, tax_rate=tax)
+                )
+                | {"ledger": rented_ledger(wanted, run, months)}
+                for r, run in zip(rented, runs, strict=True)
+            ],
+            "comparisons": [],
+        }
+        for months in tco.horizons_months(scenario.horizons_years)
+    ]
+    return {
+        "scenario": scenario.name,
+        "currency": scenario.currency.upper(),
+        "installed_gpus": 0,
+        "allocation": None,
+        "useful_gpu_hours_per_month": demand.useful_gpu_hours,
+        "cost_per_installed_gpu_hour": None,
+        "cost_per_allocated_gpu_hour": None,
+        "cost_per_useful_gpu_hour": horizons[0]["options"][0]["cost_per_useful_gpu_hour"],
+        "fixed_per_installed_gpu_hour": None,
+        "variable_per_busy_gpu_hour": None,
+        "break_even_utilization": {},
+        "horizons": horizons,
+        "sensitivity": None,
+        "notes": list(dict.fromkeys(inputs.notes)),
+        "prices_used": inputs.sources,
+    }
+
+
+def _span_hours(jobs: list[Job]) -> float:
+    if not jobs:
+        raise ScenarioError("the trace has no jobs to price")
+    start = min(j.submit_s for j in jobs)
+    end = max(j.submit_s + j.duration_s for j in jobs)
+    return max(end - start, 3600.0) / 3600.0
+
+
+def _demand(result: ReplayResult, bm: BareMetal, scale: float, scenario: TcoScenario) -> tco.Demand:
+    """One month of the replayed workload (`scale`: months a trace's span is): useful work
+    done (on prem and burst; less failed and cancelled jobs with `exclude_failed`), the
+    owned GPUs' allocation by hour of day and the waits of the scenario's `wait_scope`."""
+    exclude = scenario.exclude_failed
+    done = useful_gpu_hours(result, exclude_failed=exclude, served=("completed", "burst"))
+    summary = summarize(result, wait_scope=scenario.wait_scope)
+    wait = summary["wait_s"]
+    return tco.Demand(
+        useful_gpu_hours=done * scale,
+        utilization_by_hour=_by_hour(result, installed_gpus(bm)),
+        wait_mean_s=wait.get("mean"),
+        wait_p95_s=wait.get("p95"),
+    )
+
+
+def _by_hour(result: ReplayResult, gpus: int) -> tuple[float, ...]:
+    timeline = result.timeline
+    sums, weights = [0.0] * 24, [0.0] * 24
+    for k, pools in enumerate(timeline.allocated_gpus):
+        hour = int((((k + 0.5) * timeline.bin_s) % DAY_S) // 3600)
+        sums[hour] += sum(pools)
+        weights[hour] += 1.0
+    if not any(weights):
+        return (result.allocated_gpu_s / (gpus * result.horizon_s) if result.horizon_s else 0.0,)
+    mean = sum(sums) / sum(weights)
+    return tuple(min(1.0, (sums[h] / weights[h] if weights[h] else mean) / gpus) for h in range(24))
+
+
+def _rent(
+    con: duckdb.DuckDBPyConnection,
+    spec: CloudSpec,
+    inputs: Inputs,
+    jobs: list[Job],
+    scenario: TcoScenario,
+) -> tuple[tco.Rented, PricedBill]:
+    priced = _bill(con, spec, inputs, jobs, scenario)
+    bill = priced.bill
+    span_h = _span_hours(jobs)
+    if bill.unpriced:
+        first = next(iter(bill.unpriced.values()))
+        inputs.notes.append(
+            f"{spec.label()}: {len(bill.unpriced)} jobs cannot run on its SKUs ({first})"
+        )
+    scale = HOURS_PER_MONTH / span_h
+    per_month = {
+        "cloud_compute": bill.compute * scale,
+        "commitment": bill.commitment * scale,
+        "overflow": bill.overflow * scale,
+        "spot_overhead": bill.spot_overhead * scale,
+        **({"cloud_cpu": bill.cpu_compute * scale} if bill.cpu_jobs else {}),
+        **spec.data_costs(),
+    }
+    useful = bill.useful_gpu_hours
+    per_gpu_hour = bill.total / useful if useful else 0.0
+    rented = tco.Rented(
+        spec.label(), per_month, per_gpu_hour, useful * scale, spec.startup_s, spec.startup_s
+    )
+    return rented, priced
+
+
+def _bill(
+    con: duckdb.DuckDBPyConnection,
+    spec: CloudSpec,
+    inputs: Inputs,
+    jobs: list[Job],
+    scenario: TcoScenario,
+) -> PricedBill:
+    # a job its user deleted while it waited has no run time to bill: the cloud rents none
+    withdrawn = [j for j in jobs if j.status == "withdrawn"]
+    jobs = [j for j in jobs if j.status != "withdrawn"]
+    cloud_jobs = [
+        CloudJob(
+            j.job_id,
+            j.submit_s,
+            j.duration_s,
+            j.pods,
+            j.gpus,
+            j.gpu_types[0] if j.gpu_types else "",
+            useful=is_useful(j, exclude_failed=scenario.exclude_failed),
+            cpu=j.cpu,
+            mem_gib=j.mem_gib,
+        )
+        for j in jobs
+    ]
+    cpu = cpu_rate(spec, inputs) if any(j.is_cpu_only for j in cloud_jobs) else None
+    # committed capacity is paid at the option's price; the demand above it at on-demand
+    committed = bool(spec.committed_gpus)
+    found = skus(con, _on_demand(spec) if committed else spec, inputs)
+    speed = {tuple(k.upper().split("/", 1)): v for k, v in scenario.speed.items()}
+    models = {s.gpu_model for s in found}
+    other = (j.gpu_model.upper() not in models for j in cloud_jobs if j.gpu_model and j.gpus)
+    if not speed and any(other):
+        inputs.notes.append(
+            f"{spec.label()}: jobs measured on other GPUs are priced at speed 1.0 "
+            "(no `speed` given)"
+        )
+    spot = Spot(**spec.spot.model_dump()) if spec.spot else None
+    terms = Terms(speed=speed, startup_s=spec.startup_s, spot=spot, cpu=cpu)  # type: ignore[arg-type]
+    bill = price_jobs(cloud_jobs, found, terms)
+    if spec.committed_gpus:
+        commit = per_gpu_hour(con, spec, inputs)
+        bill = with_commitment(
+            bill,
+            cloud_jobs,
+            found,
+            committed_gpus=spec.committed_gpus,
+            commit_price_per_gpu_hour=commit,
+        )
+    return PricedBill(bill, found, cpu, jobs, withdrawn)
+
+
+def _on_demand(spec: CloudSpec) -> CloudSpec:
+    return spec.model_copy(update={"pricing_model": "on_demand", "term_months": None})
+
+
+def _burst_cloud(scenario: TcoScenario) -> CloudSpec:
+    assert scenario.hybrid is not None
+    wanted = scenario.hybrid.cloud
+    return next(c for c in scenario.cloud if wanted is None or c.label() == wanted)

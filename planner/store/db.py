@@ -1,0 +1,200 @@
+"""The one owner of the planner's DuckDB file: where it is, connections and migrations.
+
+Every table is created by numbered SQL files, applied in order, each in its own transaction,
+and recorded in `schema_migrations`: the planner's (traces, clusters, ...) in
+`planner/migrations/`, the price book's in `pricing/migrations/`. Each package numbers its
+own files, so work on one never collides with the other. Other modules borrow connections
+from here; nothing else opens the file.
+"""
+
+import os
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from importlib import resources
+from pathlib import Path
+
+import duckdb
+
+from planner.core.errors import StoreError
+
+DEFAULT_DB = Path(__file__).resolve().parents[2] / "data" / "planner.duckdb"
+DB_ENV = "PLANNER_DB"
+MEMORY_ENV = "PLANNER_DB_MEMORY"
+# DuckDB would otherwise take up to 80% of RAM; above this it spills to disk, which keeps
+# 10-million-job imports within a laptop's memory. Override with $PLANNER_DB_MEMORY.
+DEFAULT_MEMORY_LIMIT = "384MB"
+_MIGRATION_NAME = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
+_LOCK_PID = re.compile(r"\(PID (\d+)\)")
+# (what DuckDB or the OS says, what the user is told): one line each, naming the cause
+_STORAGE_PROBLEMS = (
+    (
+        ("not a valid DuckDB database file",),
+        "{path} is not a DuckDB database file (or its header is damaged); pass --db with the "
+        "planner's database, or move this file away to start an empty one",
+    ),
+    (("Is a directory",), "{path} is a folder, not a database file; pass --db with a file name"),
+    (
+        ("Corrupt database file", "does not match stored checksum"),
+        "The planner database {path} is corrupt ({text}); restore it from a backup, or move "
+        "it away to start an empty one",
+    ),
+    (
+        ("No space left on device", "Disk quota exceeded"),
+        "The disk holding {path} is full; free some space and run the command again (the "
+        "step that failed was not saved)",
+    ),
+)
+# Packages whose `<package>.migrations` holds NNN_*.sql files, applied in this order. Named,
+# not imported: the store stays below `pricing` in the layers.
+SCHEMA_PACKAGES = ("planner", "pricing")
+# Where each package keeps its NNN_*.sql files; the package name is what schema_migrations records.
+_MIGRATION_HOME = {"planner": "planner.store.migrations", "pricing": "pricing.migrations"}
+
+
+def database_path(explicit: str | Path | None = None) -> Path:
+    """`--db` if given, else $PLANNER_DB, else data/planner.duckdb in the checkout."""
+    if explicit:
+        return Path(explicit)
+    env = os.environ.get(DB_ENV)
+    return Path(env) if env else DEFAULT_DB
+
+
+def migrations(package: str = "planner") -> list[tuple[int, str, str]]:
+    """(version, file name, SQL) of every migration of `package`, in order."""
+    found = []
+    for entry in resources.files(_MIGRATION_HOME[package]).iterdir():
+        match = _MIGRATION_NAME.match(entry.name)
+        if match:
+            found.append((int(match.group(1)), entry.name, entry.read_text(encoding="utf-8")))
+    return sorted(found)
+
+
+def open_store(path: Path) -> duckdb.DuckDBPyConnection:
+    """Open (creating if needed) the database at `path` and apply pending migrations.
+
+    Only the default database's folder is created: a --db or $PLANNER_DB in a folder that
+    does not exist is a typo, not a place to make folders.
+    """
+    if path == DEFAULT_DB:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    elif not path.parent.is_dir():
+        raise StoreError(
+            f"Cannot open the planner database {path}: the folder {path.parent} does not "
+            "exist; create it or correct the path (--db or $PLANNER_DB)"
+        )
+    try:
+        memory = os.environ.get(MEMORY_ENV, DEFAULT_MEMORY_LIMIT)
+        con = duckdb.connect(str(path), config={"memory_limit": memory})
+    except duckdb.Error as err:
+        raise storage_error(err, path) or StoreError(
+            f"Cannot open the planner database {path}: {_first_line(err)}"
+        ) from err
+    try:
+        _apply_migrations(con)
+    except duckdb.Error as err:
+        con.close()
+        raise storage_error(err, path) or StoreError(
+            f"Cannot prepare the planner database {path}: {_first_line(err)}"
+        ) from err
+    return con
+
+
+def storage_error(err: duckdb.Error, path: Path) -> StoreError | None:
+    """What the file or the disk did wrong, in one line that says which; None for any other
+    error (a bug in a query must not pass for a storage problem)."""
+    text = _first_line(err)
+    if "Could not set lock" in text or "Conflicting lock" in text:
+        held = _LOCK_PID.search(text)
+        by = f"another process (PID {held[1]})" if held else "another process"
+        return StoreError(
+            f"The planner database {path} is in use by {by}; close that one (the app or "
+            "another planner command) or pass --db with another file"
+        )
+    for needles, message in _STORAGE_PROBLEMS:
+        if any(needle in text for needle in needles):
+            return StoreError(message.format(path=path, text=text))
+    if isinstance(err, duckdb.IOException | duckdb.PermissionException):
+        return StoreError(f"Cannot read or write the planner database {path}: {text}")
+    return None
+
+
+def _first_line(err: BaseException) -> str:
+    lines = str(err).strip().splitlines()
+    return lines[0].rstrip(".!") if lines else type(err).__name__
+
+
+def schema_version(con: duckdb.DuckDBPyConnection, package: str = "planner") -> int:
+    row = con.execute(
+        "SELECT coalesce(max(version), 0) FROM schema_migrations WHERE package = ?", [package]
+    ).fetchone()
+    return int(row[0]) if row else 0
+
+
+def _apply_migrations(con: duckdb.DuckDBPyConnection) -> None:
+    con.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations (package VARCHAR NOT NULL, "
+        "version INTEGER NOT NULL, name VARCHAR NOT NULL, applied_at TIMESTAMP, "
+        "PRIMARY KEY (package, version))"
+    )
+    _add_package_column(con)
+    for package in SCHEMA_PACKAGES:
+        current = schema_version(con, package)
+        for version, name, sql in migrations(package):
+            if version <= current:
+                continue
+            with transaction(con):
+                con.execute(sql)
+                con.execute(
+                    "INSERT INTO schema_migrations VALUES (?, ?, ?, now())",
+                    [package, version, name],
+                )
+
+
+def _add_package_column(con: duckdb.DuckDBPyConnection) -> None:
+    """Databases made before per-package migrations logged only the planner's versions."""
+    columns = con.execute(
+        "SELECT column_name FROM duckdb_columns() "
+        "WHERE table_name = 'schema_migrations' AND database_name = current_database()"
+    ).fetchall()
+    if ("package",) in columns:
+        return
+    with transaction(con):
+        con.execute("ALTER TABLE schema_migrations RENAME TO schema_migrations_v1")
+        con.execute(
+            "CREATE TABLE schema_migrations (package VARCHAR NOT NULL, version INTEGER NOT NULL,"
+            " name VARCHAR NOT NULL, applied_at TIMESTAMP, PRIMARY KEY (package, version))"
+        )
+        con.execute(
+            "INSERT INTO schema_migrations "
+            "SELECT 'planner', version, name, applied_at FROM schema_migrations_v1"
+        )
+        con.execute("DROP TABLE schema_migrations_v1")
+
+
+@contextmanager
+def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConnection]:
+    """All or nothing: commit on success, roll back on any exception."""
+    con.execute("BEGIN TRANSACTION")
+    try:
+        yield con
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    con.execute("COMMIT")
+
+
+@contextmanager
+def connect(path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A migrated connection for one command, closed afterwards; a storage problem met on
+    the way (a corrupt block, a full disk) becomes a one-line `StoreError`."""
+    con = open_store(path)
+    try:
+        yield con
+    except duckdb.Error as err:
+        problem = storage_error(err, path)
+        if problem is None:
+            raise
+        raise problem from err
+    finally:
+        con.close()
