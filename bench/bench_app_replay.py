@@ -21,9 +21,9 @@ from typing import Any
 
 from streamlit.logger import set_log_level
 
-from planner.importer import import_file
 from planner.ingest import IngestOptions
-from planner.replay import load_scenario
+from planner.service.importer import import_file
+from planner.service.replay import load_scenario
 from planner.store import open_store
 from planner.synth import write_trace
 

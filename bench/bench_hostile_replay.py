@@ -21,10 +21,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from planner.core.errors import ScenarioError
+from planner.core.model import Job
 from planner.engine import ReplayResult, simulate
-from planner.errors import ScenarioError
-from planner.model import Job
-from planner.policy import MAX_SIMULATED_S, Policy, Queueing
+from planner.engine.policy import MAX_SIMULATED_S, Policy, Queueing
 
 ONE_NODE = [("n1", "A100", 8, 0.0, 0.0)]
 SIXTEEN_NODES = [(f"n{k}", "A100", 8, 0.0, 0.0) for k in range(16)]

@@ -22,8 +22,8 @@ from typing import Any
 
 from yardstick import yardstick
 
-from planner.metrics import summarize
-from planner.model import Job
+from planner.core.model import Job
+from planner.engine.metrics import summarize
 from planner.synth import SynthRow, generate
 
 OPENB = Path("/work/shared/traces/alibaba-openb-2023")
@@ -103,7 +103,7 @@ def case_yardstick(jobs: int) -> CaseResult:
 def case_engine_1m(jobs: int) -> CaseResult:
     try:
         from planner.engine import simulate  # noqa: PLC0415 - a missing engine skips the case
-        from planner.policy import Policy  # noqa: PLC0415
+        from planner.engine.policy import Policy  # noqa: PLC0415
     except ImportError as err:
         return CaseResult("engine-1m", skipped=f"planner.engine/policy not importable: {err}")
     started = time.perf_counter()
@@ -126,7 +126,7 @@ def case_engine_1m(jobs: int) -> CaseResult:
 def _twenty_queues() -> Any:
     """20 ClusterQueues of 400 GPUs in 2 cohorts with preemption on (reclaim any, within the
     queue by priority); the 11 philly teams map onto the first 11."""
-    from planner.scenario import QueuesSpec  # noqa: PLC0415
+    from planner.engine.scenario import QueuesSpec  # noqa: PLC0415
 
     reclaim = {"within_cluster_queue": "LowerPriority", "reclaim_within_cohort": "Any"}
     queues = [
@@ -149,7 +149,7 @@ def _twenty_queues() -> Any:
 
 def case_engine_1m_queues(jobs: int) -> CaseResult:
     from planner.engine import simulate  # noqa: PLC0415
-    from planner.policy import Policy  # noqa: PLC0415
+    from planner.engine.policy import Policy  # noqa: PLC0415
 
     started = time.perf_counter()
     trace = philly_jobs(jobs)
@@ -173,12 +173,12 @@ def case_engine_1m_queues(jobs: int) -> CaseResult:
 
 def _openb(node_list: Path) -> tuple[list[Any], list[Any], float]:
     """openb default pods and a node list via the importer, store and replay loaders."""
-    from planner.importer import import_file  # noqa: PLC0415 - keeps pandas out of the others
     from planner.ingest import IngestOptions  # noqa: PLC0415
+    from planner.service.importer import import_file  # noqa: PLC0415 - keeps pandas out of the others
     from planner.store import open_store  # noqa: PLC0415
 
     started = time.perf_counter()
-    from planner.replay import load_jobs, load_nodes  # noqa: PLC0415 - may not exist yet
+    from planner.service.replay import load_jobs, load_nodes  # noqa: PLC0415 - may not exist yet
 
     with tempfile.TemporaryDirectory() as tmp:
         con = open_store(Path(tmp) / "bench.duckdb")
@@ -194,7 +194,7 @@ def _openb(node_list: Path) -> tuple[list[Any], list[Any], float]:
 def case_openb_replay(_: int) -> CaseResult:
     try:
         from planner.engine import simulate  # noqa: PLC0415 - a missing engine skips the case
-        from planner.policy import Policy  # noqa: PLC0415
+        from planner.engine.policy import Policy  # noqa: PLC0415
 
         jobs, nodes, setup = _openb(OPENB_ALL_NODES)
     except ImportError as err:
@@ -215,10 +215,10 @@ def _case_fill(placement: str) -> Callable[[int], CaseResult]:
     name = f"fill-{placement}"
 
     def case(_: int) -> CaseResult:
-        from planner.fill import fill  # noqa: PLC0415
+        from planner.engine.fill import fill  # noqa: PLC0415
         from planner.ingest import IngestOptions  # noqa: PLC0415
         from planner.ingest.requests import read_pod_requests  # noqa: PLC0415
-        from planner.replay import load_nodes  # noqa: PLC0415
+        from planner.service.replay import load_nodes  # noqa: PLC0415
 
         started = time.perf_counter()
         pods, _ = read_pod_requests(OPENB_PODS, IngestOptions())
@@ -246,7 +246,7 @@ def _case_nodes(nodes: int) -> Callable[[int], CaseResult]:
 
     def case(_: int) -> CaseResult:
         from planner.engine import simulate  # noqa: PLC0415
-        from planner.policy import Policy  # noqa: PLC0415
+        from planner.engine.policy import Policy  # noqa: PLC0415
 
         started = time.perf_counter()
         trace = philly_jobs(100_000)

@@ -2,7 +2,7 @@
 
 Usage: python bench/bench_sharing.py [--nodes 1,2] [--skip-large]
 The Alibaba openb trace with every GPU pod a GPU-sharing pod (`gpushare100`: one GPU, 5-81 %
-of it) is replayed through `planner.replay.run_scenario` on small A100 clusters of 8-GPU
+of it) is replayed through `planner.service.replay.run_scenario` on small A100 clusters of 8-GPU
 nodes with CPU and memory unlimited, once per sharing mode: as traced (fractions of one GPU
 packed by milli-GPU, no sharing config), time-slicing x4, MIG dynamic, MIG all-balanced and
 MIG all-1g.10gb with re-layout. Per mode it prints what the pool's GPU-hours went to:
@@ -22,11 +22,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from planner.file_access import LOCAL_FILES
-from planner.metrics import summarize
-from planner.model import Job
-from planner.replay import load_jobs, load_nodes, resolve_trace, run_scenario
-from planner.scenario import Scenario
+from planner.core.file_access import LOCAL_FILES
+from planner.core.model import Job
+from planner.engine.metrics import summarize
+from planner.engine.scenario import Scenario
+from planner.service.replay import load_jobs, load_nodes, resolve_trace, run_scenario
 from planner.store import open_store
 
 SHARED = Path(os.environ.get("PLANNER_SHARED", Path(__file__).resolve().parents[2] / "shared"))

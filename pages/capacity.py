@@ -3,7 +3,7 @@ of the hybrid's burst threshold)."""
 
 import streamlit as st
 
-from planner.errors import PlannerError
+from planner.core.errors import PlannerError
 from planner.ui import capacity_view as view
 from planner.ui import frame
 from planner.ui.i18n import fmt_number, language, reporting_currency, t

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from planner.errors import PlannerError
+from planner.core.errors import PlannerError
 from planner.report.csv_table import frame_csv
 from planner.ui import cache, frame
 from planner.ui import history_view as view

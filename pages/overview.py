@@ -3,7 +3,7 @@ answer, the next step, and the job histories stored so far."""
 
 import streamlit as st
 
-from planner.errors import PlannerError
+from planner.core.errors import PlannerError
 from planner.ui import cache, compare_view, frame, state
 from planner.ui import overview_view as view
 from planner.ui.i18n import fmt_number, language, t

@@ -5,7 +5,7 @@ from datetime import date
 import streamlit as st
 from pydantic import ValidationError
 
-from planner.errors import PlannerError
+from planner.core.errors import PlannerError
 from planner.ui import frame
 from planner.ui import prices_edit as edit
 from planner.ui import prices_view as view

@@ -3,9 +3,9 @@
 import streamlit as st
 from pydantic import ValidationError
 
-from planner.errors import PlannerError
-from planner.replay import validation_text
-from planner.scenario_store import to_yaml
+from planner.core.errors import PlannerError
+from planner.service.replay import validation_text
+from planner.service.scenario_store import to_yaml
 from planner.ui import cache, charts, cluster_view, frame, scenario_box, state
 from planner.ui import replay_frames as frames
 from planner.ui import replay_view as view

@@ -7,8 +7,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from planner.importer import import_file
 from planner.ingest import IngestOptions, IngestReport
+from planner.service.importer import import_file
 from planner.store import open_store
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"

@@ -9,10 +9,10 @@ from typing import Any
 import duckdb
 import pytest
 
-from planner.file_access import LOCAL_FILES
+from planner.core.file_access import LOCAL_FILES
+from planner.cost.scenario import TcoScenario
 from planner.report.headline import headline
-from planner.tco_run import run_tco
-from planner.tco_scenario import TcoScenario
+from planner.service.tco_run import run_tco
 from tests.conftest import ingest, jobs_of, write
 
 # Seconds from the window start; the window is 0 to 36,000 s (10 h, CPU1's end).

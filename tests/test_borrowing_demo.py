@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
+from planner.core.file_access import LOCAL_FILES
 from planner.engine import ReplayResult
-from planner.file_access import LOCAL_FILES
-from planner.metrics import summarize
-from planner.replay import load_scenario, run_scenario
+from planner.engine.metrics import summarize
+from planner.service.replay import load_scenario, run_scenario
 from planner.store import open_store
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "data" / "scenarios"

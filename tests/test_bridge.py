@@ -7,10 +7,10 @@ from datetime import date
 import duckdb
 import pytest
 
-from planner.model import Job
-from planner.scenario import Scenario
-from planner.tco_run import tco_of_jobs
-from planner.tco_scenario import TcoScenario, tco_from_replay
+from planner.core.model import Job
+from planner.cost.scenario import TcoScenario, tco_from_replay
+from planner.engine.scenario import Scenario
+from planner.service.tco_run import tco_of_jobs
 
 TODAY = date(2026, 6, 1)
 # eight 1-GPU jobs for 10 hours: the trace spans 10 h, a 730-hour month is 73 such spans

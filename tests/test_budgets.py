@@ -2,13 +2,13 @@
 
 import pytest
 
+from planner.core.model import Job
 from planner.engine import simulate
-from planner.metrics import summarize
-from planner.model import Job
-from planner.policy import Policy
-from planner.quota import BUDGET_MONTH_S
-from planner.scenario import QueuesSpec
-from planner.waits import REASON_CODES
+from planner.engine.metrics import summarize
+from planner.engine.policy import Policy
+from planner.engine.quota import BUDGET_MONTH_S
+from planner.engine.scenario import QueuesSpec
+from planner.engine.waits import REASON_CODES
 
 NODES = [("n1", "A100", 8, 0.0, 0.0), ("n2", "A100", 8, 0.0, 0.0)]
 

@@ -12,8 +12,8 @@ import duckdb
 import pytest
 
 from planner.cli import main
-from planner.importer import import_file
 from planner.ingest import IngestOptions
+from planner.service.importer import import_file
 from planner.store import migrations, open_store
 from tests.conftest import ingest, jobs_of, write
 

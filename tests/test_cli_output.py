@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from planner.cli import main
-from planner.cli_output import visible
+from planner.cli.output import visible
 
 SCENARIOS = Path(__file__).parent.parent / "data" / "scenarios"
 CLEAR = "\x1b[2J\x1b[H"  # clear the screen, cursor home

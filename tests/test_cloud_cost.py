@@ -2,7 +2,7 @@
 
 import pytest
 
-from planner.cloud_cost import CloudJob, Sku, Spot, Terms, price_jobs, with_commitment
+from planner.cost.cloud import CloudJob, Sku, Spot, Terms, price_jobs, with_commitment
 
 EIGHT = Sku("8x", "H100", 8, 80.0, granularity_s=1, min_billing_s=60)
 ONE = Sku("1x", "H100", 1, 12.0, granularity_s=3600, min_billing_s=3600)

@@ -5,13 +5,13 @@ from pathlib import Path
 import pytest
 
 from planner.cli import main
-from planner.colocation import Colocation
+from planner.core.model import Job
 from planner.engine import simulate
-from planner.metrics import summarize
-from planner.model import Job
-from planner.policy import Policy
-from planner.scenario import Scenario
-from planner.waits import REASON_CODES
+from planner.engine.colocation import Colocation
+from planner.engine.metrics import summarize
+from planner.engine.policy import Policy
+from planner.engine.scenario import Scenario
+from planner.engine.waits import REASON_CODES
 
 NODES = [("n1", "A100", 8, 0.0, 0.0), ("n2", "A100", 8, 0.0, 0.0)]
 # online services need nothing in hour 0 and 12 GPUs from hour 1 on

@@ -1,10 +1,10 @@
 """CPU and memory quotas beside GPU quotas: a job needs all its covered resources to fit."""
 
+from planner.core.model import Job
 from planner.engine import simulate
-from planner.model import Job
-from planner.policy import Policy
-from planner.scenario import QueuesSpec
-from planner.waits import REASON_CODES
+from planner.engine.policy import Policy
+from planner.engine.scenario import QueuesSpec
+from planner.engine.waits import REASON_CODES
 
 NODES = [("n1", "A100", 8, 0.0, 0.0), ("n2", "A100", 8, 0.0, 0.0)]  # nodes do not limit CPU
 

@@ -1,18 +1,18 @@
 """Hand-computed replays: each admission, placement and queueing option on a tiny cluster.
 
-Every expected number below was worked out on paper from the semantics in planner/waits.py,
-planner/cluster.py and planner/engine.py before the engine was run; the comment above each
+Every expected number below was worked out on paper from the semantics in planner/engine/waits.py,
+planner/engine/cluster.py and planner/engine/loop.py before the engine was run; the comment above each
 scenario is that working.
 """
 
 import pytest
 
-from planner.config import NodeSpec
+from planner.core.config import NodeSpec
+from planner.core.errors import ScenarioError
+from planner.core.model import Job
 from planner.engine import ReplayResult, simulate
-from planner.errors import ScenarioError
-from planner.model import Job
-from planner.policy import Policy
-from planner.waits import REASON_CODES
+from planner.engine.policy import Policy
+from planner.engine.waits import REASON_CODES
 
 ONE_8 = [("n1", "A100", 8, 0.0, 0.0)]
 TWO_8 = [("n1", "A100", 8, 0.0, 0.0), ("n2", "A100", 8, 0.0, 0.0)]

@@ -2,11 +2,11 @@
 
 import pytest
 
+from planner.core.model import Job
 from planner.engine import simulate
-from planner.metrics import summarize
-from planner.model import Job
-from planner.policy import Policy
-from planner.scenario import QueuesSpec
+from planner.engine.metrics import summarize
+from planner.engine.policy import Policy
+from planner.engine.scenario import QueuesSpec
 from planner.synth import generate
 
 NODES = [(f"n{i}", "A100", 8, 0.0, 0.0) for i in range(4)]

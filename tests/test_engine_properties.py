@@ -16,11 +16,11 @@ import pytest
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
-from planner.config import NodeSpec
+from planner.core.config import NodeSpec
+from planner.core.model import Job
 from planner.engine import ReplayResult, simulate
-from planner.model import Job
-from planner.policy import Policy
-from planner.waits import REASON_CODES, UNSCHEDULABLE_REASONS
+from planner.engine.policy import Policy
+from planner.engine.waits import REASON_CODES, UNSCHEDULABLE_REASONS
 
 GPU_TYPES = ("A100", "V100")
 POD_GPUS = (0.0, 0.25, 0.5, 0.6, 1.0, 2.0, 4.0, 8.0)

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from planner.cli import main
-from planner.errors import ScenarioError
-from planner.file_access import BUNDLED_FILES, FileAccess
+from planner.core.errors import ScenarioError
+from planner.core.file_access import BUNDLED_FILES, FileAccess
 
 JOBS = "job_id,submit_time,duration,num_gpu\n" + "".join(
     f"j{i},{i * 600},{3600 + 60 * i},{1 + i % 8}\n" for i in range(40)

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from planner.cli import main
-from planner.errors import ScenarioError
-from planner.fill import MAX_SEEDS, fill
+from planner.core.errors import ScenarioError
+from planner.engine.fill import MAX_SEEDS, fill
 
 PODS = "name,cpu_milli,memory_mib,num_gpu,gpu_milli\np1,1000,1024,1,1000\n"
 NODES = "sn,cpu_milli,memory_mib,gpu,model\nn1,64000,262144,4,T4\n"
@@ -56,7 +56,7 @@ def test_an_empty_or_reversed_range_says_so(
 
 
 def test_the_largest_allowed_range_is_accepted_by_the_parser(files: tuple[str, str]) -> None:
-    from planner.cli_replay import parse_seeds
+    from planner.cli.replay import parse_seeds
 
     assert parse_seeds(f"1-{MAX_SEEDS}") == range(1, MAX_SEEDS + 1)
     assert parse_seeds("7,3") == (7, 3)

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from planner.errors import ScenarioError
-from planner.finance import (
+from planner.core.errors import ScenarioError
+from planner.cost.finance import (
     Asset,
     DepreciationError,
     DepreciationRule,

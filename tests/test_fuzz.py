@@ -9,9 +9,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from planner.errors import PlannerError
-from planner.importer import import_file
+from planner.core.errors import PlannerError
 from planner.ingest import IngestOptions
+from planner.service.importer import import_file
 from planner.store import open_store
 
 COLUMNS = [

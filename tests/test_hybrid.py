@@ -7,11 +7,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from planner.config import NodeSpec
+from planner.core.config import NodeSpec
+from planner.core.model import Job
 from planner.engine import simulate
-from planner.metrics import summarize
-from planner.model import Job
-from planner.policy import Policy
+from planner.engine.metrics import summarize
+from planner.engine.policy import Policy
 from tests.test_engine_properties import SETTINGS, clusters, job_lists, policies
 
 ONE_8 = [("n0", "A100", 8, 0.0, 0.0)]

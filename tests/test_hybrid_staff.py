@@ -5,10 +5,10 @@ from datetime import date
 import duckdb
 import pytest
 
-from planner.baremetal import BareMetal, ServerPool, keep_servers, monthly
-from planner.tco_inputs import bare_metal, load_inputs
-from planner.tco_run import _hybrid_servers
-from planner.tco_scenario import TcoScenario
+from planner.cost.baremetal import BareMetal, ServerPool, keep_servers, monthly
+from planner.cost.scenario import TcoScenario
+from planner.service.tco_inputs import bare_metal, load_inputs
+from planner.service.tco_run import _hybrid_servers
 
 FTE_COST_YEAR = 180_000.0  # reference-defaults fte_cost_year.us
 FTE_PER_SERVER = 0.25  # reference-defaults fte_per_server

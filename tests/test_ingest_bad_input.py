@@ -8,7 +8,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from planner.errors import MissingColumnError, PlannerError, TraceError, UnknownFormatError
+from planner.core.errors import MissingColumnError, PlannerError, TraceError, UnknownFormatError
 from tests.conftest import ingest, write
 
 HEADER = "job_id,submit_s,duration_s,gpus\n"

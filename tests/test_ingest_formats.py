@@ -7,7 +7,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from planner.config import ClusterConfig
+from planner.core.config import ClusterConfig
 from tests.conftest import ingest, jobs_of, write
 
 OPENB = "alibaba-openb-2023"

@@ -19,12 +19,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from planner.errors import MissingColumnError, TraceError, UnknownFormatError
-from planner.importer import import_file, rejected_rows
+from planner.core.errors import MissingColumnError, TraceError, UnknownFormatError
 from planner.ingest import IngestOptions, ReadLimits
 from planner.ingest.limits import MAX_VALUE_CHARS, shorten
 from planner.ingest.scan import ChunkSizer, RecordMeter
 from planner.ingest.source import open_source
+from planner.service.importer import import_file, rejected_rows
 from tests.conftest import ingest, write
 
 HEADER = "job_id,submit_time,duration_s,gpus,queue\n"

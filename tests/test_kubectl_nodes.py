@@ -7,7 +7,7 @@ import pytest
 
 from planner.cli import main
 from planner.ingest.kubectl import kubectl_sharing, read_kubectl_nodes
-from planner.replay import read_nodes
+from planner.service.replay import read_nodes
 from tests.conftest import write
 
 NODES = Path(__file__).parent / "data" / "kubectl_nodes.json"

@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 
 from planner.cli import main
-from planner.errors import ScenarioError
-from planner.kueue_yaml import read_kueue
+from planner.core.errors import ScenarioError
+from planner.ingest.kueue_yaml import read_kueue
 from tests.conftest import write
 
 KUEUE = Path(__file__).parent / "data" / "kueue.yaml"

@@ -13,14 +13,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from openpyxl import load_workbook
 
-from planner.cloud_cost import CloudJob, CpuRate, Sku, Terms, price_jobs
-from planner.model import Job
+from planner.core.model import Job
+from planner.cost.cloud import CloudJob, CpuRate, Sku, Terms, price_jobs
+from planner.cost.ledger import PricedBill
+from planner.cost.scenario import TcoScenario
 from planner.report.excel import write_xlsx
 from planner.report.model import build_report
+from planner.service.tco_run import tco_of_jobs
 from planner.store import open_store
-from planner.tco_ledger import PricedBill
-from planner.tco_run import tco_of_jobs
-from planner.tco_scenario import TcoScenario
 from tests.test_scope import CLOUD
 
 TODAY = date(2026, 6, 1)

@@ -2,12 +2,12 @@
 
 import pytest
 
+from planner.core.model import Job
 from planner.engine import simulate
-from planner.metrics import summarize
-from planner.model import Job
-from planner.overhead import Overhead
-from planner.policy import Policy
-from planner.scenario import Scenario
+from planner.engine.metrics import summarize
+from planner.engine.overhead import Overhead
+from planner.engine.policy import Policy
+from planner.engine.scenario import Scenario
 
 NODES = [("n1", "A100", 8, 0.0, 0.0), ("n2", "A100", 8, 0.0, 0.0)]
 

@@ -5,14 +5,14 @@ from pathlib import Path
 import pytest
 
 from planner.cli import main
+from planner.core.model import Job
 from planner.engine import ReplayResult, simulate
-from planner.metrics import summarize
-from planner.model import Job
-from planner.policy import Policy
-from planner.preemption import Candidate, choose_victims
-from planner.quota import QueueSetup
-from planner.scenario import QueuesSpec
-from planner.waits import REASON_CODES
+from planner.engine.metrics import summarize
+from planner.engine.policy import Policy
+from planner.engine.preemption import Candidate, choose_victims
+from planner.engine.quota import QueueSetup
+from planner.engine.scenario import QueuesSpec
+from planner.engine.waits import REASON_CODES
 from tests.conftest import write
 
 TWO_NODES = [("n1", "A100", 8, 0.0, 0.0), ("n2", "A100", 8, 0.0, 0.0)]

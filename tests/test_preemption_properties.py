@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from planner.core.model import Job
 from planner.engine import ReplayResult, simulate
-from planner.model import Job
-from planner.policy import Policy
-from planner.scenario import QueuesSpec
+from planner.engine.policy import Policy
+from planner.engine.scenario import QueuesSpec
 
 NODES = [("n1", "A100", 8, 0.0, 0.0), ("n2", "A100", 8, 0.0, 0.0), ("n3", "A100", 4, 0.0, 0.0)]
 QUEUES = ("A", "B", "C")

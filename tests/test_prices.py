@@ -7,7 +7,7 @@ from datetime import date, timedelta
 import duckdb
 import pytest
 
-from planner.errors import PlannerError
+from planner.core.errors import PlannerError
 from pricing import (
     STALE_DAYS_ENV,
     PriceFilter,

@@ -1,4 +1,4 @@
-"""`planner prices ...` end to end on a real database file, through `planner.cli.main`."""
+"""`planner prices ...` end to end on a real database file, through `planner.cli.main.main`."""
 
 import json
 import subprocess

@@ -2,9 +2,9 @@
 
 import pytest
 
+from planner.core.model import Job
 from planner.engine import simulate
-from planner.model import Job
-from planner.scenario import Scenario
+from planner.engine.scenario import Scenario
 
 QUEUES = {
     "flavors": [{"name": "gpu", "gpu_type": ""}],

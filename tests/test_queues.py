@@ -3,7 +3,7 @@
 Every expected number was worked out on paper from the formulas of
 `../shared/reference/scheduler-semantics.md` A1 ("Numeric quota rules", "Numeric rules,
 hierarchical", "Admission cycle") before the code was run; the comment above each case is
-that working. Quotas are in milli-GPUs in `planner.quota`; `G` is one GPU.
+that working. Quotas are in milli-GPUs in `planner.engine.quota`; `G` is one GPU.
 """
 
 import copy
@@ -16,14 +16,14 @@ import pytest
 from pydantic import ValidationError
 
 from planner.cli import main
-from planner.config import NodeSpec
+from planner.core.config import NodeSpec
+from planner.core.model import Job
 from planner.engine import ReplayResult, simulate
-from planner.metrics import summarize
-from planner.model import Job
-from planner.policy import Policy
-from planner.quota import FlavorQuota, QueueSetup, QuotaNode, Quotas
-from planner.scenario import QueuesSpec, Scenario
-from planner.waits import REASON_CODES
+from planner.engine.metrics import summarize
+from planner.engine.policy import Policy
+from planner.engine.quota import FlavorQuota, QueueSetup, QuotaNode, Quotas
+from planner.engine.scenario import QueuesSpec, Scenario
+from planner.engine.waits import REASON_CODES
 
 G = 1000
 SCENARIOS = Path(__file__).resolve().parents[1] / "data" / "scenarios"

@@ -3,7 +3,7 @@
 Usage over time is rebuilt from the result alone (start, end, placement and the ClusterQueue
 of each job) and checked against an independent reading of the reference's quota formulas
 (`../shared/reference/scheduler-semantics.md` A1, "Numeric rules, hierarchical"), written
-below on plain dicts in whole GPUs: `planner.quota` is not used to check itself.
+below on plain dicts in whole GPUs: `planner.engine.quota` is not used to check itself.
 """
 
 from collections.abc import Iterator
@@ -16,13 +16,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from planner.cluster import PLACEMENTS
-from planner.config import NodeSpec
+from planner.core.config import NodeSpec
+from planner.core.model import Job
 from planner.engine import ReplayResult, simulate
-from planner.model import Job
-from planner.policy import Policy
-from planner.scenario import QueuesSpec
-from planner.waits import UNSCHEDULABLE_REASONS
+from planner.engine.cluster import PLACEMENTS
+from planner.engine.policy import Policy
+from planner.engine.scenario import QueuesSpec
+from planner.engine.waits import UNSCHEDULABLE_REASONS
 
 SETTINGS = settings(
     max_examples=200,

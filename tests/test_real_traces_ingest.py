@@ -8,9 +8,9 @@ import pandas as pd
 import pytest
 
 from planner.engine import simulate
-from planner.metrics import summarize
-from planner.policy import Policy
-from planner.replay import load_jobs, load_nodes
+from planner.engine.metrics import summarize
+from planner.engine.policy import Policy
+from planner.service.replay import load_jobs, load_nodes
 from tests.conftest import ingest, jobs_of
 
 OPENB = "alibaba-openb-2023"

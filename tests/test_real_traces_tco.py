@@ -11,10 +11,10 @@ import duckdb
 import pandas as pd
 import pytest
 
-from planner.baremetal import HOURS_PER_MONTH
-from planner.file_access import LOCAL_FILES
-from planner.tco_run import run_tco
-from planner.tco_scenario import TcoScenario
+from planner.core.file_access import LOCAL_FILES
+from planner.cost.baremetal import HOURS_PER_MONTH
+from planner.cost.scenario import TcoScenario
+from planner.service.tco_run import run_tco
 from tests.conftest import ingest
 
 TODAY = date(2026, 6, 1)

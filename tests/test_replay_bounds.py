@@ -15,12 +15,13 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from planner.cli import main
-from planner.config import NodeSpec
-from planner.engine import _MAX_BINS, ReplayResult, simulate
-from planner.errors import ScenarioError
-from planner.model import Job
-from planner.policy import MAX_SIMULATED_S, Policy
-from planner.scenario import PolicySpec, PreemptionCostSpec
+from planner.core.config import NodeSpec
+from planner.core.errors import ScenarioError
+from planner.core.model import Job
+from planner.engine import ReplayResult, simulate
+from planner.engine.loop import _MAX_BINS
+from planner.engine.policy import MAX_SIMULATED_S, Policy
+from planner.engine.scenario import PolicySpec, PreemptionCostSpec
 
 ONE_8: list[NodeSpec] = [("n1", "A100", 8, 0.0, 0.0)]
 

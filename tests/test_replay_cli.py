@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from planner.cli import main
-from planner.scenario import Scenario
-from planner.waits import REASON_CODES
+from planner.engine.scenario import Scenario
+from planner.engine.waits import REASON_CODES
 from tests.conftest import write
 
 JSON_KEYS = {
@@ -269,10 +269,10 @@ def test_fill_on_openb_follows_the_protocol(
 
 
 def test_fill_policies_rank_as_the_fragmentation_study_reports(shared_traces: Path) -> None:
-    from planner.fill import fill
+    from planner.engine.fill import fill
     from planner.ingest import IngestOptions
     from planner.ingest.requests import read_pod_requests
-    from planner.replay import load_nodes
+    from planner.service.replay import load_nodes
 
     openb = shared_traces / "alibaba-openb-2023"
     pods, _ = read_pod_requests(openb / "openb_pod_list_default.csv.gz", IngestOptions())

@@ -16,7 +16,7 @@ from openpyxl import load_workbook
 from streamlit.testing.v1 import AppTest
 
 from planner.cli import main
-from planner.i18n_core import number_style
+from planner.core.i18n import number_style
 from planner.report import build_report
 from planner.report.csv_table import write_csv
 from planner.report.excel import write_xlsx

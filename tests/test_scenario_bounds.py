@@ -3,10 +3,10 @@ years, NaN or 1e9 is refused by field name before any work; `count: true` is not
 
 import pytest
 
-from planner.errors import ScenarioError
-from planner.file_access import LOCAL_FILES
-from planner.scenario_store import parse
-from planner.tco import horizons_months
+from planner.core.errors import ScenarioError
+from planner.core.file_access import LOCAL_FILES
+from planner.cost.tco import horizons_months
+from planner.service.scenario_store import parse
 
 OWNED = "self_hosted: [{gpu: H100, servers: 1}]\n"
 POOLS = "cluster: {pools: [{gpu_type: A100, gpus_per_node: 8, count: 2}]}\n"

@@ -7,16 +7,16 @@ import duckdb
 import pytest
 import yaml
 
-from planner import scenario_store as store
-from planner.cli_tco import load_tco_scenario
-from planner.config import ClusterConfig
-from planner.errors import PlannerError, ScenarioError
-from planner.file_access import LOCAL_FILES, FileAccess
-from planner.metrics import summarize
-from planner.replay import load_scenario, run_scenario
-from planner.scenario import Scenario
-from planner.tco_run import run_tco
-from planner.tco_scenario import TcoScenario, tco_from_replay
+from planner.core.config import ClusterConfig
+from planner.core.errors import PlannerError, ScenarioError
+from planner.core.file_access import LOCAL_FILES, FileAccess
+from planner.cost.scenario import TcoScenario, tco_from_replay
+from planner.engine.metrics import summarize
+from planner.engine.scenario import Scenario
+from planner.service import scenario_store as store
+from planner.service.replay import load_scenario, run_scenario
+from planner.service.tco_files import load_tco_scenario
+from planner.service.tco_run import run_tco
 from pricing.assumptions import edit_assumptions
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 import yaml
 
-from planner import scenario_store
 from planner.cli import main
-from planner.file_access import FileAccess
+from planner.core.file_access import FileAccess
+from planner.service import scenario_store
 from planner.store import connect
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -9,11 +9,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from planner.cli_tco import _lines
-from planner.cloud_cost import CloudJob, CpuRate, Sku, Terms, price_jobs
-from planner.model import Job
-from planner.tco_run import tco_of_jobs
-from planner.tco_scenario import TcoScenario
+from planner.cli.tco import _lines
+from planner.core.model import Job
+from planner.cost.cloud import CloudJob, CpuRate, Sku, Terms, price_jobs
+from planner.cost.scenario import TcoScenario
+from planner.service.tco_run import tco_of_jobs
 
 TODAY = date(2026, 6, 1)
 GPU_JOBS = [Job(f"g{k}", 600.0 * k, 7_200.0, gpus=1, gpu_types=("A100",)) for k in range(4)]

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from planner.core.errors import ScenarioError
+from planner.core.model import Job
 from planner.engine import simulate
-from planner.errors import ScenarioError
-from planner.model import Job
-from planner.policy import Policy
-from planner.scenario import Scenario
-from planner.sharing import (
+from planner.engine.policy import Policy
+from planner.engine.scenario import Scenario
+from planner.engine.sharing import (
     MigConfig,
     TimeSlicing,
     best_start,
@@ -177,7 +177,7 @@ def test_fail_requests_greater_than_one_refuses_multi_replica_pods() -> None:
 
 
 def test_preempted_slowed_job_keeps_checkpointed_work_not_wall_time() -> None:
-    from planner.scenario import QueuesSpec
+    from planner.engine.scenario import QueuesSpec
 
     queues = QueuesSpec.model_validate(
         {

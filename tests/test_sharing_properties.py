@@ -23,13 +23,14 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from planner.cluster import PLACEMENTS, ClusterState, NodeAlloc, PodShape
-from planner.config import NodeSpec
-from planner.engine import ReplayResult, _Replay, simulate
-from planner.errors import ScenarioError
-from planner.model import Job
-from planner.policy import Policy
-from planner.sharing import (
+from planner.core.config import NodeSpec
+from planner.core.errors import ScenarioError
+from planner.core.model import Job
+from planner.engine import ReplayResult, simulate
+from planner.engine.cluster import PLACEMENTS, ClusterState, NodeAlloc, PodShape
+from planner.engine.loop import _Replay
+from planner.engine.policy import Policy
+from planner.engine.sharing import (
     MIG_COMPUTE,
     MIG_SLOTS,
     NAMED_LAYOUTS,
@@ -42,7 +43,7 @@ from planner.sharing import (
     find_profile,
     place_layout,
 )
-from planner.waits import REASON_CODES, UNSCHEDULABLE_REASONS
+from planner.engine.waits import REASON_CODES, UNSCHEDULABLE_REASONS
 
 MILLI = 1000
 GPU_TYPE = "A100"

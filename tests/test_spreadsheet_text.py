@@ -18,10 +18,7 @@ import pytest
 from openpyxl import load_workbook
 
 from planner.cli import main
-from planner.report import build_report
-from planner.report.csv_table import frame_csv, write_csv
-from planner.report.excel import write_xlsx
-from planner.spreadsheet_text import (
+from planner.core.spreadsheet_text import (
     FORMULA_STARTS,
     is_formula_like,
     restore_text,
@@ -29,6 +26,9 @@ from planner.spreadsheet_text import (
     safe_row,
     safe_text,
 )
+from planner.report import build_report
+from planner.report.csv_table import frame_csv, write_csv
+from planner.report.excel import write_xlsx
 from planner.store import open_store
 from planner.ui.replay_view import filtered_csv, schedule_csv
 from pricing import export_prices, import_prices, list_prices

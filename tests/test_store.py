@@ -5,7 +5,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from planner.errors import StoreError, TraceError
+from planner.core.errors import StoreError, TraceError
 from planner.store import SCHEMA_PACKAGES, database_path, migrations, open_store, schema_version
 from tests.conftest import ingest, write
 

@@ -12,8 +12,8 @@ import duckdb
 import pytest
 
 from planner.cli import main
-from planner.errors import StoreError
-from planner.replay import load_jobs
+from planner.core.errors import StoreError
+from planner.service.replay import load_jobs
 from planner.store import connect, open_store
 
 # DuckDB's file layout: three 4 KiB headers, then 256 KiB blocks, each with its checksum
@@ -167,7 +167,7 @@ def test_the_default_database_folder_is_still_created(
     """A checkout without data/ (a fresh clone) still starts: only --db and $PLANNER_DB
     must name an existing folder."""
     default = tmp_path / "data" / "planner.duckdb"
-    monkeypatch.setattr("planner.store.DEFAULT_DB", default)
+    monkeypatch.setattr("planner.store.db.DEFAULT_DB", default)
 
     open_store(default).close()
 

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from planner.errors import ScenarioError
+from planner.core.errors import ScenarioError
 from planner.synth import COLUMNS, PROFILES, SynthRow, generate, write_trace
 
 HEADER = (

@@ -16,16 +16,16 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from planner.cli import main
-from planner.config import NodeSpec
+from planner.core.config import NodeSpec
+from planner.core.errors import ScenarioError
+from planner.core.model import Job
 from planner.engine import ReplayResult, simulate
-from planner.enqueue import EnqueueGate
-from planner.errors import ScenarioError
-from planner.model import Job
-from planner.replay import with_volcano_queues
-from planner.scenario import Scenario
-from planner.volcano import Claim, VolcanoSpec, deserved_gpus, real_capability, water_fill
-from planner.volcano_queues import to_queues, volcano_notes
-from planner.volcano_yaml import looks_like_volcano, read_volcano
+from planner.engine.enqueue import EnqueueGate
+from planner.engine.scenario import Scenario
+from planner.engine.volcano import Claim, VolcanoSpec, deserved_gpus, real_capability, water_fill
+from planner.engine.volcano_queues import to_queues, volcano_notes
+from planner.ingest.volcano_yaml import looks_like_volcano, read_volcano
+from planner.service.replay import with_volcano_queues
 from tests.conftest import write
 
 DATA = Path(__file__).parent / "data"

@@ -11,12 +11,12 @@ import pytest
 from pydantic import ValidationError
 
 from planner.cli import main
+from planner.core.model import Job
+from planner.cost.scenario import TcoScenario
 from planner.engine import simulate
-from planner.metrics import check_wait_scope, summarize, useful_gpu_hours
-from planner.model import Job
-from planner.policy import Policy
-from planner.tco_run import tco_of_jobs
-from planner.tco_scenario import TcoScenario
+from planner.engine.metrics import check_wait_scope, summarize, useful_gpu_hours
+from planner.engine.policy import Policy
+from planner.service.tco_run import tco_of_jobs
 from planner.ui.replay_view import scoped_waits, wait_scopes
 from tests.conftest import write
 

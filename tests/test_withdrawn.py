@@ -2,10 +2,10 @@
 
 import pytest
 
+from planner.core.model import Job, is_useful
 from planner.engine import simulate
-from planner.metrics import summarize
-from planner.model import Job, is_useful
-from planner.policy import Policy
+from planner.engine.metrics import summarize
+from planner.engine.policy import Policy
 
 ONE_GPU = [("n0", "A100", 1, 0.0, 0.0)]
 TWO_GPUS = [("n0", "A100", 2, 0.0, 0.0)]

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from planner.importer import import_file
 from planner.ingest import IngestOptions
+from planner.service.importer import import_file
 from planner.store import open_store
 from planner.synth import write_trace
 from tests.e2e.browser import SCREENSHOTS, keyed, menu, pick, rerun, wait_for_app

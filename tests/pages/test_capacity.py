@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from planner.errors import ScenarioError
+from planner.core.errors import ScenarioError
 from planner.ui import capacity_view as view
 from planner.ui.charts import option_colors
 from tests.pages.app import APP, open_app_page

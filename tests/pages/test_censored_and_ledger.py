@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from planner.file_access import BUNDLED_FILES
-from planner.importer import import_file
+from planner.core.file_access import BUNDLED_FILES
 from planner.ingest import IngestOptions
-from planner.tco_run import run_tco
+from planner.service.importer import import_file
+from planner.service.tco_run import run_tco
 from planner.ui import compare_view, ledger_view
 from planner.ui.cache import cursor
 from tests.pages.app import APP, open_app_page

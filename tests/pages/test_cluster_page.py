@@ -8,10 +8,10 @@ import pytest
 import yaml
 from streamlit.testing.v1 import AppTest
 
-from planner.config import NodePool
-from planner.file_access import FileAccess
-from planner.replay import load_scenario
-from planner.scenario import ClusterSpec, PolicySpec, QueuesSpec, Scenario
+from planner.core.config import NodePool
+from planner.core.file_access import FileAccess
+from planner.engine.scenario import ClusterSpec, PolicySpec, QueuesSpec, Scenario
+from planner.service.replay import load_scenario
 from planner.ui import cluster_build, cluster_import, cluster_view
 from planner.ui.cluster_build import build_scenario
 from planner.ui.replay_view import default_scenario

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from planner.cli_tco import load_tco_scenario
-from planner.file_access import LOCAL_FILES
-from planner.tco_run import run_tco
+from planner.core.file_access import LOCAL_FILES
+from planner.service.tco_files import load_tco_scenario
+from planner.service.tco_run import run_tco
 from planner.ui import compare_view, scenario_box
 from tests.pages.app import open_app_page
 

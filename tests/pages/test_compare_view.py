@@ -5,10 +5,10 @@ from typing import Any
 
 import pytest
 
-from planner.cli_tco import load_tco_scenario
-from planner.errors import ScenarioError
-from planner.file_access import BUNDLED_FILES
-from planner.finance import break_even_utilization
+from planner.core.errors import ScenarioError
+from planner.core.file_access import BUNDLED_FILES
+from planner.cost.finance import break_even_utilization
+from planner.service.tco_files import load_tco_scenario
 from planner.ui import charts, compare_view
 from planner.ui.charts import OPTION_COLORS, option_colors
 from planner.ui.compare_view import CompareRun, conclusion
@@ -284,7 +284,7 @@ def test_cloud_only_files_are_offered_on_the_page_but_not_to_the_capacity_sweep(
 
 
 def priced(name: str, r: dict[str, Any], f: float | None = None, v: float | None = None) -> Any:
-    from planner.tco_scenario import TcoScenario
+    from planner.cost.scenario import TcoScenario
     from planner.ui.compare_saved import Priced
 
     scenario = TcoScenario.model_validate({"cloud": [{"gpu": "H100", "price_per_gpu_hour": 1.0}]})
@@ -313,7 +313,7 @@ def test_saved_scenarios_conclusion_ranks_across_scenarios_and_says_the_wait() -
 
 
 def test_saved_scenarios_table_and_break_even_span_every_scenario() -> None:
-    from planner.finance import break_even_utilization
+    from planner.cost.finance import break_even_utilization
     from planner.ui import compare_saved
 
     own = report([option("self-hosted", 3.0, 300_000, None)], {}, {})

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from planner.scenario_store import Prepared
+from planner.service.scenario_store import Prepared
 from planner.ui import cache, history_view, scenario_box
 from tests.pages.app import open_app_page
 

@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from planner.importer import import_file
 from planner.ingest import IngestOptions
+from planner.service.importer import import_file
 from planner.store import connect
 from planner.ui import cache
 from planner.ui.overview_view import Headline, headline, headline_lines

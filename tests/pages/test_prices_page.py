@@ -7,9 +7,9 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from planner.cli_tco import load_tco_scenario
-from planner.file_access import LOCAL_FILES
-from planner.tco_run import run_tco
+from planner.core.file_access import LOCAL_FILES
+from planner.service.tco_files import load_tco_scenario
+from planner.service.tco_run import run_tco
 from planner.ui import prices_view
 from planner.ui.cache import cursor
 from pricing import (

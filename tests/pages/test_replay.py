@@ -8,10 +8,10 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from planner import scenario_store
-from planner.file_access import BUNDLED_FILES
-from planner.replay import SCHEDULE_COLUMNS, load_scenario, run_scenario
-from planner.scenario import Scenario
+from planner.core.file_access import BUNDLED_FILES
+from planner.engine.scenario import Scenario
+from planner.service import scenario_store
+from planner.service.replay import SCHEDULE_COLUMNS, load_scenario, run_scenario
 from planner.ui import cluster_view, replay_view
 from planner.ui.cache import cursor
 from planner.ui.state import SCENARIO_KEY

@@ -7,13 +7,13 @@ from typing import Literal
 import pandas as pd
 import pytest
 
-from planner.colocation import Colocation
+from planner.core.model import Job
 from planner.engine import ReplayResult, simulate
-from planner.metrics import summarize
-from planner.model import Job
-from planner.policy import Policy
-from planner.replay import load_scenario, schedule_rows, write_schedule
-from planner.scenario import QueuesSpec
+from planner.engine.colocation import Colocation
+from planner.engine.metrics import summarize
+from planner.engine.policy import Policy
+from planner.engine.scenario import QueuesSpec
+from planner.service.replay import load_scenario, schedule_rows, write_schedule
 from planner.ui import charts, replay_view
 from planner.ui import replay_frames as frames
 

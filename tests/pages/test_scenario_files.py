@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from planner import scenario_store
-from planner.scenario import ClusterSpec, Scenario
-from planner.scenario_store import Prepared
+from planner.engine.scenario import ClusterSpec, Scenario
+from planner.service import scenario_store
+from planner.service.scenario_store import Prepared
 from planner.ui import scenario_box
 from planner.ui.cache import cursor
 from planner.ui.state import SCENARIO_KEY
