@@ -6,7 +6,7 @@ The cost model in `planner` never imports this package: a caller reads prices he
 passes plain values on.
 """
 
-from planner.cloud_cost import PricingModel
+from planner.cost.cloud import PricingModel
 from pricing.assumptions import (
     Assumption,
     assumption_set,

@@ -3,7 +3,7 @@
 Rows are numbered as in a spreadsheet: the header is row 1, the first data row is row 2.
 Empty cells mean "not given" (the model's default). Good rows are kept when others fail.
 Text a spreadsheet would run as a formula is written with a leading `'` and read back without
-it (`planner.spreadsheet_text`), so exports open safely and still import unchanged.
+it (`planner.core.spreadsheet_text`), so exports open safely and still import unchanged.
 """
 
 import csv
@@ -15,7 +15,7 @@ from typing import Generic, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from planner.spreadsheet_text import restore_text, safe_text
+from planner.core.spreadsheet_text import restore_text, safe_text
 from pricing.errors import PricingError
 from pricing.problems import problems
 

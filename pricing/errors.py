@@ -1,6 +1,6 @@
 """The one error the price book raises: price data that is missing or invalid."""
 
-from planner.errors import PlannerError
+from planner.core.errors import PlannerError
 
 
 class PricingError(PlannerError):

@@ -11,7 +11,7 @@ from typing import Annotated, Literal, Self, get_args
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
-from planner.cloud_cost import PricingModel
+from planner.cost.cloud import PricingModel
 from pricing.gpus import GpuForm, parse_gpu
 
 PRICING_MODELS: tuple[str, ...] = get_args(PricingModel)
