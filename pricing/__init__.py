@@ -6,7 +6,7 @@ The cost model in `planner` never imports this package: a caller reads prices he
 passes plain values on.
 """
 
-from planner.cost.cloud import PricingModel
+from planner.core.pricing_model import PricingModel
 from pricing.assumptions import (
     Assumption,
     assumption_set,

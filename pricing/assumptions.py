@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import duckdb
 
-from planner.cost.cloud import PricingModel
+from planner.core.pricing_model import PricingModel
 from planner.store import transaction
 from pricing.errors import PricingError
 from pricing.freshness import DEFAULT_SET

@@ -11,7 +11,7 @@ from typing import Annotated, Literal, Self, get_args
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
-from planner.cost.cloud import PricingModel
+from planner.core.pricing_model import PricingModel
 from pricing.gpus import GpuForm, parse_gpu
 
 PRICING_MODELS: tuple[str, ...] = get_args(PricingModel)

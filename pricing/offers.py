@@ -11,7 +11,7 @@ from datetime import date
 
 import duckdb
 
-from planner.cost.cloud import PricingModel
+from planner.core.pricing_model import PricingModel
 from pricing.assumptions import Assumption, discount_for
 from pricing.errors import PricingError
 from pricing.freshness import DEFAULT_SET

@@ -20,22 +20,11 @@ no queue.
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Literal
 
 from planner.core.errors import ScenarioError
+from planner.core.pricing_model import PricingModel as PricingModel  # noqa: PLC0414 - re-exported
 
 HOUR_S = 3600.0
-PricingModel = Literal[
-    "on_demand",
-    "spot",
-    "reserved",
-    "savings_plan",
-    "cud",
-    "subscription",
-    "capacity_block",
-    "quote",
-]
-"""How a cloud price is paid (the price book stores every one of them)."""
 
 
 @dataclass(frozen=True, slots=True)
