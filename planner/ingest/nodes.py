@@ -8,7 +8,7 @@ import pandas as pd
 from planner.core.config import ClusterConfig, Node
 from planner.core.errors import MissingColumnError
 from planner.ingest.columns import normalise_name, shown_columns
-from planner.ingest.normalize import Rejections
+from planner.ingest.rejections import Rejections
 from planner.ingest.report import IngestReport, ReportBuilder
 from planner.ingest.source import LineProblems, Source, describe, iter_frames
 from planner.ingest.values import cleaned, parse_cpu, parse_memory_gib, parse_numbers

@@ -6,7 +6,6 @@ where we fill something in (an inferred pod count, a derived status) the row is 
 and the report counts it.
 """
 
-import json
 import math
 from collections import Counter
 from dataclasses import dataclass, field
@@ -14,96 +13,19 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from planner.engine.policy import MAX_SIMULATED_S
 from planner.ingest.columns import ColumnMap
-from planner.ingest.limits import MAX_VALUE_CHARS, SHOWN_CHARS, shorten
+from planner.ingest.limits import MAX_VALUE_CHARS
+from planner.ingest.rejections import Rejections
 from planner.ingest.source import ROW
+from planner.ingest.times import job_times
 from planner.ingest.values import (
-    ParsedTimes,
     cleaned,
     parse_cpu,
-    parse_durations,
     parse_memory_gib,
     parse_numbers,
-    parse_times,
 )
+from planner.ingest.words import PRIORITY_WORDS, STATUS_WORDS
 
-STATUS_WORDS: dict[str, str] = {
-    **dict.fromkeys(
-        (
-            "completed",
-            "complete",
-            "succeeded",
-            "success",
-            "successful",
-            "done",
-            "finished",
-            "ok",
-            "pass",
-            "passed",
-            "成功",
-            "完成",
-            "已完成",
-        ),
-        "completed",
-    ),
-    **dict.fromkeys(
-        (
-            "failed",
-            "fail",
-            "failure",
-            "error",
-            "timeout",
-            "node_fail",
-            "out_of_memory",
-            "oom",
-            "boot_fail",
-            "deadline",
-            "失败",
-            "超时",
-        ),
-        "failed",
-    ),
-    **dict.fromkeys(
-        (
-            "cancelled",
-            "canceled",
-            "cancel",
-            "killed",
-            "terminated",
-            "stopped",
-            "preempted",
-            "revoked",
-            "取消",
-            "已取消",
-            "终止",
-            "已终止",
-        ),
-        "cancelled",
-    ),
-    **dict.fromkeys(
-        ("running", "run", "active", "in_progress", "运行中", "running-at-end"), "running-at-end"
-    ),
-    **dict.fromkeys(
-        ("pending", "queued", "waiting", "requeued", "排队", "等待", "排队中"), "pending"
-    ),
-}
-PRIORITY_WORDS: dict[str, int] = {
-    "lowest": -2,
-    "low": -1,
-    "normal": 0,
-    "medium": 0,
-    "default": 0,
-    "high": 1,
-    "highest": 2,
-    "critical": 3,
-    "urgent": 3,
-    "低": -1,
-    "中": 0,
-    "普通": 0,
-    "高": 1,
-    "紧急": 3,
-}
 # Far above any real job (the largest published ones use a few thousand GPUs); a larger
 # number is a unit or export mistake, and splitting it into pods would never finish.
 MAX_GPUS_PER_JOB = 100_000
@@ -161,61 +83,6 @@ class ChunkResult:
     relative_times: int = 0
 
 
-class Rejections:
-    """First reason per row wins; later checks only see rows still alive."""
-
-    def __init__(self, frame: pd.DataFrame) -> None:
-        self.frame = frame
-        self.alive = pd.Series(True, index=frame.index)
-        self.parts: list[pd.DataFrame] = []
-
-    def add(self, mask: pd.Series, reason: str, column: str, message: str) -> None:
-        hit = mask.fillna(False).astype(bool) & self.alive
-        if not hit.any():
-            return
-        values = self.frame[column] if column in self.frame else pd.Series("", index=hit.index)
-        shown = values[hit].astype(str)
-        long = shown.str.len() > SHOWN_CHARS
-        if long.any():  # the whole cell stays in raw_json; the value column is for reading
-            shown = shown.where(~long, shown[long].map(shorten))
-        self.parts.append(
-            pd.DataFrame(
-                {
-                    "row": self.frame.loc[hit, ROW].astype("int64"),
-                    "reason": reason,
-                    "column_name": column,
-                    "value": shown,
-                    "message": message,
-                }
-            )
-        )
-        self.alive &= ~hit
-
-    def result(self) -> pd.DataFrame:
-        if not self.parts:
-            return empty_rejected()
-        rejected = pd.concat(self.parts, ignore_index=False)
-        originals = self.frame.loc[rejected.index].drop(columns=[ROW])
-        raw = [json.dumps(rec, ensure_ascii=False) for rec in originals.to_dict(orient="records")]
-        return rejected.assign(raw_json=raw).reset_index(drop=True)
-
-
-def empty_rejected() -> pd.DataFrame:
-    return pd.DataFrame(
-        {
-            name: pd.Series(dtype=dtype)
-            for name, dtype in (
-                ("row", "int64"),
-                ("reason", str),
-                ("column_name", str),
-                ("value", str),
-                ("message", str),
-                ("raw_json", str),
-            )
-        }
-    )
-
-
 def normalize(frame: pd.DataFrame, columns: ColumnMap, options: NormalizeOptions) -> ChunkResult:
     """Canonical jobs (times still absolute or as given) and rejections for one chunk."""
     rej = Rejections(frame)
@@ -226,7 +93,15 @@ def normalize(frame: pd.DataFrame, columns: ColumnMap, options: NormalizeOptions
     cpu = _per_pod(frame, columns, "cpu", pods=pods, options=options, rej=rej)
     mem = _per_pod(frame, columns, "mem", pods=pods, options=options, rej=rej)
     status = _statuses(frame, columns, rej)
-    times = _times(frame, columns, options, status=status, rej=rej, flags=flags)
+    times = job_times(
+        frame,
+        columns,
+        tz=options.tz,
+        censored=options.censored,
+        status=status,
+        rej=rej,
+        flags=flags,
+    )
     priority = _priorities(frame, columns, rej)
     queue = _text(frame, columns, "queue", flags)
     flags["queue_missing"] = queue.isna()
@@ -458,189 +333,3 @@ def _flag_text(flags: pd.DataFrame) -> pd.Series:
     for name in flags.columns:
         text = text + np.where(flags[name].fillna(False).astype(bool), name + ",", "")
     return pd.Series(text, index=flags.index, dtype=str).str.rstrip(",")
-
-
-def _times(
-    frame: pd.DataFrame,
-    columns: ColumnMap,
-    options: NormalizeOptions,
-    *,
-    status: pd.Series,
-    rej: Rejections,
-    flags: pd.DataFrame,
-) -> pd.DataFrame:
-    """submit/start/end times, run time and final status, with their checks."""
-    parsed: dict[str, ParsedTimes] = {}
-    for field_name in ("submit", "start", "end"):
-        name = columns.get(field_name)
-        if name is None:
-            continue
-        times = parse_times(frame[name], tz=options.tz)
-        rej.add(
-            times.nonexistent,
-            "nonexistent_time",
-            name,
-            f"this local time does not exist in {options.tz}: the clocks skipped it when "
-            "daylight saving began; fix the value or write it with its UTC offset",
-        )
-        rej.add(
-            times.ambiguous,
-            "ambiguous_time",
-            name,
-            f"this local time happens twice in {options.tz} (daylight saving ended), so the "
-            "instant is unknown; write it with its UTC offset (e.g. +01:00)",
-        )
-        rej.add(
-            times.bad,
-            "bad_time",
-            name,
-            "expected a date/time (ISO 8601, "
-            "'2024-01-05 10:00:00', epoch seconds) or seconds from the trace start",
-        )
-        parsed[field_name] = times
-    nan = pd.Series(np.nan, index=frame.index)
-    submit = parsed["submit"].values if "submit" in parsed else nan
-    start = parsed["start"].values if "start" in parsed else nan
-    end = parsed["end"].values if "end" in parsed else nan
-    duration = _durations(frame, columns, rej)
-    end_col = columns.get("end")
-    if end_col is not None:
-        rej.add(end < start, "end_before_start", end_col, "the end time is before the start time")
-    absolute = _time_base(parsed, frame.index, rej, columns.get("submit") or "")
-    run = duration.fillna(end - start)
-    rej.add(
-        run > MAX_SIMULATED_S,
-        "implausible_value",
-        columns.get("duration") or end_col or "",
-        "a run time over 100 years: is the duration in milliseconds, or the end year wrong?",
-    )
-    final = _final_status(status, run, end, columns, flags)
-    # a row with no time at all (censored on both sides) is neither absolute nor relative
-    relative = ~absolute & (submit.notna() | start.notna() | end.notna())
-    flags["no_submit_time"] = submit.isna() & start.notna()
-    flags["start_before_submit"] = (start < submit).fillna(False)
-    observed = _Observed(submit.fillna(start).fillna(end - run), start, end, run)
-    submit, final, withdrawn = _censor(
-        observed, final, columns, options.censored, rej=rej, flags=flags
-    )
-    return pd.DataFrame(
-        {
-            "submit_t": submit,
-            "start_t": start,
-            "end_t": end,
-            "duration_s": run.mask(withdrawn, 0.0),
-            "status": final,
-            "absolute": absolute,
-            "relative": relative,
-        }
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class _Observed:
-    """A chunk's times as read: submit (filled from start or end - run), start, end, run."""
-
-    submit: pd.Series
-    start: pd.Series
-    end: pd.Series
-    run: pd.Series
-
-
-def _censor(
-    times: _Observed,
-    final: pd.Series,
-    columns: ColumnMap,
-    censored: str,
-    *,
-    rej: Rejections,
-    flags: pd.DataFrame,
-) -> tuple[pd.Series, pd.Series, pd.Series]:
-    """(submit, status, withdrawn) once the window rules are applied: withdrawn jobs need a
-    submit time; start-less rows start at submit or the window start (--censored window) or
-    are rejected (--censored reject). See docs/status-mapping.md."""
-    submit, start, end, run = times.submit, times.start, times.end, times.run
-    end_col = columns.get("end") or ""
-    withdrawn = _withdrawn(final, start=start, run=run, end=end, columns=columns)
-    never = columns.get("start") or columns.get("status") or columns.get("duration") or ""
-    rej.add(
-        withdrawn & submit.isna(),
-        "never_started",
-        never,
-        "the job never started and has no submit time: there is nothing to replay",
-    )
-    rej.add(withdrawn & (end < submit), "end_before_start", end_col, "deleted before submit")
-    no_start = ~withdrawn & start.isna()
-    if censored == "reject":
-        rej.add(
-            no_start & (columns.has("start") | run.isna()),
-            "never_started",
-            never,
-            "the job has no start time or run time (--censored reject)",
-        )
-    from_submit = no_start & run.isna() & submit.notna()
-    rej.add(from_submit & (end < submit), "end_before_start", end_col, "ends before submit")
-    final = final.mask(withdrawn, "withdrawn")
-    flags["running_at_end"] = final.eq("running-at-end")
-    flags["running_at_start"] = no_start & submit.isna()
-    flags["start_from_submit"] = from_submit
-    flags["pending_at_end"] = withdrawn & end.isna()
-    return submit, final, withdrawn
-
-
-def _withdrawn(
-    final: pd.Series, *, start: pd.Series, run: pd.Series, end: pd.Series, columns: ColumnMap
-) -> pd.Series:
-    """Jobs that never started and will not: pending at the export (with an end: deleted
-    while pending), or cancelled with no start and no run time (Slurm's cancelled while
-    pending)."""
-    cancelled_waiting = (
-        final.eq("cancelled")
-        & start.isna()
-        & run.fillna(0.0).eq(0.0)
-        & end.notna()
-        & columns.has("start")
-    )
-    return (final.eq("pending") | cancelled_waiting).fillna(False).astype(bool)
-
-
-def _durations(frame: pd.DataFrame, columns: ColumnMap, rej: Rejections) -> pd.Series:
-    name = columns.get("duration")
-    if name is None:
-        return pd.Series(np.nan, index=frame.index)
-    parsed = parse_durations(frame[name])
-    rej.add(parsed.bad, "bad_duration", name, "expected seconds, HH:MM:SS or D-HH:MM:SS")
-    rej.add(parsed.values < 0, "negative_value", name, "a run time cannot be negative")
-    return parsed.values
-
-
-def _time_base(
-    parsed: dict[str, ParsedTimes], index: pd.Index, rej: Rejections, column: str
-) -> pd.Series:
-    """Rows whose times are dates; a row mixing dates and relative seconds is rejected."""
-    absolute = pd.Series(False, index=index)
-    relative = pd.Series(False, index=index)
-    for times in parsed.values():
-        absolute |= times.absolute
-        relative |= ~times.absolute & times.values.notna()
-    rej.add(
-        absolute & relative,
-        "mixed_time_bases",
-        column,
-        "one time is a date, another seconds-from-start",
-    )
-    return absolute
-
-
-def _final_status(
-    status: pd.Series, run: pd.Series, end: pd.Series, columns: ColumnMap, flags: pd.DataFrame
-) -> pd.Series:
-    """The given status; without one, completed if the run time or end is known. A job
-    with neither a run time nor an end (and not pending) was still running at the export."""
-    running = run.isna() & end.isna()
-    derived = pd.Series(np.where(running, "running-at-end", "completed"), index=run.index)
-    if not columns.has("status"):
-        flags["status_derived"] = True
-        final = derived.astype("string")
-    else:
-        final = status.fillna(derived.astype("string"))
-    return final.mask(running & final.ne("pending"), "running-at-end")

@@ -14,7 +14,7 @@ from planner.core.errors import TraceError
 from planner.ingest import IngestOptions, IngestReport, ReportBuilder, jobs_from, sniff
 from planner.ingest.columns import normalise_name
 from planner.ingest.formats import NODE_FORMATS
-from planner.ingest.normalize import Rejections
+from planner.ingest.rejections import Rejections
 from planner.ingest.source import LineProblems, describe, iter_frames, open_source
 from planner.ingest.values import cleaned, parse_numbers
 
