@@ -69,13 +69,19 @@ times = st.one_of(st.integers(0, 500).map(float), st.floats(0, 500))
 durations = st.one_of(st.integers(1, 300).map(float), st.floats(1, 300))
 
 
+# Submits close together, so a strict-FIFO queue blocks in most draws instead of a few.
+crowded_times = st.integers(0, 20).map(float)
+
+
 @st.composite
-def job_lists(draw: st.DrawFn) -> list[Job]:
-    count = draw(st.integers(1, 12))
+def job_lists(
+    draw: st.DrawFn, submits: st.SearchStrategy[float] = times, least: int = 1
+) -> list[Job]:
+    count = draw(st.integers(least, 12))
     return [
         Job(
             f"j{k}",
-            draw(times),
+            draw(submits),
             draw(durations),
             pods=draw(st.integers(1, 3)),
             gpus=draw(st.sampled_from(POD_GPUS)),
@@ -504,7 +510,7 @@ def test_pod_admission_without_timeout_leaves_jobs_unfinished_only_in_a_reported
 
 
 @SETTINGS
-@given(jobs=job_lists(), nodes=clusters(), policy=policies(admission="gang"))
+@given(jobs=job_lists(crowded_times, least=4), nodes=clusters(), policy=policies(admission="gang"))
 def test_easy_backfill_with_exact_estimates_starts_the_first_blocked_job_when_strict_fifo_does(
     jobs: list[Job], nodes: list[NodeSpec], policy: Policy
 ) -> None:
