@@ -4,7 +4,7 @@ pydantic lives here, at the boundary; the engine receives plain per-node tuples 
 `ClusterConfig.node_specs()`.
 """
 
-from typing import Annotated, Self
+from typing import Annotated, NamedTuple, Self
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
@@ -56,8 +56,14 @@ class Node(_Config):
     mem_gib: float = Field(default=0.0, ge=0)
 
 
-NodeSpec = tuple[str, str, int, float, float]
-"""(node_id, gpu_type, gpus, cpu, mem_gib): what the engine sees of a node."""
+class NodeSpec(NamedTuple):
+    """What the engine sees of a node; cpu and mem_gib 0 mean not limited."""
+
+    node_id: str
+    gpu_type: str
+    gpus: int
+    cpu: float
+    mem_gib: float
 
 
 class ClusterConfig(_Config):
@@ -71,7 +77,7 @@ class ClusterConfig(_Config):
     def _not_empty_and_unique(self) -> Self:
         if not self.pools and not self.nodes:
             raise ValueError("a cluster needs at least one pool or one node")
-        ids = [node_id for node_id, *_ in self.node_specs()]
+        ids = [spec.node_id for spec in self.node_specs()]
         if len(ids) != len(set(ids)):
             raise ValueError("node ids must be unique")
         return self
@@ -82,18 +88,20 @@ class ClusterConfig(_Config):
         for index, pool in enumerate(self.pools):
             prefix = pool.name or pool.gpu_type or f"pool{index}"
             specs.extend(
-                (f"{prefix}-{n:04d}", pool.gpu_type, pool.gpus_per_node, pool.cpu, pool.mem_gib)
+                NodeSpec(
+                    f"{prefix}-{n:04d}", pool.gpu_type, pool.gpus_per_node, pool.cpu, pool.mem_gib
+                )
                 for n in range(pool.count)
             )
-        specs.extend((n.node_id, n.gpu_type, n.gpus, n.cpu, n.mem_gib) for n in self.nodes)
+        specs.extend(NodeSpec(n.node_id, n.gpu_type, n.gpus, n.cpu, n.mem_gib) for n in self.nodes)
         return specs
 
     def gpus_by_type(self) -> dict[str, int]:
         """Installed GPUs per GPU type (CPU-only nodes left out)."""
         totals: dict[str, int] = {}
-        for _, gpu_type, gpus, _, _ in self.node_specs():
-            if gpus:
-                totals[gpu_type] = totals.get(gpu_type, 0) + gpus
+        for spec in self.node_specs():
+            if spec.gpus:
+                totals[spec.gpu_type] = totals.get(spec.gpu_type, 0) + spec.gpus
         return totals
 
     @property

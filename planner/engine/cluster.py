@@ -13,7 +13,7 @@ free MiB)`. CPU or memory a node does not limit (capacity 0 in the cluster descr
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from planner.engine.shared_gpus import SharedGpus
 from planner.engine.sharing import SharingMode, find_profile
@@ -28,13 +28,43 @@ _SHARED_GROUP = (1 << 30, MILLI)
 Placement = Literal["best-fit", "binpack", "spread", "random", "fgd"]
 PLACEMENTS: tuple[Placement, ...] = ("best-fit", "binpack", "spread", "random", "fgd")
 
-PodShape = tuple[int, int, int, int]
-"""(milli-GPU per GPU, GPUs, milli-CPU, MiB) of one pod; (460, 1, ...) is a shared GPU."""
+
+class PodShape(NamedTuple):
+    """Integer request of one pod; (460, 1, ...) is a share of one GPU, (1000, 2, ...) two
+    whole GPUs. CPU and memory are 0 when the cluster does not limit them."""
+
+    milli: int
+    """Milli-GPU per GPU."""
+    gpus: int
+    cpu: int
+    """Milli-CPU."""
+    mem: int
+    """MiB."""
+
+    @property
+    def gpu_milli(self) -> int:
+        """Milli-GPUs the pod takes in all (`milli * gpus`)."""
+        return self.milli * self.gpus
+
+
 StateKey = tuple[int, tuple[int, ...], int, int]
 Allowed = frozenset[int] | None
 """Node classes a job may use (by GPU type); None means any."""
-NodeAlloc = tuple[int, int, tuple[tuple[int, int], ...]]
-"""(node, pods placed there, ((GPU index, milli-GPU), ...)) — enough to undo a placement."""
+
+
+class NodeAlloc(NamedTuple):
+    """Pods placed on one node, with exactly what they took: enough to undo a placement."""
+
+    node: int
+    pods: int
+    slices: tuple[tuple[int, int], ...]
+    """(GPU index, milli-GPU or the sharing's amount) per GPU taken from."""
+
+
+# NOTE: one shape per job and one allocation per placement are built, so both skip the
+# NamedTuples' Python-level __new__ (several times slower than a tuple display).
+_new_tuple = tuple.__new__
+
 Score = float | int
 
 
@@ -71,11 +101,11 @@ def pod_shape(gpus: float, cpu: float, mem_gib: float, *, cpu_on: bool, mem_on: 
     cpu_milli = round(cpu * MILLI) if cpu_on else 0
     mem_mib = round(mem_gib * 1024) if mem_on else 0
     if gpus <= 0:
-        return (0, 0, cpu_milli, mem_mib)
+        return _new_tuple(PodShape, (0, 0, cpu_milli, mem_mib))
     if gpus < 1:
-        return (max(1, round(gpus * MILLI)), 1, cpu_milli, mem_mib)
+        return _new_tuple(PodShape, (max(1, round(gpus * MILLI)), 1, cpu_milli, mem_mib))
     whole = int(gpus) if gpus == int(gpus) else int(gpus) + 1
-    return (MILLI, whole, cpu_milli, mem_mib)
+    return _new_tuple(PodShape, (MILLI, whole, cpu_milli, mem_mib))
 
 
 class ClusterState:
@@ -297,7 +327,7 @@ class ClusterState:
         if self.mem_free[node] != UNLIMITED:
             self.mem_free[node] -= mem * pods
         self._rekey(node)
-        return (node, pods, tuple(slices))
+        return _new_tuple(NodeAlloc, (node, pods, tuple(slices)))
 
     def release(self, alloc: NodeAlloc, pod: PodShape) -> None:
         node, pods, slices = alloc

@@ -188,7 +188,12 @@ def _nodes(bm: BareMetal, scenario: TcoScenario) -> list[NodeSpec]:
     if scenario.cpu_servers is not None:
         shape[CPU_POOL] = (scenario.cpu_servers.cpu, scenario.cpu_servers.mem_gib)
     return [
-        (f"{pool.name.lower()}-{k}", pool.name, pool.gpus_per_server, *shape.get(pool.name, (0, 0)))
+        NodeSpec(
+            f"{pool.name.lower()}-{k}",
+            pool.name,
+            pool.gpus_per_server,
+            *shape.get(pool.name, (0, 0)),
+        )
         for pool in bm.pools
         for k in range(pool.servers)
     ]
