@@ -16,35 +16,13 @@ from pathlib import Path
 
 import duckdb
 
-from planner.core.errors import StoreError
+from planner.core.errors import PlannerError, StoreError
+from planner.store.errors import DEFAULT_MEMORY_LIMIT, MEMORY_ENV, first_line, storage_error
+from planner.store.sql import Connection, doing, translated
 
 DEFAULT_DB = Path(__file__).resolve().parents[2] / "data" / "planner.duckdb"
 DB_ENV = "PLANNER_DB"
-MEMORY_ENV = "PLANNER_DB_MEMORY"
-# DuckDB would otherwise take up to 80% of RAM; above this it spills to disk, which keeps
-# 10-million-job imports within a laptop's memory. Override with $PLANNER_DB_MEMORY.
-DEFAULT_MEMORY_LIMIT = "384MB"
 _MIGRATION_NAME = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
-_LOCK_PID = re.compile(r"\(PID (\d+)\)")
-# (what DuckDB or the OS says, what the user is told): one line each, naming the cause
-_STORAGE_PROBLEMS = (
-    (
-        ("not a valid DuckDB database file",),
-        "{path} is not a DuckDB database file (or its header is damaged); pass --db with the "
-        "planner's database, or move this file away to start an empty one",
-    ),
-    (("Is a directory",), "{path} is a folder, not a database file; pass --db with a file name"),
-    (
-        ("Corrupt database file", "does not match stored checksum"),
-        "The planner database {path} is corrupt ({text}); restore it from a backup, or move "
-        "it away to start an empty one",
-    ),
-    (
-        ("No space left on device", "Disk quota exceeded"),
-        "The disk holding {path} is full; free some space and run the command again (the "
-        "step that failed was not saved)",
-    ),
-)
 # Packages whose `<package>.migrations` holds NNN_*.sql files, applied in this order. Named,
 # not imported: the store stays below `pricing` in the layers.
 SCHEMA_PACKAGES = ("planner", "pricing")
@@ -70,7 +48,7 @@ def migrations(package: str = "planner") -> list[tuple[int, str, str]]:
     return sorted(found)
 
 
-def open_store(path: Path) -> duckdb.DuckDBPyConnection:
+def open_store(path: Path) -> Connection:
     """Open (creating if needed) the database at `path` and apply pending migrations.
 
     Only the default database's folder is created: a --db or $PLANNER_DB in a folder that
@@ -88,50 +66,30 @@ def open_store(path: Path) -> duckdb.DuckDBPyConnection:
         con = duckdb.connect(str(path), config={"memory_limit": memory})
     except duckdb.Error as err:
         raise storage_error(err, path) or StoreError(
-            f"Cannot open the planner database {path}: {_first_line(err)}"
+            f"Cannot open the planner database {path}: {first_line(err)}"
         ) from err
     try:
-        _apply_migrations(con)
+        with doing(f"prepare the planner database {path}"):
+            _apply_migrations(con)
     except duckdb.Error as err:
         con.close()
         raise storage_error(err, path) or StoreError(
-            f"Cannot prepare the planner database {path}: {_first_line(err)}"
+            f"Cannot prepare the planner database {path}: {first_line(err)}"
         ) from err
+    except PlannerError:
+        con.close()
+        raise
     return con
 
 
-def storage_error(err: duckdb.Error, path: Path) -> StoreError | None:
-    """What the file or the disk did wrong, in one line that says which; None for any other
-    error (a bug in a query must not pass for a storage problem)."""
-    text = _first_line(err)
-    if "Could not set lock" in text or "Conflicting lock" in text:
-        held = _LOCK_PID.search(text)
-        by = f"another process (PID {held[1]})" if held else "another process"
-        return StoreError(
-            f"The planner database {path} is in use by {by}; close that one (the app or "
-            "another planner command) or pass --db with another file"
-        )
-    for needles, message in _STORAGE_PROBLEMS:
-        if any(needle in text for needle in needles):
-            return StoreError(message.format(path=path, text=text))
-    if isinstance(err, duckdb.IOException | duckdb.PermissionException):
-        return StoreError(f"Cannot read or write the planner database {path}: {text}")
-    return None
-
-
-def _first_line(err: BaseException) -> str:
-    lines = str(err).strip().splitlines()
-    return lines[0].rstrip(".!") if lines else type(err).__name__
-
-
-def schema_version(con: duckdb.DuckDBPyConnection, package: str = "planner") -> int:
+def schema_version(con: Connection, package: str = "planner") -> int:
     row = con.execute(
         "SELECT coalesce(max(version), 0) FROM schema_migrations WHERE package = ?", [package]
     ).fetchone()
     return int(row[0]) if row else 0
 
 
-def _apply_migrations(con: duckdb.DuckDBPyConnection) -> None:
+def _apply_migrations(con: Connection) -> None:
     con.execute(
         "CREATE TABLE IF NOT EXISTS schema_migrations (package VARCHAR NOT NULL, "
         "version INTEGER NOT NULL, name VARCHAR NOT NULL, applied_at TIMESTAMP, "
@@ -151,7 +109,7 @@ def _apply_migrations(con: duckdb.DuckDBPyConnection) -> None:
                 )
 
 
-def _add_package_column(con: duckdb.DuckDBPyConnection) -> None:
+def _add_package_column(con: Connection) -> None:
     """Databases made before per-package migrations logged only the planner's versions."""
     columns = con.execute(
         "SELECT column_name FROM duckdb_columns() "
@@ -173,28 +131,53 @@ def _add_package_column(con: duckdb.DuckDBPyConnection) -> None:
 
 
 @contextmanager
-def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConnection]:
-    """All or nothing: commit on success, roll back on any exception."""
-    con.execute("BEGIN TRANSACTION")
-    try:
-        yield con
-    except BaseException:
-        con.execute("ROLLBACK")
-        raise
-    con.execute("COMMIT")
+def transaction(con: Connection) -> Iterator[Connection]:
+    """All or nothing: commit on success, roll back on any exception. A DuckDB error inside
+    (a failed commit too) is raised as the `PlannerError` of the step in progress (see
+    `planner.store.sql.doing`)."""
+    with translated(con):
+        con.execute("BEGIN TRANSACTION")
+        try:
+            yield con
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
+        con.execute("COMMIT")
 
 
 @contextmanager
-def connect(path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
+def borrowed(con: Connection, path: Path) -> Iterator[Connection]:
+    """A cursor of the shared connection `con` (to the database at `path`) for one caller,
+    closed afterwards; a storage problem met meanwhile becomes a one-line `StoreError`."""
+    with translated(con):
+        cur = con.cursor()
+    try:
+        with _storage_problems(path):
+            yield cur
+    finally:
+        cur.close()
+
+
+@contextmanager
+def connect(path: Path) -> Iterator[Connection]:
     """A migrated connection for one command, closed afterwards; a storage problem met on
     the way (a corrupt block, a full disk) becomes a one-line `StoreError`."""
     con = open_store(path)
     try:
-        yield con
+        with _storage_problems(path):
+            yield con
+    finally:
+        con.close()
+
+
+@contextmanager
+def _storage_problems(path: Path) -> Iterator[None]:
+    """A DuckDB error that is the file's or the disk's fault, as its `StoreError`; any other
+    passes unchanged (a caller's own SQL error is not a storage problem)."""
+    try:
+        yield
     except duckdb.Error as err:
         problem = storage_error(err, path)
         if problem is None:
             raise
         raise problem from err
-    finally:
-        con.close()

@@ -1,0 +1,121 @@
+"""What DuckDB reports, said as a `PlannerError` a user can act on.
+
+`storage_error` names what the file or the disk did wrong (in use by another process, not a
+database, corrupt, full disk, no permission). `database_error` covers every other DuckDB
+error too: a read-only connection, memory running out, a write conflict with another
+session, a value the schema refuses (raised as the caller's `invalid` error, e.g.
+`PricingError`), and, last, a failed query, which is said to be a bug rather than passed off
+as a storage problem. Nothing here runs SQL.
+"""
+
+import os
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import duckdb
+
+from planner.core.errors import PlannerError, StoreError
+
+Failure = Callable[[str], PlannerError]
+"""Makes the error to raise from a message: `StoreError`, `PricingError`, `ScenarioError`."""
+
+MEMORY_ENV = "PLANNER_DB_MEMORY"
+# DuckDB would otherwise take up to 80% of RAM; above this it spills to disk, which keeps
+# 10-million-job imports within a laptop's memory. Override with $PLANNER_DB_MEMORY.
+DEFAULT_MEMORY_LIMIT = "384MB"
+_LOCK_PID = re.compile(r"\(PID (\d+)\)")
+# (what DuckDB or the OS says, what the user is told): one line each, naming the cause
+_STORAGE_PROBLEMS = (
+    (
+        ("not a valid DuckDB database file",),
+        "{path} is not a DuckDB database file (or its header is damaged); pass --db with the "
+        "planner's database, or move this file away to start an empty one",
+    ),
+    (("Is a directory",), "{path} is a folder, not a database file; pass --db with a file name"),
+    (
+        ("Corrupt database file", "does not match stored checksum"),
+        "The planner database {path} is corrupt ({text}); restore it from a backup, or move "
+        "it away to start an empty one",
+    ),
+    (
+        ("No space left on device", "Disk quota exceeded", "File too large"),
+        "The disk holding {path} is full; free some space and run the command again (the "
+        "step that failed was not saved)",
+    ),
+    (
+        ("Permission denied", "Read-only file system"),
+        "The planner database {path} or its folder cannot be written ({text}); make both "
+        "writable for this user, or pass --db with a file in a writable folder",
+    ),
+)
+
+
+def storage_error(err: duckdb.Error, path: Path) -> StoreError | None:
+    """What the file or the disk did wrong, in one line that says which; None for any other
+    error (a bug in a query must not pass for a storage problem)."""
+    text = first_line(err)
+    if "Could not set lock" in text or "Conflicting lock" in text:
+        held = _LOCK_PID.search(text)
+        by = f"another process (PID {held[1]})" if held else "another process"
+        return StoreError(
+            f"The planner database {path} is in use by {by}; close that one (the app or "
+            "another planner command) or pass --db with another file"
+        )
+    for needles, message in _STORAGE_PROBLEMS:
+        if any(needle in text for needle in needles):
+            return StoreError(message.format(path=path, text=text))
+    if isinstance(err, duckdb.IOException | duckdb.PermissionException):
+        return StoreError(f"Cannot read or write the planner database {path}: {text}")
+    return None
+
+
+def database_error(
+    err: duckdb.Error, path: Path | None, action: str, invalid: Failure = StoreError
+) -> PlannerError:
+    """`err`, met while trying to `action` ("save the scenario 'a'"), as one line that says
+    what failed and what to do. `path` is the database file (None: unknown or in memory)."""
+    where = f"the planner database {path}" if path else "the planner database"
+    problem = storage_error(err, path or Path("(in memory)"))
+    if problem is not None:
+        return problem
+    text = first_line(err)
+    if isinstance(err, duckdb.ConstraintException):
+        return invalid(f"Cannot {action}: {where} refuses the data ({text}); correct it")
+    return StoreError(f"Cannot {action}: {_cause(err, text, where)}")
+
+
+def _cause(err: duckdb.Error, text: str, where: str) -> str:
+    """What went wrong and what to do, for an error that is not the file's or the disk's."""
+    if "read-only mode" in text:
+        return (
+            f"{where} was opened read-only, so nothing can be written to it; open it again "
+            "for writing (not read-only) and repeat the step"
+        )
+    if isinstance(err, duckdb.OutOfMemoryException):
+        limit = os.environ.get(MEMORY_ENV, DEFAULT_MEMORY_LIMIT)
+        return (
+            f"the database ran out of the memory it may use ({limit}); set ${MEMORY_ENV} "
+            "higher (e.g. 2GB) or close other programs, then run it again"
+        )
+    if isinstance(err, duckdb.TransactionException) and "Conflict" in text:
+        return (
+            "another session changed the same rows at the same moment, so nothing was saved; "
+            "run it again"
+        )
+    if isinstance(err, duckdb.ConnectionException | duckdb.FatalException):
+        return (
+            f"the connection to {where} is closed or broken ({text}); restart the app or the "
+            "command (if it happens again, restore the file from a backup)"
+        )
+    if isinstance(err, duckdb.InterruptException):
+        return "the query was interrupted; run it again"
+    return (
+        f"a query of the planner failed ({text}); this is a bug in the planner, not a "
+        "problem with your data: please report it with the step you took"
+    )
+
+
+def first_line(err: BaseException) -> str:
+    lines = str(err).strip().splitlines()
+    return lines[0].rstrip(".!") if lines else type(err).__name__

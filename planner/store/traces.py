@@ -1,0 +1,285 @@
+"""The SQL of stored traces and clusters: staging an import, writing it, reading jobs back.
+
+`planner.service.importer` drives an import (reading the file, the report); the statements
+are here. Chunks land in temporary staging tables; checks that need the whole file
+(duplicate job ids, Slurm steps without their job, the trace's window) run as SQL at the
+end, then the canonical jobs are written with times relative to the trace start. A DuckDB
+error becomes the `PlannerError` of the step in progress (`planner.store.sql.doing`).
+"""
+
+from dataclasses import astuple, dataclass
+from datetime import datetime
+
+import pandas as pd
+
+from planner.store.sql import (
+    Columns,
+    Connection,
+    count,
+    fetch_all,
+    fetch_columns,
+    fetch_frame,
+    fetch_one,
+    registered,
+    run,
+)
+
+_STAGING = """
+CREATE OR REPLACE TEMP TABLE staging_jobs (
+    row_number BIGINT, job_id VARCHAR, submit_t DOUBLE, duration_s DOUBLE, pods BIGINT,
+    gpus DOUBLE, cpu DOUBLE, mem_gib DOUBLE, gpu_types VARCHAR, queue VARCHAR,
+    user_name VARCHAR, priority BIGINT, status VARCHAR, start_t DOUBLE, end_t DOUBLE,
+    flags VARCHAR);
+CREATE OR REPLACE TEMP TABLE staging_steps (row_number BIGINT, parent VARCHAR);
+"""
+_DUPLICATES = """
+WITH ranked AS (
+    SELECT row_number, job_id,
+           min(row_number) OVER (PARTITION BY job_id) AS first_row
+    FROM staging_jobs)
+SELECT row_number AS "row", 'duplicate_job_id' AS reason, 'job_id' AS column_name,
+       job_id AS value, 'job id already used at row ' || first_row AS message, '' AS raw_json
+FROM ranked WHERE row_number <> first_row ORDER BY row_number
+"""
+_ORPHANS = """
+SELECT s.row_number AS "row", 'orphan_step' AS reason, 'JobID' AS column_name,
+       s.parent AS value, 'no job line for step of job ' || s.parent AS message,
+       '' AS raw_json
+FROM staging_steps s ANTI JOIN (SELECT DISTINCT job_id FROM staging_jobs) j
+     ON s.parent = j.job_id
+ORDER BY s.row_number
+"""
+# Canonical jobs from staging, times relative to the trace start. Left-censored rows (no
+# start, no submit) start at the window start; rows with no end run to the window end; a
+# row marked running that ended before the window end completed; withdrawn jobs did no work
+# and wait at most until they were deleted (or the window end). See docs/status-mapping.md.
+_INSERT_JOBS = """
+INSERT INTO jobs
+SELECT $trace, row_number, job_id, coalesce(submit_t, $start) - $origin,
+       CASE WHEN status = 'withdrawn' THEN 0.0
+            ELSE coalesce(duration_s,
+                          greatest(coalesce(end_t, $end) - coalesce(start_t, submit_t, $start),
+                                   0.0)) END,
+       pods, gpus, cpu, mem_gib, gpu_types, queue, user_name, priority,
+       CASE WHEN status = 'running-at-end' AND end_t < $end THEN 'completed' ELSE status END,
+       coalesce(start_t, CASE WHEN submit_t IS NULL THEN $start END) - $origin,
+       end_t - $origin,
+       CASE WHEN status = 'running-at-end' AND end_t < $end
+            THEN replace(flags, 'running_at_end', 'ended_while_running') ELSE flags END,
+       CASE WHEN status = 'withdrawn' THEN greatest(coalesce(end_t, $end) - submit_t, 0.0) END,
+       submit_t IS NULL
+FROM staging_jobs ORDER BY coalesce(submit_t, $start), row_number
+"""
+_REJECTED_COLUMNS = ["row", "reason", "column_name", "value", "message", "raw_json"]
+JOB_COLUMNS = (
+    "job_id, submit_s, duration_s, pods, gpus, cpu, mem_gib, gpu_types, queue, user_name, "
+    "priority, status, start_s, end_s, withdraw_after_s, running_at_start"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """The export's window in the file's time: the earliest and latest time any row knows
+    of (0 and 0 for a file without times)."""
+
+    first: float
+    last: float
+
+
+@dataclass(frozen=True, slots=True)
+class TraceRow:
+    """One row of `traces`, in its column order (`imported_at` is set when written)."""
+
+    trace_id: str
+    name: str
+    source_file: str
+    source_format: str
+    content_sha256: str
+    options_json: str
+    time_base: str
+    start_utc: datetime | None
+    timezone: str
+    horizon_s: float
+    jobs: int
+    rows_read: int
+    gpu_hours: float
+    report_json: str
+
+
+@dataclass(frozen=True, slots=True)
+class ClusterRow:
+    """One row of `clusters`, in its column order (`imported_at` is set when written)."""
+
+    cluster_id: str
+    name: str
+    source_file: str
+    content_sha256: str
+    nodes: int
+    gpus: int
+    config_json: str
+    report_json: str
+
+
+@dataclass(frozen=True, slots=True)
+class JobTotals:
+    gpu_hours: float
+    gpu_total: float
+    running_at_start: int
+    running_at_end: int
+    withdrawn: int
+
+
+def stored_report(con: Connection, trace_id: str) -> str | None:
+    """The ingest report (JSON) of a stored trace, or None if it is not stored."""
+    row = fetch_one(con, "SELECT report_json FROM traces WHERE trace_id = ?", [trace_id])
+    return None if row is None else str(row[0])
+
+
+def stored_cluster_report(con: Connection, cluster_id: str) -> str | None:
+    """The ingest report (JSON) of a stored cluster, or None if it is not stored."""
+    row = fetch_one(con, "SELECT report_json FROM clusters WHERE cluster_id = ?", [cluster_id])
+    return None if row is None else str(row[0])
+
+
+def start_staging(con: Connection) -> None:
+    """Empty staging tables for one import (temporary: this connection only)."""
+    run(con, _STAGING)
+
+
+def drop_staging(con: Connection) -> None:
+    run(con, "DROP TABLE IF EXISTS staging_jobs; DROP TABLE IF EXISTS staging_steps")
+
+
+def stage_jobs(con: Connection, frame: pd.DataFrame) -> None:
+    """Append a chunk of normalised jobs (the staging table's columns, in order)."""
+    _append(con, "staging_jobs", frame)
+
+
+def stage_steps(con: Connection, frame: pd.DataFrame) -> None:
+    """Append a chunk's Slurm steps: (row_number, parent job id)."""
+    _append(con, "staging_steps", frame)
+
+
+def store_rejected(con: Connection, trace_id: str, rejected: pd.DataFrame) -> None:
+    """Append rejected rows (row, reason, column_name, value, message, raw_json)."""
+    if rejected.empty:
+        return
+    frame = rejected.loc[:, _REJECTED_COLUMNS].fillna("")
+    with registered(con, "chunk_frame", frame):
+        run(con, "INSERT INTO rejected_rows SELECT ?, * FROM chunk_frame", [trace_id])
+
+
+def duplicate_rows(con: Connection) -> pd.DataFrame:
+    """Staged rows whose job id an earlier row has, as rejected rows."""
+    return fetch_frame(con, _DUPLICATES)
+
+
+def orphan_steps(con: Connection) -> pd.DataFrame:
+    """Staged steps whose job has no line, as rejected rows."""
+    return fetch_frame(con, _ORPHANS)
+
+
+def unstage_rows(con: Connection, rows: pd.Series) -> None:
+    """Take the staged jobs of these row numbers out."""
+    with registered(con, "dropped_rows", rows.to_frame("row_number")):
+        run(
+            con,
+            "DELETE FROM staging_jobs WHERE row_number IN (SELECT row_number FROM dropped_rows)",
+        )
+
+
+def staged_jobs(con: Connection) -> int:
+    return count(con, "SELECT count(*) FROM staging_jobs")
+
+
+def staged_steps(con: Connection) -> int:
+    return count(con, "SELECT count(*) FROM staging_steps")
+
+
+def staged_window(con: Connection) -> Window:
+    row = fetch_one(
+        con,
+        "SELECT min(least(submit_t, start_t, end_t)), "
+        "max(greatest(end_t, start_t + duration_s, start_t, submit_t)) FROM staging_jobs",
+    )
+    first = float(row[0]) if row and row[0] is not None else 0.0
+    last = float(row[1]) if row and row[1] is not None else first
+    return Window(first, last)
+
+
+def write_jobs(con: Connection, trace_id: str, origin: float, window: Window) -> None:
+    """The staged jobs as the trace's jobs, times relative to `origin` (see _INSERT_JOBS)."""
+    params = {"trace": trace_id, "origin": origin, "start": window.first, "end": window.last}
+    run(con, _INSERT_JOBS, params)
+
+
+def write_trace(con: Connection, trace: TraceRow) -> None:
+    values = list(astuple(trace))
+    run(con, "INSERT INTO traces VALUES (?, ?, ?, ?, ?, ?, now(), ?, ?, ?, ?, ?, ?, ?, ?)", values)
+
+
+def write_cluster(con: Connection, cluster: ClusterRow) -> None:
+    values = list(astuple(cluster))
+    run(con, "INSERT INTO clusters VALUES (?, ?, ?, ?, now(), ?, ?, ?, ?)", values)
+
+
+def job_totals(con: Connection, trace_id: str) -> JobTotals:
+    """GPU-hours, GPUs asked for, and the censored and withdrawn counts of a stored trace."""
+    row = fetch_one(
+        con,
+        "SELECT coalesce(sum(pods * gpus * duration_s) / 3600, 0), coalesce(sum(pods * gpus), 0),"
+        " count(*) FILTER (running_at_start), count(*) FILTER (status = 'running-at-end'),"
+        " count(*) FILTER (status = 'withdrawn') "
+        "FROM jobs WHERE trace_id = ?",
+        [trace_id],
+    )
+    assert row is not None  # an aggregate always returns one row
+    return JobTotals(float(row[0]), float(row[1]), int(row[2]), int(row[3]), int(row[4]))
+
+
+def job_flags(con: Connection, trace_id: str) -> dict[str, int]:
+    """How many jobs of a stored trace carry each flag."""
+    rows = fetch_all(
+        con,
+        "SELECT flag, count(*) FROM (SELECT unnest(string_split(flags, ',')) AS flag "
+        "FROM jobs WHERE trace_id = ?) WHERE flag <> '' GROUP BY flag ORDER BY flag",
+        [trace_id],
+    )
+    return {str(flag): int(n) for flag, n in rows}
+
+
+def rejected_rows(con: Connection, trace_id: str) -> pd.DataFrame:
+    """Every rejected row of a trace with its reason and the original cells (as JSON)."""
+    return fetch_frame(
+        con,
+        "SELECT row_number, reason, column_name, value, message, raw_json FROM rejected_rows "
+        "WHERE trace_id = ? ORDER BY row_number",
+        [trace_id],
+    )
+
+
+def job_columns(con: Connection, trace_id: str) -> Columns:
+    """A stored trace's jobs as one array per column of `JOB_COLUMNS`, in submit order (ties
+    in file order)."""
+    return fetch_columns(
+        con,
+        f"SELECT {JOB_COLUMNS} FROM jobs WHERE trace_id = ? ORDER BY submit_s, row_number",
+        [trace_id],
+    )
+
+
+def arrivals_per_day(con: Connection, trace_id: str) -> pd.DataFrame:
+    """Jobs submitted per day of a stored trace: `day` (days since the start), `jobs`."""
+    return fetch_frame(
+        con,
+        "SELECT CAST(floor(submit_s / 86400) AS BIGINT) AS day, count(*) AS jobs "
+        "FROM jobs WHERE trace_id = ? GROUP BY day ORDER BY day",
+        [trace_id],
+    )
+
+
+def _append(con: Connection, table: str, frame: pd.DataFrame) -> None:
+    if frame.empty:
+        return
+    with registered(con, "chunk_frame", frame):
+        run(con, f"INSERT INTO {table} SELECT * FROM chunk_frame")
