@@ -125,7 +125,7 @@ def corrupted_jobs(tmp_path: Path) -> tuple[Path, str]:
             continue  # the catalog's block: found at open, not during a replay
         try:
             load_jobs(con, row[0])
-        except duckdb.Error:
+        except StoreError:  # the store turns DuckDB's error into one
             return bad, row[0]
         finally:
             con.close()

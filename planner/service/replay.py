@@ -13,7 +13,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-import duckdb
 import yaml
 from pydantic import ValidationError
 
@@ -32,7 +31,9 @@ from planner.ingest import NODE_FORMATS, IngestOptions, sniff
 from planner.ingest.kubectl import kubectl_sharing, looks_like_kubectl, read_kubectl_nodes
 from planner.ingest.nodes import read_cluster
 from planner.service.importer import import_file
+from planner.store import Connection, doing
 from planner.store.trace_stats import find_trace
+from planner.store.traces import job_columns
 
 SCHEDULE_COLUMNS = (
     "job_id",
@@ -101,7 +102,7 @@ def with_files(scenario: Scenario, files: FileAccess) -> Scenario:
 
 
 def run_scenario(
-    con: duckdb.DuckDBPyConnection,
+    con: Connection,
     scenario: Scenario,
     options: IngestOptions | None = None,
     progress: Callable[[float], None] | None = None,
@@ -172,7 +173,7 @@ def with_node_sharing(scenario: Scenario, *, files: FileAccess) -> tuple[Scenari
 
 
 def resolve_trace(
-    con: duckdb.DuckDBPyConnection,
+    con: Connection,
     ref: str,
     options: IngestOptions | None = None,
     *,
@@ -247,15 +248,10 @@ def read_nodes(
     return cluster.node_specs(), notes
 
 
-def load_jobs(con: duckdb.DuckDBPyConnection, trace_id: str) -> list[Job]:
+def load_jobs(con: Connection, trace_id: str) -> list[Job]:
     """A stored trace's jobs in submit order (ties in file order)."""
-    cols = con.execute(
-        "SELECT job_id, submit_s, duration_s, pods, gpus, cpu, mem_gib, gpu_types, queue, "
-        "user_name, priority, status, start_s, end_s, withdraw_after_s, running_at_start "
-        "FROM jobs WHERE trace_id = ? "
-        "ORDER BY submit_s, row_number",
-        [trace_id],
-    ).fetchnumpy()
+    with doing(f"read the jobs of trace {trace_id}"):
+        cols = job_columns(con, trace_id)
     types: dict[str, tuple[str, ...]] = {}
     for text in set(cols["gpu_types"].tolist()):
         types[text] = tuple(t for t in text.split("|") if t)
