@@ -12,19 +12,18 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import duckdb
 import streamlit as st
 
 from planner.ingest import IngestOptions
 from planner.service.importer import import_file
-from planner.store import database_path, open_store, storage_error
+from planner.store import Connection, borrowed, database_path, open_store
 from planner.store.trace_stats import TraceStats, list_traces, trace_stats
 
 SAMPLE_TRACE = Path(__file__).resolve().parents[2] / "data" / "traces" / "sample.csv"
 
 
 @st.cache_resource(show_spinner=False)
-def store(db_path: str) -> duckdb.DuckDBPyConnection:
+def store(db_path: str) -> Connection:
     """The migrated database at `db_path`, one connection per process and file.
 
     Keyed by the path, not read from the environment inside, so a process that points
@@ -34,23 +33,15 @@ def store(db_path: str) -> duckdb.DuckDBPyConnection:
 
 
 @contextmanager
-def cursor(db_path: str | None = None) -> Iterator[duckdb.DuckDBPyConnection]:
+def cursor(db_path: str | None = None) -> Iterator[Connection]:
     """A cursor on `db_path` (default: $PLANNER_DB or data/planner.duckdb), closed after use;
     a storage problem met while using it (a corrupt block, a full disk) is a `StoreError`."""
     path = db_path or str(database_path())
-    cur = store(path).cursor()
-    try:
+    with borrowed(store(path), Path(path)) as cur:
         yield cur
-    except duckdb.Error as err:
-        problem = storage_error(err, Path(path))
-        if problem is None:
-            raise
-        raise problem from err
-    finally:
-        cur.close()
 
 
-def ensure_sample(con: duckdb.DuckDBPyConnection, sample: Path | None = None) -> str | None:
+def ensure_sample(con: Connection, sample: Path | None = None) -> str | None:
     """Import the bundled sample trace unless it is stored already; its trace id.
 
     None when the file is absent (a checkout without data). A repeat import is recognised
