@@ -25,6 +25,7 @@ from planner.ingest.source import LineProblems, iter_frames
 from planner.service.importer import import_file, rejected_rows
 from planner.store import database_path
 from planner.store.trace_stats import CLASS_ORDER, TraceStats
+from planner.store.traces import arrivals_per_day
 from planner.ui.cache import cursor
 from planner.ui.charts import TEMPLATE
 from planner.ui.i18n import Language, fmt_number, number_style, t
@@ -192,11 +193,7 @@ def _styled(fig: go.Figure) -> go.Figure:
 @st.cache_data(show_spinner=False, max_entries=64)
 def _arrivals(db_path: str, trace_id: str) -> pd.DataFrame:
     with cursor(db_path) as cur:
-        return cur.execute(
-            "SELECT CAST(floor(submit_s / 86400) AS BIGINT) AS day, count(*) AS jobs "
-            "FROM jobs WHERE trace_id = ? GROUP BY day ORDER BY day",
-            [trace_id],
-        ).df()
+        return arrivals_per_day(cur, trace_id)
 
 
 def arrivals_frame(stats: TraceStats) -> pd.DataFrame:
