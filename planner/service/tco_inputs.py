@@ -8,13 +8,12 @@ prices are flagged in the notes.
 from dataclasses import dataclass, field, fields
 from datetime import date
 
-import duckdb
-
 from planner.core.errors import ScenarioError
 from planner.cost.baremetal import BareMetal, ServerPool
 from planner.cost.cloud import CpuRate, Sku
 from planner.cost.scenario import CloudSpec, OwnedPoolSpec, TcoScenario
 from planner.cost.scope import CPU_POOL
+from planner.store import Connection
 from pricing import (
     CURRENCIES,
     FxTable,
@@ -67,9 +66,7 @@ class Inputs:
         return amount * conversion.rate
 
 
-def load_inputs(
-    con: duckdb.DuckDBPyConnection, scenario: TcoScenario, today: date | None = None
-) -> Inputs:
+def load_inputs(con: Connection, scenario: TcoScenario, today: date | None = None) -> Inputs:
     ensure_seeded(con)
     if scenario.currency.upper() not in CURRENCIES:
         raise ScenarioError(
@@ -93,7 +90,7 @@ def load_inputs(
     return inputs
 
 
-def bare_metal(con: duckdb.DuckDBPyConnection, scenario: TcoScenario, inputs: Inputs) -> BareMetal:
+def bare_metal(con: Connection, scenario: TcoScenario, inputs: Inputs) -> BareMetal:
     """Servers from the price book (or the scenario), assumptions from the set, then overrides;
     the CPU servers (scope all-jobs) are one more pool without GPUs."""
     pools = tuple(_pool(con, spec, inputs) for spec in scenario.self_hosted)
@@ -123,9 +120,7 @@ def bare_metal(con: duckdb.DuckDBPyConnection, scenario: TcoScenario, inputs: In
     return BareMetal(pools=pools, **base)  # type: ignore[arg-type]
 
 
-def skus(
-    con: duckdb.DuckDBPyConnection, spec: CloudSpec, inputs: Inputs, gpus: float = 0.0
-) -> list[Sku]:
+def skus(con: Connection, spec: CloudSpec, inputs: Inputs, gpus: float = 0.0) -> list[Sku]:
     """The SKUs a cloud option may use, in the reporting currency (cheapest first)."""
     if spec.price_per_gpu_hour is not None:
         # a flat price per GPU-hour rents a pod the GPUs it asks for (up to 64)
@@ -172,15 +167,13 @@ def cpu_rate(spec: CloudSpec, inputs: Inputs) -> CpuRate:
     return CpuRate(found[0], found[1])
 
 
-def per_gpu_hour(con: duckdb.DuckDBPyConnection, spec: CloudSpec, inputs: Inputs) -> float:
+def per_gpu_hour(con: Connection, spec: CloudSpec, inputs: Inputs) -> float:
     """C for a demand given as a utilization: the cheapest price per GPU-hour."""
     found = skus(con, spec, inputs)
     return min(s.price_per_hour / s.gpus_per_instance for s in found)
 
 
-def _offers(
-    con: duckdb.DuckDBPyConnection, spec: CloudSpec, inputs: Inputs, gpus: float
-) -> list[Offer]:
+def _offers(con: Connection, spec: CloudSpec, inputs: Inputs, gpus: float) -> list[Offer]:
     request = OfferRequest(
         gpu=spec.gpu,
         pricing_model=spec.pricing_model,
@@ -236,7 +229,7 @@ def _note_source(inputs: Inputs, offer: Offer) -> None:
         )
 
 
-def _pool(con: duckdb.DuckDBPyConnection, spec: OwnedPoolSpec, inputs: Inputs) -> ServerPool:
+def _pool(con: Connection, spec: OwnedPoolSpec, inputs: Inputs) -> ServerPool:
     needs_book = None in (spec.price, spec.idle_kw, spec.load_kw, spec.max_kw)
     server = server_for(con, spec.gpu, gpus_per_server=spec.gpus_per_server) if needs_book else None
     if server is not None:

@@ -13,8 +13,6 @@ from dataclasses import replace
 from datetime import date
 from typing import Any
 
-import duckdb
-
 from planner.core.config import NodeSpec
 from planner.core.errors import ScenarioError
 from planner.core.file_access import FileAccess
@@ -37,12 +35,13 @@ from planner.engine.policy import Policy
 from planner.ingest import IngestOptions
 from planner.service.replay import load_jobs, resolve_trace, with_volcano_queues
 from planner.service.tco_inputs import Inputs, bare_metal, cpu_rate, load_inputs, per_gpu_hour, skus
+from planner.store import Connection
 
 DAY_S = 86_400.0
 
 
 def run_tco(
-    con: duckdb.DuckDBPyConnection,
+    con: Connection,
     scenario: TcoScenario,
     *,
     files: FileAccess,
@@ -57,7 +56,7 @@ def run_tco(
 
 
 def tco_of_jobs(
-    con: duckdb.DuckDBPyConnection,
+    con: Connection,
     scenario: TcoScenario,
     jobs: list[Job] | None,
     *,
@@ -90,7 +89,7 @@ def tco_of_jobs(
 
 
 def _explicit(
-    con: duckdb.DuckDBPyConnection, scenario: TcoScenario, inputs: Inputs, bm: BareMetal
+    con: Connection, scenario: TcoScenario, inputs: Inputs, bm: BareMetal
 ) -> tuple[tco.Demand, list[tco.Rented], tco.Demand | None, Runs]:
     if scenario.hybrid is not None:
         raise ScenarioError("a hybrid option needs a trace: bursts are decided in the replay")
@@ -109,9 +108,7 @@ def _explicit(
     return demand, rented, None, runs
 
 
-def _rent_flat(
-    con: duckdb.DuckDBPyConnection, spec: CloudSpec, inputs: Inputs, useful: float
-) -> tco.Rented:
+def _rent_flat(con: Connection, spec: CloudSpec, inputs: Inputs, useful: float) -> tco.Rented:
     """A steady demand of `useful` GPU-hours a month: committed GPUs at the option's price,
     the rest at on-demand (all of it at the option's price without a commitment)."""
     price = per_gpu_hour(con, spec, inputs)
@@ -131,7 +128,7 @@ def _rent_flat(
 
 
 def _replayed(
-    con: duckdb.DuckDBPyConnection,
+    con: Connection,
     scenario: TcoScenario,
     inputs: Inputs,
     bm: BareMetal,
@@ -159,7 +156,7 @@ def _replayed(
 
 
 def _hybrid_replay(
-    con: duckdb.DuckDBPyConnection,
+    con: Connection,
     scenario: TcoScenario,
     inputs: Inputs,
     kept: BareMetal,
@@ -212,7 +209,7 @@ def _policy(scenario: TcoScenario, nodes: list[NodeSpec], inputs: Inputs) -> Pol
 
 
 def _cloud_only(
-    con: duckdb.DuckDBPyConnection,
+    con: Connection,
     scenario: TcoScenario,
     inputs: Inputs,
     jobs: list[Job] | None,
@@ -303,7 +300,7 @@ def _by_hour(result: ReplayResult, gpus: int) -> tuple[float, ...]:
 
 
 def _rent(
-    con: duckdb.DuckDBPyConnection,
+    con: Connection,
     spec: CloudSpec,
     inputs: Inputs,
     jobs: list[Job],
@@ -335,7 +332,7 @@ def _rent(
 
 
 def _bill(
-    con: duckdb.DuckDBPyConnection,
+    con: Connection,
     spec: CloudSpec,
     inputs: Inputs,
     jobs: list[Job],
