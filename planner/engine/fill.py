@@ -95,7 +95,7 @@ def fill(
     if not capacity:
         raise ScenarioError("the cluster has no GPUs to fill")
     shaped = _shapes(pods, probe)
-    if not any(pod[1] for pod, _ in shaped):
+    if not any(pod.gpus for pod, _ in shaped):
         raise ScenarioError(
             "the trace's pods request no GPUs, so they can never fill the cluster's GPUs"
         )
@@ -151,18 +151,18 @@ def _one_seed(
     rng = random.Random(seed)
     arrivals = list(shaped)
     target = until * capacity
-    demand = sum(pod[0] * pod[1] for pod, _ in arrivals)
+    demand = sum(pod.gpu_milli for pod, _ in arrivals)
     while demand < target:
         extra = shaped[rng.randrange(len(shaped))]
         arrivals.append(extra)
-        demand += extra[0][0] * extra[0][1]
+        demand += extra[0].gpu_milli
     rng.shuffle(arrivals)
     cluster = ClusterState(nodes, placement, seed=seed, typical=workload.typical)
     steps = int(until * 100)
     curve: list[tuple[float, float]] = []
     arrived = allocated = placed = skipped = 0
     for pod, allowed in arrivals:
-        need = pod[0] * pod[1]
+        need = pod.gpu_milli
         # point k is the state once every pod that keeps arrived demand within k% is in
         while len(curve) <= steps and (arrived + need) * 100 > len(curve) * capacity:
             curve.append(_point(cluster, allocated, capacity))
@@ -174,7 +174,7 @@ def _one_seed(
             skipped += 1
             continue
         cluster.allocate(plan[0][0], pod, 1)
-        allocated += pod[0] * pod[1]
+        allocated += need
         placed += 1
     while len(curve) <= steps:
         curve.append(_point(cluster, allocated, capacity))
