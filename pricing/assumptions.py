@@ -9,10 +9,8 @@ unqualified ones are rules of thumb (confidence L), never quoted prices.
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
-import duckdb
-
 from planner.core.pricing_model import PricingModel
-from planner.store import transaction
+from planner.store import Connection, doing, fetch_all, transaction
 from pricing.errors import PricingError
 from pricing.freshness import DEFAULT_SET
 from pricing.gpus import gpu_model
@@ -38,21 +36,22 @@ class Assumption:
     origin: str
 
 
-def assumption_sets(con: duckdb.DuckDBPyConnection) -> list[str]:
+def assumption_sets(con: Connection) -> list[str]:
     ensure_seeded(con)
-    rows = con.execute("SELECT DISTINCT set_name FROM assumptions ORDER BY set_name").fetchall()
+    with doing("read the assumption sets", invalid=PricingError):
+        rows = fetch_all(con, "SELECT DISTINCT set_name FROM assumptions ORDER BY set_name")
     return [str(name) for (name,) in rows]
 
 
-def assumption_set(
-    con: duckdb.DuckDBPyConnection, set_name: str = DEFAULT_SET
-) -> dict[str, Assumption]:
+def assumption_set(con: Connection, set_name: str = DEFAULT_SET) -> dict[str, Assumption]:
     """name -> assumption of one set, by name."""
     ensure_seeded(con)
-    rows = con.execute(
-        f"SELECT {select_list(ASSUMPTIONS)} FROM assumptions WHERE set_name = ? ORDER BY name",
-        [set_name],
-    ).fetchall()
+    with doing(f"read the assumption set {set_name!r}", invalid=PricingError):
+        rows = fetch_all(
+            con,
+            f"SELECT {select_list(ASSUMPTIONS)} FROM assumptions WHERE set_name = ? ORDER BY name",
+            [set_name],
+        )
     if not rows:
         known = ", ".join(assumption_sets(con))
         raise PricingError(f"No assumption set {set_name!r}; the sets are: {known}.")
@@ -65,19 +64,19 @@ def assumption_set(
 
 
 def set_assumption(
-    con: duckdb.DuckDBPyConnection, item: AssumptionQuote | Mapping[str, object]
+    con: Connection, item: AssumptionQuote | Mapping[str, object]
 ) -> tuple[str, Change]:
     """Add or change one assumption as the user's: (key, change)."""
     ensure_seeded(con)
     if not isinstance(item, AssumptionQuote):
         item = validated(AssumptionQuote, item, "assumption")
-    with transaction(con):
+    with doing(f"save the assumption {item.key}", invalid=PricingError), transaction(con):
         change = write_user_row(con, ASSUMPTIONS, item.key, row_values(ASSUMPTIONS, item))
     return item.key, change
 
 
 def edit_assumptions(
-    con: duckdb.DuckDBPyConnection, set_name: str, values: Mapping[str, object]
+    con: Connection, set_name: str, values: Mapping[str, object]
 ) -> list[Assumption]:
     """Change the values of named assumptions of a set (name -> value), all or none; they
     become the user's, so a re-seed keeps them. A missing name, a value that is not a number
@@ -92,7 +91,8 @@ def edit_assumptions(
         item = validated(AssumptionQuote, {**fields, "value": value}, f"assumption {name}")
         _check_range(item)
         items.append(item)
-    with transaction(con):
+    step = f"save the assumptions of set {set_name!r}"
+    with doing(step, invalid=PricingError), transaction(con):
         for item in items:
             write_user_row(con, ASSUMPTIONS, item.key, row_values(ASSUMPTIONS, item))
     edited = assumption_set(con, set_name)
@@ -112,7 +112,7 @@ def _check_range(item: AssumptionQuote) -> None:
         )
 
 
-def copy_assumption_set(con: duckdb.DuckDBPyConnection, source: str, target: str) -> int:
+def copy_assumption_set(con: Connection, source: str, target: str) -> int:
     """Copy every assumption of `source` into a new user set `target`; how many were copied."""
     if target in assumption_sets(con):
         raise PricingError(f"Assumption set {target!r} exists already; choose another name.")
@@ -124,7 +124,7 @@ def copy_assumption_set(con: duckdb.DuckDBPyConnection, source: str, target: str
 
 
 def discount_for(
-    con: duckdb.DuckDBPyConnection,
+    con: Connection,
     provider: str,
     pricing_model: PricingModel,
     *,

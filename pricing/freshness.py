@@ -9,8 +9,7 @@ import os
 from dataclasses import dataclass
 from datetime import date
 
-import duckdb
-
+from planner.store import Connection, doing, fetch_one
 from pricing.errors import PricingError
 from pricing.models import DATE_SLACK
 
@@ -35,7 +34,7 @@ class Freshness:
 
 
 def freshness(
-    con: duckdb.DuckDBPyConnection, *, today: date | None = None, stale_days: int | None = None
+    con: Connection, *, today: date | None = None, stale_days: int | None = None
 ) -> Freshness:
     """Today's date and the staleness limit in force."""
     days = stale_days if stale_days is not None else _configured_days(con)
@@ -44,7 +43,7 @@ def freshness(
     return Freshness(today=today or date.today(), stale_days=days)
 
 
-def _configured_days(con: duckdb.DuckDBPyConnection) -> int:
+def _configured_days(con: Connection) -> int:
     text = os.environ.get(STALE_DAYS_ENV, "").strip()
     if text:
         try:
@@ -53,8 +52,10 @@ def _configured_days(con: duckdb.DuckDBPyConnection) -> int:
             raise PricingError(
                 f"${STALE_DAYS_ENV} must be a whole number of days, got {text!r}."
             ) from None
-    row = con.execute(
-        "SELECT value FROM assumptions WHERE set_name = ? AND name = 'price_stale_days'",
-        [DEFAULT_SET],
-    ).fetchone()
+    with doing("read the staleness limit", invalid=PricingError):
+        row = fetch_one(
+            con,
+            "SELECT value FROM assumptions WHERE set_name = ? AND name = 'price_stale_days'",
+            [DEFAULT_SET],
+        )
     return int(row[0]) if row else DEFAULT_STALE_DAYS

@@ -10,9 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 
-import duckdb
-
-from planner.store import transaction
+from planner.store import Connection, doing, fetch_all, transaction
 from pricing.errors import PricingError
 from pricing.models import FxQuote
 from pricing.problems import validated
@@ -92,35 +90,35 @@ class FxTable:
         )
 
 
-def fx_table(con: duckdb.DuckDBPyConnection) -> FxTable:
+def fx_table(con: Connection) -> FxTable:
     """All stored rates."""
     return FxTable(tuple(list_fx_rates(con)))
 
 
-def list_fx_rates(con: duckdb.DuckDBPyConnection) -> list[FxRate]:
+def list_fx_rates(con: Connection) -> list[FxRate]:
     """Every stored rate, by pair then date."""
     ensure_seeded(con)
-    rows = con.execute(
-        "SELECT base, quote, rate_date, rate, source, confidence, notes, origin FROM fx_rates "
-        "ORDER BY base, quote, rate_date"
-    ).fetchall()
+    with doing("read the FX rates", invalid=PricingError):
+        rows = fetch_all(
+            con,
+            "SELECT base, quote, rate_date, rate, source, confidence, notes, origin "
+            "FROM fx_rates ORDER BY base, quote, rate_date",
+        )
     return [FxRate(*row) for row in rows]
 
 
-def add_fx_rate(
-    con: duckdb.DuckDBPyConnection, rate: FxQuote | Mapping[str, object]
-) -> tuple[str, Change]:
+def add_fx_rate(con: Connection, rate: FxQuote | Mapping[str, object]) -> tuple[str, Change]:
     """Store a rate as the user's (one per pair and date): (key, change)."""
     ensure_seeded(con)
     if not isinstance(rate, FxQuote):
         rate = validated(FxQuote, rate, "FX rate")
-    with transaction(con):
+    with doing(f"add the FX rate {rate.key}", invalid=PricingError), transaction(con):
         change = write_user_row(con, FX_RATES, rate.key, row_values(FX_RATES, rate))
     return rate.key, change
 
 
 def convert(
-    con: duckdb.DuckDBPyConnection,
+    con: Connection,
     amount: float,
     from_currency: str,
     to_currency: str,

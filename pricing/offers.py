@@ -9,9 +9,8 @@ offers carry the rule (confidence L for rules of thumb) so a report can say so.
 from dataclasses import dataclass, replace
 from datetime import date
 
-import duckdb
-
 from planner.core.pricing_model import PricingModel
+from planner.store import Connection
 from pricing.assumptions import Assumption, discount_for
 from pricing.errors import PricingError
 from pricing.freshness import DEFAULT_SET
@@ -60,7 +59,7 @@ class Offer:
 
 
 def offers_for(
-    con: duckdb.DuckDBPyConnection,
+    con: Connection,
     request: OfferRequest,
     *,
     today: date | None = None,
@@ -82,7 +81,7 @@ def offers_for(
 
 
 def price_for(
-    con: duckdb.DuckDBPyConnection,
+    con: Connection,
     gpu: str,
     pricing_model: PricingModel = "on_demand",
     currency: str | None = None,
@@ -104,9 +103,7 @@ def _fitting(points: list[PricePoint], request: OfferRequest) -> list[PricePoint
     return [p for p in points if p.gpus_per_instance >= request.gpus]
 
 
-def _discount(
-    con: duckdb.DuckDBPyConnection, point: PricePoint, request: OfferRequest
-) -> Assumption:
+def _discount(con: Connection, point: PricePoint, request: OfferRequest) -> Assumption:
     return discount_for(
         con,
         point.provider,

@@ -9,9 +9,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-import duckdb
-
-from planner.store import transaction
+from planner.store import Connection, doing, fetch_all, fetch_one, transaction
 from pricing.errors import PricingError
 from pricing.freshness import Freshness, freshness
 from pricing.gpus import gpu_matches, parse_gpu
@@ -71,7 +69,7 @@ class PriceFilter:
 
 
 def list_prices(
-    con: duckdb.DuckDBPyConnection,
+    con: Connection,
     where: PriceFilter | None = None,
     *,
     today: date | None = None,
@@ -82,7 +80,8 @@ def list_prices(
     where = where or PriceFilter()
     fresh = freshness(con, today=today, stale_days=stale_days)
     sql, params = _select(where)
-    points = [_point(row, fresh) for row in con.execute(sql, params).fetchall()]
+    with doing("read the prices", invalid=PricingError):
+        points = [_point(row, fresh) for row in fetch_all(con, sql, params)]
     if where.gpu:
         wanted = parse_gpu(where.gpu)
         points = [p for p in points if gpu_matches(wanted, p.gpu_model, p.gpu_mem_gb)]
@@ -115,22 +114,18 @@ def _point(row: tuple[Any, ...], fresh: Freshness) -> PricePoint:
     return PricePoint(**fields, age_days=fresh.age_days(as_of), is_stale=fresh.is_stale(as_of))
 
 
-def price_point(
-    con: duckdb.DuckDBPyConnection, key: str, *, today: date | None = None
-) -> PricePoint:
+def price_point(con: Connection, key: str, *, today: date | None = None) -> PricePoint:
     """The price stored under `key`."""
     ensure_seeded(con)
-    row = con.execute(
-        f"SELECT {select_list(PRICE_POINTS)} FROM price_points WHERE key = ?", [key]
-    ).fetchone()
+    with doing(f"read the price {key}", invalid=PricingError):
+        sql = f"SELECT {select_list(PRICE_POINTS)} FROM price_points WHERE key = ?"
+        row = fetch_one(con, sql, [key])
     if row is None:
         raise PricingError(f"No price with key {key!r}; `planner prices list` shows the keys.")
     return _point(row, freshness(con, today=today))
 
 
-def add_price(
-    con: duckdb.DuckDBPyConnection, quote: PriceQuote | Mapping[str, object]
-) -> tuple[str, Change]:
+def add_price(con: Connection, quote: PriceQuote | Mapping[str, object]) -> tuple[str, Change]:
     """Store a price as the user's: (key, "added" | "updated" | "unchanged").
 
     A quote with the key of an existing row replaces it (and so overrides a seed row for
@@ -140,14 +135,12 @@ def add_price(
     if not isinstance(quote, PriceQuote):
         quote = validated(PriceQuote, quote, "price")
     refuse_future(quote, "price")
-    with transaction(con):
+    with doing(f"save the price {quote.key}", invalid=PricingError), transaction(con):
         change = write_user_row(con, PRICE_POINTS, quote.key, row_values(PRICE_POINTS, quote))
     return quote.key, change
 
 
-def edit_price(
-    con: duckdb.DuckDBPyConnection, key: str, changes: Mapping[str, object]
-) -> PricePoint:
+def edit_price(con: Connection, key: str, changes: Mapping[str, object]) -> PricePoint:
     """Change some fields of a stored price; the row becomes the user's."""
     current = price_point(con, key)
     fields = {name: getattr(current, name) for name in ("key", *PRICE_COLUMNS)}

@@ -8,9 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-import duckdb
-
-from planner.store import transaction
+from planner.store import Connection, doing, transaction
 from pricing.csv_rows import RowError, read_rows, write_rows
 from pricing.errors import PricingError
 from pricing.models import PriceQuote, future_date
@@ -49,9 +47,7 @@ def quotes_from_csv(text: str) -> tuple[list[PriceQuote], tuple[RowError, ...]]:
     return [quote for _, quote in parsed.rows], parsed.errors
 
 
-def export_prices(
-    con: duckdb.DuckDBPyConnection, path: Path, where: PriceFilter | None = None
-) -> int:
+def export_prices(con: Connection, path: Path, where: PriceFilter | None = None) -> int:
     """Write the (filtered) price points to `path`; the number of rows written."""
     points = list_prices(con, where)
     try:
@@ -61,7 +57,7 @@ def export_prices(
     return len(points)
 
 
-def import_prices(con: duckdb.DuckDBPyConnection, path: Path) -> ImportReport:
+def import_prices(con: Connection, path: Path) -> ImportReport:
     """Add or update the price points of a CSV file; bad rows are reported, good ones kept."""
     ensure_seeded(con)
     try:
@@ -79,7 +75,7 @@ def import_prices(con: duckdb.DuckDBPyConnection, path: Path) -> ImportReport:
         else:
             errors.append(RowError(number, future[0], str(quote.as_of), future[1]))
     rows = [(quote.key, row_values(PRICE_POINTS, quote)) for quote in quotes]
-    with transaction(con):
+    with doing(f"import the prices of {path.name}", invalid=PricingError), transaction(con):
         changes = write_user_rows(con, PRICE_POINTS, rows)
     return ImportReport(
         rows=len(quotes) + len({error.row for error in errors}),

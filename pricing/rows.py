@@ -7,16 +7,16 @@ the user owns. Callers hold the transaction; table and column names are constant
 never user input.
 """
 
-import contextlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from typing import Literal
 
-import duckdb
 import pandas as pd
 from pydantic import BaseModel
+
+from planner.store import Connection, fetch_all, fetch_one, registered, run
 
 Value = str | int | float | date | None
 Change = Literal["added", "updated", "unchanged"]
@@ -118,21 +118,17 @@ def row_values(table: Table, row: BaseModel) -> tuple[Value, ...]:
     return tuple(getattr(row, column) for column in table.columns)
 
 
-def stored(
-    con: duckdb.DuckDBPyConnection, table: Table
-) -> dict[str, tuple[str, tuple[Value, ...]]]:
+def stored(con: Connection, table: Table) -> dict[str, tuple[str, tuple[Value, ...]]]:
     """key -> (origin, values) of every row, with DECIMALs as floats."""
-    rows = con.execute(f"SELECT key, origin, {', '.join(table.columns)} FROM {table.name}")
-    return {key: (origin, _plain(values)) for key, origin, *values in rows.fetchall()}
+    rows = fetch_all(con, f"SELECT key, origin, {', '.join(table.columns)} FROM {table.name}")
+    return {key: (origin, _plain(values)) for key, origin, *values in rows}
 
 
-def write_user_row(
-    con: duckdb.DuckDBPyConnection, table: Table, key: str, values: tuple[Value, ...]
-) -> Change:
+def write_user_row(con: Connection, table: Table, key: str, values: tuple[Value, ...]) -> Change:
     """Insert or update one row as the user's; a row whose values are unchanged stays as is."""
-    found = con.execute(
-        f"SELECT {', '.join(table.columns)} FROM {table.name} WHERE key = ?", [key]
-    ).fetchone()
+    found = fetch_one(
+        con, f"SELECT {', '.join(table.columns)} FROM {table.name} WHERE key = ?", [key]
+    )
     if found is not None and _plain(found) == _plain(values):
         return "unchanged"
     _insert(con, table, "user", [(key, values)])
@@ -140,16 +136,17 @@ def write_user_row(
 
 
 def write_user_rows(
-    con: duckdb.DuckDBPyConnection, table: Table, rows: Sequence[tuple[str, tuple[Value, ...]]]
+    con: Connection, table: Table, rows: Sequence[tuple[str, tuple[Value, ...]]]
 ) -> list[Change]:
     """`write_user_row` for many rows (unique keys) in two statements, whatever their number:
     one reads the rows already stored under these keys, one writes those that change."""
     keys = [key for key, _ in rows]
-    found = con.execute(
+    found = fetch_all(
+        con,
         f"SELECT key, {', '.join(table.columns)} FROM {table.name} "
         "WHERE key IN (SELECT unnest(?::VARCHAR[]))",
         [keys],
-    ).fetchall()
+    )
     current = {key: _plain(values) for key, *values in found}
     changes: list[Change] = []
     changed = []
@@ -164,9 +161,7 @@ def write_user_rows(
     return changes
 
 
-def reseed(
-    con: duckdb.DuckDBPyConnection, table: Table, rows: Mapping[str, tuple[Value, ...]]
-) -> SeedCounts:
+def reseed(con: Connection, table: Table, rows: Mapping[str, tuple[Value, ...]]) -> SeedCounts:
     """Make the table's seed rows equal `rows`, except keys the user owns."""
     current = stored(con, table)
     user_keys = {key for key, (origin, _) in current.items() if origin == "user"}
@@ -177,7 +172,7 @@ def reseed(
     ]
     obsolete = [key for key, (origin, _) in current.items() if origin == "seed" and key not in rows]
     for key in obsolete:
-        con.execute(f"DELETE FROM {table.name} WHERE key = ?", [key])
+        run(con, f"DELETE FROM {table.name} WHERE key = ?", [key])
     _insert(con, table, "seed", changed)
     added = sum(1 for key, _ in changed if key not in current)
     return SeedCounts(
@@ -189,7 +184,7 @@ def reseed(
 
 
 def _insert(
-    con: duckdb.DuckDBPyConnection,
+    con: Connection,
     table: Table,
     origin: str,
     rows: Iterable[tuple[str, tuple[Value, ...]]],
@@ -202,19 +197,12 @@ def _insert(
     columns = ["key", "origin", *table.columns]
     # object columns keep None as NULL and ints as ints; the INSERT casts to the table's types
     frame = pd.DataFrame.from_records(records, columns=columns).astype(object)
-    # DuckDB refuses to register a frame while a caller's result is half read (fetchone)
-    con.complete()
-    con.register("incoming_rows", frame)
-    try:
-        con.execute(
+    with registered(con, "incoming_rows", frame):
+        run(
+            con,
             f"INSERT OR REPLACE INTO {table.name} ({', '.join(columns)}, updated_at) "
-            f"SELECT {', '.join(columns)}, now() FROM incoming_rows"
+            f"SELECT {', '.join(columns)}, now() FROM incoming_rows",
         )
-    finally:
-        # after a failed INSERT the transaction is aborted and unregister fails too; the
-        # INSERT's error is the one to report (the next register replaces the frame)
-        with contextlib.suppress(duckdb.Error):
-            con.unregister("incoming_rows")
 
 
 def _plain(values: Iterable[object]) -> tuple[Value, ...]:

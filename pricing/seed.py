@@ -12,9 +12,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-import duckdb
-
-from planner.store import transaction
+from planner.store import Connection, doing, fetch_one, run, transaction
 from pricing.csv_rows import read_rows
 from pricing.errors import PricingError
 from pricing.models import AssumptionQuote, BookRow, FxQuote, PriceQuote, ServerQuote
@@ -69,32 +67,27 @@ def shipped_seeds() -> SeedSet:
     return SeedSet(SEED_VERSION, tuple(tables))
 
 
-def ensure_seeded(
-    con: duckdb.DuckDBPyConnection, seeds: SeedSet | None = None
-) -> SeedCounts | None:
+def ensure_seeded(con: Connection, seeds: SeedSet | None = None) -> SeedCounts | None:
     """Seed the price book if it never was or the seeds are newer; the counts, or None."""
     seeds = seeds or shipped_seeds()
-    last = con.execute(
-        "SELECT version, content_sha256 FROM price_book_seedings "
-        "ORDER BY seeded_at DESC, version DESC LIMIT 1"
-    ).fetchone()
-    if last is not None and (
-        last[0] > seeds.version or tuple(last) == (seeds.version, seeds.digest)
-    ):
-        return None
-    try:
+    with doing("seed the price book", invalid=PricingError):
+        last = fetch_one(
+            con,
+            "SELECT version, content_sha256 FROM price_book_seedings "
+            "ORDER BY seeded_at DESC, version DESC LIMIT 1",
+        )
+        if last is not None and (last[0] > seeds.version or last == (seeds.version, seeds.digest)):
+            return None
         with transaction(con):
-            counts = _reseed_all(con, seeds)
-    except duckdb.Error as err:
-        raise PricingError(f"Cannot seed the price book: {err}") from err
-    return counts
+            return _reseed_all(con, seeds)
 
 
-def _reseed_all(con: duckdb.DuckDBPyConnection, seeds: SeedSet) -> SeedCounts:
+def _reseed_all(con: Connection, seeds: SeedSet) -> SeedCounts:
     total = SeedCounts()
     for table, rows in seeds.rows:
         total += reseed(con, table, {r.key: row_values(table, r) for r in rows})
-    con.execute(
+    run(
+        con,
         "INSERT INTO price_book_seedings VALUES (?, ?, now(), ?, ?, ?, ?)",
         [seeds.version, seeds.digest, total.added, total.updated, total.removed, total.kept_user],
     )

@@ -9,9 +9,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-import duckdb
-
-from planner.store import transaction
+from planner.store import Connection, doing, fetch_all, transaction
 from pricing.errors import PricingError
 from pricing.freshness import Freshness, freshness
 from pricing.gpus import gpu_matches, parse_gpu
@@ -45,7 +43,7 @@ class ServerPrice:
 
 
 def list_servers(
-    con: duckdb.DuckDBPyConnection,
+    con: Connection,
     gpu: str | None = None,
     *,
     today: date | None = None,
@@ -54,9 +52,12 @@ def list_servers(
     """Stored servers (of one GPU model if `gpu` is given), by model and GPU count."""
     ensure_seeded(con)
     fresh = freshness(con, today=today, stale_days=stale_days)
-    rows = con.execute(
-        f"SELECT {select_list(SERVERS)} FROM server_prices ORDER BY gpu_model, gpus_per_server, key"
-    ).fetchall()
+    with doing("read the server prices", invalid=PricingError):
+        rows = fetch_all(
+            con,
+            f"SELECT {select_list(SERVERS)} FROM server_prices "
+            "ORDER BY gpu_model, gpus_per_server, key",
+        )
     servers = [_server(row, fresh) for row in rows]
     if gpu:
         wanted = parse_gpu(gpu)
@@ -71,7 +72,7 @@ def _server(row: tuple[Any, ...], fresh: Freshness) -> ServerPrice:
 
 
 def server_for(
-    con: duckdb.DuckDBPyConnection,
+    con: Connection,
     gpu: str,
     *,
     gpus_per_server: int | None = None,
@@ -93,22 +94,18 @@ def server_for(
     return max(found, key=lambda s: (s.origin == "user", s.as_of))
 
 
-def add_server(
-    con: duckdb.DuckDBPyConnection, server: ServerQuote | Mapping[str, object]
-) -> tuple[str, Change]:
+def add_server(con: Connection, server: ServerQuote | Mapping[str, object]) -> tuple[str, Change]:
     """Store a server price as the user's: (key, change). Key defaults to e.g. "8xh100"."""
     ensure_seeded(con)
     if not isinstance(server, ServerQuote):
         server = validated(ServerQuote, server, "server")
     refuse_future(server, "server")
-    with transaction(con):
+    with doing(f"save the server price {server.key}", invalid=PricingError), transaction(con):
         change = write_user_row(con, SERVERS, server.key, row_values(SERVERS, server))
     return server.key, change
 
 
-def edit_servers(
-    con: duckdb.DuckDBPyConnection, changes: Mapping[str, Mapping[str, object]]
-) -> list[ServerPrice]:
+def edit_servers(con: Connection, changes: Mapping[str, Mapping[str, object]]) -> list[ServerPrice]:
     """Change fields of stored servers (key -> field -> value), all or none; the edited rows
     become the user's, so a re-seed keeps them. A bad value raises `PricingError` naming the
     server and the field, and nothing is written."""
@@ -122,7 +119,8 @@ def edit_servers(
         quote = validated(ServerQuote, {**stored, **fields, "key": key}, f"server {key}")
         refuse_future(quote, f"server {key}")
         quotes.append(quote)
-    with transaction(con):
+    keys = ", ".join(quote.key for quote in quotes)
+    with doing(f"save the server prices {keys}", invalid=PricingError), transaction(con):
         for quote in quotes:
             write_user_row(con, SERVERS, quote.key, row_values(SERVERS, quote))
     edited = {s.key: s for s in list_servers(con)}
