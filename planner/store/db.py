@@ -18,7 +18,7 @@ import duckdb
 
 from planner.core.errors import PlannerError, StoreError
 from planner.store.errors import DEFAULT_MEMORY_LIMIT, MEMORY_ENV, first_line, storage_error
-from planner.store.sql import Connection, doing, translated
+from planner.store.sql import Connection, count, doing, translated
 
 DEFAULT_DB = Path(__file__).resolve().parents[2] / "data" / "planner.duckdb"
 DB_ENV = "PLANNER_DB"
@@ -83,10 +83,8 @@ def open_store(path: Path) -> Connection:
 
 
 def schema_version(con: Connection, package: str = "planner") -> int:
-    row = con.execute(
-        "SELECT coalesce(max(version), 0) FROM schema_migrations WHERE package = ?", [package]
-    ).fetchone()
-    return int(row[0]) if row else 0
+    sql = "SELECT coalesce(max(version), 0) FROM schema_migrations WHERE package = ?"
+    return count(con, sql, [package])
 
 
 def _apply_migrations(con: Connection) -> None:

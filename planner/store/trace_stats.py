@@ -5,10 +5,10 @@
 
 from typing import Any
 
-import duckdb
 from pydantic import BaseModel
 
 from planner.core.errors import TraceError
+from planner.store.sql import Connection, Row, fetch_all, fetch_one
 
 _CLASSES = """
 CASE WHEN pods * gpus = 0 THEN '0'
@@ -46,13 +46,14 @@ class TraceStats(BaseModel):
     wait_s: dict[str, float] | None
 
 
-def find_trace(con: duckdb.DuckDBPyConnection, ref: str) -> str:
+def find_trace(con: Connection, ref: str) -> str:
     """The trace id for an id, a unique id prefix or a trace name."""
-    rows = con.execute(
+    rows = fetch_all(
+        con,
         "SELECT trace_id FROM traces WHERE trace_id = $r OR name = $r "
         "OR (length($r) >= 4 AND starts_with(trace_id, $r)) ORDER BY imported_at DESC",
         {"r": ref},
-    ).fetchall()
+    )
     if not rows:
         raise TraceError(
             f"no stored trace has the id or name '{ref}'; `planner traces` lists "
@@ -66,7 +67,7 @@ def find_trace(con: duckdb.DuckDBPyConnection, ref: str) -> str:
     return ref if ref in ids else str(rows[0][0])
 
 
-def trace_stats(con: duckdb.DuckDBPyConnection, trace_id: str) -> TraceStats:
+def trace_stats(con: Connection, trace_id: str) -> TraceStats:
     meta = _one(
         con,
         "SELECT name, source_file, source_format, jobs, rows_read, time_base, "
@@ -101,19 +102,20 @@ def trace_stats(con: duckdb.DuckDBPyConnection, trace_id: str) -> TraceStats:
     )
 
 
-def _one(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any]) -> tuple[Any, ...]:
-    row = con.execute(sql, params).fetchone()
+def _one(con: Connection, sql: str, params: list[Any]) -> Row:
+    row = fetch_one(con, sql, params)
     if row is None:
         raise TraceError(f"trace {params[0]} is not in the database")
-    return tuple(row)
+    return row
 
 
-def _groups(con: duckdb.DuckDBPyConnection, trace_id: str, key: str) -> dict[str, GroupStats]:
-    rows = con.execute(
+def _groups(con: Connection, trace_id: str, key: str) -> dict[str, GroupStats]:
+    rows = fetch_all(
+        con,
         f"SELECT {key} AS k, count(*), sum(pods * gpus * duration_s) / 3600 FROM jobs "
         "WHERE trace_id = ? GROUP BY k ORDER BY 3 DESC, 1",
         [trace_id],
-    ).fetchall()
+    )
     return {str(k): GroupStats(jobs=int(n), gpu_hours=float(h or 0)) for k, n, h in rows}
 
 
@@ -121,22 +123,24 @@ def _ordered(groups: dict[str, GroupStats], order: tuple[str, ...]) -> dict[str,
     return {label: groups[label] for label in order if label in groups}
 
 
-def _percentiles(con: duckdb.DuckDBPyConnection, trace_id: str, expr: str) -> dict[str, float]:
-    row = con.execute(
+def _percentiles(con: Connection, trace_id: str, expr: str) -> dict[str, float]:
+    row = fetch_one(
+        con,
         f"SELECT quantile_cont(v, [0.5, 0.9, 0.95, 0.99]), avg(v), max(v) FROM "
         f"(SELECT {expr} AS v FROM jobs WHERE trace_id = ?) WHERE v IS NOT NULL",
         [trace_id],
-    ).fetchone()
+    )
     if row is None or row[0] is None:
         return {}
     p50, p90, p95, p99 = row[0]
     return {"p50": p50, "p90": p90, "p95": p95, "p99": p99, "mean": row[1], "max": row[2]}
 
 
-def list_traces(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
-    rows = con.execute(
+def list_traces(con: Connection) -> list[dict[str, Any]]:
+    rows = fetch_all(
+        con,
         "SELECT trace_id, name, source_file, source_format, jobs, rows_read, gpu_hours, "
-        "strftime(imported_at, '%Y-%m-%d %H:%M') FROM traces ORDER BY imported_at DESC"
-    ).fetchall()
+        "strftime(imported_at, '%Y-%m-%d %H:%M') FROM traces ORDER BY imported_at DESC",
+    )
     keys = ("trace_id", "name", "source_file", "format", "jobs", "rows", "gpu_hours", "imported")
     return [dict(zip(keys, row, strict=True)) for row in rows]
