@@ -173,3 +173,30 @@ def test_the_default_database_folder_is_still_created(
 
     assert default.is_file()
     shutil.rmtree(default.parent)
+
+
+H800 = [
+    "--provider", "Example Broker", "--instance", "8x H800", "--gpu", "H800 80GB", "--gpus", "8",
+    "--price-per-hour", "168", "--currency", "CNY", "--model", "quote", "--as-of", "2026-11-20",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["ingest", "{dir}/jobs.csv"], ["prices", "add", *H800], ["scenarios", "save", "{dir}/s.yaml"]],
+    ids=["import", "price write", "scenario save"],
+)
+def test_a_write_to_a_database_locked_by_another_process_names_that_process(
+    held: tuple[Path, int], capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    path, pid = held
+    (path.parent / "jobs.csv").write_text(JOBS[:2000])
+    (path.parent / "s.yaml").write_text("trace: jobs.csv\ncluster: {nodes: 2, gpus_per_node: 8}\n")
+    argv = [part.format(dir=path.parent) for part in command]
+
+    code = main([*argv, "--db", str(path)])
+
+    err = capsys.readouterr().err
+    assert code == 2
+    assert f"The planner database {path} is in use by another process (PID {pid})" in err
+    assert err.count("\n") == 1

@@ -92,7 +92,7 @@ def _cause(err: duckdb.Error, text: str, where: str) -> str:
             f"{where} was opened read-only, so nothing can be written to it; open it again "
             "for writing (not read-only) and repeat the step"
         )
-    if isinstance(err, duckdb.OutOfMemoryException):
+    if isinstance(err, duckdb.OutOfMemoryException) or "could not allocate" in text:
         limit = os.environ.get(MEMORY_ENV, DEFAULT_MEMORY_LIMIT)
         return (
             f"the database ran out of the memory it may use ({limit}); set ${MEMORY_ENV} "
