@@ -19,9 +19,9 @@ from planner.core.config import NodeSpec
 from planner.core.errors import ScenarioError
 from planner.core.model import Job
 from planner.engine import ReplayResult, simulate
-from planner.engine.loop import _MAX_BINS
 from planner.engine.policy import MAX_SIMULATED_S, Policy
 from planner.engine.scenario import PolicySpec, PreemptionCostSpec
+from planner.engine.timeline import MAX_BINS as _MAX_BINS
 
 ONE_8: list[NodeSpec] = [("n1", "A100", 8, 0.0, 0.0)]
 

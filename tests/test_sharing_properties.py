@@ -28,7 +28,7 @@ from planner.core.errors import ScenarioError
 from planner.core.model import Job
 from planner.engine import ReplayResult, simulate
 from planner.engine.cluster import PLACEMENTS, ClusterState, NodeAlloc, PodShape
-from planner.engine.loop import _Replay
+from planner.engine.loop import Replay as _Replay
 from planner.engine.policy import Policy
 from planner.engine.sharing import (
     MIG_COMPUTE,

@@ -24,6 +24,11 @@ class EnqueueGate:
     def started(self, job: int) -> None:
         self.inqueue_milli -= self.inqueue.pop(job, 0)
 
+    def withdraw(self, job: int) -> None:
+        """The job left the queue without running: it is neither Inqueue nor pending."""
+        self.started(job)
+        self.pending = [p for p in self.pending if p[0] != job]
+
     def admit(self, allocated_milli: int) -> None:
         """Let in, in submit order, every pending job whose request still fits."""
         budget = self.limit - allocated_milli - self.inqueue_milli

@@ -1,0 +1,188 @@
+"""Why jobs wait: every waiting second booked to exactly one reason of `REASON_CODES`.
+
+Waiting jobs accrue their shape's reason, decided at the end of each instant in which the
+cluster changed (`decide`). A job-level state overrides it while it lasts (its own partial
+gang, a requeue backoff, an eviction): `open_override` / `close_override`. Shapes that
+differ only in CPU and memory share a GPU part, decided once when GPUs are short. The
+reasons themselves are listed in `planner.engine.waits`.
+"""
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from planner.engine.cluster import Allowed, PodShape
+from planner.engine.waits import (
+    BEHIND_HEAD,
+    CLUSTER_FULL,
+    CPU_MEM_SHORT,
+    FRAGMENTED,
+    GPU_TYPE_BUSY,
+    REASON_CODES,
+)
+
+if TYPE_CHECKING:
+    from planner.engine.loop import Replay
+    from planner.engine.shapes import Shape
+
+NO_REASON = -1
+GPUS_FIT = -2
+QuotaReason = Callable[[int, PodShape, int], int]
+"""(shape, GPU pod, pods) -> the reason, when queues have quotas (`Kueue.gpu_reason`)."""
+
+
+class WaitReasons:
+    """Per-shape reason clocks and per-job waits; `wait[i]` is what a result reports."""
+
+    def __init__(self, replay: "Replay", jobs: int) -> None:
+        self.replay = replay
+        self.cluster = replay.cluster
+        self.shapes = replay.shapes
+        self.shape_of = replay.shape_of
+        self.quota_reason: QuotaReason | None = None
+        count = len(self.shapes)
+        self.wait: list[list[float] | None] = [None] * jobs
+        self.snapshot: list[list[float] | None] = [None] * jobs
+        self.override_since: list[float] = [0.0] * jobs
+        self.members = [0] * count
+        self.shape_reason = [NO_REASON] * count
+        self.cum = [[0.0] * len(REASON_CODES) for _ in range(count)]
+        self.cum_t = [0.0] * count
+        self.waiting_shapes: set[int] = set()  # shapes with jobs accruing shape reasons
+        self.undecided = False  # a shape started waiting and has no reason yet
+        # GPU parts: shapes with CPU and memory left out (see `decide`)
+        part_ids: dict[tuple[Shape, int], int] = {}
+        self.part_of = [
+            part_ids.setdefault(
+                ((PodShape(pod.milli, pod.gpus, 0, 0), n, allowed), cq), len(part_ids)
+            )
+            for (pod, n, allowed), cq in zip(self.shapes, replay.shape_cq, strict=True)
+        ]
+        self.parts = [shape for shape, _ in part_ids]
+        self.part_sample = [0] * len(self.parts)  # a shape of each part, for its quota request
+        self.part_shapes: list[set[int]] = [set() for _ in self.parts]
+        self.part_reason = [NO_REASON] * len(self.parts)
+        self.part_headroom: list[tuple[tuple[int, int], ...]] = [()] * len(self.parts)
+        self.waiting_parts: set[int] = set()
+
+    def join(self, i: int) -> None:
+        """`i` starts accruing its shape's reasons."""
+        sid = self.shape_of[i]
+        self.touch(sid)
+        self.snapshot[i] = self.cum[sid].copy()
+        self.members[sid] += 1
+        if self.members[sid] == 1:
+            # decided at the end of the instant (most arrivals start at once and never wait)
+            self.waiting_shapes.add(sid)
+            part = self.part_of[sid]
+            self.part_sample[part] = sid
+            if not self.part_shapes[part]:
+                self.waiting_parts.add(part)
+            self.part_shapes[part].add(sid)
+            self.part_reason[part] = NO_REASON
+            self.undecided = True
+
+    def leave(self, i: int) -> None:
+        """Stop accruing the shape's reasons for `i`; fold what it accrued into its total."""
+        snap = self.snapshot[i]
+        if snap is None:
+            return
+        sid = self.shape_of[i]
+        self.touch(sid)
+        cum = self.cum[sid]
+        waited = self.wait_of(i)
+        for r, value in enumerate(cum):
+            waited[r] += value - snap[r]
+        self.snapshot[i] = None
+        self.members[sid] -= 1
+        if not self.members[sid]:
+            self.waiting_shapes.discard(sid)
+            self.shape_reason[sid] = NO_REASON
+            part = self.part_of[sid]
+            self.part_shapes[part].discard(sid)
+            if not self.part_shapes[part]:
+                self.waiting_parts.discard(part)
+
+    def open_override(self, i: int) -> None:
+        self.override_since[i] = self.replay.now
+
+    def close_override(self, i: int, reason: int) -> None:
+        now = self.replay.now
+        self.wait_of(i)[reason] += now - self.override_since[i]
+        self.override_since[i] = now
+
+    def wait_of(self, i: int) -> list[float]:
+        waited = self.wait[i]
+        if waited is None:
+            waited = self.wait[i] = [0.0] * len(REASON_CODES)
+        return waited
+
+    def touch(self, sid: int) -> None:
+        now = self.replay.now
+        reason = self.shape_reason[sid]
+        if reason != NO_REASON:
+            self.cum[sid][reason] += now - self.cum_t[sid]
+        self.cum_t[sid] = now
+
+    def decide(self) -> None:
+        """Decide each waiting shape's reason, GPU part first.
+
+        Shapes that differ only in CPU and memory share a GPU part; when the GPUs are
+        short the whole part has one reason and, if it did not change, nothing is touched.
+        Only shapes whose GPUs fit are checked one by one.
+        """
+        cluster = self.cluster
+        for part in self.waiting_parts:
+            reason = self._gpu_reason(part)
+            shapes = self.part_shapes[part]
+            if reason != GPUS_FIT:
+                if reason != self.part_reason[part]:
+                    for sid in shapes:
+                        self._set_reason(sid, reason)
+            elif self.parts[part][1] == 1:
+                self._decide_single_pods(part)
+            else:
+                for sid in shapes:
+                    pod, count, allowed = self.shapes[sid]
+                    fits = cluster.fits(pod, count, allowed)
+                    self._set_reason(sid, BEHIND_HEAD if fits else CPU_MEM_SHORT)
+            self.part_reason[part] = reason
+        self.undecided = False
+
+    def _decide_single_pods(self, part: int) -> None:
+        """One-pod shapes whose GPUs fit: compare CPU and memory with the free headroom."""
+        gpu_pod, _, allowed = self.parts[part]
+        headroom = self.cluster.headroom(gpu_pod, allowed)
+        if self.part_reason[part] == GPUS_FIT and headroom == self.part_headroom[part]:
+            return  # nothing these shapes could see has changed
+        self.part_headroom[part] = headroom
+        for sid in self.part_shapes[part]:
+            _, _, cpu, mem = self.shapes[sid][0]
+            fits = any(c >= cpu and m >= mem for c, m in headroom)
+            self._set_reason(sid, BEHIND_HEAD if fits else CPU_MEM_SHORT)
+
+    def _gpu_reason(self, part: int) -> int:
+        """The part's reason if its GPUs are short, else GPUS_FIT; with quotas, they decide."""
+        pod, count, allowed = self.parts[part]
+        if self.quota_reason is None:
+            return self.hardware_reason(pod, count, allowed)
+        return self.quota_reason(self.part_sample[part], pod, count)
+
+    def hardware_reason(self, pod: PodShape, count: int, allowed: Allowed) -> int:
+        need = pod[0] * pod[1] * count
+        if not need:
+            return GPUS_FIT
+        cluster = self.cluster
+        if cluster.free_milli(allowed) < need:
+            if allowed is not None and cluster.free_milli(None) >= need:
+                return GPU_TYPE_BUSY
+            return CLUSTER_FULL
+        return GPUS_FIT if cluster.fits(pod, count, allowed) else FRAGMENTED
+
+    def _set_reason(self, sid: int, reason: int) -> None:
+        if reason != self.shape_reason[sid]:
+            self.touch(sid)
+            self.shape_reason[sid] = reason
+
+    def waits(self) -> list[tuple[float, ...] | None]:
+        """Seconds waited per reason, per job (None: it never waited)."""
+        return [tuple(w) if w is not None and any(w) else None for w in self.wait]

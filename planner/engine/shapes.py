@@ -1,0 +1,107 @@
+"""Job shapes: jobs grouped by what they ask of the cluster, and the set algebra on node classes.
+
+Jobs of one shape (pod request, pod count, allowed node classes; with ClusterQueues also
+the queue and priority) fit or fail together, so a scheduling pass tries each shape once
+and why-they-wait is decided per shape. Pure functions; no replay state.
+"""
+
+from collections import deque
+
+from planner.core.model import Job
+from planner.engine.cluster import Allowed, ClusterState, PodShape, pod_shape
+from planner.engine.sharing import find_profile
+
+Shape = tuple[PodShape, int, Allowed]
+NO_QUEUE = -2
+"""The job's queue maps to no ClusterQueue."""
+
+
+def find_shapes(
+    jobs: list[Job],
+    cluster: ClusterState,
+    cq_of_job: list[int],
+    cq_allowed: dict[int, Allowed],
+    *,
+    quota_on: tuple[bool, bool] = (False, False),
+    priorities: list[int] | None = None,
+) -> tuple[list[Shape], list[int], list[int], list[int], int]:
+    """Distinct shapes (pod, pods, allowed classes; with queues also ClusterQueue and
+    priority), each job's shape id, each shape's queue and priority, pods rounded up.
+    CPU and memory count when nodes limit them or queues have quotas on them."""
+    cpu_on, mem_on = cluster.cpu_limited or quota_on[0], cluster.mem_limited or quota_on[1]
+    keys: dict[tuple[Shape, int, int], int] = {}
+    allowed_of: dict[tuple[tuple[str, ...], int], Allowed] = {}
+    shape_of: list[int] = []
+    rounded_up = 0
+    for index, job in enumerate(jobs):
+        pod = pod_shape(job.gpus, job.cpu, job.mem_gib, cpu_on=cpu_on, mem_on=mem_on)
+        pod = mig_request(pod, job.gpu_types)
+        if job.gpus > 1 and job.gpus != int(job.gpus):
+            rounded_up += job.pods
+        priority = priorities[index] if priorities is not None else job.priority
+        cq, priority = (cq_of_job[index], priority) if cq_of_job else (-1, 0)
+        where = (job.gpu_types, cq)
+        if where not in allowed_of:
+            allowed_of[where] = intersect(cluster.classes_for(job.gpu_types), cq_allowed.get(cq))
+        key = ((pod, job.pods, allowed_of[where]), cq, priority)
+        shape_of.append(keys.setdefault(key, len(keys)))
+    shapes = [shape for shape, _, _ in keys]
+    return (
+        shapes,
+        shape_of,
+        [cq for _, cq, _ in keys],
+        [priority for _, _, priority in keys],
+        rounded_up,
+    )
+
+
+def mig_request(pod: PodShape, gpu_types: tuple[str, ...]) -> PodShape:
+    """A pod asking for a MIG profile (`gpu_type` 3g.40gb) asks for its code, per instance."""
+    for name in gpu_types:
+        prof = find_profile(name)
+        if prof is not None and pod[1]:
+            return PodShape(prof.code, pod.gpus, pod.cpu, pod.mem)
+    return pod
+
+
+def intersect(a: Allowed, b: Allowed) -> Allowed:
+    if a is None:
+        return b
+    return a if b is None else a & b
+
+
+def union(sets: list[Allowed]) -> Allowed:
+    if any(classes is None for classes in sets):
+        return None
+    return frozenset().union(*[classes for classes in sets if classes is not None])
+
+
+def milli(shape: Shape) -> int:
+    """Milli-GPUs a job of this shape asks for in all."""
+    pod, count, _ = shape
+    return pod[0] * pod[1] * count
+
+
+def insert_sorted(queue: deque[int], i: int) -> None:
+    """Put `i` into an ascending queue where it belongs (a requeued job keeps its place)."""
+    for pos, j in enumerate(queue):
+        if j > i:
+            queue.insert(pos, i)
+            return
+    queue.append(i)
+
+
+def never_fits(cluster: ClusterState, shape: Shape) -> str:
+    """Why a job of this shape cannot run even on the empty cluster ('' if it can)."""
+    pod, count, allowed = shape
+    if cluster.fits(pod, count, allowed):
+        return ""
+    if allowed is not None and not allowed:
+        return "gpu_type_not_installed"
+    if pod[0] * pod[1] * count > cluster.free_milli(allowed):
+        return "more_gpus_than_installed"
+    if cluster.capacity(pod, allowed) == 0 and cluster.refused_by_sharing(pod, allowed):
+        return "no_such_shared_device"
+    if cluster.capacity(pod, allowed) == 0:
+        return "pod_larger_than_any_node"
+    return "gang_does_not_fit_nodes"
