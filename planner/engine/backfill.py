@@ -104,7 +104,7 @@ class Backfill(GangQueueing, Plugin):
         replay = self.replay
         cluster = replay.cluster
         pod, count, allowed = replay.shapes[replay.shape_of[pivot]]
-        need = pod[0] * pod[1] * count
+        need = pod.milli * pod.gpus * count
         released: list[int] = []
         plan = None
         shadow = replay.now

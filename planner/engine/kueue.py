@@ -198,7 +198,7 @@ class Kueue(Plugin):
     def fits_quota(self, cq: int, flavor: int, sid: int) -> bool:
         """GPUs, and CPU and memory where the queue has quotas for them, fit the flavor."""
         pod, count, _ = self.replay.shapes[sid]
-        if not self.quotas.fits(cq, flavor, pod[0] * pod[1] * count):
+        if not self.quotas.fits(cq, flavor, pod.milli * pod.gpus * count):
             return False
         return all(
             not extra.covered[cq][flavor] or extra.fits(cq, flavor, pod[r] * count)
@@ -208,7 +208,7 @@ class Kueue(Plugin):
     def charge(self, cq: int, flavor: int, sid: int, sign: int) -> None:
         """Add (+1) or return (-1) a job's request to its queue's quotas."""
         pod, count, _ = self.replay.shapes[sid]
-        self.quotas.add(cq, flavor, sign * pod[0] * pod[1] * count)
+        self.quotas.add(cq, flavor, sign * pod.milli * pod.gpus * count)
         for extra, r in self.resource_quotas:
             if extra.covered[cq][flavor]:
                 extra.add(cq, flavor, sign * pod[r] * count)

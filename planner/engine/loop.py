@@ -27,10 +27,9 @@ import gc
 import heapq
 from collections import deque
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from planner.core.config import NodeSpec
-from planner.core.errors import ScenarioError
 from planner.core.model import Job
 from planner.engine.burst import Burst
 from planner.engine.cluster import MILLI, ClusterState, NodeAlloc, typical_pods
@@ -38,15 +37,15 @@ from planner.engine.events import BURST, FINISH, KINDS, RETRY, TERMINATED
 from planner.engine.evictions import Evictions
 from planner.engine.hooks import Plugin, bind
 from planner.engine.online import OnlineServices
-from planner.engine.policy import MAX_SIMULATED_S, Policy
+from planner.engine.outcome import build_result
+from planner.engine.policy import Policy, check_span
 from planner.engine.reasons import WaitReasons
 from planner.engine.registry import plugins, queue_admission
 from planner.engine.result import ReplayResult
 from planner.engine.shapes import find_shapes, insert_sorted, milli
 from planner.engine.slowdown import Slowdowns
-from planner.engine.states import STATUS_TEXT, State
+from planner.engine.states import State
 from planner.engine.timeline import TimelineRecorder, new_timeline
-from planner.engine.waits import BACKOFF, PARTIAL_GANG
 
 PENDING, WAITING, RUNNING, DONE = State.PENDING, State.WAITING, State.RUNNING, State.DONE
 _PROGRESS_STEPS = 2048  # loop iterations between progress checks
@@ -67,7 +66,7 @@ def simulate(
     1.0 last): half arrivals, half jobs settled (neither waiting nor running). It may raise
     to abandon the replay.
     """
-    _check_span(jobs, policy)
+    check_span(jobs, policy)
     # The loop allocates millions of short-lived tuples and creates no cycles; the cyclic
     # collector would rescan every live job object again and again (a third of the run).
     collecting = gc.isenabled()
@@ -80,32 +79,6 @@ def simulate(
     if progress is not None:
         progress(1.0)
     return result
-
-
-def _check_span(jobs: Sequence[Job], policy: Policy) -> None:
-    """Refuse times no replay should simulate: not finite, or past `MAX_SIMULATED_S`."""
-    horizon = policy.horizon_s
-    if horizon is not None and not 0 <= horizon <= MAX_SIMULATED_S:
-        raise ScenarioError(
-            f"horizon_s {horizon:g}: give a number of seconds from 0 to {MAX_SIMULATED_S:.0f} "
-            "(100 years)"
-        )
-    for job in jobs:
-        withdraw = job.withdraw_after_s
-        if withdraw is not None and not 0 <= withdraw <= MAX_SIMULATED_S:
-            raise ScenarioError(
-                f"job {job.job_id!r}: withdraw_after_s {withdraw:g}: give seconds from 0 to "
-                f"{MAX_SIMULATED_S:.0f} (100 years)"
-            )
-        end = job.submit_s + job.duration_s
-        if not (
-            job.duration_s >= 0 and job.submit_s >= -MAX_SIMULATED_S and end <= MAX_SIMULATED_S
-        ):
-            raise ScenarioError(
-                f"job {job.job_id!r}: submit_s {job.submit_s:g} and duration_s "
-                f"{job.duration_s:g} end past the {MAX_SIMULATED_S:.0f} s (100 years) a replay "
-                "simulates; was the duration given in milliseconds?"
-            )
 
 
 class Replay:
@@ -268,7 +241,7 @@ class Replay:
         end = horizon if horizon is not None else self.now
         self.advance(max(end, self.now))
         evictions.clip_terminations(end)
-        return _result(self)
+        return build_result(self)
 
     def _report(self, progress: Callable[[float], None] | None) -> None:
         """Call `progress` with the fraction done if it grew enough since the last call."""
@@ -364,7 +337,7 @@ class Replay:
         self.state[i] = RUNNING
         now = self.start[i] = self.now
         pod = self.shapes[self.shape_of[i]][0]
-        milli = pod[0] * pod[1]
+        milli = pod.milli * pod.gpus
         node_class, pool_index = self.cluster.node_class, self.pool_index
         for node, pods, _ in self.allocs[i]:
             self.alloc_by_pool[pool_index[node_class[node]]] += milli * pods
@@ -405,20 +378,20 @@ class Replay:
 
     def release_job(self, i: int) -> None:
         pod = self.shapes[self.shape_of[i]][0]
-        milli = pod[0] * pod[1]
+        milli = pod.milli * pod.gpus
         node_class, pool_index = self.cluster.node_class, self.pool_index
         for alloc in self.allocs[i]:
             self.cluster.release(alloc, pod)
-            self.alloc_by_pool[pool_index[node_class[alloc[0]]]] -= milli * alloc[1]
+            self.alloc_by_pool[pool_index[node_class[alloc.node]]] -= milli * alloc.pods
 
     def reapply_job(self, i: int) -> None:
         """Undo `release_job` exactly (same GPUs), after a what-if (backfill, preemption)."""
         pod = self.shapes[self.shape_of[i]][0]
-        milli = pod[0] * pod[1]
+        milli = pod.milli * pod.gpus
         node_class, pool_index = self.cluster.node_class, self.pool_index
         for alloc in self.allocs[i]:
             self.cluster.reapply(alloc, pod)
-            self.alloc_by_pool[pool_index[node_class[alloc[0]]]] += milli * alloc[1]
+            self.alloc_by_pool[pool_index[node_class[alloc.node]]] += milli * alloc.pods
 
     # --- the waiting queue ---------------------------------------------------------------------
 
@@ -492,61 +465,8 @@ class Replay:
         pod = self.shapes[self.shape_of[i]][0]
         per_node: dict[int, int] = {}
         for node, pods, _ in self.allocs[i]:
-            per_node[node] = per_node.get(node, 0) + pod[0] * pod[1] * pods
+            per_node[node] = per_node.get(node, 0) + pod.milli * pod.gpus * pods
         return tuple((node, milli / MILLI) for node, milli in per_node.items())
-
-
-def _result(replay: Replay) -> ReplayResult:
-    """Close every open wait, then gather the core's figures and each plugin's."""
-    end = replay.now
-    reasons, preempted = replay.reasons, replay.evictions.preempted_waiting
-    for i in range(len(replay.jobs)):
-        if reasons.snapshot[i] is not None:
-            reasons.leave(i)
-        state = replay.state[i]
-        if state == WAITING and replay.placed[i]:
-            reasons.close_override(i, PARTIAL_GANG)
-        elif state == State.BACKING_OFF:
-            reasons.close_override(i, BACKOFF)
-        if i in preempted:
-            reasons.close_override(i, preempted.pop(i))
-        elif state == RUNNING:
-            replay.end[i] = end
-    replay.recorder.finish()
-    cluster = replay.cluster
-    capacity: dict[str, int] = {}
-    for c in cluster.node_class:
-        pool = replay.pool_of_class[c]
-        capacity[pool] = capacity.get(pool, 0) + cluster.classes[c].gpus
-    fields: dict[str, Any] = {}
-    for plugin in replay.plugins:
-        fields.update(plugin.report(end))
-    jobs, states = replay.jobs, replay.state
-    return ReplayResult(
-        jobs=jobs,
-        policy=replay.policy,
-        node_ids=cluster.node_ids,
-        capacity_gpus=capacity,
-        status=[STATUS_TEXT[s] for s in states],
-        start_s=replay.start,
-        end_s=replay.end,
-        placement=[replay.placement_of(i) for i in range(len(jobs))],
-        wait_by_reason=reasons.waits(),
-        unschedulable_reason=replay.unschedulable,
-        horizon_s=end,
-        allocated_gpu_s=replay.allocated_milli_s / MILLI,
-        held_idle_gpu_s=replay.held_milli_s / MILLI,
-        deadlock=replay.deadlock,
-        timeline=replay.timeline,
-        rounded_up_pods=replay.rounded_up,
-        distinct_states_max=replay.distinct_max,
-        overhead_gpu_s=sum(
-            (replay.run_s[i] - job.duration_s) * job.total_gpus
-            for i, job in enumerate(jobs)
-            if states[i] == DONE
-        ),
-        **fields,
-    )
 
 
 def _find(found: list[Plugin], kind: type[P]) -> P | None:

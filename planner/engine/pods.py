@@ -111,10 +111,10 @@ class PodAdmission(Plugin):
                 replay.push(replay.now + timeout, TIMEOUT, i)
         replay.allocs[i].append(replay.cluster.allocate(plan[0][0], pod, 1))
         replay.placed[i] += 1
-        replay.held_milli += pod[0] * pod[1]
+        replay.held_milli += pod.milli * pod.gpus
         replay.dirty = True
         if replay.placed[i] == replay.jobs[i].pods:
-            replay.held_milli -= pod[0] * pod[1] * replay.placed[i]
+            replay.held_milli -= pod.milli * pod.gpus * replay.placed[i]
             replay.reasons.close_override(i, PARTIAL_GANG)
             replay.begin_running(i)
         return True
@@ -154,7 +154,7 @@ class PodAdmission(Plugin):
         replay.reasons.close_override(i, PARTIAL_GANG)
         for alloc in replay.allocs[i]:
             replay.cluster.release(alloc, pod)
-        replay.held_milli -= pod[0] * pod[1] * replay.placed[i]
+        replay.held_milli -= pod.milli * pod.gpus * replay.placed[i]
         replay.allocs[i] = []
         replay.placed[i] = 0
 

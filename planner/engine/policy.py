@@ -3,11 +3,12 @@
 Plain values for the engine; `planner.engine.scenario` validates what users write into this.
 """
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from planner.core.errors import ScenarioError
+from planner.core.model import Job
 from planner.engine.cluster import PLACEMENTS, Placement
 from planner.engine.colocation import Colocation
 from planner.engine.overhead import Overhead
@@ -122,6 +123,32 @@ class Policy:
             )
         if self.backfill_depth < 1:
             raise ScenarioError(f"backfill_depth must be >= 1 (got {self.backfill_depth})")
+
+
+def check_span(jobs: Sequence[Job], policy: Policy) -> None:
+    """Refuse times no replay should simulate: not finite, or past `MAX_SIMULATED_S`."""
+    horizon = policy.horizon_s
+    if horizon is not None and not 0 <= horizon <= MAX_SIMULATED_S:
+        raise ScenarioError(
+            f"horizon_s {horizon:g}: give a number of seconds from 0 to {MAX_SIMULATED_S:.0f} "
+            "(100 years)"
+        )
+    for job in jobs:
+        withdraw = job.withdraw_after_s
+        if withdraw is not None and not 0 <= withdraw <= MAX_SIMULATED_S:
+            raise ScenarioError(
+                f"job {job.job_id!r}: withdraw_after_s {withdraw:g}: give seconds from 0 to "
+                f"{MAX_SIMULATED_S:.0f} (100 years)"
+            )
+        end = job.submit_s + job.duration_s
+        if not (
+            job.duration_s >= 0 and job.submit_s >= -MAX_SIMULATED_S and end <= MAX_SIMULATED_S
+        ):
+            raise ScenarioError(
+                f"job {job.job_id!r}: submit_s {job.submit_s:g} and duration_s "
+                f"{job.duration_s:g} end past the {MAX_SIMULATED_S:.0f} s (100 years) a replay "
+                "simulates; was the duration given in milliseconds?"
+            )
 
 
 def _one_of(name: str, value: str, allowed: tuple[str, ...]) -> None:

@@ -168,7 +168,7 @@ class WaitReasons:
         return self.quota_reason(self.part_sample[part], pod, count)
 
     def hardware_reason(self, pod: PodShape, count: int, allowed: Allowed) -> int:
-        need = pod[0] * pod[1] * count
+        need = pod.milli * pod.gpus * count
         if not need:
             return GPUS_FIT
         cluster = self.cluster

@@ -59,7 +59,7 @@ def mig_request(pod: PodShape, gpu_types: tuple[str, ...]) -> PodShape:
     """A pod asking for a MIG profile (`gpu_type` 3g.40gb) asks for its code, per instance."""
     for name in gpu_types:
         prof = find_profile(name)
-        if prof is not None and pod[1]:
+        if prof is not None and pod.gpus:
             return PodShape(prof.code, pod.gpus, pod.cpu, pod.mem)
     return pod
 
@@ -79,7 +79,7 @@ def union(sets: list[Allowed]) -> Allowed:
 def milli(shape: Shape) -> int:
     """Milli-GPUs a job of this shape asks for in all."""
     pod, count, _ = shape
-    return pod[0] * pod[1] * count
+    return pod.milli * pod.gpus * count
 
 
 def insert_sorted(queue: deque[int], i: int) -> None:
@@ -98,7 +98,7 @@ def never_fits(cluster: ClusterState, shape: Shape) -> str:
         return ""
     if allowed is not None and not allowed:
         return "gpu_type_not_installed"
-    if pod[0] * pod[1] * count > cluster.free_milli(allowed):
+    if pod.milli * pod.gpus * count > cluster.free_milli(allowed):
         return "more_gpus_than_installed"
     if cluster.capacity(pod, allowed) == 0 and cluster.refused_by_sharing(pod, allowed):
         return "no_such_shared_device"

@@ -1,0 +1,68 @@
+"""The end of a replay: close every open wait and gather the figures into a `ReplayResult`.
+
+The loop's own figures (states, times, placements, integrals) are read here; each plugin
+adds the fields it owns (`Plugin.report`).
+"""
+
+from typing import TYPE_CHECKING, Any
+
+from planner.engine.cluster import MILLI
+from planner.engine.result import ReplayResult
+from planner.engine.states import STATUS_TEXT, State
+from planner.engine.waits import BACKOFF, PARTIAL_GANG
+
+if TYPE_CHECKING:
+    from planner.engine.loop import Replay
+
+
+def build_result(replay: "Replay") -> ReplayResult:
+    """Close every open wait, then gather the core's figures and each plugin's."""
+    end = replay.now
+    reasons, preempted = replay.reasons, replay.evictions.preempted_waiting
+    for i in range(len(replay.jobs)):
+        if reasons.snapshot[i] is not None:
+            reasons.leave(i)
+        state = replay.state[i]
+        if state == State.WAITING and replay.placed[i]:
+            reasons.close_override(i, PARTIAL_GANG)
+        elif state == State.BACKING_OFF:
+            reasons.close_override(i, BACKOFF)
+        if i in preempted:
+            reasons.close_override(i, preempted.pop(i))
+        elif state == State.RUNNING:
+            replay.end[i] = end
+    replay.recorder.finish()
+    cluster = replay.cluster
+    capacity: dict[str, int] = {}
+    for c in cluster.node_class:
+        pool = replay.pool_of_class[c]
+        capacity[pool] = capacity.get(pool, 0) + cluster.classes[c].gpus
+    fields: dict[str, Any] = {}
+    for plugin in replay.plugins:
+        fields.update(plugin.report(end))
+    jobs, states = replay.jobs, replay.state
+    return ReplayResult(
+        jobs=jobs,
+        policy=replay.policy,
+        node_ids=cluster.node_ids,
+        capacity_gpus=capacity,
+        status=[STATUS_TEXT[s] for s in states],
+        start_s=replay.start,
+        end_s=replay.end,
+        placement=[replay.placement_of(i) for i in range(len(jobs))],
+        wait_by_reason=reasons.waits(),
+        unschedulable_reason=replay.unschedulable,
+        horizon_s=end,
+        allocated_gpu_s=replay.allocated_milli_s / MILLI,
+        held_idle_gpu_s=replay.held_milli_s / MILLI,
+        deadlock=replay.deadlock,
+        timeline=replay.timeline,
+        rounded_up_pods=replay.rounded_up,
+        distinct_states_max=replay.distinct_max,
+        overhead_gpu_s=sum(
+            (replay.run_s[i] - job.duration_s) * job.total_gpus
+            for i, job in enumerate(jobs)
+            if states[i] == State.DONE
+        ),
+        **fields,
+    )
