@@ -8,7 +8,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from planner.core.errors import TraceError
-from planner.store.sql import Connection, Row, fetch_all, fetch_one
+from planner.store.sql import Connection, Row, doing, fetch_all, fetch_one
 
 _CLASSES = """
 CASE WHEN pods * gpus = 0 THEN '0'
@@ -48,12 +48,13 @@ class TraceStats(BaseModel):
 
 def find_trace(con: Connection, ref: str) -> str:
     """The trace id for an id, a unique id prefix or a trace name."""
-    rows = fetch_all(
-        con,
-        "SELECT trace_id FROM traces WHERE trace_id = $r OR name = $r "
-        "OR (length($r) >= 4 AND starts_with(trace_id, $r)) ORDER BY imported_at DESC",
-        {"r": ref},
-    )
+    with doing(f"look up the trace '{ref}'"):
+        rows = fetch_all(
+            con,
+            "SELECT trace_id FROM traces WHERE trace_id = $r OR name = $r "
+            "OR (length($r) >= 4 AND starts_with(trace_id, $r)) ORDER BY imported_at DESC",
+            {"r": ref},
+        )
     if not rows:
         raise TraceError(
             f"no stored trace has the id or name '{ref}'; `planner traces` lists "
@@ -68,6 +69,11 @@ def find_trace(con: Connection, ref: str) -> str:
 
 
 def trace_stats(con: Connection, trace_id: str) -> TraceStats:
+    with doing(f"read the statistics of trace {trace_id}"):
+        return _trace_stats(con, trace_id)
+
+
+def _trace_stats(con: Connection, trace_id: str) -> TraceStats:
     meta = _one(
         con,
         "SELECT name, source_file, source_format, jobs, rows_read, time_base, "
@@ -137,10 +143,11 @@ def _percentiles(con: Connection, trace_id: str, expr: str) -> dict[str, float]:
 
 
 def list_traces(con: Connection) -> list[dict[str, Any]]:
-    rows = fetch_all(
-        con,
-        "SELECT trace_id, name, source_file, source_format, jobs, rows_read, gpu_hours, "
-        "strftime(imported_at, '%Y-%m-%d %H:%M') FROM traces ORDER BY imported_at DESC",
-    )
+    with doing("list the stored traces"):
+        rows = fetch_all(
+            con,
+            "SELECT trace_id, name, source_file, source_format, jobs, rows_read, gpu_hours, "
+            "strftime(imported_at, '%Y-%m-%d %H:%M') FROM traces ORDER BY imported_at DESC",
+        )
     keys = ("trace_id", "name", "source_file", "format", "jobs", "rows", "gpu_hours", "imported")
     return [dict(zip(keys, row, strict=True)) for row in rows]
