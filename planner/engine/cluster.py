@@ -219,7 +219,7 @@ class ClusterState:
                 usable = len(nodes) - (reserved.get(sid, 0) if reserved else 0)
                 if usable > 0:
                     candidates.append((sid, fit, nodes, usable))
-                    total += min(fit, count) * usable
+                    total += (fit if fit < count else count) * usable  # min(), inlined
         if total < count:
             return None
         if count == 1:

@@ -19,11 +19,27 @@ class Fragmentation:
     def __init__(
         self, hardware: NodeClasses, states: NodeStates, fit: PodFit, typical: Sequence[TypicalPod]
     ) -> None:
-        self.typical = tuple(typical)
         self._hardware = hardware
         self._states = states
         self._fit = fit
         self._frag: dict[int, float] = {}
+        self._gpu_frag: dict[tuple[int, ...], float] = {}
+        self._gpu_rows: dict[tuple[int, ...], tuple[tuple[bool, int], ...]] = {}
+        """Per GPUs' free values (many states differ only in CPU and memory), per typical pod:
+        (whether its GPUs fit, free milli on GPUs too small for it)."""
+        self.typical = tuple(typical)
+
+    @property
+    def typical(self) -> tuple[TypicalPod, ...]:
+        return self._typical
+
+    @typical.setter
+    def typical(self, typical: tuple[TypicalPod, ...]) -> None:
+        self._typical = typical
+        # flattened once: the measure reads every typical pod for every new node state
+        self._rows = tuple((*t.pod, t.weight, t.allowed) for t in typical)
+        self._gpu_frag.clear()
+        self._gpu_rows.clear()
 
     def of_state(self, sid: int) -> float:
         """Milli-GPUs of a node in state `sid` fragmented against the mix (memoised)."""
@@ -35,35 +51,52 @@ class Fragmentation:
         frag = 0.0
         if total and cls in self._hardware.shared:
             fit = self._fit
-            for typical in self.typical:
+            for typical in self._typical:
                 pod = typical.pod
                 usable = typical.allowed is None or cls in typical.allowed
                 if not (usable and fit.fitting(sid, pod, fit.pid(pod), False)):
                     frag += typical.weight * total
         elif total:
-            for typical in self.typical:
-                milli, gpus, cpu, mem = typical.pod
-                if typical.allowed is not None and cls not in typical.allowed:
-                    frag += typical.weight * total
-                    continue
-                fitting = sum(1 for f in free if f >= milli)
-                if fitting >= gpus and cpu_free >= cpu and mem_free >= mem:
-                    frag += typical.weight * sum(f for f in free if f < milli)
+            gpu_rows = self._gpu_rows.get(free) or self._split(free)
+            for (_, _, cpu, mem, weight, allowed), (gpus_fit, lost) in zip(
+                self._rows, gpu_rows, strict=True
+            ):
+                if allowed is not None and cls not in allowed:
+                    frag += weight * total
+                elif gpus_fit and cpu_free >= cpu and mem_free >= mem:
+                    frag += weight * lost
                 else:
-                    frag += typical.weight * total
+                    frag += weight * total
         self._frag[sid] = frag
         return frag
 
     def of_gpus(self, free: tuple[int, ...]) -> float:
-        """GPU-only measure (CPU taken as sufficient): picks the GPU inside a node."""
+        """GPU-only measure (CPU taken as sufficient): picks the GPU inside a node (memoised
+        by the GPUs' free values, sorted high to low)."""
+        cached = self._gpu_frag.get(free)
+        if cached is not None:
+            return cached
         total = sum(free)
         frag = 0.0
-        for typical in self.typical:
-            milli, gpus, _, _ = typical.pod
-            fitting = sum(1 for f in free if f >= milli)
-            lost = sum(f for f in free if f < milli) if fitting >= gpus else total
-            frag += typical.weight * lost
+        gpu_rows = self._gpu_rows.get(free) or self._split(free)
+        for (_, _, _, _, weight, _), (gpus_fit, lost) in zip(self._rows, gpu_rows, strict=True):
+            frag += weight * (lost if gpus_fit else total)
+        self._gpu_frag[free] = frag
         return frag
+
+    def _split(self, free: tuple[int, ...]) -> tuple[tuple[bool, int], ...]:
+        """Per typical pod: whether its GPUs fit these free GPUs, and the free milli on GPUs
+        too small for it (computed once per distinct milli)."""
+        by_milli: dict[int, tuple[int, int]] = {}
+        for milli, *_ in self._rows:
+            if milli not in by_milli:
+                fitting = sum(1 for f in free if f >= milli)
+                by_milli[milli] = (fitting, sum(f for f in free if f < milli))
+        rows = tuple(
+            (by_milli[milli][0] >= gpus, by_milli[milli][1]) for milli, gpus, *_ in self._rows
+        )
+        self._gpu_rows[free] = rows
+        return rows
 
     def cluster(self) -> int:
         """Milli-GPUs fragmented in the whole cluster."""

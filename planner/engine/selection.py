@@ -26,7 +26,8 @@ class NodePicker:
         self._fit = fit
         self._rng = view.rng
         self._allowed_nodes: dict[Allowed, list[int]] = {}
-        self._score: dict[tuple[int, int, int], Score] = {}
+        self._scores: dict[tuple[int, int], dict[int, Score]] = {}
+        """(pod id, pods placed) -> state id -> score."""
 
     def random_node(
         self, pod: PodShape, pid: int, allowed: Allowed, avoid: bool, node_class: list[int]
@@ -61,12 +62,13 @@ class NodePicker:
                 chosen -= usable
         best = candidates[0]
         if len(candidates) > 1:
-            memo = self._score
+            memo = self._memo(pid, 1)
             best_score: Score = 0
             for index, candidate in enumerate(candidates):
-                score = memo.get((candidate[0], pid, 1))
+                sid = candidate[0]
+                score = memo.get(sid)
                 if score is None:
-                    score = self._scored(candidate[0], pod, pid, 1)
+                    score = memo[sid] = self._score(sid, pod, 1)
                 if not index or score < best_score:
                     best, best_score = candidate, score
         return self._states.node_in(best[2], avoid, 0)
@@ -90,7 +92,8 @@ class NodePicker:
             if self.at_random:
                 index = pool[self._rng.randrange(len(pool))]
             else:
-                index = min(pool, key=lambda i: self._scored(candidates[i][0], pod, pid, take))
+                memo = self._memo(pid, take)
+                index = min(pool, key=lambda i: self._scored(memo, candidates[i][0], pod, take))
             node = self._states.node_in(candidates[index][2], avoid, used[index])
             used[index] += 1
             plan.append((node, take))
@@ -102,16 +105,23 @@ class NodePicker:
         options = sorted({f for f in free if f >= milli})
         return self.policy.gpu_choice(self._view, free, options, milli)
 
-    def _scored(self, sid: int, pod: PodShape, pid: int, pods: int) -> Score:
-        memo = (sid, pid, pods)
-        cached = self._score.get(memo)
-        if cached is not None:
-            return cached
+    def _memo(self, pid: int, pods: int) -> dict[int, Score]:
+        memo = self._scores.get((pid, pods))
+        if memo is None:
+            memo = self._scores[(pid, pods)] = {}
+        return memo
+
+    def _scored(self, memo: dict[int, Score], sid: int, pod: PodShape, pods: int) -> Score:
+        score = memo.get(sid)
+        if score is None:
+            score = memo[sid] = self._score(sid, pod, pods)
+        return score
+
+    def _score(self, sid: int, pod: PodShape, pods: int) -> Score:
+        """The policy's score of a node in state `sid` once it holds `pods` more pods."""
         assert self.policy.score is not None, "a random policy scores nothing"
         key = self._states.states[sid]
-        score = self.policy.score(self._view, key, self._after(key, pod, pods))
-        self._score[memo] = score
-        return score
+        return self.policy.score(self._view, key, self._after(key, pod, pods))
 
     def _after(self, key: StateKey, pod: PodShape, pods: int) -> StateKey:
         """The state a node in `key` would be in with `pods` more such pods."""
