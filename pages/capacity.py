@@ -3,31 +3,19 @@ of the hybrid's burst threshold)."""
 
 import streamlit as st
 
-from planner.core.errors import PlannerError
+from planner.ui import capacity_page as step
 from planner.ui import capacity_view as view
 from planner.ui import frame
-from planner.ui.i18n import fmt_number, language, reporting_currency, t
-from planner.ui.overview_view import fx_rate
-from planner.ui.safe import md
-from planner.ui.widgets import plot
+from planner.ui.i18n import fmt_number, language, t
 
 frame.require_menu()
 
 lang = language()  # bound here: widgets' format functions also run outside this script
-RESULT = "capacity_result"  # the last sweep: (inputs, rows, currency)
 
 st.title(t("capacity.title"))
 st.caption(t("capacity.caption"))
 source = st.selectbox(t("capacity.scenario"), view.scenarios(), key="capacity_scenario")
-try:
-    scenario = view.compare_view.load_bundled(source)
-except PlannerError as err:
-    st.error(md(err), icon=":material/error:")
-    st.stop()
-for missing, key in ((not scenario.trace, "no_trace"), (not scenario.self_hosted, "no_servers")):
-    if missing:
-        st.info(t(f"capacity.{key}", source=source), icon=":material/info:")
-        st.stop()
+scenario = step.scenario_or_stop(source)
 
 pool_index = 0
 if len(scenario.self_hosted) > 1:
@@ -69,46 +57,9 @@ if scenario.hybrid is not None:
         key="capacity_thresholds",
     )
 
-try:
-    counts = view.parse_counts(text)
-    thresholds = [] if burst_text is None else view.parse_thresholds(burst_text)
-    view.check_runs(counts, thresholds)
-except PlannerError as err:
-    st.error(md(err), icon=":material/error:")
-    st.stop()
-
+counts, thresholds = step.points_or_stop(text, burst_text)
 st.caption(view.runs_note(counts, thresholds, lang))
 inputs = (source, pool_index, tuple(counts), tuple(thresholds))
 if st.button(t("capacity.run"), type="primary", key="capacity_run"):
-    bar = st.progress(0.0, text=t("capacity.progress_start"))
-
-    def advance(done: int, total: int) -> None:
-        bar.progress(done / total, text=t("capacity.progress", done=done, total=total))
-
-    try:
-        rows, currency = view.sweep(scenario, counts, thresholds, on_point=advance, pool=pool_index)
-    except PlannerError as err:
-        bar.empty()
-        st.error(t("capacity.sweep_failed", error=md(err)), icon=":material/error:")
-        st.stop()
-    bar.empty()
-    st.session_state[RESULT] = (inputs, rows, currency)
-
-result = st.session_state.get(RESULT)
-if result is None or result[0] != inputs:
-    st.info(t("capacity.press_run"), icon=":material/play_arrow:")
-    st.stop()
-
-_, all_rows, swept_in = result
-reporting = reporting_currency()
-rate = fx_rate(swept_in, reporting, scenario.fx_date)
-currency = reporting if rate is not None else swept_in
-rows = view.convert(view.for_horizon(all_rows, years), rate or 1.0)
-fixed = view.held_fixed(scenario, pool_index, lang)
-answer = view.sentence(rows, target, currency, lang, swept=pool.gpu if fixed else "", fixed=fixed)
-st.info(answer, icon=":material/lightbulb:")
-if swept_in != reporting:
-    key = "capacity.converted" if rate is not None else "capacity.not_converted"
-    st.caption(t(key, source=swept_in, target=reporting))
-plot(st, view.chart(rows, target, currency, years, lang), key="capacity_chart")
-st.dataframe(view.table(rows, years, currency, lang), hide_index=True, key="capacity_points")
+    step.run_sweep(scenario, counts, thresholds, inputs)
+step.answer(scenario, inputs, target, years, lang)

@@ -4,7 +4,7 @@ answer, the next step, and the job histories stored so far."""
 import streamlit as st
 
 from planner.core.errors import PlannerError
-from planner.ui import cache, compare_view, frame, state
+from planner.ui import cache, compare_view, frame, state, trace_choice
 from planner.ui import overview_view as view
 from planner.ui.i18n import fmt_number, language, t
 from planner.ui.safe import md
@@ -41,26 +41,8 @@ for name in LINKS:
     st.page_link(f"pages/{name}.py", label=t(f"overview.link.{name}"))
 
 st.header(t("overview.traces_header"))
-try:
-    sample_id = cache.sample_trace()
-    traces = cache.stored_traces()
-except PlannerError as err:
-    st.error(t("overview.db_error", error=md(err)), icon=":material/error:")
-    st.stop()
-
-if not traces:
-    st.warning(t("overview.no_traces"))
-    st.stop()
-
-labels = {
-    tr["trace_id"]: t(
-        "overview.trace_label",
-        name=tr["name"],
-        jobs=fmt_number(tr["jobs"]),
-        trace_id=tr["trace_id"],
-    )
-    for tr in traces
-}
+sample_id, traces = trace_choice.stored_or_stop("overview", error_key="overview.db_error")
+labels = trace_choice.labels(traces, "overview")
 ids = list(labels)
 trace_id = st.selectbox(
     t("overview.trace"),

@@ -4,10 +4,9 @@ Kept out of `streamlit_app.py` so the entrypoint stays a few lines and the menu 
 importable by tests.
 """
 
+from contextvars import ContextVar
+
 import streamlit as st
-from streamlit.navigation.page import StreamlitPage
-from streamlit.runtime.pages_manager import PagesManager
-from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
 from planner.ui.i18n import language_switch, t
 
@@ -20,9 +19,12 @@ PAGES = (
     ("compare", ":material/compare_arrows:"),
     ("capacity", ":material/tune:"),
 )
+# True while `run()` runs the chosen page: a page that finds it False was routed around the
+# menu (see `require_menu`). A context variable, so each session's script thread has its own.
+_IN_MENU: ContextVar[bool] = ContextVar("in_menu", default=False)
 
 
-def menu() -> list[StreamlitPage]:
+def menu() -> list[st.Page]:
     """The app's pages; titles change with the language, URLs (/replay, ...) do not."""
     return [
         st.Page(
@@ -41,27 +43,34 @@ def run() -> None:
         page_title="GPU Capacity Planner", page_icon=":material/memory:", layout="wide"
     )
     language_switch()
-    st.navigation(menu()).run()
+    page = st.navigation(menu())
+    token = _IN_MENU.set(True)
+    try:
+        page.run()
+    finally:
+        _IN_MENU.reset(token)
 
 
 def require_menu() -> None:
     """Make a page opened by its URL run inside the app's menu.
 
-    Streamlit routes a URL such as /replay straight to pages/replay.py, in the old
+    Streamlit routes a URL such as /replay straight to pages/replay.py, in the legacy
     pages-folder way and without the entrypoint, when it is the first request a fresh server
     process sees (a `pages/` folder sits beside `streamlit_app.py`; only a call of
-    `st.navigation` switches that routing off, process-wide). A page that finds itself run
-    that way switches the routing off and runs the app's frame itself, which runs the page
-    again inside the menu, then stops. (Not `st.rerun()`: a rerun would drop the click that
-    triggered this run, and AppTest takes the old routing on every run.)
+    `st.navigation` switches that routing off, process-wide). AppTest takes that routing on
+    every run. A page that finds itself run outside `run()` calls `st.navigation`, which
+    switches the routing off, and then either
+
+    - reruns, when the session is new: nothing has been clicked yet, and the rerun draws the
+      frame's widgets (the language switch) with the ids they keep in every later run, so the
+      first click on them is not lost; or
+    - runs the frame itself, which runs the page again inside the menu, then stops: a rerun
+      would drop the click (a button's) that triggered this run.
     """
-    if PagesManager.uses_pages_directory:
-        PagesManager.uses_pages_directory = False
-        ctx = get_script_run_ctx()
-        if ctx is None:  # bare Python: nothing to route
-            return
-        # As the entrypoint would: its widgets (the language switch) keep the ids they have
-        # in every later run, so the first click on them is not lost.
-        with ctx.run_with_active_hash(ctx.pages_manager.main_script_hash):
-            run()
-        st.stop()
+    if _IN_MENU.get():
+        return
+    if len(st.session_state) == 0:
+        st.navigation(menu())
+        st.rerun()
+    run()
+    st.stop()

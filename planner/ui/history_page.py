@@ -1,0 +1,199 @@
+"""The Job history page's sections: the upload (detect, map, import, report) and the stored
+trace's summary. Each draws its widgets and calls `history_view`/`cache`.
+"""
+
+from typing import Any, Protocol
+
+import streamlit as st
+
+from planner.core.errors import PlannerError
+from planner.ingest import IngestReport
+from planner.report.csv_table import frame_csv
+from planner.store.trace_stats import TraceStats
+from planner.ui import cache, trace_choice
+from planner.ui import history_view as view
+from planner.ui.i18n import fmt_number, t
+from planner.ui.safe import code, md
+from planner.ui.widgets import plot
+
+IMPORTED_KEY = "history_imported"  # (upload's file id, Imported or error text) of the last Import
+TRACE_KEY = "history_trace"
+
+
+class UploadedFile(Protocol):
+    """What these sections read of `st.file_uploader`'s file."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def file_id(self) -> str: ...
+    def getvalue(self) -> bytes: ...
+
+
+def upload_panel(upload: UploadedFile) -> None:
+    """Detect the uploaded file's format, let the user map its columns and import it, then
+    show the last import's report while the same file stays uploaded."""
+    detected = _detect(upload)
+    if detected is not None:
+        mapping, tz = _mapping_inputs(detected)
+        if st.button(
+            t("history.import"), type="primary", icon=":material/upload:", key="history_import"
+        ):
+            _import(upload, detected, mapping, tz)
+    last = st.session_state.get(IMPORTED_KEY)
+    if last is not None and last[0] == upload.file_id:
+        outcome = last[1]
+        if isinstance(outcome, str):
+            st.error(outcome, icon=":material/error:")
+        else:
+            import_report(outcome)
+
+
+def _file_error(upload: UploadedFile, err: PlannerError) -> str:
+    """The error's text, naming the uploaded file when the error does not already."""
+    if upload.name in str(err):
+        return md(err)
+    return md(t("history.file_error", name=upload.name, error=err))
+
+
+def _detect(upload: UploadedFile) -> view.Detected | None:
+    try:
+        detected = view.detect(view.stage(upload.getvalue(), upload.name))
+    except PlannerError as err:
+        st.error(_file_error(upload, err))
+        return None
+    st.markdown(t("history.detected", format=detected.format, columns=len(detected.header)))
+    return detected
+
+
+def _mapping_inputs(detected: view.Detected) -> tuple[dict[str, str], str]:
+    """The column mapping as edited (only the changes) and the time zone; a node list has
+    neither."""
+    if detected.is_nodes:
+        st.caption(t("history.node_list"))
+        return view.mapping_overrides(detected, detected.mapping), "UTC"
+    st.caption(t("history.mapping_caption"))
+    edited = st.data_editor(
+        detected.mapping,
+        hide_index=True,
+        disabled=["field", "preview"],
+        column_config={
+            "field": st.column_config.TextColumn(t("history.col.field")),
+            "column": st.column_config.SelectboxColumn(
+                t("history.col.column"), options=[view.NOT_MAPPED, *detected.header]
+            ),
+            "preview": st.column_config.TextColumn(t("history.col.preview")),
+        },
+        key="history_mapping",
+    )
+    mapping = view.mapping_overrides(detected, edited)
+    for field, column in mapping.items():  # the preview column shows detection only
+        value = detected.preview(column)
+        st.caption(
+            t("history.mapping_changed", field=field, column=code(column), value=code(value))
+        )
+    tz = st.text_input(t("history.tz"), "UTC", help=t("history.tz_help"), key="history_tz")
+    return mapping, tz
+
+
+def _import(
+    upload: UploadedFile, detected: view.Detected, mapping: dict[str, str], tz: str
+) -> None:
+    try:
+        outcome: view.Imported | str = view.import_upload(detected.path, mapping, tz)
+    except PlannerError as err:
+        outcome = _file_error(upload, err)
+    st.session_state[IMPORTED_KEY] = (upload.file_id, outcome)
+    if isinstance(outcome, view.Imported) and outcome.report.nodes is None:
+        st.session_state[TRACE_KEY] = outcome.report.trace_id  # show the new trace
+
+
+def import_report(outcome: view.Imported) -> None:
+    """Rows read, accepted and rejected, why rows were rejected, censored jobs, warnings."""
+    report = outcome.report
+    st.subheader(t("history.report"))
+    if report.already_imported:
+        st.info(t("history.already"))
+    rows, accepted, rejected, gpu_hours = st.columns(4)
+    rows.metric(t("history.rows"), fmt_number(report.rows))
+    accepted.metric(t("history.accepted"), fmt_number(report.accepted))
+    rejected.metric(t("history.rejected"), fmt_number(report.rejected))
+    gpu_hours.metric(t("history.gpu_hours"), fmt_number(report.gpu_hours, 1))
+    if report.rejected:
+        _rejections(outcome)
+    if report.nodes is None:
+        _censored(report)
+    for flag, count in sorted(report.flagged.items()):
+        st.caption(t("history.flagged", count=fmt_number(count), flag=flag))
+    for warning in report.warnings:
+        st.warning(md(warning), icon=":material/warning:")
+
+
+def _rejections(outcome: view.Imported) -> None:
+    report = outcome.report
+    st.markdown(t("history.by_reason"))
+    reasons = view.reasons_frame(report)
+    headers = view.column_labels("history.col", reasons.columns)
+    st.dataframe(reasons, hide_index=True, column_config=headers, key="history_reasons")
+    st.markdown(t("history.examples"))
+    examples = view.examples_frame(report)
+    headers = view.column_labels("history.col", examples.columns)
+    st.dataframe(examples, hide_index=True, column_config=headers, key="history_examples")
+    if not outcome.rejected.empty:
+        st.download_button(
+            t("history.download_rejected"),
+            frame_csv(outcome.rejected),
+            file_name=f"rejected-{report.trace_id}.csv",
+            mime="text/csv",
+            on_click="ignore",
+            icon=":material/download:",
+            key="history_rejected_download",
+        )
+
+
+def _censored(report: IngestReport) -> None:
+    censored = view.censored_lines(report)
+    st.markdown(t("history.censored"), help=t("history.censored_help"))
+    lines = [f"- {line}" for line in censored] or [t("history.censored_none")]
+    st.markdown("\n".join(lines))
+
+
+def pick_trace(traces: list[dict[str, Any]], sample_id: str | None) -> str:
+    """The stored trace to look at: the last imported, else the sample, else the first."""
+    labels = trace_choice.labels(traces, "history")
+    ids = list(labels)
+    if st.session_state.get(TRACE_KEY) not in labels:
+        st.session_state[TRACE_KEY] = sample_id if sample_id in labels else ids[0]
+    trace_id: str = st.selectbox(
+        t("history.trace"), ids, format_func=labels.__getitem__, key=TRACE_KEY
+    )
+    return trace_id
+
+
+def trace_overview(trace_id: str) -> None:
+    """The stored trace's source, headline numbers and four charts; stops on a store error."""
+    try:
+        stats = cache.trace_summary(trace_id)
+        arrivals = view.arrivals_frame(stats)
+    except PlannerError as err:
+        st.error(md(err), icon=":material/error:")
+        st.stop()
+    _headline(stats)
+    left, right = st.columns(2)
+    plot(left, view.arrivals_chart(arrivals, bool(stats.start_utc)), key="history_arrivals_chart")
+    plot(right, view.gpu_mix_chart(view.gpu_mix_frame(stats)), key="history_mix_chart")
+    left, right = st.columns(2)
+    plot(left, view.duration_chart(*view.duration_frame(stats)), key="history_duration_chart")
+    plot(right, view.demand_chart(view.demand_frame(stats)), key="history_demand_chart")
+
+
+def _headline(stats: TraceStats) -> None:
+    start = t("history.starts", start=stats.start_utc) if stats.start_utc else t("history.relative")
+    st.caption(f"{md(stats.source_file)} · {md(stats.source_format)} · {start}")
+    jobs, span, gpu_hours, rows = st.columns(4)
+    jobs.metric(t("history.jobs"), fmt_number(stats.jobs))
+    span.metric(t("history.span"), view.duration_text(stats.span_s))
+    gpu_hours.metric(t("history.gpu_hours"), fmt_number(stats.gpu_hours))
+    rows.metric(
+        t("history.rows_read"), fmt_number(stats.rows_read), help=t("history.rows_read_help")
+    )
