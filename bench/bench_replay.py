@@ -116,9 +116,9 @@ def case_engine_1m(jobs: int) -> CaseResult:
     seconds = time.perf_counter() - started
     summary = summarize(result)
     notes = {
-        "utilization": f"{summary['utilization']:.4f}",
-        "completed": f"{summary['completed']}",
-        "wait_p95_s": f"{summary['wait_s']['p95']:.0f}",
+        "utilization": f"{summary.utilization:.4f}",
+        "completed": f"{summary.completed}",
+        "wait_p95_s": f"{summary.wait_s.p95:.0f}",
     }
     return CaseResult("engine-1m", jobs, seconds, setup, notes)
 
@@ -162,11 +162,12 @@ def case_engine_1m_queues(jobs: int) -> CaseResult:
     result = simulate(trace, nodes, policy)
     seconds = time.perf_counter() - started
     summary = summarize(result)
+    borrowed = summary.queues.borrowed_gpu_hours.values() if summary.queues else ()
     notes = {
-        "utilization": f"{summary['utilization']:.4f}",
-        "completed": f"{summary['completed']}",
-        "borrowed_gpu_hours": f"{sum(summary['borrowed_gpu_hours'].values()):,.0f}",
-        "preemptions": f"{summary['preemptions']:,}",
+        "utilization": f"{summary.utilization:.4f}",
+        "completed": f"{summary.completed}",
+        "borrowed_gpu_hours": f"{sum(borrowed):,.0f}",
+        "preemptions": f"{summary.preemptions:,}",
     }
     return CaseResult("engine-1m-queues", jobs, seconds, setup, notes)
 
@@ -205,8 +206,8 @@ def case_openb_replay(_: int) -> CaseResult:
     summary = summarize(result)
     notes = {
         "nodes": f"{len(nodes):,}",
-        "utilization": f"{summary.get('utilization')}",
-        "completed": f"{summary.get('completed')}",
+        "utilization": f"{summary.utilization}",
+        "completed": f"{summary.completed}",
     }
     return CaseResult("openb-replay", len(jobs), seconds, setup, notes)
 
@@ -260,7 +261,7 @@ def _case_nodes(nodes: int) -> Callable[[int], CaseResult]:
         seconds = time.perf_counter() - started
         summary = summarize(result)
         notes = {
-            "utilization": f"{summary['utilization']:.3f}",
+            "utilization": f"{summary.utilization:.3f}",
             "distinct_states_max": f"{result.distinct_states_max}",
         }
         return CaseResult(name, len(trace), seconds, setup, notes)

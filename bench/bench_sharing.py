@@ -26,6 +26,7 @@ from planner.core.file_access import LOCAL_FILES
 from planner.core.model import Job
 from planner.engine.metrics import summarize
 from planner.engine.scenario import Scenario
+from planner.engine.summary import ReplaySummary
 from planner.service.replay import load_jobs, load_nodes, resolve_trace, run_scenario
 from planner.store import open_store
 
@@ -62,23 +63,23 @@ def _share(value: float | None) -> str:
     return "-" if value is None else f"{value:.3f}"
 
 
-def row(mode: str, summary: dict[str, Any], seconds: float) -> str:
+def row(mode: str, summary: ReplaySummary, seconds: float) -> str:
     """One line of the capacity table; sharing figures are '-' where nothing is shared."""
-    pool = summary.get("sharing", {}).get(GPU_TYPE)
-    waits = summary["wait_s"]
+    pool = (summary.sharing or {}).get(GPU_TYPE)
+    waits = summary.wait_s
     if pool:
         shares = (
-            pool["requested_share"],
-            pool["granted_gpu_hours"] / pool["capacity_gpu_hours"],
-            pool["occupied_share"],
+            pool.requested_share,
+            pool.granted_gpu_hours / pool.capacity_gpu_hours,
+            pool.occupied_share,
         )
-        relayouts, slowdown = str(pool["relayouts"]), f"{pool['slowdown_gpu_hours']:,.0f}"
+        relayouts, slowdown = str(pool.relayouts), f"{pool.slowdown_gpu_hours:,.0f}"
     else:
-        shares, relayouts, slowdown = (summary["utilization"], None, None), "-", "-"
+        shares, relayouts, slowdown = (summary.utilization, None, None), "-", "-"
     requested, granted, occupied = (_share(value) for value in shares)
     return (
-        f"{mode:<22} {summary['completed']:>5} {summary['unschedulable']:>5}"
-        f" {summary['utilization']:>6.3f} {_hours(waits['mean']):>10} {_hours(waits['p95']):>10}"
+        f"{mode:<22} {summary.completed:>5} {summary.unschedulable:>5}"
+        f" {summary.utilization:>6.3f} {_hours(waits.mean):>10} {_hours(waits.p95):>10}"
         f" {requested:>6} {granted:>6} {occupied:>6} {relayouts:>6} {slowdown:>10}"
         f" {seconds:>7.2f}"
     )
@@ -97,7 +98,7 @@ def capacity_table(con: Any, trace_id: str, nodes: int) -> None:
         seconds = time.perf_counter() - started
         summary = summarize(run.result)
         print(row(mode, summary, seconds), flush=True)
-        reasons = summary["unschedulable_by_reason"]
+        reasons = summary.unschedulable_by_reason
         if reasons:
             print(f"{'':<22} unschedulable: {reasons}")
 
@@ -133,8 +134,8 @@ def speed_table(con: Any, repeats: int, copies: int) -> None:
             baseline = baseline or best
             summary = summarize(result)
             print(
-                f"{label:<16} {mode:<22} {len(jobs):>7,} {summary['completed']:>7,}"
-                f" {summary['unschedulable']:>6,} {summary['utilization']:>6.3f}"
+                f"{label:<16} {mode:<22} {len(jobs):>7,} {summary.completed:>7,}"
+                f" {summary.unschedulable:>6,} {summary.utilization:>6.3f}"
                 f" {best:>7.2f} {best / baseline:>5.2f}",
                 flush=True,
             )

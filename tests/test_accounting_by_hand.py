@@ -4,13 +4,14 @@ cloud option. Every total below is written out from the rows, not read from the 
 
 from datetime import date
 from pathlib import Path
-from typing import Any
 
 import duckdb
 import pytest
 
 from planner.core.file_access import LOCAL_FILES
+from planner.cost.results import OptionReport, TcoReport
 from planner.cost.scenario import TcoScenario
+from planner.cost.scope import LeftOut
 from planner.report.headline import headline
 from planner.service.tco_run import run_tco
 from tests.conftest import ingest, jobs_of, write
@@ -70,14 +71,14 @@ SCENARIO = {
 
 
 @pytest.fixture
-def report(tmp_path: Path, con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
+def report(tmp_path: Path, con: duckdb.DuckDBPyConnection) -> TcoReport:
     trace = write(tmp_path, "export.csv", EXPORT)
     scenario = TcoScenario.model_validate(SCENARIO)
     return run_tco(con, scenario, files=LOCAL_FILES, trace=str(trace), today=date(2026, 6, 1))
 
 
-def _options(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    return {o["name"]: o for o in report["horizons"][0]["options"]}
+def _options(report: TcoReport) -> dict[str, OptionReport]:
+    return {o.name: o for o in report.horizons[0].options}
 
 
 def test_the_export_is_read_with_its_censored_and_withdrawn_rows(
@@ -95,36 +96,36 @@ def test_the_export_is_read_with_its_censored_and_withdrawn_rows(
 
 
 def test_every_option_prices_the_same_hundred_gpu_hours_and_the_ledger_balances(
-    report: dict[str, Any],
+    report: TcoReport,
 ) -> None:
     options = _options(report)
     demanded = PER_MONTH * MONTHS  # 87,600
 
-    own = options["self-hosted"]["ledger"]["gpu_hours"]
-    assert own["demanded"] == pytest.approx(demanded)
-    assert own["cloud"]["bridge"] == pytest.approx(PER_MONTH * LEAD)  # 7,300
-    assert own["owned"] == pytest.approx(PER_MONTH * (MONTHS - LEAD))  # 80,300
-    assert sum(own["unserved"].values()) == pytest.approx(0.0)
+    own = options["self-hosted"].ledger.gpu_hours
+    assert own.demanded == pytest.approx(demanded)
+    assert own.cloud["bridge"] == pytest.approx(PER_MONTH * LEAD)  # 7,300
+    assert own.owned == pytest.approx(PER_MONTH * (MONTHS - LEAD))  # 80,300
+    assert sum(own.unserved.values()) == pytest.approx(0.0)
 
-    hybrid = options["hybrid"]["ledger"]["gpu_hours"]
+    hybrid = options["hybrid"].ledger.gpu_hours
     scale = MONTH_H / SPAN_H * (MONTHS - LEAD)  # trace GPU-hours -> the months in service
-    assert hybrid["demanded"] == pytest.approx(demanded)
-    assert hybrid["owned"] == pytest.approx((8 * 2 + 8 * 1) * scale)  # L1 and F1: 19,272
-    assert hybrid["cloud"]["burst"] == pytest.approx((4 * 1 + 8 * 9) * scale)  # C1, R1: 61,028
-    assert hybrid["cloud"]["bridge"] == pytest.approx(PER_MONTH * LEAD)
+    assert hybrid.demanded == pytest.approx(demanded)
+    assert hybrid.owned == pytest.approx((8 * 2 + 8 * 1) * scale)  # L1 and F1: 19,272
+    assert hybrid.cloud["burst"] == pytest.approx((4 * 1 + 8 * 9) * scale)  # C1, R1: 61,028
+    assert hybrid.cloud["bridge"] == pytest.approx(PER_MONTH * LEAD)
 
-    cloud = options["flat"]["ledger"]["gpu_hours"]
-    assert cloud["demanded"] == cloud["cloud"]["rented"] == pytest.approx(demanded)
-    assert any("1 CPU-only job" in note for note in report["notes"]), report["notes"]
+    cloud = options["flat"].ledger.gpu_hours
+    assert cloud.demanded == cloud.cloud["rented"] == pytest.approx(demanded)
+    assert any("1 CPU-only job" in note for note in report.notes), report.notes
 
 
-def test_the_money_by_hand(report: dict[str, Any]) -> None:
+def test_the_money_by_hand(report: TcoReport) -> None:
     options = _options(report)
     bill_month = TRACE_BILL * MONTH_H / SPAN_H  # 14,600 a month of the same demand
 
-    assert options["flat"]["total"] == pytest.approx(bill_month * MONTHS)  # 175,200
+    assert options["flat"].total == pytest.approx(bill_month * MONTHS)  # 175,200
 
-    own = options["self-hosted"]["totals"]
+    own = options["self-hosted"].totals
     in_service = MONTHS - LEAD
     assert own["capex"] == pytest.approx(200_000)  # paid at order
     assert own["depreciation"] == pytest.approx(200_000 / 60 * in_service)  # from delivery
@@ -133,7 +134,7 @@ def test_the_money_by_hand(report: dict[str, Any]) -> None:
     assert own["support"] == pytest.approx(0.12 * 200_000 / 12 * in_service)  # 22,000
     assert own["bridge"] == pytest.approx(bill_month * LEAD)  # 14,600
 
-    hybrid = options["hybrid"]["totals"]
+    hybrid = options["hybrid"].totals
     assert hybrid["capex"] == pytest.approx(100_000)
     assert hybrid["staff"] == pytest.approx(1 * 0.1 * 120_000 / 12 * in_service)  # 11,000
     burst_bill = (4 * 1 + 8 * 9) * PRICE  # C1 and R1 in the cloud: 152 per trace
@@ -142,10 +143,10 @@ def test_the_money_by_hand(report: dict[str, Any]) -> None:
 
 
 def test_the_cpu_only_row_left_out_is_counted_in_the_report_and_its_headline(
-    report: dict[str, Any],
+    report: TcoReport,
 ) -> None:
-    assert report["scope"] == "gpu-jobs"
-    assert report["left_out"] == {"cpu_only_jobs": 1, "cpu_hours": pytest.approx(16 * 10.0)}
-    facts = {f.label: f.value for f in headline("t", report, report["horizons"][0], "en").facts}
+    assert report.scope == "gpu-jobs"
+    assert report.left_out == LeftOut(cpu_only_jobs=1, cpu_hours=pytest.approx(16 * 10.0))
+    facts = {f.label: f.value for f in headline("t", report, report.horizons[0], "en").facts}
     assert facts["CPU-only jobs left out of every option"] == 1
     assert facts["Their CPU-hours over the trace"] == pytest.approx(160.0)

@@ -46,35 +46,35 @@ def test_both_replays_account_for_the_same_jobs_over_the_same_four_weeks(
 
     assert [job.job_id for job in quotas_run.jobs] == [job.job_id for job in borrowing_run.jobs]
     for summary in (quotas, borrowing):
-        assert summary["jobs"] == 12_320
-        assert summary["completed"] + summary["unfinished"] == summary["jobs"]
-        assert summary["unschedulable"] == 0  # no gang is larger than one team's quota
-        assert summary["horizon_s"] == WINDOW_S
-        assert summary["gpu_capacity"] == 512
+        assert summary.jobs == 12_320
+        assert summary.completed + summary.unfinished == summary.jobs
+        assert summary.unschedulable == 0  # no gang is larger than one team's quota
+        assert summary.horizon_s == WINDOW_S
+        assert summary.gpu_capacity == 512
 
 
 def test_hard_quotas_leave_about_half_the_cluster_idle(replays: dict[str, Replay]) -> None:
     _, quotas = replays["quotas"]
 
-    assert 0.40 <= quotas["utilization"] <= 0.55
+    assert 0.40 <= quotas.utilization <= 0.55
 
 
 def test_cohort_borrowing_lifts_utilization_above_70_percent(replays: dict[str, Replay]) -> None:
     _, quotas = replays["quotas"]
     _, borrowing = replays["borrowing"]
 
-    assert borrowing["utilization"] > 0.70
-    assert borrowing["utilization"] - quotas["utilization"] > 0.20
-    assert borrowing["completed"] > quotas["completed"]
+    assert borrowing.utilization > 0.70
+    assert borrowing.utilization - quotas.utilization > 0.20
+    assert borrowing.completed > quotas.completed
 
 
 def test_borrowing_cuts_the_waits(replays: dict[str, Replay]) -> None:
     _, quotas = replays["quotas"]
     _, borrowing = replays["borrowing"]
 
-    assert borrowing["wait_s"]["mean"] < quotas["wait_s"]["mean"] / 5
-    assert borrowing["wait_s"]["p95"] < quotas["wait_s"]["p95"]
-    assert borrowing["still_waiting"] < quotas["still_waiting"]
+    assert borrowing.wait_s.mean < quotas.wait_s.mean / 5
+    assert borrowing.wait_s.p95 < quotas.wait_s.p95
+    assert borrowing.still_waiting < quotas.still_waiting
 
 
 def test_with_borrowing_every_job_submitted_in_the_four_weeks_starts(
@@ -84,17 +84,17 @@ def test_with_borrowing_every_job_submitted_in_the_four_weeks_starts(
 
     submitted_later = sum(1 for job in borrowing_run.jobs if job.submit_s > WINDOW_S)
     assert submitted_later > 0  # the trace runs a little past four weeks
-    assert borrowing["still_waiting"] == submitted_later
+    assert borrowing.still_waiting == submitted_later
 
 
 def test_only_the_cohort_borrows_and_what_is_borrowed_is_lent(replays: dict[str, Replay]) -> None:
     _, quotas = replays["quotas"]
     _, borrowing = replays["borrowing"]
 
-    assert sorted(quotas["borrowed_gpu_hours"]) == TEAMS
-    assert set(quotas["borrowed_gpu_hours"].values()) == {0.0}
-    borrowed = sum(borrowing["borrowed_gpu_hours"].values())
-    assert borrowed > 0.2 * borrowing["allocated_gpu_hours"]
-    assert sum(borrowing["lent_gpu_hours"].values()) == pytest.approx(borrowed)
-    busiest = max(borrowing["borrowed_gpu_hours"], key=borrowing["borrowed_gpu_hours"].get)
+    assert sorted(quotas.queues.borrowed_gpu_hours) == TEAMS
+    assert set(quotas.queues.borrowed_gpu_hours.values()) == {0.0}
+    borrowed = sum(borrowing.queues.borrowed_gpu_hours.values())
+    assert borrowed > 0.2 * borrowing.allocated_gpu_hours
+    assert sum(borrowing.queues.lent_gpu_hours.values()) == pytest.approx(borrowed)
+    busiest = max(borrowing.queues.borrowed_gpu_hours, key=borrowing.queues.borrowed_gpu_hours.get)
     assert busiest == "team-a"  # the team with Earth's biggest VC's share of the demand

@@ -8,6 +8,7 @@ import duckdb
 import pytest
 
 from planner.core.model import Job
+from planner.cost.results import OptionReport
 from planner.cost.scenario import TcoScenario, tco_from_replay
 from planner.engine.scenario import Scenario
 from planner.service.tco_run import tco_of_jobs
@@ -48,11 +49,14 @@ def _yaml(cloud: bool, **server: float) -> TcoScenario:
     )
 
 
-def _owned(con: duckdb.DuckDBPyConnection, scenario: TcoScenario) -> dict[str, object]:
+def _owned(
+    con: duckdb.DuckDBPyConnection, scenario: TcoScenario
+) -> tuple[OptionReport, tuple[str, ...]]:
+    """The self-hosted option and the report's notes."""
     report = tco_of_jobs(con, scenario, JOBS, today=TODAY)
-    option: dict[str, object] = report["horizons"][0]["options"][0]
-    assert option["name"] == "self-hosted"
-    return option | {"notes": report["notes"]}
+    option = report.horizons[0].options[0]
+    assert option.name == "self-hosted"
+    return option, report.notes
 
 
 # 12 months, delivery at month 2: 10 months in service
@@ -77,24 +81,24 @@ def test_a_two_month_lead_time_over_a_year_by_hand(
 ) -> None:
     scenario = _yaml(cloud, price=100_000, idle_kw=1, load_kw=5, max_kw=6)
 
-    owned = _owned(con, scenario)
+    owned, notes = _owned(con, scenario)
 
     expected = HAND | {"bridge": BRIDGE if cloud else 0.0}
-    assert owned["totals"] == pytest.approx(expected)
-    monthly_pnl = owned["monthly_pnl"]
-    assert isinstance(monthly_pnl, list)
+    assert owned.totals == pytest.approx(expected)
+    monthly_pnl = owned.monthly_pnl
+    assert isinstance(monthly_pnl, tuple)
     assert monthly_pnl[:2] == pytest.approx([BRIDGE / 2] * 2 if cloud else [0.0, 0.0])
     own = sum(v for k, v in HAND.items() if k != "capex")
-    assert owned["cost_per_installed_gpu_hour"] == pytest.approx(own / (8 * 730 * 10))
+    assert owned.cost_per_installed_gpu_hour == pytest.approx(own / (8 * 730 * 10))
     served_months = 12 if cloud else 10
-    assert owned["useful_gpu_hours"] == pytest.approx(80 * 73 * served_months)
-    monthly_cash = owned["monthly_cash"]
-    assert isinstance(monthly_cash, list)
+    assert owned.useful_gpu_hours == pytest.approx(80 * 73 * served_months)
+    monthly_cash = owned.monthly_cash
+    assert isinstance(monthly_cash, tuple)
     # the book value left (10 of 60 months depreciated) comes back at the end
     running = own - HAND["depreciation"]
     assert monthly_cash[-1] == pytest.approx(running / 10 - 100_000 * 50 / 60)
     if not cloud:
-        assert any("nothing bridges the lead time" in n for n in owned["notes"])  # type: ignore[union-attr]
+        assert any("nothing bridges the lead time" in n for n in notes)
 
 
 @pytest.mark.parametrize("cloud", [True, False])
@@ -114,7 +118,7 @@ def test_a_saved_replay_scenario_and_a_yaml_scenario_cost_the_same(
     a = tco_of_jobs(con, from_replay, JOBS, today=TODAY)
     b = tco_of_jobs(con, from_yaml, JOBS, today=TODAY)
 
-    for x, y in zip(a["horizons"][0]["options"], b["horizons"][0]["options"], strict=True):
-        assert x["totals"] == pytest.approx(y["totals"])
-        assert x["total"] == pytest.approx(y["total"])
-    assert a["horizons"][0]["options"][0]["totals"]["bridge"] > 0 if cloud else True
+    for x, y in zip(a.horizons[0].options, b.horizons[0].options, strict=True):
+        assert x.totals == pytest.approx(y.totals)
+        assert x.total == pytest.approx(y.total)
+    assert a.horizons[0].options[0].totals["bridge"] > 0 if cloud else True

@@ -45,7 +45,7 @@ def test_admission_stops_once_the_month_budget_is_used_and_resumes_next_month() 
     waited = result.wait_by_reason[third]
     assert waited is not None
     assert waited[REASON_CODES.index("over_budget")] == BUDGET_MONTH_S - 7200
-    used = summarize(result)["budget_used_gpu_hours_by_month"]["team"]
+    used = summarize(result).queues.budget_used_gpu_hours_by_month["team"]
     assert used == pytest.approx([16.0, 8.0])
 
 

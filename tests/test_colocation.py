@@ -39,9 +39,9 @@ def test_online_growth_evicts_the_lowest_priority_most_recent_batch_job() -> Non
     assert waited is not None
     assert waited[REASON_CODES.index("evicted_online")] == 400  # 3600 to the horizon
     summary = summarize(result)
-    assert summary["evicted_by_online"] == 2
-    assert summary["preemptions"] == 2
-    assert summary["wasted_gpu_hours"] == pytest.approx(8 * (3000 + 3600) / 3600)
+    assert summary.evicted_by_online == 2
+    assert summary.preemptions == 2
+    assert summary.wasted_gpu_hours == pytest.approx(8 * (3000 + 3600) / 3600)
 
 
 def test_a_livelock_of_evictions_ends_the_replay_with_the_jobs_unfinished() -> None:

@@ -88,13 +88,13 @@ def test_preemptions_and_borrowing_are_counted_per_queue() -> None:
 
     summary = summarize(simulate(jobs, TWO_NODES, two_queues()))
 
-    assert summary["preemptions_by_queue"] == {"B": 1}
-    assert summary["borrowed_gpu_hours"]["B"] == pytest.approx(8 * (30 + 20) / 3600)
-    assert summary["borrowed_gpu_hours"]["A"] == 0
-    assert summary["lent_gpu_hours"]["A"] == pytest.approx(8 * (30 + 20) / 3600)
+    assert summary.preemptions_by_queue == {"B": 1}
+    assert summary.queues.borrowed_gpu_hours["B"] == pytest.approx(8 * (30 + 20) / 3600)
+    assert summary.queues.borrowed_gpu_hours["A"] == 0
+    assert summary.queues.lent_gpu_hours["A"] == pytest.approx(8 * (30 + 20) / 3600)
 
 
 def test_no_preemption_means_no_queue_counts() -> None:
     jobs = [Job("a", 0, 10, gpus=8), Job("b", 0, 10, gpus=8)]
 
-    assert summarize(simulate(jobs, TWO_NODES, Policy()))["preemptions_by_queue"] == {}
+    assert summarize(simulate(jobs, TWO_NODES, Policy())).preemptions_by_queue == {}

@@ -13,13 +13,17 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from planner.core.errors import ScenarioError
-from planner.cost.finance import (
+from planner.cost.depreciation import (
     Asset,
-    DepreciationError,
     DepreciationRule,
+    Method,
+    depreciation_schedule,
+    dispose,
+)
+from planner.cost.finance import (
+    DepreciationError,
     FinanceError,
     HorizonError,
-    Method,
     RateError,
     annuity_factor,
     break_even_month,
@@ -27,9 +31,7 @@ from planner.cost.finance import (
     capital_recovery_factor,
     cost_per_installed_gpu_hour,
     cost_per_used_gpu_hour,
-    depreciation_schedule,
     discount_factors,
-    dispose,
     equivalent_annual_cost,
     irr,
     monthly_rate,

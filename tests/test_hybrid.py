@@ -26,8 +26,8 @@ def test_jobs_that_would_wait_past_the_threshold_burst_and_the_rest_run_on_prem(
     assert result.end_s == [1000, 610, 1050]
     assert result.placement[1] == ()
     summary = summarize(result)
-    assert (summary["burst"], summary["burst_gpu_hours"]) == (1, pytest.approx(8 * 500 / 3600))
-    assert summary["allocated_gpu_hours"] == pytest.approx(8 * 1050 / 3600)
+    assert (summary.burst, summary.burst_gpu_hours) == (1, pytest.approx(8 * 500 / 3600))
+    assert summary.allocated_gpu_hours == pytest.approx(8 * 1050 / 3600)
 
 
 @settings(SETTINGS, max_examples=100)

@@ -16,6 +16,7 @@ from openpyxl import load_workbook
 from planner.core.model import Job
 from planner.cost.cloud import CloudJob, CpuRate, Sku, Terms, price_jobs
 from planner.cost.ledger import PricedBill
+from planner.cost.results import TcoReport
 from planner.cost.scenario import TcoScenario
 from planner.report.excel import write_xlsx
 from planner.report.model import build_report
@@ -62,26 +63,23 @@ def _scenario(**fields: Any) -> TcoScenario:
     return TcoScenario.model_validate(data)
 
 
-def _check_balanced(report: dict[str, Any]) -> None:
-    for horizon in report["horizons"]:
-        demanded = {o["ledger"]["gpu_hours"]["demanded"] for o in horizon["options"]}
+def _check_balanced(report: TcoReport) -> None:
+    for horizon in report.horizons:
+        demanded = {o.ledger.gpu_hours.demanded for o in horizon.options}
         assert max(demanded) == pytest.approx(min(demanded), rel=1e-9)  # the same demand
-        for option in horizon["options"]:
-            ledger = option["ledger"]
-            for unit in ("gpu_hours", "cpu_hours"):
-                if unit not in ledger:
+        for option in horizon.options:
+            ledger = option.ledger
+            for lines in (ledger.gpu_hours, ledger.cpu_hours):
+                if lines is None:
                     continue
-                lines = ledger[unit]
-                accounted = (
-                    lines["owned"] + sum(lines["cloud"].values()) + sum(lines["unserved"].values())
-                )
-                assert accounted == pytest.approx(lines["demanded"], rel=1e-6, abs=1e-9)
-            totals = option["totals"]
+                accounted = lines.owned + sum(lines.cloud.values()) + sum(lines.unserved.values())
+                assert accounted == pytest.approx(lines.demanded, rel=1e-6, abs=1e-9)
+            totals = option.totals
             billed = sum(
                 totals.get(k, 0.0)
                 for k in ("cloud_compute", "spot_overhead", "cloud_cpu", "bridge", "cloud_burst")
             )
-            assert ledger["cloud_per_job_sum"] == pytest.approx(billed, rel=1e-9, abs=1e-6)
+            assert ledger.cloud_per_job_sum == pytest.approx(billed, rel=1e-9, abs=1e-6)
 
 
 jobs_strategy = st.lists(
@@ -135,10 +133,10 @@ def test_the_ledger_balances_for_every_option_and_horizon(
     report = tco_of_jobs(book, _scenario(**fields), jobs + cpu, today=TODAY)
 
     _check_balanced(report)
-    first = report["horizons"][0]["options"][0]["ledger"]
-    assert "cpu_hours" in first  # the GPU servers have finite CPUs: CPU-only jobs in scope
+    first = report.horizons[0].options[0].ledger
+    assert first.cpu_hours is not None  # the GPU servers have finite CPUs: CPU-only jobs in scope
     if not cloud and lead:
-        assert first["gpu_hours"]["unserved"]["lead_time"] > 0
+        assert first.gpu_hours.unserved["lead_time"] > 0
 
 
 @SETTINGS
@@ -161,16 +159,16 @@ def test_cpu_only_jobs_never_change_the_gpu_part_of_any_bill(
         alone = tco_of_jobs(book, scenario, jobs, today=TODAY)
         mixed = tco_of_jobs(book, scenario, jobs + inside, today=TODAY)
 
-        for h_alone, h_mixed in zip(alone["horizons"], mixed["horizons"], strict=True):
-            for a, m in zip(h_alone["options"], h_mixed["options"], strict=True):
-                if a["name"] in {"rent", "other"}:
-                    assert m["totals"]["cloud_compute"] == pytest.approx(
-                        a["totals"]["cloud_compute"], rel=1e-12
+        for h_alone, h_mixed in zip(alone.horizons, mixed.horizons, strict=True):
+            for a, m in zip(h_alone.options, h_mixed.options, strict=True):
+                if a.name in {"rent", "other"}:
+                    assert m.totals["cloud_compute"] == pytest.approx(
+                        a.totals["cloud_compute"], rel=1e-12
                     )
-                gpu_a, gpu_m = a["ledger"]["gpu_hours"], m["ledger"]["gpu_hours"]
-                assert gpu_m["demanded"] == pytest.approx(gpu_a["demanded"], rel=1e-12)
+                gpu_a, gpu_m = a.ledger.gpu_hours, m.ledger.gpu_hours
+                assert gpu_m.demanded == pytest.approx(gpu_a.demanded, rel=1e-12)
                 if scope == "gpu-jobs":
-                    assert m["totals"] == a["totals"]
+                    assert m.totals == a.totals
 
 
 def _fields(job: Job) -> dict[str, Any]:
@@ -189,15 +187,15 @@ def test_the_cloud_bill_is_the_sum_over_jobs_of_instances_hours_and_price() -> N
     bill = price_jobs(jobs, skus, Terms(cpu=rate))
     lines = PricedBill(bill, skus, rate, [_job(j) for j in jobs]).lines()
 
-    assert [(x["job_id"], x["sku"], x["instances"]) for x in lines] == [
+    assert [(x.job_id, x.sku, x.instances) for x in lines] == [
         ("a", "p8", 1),
         ("b", "p1", 3),
         ("c", "cpu instance", 2),
     ]
     # a: 1 x 1.5 h x 20.00 = 30.00; b: 3 x 60 s x 3.00 = 0.15; c: 2 x 2 h x (0.12 + 0.064)
-    assert [round(float(x["cost"]), 2) for x in lines] == [30.00, 0.15, 0.74]
+    assert [round(x.cost, 2) for x in lines] == [30.00, 0.15, 0.74]
     assert round(bill.total, 2) == round(30.00 + 0.15 + 2 * 2 * 0.184, 2) == 30.89
-    assert sum(float(x["cost"]) for x in lines) == pytest.approx(bill.total, rel=1e-12)
+    assert sum(x.cost for x in lines) == pytest.approx(bill.total, rel=1e-12)
 
 
 def _job(j: CloudJob) -> Job:
@@ -216,11 +214,9 @@ def test_excluding_failed_jobs_lowers_useful_hours_not_the_demand(
     every = tco_of_jobs(book, _scenario(), jobs, today=TODAY)
     useful = tco_of_jobs(book, _scenario(exclude_failed=True), jobs, today=TODAY)
 
-    assert useful["useful_gpu_hours_per_month"] == pytest.approx(
-        every["useful_gpu_hours_per_month"] / 2
-    )
-    ledger_every = every["horizons"][0]["options"][0]["ledger"]
-    assert useful["horizons"][0]["options"][0]["ledger"] == ledger_every
+    assert useful.useful_gpu_hours_per_month == pytest.approx(every.useful_gpu_hours_per_month / 2)
+    ledger_every = every.horizons[0].options[0].ledger
+    assert useful.horizons[0].options[0].ledger == ledger_every
 
 
 def test_the_workbook_has_a_ledger_sheet_with_every_option_and_horizon(
@@ -265,9 +261,9 @@ def test_a_withdrawn_job_is_not_billed_and_a_flat_price_rents_the_gpus_a_pod_ask
     alone = tco_of_jobs(book, scenario, run, today=TODAY)
     both = tco_of_jobs(book, scenario, [*run, withdrawn], today=TODAY)
 
-    rent = both["horizons"][0]["options"][1]
-    assert rent["name"] == "rent"
+    rent = both.horizons[0].options[1]
+    assert rent.name == "rent"
     # 3 GPUs x 1 h x 2.00 over a 1-hour span: 730 spans a month, 3 months
-    assert rent["totals"]["cloud_compute"] == pytest.approx(3 * 2.0 * 730 * 3)
-    assert rent["totals"] == alone["horizons"][0]["options"][1]["totals"]
-    assert rent["ledger"]["gpu_hours"]["unserved"]["unpriced"] == 0.0
+    assert rent.totals["cloud_compute"] == pytest.approx(3 * 2.0 * 730 * 3)
+    assert rent.totals == alone.horizons[0].options[1].totals
+    assert rent.ledger.gpu_hours.unserved["unpriced"] == 0.0

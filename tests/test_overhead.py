@@ -31,7 +31,7 @@ def test_the_replay_stretches_multi_pod_runs_and_reports_the_overhead() -> None:
 
     ends = dict(zip((j.job_id for j in result.jobs), result.end_s, strict=True))
     assert ends == {"gang": pytest.approx(117.5), "single": 100}
-    assert summarize(result)["overhead_gpu_hours"] == pytest.approx(16 * 17.5 / 3600)
+    assert summarize(result).overhead_gpu_hours == pytest.approx(16 * 17.5 / 3600)
 
 
 def test_scenario_overhead_reaches_the_policy() -> None:

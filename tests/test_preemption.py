@@ -66,8 +66,8 @@ def test_reclaim_evicts_a_borrower_and_it_restarts_from_zero_with_its_restart_ov
     assert result.wasted_gpu_s == 8 * (30 + 5)
     assert result.wait_by_reason[ix["b1"]][PREEMPTED] == 50
     summary = summarize(result)
-    assert summary["wasted_gpu_hours"] == pytest.approx(280 / 3600)
-    assert summary["wait_s"]["max"] == 50  # b1 waited 50 s in all; its first run is not a wait
+    assert summary.wasted_gpu_hours == pytest.approx(280 / 3600)
+    assert summary.wait_s.max == 50  # b1 waited 50 s in all; its first run is not a wait
 
 
 def test_a_checkpoint_keeps_the_work_done_before_it() -> None:

@@ -345,8 +345,8 @@ def test_borrowed_and_lent_gpu_seconds_on_the_docs_example() -> None:
     assert result.borrowed_gpu_s == pytest.approx({"A": 1200.0, "B": 0.0})
     assert result.lent_gpu_s == pytest.approx({"A": 0.0, "B": 1200.0})
     summary = summarize(result)
-    assert summary["borrowed_gpu_hours"] == pytest.approx({"A": 1200 / 3600, "B": 0.0})
-    assert summary["lent_gpu_hours"] == pytest.approx({"A": 0.0, "B": 1200 / 3600})
+    assert summary.queues.borrowed_gpu_hours == pytest.approx({"A": 1200 / 3600, "B": 0.0})
+    assert summary.queues.lent_gpu_hours == pytest.approx({"A": 0.0, "B": 1200 / 3600})
 
 
 def test_lent_gpu_seconds_are_split_pro_rata_over_unused_nominal_quota() -> None:

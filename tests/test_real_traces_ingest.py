@@ -83,15 +83,15 @@ def test_openb_replay_settles_every_withdrawn_pod_and_the_counts_add_up(
             assert status in outcomes, (job.job_id, status)
         else:
             assert status not in outcomes
-    assert summary["withdrawn"] + summary["withdrawn_after_start"] == 897
-    assert summary["withdrawn_observed"] == 897
+    assert summary.withdrawn + summary.withdrawn_after_start == 897
+    assert summary.withdrawn_observed == 897
     assert (
-        summary["completed"]
-        + summary["unschedulable"]
-        + summary["unfinished"]
-        + summary["withdrawn"]
-        + summary["withdrawn_after_start"]
-        == summary["jobs"]
+        summary.completed
+        + summary.unschedulable
+        + summary.unfinished
+        + summary.withdrawn
+        + summary.withdrawn_after_start
+        == summary.jobs
         == 8152
     )
     for i, status in enumerate(result.status):

@@ -13,6 +13,7 @@ import pytest
 
 from planner.core.file_access import LOCAL_FILES
 from planner.cost.baremetal import HOURS_PER_MONTH
+from planner.cost.results import OptionReport, TcoReport
 from planner.cost.scenario import TcoScenario
 from planner.service.tco_run import run_tco
 from tests.conftest import ingest
@@ -72,8 +73,8 @@ def _report(con: duckdb.DuckDBPyConnection, trace_id: str, **fields: Any) -> dic
     return run_tco(con, _scenario(**fields), files=LOCAL_FILES, trace=trace_id, today=TODAY)
 
 
-def _options(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    return {o["name"]: o for o in report["horizons"][0]["options"]}
+def _options(report: TcoReport) -> dict[str, OptionReport]:
+    return {o.name: o for o in report.horizons[0].options}
 
 
 def test_the_cloud_bill_is_a_hand_computation_from_the_raw_file_to_the_cent(
@@ -90,9 +91,9 @@ def test_the_cloud_bill_is_a_hand_computation_from_the_raw_file_to_the_cent(
 
     flat = _options(report)["flat"]
     months = 12
-    per_trace = flat["total"] * _span_hours(raw_pods) / (HOURS_PER_MONTH * months)
+    per_trace = flat.total * _span_hours(raw_pods) / (HOURS_PER_MONTH * months)
     assert per_trace == pytest.approx(trace_bill, abs=0.005)
-    assert flat["ledger"]["cloud_per_job_sum"] == pytest.approx(flat["total"], rel=1e-12)
+    assert flat.ledger.cloud_per_job_sum == pytest.approx(flat.total, rel=1e-12)
     assert trace_bill == pytest.approx(119_230.41, abs=0.01)
 
 
@@ -108,19 +109,17 @@ def test_every_option_prices_the_same_openb_demand_and_the_ledger_balances(
     options = _options(report)
     assert set(options) == {"self-hosted", "hybrid", "flat"}
     for name, option in options.items():
-        ledger = option["ledger"]["gpu_hours"]
-        assert ledger["demanded"] == pytest.approx(gpu_hours * scale, rel=1e-9), name
-        served = ledger["owned"] + sum(ledger["cloud"].values())
-        assert served + sum(ledger["unserved"].values()) == pytest.approx(
-            ledger["demanded"], rel=1e-9
-        ), name
-        assert "cpu_hours" not in option["ledger"]  # scope gpu-jobs: CPU-only pods are out
-    own = options["self-hosted"]["ledger"]["gpu_hours"]
-    assert own["cloud"]["bridge"] == pytest.approx(own["demanded"] * 2 / 12, rel=1e-9)
+        ledger = option.ledger.gpu_hours
+        assert ledger.demanded == pytest.approx(gpu_hours * scale, rel=1e-9), name
+        served = ledger.owned + sum(ledger.cloud.values())
+        assert served + sum(ledger.unserved.values()) == pytest.approx(ledger.demanded, rel=1e-9), (
+            name
+        )
+        assert option.ledger.cpu_hours is None  # scope gpu-jobs: CPU-only pods are out
+    own = options["self-hosted"].ledger.gpu_hours
+    assert own.cloud["bridge"] == pytest.approx(own.demanded * 2 / 12, rel=1e-9)
     cpu_only = raw_pods[raw_pods["num_gpu"] == 0]
-    assert any(f"{len(cpu_only):,} CPU-only jobs" in note for note in report["notes"]), report[
-        "notes"
-    ]
+    assert any(f"{len(cpu_only):,} CPU-only jobs" in note for note in report.notes), report.notes
 
 
 def test_the_hybrid_pays_staff_for_the_servers_it_keeps_from_delivery(
@@ -128,9 +127,7 @@ def test_the_hybrid_pays_staff_for_the_servers_it_keeps_from_delivery(
 ) -> None:
     report = _report(con, trace_id)
 
-    staff = {
-        name: o["totals"]["staff"] for name, o in _options(report).items() if "staff" in o["totals"]
-    }
+    staff = {name: o.totals["staff"] for name, o in _options(report).items() if "staff" in o.totals}
     fte_cost = 180_000.0  # the reference set's US loaded cost per FTE-year
     in_service = 12 - 2  # months after the 2-month lead time
     assert staff["self-hosted"] == pytest.approx(4 * 0.05 * fte_cost / 12 * in_service)
@@ -147,5 +144,5 @@ def test_cpu_only_pods_never_change_the_gpu_bill(
     mixed = _options(_report(con, trace_id))["flat"]
     alone = _options(_report(con, without))["flat"]
 
-    assert mixed["total"] == pytest.approx(alone["total"], rel=1e-12)
-    assert mixed["ledger"] == alone["ledger"]
+    assert mixed.total == pytest.approx(alone.total, rel=1e-12)
+    assert mixed.ledger == alone.ledger

@@ -7,6 +7,7 @@ import io
 import json
 import re
 import zlib
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,8 @@ from streamlit.testing.v1 import AppTest
 
 from planner.cli import main
 from planner.core.i18n import number_style
+from planner.core.serialize import from_json, to_json
+from planner.cost.results import TcoReport
 from planner.report import build_report
 from planner.report.csv_table import write_csv
 from planner.report.excel import write_xlsx
@@ -40,8 +43,9 @@ def tco_json(db: Path, scenario: Path) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
-def worked(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    return tco_json(tmp_path_factory.mktemp("report") / "p.duckdb", WORKED)
+def worked(tmp_path_factory: pytest.TempPathFactory) -> TcoReport:
+    """`planner tco --json`'s report, read back into its type."""
+    return from_json(TcoReport, tco_json(tmp_path_factory.mktemp("report") / "p.duckdb", WORKED))
 
 
 def _summary_values(book: Any) -> dict[str, Any]:
@@ -58,7 +62,7 @@ def _pdf_text(data: bytes) -> bytes:
     return b"\n".join(out)
 
 
-def test_xlsx_holds_the_worked_example_numbers_as_numbers(worked: dict[str, Any]) -> None:
+def test_xlsx_holds_the_worked_example_numbers_as_numbers(worked: TcoReport) -> None:
     data = write_xlsx(build_report([(NAME, worked)], 0, "en"))
 
     book = load_workbook(io.BytesIO(data))
@@ -86,58 +90,58 @@ def test_xlsx_holds_the_worked_example_numbers_as_numbers(worked: dict[str, Any]
     assert book["Monthly cash flow"].freeze_panes == "B2"
 
 
-def test_options_sheet_has_every_option_and_category(worked: dict[str, Any]) -> None:
+def test_options_sheet_has_every_option_and_category(worked: TcoReport) -> None:
     book = load_workbook(io.BytesIO(write_xlsx(build_report([(NAME, worked)], 0, "en"))))
 
     rows = list(book["Options"].iter_rows(values_only=True))
     header, body = rows[0], rows[1:]
-    options = [o for h in worked["horizons"] for o in h["options"]]
+    options = [o for h in worked.horizons for o in h.options]
     assert len(body) == len(options)
     own = dict(zip(header, body[0], strict=True))
     assert own["Option"] == "self-hosted"
     assert own["CapEx (cash)"] == pytest.approx(351_000)
-    assert own["Total (P&L)"] == pytest.approx(options[0]["total"])
-    assert own["Equivalent annual cost"] == pytest.approx(options[0]["equivalent_annual_cost"])
+    assert own["Total (P&L)"] == pytest.approx(options[0].total)
+    assert own["Equivalent annual cost"] == pytest.approx(options[0].equivalent_annual_cost)
 
 
-def test_monthly_cash_sheet_sums_to_the_reports_totals(worked: dict[str, Any]) -> None:
+def test_monthly_cash_sheet_sums_to_the_reports_totals(worked: TcoReport) -> None:
     horizon = 1  # five years
     report = build_report([(NAME, worked)], horizon, "en")
     book = load_workbook(io.BytesIO(write_xlsx(report)))
 
     sheet = book["Monthly cash flow"]
     header = [c.value for c in sheet[1]]
-    options = worked["horizons"][horizon]["options"]
-    assert header == ["Month", *(o["name"] for o in options)]
+    options = worked.horizons[horizon].options
+    assert header == ["Month", *(o.name for o in options)]
     assert sheet.max_row == 1 + 60
     for k, option in enumerate(options, start=2):
         column = [sheet.cell(r, k).value for r in range(2, sheet.max_row + 1)]
         assert all(isinstance(v, float) for v in column)
-        assert sum(column) == pytest.approx(sum(option["monthly_cash"]))
+        assert sum(column) == pytest.approx(sum(option.monthly_cash))
         # no taxes in the worked example: the cash paid adds up to the P&L total
-        assert sum(column) == pytest.approx(option["total"])
+        assert sum(column) == pytest.approx(option.total)
 
 
-def test_csv_round_trips_to_the_reports_numbers(worked: dict[str, Any]) -> None:
+def test_csv_round_trips_to_the_reports_numbers(worked: TcoReport) -> None:
     data = write_csv(build_report([(NAME, worked)], 0, "en"))
 
     assert data.startswith(b"\xef\xbb\xbf")
     frame = pd.read_csv(io.BytesIO(data), encoding="utf-8-sig")
-    options = [(h["years"], o) for h in worked["horizons"] for o in h["options"]]
+    options = [(h.years, o) for h in worked.horizons for o in h.options]
     assert len(frame) == len(options)
     for (years, option), row in zip(options, frame.itertuples(index=False), strict=True):
         values = dict(zip(frame.columns, row, strict=True))
         assert values["Horizon (years)"] == years
-        assert values["Option"] == option["name"]
-        assert values["Total (P&L)"] == pytest.approx(option["total"], rel=1e-12)
-        assert values["Per useful GPU-hour"] == pytest.approx(option["cost_per_useful_gpu_hour"])
-        for category, amount in option["totals"].items():
+        assert values["Option"] == option.name
+        assert values["Total (P&L)"] == pytest.approx(option.total, rel=1e-12)
+        assert values["Per useful GPU-hour"] == pytest.approx(option.cost_per_useful_gpu_hour)
+        for category, amount in option.totals.items():
             assert values[text(f"report.cat.{category}", "en")] == pytest.approx(amount)
-        if option["wait_p95_s"] is not None:
-            assert values["p95 wait (h)"] == pytest.approx(option["wait_p95_s"] / 3600)
+        if option.wait_p95_s is not None:
+            assert values["p95 wait (h)"] == pytest.approx(option.wait_p95_s / 3600)
 
 
-def test_chinese_report_has_chinese_labels_and_conclusion(worked: dict[str, Any]) -> None:
+def test_chinese_report_has_chinese_labels_and_conclusion(worked: TcoReport) -> None:
     report = build_report([(NAME, worked)], 0, "zh")
 
     book = load_workbook(io.BytesIO(write_xlsx(report)))
@@ -149,7 +153,7 @@ def test_chinese_report_has_chinese_labels_and_conclusion(worked: dict[str, Any]
     assert {"场景", "方案", "总成本（损益）", "p95 等待（小时）"} <= set(frame.columns)
 
 
-def test_pdf_is_a_short_a4_report_with_its_page_count(worked: dict[str, Any]) -> None:
+def test_pdf_is_a_short_a4_report_with_its_page_count(worked: TcoReport) -> None:
     out = write_pdf(build_report([(NAME, worked)], 0, "en"))
 
     assert out.data.startswith(b"%PDF-")
@@ -159,7 +163,7 @@ def test_pdf_is_a_short_a4_report_with_its_page_count(worked: dict[str, Any]) ->
     assert b"/MediaBox [0 0 595.28 841.89]" in out.data  # A4 in points
 
 
-def test_pdf_falls_back_to_helvetica_and_says_so(worked: dict[str, Any]) -> None:
+def test_pdf_falls_back_to_helvetica_and_says_so(worked: TcoReport) -> None:
     out = write_pdf(build_report([("Scénario · 算力", worked)], 0, "en"), Fonts())
 
     assert out.notes == (text("report.pdf.font_fallback", "en"),)
@@ -171,7 +175,7 @@ def test_pdf_falls_back_to_helvetica_and_says_so(worked: dict[str, Any]) -> None
 
 
 def test_chinese_pdf_embeds_a_cjk_font_or_is_english_with_the_reason(
-    worked: dict[str, Any],
+    worked: TcoReport,
 ) -> None:
     fonts = find_fonts()
 
@@ -185,14 +189,14 @@ def test_chinese_pdf_embeds_a_cjk_font_or_is_english_with_the_reason(
         assert text("report.pdf.no_cjk", "zh") in out.notes
 
 
-def test_chinese_pdf_without_any_font_is_english_helvetica(worked: dict[str, Any]) -> None:
+def test_chinese_pdf_without_any_font_is_english_helvetica(worked: TcoReport) -> None:
     out = write_pdf(build_report([(NAME, worked)], 0, "zh"), Fonts())
 
     assert out.notes == (text("report.pdf.no_cjk", "zh"), text("report.pdf.font_fallback", "zh"))
     assert b"(Own, rent or both: GPU cost report) Tj" in _pdf_text(out.data)
 
 
-def test_a_broken_font_file_does_not_stop_the_pdf(worked: dict[str, Any], tmp_path: Path) -> None:
+def test_a_broken_font_file_does_not_stop_the_pdf(worked: TcoReport, tmp_path: Path) -> None:
     broken = tmp_path / "broken.ttf"
     broken.write_bytes(b"not a font")
 
@@ -202,8 +206,8 @@ def test_a_broken_font_file_does_not_stop_the_pdf(worked: dict[str, Any], tmp_pa
     assert text("report.pdf.font_fallback", "en") in out.notes
 
 
-def test_several_scenarios_in_one_report(worked: dict[str, Any]) -> None:
-    euros = json.loads(json.dumps(worked)) | {"currency": "EUR"}
+def test_several_scenarios_in_one_report(worked: TcoReport) -> None:
+    euros = replace(worked, currency="EUR")
 
     report = build_report([("A", worked), ("B", euros)], 5, "en")
 
@@ -220,7 +224,7 @@ def test_a_cloud_only_scenario_reports_without_owned_servers(tmp_path: Path) -> 
     scenario = SCENARIOS / "cloud-on-demand.yaml"
     if not scenario.is_file():
         pytest.skip(f"{scenario.name} is not bundled")
-    cloud = tco_json(tmp_path / "p.duckdb", scenario)
+    cloud = from_json(TcoReport, tco_json(tmp_path / "p.duckdb", scenario))
 
     report = build_report([("cloud", cloud)], 0, "en")
 
@@ -259,17 +263,19 @@ def _downloads_app(path: str) -> None:
     import json
     from pathlib import Path
 
+    from planner.core.serialize import from_json
+    from planner.cost.results import TcoReport
     from planner.ui.downloads import report_downloads
 
-    report = json.loads(Path(path).read_text(encoding="utf-8"))
+    report = from_json(TcoReport, json.loads(Path(path).read_text(encoding="utf-8")))
     report_downloads([("worked example", report)], 0, key="report")
 
 
 def test_download_buttons_are_labelled_in_the_sessions_language(
-    worked: dict[str, Any], tmp_path: Path
+    worked: TcoReport, tmp_path: Path
 ) -> None:
     path = tmp_path / "report.json"
-    path.write_text(json.dumps(worked), encoding="utf-8")
+    path.write_text(json.dumps(to_json(worked)), encoding="utf-8")
     app = AppTest.from_function(_downloads_app, args=(str(path),), default_timeout=30)
     app.session_state["lang"] = "zh"
 

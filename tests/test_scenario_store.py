@@ -10,6 +10,7 @@ import yaml
 from planner.core.config import ClusterConfig
 from planner.core.errors import PlannerError, ScenarioError
 from planner.core.file_access import LOCAL_FILES, FileAccess
+from planner.core.serialize import to_json
 from planner.cost.scenario import TcoScenario, tco_from_replay
 from planner.engine.metrics import summarize
 from planner.engine.scenario import Scenario
@@ -172,8 +173,8 @@ def test_running_a_saved_replay_gives_the_replay_summary(
 
     assert saved.results is not None
     assert saved.results["trace_id"] == direct.trace_id
-    assert saved.results["utilization"] == summarize(direct.result)["utilization"]
-    assert saved.results["wait_s"] == summarize(direct.result)["wait_s"]
+    assert saved.results["utilization"] == summarize(direct.result).utilization
+    assert saved.results["wait_s"] == to_json(summarize(direct.result).wait_s)
     assert not saved.is_stale
 
 
@@ -204,13 +205,13 @@ def test_a_cloud_only_scenario_is_valid_and_priced_without_break_even(
 
     report = run_tco(con, scenario, files=LOCAL_FILES)
 
-    assert report["allocation"] is None
-    assert report["break_even_utilization"] == {}
-    assert report["sensitivity"] is None
-    option = report["horizons"][0]["options"][0]
-    assert option["cost_per_useful_gpu_hour"] == pytest.approx(2.0)  # one GPU per SKU
-    assert len(option["monthly_cash"]) == 36
-    assert report["horizons"][0]["comparisons"] == []
+    assert report.allocation is None
+    assert report.break_even_utilization == {}
+    assert report.sensitivity is None
+    option = report.horizons[0].options[0]
+    assert option.cost_per_useful_gpu_hour == pytest.approx(2.0)  # one GPU per SKU
+    assert len(option.monthly_cash) == 36
+    assert report.horizons[0].comparisons == ()
 
 
 def test_a_cloud_only_scenario_needs_a_trace(con: duckdb.DuckDBPyConnection) -> None:
@@ -260,11 +261,11 @@ def test_a_replay_scenario_priced_as_owning_waits_as_the_replay_does(
     assert priced.scheduling is not None
     assert priced.scheduling.queues is not None
     assert [(p.gpu, p.servers, p.gpus_per_server) for p in priced.self_hosted] == [("A100", 1, 8)]
-    own = report["horizons"][0]["options"][0]
-    wait = summarize(run.result)["wait_s"]
-    assert wait["p95"] > 0  # the quota of 4 GPUs makes jobs wait
-    assert own["wait_p95_s"] == pytest.approx(wait["p95"])
-    assert own["wait_mean_s"] == pytest.approx(wait["mean"])
+    own = report.horizons[0].options[0]
+    wait = summarize(run.result).wait_s
+    assert wait.p95 > 0  # the quota of 4 GPUs makes jobs wait
+    assert own.wait_p95_s == pytest.approx(wait.p95)
+    assert own.wait_mean_s == pytest.approx(wait.mean)
 
 
 def test_a_replay_scenario_without_queues_keeps_tco_yaml_minimal(trace: Path) -> None:

@@ -9,9 +9,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from planner.cli.tco import _lines
+from planner.cli.tco import tco_lines as _lines
 from planner.core.model import Job
 from planner.cost.cloud import CloudJob, CpuRate, Sku, Terms, price_jobs
+from planner.cost.results import OptionReport, TcoReport
 from planner.cost.scenario import TcoScenario
 from planner.service.tco_run import tco_of_jobs
 
@@ -49,8 +50,8 @@ def _scenario(**fields: Any) -> TcoScenario:
     return TcoScenario.model_validate(data)
 
 
-def _options(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    return {o["name"]: o for o in report["horizons"][0]["options"]}
+def _options(report: TcoReport) -> dict[str, OptionReport]:
+    return {o.name: o for o in report.horizons[0].options}
 
 
 def test_gpu_jobs_leave_cpu_only_jobs_out_of_every_option_and_say_so(
@@ -61,10 +62,10 @@ def test_gpu_jobs_leave_cpu_only_jobs_out_of_every_option_and_say_so(
     alone = tco_of_jobs(con, scenario, GPU_JOBS, today=TODAY)
     mixed = tco_of_jobs(con, scenario, GPU_JOBS + CPU_JOBS, today=TODAY)
 
-    assert mixed["scope"] == "gpu-jobs"
-    assert mixed["horizons"] == alone["horizons"]
+    assert mixed.scope == "gpu-jobs"
+    assert mixed.horizons == alone.horizons
     # 2 pods x 4 cores x 1 h + 8 cores x 0.5 h = 12 CPU-hours
-    assert any("2 CPU-only jobs (12.0 CPU-hours) are left out" in n for n in mixed["notes"])
+    assert any("2 CPU-only jobs (12.0 CPU-hours) are left out" in n for n in mixed.notes)
 
 
 def test_all_jobs_on_cpu_servers_are_priced_on_both_sides(
@@ -76,16 +77,16 @@ def test_all_jobs_on_cpu_servers_are_priced_on_both_sides(
 
     report = tco_of_jobs(con, scenario, GPU_JOBS + CPU_JOBS, today=TODAY)
 
-    assert report["scope"] == "all-jobs"
+    assert report.scope == "all-jobs"
     options = _options(report)
     # the span is the same (the GPU jobs'), so a month is the same number of spans
     span_h = (3 * 600 + 7_200) / 3600
     cpu_bill = 2 * 1 * (4 * 0.03 + 16 * 0.004) + 0.5 * (8 * 0.03 + 32 * 0.004)
-    assert options["rent"]["totals"]["cloud_cpu"] == pytest.approx(cpu_bill * 8760 / span_h)
-    assert options["rent"]["totals"]["cloud_compute"] == pytest.approx(
-        gpu_only["rent"]["totals"]["cloud_compute"]
+    assert options["rent"].totals["cloud_cpu"] == pytest.approx(cpu_bill * 8760 / span_h)
+    assert options["rent"].totals["cloud_compute"] == pytest.approx(
+        gpu_only["rent"].totals["cloud_compute"]
     )
-    owned, before = options["self-hosted"]["totals"], gpu_only["self-hosted"]["totals"]
+    owned, before = options["self-hosted"].totals, gpu_only["self-hosted"].totals
     assert owned["capex"] - before["capex"] == pytest.approx(2 * 10_000 * (1 + 0.12 + 0.05))
     assert owned["staff"] / before["staff"] == pytest.approx(3.0)  # 3 servers instead of 1
 
@@ -97,8 +98,8 @@ def test_all_jobs_without_an_owned_home_are_left_out_of_every_option(
 
     report = tco_of_jobs(con, scenario, GPU_JOBS + CPU_JOBS, today=TODAY)
 
-    assert "cloud_cpu" not in _options(report)["rent"]["totals"]
-    assert any("no owned home" in n for n in report["notes"])
+    assert "cloud_cpu" not in _options(report)["rent"].totals
+    assert any("no owned home" in n for n in report.notes)
 
 
 def test_all_jobs_run_on_the_gpu_servers_cpus_when_they_are_finite(
@@ -109,8 +110,8 @@ def test_all_jobs_run_on_the_gpu_servers_cpus_when_they_are_finite(
 
     report = tco_of_jobs(con, scenario, GPU_JOBS + CPU_JOBS, today=TODAY)
 
-    assert _options(report)["rent"]["totals"]["cloud_cpu"] > 0
-    assert not any("left out" in n for n in report["notes"])
+    assert _options(report)["rent"].totals["cloud_cpu"] > 0
+    assert not any("left out" in n for n in report.notes)
 
 
 gpu_jobs = st.lists(

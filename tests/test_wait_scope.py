@@ -34,23 +34,23 @@ JOBS = [
 def test_headline_waits_are_gpu_jobs_and_all_jobs_are_given_beside_them() -> None:
     s = summarize(simulate(JOBS, ONE_NODE, Policy()))
 
-    assert s["wait_scope"] == "gpu-jobs"
-    assert s["wait_s"]["jobs"] == 3
-    assert s["wait_s"]["max"] == 190  # g3: submitted at 10, starts at 200
-    assert s["wait_s"]["p50"] == 100  # waits 0, 100, 190
-    assert s["wait_s"]["mean"] == pytest.approx(290 / 3)
-    every = s["wait_s_by_scope"]["all-jobs"]
-    assert every["jobs"] == 9
-    assert every["p50"] == 0  # six CPU-only jobs and g1 never waited
-    assert s["wait_s_by_scope"]["gpu-jobs"] == s["wait_s"]
+    assert s.wait_scope == "gpu-jobs"
+    assert s.wait_s.jobs == 3
+    assert s.wait_s.max == 190  # g3: submitted at 10, starts at 200
+    assert s.wait_s.p50 == 100  # waits 0, 100, 190
+    assert s.wait_s.mean == pytest.approx(290 / 3)
+    every = s.wait_s_by_scope["all-jobs"]
+    assert every.jobs == 9
+    assert every.p50 == 0  # six CPU-only jobs and g1 never waited
+    assert s.wait_s_by_scope["gpu-jobs"] == s.wait_s
 
 
 def test_a_team_scope_counts_that_queues_jobs_only() -> None:
     s = summarize(simulate(JOBS, ONE_NODE, Policy()), wait_scope="team:nlp")
 
-    assert s["wait_s"]["jobs"] == 1
-    assert s["wait_s"]["max"] == 190
-    assert scoped_waits(s, "team:nlp") == s["wait_s"]
+    assert s.wait_s.jobs == 1
+    assert s.wait_s.max == 190
+    assert scoped_waits(s, "team:nlp") == s.wait_s
     assert wait_scopes(s) == ["gpu-jobs", "all-jobs", "team:etl", "team:nlp", "team:vision"]
 
 
@@ -89,7 +89,7 @@ def test_useful_gpu_hours_are_every_job_that_ran_less_failed_only_when_asked() -
 
     # 2 x 1 h + 4 x 0.5 h + 1 x 2 h + 1 x 1 h: everything ran on the 8-GPU node
     assert useful_gpu_hours(result) == pytest.approx(7.0)
-    assert summarize(result)["useful_gpu_hours"] == pytest.approx(7.0)
+    assert summarize(result).useful_gpu_hours == pytest.approx(7.0)
     assert useful_gpu_hours(result, exclude_failed=True) == pytest.approx(3.0)
 
 
@@ -104,7 +104,7 @@ def test_the_tco_reports_gpu_jobs_waits_unless_the_scenario_picks_another_scope(
     def p95(**fields: str) -> float:
         scenario = TcoScenario.model_validate(base | fields)
         report = tco_of_jobs(con, scenario, jobs, today=date(2026, 6, 1))
-        return float(report["horizons"][0]["options"][0]["wait_p95_s"])
+        return float(report.horizons[0].options[0].wait_p95_s)
 
     # GPU jobs waited 0, 100 and 190 s; with the six CPU-only jobs (0 s) p95 is lower
     assert p95() == pytest.approx(181.0)  # 100 + 0.9 x (190 - 100)

@@ -25,9 +25,9 @@ def test_a_job_not_started_by_its_deadline_leaves_the_queue_holding_nothing() ->
     assert (result.start_s[1], result.end_s[1], result.placement[1]) == (None, 60.0, ())
     assert result.allocated_gpu_s == 100.0
     summary = summarize(result)
-    assert (summary["withdrawn"], summary["withdrawn_observed"]) == (1, 1)
-    assert (summary["unfinished"], summary["unschedulable"], summary["still_waiting"]) == (0, 0, 0)
-    assert (summary["wait_s"]["jobs"], summary["wait_s"]["max"]) == (1, 0.0)  # started only
+    assert (summary.withdrawn, summary.withdrawn_observed) == (1, 1)
+    assert (summary.unfinished, summary.unschedulable, summary.still_waiting) == (0, 0, 0)
+    assert (summary.wait_s.jobs, summary.wait_s.max) == (1, 0.0)  # started only
 
 
 def test_a_withdrawn_job_the_replay_starts_holds_its_gpu_until_its_user_deleted_it() -> None:
@@ -39,8 +39,8 @@ def test_a_withdrawn_job_the_replay_starts_holds_its_gpu_until_its_user_deleted_
     assert (result.start_s[1], result.end_s[1]) == (10.0, 60.0)
     assert result.allocated_gpu_s == 100.0 + 50.0
     summary = summarize(result)
-    assert (summary["withdrawn"], summary["withdrawn_after_start"]) == (0, 1)
-    assert summary["withdrawn_observed"] == 1
+    assert (summary.withdrawn, summary.withdrawn_after_start) == (0, 1)
+    assert summary.withdrawn_observed == 1
 
 
 def test_a_deadline_only_bounds_the_wait_of_a_job_with_a_run_time() -> None:

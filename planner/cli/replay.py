@@ -4,15 +4,22 @@ import argparse
 import json
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from planner.core.errors import ScenarioError
 from planner.core.file_access import LOCAL_FILES
+from planner.core.serialize import to_json
 from planner.engine.cluster import PLACEMENTS
 from planner.engine.fill import MAX_SEEDS, PodRequest, fill
-from planner.engine.metrics import GPU_JOBS, WAIT_SCOPE_HELP, check_wait_scope, summarize
+from planner.engine.metrics import (
+    ALL_JOBS,
+    GPU_JOBS,
+    WAIT_SCOPE_HELP,
+    check_wait_scope,
+    summarize,
+)
 from planner.engine.overhead import NETWORK_HELP, STORAGE_HELP
 from planner.engine.policy import (
     ADMISSION_HELP,
@@ -22,6 +29,7 @@ from planner.engine.policy import (
     QUEUEINGS,
 )
 from planner.engine.scenario import ClusterSpec, OverheadSpec, PolicySpec, Scenario
+from planner.engine.summary import PoolSharing, ReplayReport, ReplaySummary, Stats
 from planner.engine.waits import WAIT_REASONS
 from planner.ingest import IngestOptions
 from planner.ingest.kueue_yaml import read_kueue
@@ -122,11 +130,11 @@ def _replay(args: argparse.Namespace, options: IngestOptions) -> int:
     if args.schedule_out:
         write_schedule(result, args.schedule_out)
     summary = summarize(result, timeline=args.timeline, wait_scope=args.waits)
-    summary = {"trace_id": run.trace_id, "cluster": run.cluster_name, **summary}
+    report = ReplayReport(run.trace_id, run.cluster_name, summary)
     if args.json:
-        print(json.dumps(summary, indent=2))
+        print(json.dumps(to_json(report), indent=2))
     else:
-        print("\n".join(_replay_lines(summary)))
+        print("\n".join(replay_lines(report)))
     return 0
 
 
@@ -195,80 +203,87 @@ def _cluster_from_flags(args: argparse.Namespace) -> ClusterSpec:
     return ClusterSpec(node_list=value)
 
 
-def _wait_lines(s: dict[str, Any]) -> list[str]:
+def _wait_lines(s: ReplaySummary) -> list[str]:
     """The headline waits (of the scope asked for), and all jobs' when they differ."""
-    wait, scope = s["wait_s"], s["wait_scope"]
-    every = s["wait_s_by_scope"]["all-jobs"]
-    shown = {"gpu-jobs": "GPU jobs", "all-jobs": "all jobs"}.get(scope, scope.replace(":", " "))
-    lines = [f"wait (s) of {shown} ({wait['jobs']:,} started): " + _stats_text(wait)]
-    if scope != "all-jobs" and every["jobs"] != wait["jobs"]:
-        lines.append(f"wait (s) of all jobs ({every['jobs']:,} started): " + _stats_text(every))
+    wait, scope = s.wait_s, s.wait_scope
+    every = s.wait_s_by_scope[ALL_JOBS]
+    shown = {GPU_JOBS: "GPU jobs", ALL_JOBS: "all jobs"}.get(scope, scope.replace(":", " "))
+    lines = [f"wait (s) of {shown} ({wait.jobs:,} started): " + _stats_text(wait)]
+    if scope != ALL_JOBS and every.jobs != wait.jobs:
+        lines.append(f"wait (s) of all jobs ({every.jobs:,} started): " + _stats_text(every))
     return lines
 
 
-def _stats_text(wait: dict[str, Any]) -> str:
-    if not wait["jobs"]:
+def _stats_text(wait: Stats) -> str:
+    if not wait.jobs:
         return "none started"
-    return "  ".join(f"{k} {wait[k]:,.0f}" for k in ("mean", "p50", "p95", "p99", "max"))
+    shown = (("mean", wait.mean), ("p50", wait.p50), ("p95", wait.p95), ("p99", wait.p99))
+    return "  ".join(f"{k} {v:,.0f}" for k, v in (*shown, ("max", wait.max)))
 
 
-def _replay_lines(s: dict[str, Any]) -> list[str]:
-    policy = s["policy"]
-    held = s["idle_gpu_hours_held_by_partial_gangs"]
+def replay_lines(report: ReplayReport) -> list[str]:
+    """`planner replay`'s text: what the run was, then its figures."""
+    s = report.summary
+    policy = s.policy
+    held = s.idle_gpu_hours_held_by_partial_gangs
     lines = [
-        f"trace {s['trace_id']} on {s['cluster']} ({s['gpu_capacity']:,} GPUs): "
-        f"{policy['admission']} admission, {policy['placement']}, {policy['queueing']}",
-        f"jobs {s['jobs']:,}: completed {s['completed']:,}, unschedulable {s['unschedulable']:,}, "
-        f"unfinished {s['unfinished']:,}, withdrawn {s['withdrawn']:,} (observed "
-        f"{s['withdrawn_observed']:,}; {s['withdrawn_after_start']:,} started, then deleted)",
-        f"horizon {s['horizon_s'] / 86400:,.2f} days; allocated "
-        f"{s['allocated_gpu_hours']:,.1f} GPU-h (useful work of completed jobs "
-        f"{s['useful_gpu_hours']:,.1f}); utilization {_pct(s['utilization'])}",
+        f"trace {report.trace_id} on {report.cluster} ({s.gpu_capacity:,} GPUs): "
+        f"{policy.admission} admission, {policy.placement}, {policy.queueing}",
+        f"jobs {s.jobs:,}: completed {s.completed:,}, unschedulable {s.unschedulable:,}, "
+        f"unfinished {s.unfinished:,}, withdrawn {s.withdrawn:,} (observed "
+        f"{s.withdrawn_observed:,}; {s.withdrawn_after_start:,} started, then deleted)",
+        f"horizon {s.horizon_s / 86400:,.2f} days; allocated "
+        f"{s.allocated_gpu_hours:,.1f} GPU-h (useful work of completed jobs "
+        f"{s.useful_gpu_hours:,.1f}); utilization {_pct(s.utilization)}",
     ]
     lines.extend(_wait_lines(s))
-    waiting = {k: v for k, v in s["waiting_gpu_hours_by_reason"].items() if v}
+    waiting = {k: v for k, v in s.waiting_gpu_hours_by_reason.items() if v}
     if waiting:
         lines.append("GPU-hours waiting, by reason:")
         lines.extend(f"  {k:<16} {v:>14,.1f}  ({WAIT_REASONS[k]})" for k, v in waiting.items())
     if held:
         lines.append(f"GPU-hours held idle by partly placed jobs: {held:,.1f}")
-    if s["deadlock"] and not s["livelock"]:  # a livelock ends in jobs stuck: say the cause
-        d = s["deadlock"]
-        lines.append(
-            f"DEADLOCK at {d['at_s']:,.0f} s: {d['jobs_waiting']:.0f} jobs wait forever while "
-            f"{d['gpus_held_idle']:,.1f} GPUs are held by partly placed jobs"
-        )
-    if s["livelock"]:
-        d = s["livelock"]
-        lines.append(
-            f"LIVELOCK: from {d['since_s']:,.0f} s preemptions kept undoing all work and nothing "
-            f"completed; the replay stopped at {d['at_s']:,.0f} s with {d['jobs_waiting']:.0f} "
-            f"jobs waiting and {d['jobs_running']:.0f} running (checkpoint jobs, set a minimum "
-            "run time, or preempt less)"
-        )
-    for reason, count in s["unschedulable_by_reason"].items():
+    lines.extend(_stop_lines(s))
+    for reason, count in s.unschedulable_by_reason.items():
         lines.append(f"unschedulable: {count:,} jobs, {reason}")
-    unmapped = s.get("unmapped_queues") or {}
+    unmapped = s.queues.unmapped_queues if s.queues else {}
     if unmapped:
         named = ", ".join(f"{q or '(none)'} ({n:,})" for q, n in unmapped.items())
         lines.append(f"queue values no LocalQueue maps (default ClusterQueue, if any): {named}")
-    lines.extend(_sharing_lines(s.get("sharing", {})))
+    lines.extend(_sharing_lines(s.sharing or {}))
     return lines
 
 
-def _sharing_lines(sharing: dict[str, dict[str, Any]]) -> list[str]:
+def _stop_lines(s: ReplaySummary) -> list[str]:
+    """Why the replay stopped early, if it did."""
+    if s.deadlock and not s.livelock:  # a livelock ends in jobs stuck: say the cause
+        d = s.deadlock
+        return [
+            f"DEADLOCK at {d.at_s:,.0f} s: {d.jobs_waiting:.0f} jobs wait forever while "
+            f"{d.gpus_held_idle:,.1f} GPUs are held by partly placed jobs"
+        ]
+    if s.livelock:
+        k = s.livelock
+        return [
+            f"LIVELOCK: from {k.since_s:,.0f} s preemptions kept undoing all work and nothing "
+            f"completed; the replay stopped at {k.at_s:,.0f} s with {k.jobs_waiting:.0f} "
+            f"jobs waiting and {k.jobs_running:.0f} running (checkpoint jobs, set a minimum "
+            "run time, or preempt less)"
+        ]
+    return []
+
+
+def _sharing_lines(sharing: Mapping[str, PoolSharing]) -> list[str]:
     lines: list[str] = []
     for pool, p in sharing.items():
+        lines.append(f"{pool}: {p.mode}; {p.gpus:,} GPUs advertised as {p.advertised:,} devices")
         lines.append(
-            f"{pool}: {p['mode']}; {p['gpus']:,} GPUs advertised as {p['advertised']:,} devices"
-        )
-        lines.append(
-            f"  requested {_pct(p['requested_share'])} of its GPU-hours, granted "
-            f"{p['granted_gpu_hours']:,.1f} GPU-h, GPUs occupied {_pct(p['occupied_share'])}"
-            + (f", {p['relayouts']:,} re-layouts" if p["relayouts"] else "")
+            f"  requested {_pct(p.requested_share)} of its GPU-hours, granted "
+            f"{p.granted_gpu_hours:,.1f} GPU-h, GPUs occupied {_pct(p.occupied_share)}"
+            + (f", {p.relayouts:,} re-layouts" if p.relayouts else "")
             + (
-                f", {p['slowdown_gpu_hours']:,.1f} GPU-h lost to slowdown or re-layout"
-                if p["slowdown_gpu_hours"]
+                f", {p.slowdown_gpu_hours:,.1f} GPU-h lost to slowdown or re-layout"
+                if p.slowdown_gpu_hours
                 else ""
             )
         )

@@ -5,10 +5,13 @@ import json
 from pathlib import Path
 from typing import Any
 
-from planner.cli.replay import _replay_lines
-from planner.cli.tco import _lines as tco_lines
+from planner.cli.replay import replay_lines
+from planner.cli.tco import tco_lines
 from planner.core.errors import ScenarioError
 from planner.core.file_access import SCENARIOS, FileAccess
+from planner.core.serialize import from_json
+from planner.cost.results import TcoReport
+from planner.engine.summary import ReplayReport
 from planner.service import scenario_store
 from planner.service.scenario_store import SavedScenario
 from planner.store import connect, database_path
@@ -156,7 +159,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(results, indent=2, default=str))
     elif saved.kind == "tco":
-        print("\n".join(tco_lines(results)))
+        print("\n".join(tco_lines(from_json(TcoReport, results))))
     else:
-        print("\n".join(_replay_lines(results)))
+        print("\n".join(replay_lines(from_json(ReplayReport, results))))
     return 0

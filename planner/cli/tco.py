@@ -3,11 +3,14 @@
 import argparse
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from planner.core.file_access import LOCAL_FILES
+from planner.core.serialize import to_json
+from planner.cost.ledger import Balance
+from planner.cost.results import TcoReport
 from planner.ingest import IngestOptions
 from planner.service.tco_files import load_tco_scenario
 from planner.service.tco_run import run_tco
@@ -38,14 +41,14 @@ def _tco(args: argparse.Namespace, read_options: ReadOptions) -> int:
             con, scenario, files=LOCAL_FILES, trace=args.trace, options=read_options(args)
         )
     if args.json:
-        print(json.dumps(report, indent=2, default=str))
+        print(json.dumps(to_json(report), indent=2, default=str))
     else:
-        print("\n".join(_lines(report)))
+        print("\n".join(tco_lines(report)))
     _write_files(args, report)
     return 0
 
 
-def _write_files(args: argparse.Namespace, report: dict[str, Any]) -> None:
+def _write_files(args: argparse.Namespace, report: TcoReport) -> None:
     """The --xlsx/--pdf/--csv files; their paths go to stderr under --json."""
     from planner.report.files import (  # noqa: PLC0415 -- only report files pay for fpdf2
         ReportFiles,
@@ -54,46 +57,47 @@ def _write_files(args: argparse.Namespace, report: dict[str, Any]) -> None:
 
     files = ReportFiles(args.xlsx, args.pdf, args.csv)
     if files:
-        name = report["scenario"] or args.scenario.stem
+        name = report.scenario or args.scenario.stem
         lines = write_report_files(name, report, files, args.lang)
         print("\n".join(lines), file=sys.stderr if args.json else sys.stdout)
 
 
-def _lines(r: dict[str, Any]) -> list[str]:
-    cur = r["currency"]
-    if r["allocation"] is None:  # cloud only
+def tco_lines(r: TcoReport) -> list[str]:
+    """`planner tco`'s text: the headline, each horizon's options and comparisons, notes."""
+    cur = r.currency
+    if r.allocation is None:  # cloud only
         lines = [
-            f"{r['scenario'] or 'TCO'}: cloud only, useful "
-            f"{r['useful_gpu_hours_per_month']:,.0f} GPU-h/month"
+            f"{r.scenario or 'TCO'}: cloud only, useful "
+            f"{r.useful_gpu_hours_per_month:,.0f} GPU-h/month"
         ]
     else:
         lines = [
-            f"{r['scenario'] or 'TCO'}: {r['installed_gpus']} owned GPUs, allocation "
-            f"{r['allocation']:.1%}, useful {r['useful_gpu_hours_per_month']:,.0f} GPU-h/month",
-            f"self-hosted: {_money(r['cost_per_installed_gpu_hour'], cur)} per installed "
-            f"GPU-hour, {_money(r['cost_per_allocated_gpu_hour'], cur)} per allocated GPU-hour",
+            f"{r.scenario or 'TCO'}: {r.installed_gpus} owned GPUs, allocation "
+            f"{r.allocation:.1%}, useful {r.useful_gpu_hours_per_month:,.0f} GPU-h/month",
+            f"self-hosted: {_money(r.cost_per_installed_gpu_hour, cur)} per installed "
+            f"GPU-hour, {_money(r.cost_per_allocated_gpu_hour, cur)} per allocated GPU-hour",
         ]
-    for name, value in r["break_even_utilization"].items():
+    for name, value in r.break_even_utilization.items():
         shown = "never" if value is None else f"{value:.1%}"
         lines.append(f"  break-even utilization vs {name}: {shown}")
-    for horizon in r["horizons"]:
-        lines.append(f"over {horizon['years']:g} years:")
-        for o in horizon["options"]:
-            wait = "" if o["wait_p95_s"] is None else f", p95 wait {o['wait_p95_s']:,.0f} s"
+    for horizon in r.horizons:
+        lines.append(f"over {horizon.years:g} years:")
+        for o in horizon.options:
+            wait = "" if o.wait_p95_s is None else f", p95 wait {o.wait_p95_s:,.0f} s"
             lines.append(
-                f"  {o['name']:<32} total {_money(o['total'], cur)}, "
-                f"{_money(o['cost_per_useful_gpu_hour'], cur)} per useful GPU-hour{wait}"
+                f"  {o.name:<32} total {_money(o.total, cur)}, "
+                f"{_money(o.cost_per_useful_gpu_hour, cur)} per useful GPU-hour{wait}"
             )
-            if "ledger" in o:
-                lines.append(f"    ledger: {_ledger_line(o['ledger']['gpu_hours'])}")
-        for c in horizon["comparisons"]:
-            month = c["break_even_month"]
+            if o.ledger is not None:
+                lines.append(f"    ledger: {_ledger_line(o.ledger.gpu_hours)}")
+        for c in horizon.comparisons:
+            month = c.break_even_month
             lines.append(
-                f"  buy vs {c['rented']}: NPV {_money(c['npv_of_buying'], cur)}, break-even "
+                f"  buy vs {c.rented}: NPV {_money(c.npv_of_buying, cur)}, break-even "
                 f"{'never' if month is None else f'month {month}'}"
             )
-    lines.append(f"scope: {_SCOPES.get(r.get('scope', 'gpu-jobs'), r.get('scope'))}")
-    lines += [f"note: {n}" for n in r["notes"]]
+    lines.append(f"scope: {_SCOPES.get(r.scope, r.scope)}")
+    lines += [f"note: {n}" for n in r.notes]
     return lines
 
 
@@ -103,16 +107,16 @@ _SCOPES = {
 }
 
 
-def _ledger_line(lines: dict[str, Any]) -> str:
+def _ledger_line(lines: Balance) -> str:
     """'demanded 1,000 GPU-h = owned 800 + cloud 150 (bridge 150) + unserved 50 (lead_time 50)'."""
 
-    def part(name: str, parts: dict[str, float]) -> str:
+    def part(name: str, parts: Mapping[str, float]) -> str:
         shown = ", ".join(f"{k} {v:,.0f}" for k, v in parts.items() if v)
         return f"{name} {sum(parts.values()):,.0f}" + (f" ({shown})" if shown else "")
 
     return (
-        f"demanded {lines['demanded']:,.0f} GPU-h = owned {lines['owned']:,.0f} + "
-        f"{part('cloud', lines['cloud'])} + {part('unserved', lines['unserved'])}"
+        f"demanded {lines.demanded:,.0f} GPU-h = owned {lines.owned:,.0f} + "
+        f"{part('cloud', lines.cloud)} + {part('unserved', lines.unserved)}"
     )
 
 

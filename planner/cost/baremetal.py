@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from planner.core.errors import ScenarioError
-from planner.cost import finance
+from planner.cost import depreciation
 
 HOURS_PER_YEAR = 8760.0
 HOURS_PER_MONTH = HOURS_PER_YEAR / 12
@@ -59,11 +59,11 @@ class BareMetal:
     installation: float = 0.0
     life_years: float = 5.0
     residual_share: float = 0.0
-    depreciation_method: finance.Method = "straight_line"
+    depreciation_method: depreciation.Method = "straight_line"
     """Book depreciation: straight_line, double_declining or sum_of_years_digits."""
     tax_life_years: float | None = None
     """Tax depreciation life (None: the book life; China's minimum for electronics is 3)."""
-    tax_method: finance.Method = "straight_line"
+    tax_method: depreciation.Method = "straight_line"
     tax_rate: float = 0.0
     """Income tax rate: deductible costs (tax depreciation, running costs, cloud bills) then
     save this share in cash (the tax shield). 0: pre-tax cash flows."""
@@ -200,18 +200,18 @@ def in_service_from(bm: BareMetal, months: int) -> int:
 
 
 def _depreciation(bm: BareMetal, total: float, months: int) -> tuple[list[float], list[float]]:
-    """Monthly book and tax depreciation of the CapEx (`planner.cost.finance` schedules) over the
-    `months` in service."""
+    """Monthly book and tax depreciation of the CapEx (`planner.cost.depreciation`
+    schedules) over the `months` in service."""
     if months <= 0:
         return [], []
     residual = total * bm.residual_share
-    book = finance.DepreciationRule(bm.life_years, bm.depreciation_method, residual)
-    tax = finance.DepreciationRule(
+    book = depreciation.DepreciationRule(bm.life_years, bm.depreciation_method, residual)
+    tax = depreciation.DepreciationRule(
         bm.tax_life_years or bm.life_years, bm.tax_method, residual if bm.tax_rate else 0.0
     )
-    asset = finance.Asset(total, book=book, tax=tax)
-    book_charges = finance.depreciation_schedule(asset, months, "book").charge
-    tax_charges = finance.depreciation_schedule(asset, months, "tax").charge
+    asset = depreciation.Asset(total, book=book, tax=tax)
+    book_charges = depreciation.depreciation_schedule(asset, months, "book").charge
+    tax_charges = depreciation.depreciation_schedule(asset, months, "tax").charge
     return list(book_charges), list(tax_charges)
 
 

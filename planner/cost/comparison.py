@@ -6,7 +6,6 @@ ledger runs; this module lays them over the horizons.
 """
 
 from dataclasses import dataclass, replace
-from typing import Any
 
 from planner.cost import finance, tco
 from planner.cost.baremetal import (
@@ -16,8 +15,16 @@ from planner.cost.baremetal import (
     installed_gpus,
     variable_per_busy_gpu_hour,
 )
-from planner.cost.ledger import Hours, owned_ledger, rented_ledger
+from planner.cost.ledger import Hours, Ledger, owned_ledger, rented_ledger
+from planner.cost.results import (
+    Horizon,
+    OptionReport,
+    Sensitivity,
+    SensitivityBar,
+    TcoReport,
+)
 from planner.cost.scenario import TcoScenario
+from planner.cost.scope import LeftOut
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,10 +48,11 @@ class Priced:
     runs: Runs
 
 
-def report(scenario: TcoScenario, bm: BareMetal, priced: Priced) -> dict[str, Any]:
+def report(scenario: TcoScenario, bm: BareMetal, priced: Priced, left_out: LeftOut) -> TcoReport:
+    """The report of an owning scenario; `left_out` is what its scope leaves out."""
     owned, rented, hybrid_run = priced.owned, priced.rented, priced.hybrid
     rate = scenario.discount_rate
-    horizons: list[dict[str, Any]] = []
+    horizons: list[Horizon] = []
     bridge = _bridge(owned, rented)
     for months in tco.horizons_months(scenario.horizons_years):
         mine = tco.owned_option("self-hosted", bm, owned, months, rate, bridge=bridge)
@@ -59,40 +67,40 @@ def report(scenario: TcoScenario, bm: BareMetal, priced: Priced) -> dict[str, An
         ]
         ledgers = _ledgers(priced.runs, months, bm, hybrid_run[1] if hybrid_run else None)
         horizons.append(
-            {
-                "years": months / 12,
-                "options": [
-                    option_dict(o) | {"ledger": ledger}
+            Horizon(
+                years=months / 12,
+                options=tuple(
+                    option_report(o, ledger)
                     for o, ledger in zip(options + clouds, ledgers, strict=True)
-                ],
-                "comparisons": [_comparison(c) for c in comparisons],
-            }
+                ),
+                comparisons=tuple(comparisons),
+            )
         )
-    first = horizons[0]["options"][0]
-    return {
-        "scenario": scenario.name,
-        "currency": scenario.currency.upper(),
-        "installed_gpus": installed_gpus(bm),
-        "allocation": owned.allocation,
-        "useful_gpu_hours_per_month": owned.useful_gpu_hours,
-        "cost_per_installed_gpu_hour": first["cost_per_installed_gpu_hour"],
-        "cost_per_allocated_gpu_hour": first["cost_per_allocated_gpu_hour"],
-        "cost_per_useful_gpu_hour": first["cost_per_useful_gpu_hour"],
-        "fixed_per_installed_gpu_hour": fixed_per_installed_gpu_hour(bm),
-        "variable_per_busy_gpu_hour": variable_per_busy_gpu_hour(bm),
-        "break_even_utilization": {
-            c["rented"]: c["break_even_utilization"] for c in horizons[0]["comparisons"]
+    first = horizons[0].options[0]
+    notes = _demand_notes(owned, rented, hybrid_run[0] if hybrid_run else None)
+    return TcoReport(
+        scope=scenario.scope,
+        left_out=left_out,
+        scenario=scenario.name,
+        currency=scenario.currency.upper(),
+        installed_gpus=installed_gpus(bm),
+        allocation=owned.allocation,
+        useful_gpu_hours_per_month=owned.useful_gpu_hours,
+        cost_per_installed_gpu_hour=first.cost_per_installed_gpu_hour,
+        cost_per_allocated_gpu_hour=first.cost_per_allocated_gpu_hour,
+        cost_per_useful_gpu_hour=first.cost_per_useful_gpu_hour,
+        fixed_per_installed_gpu_hour=fixed_per_installed_gpu_hour(bm),
+        variable_per_busy_gpu_hour=variable_per_busy_gpu_hour(bm),
+        break_even_utilization={
+            c.rented: c.break_even_utilization for c in horizons[0].comparisons
         },
-        "horizons": horizons,
-        "sensitivity": _sensitivity(scenario, bm, owned, rented, priced.converted),
-        "notes": _demand_notes(owned, rented, hybrid_run[0] if hybrid_run else None)
-        + _bridge_notes(bm, rented),
-    }
+        horizons=tuple(horizons),
+        sensitivity=_sensitivity(scenario, bm, owned, rented, priced.converted),
+        notes=tuple(notes + _bridge_notes(bm, rented)),
+    )
 
 
-def _ledgers(
-    runs: Runs, months: int, bm: BareMetal, kept: BareMetal | None
-) -> list[dict[str, object]]:
+def _ledgers(runs: Runs, months: int, bm: BareMetal, kept: BareMetal | None) -> list[Ledger]:
     """Each option's ledger over `months`, in the report's order of options."""
     bridge = runs.rented[0] if runs.rented else None
     owned = [(bm, runs.owned)]
@@ -104,35 +112,24 @@ def _ledgers(
     ] + [rented_ledger(runs.demand, run, months) for run in runs.rented]
 
 
-def option_dict(o: tco.OptionResult) -> dict[str, Any]:
-    return {
-        "name": o.name,
-        "total": sum(o.pnl),
-        "totals": o.totals,
-        "monthly_pnl": o.pnl,
-        "monthly_cash": o.cash,
-        "useful_gpu_hours": o.useful_gpu_hours,
-        "cost_per_useful_gpu_hour": o.cost_per_useful_gpu_hour,
-        "cost_per_installed_gpu_hour": o.cost_per_installed_gpu_hour,
-        "cost_per_allocated_gpu_hour": o.cost_per_allocated_gpu_hour,
-        "idle_cost": o.idle_cost,
-        "equivalent_annual_cost": o.equivalent_annual_cost,
-        "wait_mean_s": o.wait_mean_s,
-        "wait_p95_s": o.wait_p95_s,
-    }
-
-
-def _comparison(c: tco.Comparison) -> dict[str, Any]:
-    return {
-        "owned": c.owned,
-        "rented": c.rented,
-        "npv_of_buying": c.npv_of_buying,
-        "irr": c.irr,
-        "irr_note": c.irr_note,
-        "payback_month": c.payback_month,
-        "break_even_month": c.break_even_month,
-        "break_even_utilization": c.break_even_utilization,
-    }
+def option_report(o: tco.OptionResult, ledger: Ledger | None = None) -> OptionReport:
+    """An option's figures over its horizon, with its ledger."""
+    return OptionReport(
+        name=o.name,
+        total=sum(o.pnl),
+        totals=o.totals,
+        monthly_pnl=tuple(o.pnl),
+        monthly_cash=tuple(o.cash),
+        useful_gpu_hours=o.useful_gpu_hours,
+        cost_per_useful_gpu_hour=o.cost_per_useful_gpu_hour,
+        cost_per_installed_gpu_hour=o.cost_per_installed_gpu_hour,
+        cost_per_allocated_gpu_hour=o.cost_per_allocated_gpu_hour,
+        idle_cost=o.idle_cost,
+        equivalent_annual_cost=o.equivalent_annual_cost,
+        wait_mean_s=o.wait_mean_s,
+        wait_p95_s=o.wait_p95_s,
+        ledger=ledger,
+    )
 
 
 def _sensitivity(
@@ -141,7 +138,7 @@ def _sensitivity(
     owned: tco.Demand,
     rented: list[tco.Rented],
     converted: set[str],
-) -> dict[str, Any] | None:
+) -> Sensitivity | None:
     """NPV of buying against the first cloud option over the first horizon, each driver
     moved +/- the swing alone (the demand's shape is kept; utilization scales it)."""
     if not rented:
@@ -194,14 +191,13 @@ def _sensitivity(
     if converted:
         base["fx"] = 1.0
     result = tco.sensitivity(npv, base, scenario.sensitivity_swing)
-    return {
-        "output": f"NPV of buying vs {cloud.name}, {months / 12:g} years",
-        "base": result.base_output,
-        "bars": [
-            {"driver": b.driver, "low": b.low_output, "high": b.high_output, "swing": b.swing}
-            for b in result.bars
-        ],
-    }
+    return Sensitivity(
+        output=f"NPV of buying vs {cloud.name}, {months / 12:g} years",
+        base=result.base_output,
+        bars=tuple(
+            SensitivityBar(b.driver, b.low_output, b.high_output, b.swing) for b in result.bars
+        ),
+    )
 
 
 def _moved(bm: BareMetal, d: dict[str, float], fx: float) -> BareMetal:

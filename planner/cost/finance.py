@@ -13,9 +13,8 @@ Conventions (``../shared/reference/pricing-and-tco.md`` §3.4 and §5):
   in the right place.
 * **Signs.** Cash in is positive, cash out negative. The buy-vs-rent stream is the saving
   ``cloud − on-prem cash`` per month; its NPV, IRR and break-even month judge the purchase.
-* **Depreciation** starts in the purchase month (full-month convention) and runs for the
-  life in whole months. Double-declining balance and sum-of-years-digits work on years of the
-  asset's life; each year's charge is spread evenly over its twelve months.
+* **Depreciation** (`planner.cost.depreciation`) starts in the purchase month and runs for the
+  life in whole months.
 * **IRR** is searched between −99 % and +100,000 % a year on a grid of ln(1 + r) with a
   step of 0.01, then bisected; two rates closer than that step may be missed.
 
@@ -30,14 +29,12 @@ Errors (all ``ScenarioError``, so pages show them as input problems):
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import accumulate, pairwise
+from itertools import pairwise
 from typing import Literal, get_args
 
 from planner.core.errors import ScenarioError
 
 Timing = Literal["start", "end"]
-Method = Literal["straight_line", "double_declining", "sum_of_years_digits"]
-Ledger = Literal["book", "tax"]
 Model = Callable[[dict[str, float]], float]
 
 IRR_LOWEST = -0.99
@@ -70,14 +67,14 @@ def _check_rate(annual_rate: float) -> None:
         )
 
 
-def _check_horizon(months: int) -> None:
+def check_horizon(months: int) -> None:
     if months <= 0:
         raise HorizonError(
             f"the horizon is {months} months; give at least one month (36 = 3 years)"
         )
 
 
-def _check_amount(name: str, value: float) -> None:
+def check_amount(name: str, value: float) -> None:
     if not math.isfinite(value) or value < 0:
         raise FinanceError(f"{name} is {value!r}; it must be a number of zero or more")
 
@@ -109,7 +106,7 @@ def monthly_rate(annual_rate: float) -> float:
 
 def discount_factors(months: int, annual_rate: float, timing: Timing = "start") -> list[float]:
     """The factor each month's cash is multiplied by: (1 + r)^−(m/12), or ^−((m+1)/12) at end."""
-    _check_horizon(months)
+    check_horizon(months)
     _check_rate(annual_rate)
     offset = _offset(timing)
     return [(1.0 + annual_rate) ** (-(m + offset) / 12) for m in range(months)]
@@ -284,9 +281,9 @@ def break_even_utilization(
     GPU-hour, C the effective cloud price per useful GPU-hour. None when the cloud price does
     not exceed V (owning never pays); above 1.0 means it does not pay even at full use.
     """
-    _check_amount("the fixed cost per GPU-hour", fixed_per_gpu_hour)
-    _check_amount("the variable cost per busy GPU-hour", variable_per_busy_gpu_hour)
-    _check_amount("the cloud price per GPU-hour", cloud_per_gpu_hour)
+    check_amount("the fixed cost per GPU-hour", fixed_per_gpu_hour)
+    check_amount("the variable cost per busy GPU-hour", variable_per_busy_gpu_hour)
+    check_amount("the cloud price per GPU-hour", cloud_per_gpu_hour)
     margin = cloud_per_gpu_hour - variable_per_busy_gpu_hour
     if margin <= 0:
         return None
@@ -297,7 +294,7 @@ def cost_per_installed_gpu_hour(
     total_cost: float, gpus: int, hours: float, availability: float = 1.0
 ) -> float:
     """Total cost ÷ (installed GPUs × hours × availability)."""
-    _check_amount("the total cost", total_cost)
+    check_amount("the total cost", total_cost)
     if gpus <= 0:
         raise FinanceError(f"the cluster has {gpus} GPUs; give the number installed (8 per 8x box)")
     if not hours > 0:
@@ -309,153 +306,9 @@ def cost_per_installed_gpu_hour(
 
 def cost_per_used_gpu_hour(total_cost: float, used_gpu_hours: float) -> float | None:
     """Total cost ÷ GPU-hours actually used; None when nothing was used."""
-    _check_amount("the total cost", total_cost)
-    _check_amount("the used GPU-hours", used_gpu_hours)
+    check_amount("the total cost", total_cost)
+    check_amount("the used GPU-hours", used_gpu_hours)
     return total_cost / used_gpu_hours if used_gpu_hours > 0 else None
-
-
-# --- depreciation --------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class DepreciationRule:
-    """How one ledger (book or tax) writes an asset down."""
-
-    life_years: float
-    method: Method = "straight_line"
-    residual: float = 0.0
-    """Value left on this ledger at the end of the life (the salvage estimate for book)."""
-
-    def __post_init__(self) -> None:
-        months = self.life_years * 12
-        if not math.isfinite(months) or months < 1:
-            raise DepreciationError(
-                f"a depreciation life of {self.life_years!r} years is not positive; "
-                "give the useful life in years, e.g. 5"
-            )
-        if abs(months - round(months)) > 1e-9:
-            raise DepreciationError(
-                f"a life of {self.life_years} years is not a whole number of months; "
-                "round it to a month (e.g. 5.5 years = 66 months)"
-            )
-        if self.method not in get_args(Method):
-            raise DepreciationError(
-                f"depreciation method {self.method!r} is unknown; use "
-                + ", ".join(get_args(Method))
-            )
-        if self.method != "straight_line" and months % 12:
-            raise DepreciationError(
-                f"{self.method} needs a whole number of years, not "
-                f"{self.life_years}; use straight_line or round the life"
-            )
-        _check_amount("the residual value", self.residual)
-
-    @property
-    def life_months(self) -> int:
-        return round(self.life_years * 12)
-
-
-@dataclass(frozen=True, slots=True)
-class Asset:
-    """Equipment bought at the start of `purchase_month`, with its book and tax rules."""
-
-    cost: float
-    book: DepreciationRule = DepreciationRule(5)
-    tax: DepreciationRule | None = None
-    """The tax ledger's rule; None means it follows the book rule."""
-    purchase_month: int = 0
-
-    def __post_init__(self) -> None:
-        _check_amount("the asset's cost", self.cost)
-        if self.purchase_month < 0:
-            raise DepreciationError(
-                f"the purchase month is {self.purchase_month}; months count from 0"
-            )
-        for ledger, rule in (("book", self.book), ("tax", self.tax)):
-            if rule is not None and rule.residual > self.cost:
-                raise DepreciationError(
-                    f"the {ledger} residual value {rule.residual:,.2f} exceeds the asset's cost "
-                    f"{self.cost:,.2f}; the residual is what is left after depreciation, so give "
-                    "a value between 0 and the cost"
-                )
-
-
-@dataclass(frozen=True, slots=True)
-class DepreciationSchedule:
-    """One ledger's monthly depreciation of one asset over the horizon."""
-
-    cost: float
-    charge: tuple[float, ...]
-    """Depreciation expensed in month m (P&L)."""
-    net_book_value: tuple[float, ...]
-    """Book value at the end of month m; 0 before the purchase."""
-
-    @property
-    def accumulated(self) -> tuple[float, ...]:
-        """Depreciation charged up to and including month m."""
-        return tuple(accumulate(self.charge))
-
-
-@dataclass(frozen=True, slots=True)
-class Disposal:
-    """The sale of an asset at the end of the horizon."""
-
-    proceeds: float
-    book_value: float
-    gain: float
-    """proceeds − book value; negative is a loss on disposal."""
-
-
-def _declining_years(cost: float, residual: float, years: int) -> list[float]:
-    """Double-declining balance, switching to straight-line when that charges more."""
-    value, charges = cost, []
-    for year in range(years):
-        charge = max(value * 2 / years, (value - residual) / (years - year))
-        charge = max(0.0, min(charge, value - residual))  # never below the residual
-        charges.append(charge)
-        value -= charge
-    return charges
-
-
-def _monthly_charges(cost: float, rule: DepreciationRule) -> list[float]:
-    base = cost - rule.residual
-    months = rule.life_months
-    if rule.method == "straight_line":
-        return [base / months] * months
-    years = months // 12
-    if rule.method == "double_declining":
-        yearly = _declining_years(cost, rule.residual, years)
-    else:
-        digits = years * (years + 1) / 2
-        yearly = [base * (years - k) / digits for k in range(years)]
-    return [charge / 12 for charge in yearly for _ in range(12)]
-
-
-def depreciation_schedule(
-    asset: Asset, months: int, ledger: Ledger = "book"
-) -> DepreciationSchedule:
-    """Monthly charge and net book value of `asset` on the book or tax ledger."""
-    _check_horizon(months)
-    if ledger not in get_args(Ledger):
-        raise FinanceError(f"ledger {ledger!r} is unknown; use 'book' or 'tax'")
-    rule = asset.tax if ledger == "tax" and asset.tax is not None else asset.book
-    charge = [0.0] * months
-    for k, amount in enumerate(_monthly_charges(asset.cost, rule)):
-        if asset.purchase_month + k >= months:
-            break
-        charge[asset.purchase_month + k] = amount
-    value = [
-        0.0 if m < asset.purchase_month else asset.cost - acc
-        for m, acc in enumerate(accumulate(charge))
-    ]
-    return DepreciationSchedule(asset.cost, tuple(charge), tuple(value))
-
-
-def dispose(schedule: DepreciationSchedule, proceeds: float) -> Disposal:
-    """Sell the asset for `proceeds` at the end of the schedule's horizon."""
-    _check_amount("the sale proceeds", proceeds)
-    book_value = schedule.net_book_value[-1]
-    return Disposal(proceeds, book_value, proceeds - book_value)
 
 
 # --- sensitivity ---------------------------------------------------------------------------

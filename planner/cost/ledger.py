@@ -8,13 +8,14 @@ Each job in scope is counted once per run (owned replay, hybrid replay, cloud bi
 its GPUs x run time. A run's hours over the trace's span are scaled to a month like its
 costs, then to the horizon: an owned option's lead-time months come from the bridge's run
 (the first cloud option) or are unserved `lead_time`, the months in service from its replay.
-Pure: plain numbers in, plain dicts out.
+Pure: plain numbers in, frozen `Ledger`s out (`planner.core.serialize` makes them JSON).
 """
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from planner.core.model import Job
+from planner.core.serialize import OMIT
 from planner.cost.cloud import CloudBill, CpuRate, Sku
 from planner.cost.scope import cpu_hours, is_cpu_only
 from planner.engine import ReplayResult
@@ -27,6 +28,43 @@ _BY_STATUS = {
     "withdrawn": "withdrawn",
     "withdrawn-after-start": "withdrawn",
 }
+
+
+@dataclass(frozen=True, slots=True)
+class Balance:
+    """One unit's ledger (GPU-hours or CPU-hours): demanded = owned + cloud + unserved, and
+    what is left over (0 when every job is accounted for)."""
+
+    demanded: float
+    owned: float
+    cloud: Mapping[str, float]
+    """By SERVED line but `owned`: bridge, burst, rented."""
+    unserved: Mapping[str, float]
+    """By UNSERVED line."""
+    imbalance: float
+
+
+@dataclass(frozen=True, slots=True)
+class Ledger:
+    """Where an option serves the demand over a horizon."""
+
+    gpu_hours: Balance
+    cpu_hours: Balance | None = field(default=None, metadata=OMIT)
+    """CPU-only jobs' CPU-hours (scope all-jobs); None when there are none."""
+    cloud_per_job_sum: float = 0.0
+    """The cloud part's cost as the sum over jobs of instances x billed hours x price."""
+
+
+@dataclass(frozen=True, slots=True)
+class BillLine:
+    """One priced job: instances x billed hours x price = cost."""
+
+    job_id: str
+    sku: str
+    instances: int
+    billed_hours: float
+    price_per_instance_hour: float
+    cost: float
 
 
 @dataclass
@@ -68,9 +106,9 @@ class PricedBill:
     withdrawn: Sequence[Job] = ()
     """Jobs observed withdrawn (deleted while they waited, no run time): not billed."""
 
-    def lines(self) -> list[dict[str, object]]:
+    def lines(self) -> list[BillLine]:
         """One line per priced job: instances x billed hours x price = cost."""
-        out: list[dict[str, object]] = []
+        out: list[BillLine] = []
         for p in self.bill.jobs:
             sku = self.skus[p.sku]
             out.append(
@@ -92,20 +130,13 @@ class PricedBill:
             hours.add("unpriced", self.jobs[index])
         for job in self.withdrawn:
             hours.add("withdrawn", job)
-        hours.per_job_cost = sum(float(str(line["cost"])) for line in self.lines())
+        hours.per_job_cost = sum(line.cost for line in self.lines())
         hours.per_job_cost += self.bill.spot_overhead
         return hours
 
 
-def _line(job: Job, sku: str, instances: int, hours: float, price: float) -> dict[str, object]:
-    return {
-        "job_id": job.job_id,
-        "sku": sku,
-        "instances": instances,
-        "billed_hours": hours,
-        "price_per_instance_hour": price,
-        "cost": instances * hours * price,
-    }
+def _line(job: Job, sku: str, instances: int, hours: float, price: float) -> BillLine:
+    return BillLine(job.job_id, sku, instances, hours, price, instances * hours * price)
 
 
 def demanded(jobs: Sequence[Job]) -> Hours:
@@ -128,7 +159,7 @@ def replay_outcome(result: ReplayResult, burst: PricedBill | None = None) -> Hou
 
 def owned_ledger(
     demand: Hours, after: Hours, bridge: Hours | None, months: int, lead: int
-) -> dict[str, object]:
+) -> Ledger:
     """An owned option's ledger over `months`: `after` (per month) from delivery on, the
     bridge's run (per month) or nothing during the `lead` months before."""
     if bridge is None:
@@ -146,26 +177,22 @@ def owned_ledger(
     return _ledger(demand.scaled(months), served)
 
 
-def rented_ledger(demand: Hours, run: Hours, months: int) -> dict[str, object]:
+def rented_ledger(demand: Hours, run: Hours, months: int) -> Ledger:
     return _ledger(demand.scaled(months), run.scaled(months))
 
 
-def _ledger(demand: Hours, served: Hours) -> dict[str, object]:
-    result: dict[str, object] = {"gpu_hours": _balance(demand.gpu, served.gpu)}
-    if demand.cpu.get("demanded"):
-        result["cpu_hours"] = _balance(demand.cpu, served.cpu)
-    result["cloud_per_job_sum"] = served.per_job_cost
-    return result
+def _ledger(demand: Hours, served: Hours) -> Ledger:
+    cpu = _balance(demand.cpu, served.cpu) if demand.cpu.get("demanded") else None
+    return Ledger(_balance(demand.gpu, served.gpu), cpu, served.per_job_cost)
 
 
-def _balance(demand: dict[str, float], served: dict[str, float]) -> dict[str, object]:
+def _balance(demand: dict[str, float], served: dict[str, float]) -> Balance:
     wanted = demand.get("demanded", 0.0)
-    lines = {
-        "demanded": wanted,
-        "owned": served.get("owned", 0.0),
-        "cloud": {k: served.get(k, 0.0) for k in SERVED[1:]},
-        "unserved": {k: served.get(k, 0.0) for k in UNSERVED},
-    }
     accounted = sum(v for k, v in served.items() if k in SERVED or k in UNSERVED)
-    lines["imbalance"] = wanted - accounted
-    return lines
+    return Balance(
+        demanded=wanted,
+        owned=served.get("owned", 0.0),
+        cloud={k: served.get(k, 0.0) for k in SERVED[1:]},
+        unserved={k: served.get(k, 0.0) for k in UNSERVED},
+        imbalance=wanted - accounted,
+    )

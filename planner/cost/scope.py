@@ -18,6 +18,14 @@ CPU_POOL = "CPU"
 
 
 @dataclass(frozen=True, slots=True)
+class LeftOut:
+    """CPU-only jobs no option prices (scope gpu-jobs), and their CPU-hours."""
+
+    cpu_only_jobs: int = 0
+    cpu_hours: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
 class Scoped:
     """The jobs in scope and what was left out of every option."""
 
@@ -36,9 +44,9 @@ class Scoped:
             f"({self.why})"
         ]
 
-    def left_out(self) -> dict[str, float]:
+    def left_out(self) -> LeftOut:
         """The report's `left_out`: CPU-only jobs no option prices, and their CPU-hours."""
-        return {"cpu_only_jobs": self.left_out_jobs, "cpu_hours": self.left_out_cpu_hours}
+        return LeftOut(self.left_out_jobs, self.left_out_cpu_hours)
 
 
 def is_cpu_only(job: Job) -> bool:

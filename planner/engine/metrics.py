@@ -6,13 +6,23 @@ yet; it is counted in `still_waiting`). Percentiles interpolate linearly, as Duc
 `quantile_cont` does.
 """
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
 from planner.core.model import gpu_size_class, is_useful
 from planner.engine import ReplayResult
+from planner.engine.summary import (
+    Deadlock,
+    Fragmentation,
+    Livelock,
+    PolicyUsed,
+    PoolSharing,
+    QueueSummary,
+    ReplaySummary,
+    Stats,
+    TimelineSeries,
+)
 from planner.engine.waits import REASON_CODES
 
 _PERCENTILES = (50, 95, 99)
@@ -57,8 +67,8 @@ def useful_gpu_hours(
 
 def summarize(
     result: ReplayResult, *, timeline: bool = False, wait_scope: str = GPU_JOBS
-) -> dict[str, Any]:
-    """The replay's headline figures as plain JSON-ready values (the CLI's `--json`).
+) -> ReplaySummary:
+    """The replay's headline figures (`planner.core.serialize.to_json` gives the CLI's `--json`).
 
     `wait_s` is the waits of `wait_scope`'s jobs (GPU jobs by default: in a trace of mostly
     CPU-only jobs that start at once, all jobs' waits would hide how long GPU jobs wait);
@@ -75,87 +85,91 @@ def summarize(
     scoped = [k for k, i in enumerate(started) if in_wait_scope(result, i, wait_scope)]
     completed = [i for i, s in enumerate(status) if s == "completed"]
     by_reason, by_queue = _waiting_gpu_hours(result)
-    summary: dict[str, Any] = {
-        "jobs": len(jobs),
-        "completed": len(completed),
-        "unschedulable": status.count("unschedulable"),
-        "unfinished": status.count("unfinished"),
-        "withdrawn": status.count("withdrawn"),
-        "withdrawn_after_start": status.count("withdrawn-after-start"),
-        "withdrawn_observed": sum(1 for job in jobs if job.status == "withdrawn"),
-        "still_waiting": sum(
+    return ReplaySummary(
+        jobs=len(jobs),
+        completed=len(completed),
+        unschedulable=status.count("unschedulable"),
+        unfinished=status.count("unfinished"),
+        withdrawn=status.count("withdrawn"),
+        withdrawn_after_start=status.count("withdrawn-after-start"),
+        withdrawn_observed=sum(1 for job in jobs if job.status == "withdrawn"),
+        still_waiting=sum(
             1 for i, s in enumerate(status) if s == "unfinished" and result.start_s[i] is None
         ),
-        "gpu_capacity": capacity,
-        "gpu_capacity_by_pool": dict(result.capacity_gpus),
-        "horizon_s": horizon,
-        "allocated_gpu_hours": result.allocated_gpu_s / 3600.0,
-        "useful_gpu_hours": useful_gpu_hours(result),
-        "utilization": _ratio(result.allocated_gpu_s, capacity * horizon),
-        "wait_scope": wait_scope,
-        "wait_s": _stats(all_waits[scoped]),
-        "wait_s_by_scope": {
+        gpu_capacity=capacity,
+        gpu_capacity_by_pool=dict(result.capacity_gpus),
+        horizon_s=horizon,
+        allocated_gpu_hours=result.allocated_gpu_s / 3600.0,
+        useful_gpu_hours=useful_gpu_hours(result),
+        utilization=_ratio(result.allocated_gpu_s, capacity * horizon),
+        wait_scope=wait_scope,
+        wait_s=_stats(all_waits[scoped]),
+        wait_s_by_scope={
             GPU_JOBS: _stats(all_waits[gpu_rows]),
             ALL_JOBS: _stats(all_waits),
         },
-        "wait_s_by_gpu_size": _grouped(
+        wait_s_by_gpu_size=_grouped(
             all_waits, [gpu_size_class(jobs[i].total_gpus) for i in started]
         ),
-        "wait_s_by_queue": _grouped(all_waits, [_queue(result, i) for i in started]),
-        "completion_time_s": _stats(
+        wait_s_by_queue=_grouped(all_waits, [_queue(result, i) for i in started]),
+        completion_time_s=_stats(
             np.array([_completion(result, i) for i in completed], dtype=np.float64)
         ),
-        "makespan_s": _makespan(result, completed),
-        "waiting_gpu_hours_by_reason": by_reason,
-        "waiting_gpu_hours_by_queue": by_queue,
-        "idle_gpu_hours_held_by_partial_gangs": result.held_idle_gpu_s / 3600.0,
-        "deadlock": result.deadlock,
-        "livelock": result.livelock,
-        "unschedulable_by_reason": _count(result.unschedulable_reason.values()),
-        "fragmentation": _fragmentation(result, capacity),
-        "policy": {
-            "admission": result.policy.admission,
-            "placement": result.policy.placement,
-            "queueing": result.policy.queueing,
-            "seed": result.policy.seed,
+        makespan_s=_makespan(result, completed),
+        waiting_gpu_hours_by_reason=by_reason,
+        waiting_gpu_hours_by_queue=by_queue,
+        idle_gpu_hours_held_by_partial_gangs=result.held_idle_gpu_s / 3600.0,
+        deadlock=None if result.deadlock is None else Deadlock(**result.deadlock),
+        livelock=None if result.livelock is None else Livelock(**result.livelock),
+        unschedulable_by_reason=_count(result.unschedulable_reason.values()),
+        fragmentation=_fragmentation(result, capacity),
+        policy=PolicyUsed(
+            result.policy.admission,
+            result.policy.placement,
+            result.policy.queueing,
+            result.policy.seed,
+        ),
+        rounded_up_pods=result.rounded_up_pods,
+        overhead_gpu_hours=result.overhead_gpu_s / 3600.0,
+        preemptions=result.preemptions,
+        preempted_jobs=len(result.segments),
+        preemptions_by_queue=_preemptions_by_queue(result),
+        wasted_gpu_hours=result.wasted_gpu_s / 3600.0,
+        evicted_by_online=result.evicted_by_online,
+        online_gpu_hours=result.online_gpu_s / 3600.0,
+        burst=status.count("burst"),
+        burst_gpu_hours=sum(jobs[i].gpu_hours for i, s in enumerate(status) if s == "burst"),
+        sharing={p: PoolSharing(**v) for p, v in result.sharing.items()} or None,
+        queues=_queue_summary(result),
+        timeline=timeline_series(result) if timeline else None,
+    )
+
+
+def _queue_summary(result: ReplayResult) -> QueueSummary | None:
+    if result.cluster_queue is None:
+        return None
+    return QueueSummary(
+        borrowed_gpu_hours={q: v / 3600.0 for q, v in result.borrowed_gpu_s.items()},
+        lent_gpu_hours={q: v / 3600.0 for q, v in result.lent_gpu_s.items()},
+        unmapped_queues=result.unmapped_queues,
+        budget_used_gpu_hours_by_month={
+            q: tuple(v / 3600.0 for v in months) for q, months in result.budget_used_gpu_s.items()
         },
-        "rounded_up_pods": result.rounded_up_pods,
-        "overhead_gpu_hours": result.overhead_gpu_s / 3600.0,
-        "preemptions": result.preemptions,
-        "preempted_jobs": len(result.segments),
-        "preemptions_by_queue": _preemptions_by_queue(result),
-        "wasted_gpu_hours": result.wasted_gpu_s / 3600.0,
-        "evicted_by_online": result.evicted_by_online,
-        "online_gpu_hours": result.online_gpu_s / 3600.0,
-        "burst": status.count("burst"),
-        "burst_gpu_hours": sum(jobs[i].gpu_hours for i, s in enumerate(status) if s == "burst"),
-    }
-    if result.sharing:
-        summary["sharing"] = result.sharing
-    if result.cluster_queue is not None:
-        summary["borrowed_gpu_hours"] = {q: v / 3600.0 for q, v in result.borrowed_gpu_s.items()}
-        summary["lent_gpu_hours"] = {q: v / 3600.0 for q, v in result.lent_gpu_s.items()}
-        summary["unmapped_queues"] = result.unmapped_queues
-        summary["budget_used_gpu_hours_by_month"] = {
-            q: [v / 3600.0 for v in months] for q, months in result.budget_used_gpu_s.items()
-        }
-    if timeline:
-        summary["timeline"] = timeline_dict(result)
-    return summary
+    )
 
 
-def timeline_dict(result: ReplayResult) -> dict[str, Any]:
+def timeline_series(result: ReplayResult) -> TimelineSeries:
     tl = result.timeline
-    return {
-        "bin_s": tl.bin_s,
-        "pools": tl.pools,
-        "allocated_gpus": tl.allocated_gpus,
-        "held_idle_gpus": tl.held_idle_gpus,
-        "queued_jobs": tl.queued_jobs,
-        "queued_gpus": tl.queued_gpus,
-        "unusable_idle_gpus": tl.unusable_idle_gpus,
-        "fgd_fragmented_gpus": tl.fgd_fragmented_gpus,
-    }
+    return TimelineSeries(
+        bin_s=tl.bin_s,
+        pools=tuple(tl.pools),
+        allocated_gpus=tuple(tuple(row) for row in tl.allocated_gpus),
+        held_idle_gpus=tuple(tl.held_idle_gpus),
+        queued_jobs=tuple(tl.queued_jobs),
+        queued_gpus=tuple(tl.queued_gpus),
+        unusable_idle_gpus=tuple(tl.unusable_idle_gpus),
+        fgd_fragmented_gpus=tuple(tl.fgd_fragmented_gpus),
+    )
 
 
 def _queue(result: ReplayResult, i: int) -> str:
@@ -212,21 +226,21 @@ def _waiting_gpu_hours(
     }
 
 
-def _stats(values: np.ndarray) -> dict[str, float | int | None]:
+def _stats(values: np.ndarray) -> Stats:
     if not len(values):
-        return {"jobs": 0, "mean": None, "p50": None, "p95": None, "p99": None, "max": None}
+        return Stats(jobs=0)
     p50, p95, p99 = np.percentile(values, _PERCENTILES)
-    return {
-        "jobs": len(values),
-        "mean": float(values.mean()),
-        "p50": float(p50),
-        "p95": float(p95),
-        "p99": float(p99),
-        "max": float(values.max()),
-    }
+    return Stats(
+        jobs=len(values),
+        mean=float(values.mean()),
+        p50=float(p50),
+        p95=float(p95),
+        p99=float(p99),
+        max=float(values.max()),
+    )
 
 
-def _grouped(values: np.ndarray, keys: Sequence[str]) -> dict[str, dict[str, float | int | None]]:
+def _grouped(values: np.ndarray, keys: Sequence[str]) -> dict[str, Stats]:
     groups: dict[str, list[int]] = {}
     for index, key in enumerate(keys):
         groups.setdefault(key, []).append(index)
@@ -240,19 +254,19 @@ def _makespan(result: ReplayResult, completed: list[int]) -> float | None:
     return max(result.end_s[i] for i in completed) - first  # type: ignore[type-var,operator]
 
 
-def _fragmentation(result: ReplayResult, capacity: float) -> dict[str, float | None]:
+def _fragmentation(result: ReplayResult, capacity: float) -> Fragmentation:
     tl = result.timeline
     unusable = tl.unusable_idle_gpus
     fgd = tl.fgd_fragmented_gpus
     mean_unusable = float(np.mean(unusable)) if unusable else None
-    return {
-        "mean_unusable_idle_gpus": mean_unusable,
-        "mean_unusable_idle_pct": _ratio(mean_unusable, capacity, pct=True),
-        "mean_fgd_fragmented_gpus": float(np.mean(fgd)) if fgd else None,
-    }
+    return Fragmentation(
+        mean_unusable_idle_gpus=mean_unusable,
+        mean_unusable_idle_pct=_ratio(mean_unusable, capacity, pct=True),
+        mean_fgd_fragmented_gpus=float(np.mean(fgd)) if fgd else None,
+    )
 
 
-def _count(values: Any) -> dict[str, int]:
+def _count(values: Iterable[str]) -> dict[str, int]:
     counts: dict[str, int] = {}
     for value in values:
         counts[value] = counts.get(value, 0) + 1

@@ -1,12 +1,11 @@
 """Write the report files `planner tco --xlsx/--pdf/--csv` asks for."""
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from planner.core.errors import PlannerError
 from planner.core.i18n import Language
+from planner.cost.results import TcoReport
 from planner.report.csv_table import write_csv
 from planner.report.excel import write_xlsx
 from planner.report.model import build_report
@@ -27,7 +26,7 @@ class ReportFiles:
 
 def write_report_files(
     name: str,
-    tco_report: Mapping[str, Any],
+    tco_report: TcoReport,
     files: ReportFiles,
     lang: Language = "en",
     horizon_index: int = 0,

@@ -6,13 +6,13 @@ shares 0-1, waits in hours) so each writer formats them its own way. Nothing her
 files or imports Streamlit.
 """
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
 
 from planner.core.i18n import Language
-from planner.cost.ledger import SERVED, UNSERVED
+from planner.cost.ledger import SERVED, UNSERVED, Balance
+from planner.cost.results import Horizon, TcoReport
 from planner.report.cells import Cell, Kind
 from planner.report.headline import Headline, Named, headline
 from planner.report.text import text
@@ -101,20 +101,20 @@ def build_report(
     if not reports:
         raise ValueError("a report needs at least one TCO report")
     notes: list[str] = []
-    currencies = list(dict.fromkeys(str(r["currency"]) for _, r in reports))
+    currencies = list(dict.fromkeys(str(r.currency) for _, r in reports))
     if len(currencies) > 1:
         notes.append(text("report.note.currencies", lang, currencies=", ".join(currencies)))
     picked = [_horizon(name, r, horizon_index, lang, notes) for name, r in reports]
     day = generated or date.today()
     many = len(reports) > 1
     cash_columns = [
-        (_option_label(name, o["name"], many), o["monthly_cash"])
+        (_option_label(name, o.name, many), o.monthly_cash)
         for (name, _), h in zip(reports, picked, strict=True)
-        for o in h["options"]
+        for o in h.options
     ]
     notes.append(text("report.note.pnl", lang))
     for name, r in reports:
-        notes += [f"{name}: {n}" if many else str(n) for n in r.get("notes", [])]
+        notes += [f"{name}: {n}" if many else str(n) for n in r.notes]
     return Report(
         lang=lang,
         currency=currencies[0],
@@ -131,26 +131,24 @@ def build_report(
         notes=tuple(dict.fromkeys(notes)),
         cumulative_cash=tuple(Series(n, _cumulative(v)) for n, v in cash_columns),
         break_even=tuple(
-            (_option_label(name, cloud, many), be, float(r["allocation"]))
+            (_option_label(name, cloud, many), be, float(r.allocation or 0.0))
             for name, r in reports
-            for cloud, be in r["break_even_utilization"].items()
+            for cloud, be in r.break_even_utilization.items()
         ),
         sources=tuple((name, r) for name, r in reports),
         horizon_index=horizon_index,
     )
 
 
-def _horizon(
-    name: str, report: Mapping[str, Any], index: int, lang: Language, notes: list[str]
-) -> Mapping[str, Any]:
-    horizons = report["horizons"]
+def _horizon(name: str, report: TcoReport, index: int, lang: Language, notes: list[str]) -> Horizon:
+    horizons = report.horizons
     if index < len(horizons):
-        return horizons[index]  # type: ignore[no-any-return]
+        return horizons[index]
     last = horizons[-1]
     notes.append(
-        text("report.note.horizon", lang, scenario=name, wanted=index + 1, years=last["years"])
+        text("report.note.horizon", lang, scenario=name, wanted=index + 1, years=last.years)
     )
-    return last  # type: ignore[no-any-return]
+    return last
 
 
 def _option_label(scenario: str, option: str, many: bool) -> str:
@@ -171,9 +169,7 @@ def _col(key: str, label_key: str, kind: Kind, lang: Language) -> Column:
 
 def categories(reports: Sequence[Named]) -> list[str]:
     """Every cost category any option has, the known ones in `CATEGORIES` order."""
-    found = {
-        k for _, r in reports for h in r["horizons"] for o in h["options"] for k in o["totals"]
-    }
+    found = {k for _, r in reports for h in r.horizons for o in h.options for k in o.totals}
     extra = sorted(found - set(CATEGORIES))
     return [c for c in CATEGORIES if c in found] + extra
 
@@ -206,22 +202,22 @@ def _options(reports: Sequence[Named], lang: Language) -> Table:
     rows = tuple(
         (
             name,
-            float(h["years"]),
-            str(o["name"]),
-            *(o["totals"].get(c) for c in cats),
-            o["total"],
-            o["cost_per_useful_gpu_hour"],
-            o["cost_per_installed_gpu_hour"],
-            o["cost_per_allocated_gpu_hour"],
-            o["useful_gpu_hours"],
-            o["equivalent_annual_cost"],
-            o["idle_cost"],
-            _hours(o["wait_mean_s"]),
-            _hours(o["wait_p95_s"]),
+            float(h.years),
+            str(o.name),
+            *(o.totals.get(c) for c in cats),
+            o.total,
+            o.cost_per_useful_gpu_hour,
+            o.cost_per_installed_gpu_hour,
+            o.cost_per_allocated_gpu_hour,
+            o.useful_gpu_hours,
+            o.equivalent_annual_cost,
+            o.idle_cost,
+            _hours(o.wait_mean_s),
+            _hours(o.wait_p95_s),
         )
         for name, r in reports
-        for h in r["horizons"]
-        for o in h["options"]
+        for h in r.horizons
+        for o in h.options
     )
     return Table(text("report.sheet.options", lang), columns, rows)
 
@@ -254,12 +250,12 @@ def _sensitivity(reports: Sequence[Named], lang: Language) -> Table:
     )
     rows = []
     for name, r in reports:
-        s = r.get("sensitivity")
+        s = r.sensitivity
         if not s:
             continue
-        for b in s["bars"]:
-            label = _label("driver", str(b["driver"]), lang)
-            rows.append((name, s["output"], label, b["low"], b["high"], b["swing"], s["base"]))
+        for b in s.bars:
+            label = _label("driver", b.driver, lang)
+            rows.append((name, s.output, label, b.low, b.high, b.swing, s.base))
     return Table(text("report.sheet.sensitivity", lang), columns, tuple(rows))
 
 
@@ -278,22 +274,28 @@ def _ledger(reports: Sequence[Named], lang: Language) -> Table:
     )
     rows = []
     for name, r in reports:
-        for h in r["horizons"]:
-            for o in h["options"]:
-                ledger = o.get("ledger") or {}
-                for unit in ("gpu_hours", "cpu_hours"):
-                    if unit in ledger:
-                        values = _ledger_values(ledger[unit])
-                        money = ledger.get("cloud_per_job_sum") if unit == "gpu_hours" else None
+        for h in r.horizons:
+            for o in h.options:
+                if o.ledger is None:
+                    continue
+                units = (("gpu_hours", o.ledger.gpu_hours), ("cpu_hours", o.ledger.cpu_hours))
+                for unit, balance in units:
+                    if balance is not None:
+                        money = o.ledger.cloud_per_job_sum if unit == "gpu_hours" else None
                         label = text(f"report.ledger.{unit}", lang)
-                        rows.append(
-                            (name, float(h["years"]), str(o["name"]), label, *values, money)
-                        )
+                        values = _ledger_values(balance)
+                        rows.append((name, float(h.years), o.name, label, *values, money))
     return Table(text("report.sheet.ledger", lang), columns, tuple(rows))
 
 
-def _ledger_values(lines: Mapping[str, Any]) -> list[float]:
-    flat = {**lines.get("cloud", {}), **lines.get("unserved", {}), **lines}
+def _ledger_values(lines: Balance) -> list[float]:
+    flat = {
+        **lines.cloud,
+        **lines.unserved,
+        "demanded": lines.demanded,
+        "owned": lines.owned,
+        "imbalance": lines.imbalance,
+    }
     return [float(flat.get(k, 0.0)) for k in LEDGER_LINES]
 
 
@@ -313,16 +315,16 @@ def _prices(reports: Sequence[Named], lang: Language) -> Table:
     rows = tuple(
         (
             name,
-            str(p.get("price", "")),
-            p.get("per_gpu_hour"),
-            p.get("per_server"),
-            str(p.get("currency", "")),
-            str(p.get("as_of", "")),
-            str(p.get("confidence", "")),
-            yes if p.get("stale") else no,
-            str(p.get("source", "")),
+            p.price,
+            p.per_gpu_hour,
+            p.per_server,
+            p.currency,
+            p.as_of,
+            p.confidence,
+            yes if p.stale else no,
+            p.source,
         )
         for name, r in reports
-        for p in r.get("prices_used", [])
+        for p in r.prices_used
     )
     return Table(text("report.sheet.prices", lang), columns, rows)

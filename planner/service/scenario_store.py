@@ -14,9 +14,11 @@ from pydantic import ValidationError
 
 from planner.core.errors import ScenarioError
 from planner.core.file_access import FileAccess
+from planner.core.serialize import json_dict
 from planner.cost.scenario import TcoScenario
 from planner.engine.metrics import summarize
 from planner.engine.scenario import Scenario
+from planner.engine.summary import ReplayReport
 from planner.service.replay import resolve_trace, run_scenario, validation_text, with_files
 from planner.service.tco_files import tco_scenario_from_text
 from planner.service.tco_run import run_tco
@@ -121,9 +123,9 @@ def run_yaml(con: Connection, yaml_text: str, source: str, *, files: FileAccess)
     """Run prepared YAML (see `prepare`) as `run_saved` runs a saved scenario."""
     scenario = parse(yaml_text, source, files)
     if isinstance(scenario, TcoScenario):
-        return run_tco(con, scenario, files=files)
+        return json_dict(run_tco(con, scenario, files=files))
     run = run_scenario(con, scenario, files=files)
-    return {"trace_id": run.trace_id, "cluster": run.cluster_name, **summarize(run.result)}
+    return json_dict(ReplayReport(run.trace_id, run.cluster_name, summarize(run.result)))
 
 
 def run_and_store(con: Connection, name: str, *, files: FileAccess) -> SavedScenario:

@@ -11,6 +11,7 @@ from datetime import date
 from planner.core.errors import ScenarioError
 from planner.cost.baremetal import BareMetal, ServerPool
 from planner.cost.cloud import CpuRate, Sku
+from planner.cost.results import PriceUsed
 from planner.cost.scenario import CloudSpec, OwnedPoolSpec, TcoScenario
 from planner.cost.scope import CPU_POOL
 from planner.store import Connection
@@ -49,7 +50,7 @@ class Inputs:
     set_name: str
     assumptions: dict[str, float]
     notes: list[str] = field(default_factory=list)
-    sources: list[dict[str, object]] = field(default_factory=list)
+    sources: list[PriceUsed] = field(default_factory=list)
     converted: set[str] = field(default_factory=set)
     """What was converted from another currency: 'server', 'cloud' (the FX driver moves it)."""
 
@@ -209,15 +210,15 @@ def _missing_price(spec: CloudSpec) -> str:
 def _note_source(inputs: Inputs, offer: Offer) -> None:
     point = offer.point
     inputs.sources.append(
-        {
-            "price": offer.name,
-            "per_gpu_hour": offer.price_per_gpu_hour,
-            "currency": offer.currency,
-            "as_of": str(point.as_of),
-            "source": point.source_url,
-            "confidence": point.confidence,
-            "stale": point.is_stale,
-        }
+        PriceUsed(
+            offer.name,
+            per_gpu_hour=offer.price_per_gpu_hour,
+            currency=offer.currency,
+            as_of=str(point.as_of),
+            source=point.source_url,
+            confidence=point.confidence,
+            stale=point.is_stale,
+        )
     )
     if point.is_stale:
         inputs.notes.append(f"{offer.name}: price as of {point.as_of} is stale (> 90 days)")
@@ -234,15 +235,15 @@ def _pool(con: Connection, spec: OwnedPoolSpec, inputs: Inputs) -> ServerPool:
     server = server_for(con, spec.gpu, gpus_per_server=spec.gpus_per_server) if needs_book else None
     if server is not None:
         inputs.sources.append(
-            {
-                "price": f"server 8x{server.gpu_model}",
-                "per_server": server.price,
-                "currency": server.currency,
-                "as_of": str(server.as_of),
-                "source": server.source,
-                "confidence": server.confidence,
-                "stale": server.is_stale,
-            }
+            PriceUsed(
+                f"server 8x{server.gpu_model}",
+                per_server=server.price,
+                currency=server.currency,
+                as_of=str(server.as_of),
+                source=server.source,
+                confidence=server.confidence,
+                stale=server.is_stale,
+            )
         )
     price = spec.price
     if price is None:

@@ -11,7 +11,6 @@ is_useful`: jobs' GPUs x run time, over the trace's span), and the report says i
 
 from dataclasses import replace
 from datetime import date
-from typing import Any
 
 from planner.core.config import NodeSpec
 from planner.core.errors import ScenarioError
@@ -25,10 +24,11 @@ from planner.cost.baremetal import (
     keep_servers,
 )
 from planner.cost.cloud import CloudJob, Spot, Terms, price_jobs, with_commitment
-from planner.cost.comparison import Priced, Runs, option_dict, report
+from planner.cost.comparison import Priced, Runs, option_report, report
 from planner.cost.ledger import Hours, PricedBill, demanded, rented_ledger, replay_outcome
+from planner.cost.results import Horizon, TcoReport
 from planner.cost.scenario import CloudSpec, TcoScenario
-from planner.cost.scope import CPU_POOL, Scoped, scoped_jobs
+from planner.cost.scope import CPU_POOL, LeftOut, Scoped, scoped_jobs
 from planner.engine import ReplayResult, simulate
 from planner.engine.metrics import summarize, useful_gpu_hours
 from planner.engine.policy import Policy
@@ -48,7 +48,7 @@ def run_tco(
     trace: str | None = None,
     today: date | None = None,
     options: IngestOptions | None = None,
-) -> dict[str, Any]:
+) -> TcoReport:
     """The TCO report; `files` says which files `trace` (or the scenario's) may name."""
     ref = trace or scenario.trace
     jobs = None if ref is None else load_jobs(con, resolve_trace(con, ref, options, files=files))
@@ -61,7 +61,7 @@ def tco_of_jobs(
     jobs: list[Job] | None,
     *,
     today: date | None = None,
-) -> dict[str, Any]:
+) -> TcoReport:
     """The TCO report on `jobs` already loaded (None: the demand is a utilization); only the
     jobs in the scenario's scope are priced, the same ones by every option."""
     inputs = load_inputs(con, scenario, today)
@@ -70,19 +70,19 @@ def tco_of_jobs(
         scoped = scoped_jobs(scenario, jobs)
         jobs, left_out = scoped.jobs, scoped.left_out()
         inputs.notes.extend(scoped.notes(scenario.scope))
-    head = {"scope": scenario.scope, "left_out": left_out}
     if not scenario.self_hosted:
-        return head | _cloud_only(con, scenario, inputs, jobs)
+        return _cloud_only(con, scenario, inputs, jobs, left_out)
     bm = bare_metal(con, scenario, inputs)
     if jobs is None:
         owned, rented, hybrid, runs = _explicit(con, scenario, inputs, bm)
     else:
         owned, rented, hybrid, runs = _replayed(con, scenario, inputs, bm, jobs)
     hybrid_run = (hybrid, _hybrid_servers(scenario, bm)) if hybrid is not None else None
-    result = report(scenario, bm, Priced(owned, rented, hybrid_run, inputs.converted, runs))
-    result["notes"] = list(dict.fromkeys(inputs.notes + result["notes"]))
-    result["prices_used"] = inputs.sources
-    return head | result
+    result = report(
+        scenario, bm, Priced(owned, rented, hybrid_run, inputs.converted, runs), left_out
+    )
+    notes = tuple(dict.fromkeys([*inputs.notes, *result.notes]))
+    return replace(result, notes=notes, prices_used=tuple(inputs.sources))
 
 
 # --- demand without a trace --------------------------------------------------------------------
@@ -213,7 +213,8 @@ def _cloud_only(
     scenario: TcoScenario,
     inputs: Inputs,
     jobs: list[Job] | None,
-) -> dict[str, Any]:
+    left_out: LeftOut,
+) -> TcoReport:
     """Renting only: every cloud option priced on the trace's jobs; no break-even, no
     sensitivity (both measure buying)."""
     if jobs is None:
@@ -229,37 +230,39 @@ def _cloud_only(
     tax_rate = scenario.overrides.get("tax_rate", 0.0)
     tax = tax_rate if isinstance(tax_rate, float | int) else 0.0
     demand = tco.Demand(useful_gpu_hours=rented[0].useful_gpu_hours or 0.0)
-    horizons: list[dict[str, Any]] = [
-        {
-            "years": months / 12,
-            "options": [
-                option_dict(
-                    tco.rented_option(r, demand, months, scenario.discount_rate, tax_rate=tax)
+    horizons = tuple(
+        Horizon(
+            years=months / 12,
+            options=tuple(
+                option_report(
+                    tco.rented_option(r, demand, months, scenario.discount_rate, tax_rate=tax),
+                    rented_ledger(wanted, run, months),
                 )
-                | {"ledger": rented_ledger(wanted, run, months)}
                 for r, run in zip(rented, runs, strict=True)
-            ],
-            "comparisons": [],
-        }
+            ),
+            comparisons=(),
+        )
         for months in tco.horizons_months(scenario.horizons_years)
-    ]
-    return {
-        "scenario": scenario.name,
-        "currency": scenario.currency.upper(),
-        "installed_gpus": 0,
-        "allocation": None,
-        "useful_gpu_hours_per_month": demand.useful_gpu_hours,
-        "cost_per_installed_gpu_hour": None,
-        "cost_per_allocated_gpu_hour": None,
-        "cost_per_useful_gpu_hour": horizons[0]["options"][0]["cost_per_useful_gpu_hour"],
-        "fixed_per_installed_gpu_hour": None,
-        "variable_per_busy_gpu_hour": None,
-        "break_even_utilization": {},
-        "horizons": horizons,
-        "sensitivity": None,
-        "notes": list(dict.fromkeys(inputs.notes)),
-        "prices_used": inputs.sources,
-    }
+    )
+    return TcoReport(
+        scope=scenario.scope,
+        left_out=left_out,
+        scenario=scenario.name,
+        currency=scenario.currency.upper(),
+        installed_gpus=0,
+        allocation=None,
+        useful_gpu_hours_per_month=demand.useful_gpu_hours,
+        cost_per_installed_gpu_hour=None,
+        cost_per_allocated_gpu_hour=None,
+        cost_per_useful_gpu_hour=horizons[0].options[0].cost_per_useful_gpu_hour,
+        fixed_per_installed_gpu_hour=None,
+        variable_per_busy_gpu_hour=None,
+        break_even_utilization={},
+        horizons=horizons,
+        sensitivity=None,
+        notes=tuple(dict.fromkeys(inputs.notes)),
+        prices_used=tuple(inputs.sources),
+    )
 
 
 def _span_hours(jobs: list[Job]) -> float:
@@ -276,13 +279,12 @@ def _demand(result: ReplayResult, bm: BareMetal, scale: float, scenario: TcoScen
     owned GPUs' allocation by hour of day and the waits of the scenario's `wait_scope`."""
     exclude = scenario.exclude_failed
     done = useful_gpu_hours(result, exclude_failed=exclude, served=("completed", "burst"))
-    summary = summarize(result, wait_scope=scenario.wait_scope)
-    wait = summary["wait_s"]
+    wait = summarize(result, wait_scope=scenario.wait_scope).wait_s
     return tco.Demand(
         useful_gpu_hours=done * scale,
         utilization_by_hour=_by_hour(result, installed_gpus(bm)),
-        wait_mean_s=wait.get("mean"),
-        wait_p95_s=wait.get("p95"),
+        wait_mean_s=wait.mean,
+        wait_p95_s=wait.p95,
     )
 
 

@@ -15,6 +15,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from planner.core.errors import ScenarioError
+from planner.cost.results import TcoReport
 from planner.cost.scenario import TcoScenario
 from planner.ui import compare_view
 from planner.ui.charts import TEMPLATE, option_colors
@@ -155,24 +156,22 @@ def with_servers(
     return scenario.model_copy(update=update)
 
 
-def point_rows(
-    report: Mapping[str, Any], servers: int, burst_after_h: float | None = None
-) -> list[Row]:
+def point_rows(report: TcoReport, servers: int, burst_after_h: float | None = None) -> list[Row]:
     """Every option of every horizon of one point's report, as rows (the hybrid's with its
     burst threshold)."""
     rows: list[Row] = []
-    for horizon in report["horizons"]:
-        for o in horizon["options"]:
-            owned = o["name"] in OWNED
-            wait = o["wait_p95_s"]
+    for horizon in report.horizons:
+        for o in horizon.options:
+            owned = o.name in OWNED
+            wait = o.wait_p95_s
             rows.append(
                 {
-                    "option": o["name"],
+                    "option": o.name,
                     "servers": servers if owned else None,
-                    "burst_after_h": burst_after_h if o["name"] == "hybrid" else None,
-                    "years": horizon["years"],
-                    "total": o["total"],
-                    "per_useful_gpu_hour": o["cost_per_useful_gpu_hour"],
+                    "burst_after_h": burst_after_h if o.name == "hybrid" else None,
+                    "years": horizon.years,
+                    "total": o.total,
+                    "per_useful_gpu_hour": o.cost_per_useful_gpu_hour,
                     "p95_wait_h": None if wait is None else wait / 3600,
                 }
             )
@@ -185,7 +184,7 @@ def sweep(
     thresholds_h: Sequence[float] = (),
     *,
     on_point: Callable[[int, int], None] | None = None,
-    run: Callable[[TcoScenario], Mapping[str, Any]] | None = None,
+    run: Callable[[TcoScenario], TcoReport] | None = None,
     pool: int = 0,
 ) -> tuple[list[Row], str]:
     """Price every (server count of pool number `pool`, burst threshold) pair (cached per
@@ -201,7 +200,7 @@ def sweep(
     for done, (servers, burst_h) in enumerate(pairs, start=1):
         burst_s = None if burst_h is None else burst_h * 3600
         report = price(with_servers(scenario, servers, burst_s, pool))
-        currency = report["currency"]
+        currency = report.currency
         first_of_count = burst_h == hours[0]
         rows += [
             r

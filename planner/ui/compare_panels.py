@@ -12,6 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from planner.core.errors import PlannerError
+from planner.cost.results import TcoReport
 from planner.cost.scenario import TcoScenario
 from planner.report.csv_table import frame_csv
 from planner.ui import cache, charts, ledger_view, scenario_box
@@ -44,7 +45,7 @@ def _table(frame: pd.DataFrame, currency: str, key: str) -> None:
     st.dataframe(shown, hide_index=True, column_config=config, key=key)
 
 
-def _notes(report: Mapping[str, Any]) -> None:
+def _notes(report: TcoReport) -> None:
     warnings, remarks = view.notes(report)
     for warning in warnings:
         st.warning(md(warning), icon=":material/warning:")
@@ -53,15 +54,13 @@ def _notes(report: Mapping[str, Any]) -> None:
 
 
 def _tornado(run: view.CompareRun, swing: float, key: str) -> None:
-    sensitivity = run.report["sensitivity"]
+    sensitivity = run.report.sensitivity
     if not sensitivity:
         st.caption(t("compare.no_tornado"))
         return
-    title = t("compare.tornado_title", output=sensitivity["output"], swing=fmt_percent(swing, 0))
-    cur = run.report["currency"]
-    plot(
-        st, charts.tornado(view.tornado_frame(run.report), sensitivity["base"], title, cur), key=key
-    )
+    title = t("compare.tornado_title", output=sensitivity.output, swing=fmt_percent(swing, 0))
+    cur = run.report.currency
+    plot(st, charts.tornado(view.tornado_frame(run.report), sensitivity.base, title, cur), key=key)
 
 
 # --- one scenario file -------------------------------------------------------------------
@@ -78,8 +77,8 @@ def file_panel() -> None:
     except PlannerError as err:
         st.error(md(err), icon=":material/error:")
         return
-    report, cur = run.report, run.report["currency"]
-    years = [h["years"] for h in report["horizons"]]
+    report, cur = run.report, run.report.currency
+    years = [h.years for h in report.horizons]
     horizon = st.selectbox(
         t("compare.horizon"),
         range(len(years)),
@@ -96,12 +95,12 @@ def file_panel() -> None:
     cash = view.cash_frame(report, horizon)
     plot(st, charts.cumulative_cash(cash, cur), key="compare_cash")
     curve, clouds = view.break_even_frames(run, horizon)
-    if report["allocation"] is None or clouds.empty:
+    if report.allocation is None or clouds.empty:
         st.caption(t("compare.no_cloud"))
     else:
-        fig = charts.break_even(curve, clouds, report["allocation"], cur)
+        fig = charts.break_even(curve, clouds, report.allocation, cur)
         plot(st, fig, key="compare_break_even")
-    if report["allocation"] is not None:
+    if report.allocation is not None:
         _tornado(run, scenario.sensitivity_swing, "compare_tornado")
     yaml_col, csv_col = st.columns(2)
     yaml_col.download_button(
@@ -113,7 +112,7 @@ def file_panel() -> None:
         file_name="compare.csv", mime="text/csv", key="compare_download_csv",
         icon=":material/download:",
     )  # fmt: skip
-    report_downloads([(report["scenario"] or source, report)], horizon, "compare_file_report")
+    report_downloads([(report.scenario or source, report)], horizon, "compare_file_report")
 
 
 def _file_scenario(source: str, upload_choice: str) -> tuple[TcoScenario, str]:
@@ -141,35 +140,35 @@ def _yaml_name(source: str) -> str:
     return source if source.endswith((".yaml", ".yml")) else "scenario.yaml"
 
 
-def _file_summary(report: Mapping[str, Any], horizon: int) -> None:
-    cur = report["currency"]
-    options = report["horizons"][horizon]["options"]
+def _file_summary(report: TcoReport, horizon: int) -> None:
+    cur = report.currency
+    options = report.horizons[horizon].options
     best = view.cheapest(options)
-    st.header(md(report["scenario"] or "TCO"))
-    useful = fmt_number(report["useful_gpu_hours_per_month"], 0, cur)
-    if report["allocation"] is None:
+    st.header(md(report.scenario or "TCO"))
+    useful = fmt_number(report.useful_gpu_hours_per_month, 0, cur)
+    if report.allocation is None:
         st.caption(t("compare.cloud_caption", useful=useful))
     else:
         st.caption(
             t(
                 "compare.owned_caption",
-                gpus=fmt_number(report["installed_gpus"], 0, cur),
-                allocation=fmt_percent(report["allocation"], 1, cur),
+                gpus=fmt_number(report.installed_gpus, 0, cur),
+                allocation=fmt_percent(report.allocation, 1, cur),
                 useful=useful,
             )
         )
         own = options[0]
         installed, allocated, per_useful = st.columns(3)
         for col, label, value in (
-            (installed, "compare.per_installed", own["cost_per_installed_gpu_hour"]),
-            (allocated, "compare.per_allocated", own["cost_per_allocated_gpu_hour"]),
-            (per_useful, "compare.per_useful", own["cost_per_useful_gpu_hour"]),
+            (installed, "compare.per_installed", own.cost_per_installed_gpu_hour),
+            (allocated, "compare.per_allocated", own.cost_per_allocated_gpu_hour),
+            (per_useful, "compare.per_useful", own.cost_per_useful_gpu_hour),
         ):
             col.metric(t(label), fmt_money(value, cur))
     st.metric(
         t("compare.cheapest"),
-        md(best["name"]) if best else t("common.na"),
-        help=None if best is None else fmt_money(best["cost_per_useful_gpu_hour"], cur),
+        md(best.name) if best else t("common.na"),
+        help=None if best is None else fmt_money(best.cost_per_useful_gpu_hour, cur),
     )
     st.info(view.conclusion(report, horizon, language()), icon=":material/lightbulb:")
 
@@ -242,7 +241,7 @@ def _saved_comparison(saved: list[Any], traces: list[dict[str, Any]]) -> None:
 def _saved_results(priced: list[many.Priced], tornado: view.CompareRun | None) -> None:
     combined = many.combined_report(priced)
     st.session_state[LAST_REPORT] = {"report": combined, "horizon": 0}
-    currencies = sorted({p.report["currency"] for p in priced})
+    currencies = sorted({p.report.currency for p in priced})
     if len(currencies) > 1:
         st.warning(t("compare.currencies", currencies=", ".join(currencies)))
     cur = currencies[0]
@@ -261,7 +260,7 @@ def _saved_results(priced: list[many.Priced], tornado: view.CompareRun | None) -
         if clouds.empty:
             st.caption(t("compare.no_cloud"))
         else:
-            fig = charts.break_even(curve, clouds, owner.report["allocation"], cur)
+            fig = charts.break_even(curve, clouds, owner.report.allocation or 0.0, cur)
             plot(st, fig, key="compare_saved_break_even")
         if tornado is None:
             st.caption(t("compare.no_tornado"))

@@ -7,20 +7,20 @@ Each scenario is priced by `compare_view.run` (cached `run_tco`), so its numbers
 """
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
 
 import pandas as pd
 
 from planner.core.errors import ScenarioError
 from planner.core.file_access import BUNDLED_FILES
 from planner.cost.finance import break_even_utilization
+from planner.cost.results import Horizon, OptionReport, TcoReport, plain_report
 from planner.cost.scenario import TcoScenario, tco_from_replay
 from planner.service import scenario_store
 from planner.service.replay import cluster_nodes
 from planner.service.scenario_store import Kind, SavedScenario
 from planner.ui import compare_view
-from planner.ui.compare_view import OWNED, CompareRun
+from planner.ui.compare_view import OWNED, BreakEven, CompareRun
 from planner.ui.i18n import Language, fmt_number, fmt_percent, t
 from planner.ui.safe import md
 
@@ -37,12 +37,12 @@ class Priced:
     run: CompareRun
 
     @property
-    def report(self) -> dict[str, Any]:
+    def report(self) -> TcoReport:
         return self.run.report
 
     @property
     def owns(self) -> bool:
-        return self.report.get("allocation") is not None
+        return self.report.owns_servers
 
 
 def tco_of(saved: SavedScenario, trace_id: str, years: float) -> TcoScenario:
@@ -66,12 +66,12 @@ def price(saved: Sequence[SavedScenario], trace_id: str, years: float) -> list[P
     return priced
 
 
-def _options(p: Priced) -> list[dict[str, Any]]:
-    return list(p.report["horizons"][0]["options"])
+def _options(p: Priced) -> tuple[OptionReport, ...]:
+    return p.report.horizons[0].options
 
 
-def label(p: Priced, option: dict[str, Any]) -> str:
-    return f"{p.name}{SEPARATOR}{option['name']}"
+def label(p: Priced, option: OptionReport) -> str:
+    return f"{p.name}{SEPARATOR}{option.name}"
 
 
 def table(priced: Sequence[Priced]) -> pd.DataFrame:
@@ -80,13 +80,13 @@ def table(priced: Sequence[Priced]) -> pd.DataFrame:
     rows = [
         {
             "scenario": p.name,
-            "option": o["name"],
-            "per_useful": o["cost_per_useful_gpu_hour"],
-            "total": o["total"],
-            "mean_wait_h": _hours(o["wait_mean_s"]),
-            "p95_wait_h": _hours(o["wait_p95_s"]),
-            "utilization": p.report["allocation"] if o["name"] == "self-hosted" else None,
-            "currency": p.report["currency"],
+            "option": o.name,
+            "per_useful": o.cost_per_useful_gpu_hour,
+            "total": o.total,
+            "mean_wait_h": _hours(o.wait_mean_s),
+            "p95_wait_h": _hours(o.wait_p95_s),
+            "utilization": p.report.allocation if o.name == "self-hosted" else None,
+            "currency": p.report.currency,
         }
         for p in priced
         for o in _options(p)
@@ -105,7 +105,7 @@ def cash_frame(priced: Sequence[Priced]) -> pd.DataFrame:
     for p in priced:
         for o in _options(p):
             total = 0.0
-            for month, cash in enumerate(o["monthly_cash"], start=1):
+            for month, cash in enumerate(o.monthly_cash, start=1):
                 total += cash
                 rows.append({"option": label(p, o), "month": month, "cumulative": total})
     return pd.DataFrame(rows, columns=["option", "month", "cumulative"])
@@ -115,34 +115,25 @@ def first_owned(priced: Sequence[Priced]) -> Priced | None:
     return next((p for p in priced if p.owns), None)
 
 
-def break_even_run(priced: Sequence[Priced]) -> CompareRun | None:
-    """The first owned servers' F and V against every rented option of every scenario, as a
-    report `compare_view.break_even_frames` draws (None without owned servers)."""
+def break_even_run(priced: Sequence[Priced]) -> BreakEven | None:
+    """The first owned servers' F and V against every rented option of every scenario (named
+    `scenario · option`), as `compare_view.break_even_frames` draws it (None without owned
+    servers)."""
     owner = first_owned(priced)
     if owner is None:
         return None
-    f = owner.report["fixed_per_installed_gpu_hour"]
-    v = owner.report["variable_per_busy_gpu_hour"]
-    rented = [
-        {**o, "name": label(p, o)}
+    f = owner.report.fixed_per_installed_gpu_hour
+    v = owner.report.variable_per_busy_gpu_hour
+    prices = {
+        label(p, o): o.cost_per_useful_gpu_hour
         for p in priced
         for o in _options(p)
-        if o["name"] not in OWNED and o["cost_per_useful_gpu_hour"] is not None
-    ]
-    report = {
-        "allocation": owner.report["allocation"],
-        "currency": owner.report["currency"],
-        "break_even_utilization": {
-            o["name"]: break_even_utilization(f, v, o["cost_per_useful_gpu_hour"]) for o in rented
-        },
-        "horizons": [
-            {
-                "options": rented,
-                "comparisons": [{"rented": o["name"]} for o in rented],
-            }
-        ],
+        if o.name not in OWNED and o.cost_per_useful_gpu_hour is not None
     }
-    return CompareRun(report, f, v)
+    # an owning report has both (None only where nothing is owned)
+    fixed, variable = f or 0.0, v or 0.0
+    evens = {name: break_even_utilization(fixed, variable, p) for name, p in prices.items()}
+    return BreakEven(f, v, prices, evens)
 
 
 def tornado_run(priced: Sequence[Priced]) -> CompareRun | None:
@@ -151,7 +142,7 @@ def tornado_run(priced: Sequence[Priced]) -> CompareRun | None:
     owner = first_owned(priced)
     if owner is None:
         return None
-    if owner.report.get("sensitivity"):
+    if owner.report.sensitivity:
         return owner.run
     cloud = next((c for p in priced for c in p.scenario.cloud), None)
     if cloud is None:
@@ -160,29 +151,22 @@ def tornado_run(priced: Sequence[Priced]) -> CompareRun | None:
     return compare_view.run(with_cloud)
 
 
-def combined_report(priced: Sequence[Priced]) -> dict[str, Any]:
-    """One `planner tco --json`-shaped report holding every scenario's options (each with its
-    `scenario`), for the Overview page's headline and the downloads."""
+def combined_report(priced: Sequence[Priced]) -> TcoReport:
+    """One report holding every scenario's options (each with its `scenario`) and each
+    scenario's own report (`scenarios`), for the Overview page's headline and the ledger."""
     owner = first_owned(priced)
     be = break_even_run(priced)
-    options = [{**o, "scenario": p.name} for p in priced for o in _options(p)]
-    return {
-        "scenario": " vs ".join(p.name for p in priced),
-        "currency": priced[0].report["currency"] if priced else "USD",
-        "allocation": owner.report["allocation"] if owner else None,
-        "break_even_utilization": {
-            k.split(SEPARATOR, 1)[1]: v
-            for k, v in (be.report["break_even_utilization"] if be else {}).items()
-        },
-        "horizons": [
-            {
-                "years": priced[0].report["horizons"][0]["years"] if priced else 0.0,
-                "options": options,
-                "comparisons": [],
-            }
-        ],
-        "scenarios": [p.report for p in priced],
-    }
+    options = tuple(replace(o, scenario=p.name) for p in priced for o in _options(p))
+    years = priced[0].report.horizons[0].years if priced else 0.0
+    evens = be.break_even_utilization if be else {}
+    report = plain_report(
+        (Horizon(years, options, ()),),
+        scenario=" vs ".join(p.name for p in priced),
+        currency=priced[0].report.currency if priced else "USD",
+        allocation=owner.report.allocation if owner else None,
+        break_even_utilization={k.split(SEPARATOR, 1)[1]: v for k, v in evens.items()},
+    )
+    return replace(report, scenarios=tuple(p.report for p in priced))
 
 
 def conclusion(priced: Sequence[Priced], lang: Language | None = None) -> str:
@@ -190,27 +174,27 @@ def conclusion(priced: Sequence[Priced], lang: Language | None = None) -> str:
     next, what it does to waits, and where owning breaks even."""
     ranked = sorted(
         (
-            (o["cost_per_useful_gpu_hour"], p, o)
+            (o.cost_per_useful_gpu_hour, p, o)
             for p in priced
             for o in _options(p)
-            if o["cost_per_useful_gpu_hour"] is not None
+            if o.cost_per_useful_gpu_hour is not None
         ),
         key=lambda row: row[0],
     )
     if not ranked:
         return ""
     cost, best, top = ranked[0]
-    cur = best.report["currency"]
-    years = best.report["horizons"][0]["years"]
+    cur = best.report.currency
+    years = best.report.horizons[0].years
     text = [
         t(
             "compare.m_cheapest",
             lang,
             years=fmt_number(years, 0 if years == int(years) else 1, cur),
-            name=md(top["name"]),
+            name=md(top.name),
             scenario=md(best.name),
             cost=compare_view.money(cost, cur),
-            total=compare_view.money(top["total"], cur, 0),
+            total=compare_view.money(top.total, cur, 0),
         )
     ]
     if len(ranked) == 1:
@@ -224,7 +208,7 @@ def conclusion(priced: Sequence[Priced], lang: Language | None = None) -> str:
                 lang,
                 gap=compare_view.money(gap, cur),
                 share=fmt_percent(gap / next_cost if next_cost else None, 0, cur),
-                name=md(second["name"]),
+                name=md(second.name),
                 scenario=md(runner.name),
                 cost=compare_view.money(next_cost, cur),
             )
@@ -234,8 +218,8 @@ def conclusion(priced: Sequence[Priced], lang: Language | None = None) -> str:
     return " ".join(text)
 
 
-def _waits(top: dict[str, Any], second: dict[str, Any], lang: Language | None) -> list[str]:
-    mine, other = top["wait_p95_s"], second["wait_p95_s"]
+def _waits(top: OptionReport, second: OptionReport, lang: Language | None) -> list[str]:
+    mine, other = top.wait_p95_s, second.wait_p95_s
     if mine is None or other is None or abs(mine - other) < 60:
         return []
     key = "compare.m_wait_worse" if mine > other else "compare.m_wait_better"
@@ -252,21 +236,23 @@ def _break_even(priced: Sequence[Priced], lang: Language | None) -> list[str]:
     owner, run = first_owned(priced), break_even_run(priced)
     if owner is None or run is None:
         return []
-    rented = run.report["horizons"][0]["options"]
-    rival = compare_view.cheapest(rented)
-    if rival is None:
+    known = [
+        (price, k, name) for k, (name, price) in enumerate(run.prices.items()) if price is not None
+    ]
+    if not known:
         return []
-    be = run.report["break_even_utilization"][rival["name"]]
-    cur = owner.report["currency"]
+    rival = min(known)[2]  # the cheapest cloud option, the first of equals
+    be = run.break_even_utilization[rival]
+    cur = owner.report.currency
     if be is None:
-        return [t("compare.m_break_even_never", lang, owner=md(owner.name), name=md(rival["name"]))]
+        return [t("compare.m_break_even_never", lang, owner=md(owner.name), name=md(rival))]
     return [
         t(
             "compare.m_break_even",
             lang,
             owner=md(owner.name),
             share=fmt_percent(be, 0, cur),
-            name=md(rival["name"]),
-            allocation=fmt_percent(owner.report["allocation"], 1, cur),
+            name=md(rival),
+            allocation=fmt_percent(owner.report.allocation, 1, cur),
         )
     ]

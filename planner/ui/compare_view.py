@@ -11,14 +11,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 import streamlit as st
 
 from planner.core.errors import ScenarioError
 from planner.core.file_access import BUNDLED_FILES
+from planner.cost.results import OptionReport, TcoReport
 from planner.cost.scenario import TcoScenario
+from planner.report import headline
 from planner.service.tco_files import tco_scenario_from_text
 from planner.service.tco_run import run_tco
 from planner.store import database_path
@@ -51,7 +52,7 @@ COLUMNS = ("option", "total", "per_useful", "mean_wait_h", "p95_wait_h", "eac")
 class CompareRun:
     """A TCO report and the break-even formula's F and V (reporting currency)."""
 
-    report: dict[str, Any]
+    report: TcoReport
     fixed_per_gpu_hour: float | None
     variable_per_gpu_hour: float | None
 
@@ -110,22 +111,23 @@ def _run(db_path: str, scenario: TcoScenario, trace_key: str, today: date) -> Co
     del trace_key  # part of the cache key only
     with cursor(db_path) as cur:
         report = run_tco(cur, scenario, files=BUNDLED_FILES, today=today)
-    fixed, variable = report["fixed_per_installed_gpu_hour"], report["variable_per_busy_gpu_hour"]
-    return CompareRun(report, fixed, variable)
+    return CompareRun(
+        report, report.fixed_per_installed_gpu_hour, report.variable_per_busy_gpu_hour
+    )
 
 
-def options_frame(report: Mapping[str, Any], horizon: int) -> pd.DataFrame:
+def options_frame(report: TcoReport, horizon: int) -> pd.DataFrame:
     """One row per option over the horizon: total, per useful GPU-hour, waits (hours), EAC."""
     rows = [
         {
-            "option": o["name"],
-            "total": o["total"],
-            "per_useful": o["cost_per_useful_gpu_hour"],
-            "mean_wait_h": _hours(o["wait_mean_s"]),
-            "p95_wait_h": _hours(o["wait_p95_s"]),
-            "eac": o["equivalent_annual_cost"],
+            "option": o.name,
+            "total": o.total,
+            "per_useful": o.cost_per_useful_gpu_hour,
+            "mean_wait_h": _hours(o.wait_mean_s),
+            "p95_wait_h": _hours(o.wait_p95_s),
+            "eac": o.equivalent_annual_cost,
         }
-        for o in report["horizons"][horizon]["options"]
+        for o in report.horizons[horizon].options
     ]
     return pd.DataFrame(rows, columns=list(COLUMNS))
 
@@ -149,41 +151,59 @@ def _hours(seconds: float | None) -> float | None:
     return None if seconds is None else seconds / 3600
 
 
-def cash_frame(report: Mapping[str, Any], horizon: int) -> pd.DataFrame:
+def cash_frame(report: TcoReport, horizon: int) -> pd.DataFrame:
     """Cumulative cash paid by the end of each month, per option: option, month, cumulative."""
     rows = []
-    for o in report["horizons"][horizon]["options"]:
+    for o in report.horizons[horizon].options:
         total = 0.0
-        for month, cash in enumerate(o["monthly_cash"], start=1):
+        for month, cash in enumerate(o.monthly_cash, start=1):
             total += cash
-            rows.append({"option": o["name"], "month": month, "cumulative": total})
+            rows.append({"option": o.name, "month": month, "cumulative": total})
     return pd.DataFrame(rows, columns=["option", "month", "cumulative"])
 
 
-def break_even_frames(run: CompareRun, horizon: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+@dataclass(frozen=True, slots=True)
+class BreakEven:
+    """What the break-even chart draws: owning's F and V, and each cloud option's price per
+    useful GPU-hour with the allocation at which owning costs the same (None: never)."""
+
+    fixed_per_gpu_hour: float | None
+    variable_per_gpu_hour: float | None
+    prices: Mapping[str, float | None]
+    break_even_utilization: Mapping[str, float | None]
+
+
+def break_even_of(run: CompareRun, horizon: int) -> BreakEven:
+    """The break-even chart's numbers of one report (its cloud options over `horizon`)."""
+    prices = {o.name: o.cost_per_useful_gpu_hour for o in _rented(run.report, horizon)}
+    be = run.report.break_even_utilization
+    return BreakEven(run.fixed_per_gpu_hour, run.variable_per_gpu_hour, prices, be)
+
+
+def break_even_frames(
+    run: CompareRun | BreakEven, horizon: int = 0
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The self-hosted cost per allocated GPU-hour F/u + V for u in 2..100% (u, cost), and
     each cloud option's price with its break-even allocation from the report (option,
     price, break_even, cost_at_break_even; the last two empty when owning never pays)."""
-    f, v = run.fixed_per_gpu_hour or 0.0, run.variable_per_gpu_hour or 0.0
+    even = run if isinstance(run, BreakEven) else break_even_of(run, horizon)
+    f, v = even.fixed_per_gpu_hour or 0.0, even.variable_per_gpu_hour or 0.0
     u = [k / 100 for k in range(2, 101)]
     curve = pd.DataFrame({"u": u, "cost": [f / x + v for x in u]})
-    prices = {o["name"]: o["cost_per_useful_gpu_hour"] for o in _rented(run.report, horizon)}
     rows = []
-    for name, price in prices.items():
-        be = run.report["break_even_utilization"].get(name)
+    for name, price in even.prices.items():
+        be = even.break_even_utilization.get(name)
         shown = be if be is not None and 0 < be <= 1 else None
         cost = None if shown is None else f / shown + v
         rows.append({"option": name, "price": price, "break_even": shown, "cost": cost})
     return curve, pd.DataFrame(rows, columns=["option", "price", "break_even", "cost"])
 
 
-def tornado_frame(report: Mapping[str, Any]) -> pd.DataFrame:
+def tornado_frame(report: TcoReport) -> pd.DataFrame:
     """The sensitivity bars, widest first: driver (readable), low, high (NPV), swing."""
-    sensitivity = report.get("sensitivity") or {"bars": []}
+    bars = report.sensitivity.bars if report.sensitivity else ()
     rows = [
-        {"driver": _driver(b["driver"]), **{k: b[k] for k in ("low", "high")}}
-        | {"swing": b["swing"]}
-        for b in sensitivity["bars"]
+        {"driver": _driver(b.driver), "low": b.low, "high": b.high, "swing": b.swing} for b in bars
     ]
     return pd.DataFrame(rows, columns=["driver", "low", "high", "swing"])
 
@@ -192,15 +212,15 @@ def _driver(name: str) -> str:
     return t(f"compare.driver.{name}") if name in DRIVERS else name
 
 
-def notes(report: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+def notes(report: TcoReport) -> tuple[list[str], list[str]]:
     """(warnings, remarks): stale prices and placeholder rates are warnings."""
     warnings = [
-        t("compare.stale_price", price=p["price"], as_of=p["as_of"])
-        for p in report.get("prices_used", [])
-        if p.get("stale")
+        t("compare.stale_price", price=p.price, as_of=p.as_of)
+        for p in report.prices_used
+        if p.stale
     ]
     remarks: list[str] = []
-    for note in report.get("notes", []):
+    for note in report.notes:
         if is_scope_note(note):
             continue  # the scope line says it (`ledger_view.show_scope`)
         serious = "stale" in note or "placeholder" in note
@@ -208,15 +228,14 @@ def notes(report: Mapping[str, Any]) -> tuple[list[str], list[str]]:
     return list(dict.fromkeys(warnings)), remarks
 
 
-def _rented(report: Mapping[str, Any], horizon: int) -> list[dict[str, Any]]:
-    names = {c["rented"] for c in report["horizons"][horizon]["comparisons"]}
-    return [o for o in report["horizons"][horizon]["options"] if o["name"] in names]
+def _rented(report: TcoReport, horizon: int) -> list[OptionReport]:
+    names = {c.rented for c in report.horizons[horizon].comparisons}
+    return [o for o in report.horizons[horizon].options if o.name in names]
 
 
-def cheapest(options: Sequence[Mapping[str, Any]]) -> Mapping[str, Any] | None:
+def cheapest(options: Sequence[OptionReport]) -> OptionReport | None:
     """The option with the lowest cost per useful GPU-hour (None if none has one)."""
-    priced = [o for o in options if o["cost_per_useful_gpu_hour"] is not None]
-    return min(priced, key=lambda o: o["cost_per_useful_gpu_hour"], default=None)
+    return headline.cheapest(options)
 
 
 def money(value: float | None, currency: str, digits: int | None = None) -> str:
@@ -224,22 +243,22 @@ def money(value: float | None, currency: str, digits: int | None = None) -> str:
     return fmt_money(value, currency, digits)
 
 
-def conclusion(report: Mapping[str, Any], horizon: int = 0, lang: Language | None = None) -> str:
+def conclusion(report: TcoReport, horizon: int = 0, lang: Language | None = None) -> str:
     """A few plain sentences from the numbers, in `lang` (default: the session's): what
     owning costs, the cheapest option, and when owning pays against the best cloud option
     (break-even allocation and NPV)."""
-    cur, h = report["currency"], report["horizons"][horizon]
-    years, options = fmt_number(h["years"], 0 if h["years"] == int(h["years"]) else 1), h["options"]
+    cur, h = report.currency, report.horizons[horizon]
+    years, options = fmt_number(h.years, 0 if h.years == int(h.years) else 1), h.options
     best = cheapest(options)
-    if report.get("allocation") is None:
+    if report.allocation is None:
         text = [t("compare.c_cloud_only", lang, years=years)]
     else:
         text = [
             t(
                 "compare.c_own",
                 lang,
-                allocation=fmt_percent(report["allocation"], 0, cur),
-                cost=money(options[0]["cost_per_useful_gpu_hour"], cur),
+                allocation=fmt_percent(report.allocation, 0, cur),
+                cost=money(options[0].cost_per_useful_gpu_hour, cur),
                 years=years,
             )
         ]
@@ -248,40 +267,40 @@ def conclusion(report: Mapping[str, Any], horizon: int = 0, lang: Language | Non
             t(
                 "compare.c_cheapest",
                 lang,
-                name=md(best["name"]),
-                cost=money(best["cost_per_useful_gpu_hour"], cur),
-                total=money(best["total"], cur, 0),
+                name=md(best.name),
+                cost=money(best.cost_per_useful_gpu_hour, cur),
+                total=money(best.total, cur, 0),
                 wait=_wait(best, cur, lang),
             )
         )
-    owning_wins = best is None or best["name"] in OWNED
+    owning_wins = best is None or best.name in OWNED
     rival = cheapest(_rented(report, horizon)) if owning_wins else best
-    if rival is not None and report.get("allocation") is not None:
+    if rival is not None and report.allocation is not None:
         text += _against(report, horizon, rival, lang)
     return " ".join(text)
 
 
-def _wait(option: Mapping[str, Any], currency: str, lang: Language | None) -> str:
-    p95 = option["wait_p95_s"]
+def _wait(option: OptionReport, currency: str, lang: Language | None) -> str:
+    p95 = option.wait_p95_s
     return t("compare.c_wait", lang, hours=fmt_number(p95 / 3600, 1, currency)) if p95 else ""
 
 
 def _against(
-    report: Mapping[str, Any], horizon: int, rival: Mapping[str, Any], lang: Language | None
+    report: TcoReport, horizon: int, rival: OptionReport, lang: Language | None
 ) -> list[str]:
-    cur, h, name = report["currency"], report["horizons"][horizon], md(rival["name"])
-    be = report["break_even_utilization"].get(rival["name"])
-    allocation = report["allocation"]
+    cur, h, name = report.currency, report.horizons[horizon], md(rival.name)
+    be = report.break_even_utilization.get(rival.name)
+    allocation = report.allocation or 0.0
     if be is None:
         text = [t("compare.c_never", lang, name=name)]
     else:
         share = fmt_percent(be, 0, cur)
         key = "c_over_full" if be > 1 else "c_pays" if allocation >= be else "c_pays_only"
         text = [t(f"compare.{key}", lang, name=name, share=share)]
-    comparison = next((c for c in h["comparisons"] if c["rented"] == name), None)
+    comparison = next((c for c in h.comparisons if c.rented == name), None)
     if comparison is not None:
-        npv = comparison["npv_of_buying"]
+        npv = comparison.npv_of_buying
         key = "compare.c_npv_gains" if npv >= 0 else "compare.c_npv_loses"
-        years = fmt_number(h["years"], 0 if h["years"] == int(h["years"]) else 1)
+        years = fmt_number(h.years, 0 if h.years == int(h.years) else 1)
         text.append(t(key, lang, years=years, amount=money(abs(npv), cur, 0)))
     return text

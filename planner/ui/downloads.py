@@ -9,12 +9,14 @@ is in English) is shown under the buttons.
 
 import hashlib
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from datetime import date
-from typing import Any, Literal
+from typing import Literal
 
 import streamlit as st
 
+from planner.core.serialize import from_json, to_json
+from planner.cost.results import TcoReport
 from planner.report import build_report
 from planner.report.csv_table import write_csv
 from planner.report.excel import write_xlsx
@@ -31,12 +33,13 @@ MIME: dict[FileKind, str] = {
 
 
 def report_downloads(
-    reports: Sequence[tuple[str, Mapping[str, Any]]], horizon_index: int, key: str
+    reports: Sequence[tuple[str, TcoReport]], horizon_index: int, key: str
 ) -> None:
-    """Excel, PDF and CSV buttons for `reports` ((scenario name, `planner tco --json`
-    report) pairs); `key` keeps the buttons' identities apart when a page shows several."""
+    """Excel, PDF and CSV buttons for `reports` ((scenario name, TCO report) pairs); `key`
+    keeps the buttons' identities apart when a page shows several."""
     lang = language()
-    payload = json.dumps([[name, r] for name, r in reports], sort_keys=True, default=str)
+    data = [[name, to_json(r)] for name, r in reports]
+    payload = json.dumps(data, sort_keys=True, default=str)
     digest = hashlib.sha256(payload.encode("utf-8")).hexdigest()
     stem = f"tco-report-{date.today().isoformat()}"
     columns = st.columns(3)
@@ -69,7 +72,7 @@ def _builder(
 def report_bytes(digest: str, _payload: str, horizon: int, lang: Language, kind: FileKind) -> bytes:
     """The file's bytes; cached by `digest` (the reports' content hash), not by `_payload`."""
     del digest  # the cache key for the payload
-    reports = [(str(name), report) for name, report in json.loads(_payload)]
+    reports = [(str(name), from_json(TcoReport, r)) for name, r in json.loads(_payload)]
     report = build_report(reports, horizon, lang)
     if kind == "xlsx":
         return write_xlsx(report)

@@ -1,21 +1,20 @@
 """Which jobs a TCO report prices (its scope) and where each option serves that demand (its
 ledger), for the Compare and Overview pages.
 
-Reads `planner tco --json` reports as they are: `scope`, `left_out` (the CPU-only jobs and
-CPU-hours no option prices), and each option's `ledger` of the chosen horizon. A report of
-several saved scenarios (`compare_saved.combined_report`) holds each scenario's own report
-under `scenarios` and its options named by `scenario`. Reports made before the scope existed
-have neither: nothing is shown for them.
+Reads `TcoReport`s by attribute: `scope`, `left_out` (the CPU-only jobs and CPU-hours no
+option prices), and each option's `ledger` of the chosen horizon. A report of several saved
+scenarios (`compare_saved.combined_report`) holds each scenario's own report under
+`scenarios` and its options named by `scenario`; it has no scope of its own.
 """
 
 import re
-from collections.abc import Mapping
 from typing import Any
 
 import pandas as pd
 import streamlit as st
 
-from planner.cost.ledger import SERVED, UNSERVED
+from planner.cost.ledger import SERVED, UNSERVED, Balance, Ledger
+from planner.cost.results import OptionReport, TcoReport
 from planner.ui.i18n import Language, fmt_number, t
 from planner.ui.safe import md
 
@@ -31,57 +30,59 @@ def is_scope_note(note: str) -> bool:
     return _LEFT_OUT.match(note) is not None
 
 
-def scope_line(report: Mapping[str, Any], lang: Language | None = None) -> str | None:
+def scope_line(report: TcoReport, lang: Language | None = None) -> str | None:
     """Which jobs every option prices, in plain words (None for a report without a scope)."""
-    scope = report.get("scope")
+    scope = report.scope
     if scope not in ("gpu-jobs", "all-jobs"):
         return None
-    left_out = report.get("left_out") or {}
-    jobs = int(left_out.get("cpu_only_jobs", 0))
+    jobs = report.left_out.cpu_only_jobs
     if not jobs:
         return t(f"compare.scope.{scope}", lang)
-    hours = float(left_out.get("cpu_hours", 0.0))
+    hours = report.left_out.cpu_hours
     key = "gpu_jobs_left_out" if scope == "gpu-jobs" else "no_owned_home"
     return t(f"compare.scope.{key}", lang, jobs=fmt_number(jobs), hours=fmt_number(hours, 1))
 
 
-def scope_lines(report: Mapping[str, Any], lang: Language | None = None) -> list[str]:
+def scope_lines(report: TcoReport, lang: Language | None = None) -> list[str]:
     """The scope line of a report, or one per scenario of a combined report (named)."""
-    parts = report.get("scenarios")
-    if not isinstance(parts, list):
+    if report.scenarios is None:
         line = scope_line(report, lang)
         return [] if line is None else [line]
     lines = []
-    for part in parts:
+    for part in report.scenarios:
         line = scope_line(part, lang)
         if line is not None:
-            lines.append(f"{md(part.get('scenario') or '')}: {line}")
+            lines.append(f"{md(part.scenario or '')}: {line}")
     return lines
 
 
-def _name(option: Mapping[str, Any]) -> str:
-    scenario = option.get("scenario")
-    return f"{scenario}{SEPARATOR}{option['name']}" if scenario else str(option["name"])
+def _name(option: OptionReport) -> str:
+    scenario = option.scenario
+    return f"{scenario}{SEPARATOR}{option.name}" if scenario else option.name
 
 
-def ledger_frame(report: Mapping[str, Any], horizon: int, unit: str = "gpu_hours") -> pd.DataFrame:
+def ledger_frame(report: TcoReport, horizon: int, unit: str = "gpu_hours") -> pd.DataFrame:
     """One row per option with a ledger: demanded, owned, bridge, burst, rented, not served
     (total) and each reason, in `unit` ("gpu_hours" or "cpu_hours"); empty when no option has
     that part of the ledger. `imbalance` is demanded less every line, computed here."""
     columns = ["option", "demanded", *SERVED, "unserved", *UNSERVED, "imbalance"]
     rows = []
-    for option in report["horizons"][horizon]["options"]:
-        lines = (option.get("ledger") or {}).get(unit)
-        if not lines:
+    for option in report.horizons[horizon].options:
+        ledger = option.ledger
+        lines = None if ledger is None else _unit(ledger, unit)
+        if lines is None:
             continue
-        cloud, unserved = lines.get("cloud", {}), lines.get("unserved", {})
-        row: dict[str, Any] = {"option": _name(option), "demanded": lines["demanded"]}
-        row |= {"owned": lines.get("owned", 0.0)} | {k: cloud.get(k, 0.0) for k in SERVED[1:]}
-        row |= {"unserved": sum(unserved.get(k, 0.0) for k in UNSERVED)}
-        row |= {k: unserved.get(k, 0.0) for k in UNSERVED}
+        row: dict[str, Any] = {"option": _name(option), "demanded": lines.demanded}
+        row |= {"owned": lines.owned} | {k: lines.cloud.get(k, 0.0) for k in SERVED[1:]}
+        row |= {"unserved": sum(lines.unserved.get(k, 0.0) for k in UNSERVED)}
+        row |= {k: lines.unserved.get(k, 0.0) for k in UNSERVED}
         accounted = sum(row[k] for k in SERVED) + row["unserved"]
         rows.append(row | {"imbalance": row["demanded"] - accounted})
     return pd.DataFrame(rows, columns=columns)
+
+
+def _unit(ledger: Ledger, unit: str) -> Balance | None:
+    return ledger.gpu_hours if unit == "gpu_hours" else ledger.cpu_hours
 
 
 def unbalanced(frame: pd.DataFrame) -> list[str]:
@@ -98,15 +99,15 @@ def shown_frame(frame: pd.DataFrame, lang: Language | None = None) -> pd.DataFra
     return shown.rename(columns={c: t(f"compare.ledger.{c}", lang) for c in shown.columns})
 
 
-def show_scope(report: Mapping[str, Any]) -> None:
+def show_scope(report: TcoReport) -> None:
     """The scope line (one per scenario of a combined report)."""
     for line in scope_lines(report):
         st.markdown(line, help=t("compare.scope_help"))
 
 
-def show_ledger(report: Mapping[str, Any], horizon: int, key: str) -> None:
+def show_ledger(report: TcoReport, horizon: int, key: str) -> None:
     """The ledger table(s) of `horizon` and an error per option that does not balance."""
-    if not report.get("horizons") or not 0 <= horizon < len(report["horizons"]):
+    if not 0 <= horizon < len(report.horizons):
         return
     for unit in ("gpu_hours", "cpu_hours"):
         frame = ledger_frame(report, horizon, unit)

@@ -1,7 +1,7 @@
 """The overview page's glue: the working scenario in one line and the headline answer of the
 last comparison (buy, rent or hybrid; cost per useful GPU-hour; break-even allocation).
 
-`headline()` and `headline_lines()` are pure: they read a `planner tco --json` report (the one
+`headline()` and `headline_lines()` are pure: they read a `TcoReport` (the one
 the Compare page leaves in the session) and write sentences in the language asked for, so
 tests check them on hand-made reports in both languages.
 """
@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 import streamlit as st
 
+from planner.cost.results import TcoReport
 from planner.engine.scenario import Scenario
 from planner.store.trace_stats import GroupStats
 from planner.ui import cluster_view, ledger_view
@@ -49,7 +50,7 @@ class Headline:
     break_even: float | None  # allocation at which owning costs the same as `rival`
 
 
-def headline(report: Mapping[str, Any], horizon: int = 0) -> Headline | None:
+def headline(report: TcoReport, horizon: int = 0) -> Headline | None:
     """The answer of `report` over its `horizon`-th horizon (None when no option is priced).
 
     The verdict is the cheapest option per useful GPU-hour: "buy" for self-hosted, "hybrid"
@@ -58,34 +59,31 @@ def headline(report: Mapping[str, Any], horizon: int = 0) -> Headline | None:
     break-even is against that cloud option when renting wins, else against the cheapest
     cloud option; none when the report has no break-even for it (no owned servers).
     """
-    horizons = report.get("horizons") or []
+    horizons = report.horizons
     if not 0 <= horizon < len(horizons):
         return None
-    options = horizons[horizon]["options"]
-    priced = [o for o in options if o.get("cost_per_useful_gpu_hour") is not None]
-    if not priced:
+    options = horizons[horizon].options
+    priced = [(o.cost_per_useful_gpu_hour, k) for k, o in enumerate(options)]
+    costs = sorted((cost, k) for cost, k in priced if cost is not None)
+    if not costs:
         return None
-    best = min(priced, key=lambda o: o["cost_per_useful_gpu_hour"])
-    name = str(best["name"])
+    cost, first = costs[0]
+    best = options[first]
+    name = best.name
     verdict: Verdict = "buy" if name == "self-hosted" else "hybrid" if name == "hybrid" else "rent"
-    rented = [o for o in priced if o["name"] not in OWNED]
-    rival = (
-        best
-        if verdict == "rent"
-        else min(rented, key=lambda o: o["cost_per_useful_gpu_hour"], default=None)
-    )
-    break_evens = report.get("break_even_utilization") or {}
-    rival_name = None if rival is None or rival["name"] not in break_evens else str(rival["name"])
-    break_even = break_evens.get(rival_name)
+    rented = [options[k] for _, k in costs if options[k].name not in OWNED]
+    rival = best if verdict == "rent" else (rented[0] if rented else None)
+    break_evens = report.break_even_utilization
+    rival_name = None if rival is None or rival.name not in break_evens else rival.name
     return Headline(
         verdict=verdict,
         option=name,
-        per_useful_gpu_hour=float(best["cost_per_useful_gpu_hour"]),
-        years=float(horizons[horizon]["years"]),
-        scenario=str(best.get("scenario") or report.get("scenario") or ""),
-        allocation=report.get("allocation"),
+        per_useful_gpu_hour=float(cost),
+        years=float(horizons[horizon].years),
+        scenario=best.scenario or report.scenario or "",
+        allocation=report.allocation,
         rival=rival_name,
-        break_even=break_even,
+        break_even=None if rival_name is None else break_evens.get(rival_name),
     )
 
 
@@ -159,13 +157,13 @@ def show_headline(last: object) -> bool:
     """Show the last comparison's answer (`COMPARE_KEY`'s value); whether there was one."""
     stored: Mapping[str, Any] = last if isinstance(last, dict) else {}
     report = stored.get("report")
-    if not isinstance(report, dict):
-        report = {}
-    answer = headline(report, int(stored.get("horizon") or 0))
-    if answer is None:
+    answer = None
+    if isinstance(report, TcoReport):
+        answer = headline(report, int(stored.get("horizon") or 0))
+    if answer is None or not isinstance(report, TcoReport):
         st.info(t("overview.no_answer"), icon=":material/info:")
         return False
-    source, target = str(report.get("currency", "USD")).upper(), reporting_currency()
+    source, target = report.currency.upper(), reporting_currency()
     rate = fx_rate(source, target)
     currency = target if rate is not None else source
     verdict, cost, break_even = st.columns(3)
@@ -189,7 +187,7 @@ def show_headline(last: object) -> bool:
         key = "overview.converted" if rate is not None else "overview.not_converted"
         st.caption(t(key, source=source, target=target))
     ledger_view.show_scope(report)
-    if any("ledger" in o for h in report.get("horizons", []) for o in h.get("options", [])):
+    if any(o.ledger is not None for h in report.horizons for o in h.options):
         with st.expander(t("overview.ledger")):
             ledger_view.show_ledger(report, int(stored.get("horizon") or 0), "overview_ledger")
     return True

@@ -1,6 +1,6 @@
 """Plot-ready tables for the replay page's figures, from a run's summary and timeline.
 
-Pure pandas over `planner.engine.metrics.summarize` output (timeline as a separate dict); labels
+Pure pandas over `planner.engine.metrics.summarize`'s `ReplaySummary` and its timeline; labels
 that the figures show come from the session's language here, so `planner.ui.charts` only
 draws. Times are hours since the trace's start, waits minutes, work GPU-hours.
 """
@@ -11,27 +11,45 @@ from typing import Any
 import pandas as pd
 
 from planner.core.model import GPU_SIZE_CLASSES
+from planner.core.serialize import from_json
+from planner.engine.summary import ReplaySummary, Stats, TimelineSeries
 from planner.engine.waits import REASON_CODES
 from planner.ui.i18n import t
 
+SummaryLike = ReplaySummary | Mapping[str, Any]
+"""A replay summary, or its JSON (what `ReplayView.summary` holds until the Replay page reads
+it by attribute)."""
+TimelineLike = TimelineSeries | Mapping[str, Any]
 
-def allocation_frame(timeline: Mapping[str, Any]) -> pd.DataFrame:
+
+def as_summary(summary: SummaryLike) -> ReplaySummary:
+    """`summary` as a `ReplaySummary` (read back through `planner.core.serialize`)."""
+    return summary if isinstance(summary, ReplaySummary) else from_json(ReplaySummary, summary)
+
+
+def as_timeline(timeline: TimelineLike) -> TimelineSeries:
+    if isinstance(timeline, TimelineSeries):
+        return timeline
+    return from_json(TimelineSeries, timeline)
+
+
+def allocation_frame(timeline: TimelineLike) -> pd.DataFrame:
     """Mean allocated GPUs per timeline bin and pool: hours (bin start), pool, gpus."""
-    hours = _bin_hours(timeline, len(timeline["allocated_gpus"]))
+    tl = as_timeline(timeline)
+    hours = _bin_hours(tl, len(tl.allocated_gpus))
     rows = [
         {"hours": hour, "pool": pool, "gpus": gpus}
-        for hour, per_pool in zip(hours, timeline["allocated_gpus"], strict=True)
-        for pool, gpus in zip(timeline["pools"], per_pool, strict=True)
+        for hour, per_pool in zip(hours, tl.allocated_gpus, strict=True)
+        for pool, gpus in zip(tl.pools, per_pool, strict=True)
     ]
     return pd.DataFrame(rows, columns=["hours", "pool", "gpus"])
 
 
-def queue_frame(timeline: Mapping[str, Any]) -> pd.DataFrame:
+def queue_frame(timeline: TimelineLike) -> pd.DataFrame:
     """Mean queued jobs and GPUs per timeline bin: hours (bin start), jobs, gpus."""
-    hours = _bin_hours(timeline, len(timeline["queued_jobs"]))
-    return pd.DataFrame(
-        {"hours": hours, "jobs": timeline["queued_jobs"], "gpus": timeline["queued_gpus"]}
-    )
+    tl = as_timeline(timeline)
+    hours = _bin_hours(tl, len(tl.queued_jobs))
+    return pd.DataFrame({"hours": hours, "jobs": tl.queued_jobs, "gpus": tl.queued_gpus})
 
 
 FRAGMENTATION_MEASURES = ("unusable", "fgd")
@@ -39,48 +57,44 @@ FRAGMENTATION_MEASURES = ("unusable", "fgd")
 waits). `fgd`: the FGD measure of idle GPUs against the trace's mix of requests."""
 
 
-def fragmentation_frame(timeline: Mapping[str, Any]) -> pd.DataFrame:
+def fragmentation_frame(timeline: TimelineLike) -> pd.DataFrame:
     """Both fragmentation measures per bin (sampled at its start): hours, measure, label,
     gpus."""
-    series = {
-        "unusable": timeline["unusable_idle_gpus"],
-        "fgd": timeline["fgd_fragmented_gpus"],
-    }
+    tl = as_timeline(timeline)
+    series = {"unusable": tl.unusable_idle_gpus, "fgd": tl.fgd_fragmented_gpus}
     rows = [
         {"hours": hour, "measure": measure, "label": t(f"replay.frag_{measure}"), "gpus": gpus}
         for measure in FRAGMENTATION_MEASURES
-        for hour, gpus in zip(
-            _bin_hours(timeline, len(series[measure])), series[measure], strict=True
-        )
+        for hour, gpus in zip(_bin_hours(tl, len(series[measure])), series[measure], strict=True)
     ]
     return pd.DataFrame(rows, columns=["hours", "measure", "label", "gpus"])
 
 
-def _bin_hours(timeline: Mapping[str, Any], bins: int) -> list[float]:
-    return [i * float(timeline["bin_s"]) / 3600.0 for i in range(bins)]
+def _bin_hours(timeline: TimelineSeries, bins: int) -> list[float]:
+    return [i * float(timeline.bin_s) / 3600.0 for i in range(bins)]
 
 
-def _wait_rows(groups: Mapping[str, Mapping[str, Any]], key: str, order: list[str]) -> pd.DataFrame:
+def _wait_rows(groups: Mapping[str, Stats], key: str, order: list[str]) -> pd.DataFrame:
     rows = [
-        {key: name, "jobs": groups[name]["jobs"], "statistic": stat, "minutes": value / 60}
+        {key: name, "jobs": groups[name].jobs, "statistic": stat, "minutes": value / 60}
         for name in order
         if name in groups
-        for stat in ("p50", "p95")
-        if (value := groups[name][stat]) is not None
+        for stat, value in (("p50", groups[name].p50), ("p95", groups[name].p95))
+        if value is not None
     ]
     return pd.DataFrame(rows, columns=[key, "jobs", "statistic", "minutes"])
 
 
-def wait_by_size_frame(summary: Mapping[str, Any]) -> pd.DataFrame:
+def wait_by_size_frame(summary: SummaryLike) -> pd.DataFrame:
     """Wait percentiles by GPU-size class, in size order: size, jobs, statistic, minutes."""
     order = [label for label, _, _ in GPU_SIZE_CLASSES]
-    return _wait_rows(summary["wait_s_by_gpu_size"], "size", order)
+    return _wait_rows(as_summary(summary).wait_s_by_gpu_size, "size", order)
 
 
-def wait_by_team_frame(summary: Mapping[str, Any]) -> pd.DataFrame:
+def wait_by_team_frame(summary: SummaryLike) -> pd.DataFrame:
     """Wait percentiles by team (the trace's queue, or the ClusterQueue with queues), teams
     by name: team, jobs, statistic (p50, p95), minutes. Jobs that never started are out."""
-    groups = summary["wait_s_by_queue"]
+    groups = as_summary(summary).wait_s_by_queue
     return _wait_rows(groups, "team", sorted(groups))
 
 
@@ -88,22 +102,22 @@ def _reason_texts(code: str) -> dict[str, str]:
     return {"label": t(f"replay.reason.{code}"), "meaning": t(f"replay.meaning.{code}")}
 
 
-def waiting_by_reason_frame(summary: Mapping[str, Any]) -> pd.DataFrame:
+def waiting_by_reason_frame(summary: SummaryLike) -> pd.DataFrame:
     """GPU-hours of waiting per reason that occurred, largest first: reason, label,
     gpu_hours, meaning (the reason's one-line explanation)."""
     rows = [
         {"reason": reason, "gpu_hours": hours, **_reason_texts(reason)}
-        for reason, hours in summary["waiting_gpu_hours_by_reason"].items()
+        for reason, hours in as_summary(summary).waiting_gpu_hours_by_reason.items()
         if hours
     ]
     frame = pd.DataFrame(rows, columns=["reason", "label", "gpu_hours", "meaning"])
     return frame.sort_values("gpu_hours", ascending=False, ignore_index=True)
 
 
-def waiting_by_reason_team_frame(summary: Mapping[str, Any]) -> pd.DataFrame:
+def waiting_by_reason_team_frame(summary: SummaryLike) -> pd.DataFrame:
     """GPU-hours of waiting per team and reason, teams with the most waiting first and
     reasons in their fixed order: team, reason, label, gpu_hours, meaning."""
-    per_team: Mapping[str, Mapping[str, float]] = summary["waiting_gpu_hours_by_queue"]
+    per_team = as_summary(summary).waiting_gpu_hours_by_queue
     teams = sorted(per_team, key=lambda team: (-sum(per_team[team].values()), team))
     rows = [
         {"team": team, "reason": code, "gpu_hours": per_team[team][code], **_reason_texts(code)}
@@ -114,25 +128,27 @@ def waiting_by_reason_team_frame(summary: Mapping[str, Any]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["team", "reason", "label", "gpu_hours", "meaning"])
 
 
-def has_queues(summary: Mapping[str, Any]) -> bool:
+def has_queues(summary: SummaryLike) -> bool:
     """Whether the run had ClusterQueues (Kueue or Volcano queues)."""
-    return "borrowed_gpu_hours" in summary
+    return as_summary(summary).queues is not None
 
 
-def preemptions_frame(summary: Mapping[str, Any]) -> pd.DataFrame:
+def preemptions_frame(summary: SummaryLike) -> pd.DataFrame:
     """Evictions per queue: every ClusterQueue (0 if none) and any other queue with one:
     queue, preemptions. Empty when nothing was evicted and there are no ClusterQueues."""
-    counts: dict[str, int] = dict.fromkeys(summary.get("borrowed_gpu_hours", {}), 0)
-    counts |= summary.get("preemptions_by_queue", {})
+    s = as_summary(summary)
+    counts: dict[str, int] = dict.fromkeys(s.queues.borrowed_gpu_hours if s.queues else {}, 0)
+    counts |= s.preemptions_by_queue
     rows = [{"queue": queue, "preemptions": counts[queue]} for queue in sorted(counts)]
     return pd.DataFrame(rows, columns=["queue", "preemptions"])
 
 
-def borrowing_frame(summary: Mapping[str, Any]) -> pd.DataFrame:
+def borrowing_frame(summary: SummaryLike) -> pd.DataFrame:
     """GPU-hours each ClusterQueue borrowed above its nominal quota and lent of its unused
     quota: queue, kind (borrowed, lent), label, gpu_hours. Empty without ClusterQueues."""
-    borrowed = summary.get("borrowed_gpu_hours", {})
-    lent = summary.get("lent_gpu_hours", {})
+    queues = as_summary(summary).queues
+    borrowed = queues.borrowed_gpu_hours if queues else {}
+    lent = queues.lent_gpu_hours if queues else {}
     rows = [
         {"queue": queue, "kind": kind, "label": t(f"replay.{kind}"), "gpu_hours": hours}
         for queue in sorted(borrowed)

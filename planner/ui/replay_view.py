@@ -24,13 +24,16 @@ import streamlit as st
 
 from planner.core.config import NodePool
 from planner.core.file_access import BUNDLED_FILES
+from planner.core.serialize import json_dict
 from planner.core.spreadsheet_text import safe_row
-from planner.engine.metrics import summarize
+from planner.engine.metrics import ALL_JOBS, GPU_JOBS, TEAM_PREFIX, summarize, timeline_series
 from planner.engine.scenario import ClusterSpec, Scenario
+from planner.engine.summary import ReplaySummary, Stats
 from planner.service.replay import SCHEDULE_COLUMNS, load_scenario, run_scenario, schedule_rows
 from planner.store import database_path
 from planner.ui.cache import cursor
 from planner.ui.i18n import Language, fmt_duration, fmt_number, fmt_percent, t
+from planner.ui.replay_frames import SummaryLike, as_summary
 from planner.ui.safe import md
 
 SAMPLE_SCENARIO = Path(__file__).resolve().parents[2] / "data" / "scenarios" / "sample.yaml"
@@ -196,8 +199,8 @@ def compute(
     with cursor(db_path) as cur:
         run = run_scenario(cur, scenario, progress=scaled, files=BUNDLED_FILES)
     result = run.result
-    summary = summarize(result, timeline=True)
-    timeline = summary.pop("timeline")
+    summary = json_dict(summarize(result))
+    timeline = json_dict(timeline_series(result))
     rows = list(schedule_rows(result))
     view = ReplayView(
         trace_id=run.trace_id,
@@ -285,27 +288,29 @@ def trace_labels(traces: Iterable[Mapping[str, Any]]) -> dict[str, str]:
     }
 
 
-def run_caption(trace_label: str, summary: Mapping[str, Any]) -> str:
+def run_caption(trace_label: str, summary: SummaryLike) -> str:
     """One line saying what ran: trace, installed GPUs and the policy."""
-    policy = summary["policy"]
+    s = as_summary(summary)
+    policy = s.policy
     return t(
         "replay.run_caption",
         trace=md(trace_label),
-        gpus=fmt_number(summary["gpu_capacity"]),
-        admission=policy["admission"],
-        placement=policy["placement"],
-        queueing=policy["queueing"],
-        seed=policy["seed"],
+        gpus=fmt_number(s.gpu_capacity),
+        admission=policy.admission,
+        placement=policy.placement,
+        queueing=policy.queueing,
+        seed=policy.seed,
     )
 
 
-def withdrawn_caption(summary: Mapping[str, Any], lang: Language | None = None) -> str | None:
+def withdrawn_caption(summary: SummaryLike, lang: Language | None = None) -> str | None:
     """Jobs deleted by their users before they ran: replayed, observed in the export, and
     observed ones the replay started (None when the run has none of them)."""
+    s = as_summary(summary)
     counts = {
-        "replayed": summary.get("withdrawn", 0),
-        "observed": summary.get("withdrawn_observed", 0),
-        "after_start": summary.get("withdrawn_after_start", 0),
+        "replayed": s.withdrawn,
+        "observed": s.withdrawn_observed,
+        "after_start": s.withdrawn_after_start,
     }
     if not any(counts.values()):
         return None
@@ -325,19 +330,20 @@ def duration_text(seconds: float | None) -> str:
     return f"{seconds / 86_400:,.1f} days"
 
 
-def stop_alerts(summary: Mapping[str, Any], lang: Language | None = None) -> list[str]:
+def stop_alerts(summary: SummaryLike, lang: Language | None = None) -> list[str]:
     """Why the replay ended before every job settled: a deadlock, a livelock (the CLI says
     the same in its text output)."""
+    s = as_summary(summary)
     alerts = []
-    dead, live = summary.get("deadlock"), summary.get("livelock")
+    dead, live = s.deadlock, s.livelock
     if dead and not live:  # a livelock ends in jobs stuck: say the cause
         alerts.append(
             t(
                 "replay.deadlock",
                 lang,
-                at=fmt_duration(dead["at_s"]),
-                jobs=fmt_number(dead["jobs_waiting"]),
-                gpus=fmt_number(dead["gpus_held_idle"], 1),
+                at=fmt_duration(dead.at_s),
+                jobs=fmt_number(dead.jobs_waiting),
+                gpus=fmt_number(dead.gpus_held_idle, 1),
             )
         )
     if live:
@@ -345,10 +351,10 @@ def stop_alerts(summary: Mapping[str, Any], lang: Language | None = None) -> lis
             t(
                 "replay.livelock",
                 lang,
-                since=fmt_duration(live["since_s"]),
-                at=fmt_duration(live["at_s"]),
-                waiting=fmt_number(live["jobs_waiting"]),
-                running=fmt_number(live["jobs_running"]),
+                since=fmt_duration(live.since_s),
+                at=fmt_duration(live.at_s),
+                waiting=fmt_number(live.jobs_waiting),
+                running=fmt_number(live.jobs_running),
             )
         )
     return alerts
@@ -357,17 +363,23 @@ def stop_alerts(summary: Mapping[str, Any], lang: Language | None = None) -> lis
 # --- whose waits the headline shows ---------------------------------------------------------
 
 
-def wait_scopes(summary: Mapping[str, Any]) -> list[str]:
+def wait_scopes(summary: SummaryLike) -> list[str]:
     """The scopes the headline waits can show: GPU jobs, all jobs, then each team."""
-    return ["gpu-jobs", "all-jobs", *(f"team:{q}" for q in summary["wait_s_by_queue"])]
+    queues = as_summary(summary).wait_s_by_queue
+    return [GPU_JOBS, ALL_JOBS, *(f"{TEAM_PREFIX}{q}" for q in queues)]
 
 
-def scoped_waits(summary: Mapping[str, Any], scope: str) -> Mapping[str, Any]:
-    """Wait statistics of `scope`'s started jobs (a team's are all its jobs')."""
-    groups: Mapping[str, Mapping[str, Any]] = summary["wait_s_by_scope"]
-    if scope.startswith("team:"):
-        groups, scope = summary["wait_s_by_queue"], scope.removeprefix("team:")
-    return groups[scope]
+def scoped_waits(summary: SummaryLike, scope: str) -> Stats | Mapping[str, Any]:
+    """Wait statistics of `scope`'s started jobs (a team's are all its jobs'), as `summary`
+    holds them (its JSON's while the Replay page reads `ReplayView.summary` by key)."""
+    if not isinstance(summary, ReplaySummary):
+        groups: Mapping[str, Mapping[str, Any]] = summary["wait_s_by_scope"]
+        if scope.startswith(TEAM_PREFIX):
+            groups, scope = summary["wait_s_by_queue"], scope.removeprefix(TEAM_PREFIX)
+        return groups[scope]
+    if scope.startswith(TEAM_PREFIX):
+        return summary.wait_s_by_queue[scope.removeprefix(TEAM_PREFIX)]
+    return summary.wait_s_by_scope[scope]
 
 
 def wait_scope_label(scope: str, lang: Language | None = None) -> str:

@@ -11,6 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from planner.core.errors import ScenarioError
+from planner.cost.results import Horizon, OptionReport, TcoReport, plain_report
 from planner.ui import capacity_view as view
 from planner.ui.charts import option_colors
 from tests.pages.app import APP, open_app_page
@@ -142,7 +143,7 @@ def test_the_runs_are_counted_and_capped() -> None:
     assert view.runs_note([1, 2], [0.5], "zh").startswith("本次扫描的运行次数：2")
 
 
-def fake_report(scenario: Any) -> dict[str, Any]:
+def fake_report(scenario: Any) -> TcoReport:
     """A report whose numbers can be checked by hand: self-hosted costs 10 per server and
     waits 1/n h; the hybrid costs 5 per server plus 1 per hour of threshold and waits at
     most its threshold; the cloud costs 7 and never waits."""
@@ -156,30 +157,23 @@ def fake_report(scenario: Any) -> dict[str, Any]:
         wait = min(burst_h, 1.0 / n) * 3600
         hybrid = {"name": "hybrid", "total": 5.0 * n + burst_h, "per": 1.0, "wait": wait}
         options.insert(1, hybrid)
-    return {
-        "currency": "USD",
-        "horizons": [
-            {
-                "years": 3.0,
-                "options": [
-                    {
-                        "name": o["name"],
-                        "total": o["total"],
-                        "cost_per_useful_gpu_hour": o["per"],
-                        "wait_p95_s": o["wait"],
-                    }
-                    for o in options
-                ],
-            }
-        ],
-    }
+    return tco_report([(o["name"], o["total"], o["per"], o["wait"]) for o in options])
+
+
+def tco_report(options: list[tuple[str, float, float, float]]) -> TcoReport:
+    """A 3-year report in USD of (name, total, cost per useful GPU-hour, p95 wait) options."""
+    priced = tuple(
+        OptionReport(name, total, {}, (), (), 0.0, per, wait_p95_s=wait)
+        for name, total, per, wait in options
+    )
+    return plain_report((Horizon(3.0, priced, ()),), scenario="fake")
 
 
 def test_a_two_by_two_sweep_prices_the_hybrid_at_every_threshold() -> None:
     scenario = view.compare_view.load_bundled("sample-tco.yaml")
     asked: list[tuple[int, float]] = []
 
-    def run(point: Any) -> dict[str, Any]:
+    def run(point: Any) -> TcoReport:
         asked.append((point.self_hosted[0].servers, point.hybrid.burst_after_s))
         return fake_report(point)
 
@@ -341,19 +335,9 @@ def test_with_several_pools_the_sentence_names_the_pool_sized_and_the_ones_held(
 
 
 def test_a_sweep_keeps_one_row_per_cloud_option_and_reports_progress() -> None:
-    def report(scenario: Any) -> dict[str, Any]:
+    def report(scenario: Any) -> TcoReport:
         n = scenario.self_hosted[0].servers
-        option = {"total": 10.0 * n, "cost_per_useful_gpu_hour": 1.0, "wait_p95_s": 3600.0 / n}
-        cloud = {"total": 5.0, "cost_per_useful_gpu_hour": 2.0, "wait_p95_s": 0.0}
-        return {
-            "currency": "USD",
-            "horizons": [
-                {
-                    "years": 3.0,
-                    "options": [option | {"name": "self-hosted"}, cloud | {"name": "AWS"}],
-                }
-            ],
-        }
+        return tco_report([("self-hosted", 10.0 * n, 1.0, 3600.0 / n), ("AWS", 5.0, 2.0, 0.0)])
 
     scenario = view.compare_view.load_bundled("sample-tco.yaml")
     seen: list[tuple[int, int]] = []

@@ -4,7 +4,7 @@ One small export has a job already running when it began, one still running when
 one deleted while it waited, one still waiting at the end and one CPU-only job.
 """
 
-import copy
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +12,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from planner.core.file_access import BUNDLED_FILES
+from planner.cost.ledger import Balance, Ledger
+from planner.cost.results import Horizon, OptionReport, TcoReport, plain_report
 from planner.ingest import IngestOptions
 from planner.service.importer import import_file
 from planner.service.tco_run import run_tco
@@ -117,7 +119,7 @@ def test_the_replay_shows_withdrawn_jobs_next_to_the_metrics(db: Path, tmp_path:
 # --- Compare and Overview ------------------------------------------------------------------
 
 
-def priced(tmp_path: Path) -> tuple[str, dict[str, Any]]:
+def priced(tmp_path: Path) -> tuple[str, TcoReport]:
     """The TCO scenario text on the stored export and what `planner tco` reports for it."""
     text = TCO.format(trace=stored_export(tmp_path))
     with cursor() as cur:
@@ -144,22 +146,23 @@ def test_compare_states_the_scope_and_shows_the_ledger_of_the_horizon(
     assert any(c.value.startswith("Every option prices the same demand") for c in at.caption)
     ledger = ledgers(at)[0]
     assert ledger["Option"].tolist() == ["self-hosted", "AWS H100 on-demand"]
-    for row, option in zip(
-        ledger.to_dict("records"), report["horizons"][1]["options"], strict=True
-    ):
-        lines = option["ledger"]["gpu_hours"]
-        assert row["Demanded"] == pytest.approx(lines["demanded"])
-        assert row["On owned servers"] == pytest.approx(lines["owned"])
-        assert row["Cloud: bridge"] == pytest.approx(lines["cloud"]["bridge"])
-        assert row["Cloud: rented"] == pytest.approx(lines["cloud"]["rented"])
-        assert row["Not served"] == pytest.approx(sum(lines["unserved"].values()))
+    for row, option in zip(ledger.to_dict("records"), report.horizons[1].options, strict=True):
+        lines = option.ledger.gpu_hours
+        assert row["Demanded"] == pytest.approx(lines.demanded)
+        assert row["On owned servers"] == pytest.approx(lines.owned)
+        assert row["Cloud: bridge"] == pytest.approx(lines.cloud["bridge"])
+        assert row["Cloud: rented"] == pytest.approx(lines.cloud["rented"])
+        assert row["Not served"] == pytest.approx(sum(lines.unserved.values()))
     assert ledger["Demanded"].nunique() == 1  # every option prices the same demand
 
 
 def test_an_option_whose_ledger_does_not_balance_is_an_error(db: Path, tmp_path: Path) -> None:
     _, report = priced(tmp_path)
-    broken = copy.deepcopy(report)
-    broken["horizons"][0]["options"][1]["ledger"]["gpu_hours"]["owned"] = 1.0
+    first, second, *rest = report.horizons[0].options
+    gpu_hours = replace(second.ledger.gpu_hours, owned=1.0)
+    second = replace(second, ledger=replace(second.ledger, gpu_hours=gpu_hours))
+    horizon = replace(report.horizons[0], options=(first, second, *rest))
+    broken = replace(report, horizons=(horizon, *report.horizons[1:]))
     at = AppTest.from_file(str(APP), default_timeout=TIMEOUT_S)
     at.session_state["compare_last_report"] = {"report": broken, "horizon": 0}
     at = at.run()
@@ -168,7 +171,7 @@ def test_an_option_whose_ledger_does_not_balance_is_an_error(db: Path, tmp_path:
     assert any(m.value.startswith("**Priced: GPU jobs only.**") for m in at.markdown)
     ledger = ledgers(at)[0]
     assert ledger["Demanded"].tolist() == [
-        o["ledger"]["gpu_hours"]["demanded"] for o in report["horizons"][0]["options"]
+        o.ledger.gpu_hours.demanded for o in report.horizons[0].options
     ]
     assert [e.value for e in at.error] == [
         "The ledger of AWS H100 on-demand does not balance: its lines miss the demand "
@@ -178,16 +181,14 @@ def test_an_option_whose_ledger_does_not_balance_is_an_error(db: Path, tmp_path:
 
 
 def test_the_scope_and_ledger_speak_chinese_and_name_scenarios(db: Path) -> None:
-    lines = {"demanded": 10.0, "owned": 4.0, "cloud": {"burst": 6.0}, "unserved": {}}
-    combined = {
-        "horizons": [
-            {"options": [{"name": "hybrid", "scenario": "plan B", "ledger": {"gpu_hours": lines}}]}
-        ],
-        "scenarios": [
-            {"scenario": "[plan B](http://x.example)", "scope": "all-jobs", "notes": []},
-            {"scenario": "old", "notes": []},  # made before the scope existed
-        ],
-    }
+    lines = Balance(10.0, 4.0, {"burst": 6.0}, {}, 0.0)
+    hybrid = OptionReport("hybrid", 0.0, {}, (), (), 0.0, None, ledger=Ledger(lines))
+    part = plain_report((), scope="all-jobs", scenario="[plan B](http://x.example)")
+    combined = replace(
+        plain_report(()),
+        horizons=(Horizon(3.0, (replace(hybrid, scenario="plan B"),), ()),),
+        scenarios=(part, plain_report((), scenario="old")),  # "old" has no scope to state
+    )
 
     assert ledger_view.scope_lines(combined, "zh") == [
         "\\[plan B\\](http:\u2060//x.example): **计价范围：全部作业。**纯 CPU 作业（不用 GPU）"

@@ -11,6 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from planner.core.file_access import LOCAL_FILES
+from planner.cost.results import TcoReport
 from planner.service.tco_files import load_tco_scenario
 from planner.service.tco_run import run_tco
 from planner.ui import compare_view, scenario_box
@@ -36,7 +37,7 @@ def values(array: Any) -> list[float]:
     return list(array)
 
 
-def cli_report(con: duckdb.DuckDBPyConnection, name: str) -> dict[str, Any]:
+def cli_report(con: duckdb.DuckDBPyConnection, name: str) -> TcoReport:
     """What `planner tco --scenario data/scenarios/NAME` reports."""
     return run_tco(con, load_tco_scenario(SCENARIOS / name), files=LOCAL_FILES)
 
@@ -56,22 +57,22 @@ def test_the_page_opens_on_the_worked_example(db: Path) -> None:
     assert at.radio(key="compare_mode").value == "file"  # nothing saved yet
     last = at.session_state["compare_last_report"]
     assert last["horizon"] == 0
-    assert last["report"]["scenario"] == "worked example, one 8xH100 server"
+    assert last["report"].scenario == "worked example, one 8xH100 server"
 
 
 def test_the_conclusion_names_the_cheapest_option_and_its_break_even(
     db: Path, con: duckdb.DuckDBPyConnection
 ) -> None:
     report = cli_report(con, "worked-example-h100.yaml")
-    options = report["horizons"][0]["options"]
-    cheapest = min(options, key=lambda o: o["cost_per_useful_gpu_hour"])["name"]
+    options = report.horizons[0].options
+    cheapest = min(options, key=lambda o: o.cost_per_useful_gpu_hour or 0.0).name
 
     at = open_page()
 
     text = at.info[0].value
     assert cheapest == "RunPod Community H100"  # the scenario's point: the cheapest cloud
     assert f"The cheapest option is {cheapest}" in text
-    assert f"above {report['break_even_utilization'][cheapest]:.0%} allocation" in text
+    assert f"above {report.break_even_utilization[cheapest]:.0%} allocation" in text
     assert "At 35% allocation, owning costs $7.13 per useful GPU-hour" in text
     assert str(at.metric[-1].value) == cheapest
 
@@ -94,7 +95,7 @@ def test_the_three_charts_appear_with_units_on_their_axes(
     assert "USD" in figures[0]["layout"]["yaxis"]["title"]["text"]
     markers = next(t for t in figures[1]["data"] if t["name"] == "break-even")
     report = cli_report(con, "worked-example-h100.yaml")
-    expected = sorted(report["break_even_utilization"].values())
+    expected = sorted(v for v in report.break_even_utilization.values() if v is not None)
     assert sorted(values(markers["x"])) == pytest.approx(expected)  # all four below 100%
 
 
@@ -249,8 +250,8 @@ def test_owning_the_replay_cluster_against_renting_side_by_side(db: Path) -> Non
         "Sensitivity: NPV of buying vs AWS H100 on-demand"
     )
     last = at.session_state["compare_last_report"]
-    assert len(last["report"]["horizons"][0]["options"]) == 3
-    assert {o["scenario"] for o in last["report"]["horizons"][0]["options"]} == {
+    assert len(last["report"].horizons[0].options) == 3
+    assert {o.scenario for o in last["report"].horizons[0].options} == {
         "rent",
         "own 128 nodes",
     }

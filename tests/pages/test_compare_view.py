@@ -1,5 +1,6 @@
 """The compare page's pure glue: conclusion, tables, scenario parsing and figures."""
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -8,6 +9,16 @@ import pytest
 from planner.core.errors import ScenarioError
 from planner.core.file_access import BUNDLED_FILES
 from planner.cost.finance import break_even_utilization
+from planner.cost.results import (
+    Horizon,
+    OptionReport,
+    PriceUsed,
+    Sensitivity,
+    SensitivityBar,
+    TcoReport,
+    plain_report,
+)
+from planner.cost.tco import Comparison
 from planner.service.tco_files import load_tco_scenario
 from planner.ui import charts, compare_view
 from planner.ui.charts import OPTION_COLORS, option_colors
@@ -16,38 +27,35 @@ from planner.ui.compare_view import CompareRun, conclusion
 SCENARIOS = Path(__file__).resolve().parents[2] / "data" / "scenarios"
 
 
-def option(name: str, per_hour: float | None, total: float, p95_s: float | None = 0.0) -> Any:
-    return {
-        "name": name,
-        "total": total,
-        "cost_per_useful_gpu_hour": per_hour,
-        "cost_per_installed_gpu_hour": None,
-        "cost_per_allocated_gpu_hour": None,
-        "equivalent_annual_cost": total / 3,
-        "wait_mean_s": p95_s,
-        "wait_p95_s": p95_s,
-        "monthly_cash": [total / 2, total / 4, total / 4],
-    }
+def option(
+    name: str, per_hour: float | None, total: float, p95_s: float | None = 0.0
+) -> OptionReport:
+    return OptionReport(
+        name=name,
+        total=total,
+        totals={},
+        monthly_pnl=(),
+        monthly_cash=(total / 2, total / 4, total / 4),
+        useful_gpu_hours=0.0,
+        cost_per_useful_gpu_hour=per_hour,
+        equivalent_annual_cost=total / 3,
+        wait_mean_s=p95_s,
+        wait_p95_s=p95_s,
+    )
 
 
 def report(
-    options: list[Any], break_even: dict[str, float | None], npv: dict[str, float]
-) -> dict[str, Any]:
+    options: list[OptionReport], break_even: dict[str, float | None], npv: dict[str, float]
+) -> TcoReport:
     """A hand-made report with one 3-year horizon; the first option is self-hosted."""
-    comparisons = [
-        {"owned": "self-hosted", "rented": name, "npv_of_buying": value}
+    comparisons = tuple(
+        Comparison("self-hosted", name, value, None, "", None, None, break_even.get(name))
         for name, value in npv.items()
-    ]
-    return {
-        "scenario": "hand-made",
-        "currency": "USD",
-        "allocation": 0.35,
-        "break_even_utilization": break_even,
-        "horizons": [{"years": 3.0, "options": options, "comparisons": comparisons}],
-        "notes": [],
-        "prices_used": [],
-        "sensitivity": None,
-    }
+    )
+    horizons = (Horizon(3.0, tuple(options), comparisons),)
+    return plain_report(
+        horizons, scenario="hand-made", allocation=0.35, break_even_utilization=break_even
+    )
 
 
 def test_a_cheaper_cloud_is_named_with_its_break_even_and_npv() -> None:
@@ -174,11 +182,14 @@ def test_break_even_markers_lie_on_the_self_hosted_curve() -> None:
 
 def test_stale_prices_and_placeholder_rates_are_warnings() -> None:
     r = report([option("self-hosted", 1.0, 1.0, None)], {}, {})
-    r["prices_used"] = [
-        {"price": "server 8xH100", "as_of": "2024-08-01", "stale": True},
-        {"price": "Lambda", "as_of": "2026-09-25", "stale": False},
-    ]
-    r["notes"] = ["cost: converted CNY->USD at a placeholder FX rate", "the first 4 months ..."]
+    r = replace(
+        r,
+        prices_used=(
+            PriceUsed("server 8xH100", as_of="2024-08-01", stale=True),
+            PriceUsed("Lambda", as_of="2026-09-25", stale=False),
+        ),
+        notes=("cost: converted CNY->USD at a placeholder FX rate", "the first 4 months ..."),
+    )
 
     warnings, remarks = compare_view.notes(r)
 
@@ -189,14 +200,11 @@ def test_stale_prices_and_placeholder_rates_are_warnings() -> None:
 
 def test_the_tornado_keeps_the_reports_order_and_names_drivers() -> None:
     r = report([option("self-hosted", 1.0, 1.0, None)], {}, {})
-    r["sensitivity"] = {
-        "output": "NPV",
-        "base": -10.0,
-        "bars": [
-            {"driver": "cloud_price", "low": -30.0, "high": 10.0, "swing": 40.0},
-            {"driver": "pue", "low": -9.0, "high": -11.0, "swing": 2.0},
-        ],
-    }
+    bars = (
+        SensitivityBar("cloud_price", -30.0, 10.0, 40.0),
+        SensitivityBar("pue", -9.0, -11.0, 2.0),
+    )
+    r = replace(r, sensitivity=Sensitivity("NPV", -10.0, bars))
 
     frame = compare_view.tornado_frame(r)
     fig = charts.tornado(frame, -10.0, "NPV", "EUR")
@@ -263,7 +271,7 @@ def test_the_conclusion_is_written_in_chinese_when_asked() -> None:
 
 def test_a_cloud_only_report_has_no_owning_sentences() -> None:
     r = report([option("A", 4.0, 200_000), option("B", 3.0, 150_000)], {}, {})
-    r["allocation"] = None
+    r = replace(r, allocation=None)
 
     text = conclusion(r)
 
@@ -283,12 +291,12 @@ def test_cloud_only_files_are_offered_on_the_page_but_not_to_the_capacity_sweep(
 # --- several saved scenarios (compare_saved) ----------------------------------------------------
 
 
-def priced(name: str, r: dict[str, Any], f: float | None = None, v: float | None = None) -> Any:
+def priced(name: str, r: TcoReport, f: float | None = None, v: float | None = None) -> Any:
     from planner.cost.scenario import TcoScenario
     from planner.ui.compare_saved import Priced
 
     scenario = TcoScenario.model_validate({"cloud": [{"gpu": "H100", "price_per_gpu_hour": 1.0}]})
-    r = {**r, "fixed_per_installed_gpu_hour": f, "variable_per_busy_gpu_hour": v}
+    r = replace(r, fixed_per_installed_gpu_hour=f, variable_per_busy_gpu_hour=v)
     return Priced(name, "tco", scenario, CompareRun(r, f, v))
 
 
@@ -297,7 +305,7 @@ def test_saved_scenarios_conclusion_ranks_across_scenarios_and_says_the_wait() -
 
     own = report([option("self-hosted", 3.0, 300_000, 7_200.0)], {}, {})
     rent = report([option("AWS", 4.0, 400_000, 0.0), option("Spot", 6.0, 1.0, 0.0)], {}, {})
-    rent["allocation"] = None
+    rent = replace(rent, allocation=None)
     both = [priced("rent", rent), priced("own", own, 2.0, 0.5)]
 
     text = compare_saved.conclusion(both)
@@ -318,7 +326,7 @@ def test_saved_scenarios_table_and_break_even_span_every_scenario() -> None:
 
     own = report([option("self-hosted", 3.0, 300_000, None)], {}, {})
     rent = report([option("AWS", 4.0, 400_000)], {}, {})
-    rent["allocation"] = None
+    rent = replace(rent, allocation=None)
     both = [priced("rent", rent), priced("own", own, 2.0, 0.5)]
 
     table = compare_saved.table(both)
@@ -331,12 +339,12 @@ def test_saved_scenarios_table_and_break_even_span_every_scenario() -> None:
     ]
     assert table["utilization"].tolist()[1] == 0.35
     assert run is not None
-    assert run.report["break_even_utilization"] == {
+    assert run.break_even_utilization == {
         "rent · AWS": pytest.approx(break_even_utilization(2.0, 0.5, 4.0))
     }
     assert compare_saved.first_owned(both).name == "own"
-    assert combined["break_even_utilization"] == {"AWS": pytest.approx(2.0 / 3.5)}
-    assert [o["scenario"] for o in combined["horizons"][0]["options"]] == ["rent", "own"]
+    assert combined.break_even_utilization == {"AWS": pytest.approx(2.0 / 3.5)}
+    assert [o.scenario for o in combined.horizons[0].options] == ["rent", "own"]
     cash = compare_saved.cash_frame(both)
     assert set(cash["option"]) == {"rent · AWS", "own · self-hosted"}
 

@@ -1,11 +1,13 @@
 """The overview page, run headlessly through the app's entrypoint with AppTest."""
 
 import csv
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from planner.cost.results import Horizon, OptionReport, TcoReport, plain_report
 from planner.ingest import IngestOptions
 from planner.service.importer import import_file
 from planner.store import connect
@@ -101,23 +103,15 @@ def test_an_unusable_database_is_reported_not_raised(
 # --- the headline answer -------------------------------------------------------------------
 
 
-def report(costs: dict[str, float], break_even: dict[str, float | None]) -> dict[str, object]:
-    """A `planner tco --json` report cut down to what the headline reads: one 3-year horizon."""
-    return {
-        "scenario": "demo",
-        "currency": "USD",
-        "allocation": 0.5,
-        "break_even_utilization": break_even,
-        "horizons": [
-            {
-                "years": 3.0,
-                "options": [
-                    {"name": name, "total": 1000.0 * cost, "cost_per_useful_gpu_hour": cost}
-                    for name, cost in costs.items()
-                ],
-            }
-        ],
-    }
+def report(costs: dict[str, float], break_even: dict[str, float | None]) -> TcoReport:
+    """A TCO report with what the headline reads: one 3-year horizon, options by cost."""
+    options = tuple(
+        OptionReport(name, 1000.0 * cost, {}, (), (), 0.0, cost) for name, cost in costs.items()
+    )
+    horizons = (Horizon(3.0, options, ()),)
+    return plain_report(
+        horizons, scenario="demo", allocation=0.5, break_even_utilization=break_even
+    )
 
 
 BUY = report({"self-hosted": 3.0, "cloud A": 4.0, "cloud B": 5.0}, {"cloud A": 0.4, "cloud B": 0.3})
@@ -172,8 +166,10 @@ def test_hybrid_and_owning_that_never_or_hardly_pays() -> None:
 
 
 def test_an_option_of_several_saved_scenarios_is_named_by_its_own_scenario() -> None:
-    combined = report({"self-hosted": 3.0, "cloud A": 4.0}, {}) | {"allocation": None}
-    combined["horizons"][0]["options"][0]["scenario"] = "plan B"  # type: ignore[index]
+    plain = report({"self-hosted": 3.0, "cloud A": 4.0}, {})
+    first, *rest = plain.horizons[0].options
+    options = (replace(first, scenario="plan B"), *rest)
+    combined = replace(plain, allocation=None, horizons=(Horizon(3.0, options, ()),))
 
     answer = headline(combined)
 
@@ -225,7 +221,7 @@ def test_the_working_scenario_is_summarised_in_chinese(db: Path) -> None:
 
 
 def test_money_follows_the_reporting_currency(db: Path) -> None:
-    eur = {**BUY, "currency": "EUR"}
+    eur = replace(BUY, currency="EUR")
     at = run_with(
         {"compare_last_report": {"report": eur, "horizon": 0}, "reporting_currency": "EUR"}
     )

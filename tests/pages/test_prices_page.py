@@ -361,7 +361,7 @@ def installed_gpu_hour(db: Path) -> float:
     scenario = load_tco_scenario(WORKED_EXAMPLE)
     with cursor(str(db)) as cur:
         report = run_tco(cur, scenario, files=LOCAL_FILES)
-    return float(report["cost_per_installed_gpu_hour"])
+    return float(report.cost_per_installed_gpu_hour or 0.0)
 
 
 def test_the_edit_form_is_filled_from_the_chosen_price(db: Path) -> None:

@@ -170,7 +170,7 @@ def test_without_queues_there_is_nothing_per_queue() -> None:
 def test_plot_tables_follow_the_summary() -> None:
     result = small_result()
     summary = summarize(result, timeline=True)
-    timeline = summary["timeline"]
+    timeline = summary.timeline
 
     allocation = frames.allocation_frame(timeline)
     queue = frames.queue_frame(timeline)
@@ -179,22 +179,22 @@ def test_plot_tables_follow_the_summary() -> None:
     fragmentation = frames.fragmentation_frame(timeline)
 
     assert set(allocation["pool"]) == {"A100"}
-    assert allocation["hours"].iloc[1] == pytest.approx(timeline["bin_s"] / 3600)
-    assert len(queue) == len(timeline["queued_jobs"])
+    assert allocation["hours"].iloc[1] == pytest.approx(timeline.bin_s / 3600)
+    assert len(queue) == len(timeline.queued_jobs)
     assert waits["size"].unique().tolist() == ["8"]
     assert waits.loc[waits["statistic"] == "p95", "minutes"].iloc[0] == pytest.approx(57.0)
     assert reasons["reason"].tolist() == ["cluster_full"]
     assert reasons["gpu_hours"].iloc[0] == pytest.approx(8.0)
     assert fragmentation["measure"].unique().tolist() == ["unusable", "fgd"]
     unusable = fragmentation.loc[fragmentation["measure"] == "unusable", "gpus"]
-    assert unusable.tolist() == timeline["unusable_idle_gpus"]
+    assert unusable.tolist() == list(timeline.unusable_idle_gpus)
 
 
 def test_every_figure_names_its_units() -> None:
     summary = summarize(borrowing(), timeline=True)
-    timeline = summary["timeline"]
+    timeline = summary.timeline
     figures = [
-        charts.allocated_gpus(frames.allocation_frame(timeline), summary["gpu_capacity_by_pool"]),
+        charts.allocated_gpus(frames.allocation_frame(timeline), summary.gpu_capacity_by_pool),
         charts.queue_length(frames.queue_frame(timeline)),
         charts.fragmentation(frames.fragmentation_frame(timeline)),
         charts.wait_by_size(frames.wait_by_size_frame(summary)),

@@ -1,0 +1,143 @@
+"""The TCO report's types: what `planner.service.tco_run.run_tco` returns and the CLI, the
+report writers and the Compare, Overview and Capacity pages read by attribute.
+
+Frozen, slotted and plain: field names and order are the keys of `planner tco --json`
+(written by `planner.core.serialize.to_json`, never by hand here). The ledger's types are in
+`planner.cost.ledger`, the comparison of buying against renting is `planner.cost.tco.
+Comparison`. Nothing here computes anything.
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from planner.core.serialize import OMIT
+from planner.cost.ledger import Ledger
+from planner.cost.scope import LeftOut
+from planner.cost.tco import Comparison
+
+
+@dataclass(frozen=True, slots=True)
+class OptionReport:
+    """One option (self-hosted, hybrid or a cloud option) over one horizon."""
+
+    name: str
+    total: float
+    """Sum of the monthly P&L."""
+    totals: Mapping[str, float]
+    """P&L by cost category over the horizon."""
+    monthly_pnl: tuple[float, ...]
+    monthly_cash: tuple[float, ...]
+    useful_gpu_hours: float
+    cost_per_useful_gpu_hour: float | None
+    cost_per_installed_gpu_hour: float | None = None
+    cost_per_allocated_gpu_hour: float | None = None
+    idle_cost: float | None = None
+    equivalent_annual_cost: float | None = None
+    wait_mean_s: float | None = None
+    wait_p95_s: float | None = None
+    ledger: Ledger | None = field(default=None, metadata=OMIT)
+    scenario: str | None = field(default=None, metadata=OMIT)
+    """The saved scenario the option is of, in a report over several (None in one's own)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Horizon:
+    years: float
+    options: tuple[OptionReport, ...]
+    """Owned options first (self-hosted, then hybrid), then the cloud options."""
+    comparisons: tuple[Comparison, ...]
+    """Buying against each cloud option (none without owned servers)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SensitivityBar:
+    driver: str
+    low: float
+    high: float
+    swing: float
+
+
+@dataclass(frozen=True, slots=True)
+class Sensitivity:
+    """NPV of buying against the first cloud option, each driver moved alone."""
+
+    output: str
+    base: float
+    bars: tuple[SensitivityBar, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PriceUsed:
+    """A price-book entry the report used: a cloud price per GPU-hour or a server's price."""
+
+    price: str
+    per_gpu_hour: float | None = field(default=None, metadata=OMIT)
+    per_server: float | None = field(default=None, metadata=OMIT)
+    currency: str = ""
+    as_of: str = ""
+    source: str = ""
+    confidence: str = ""
+    stale: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TcoReport:
+    """Own, rent or both: every option over every horizon (`planner tco --json`)."""
+
+    scope: str
+    left_out: LeftOut
+    scenario: str
+    currency: str
+    installed_gpus: int
+    allocation: float | None
+    """Allocated share of the owned GPUs; None when nothing is owned (cloud only)."""
+    useful_gpu_hours_per_month: float
+    cost_per_installed_gpu_hour: float | None
+    cost_per_allocated_gpu_hour: float | None
+    cost_per_useful_gpu_hour: float | None
+    fixed_per_installed_gpu_hour: float | None
+    variable_per_busy_gpu_hour: float | None
+    break_even_utilization: Mapping[str, float | None]
+    """By cloud option: the allocation above which owning is cheaper (None: never)."""
+    horizons: tuple[Horizon, ...]
+    sensitivity: Sensitivity | None
+    notes: tuple[str, ...]
+    prices_used: tuple[PriceUsed, ...] = ()
+    scenarios: "tuple[TcoReport, ...] | None" = field(default=None, metadata=OMIT)
+    """A report over several saved scenarios (the Compare page's): each one's own report."""
+
+    @property
+    def owns_servers(self) -> bool:
+        return self.allocation is not None
+
+
+def plain_report(
+    horizons: tuple[Horizon, ...],
+    *,
+    scenario: str = "",
+    currency: str = "USD",
+    scope: str = "",
+    allocation: float | None = None,
+    break_even_utilization: Mapping[str, float | None] | None = None,
+) -> TcoReport:
+    """A report of `horizons` whose other figures are empty (no cost per GPU-hour, no
+    sensitivity, no notes): what a report over several saved scenarios, or a hand-made one,
+    starts from (`dataclasses.replace` fills in more)."""
+    return TcoReport(
+        scope=scope,
+        left_out=LeftOut(),
+        scenario=scenario,
+        currency=currency,
+        installed_gpus=0,
+        allocation=allocation,
+        useful_gpu_hours_per_month=0.0,
+        cost_per_installed_gpu_hour=None,
+        cost_per_allocated_gpu_hour=None,
+        cost_per_useful_gpu_hour=None,
+        fixed_per_installed_gpu_hour=None,
+        variable_per_busy_gpu_hour=None,
+        break_even_utilization=break_even_utilization or {},
+        horizons=horizons,
+        sensitivity=None,
+        notes=(),
+    )
