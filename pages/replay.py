@@ -34,7 +34,7 @@ section.queue_charts(run.summary)
 st.subheader(t("replay.save"))
 st.caption(t("replay.save_caption"))
 yaml_text = to_yaml(scenario, run.trace_id)
-scenario_box.save_form("replay", yaml_text, run.summary, run.trace_id, "replay_save")
+scenario_box.save_form("replay", yaml_text, run.summary_json, run.trace_id, "replay_save")
 
 st.subheader(t("replay.jobs"))
 section.job_table(run)

@@ -6,36 +6,17 @@ draws. Times are hours since the trace's start, waits minutes, work GPU-hours.
 """
 
 from collections.abc import Mapping
-from typing import Any
 
 import pandas as pd
 
 from planner.core.model import GPU_SIZE_CLASSES
-from planner.core.serialize import from_json
 from planner.engine.summary import ReplaySummary, Stats, TimelineSeries
 from planner.engine.waits import REASON_CODES
 from planner.ui.i18n import t
 
-SummaryLike = ReplaySummary | Mapping[str, Any]
-"""A replay summary, or its JSON (what `ReplayView.summary` holds until the Replay page reads
-it by attribute)."""
-TimelineLike = TimelineSeries | Mapping[str, Any]
 
-
-def as_summary(summary: SummaryLike) -> ReplaySummary:
-    """`summary` as a `ReplaySummary` (read back through `planner.core.serialize`)."""
-    return summary if isinstance(summary, ReplaySummary) else from_json(ReplaySummary, summary)
-
-
-def as_timeline(timeline: TimelineLike) -> TimelineSeries:
-    if isinstance(timeline, TimelineSeries):
-        return timeline
-    return from_json(TimelineSeries, timeline)
-
-
-def allocation_frame(timeline: TimelineLike) -> pd.DataFrame:
+def allocation_frame(tl: TimelineSeries) -> pd.DataFrame:
     """Mean allocated GPUs per timeline bin and pool: hours (bin start), pool, gpus."""
-    tl = as_timeline(timeline)
     hours = _bin_hours(tl, len(tl.allocated_gpus))
     rows = [
         {"hours": hour, "pool": pool, "gpus": gpus}
@@ -45,9 +26,8 @@ def allocation_frame(timeline: TimelineLike) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["hours", "pool", "gpus"])
 
 
-def queue_frame(timeline: TimelineLike) -> pd.DataFrame:
+def queue_frame(tl: TimelineSeries) -> pd.DataFrame:
     """Mean queued jobs and GPUs per timeline bin: hours (bin start), jobs, gpus."""
-    tl = as_timeline(timeline)
     hours = _bin_hours(tl, len(tl.queued_jobs))
     return pd.DataFrame({"hours": hours, "jobs": tl.queued_jobs, "gpus": tl.queued_gpus})
 
@@ -57,10 +37,9 @@ FRAGMENTATION_MEASURES = ("unusable", "fgd")
 waits). `fgd`: the FGD measure of idle GPUs against the trace's mix of requests."""
 
 
-def fragmentation_frame(timeline: TimelineLike) -> pd.DataFrame:
+def fragmentation_frame(tl: TimelineSeries) -> pd.DataFrame:
     """Both fragmentation measures per bin (sampled at its start): hours, measure, label,
     gpus."""
-    tl = as_timeline(timeline)
     series = {"unusable": tl.unusable_idle_gpus, "fgd": tl.fgd_fragmented_gpus}
     rows = [
         {"hours": hour, "measure": measure, "label": t(f"replay.frag_{measure}"), "gpus": gpus}
@@ -85,16 +64,16 @@ def _wait_rows(groups: Mapping[str, Stats], key: str, order: list[str]) -> pd.Da
     return pd.DataFrame(rows, columns=[key, "jobs", "statistic", "minutes"])
 
 
-def wait_by_size_frame(summary: SummaryLike) -> pd.DataFrame:
+def wait_by_size_frame(summary: ReplaySummary) -> pd.DataFrame:
     """Wait percentiles by GPU-size class, in size order: size, jobs, statistic, minutes."""
     order = [label for label, _, _ in GPU_SIZE_CLASSES]
-    return _wait_rows(as_summary(summary).wait_s_by_gpu_size, "size", order)
+    return _wait_rows(summary.wait_s_by_gpu_size, "size", order)
 
 
-def wait_by_team_frame(summary: SummaryLike) -> pd.DataFrame:
+def wait_by_team_frame(summary: ReplaySummary) -> pd.DataFrame:
     """Wait percentiles by team (the trace's queue, or the ClusterQueue with queues), teams
     by name: team, jobs, statistic (p50, p95), minutes. Jobs that never started are out."""
-    groups = as_summary(summary).wait_s_by_queue
+    groups = summary.wait_s_by_queue
     return _wait_rows(groups, "team", sorted(groups))
 
 
@@ -102,22 +81,22 @@ def _reason_texts(code: str) -> dict[str, str]:
     return {"label": t(f"replay.reason.{code}"), "meaning": t(f"replay.meaning.{code}")}
 
 
-def waiting_by_reason_frame(summary: SummaryLike) -> pd.DataFrame:
+def waiting_by_reason_frame(summary: ReplaySummary) -> pd.DataFrame:
     """GPU-hours of waiting per reason that occurred, largest first: reason, label,
     gpu_hours, meaning (the reason's one-line explanation)."""
     rows = [
         {"reason": reason, "gpu_hours": hours, **_reason_texts(reason)}
-        for reason, hours in as_summary(summary).waiting_gpu_hours_by_reason.items()
+        for reason, hours in summary.waiting_gpu_hours_by_reason.items()
         if hours
     ]
     frame = pd.DataFrame(rows, columns=["reason", "label", "gpu_hours", "meaning"])
     return frame.sort_values("gpu_hours", ascending=False, ignore_index=True)
 
 
-def waiting_by_reason_team_frame(summary: SummaryLike) -> pd.DataFrame:
+def waiting_by_reason_team_frame(summary: ReplaySummary) -> pd.DataFrame:
     """GPU-hours of waiting per team and reason, teams with the most waiting first and
     reasons in their fixed order: team, reason, label, gpu_hours, meaning."""
-    per_team = as_summary(summary).waiting_gpu_hours_by_queue
+    per_team = summary.waiting_gpu_hours_by_queue
     teams = sorted(per_team, key=lambda team: (-sum(per_team[team].values()), team))
     rows = [
         {"team": team, "reason": code, "gpu_hours": per_team[team][code], **_reason_texts(code)}
@@ -128,25 +107,24 @@ def waiting_by_reason_team_frame(summary: SummaryLike) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["team", "reason", "label", "gpu_hours", "meaning"])
 
 
-def has_queues(summary: SummaryLike) -> bool:
+def has_queues(summary: ReplaySummary) -> bool:
     """Whether the run had ClusterQueues (Kueue or Volcano queues)."""
-    return as_summary(summary).queues is not None
+    return summary.queues is not None
 
 
-def preemptions_frame(summary: SummaryLike) -> pd.DataFrame:
+def preemptions_frame(s: ReplaySummary) -> pd.DataFrame:
     """Evictions per queue: every ClusterQueue (0 if none) and any other queue with one:
     queue, preemptions. Empty when nothing was evicted and there are no ClusterQueues."""
-    s = as_summary(summary)
     counts: dict[str, int] = dict.fromkeys(s.queues.borrowed_gpu_hours if s.queues else {}, 0)
     counts |= s.preemptions_by_queue
     rows = [{"queue": queue, "preemptions": counts[queue]} for queue in sorted(counts)]
     return pd.DataFrame(rows, columns=["queue", "preemptions"])
 
 
-def borrowing_frame(summary: SummaryLike) -> pd.DataFrame:
+def borrowing_frame(summary: ReplaySummary) -> pd.DataFrame:
     """GPU-hours each ClusterQueue borrowed above its nominal quota and lent of its unused
     quota: queue, kind (borrowed, lent), label, gpu_hours. Empty without ClusterQueues."""
-    queues = as_summary(summary).queues
+    queues = summary.queues
     borrowed = queues.borrowed_gpu_hours if queues else {}
     lent = queues.lent_gpu_hours if queues else {}
     rows = [

@@ -12,6 +12,7 @@ from pydantic import ValidationError
 
 from planner.core.errors import PlannerError
 from planner.engine.scenario import Scenario
+from planner.engine.summary import ReplaySummary
 from planner.service.replay import validation_text
 from planner.ui import charts, state, trace_choice
 from planner.ui import replay_frames as frames
@@ -80,7 +81,7 @@ def results_header(run: view.ReplayView, trace_label: str, *, stale: bool) -> No
         st.error(alert, icon=":material/block:")
 
 
-def headline(s: Mapping[str, Any]) -> None:
+def headline(s: ReplaySummary) -> None:
     """Whose waits to show, then the row of headline metrics."""
     scope = st.selectbox(
         t("replay.wait_scope"),
@@ -89,27 +90,26 @@ def headline(s: Mapping[str, Any]) -> None:
         help=t("replay.wait_scope_help"),
         key="replay_wait_scope",
     )
-    # `s` is the summary's JSON here, so its waits are too (read by key until typed)
-    waits: Any = view.scoped_waits(s, scope)
+    waits = view.scoped_waits(s, scope)
     util, completed, unschedulable, mean_wait, p95_wait = st.columns(5)
-    util.metric(t("replay.utilization"), fmt_percent(s["utilization"]))
+    util.metric(t("replay.utilization"), fmt_percent(s.utilization))
     completed.metric(
         t("replay.completed"),
-        fmt_number(s["completed"]),
+        fmt_number(s.completed),
         help=t(
             "replay.completed_help",
-            jobs=fmt_number(s["jobs"]),
-            useful=fmt_number(s["useful_gpu_hours"], 1),
+            jobs=fmt_number(s.jobs),
+            useful=fmt_number(s.useful_gpu_hours, 1),
         ),
     )
     unschedulable.metric(
         t("replay.unschedulable"),
-        fmt_number(s["unschedulable"]),
+        fmt_number(s.unschedulable),
         help=t("replay.unschedulable_help"),
     )
-    started = t("replay.wait_scope_started", jobs=fmt_number(waits["jobs"]))
-    mean_wait.metric(t("replay.mean_wait"), fmt_duration(waits["mean"]), help=started)
-    p95_wait.metric(t("replay.p95_wait"), fmt_duration(waits["p95"]), help=started)
+    started = t("replay.wait_scope_started", jobs=fmt_number(waits.jobs))
+    mean_wait.metric(t("replay.mean_wait"), fmt_duration(waits.mean), help=started)
+    p95_wait.metric(t("replay.p95_wait"), fmt_duration(waits.p95), help=started)
     withdrawn = view.withdrawn_caption(s)
     if withdrawn is not None:
         st.caption(withdrawn)
@@ -118,7 +118,7 @@ def headline(s: Mapping[str, Any]) -> None:
 def timeline_charts(run: view.ReplayView) -> None:
     """Allocated GPUs, queue length and fragmentation over time."""
     allocation = frames.allocation_frame(run.timeline)
-    fig = charts.allocated_gpus(allocation, run.summary["gpu_capacity_by_pool"])
+    fig = charts.allocated_gpus(allocation, run.summary.gpu_capacity_by_pool)
     plot(st, fig, key="replay_allocated")
     plot(st, charts.queue_length(frames.queue_frame(run.timeline)), key="replay_queue")
     fig = charts.fragmentation(frames.fragmentation_frame(run.timeline))
@@ -126,7 +126,7 @@ def timeline_charts(run: view.ReplayView) -> None:
     st.caption(t("replay.frag_caption"))
 
 
-def wait_charts(s: Mapping[str, Any]) -> None:
+def wait_charts(s: ReplaySummary) -> None:
     """Waits by job size and by team, then why jobs waited."""
     st.subheader(t("replay.waits"))
     left, right = st.columns(2)
@@ -144,7 +144,7 @@ def wait_charts(s: Mapping[str, Any]) -> None:
     plot(right, fig, key="replay_reasons_team")
 
 
-def queue_charts(s: Mapping[str, Any]) -> None:
+def queue_charts(s: ReplaySummary) -> None:
     """Preemptions and borrowing by Kueue queue, or why there are none."""
     st.subheader(t("replay.queues"))
     preemptions = frames.preemptions_frame(s)

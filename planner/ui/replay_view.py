@@ -28,12 +28,11 @@ from planner.core.serialize import json_dict
 from planner.core.spreadsheet_text import safe_row
 from planner.engine.metrics import ALL_JOBS, GPU_JOBS, TEAM_PREFIX, summarize, timeline_series
 from planner.engine.scenario import ClusterSpec, Scenario
-from planner.engine.summary import ReplaySummary, Stats
+from planner.engine.summary import ReplaySummary, Stats, TimelineSeries
 from planner.service.replay import SCHEDULE_COLUMNS, load_scenario, run_scenario, schedule_rows
 from planner.store import database_path
 from planner.ui.cache import cursor
 from planner.ui.i18n import Language, fmt_duration, fmt_number, fmt_percent, t
-from planner.ui.replay_frames import SummaryLike, as_summary
 from planner.ui.safe import md
 
 SAMPLE_SCENARIO = Path(__file__).resolve().parents[2] / "data" / "scenarios" / "sample.yaml"
@@ -60,13 +59,18 @@ class ReplayView:
     trace_id: str
     cluster_name: str
     notes: tuple[str, ...]
-    summary: dict[str, Any]
+    summary: ReplaySummary
     """`planner.engine.metrics.summarize` without the timeline (the CLI's `--json`)."""
-    timeline: dict[str, Any]
+    timeline: TimelineSeries
     schedule: pd.DataFrame
     """One row per job run, the columns of `--schedule-out`, times and sizes as numbers."""
     schedule_csv: str
     """Exactly what `planner replay --schedule-out` writes."""
+
+    @property
+    def summary_json(self) -> dict[str, Any]:
+        """The summary as the scenario store keeps a run's results."""
+        return json_dict(self.summary)
 
 
 def default_scenario(path: Path = SAMPLE_SCENARIO) -> Scenario:
@@ -199,8 +203,8 @@ def compute(
     with cursor(db_path) as cur:
         run = run_scenario(cur, scenario, progress=scaled, files=BUNDLED_FILES)
     result = run.result
-    summary = json_dict(summarize(result))
-    timeline = json_dict(timeline_series(result))
+    summary = summarize(result)
+    timeline = timeline_series(result)
     rows = list(schedule_rows(result))
     view = ReplayView(
         trace_id=run.trace_id,
@@ -288,9 +292,8 @@ def trace_labels(traces: Iterable[Mapping[str, Any]]) -> dict[str, str]:
     }
 
 
-def run_caption(trace_label: str, summary: SummaryLike) -> str:
+def run_caption(trace_label: str, s: ReplaySummary) -> str:
     """One line saying what ran: trace, installed GPUs and the policy."""
-    s = as_summary(summary)
     policy = s.policy
     return t(
         "replay.run_caption",
@@ -303,10 +306,9 @@ def run_caption(trace_label: str, summary: SummaryLike) -> str:
     )
 
 
-def withdrawn_caption(summary: SummaryLike, lang: Language | None = None) -> str | None:
+def withdrawn_caption(s: ReplaySummary, lang: Language | None = None) -> str | None:
     """Jobs deleted by their users before they ran: replayed, observed in the export, and
     observed ones the replay started (None when the run has none of them)."""
-    s = as_summary(summary)
     counts = {
         "replayed": s.withdrawn,
         "observed": s.withdrawn_observed,
@@ -330,10 +332,9 @@ def duration_text(seconds: float | None) -> str:
     return f"{seconds / 86_400:,.1f} days"
 
 
-def stop_alerts(summary: SummaryLike, lang: Language | None = None) -> list[str]:
+def stop_alerts(s: ReplaySummary, lang: Language | None = None) -> list[str]:
     """Why the replay ended before every job settled: a deadlock, a livelock (the CLI says
     the same in its text output)."""
-    s = as_summary(summary)
     alerts = []
     dead, live = s.deadlock, s.livelock
     if dead and not live:  # a livelock ends in jobs stuck: say the cause
@@ -363,20 +364,14 @@ def stop_alerts(summary: SummaryLike, lang: Language | None = None) -> list[str]
 # --- whose waits the headline shows ---------------------------------------------------------
 
 
-def wait_scopes(summary: SummaryLike) -> list[str]:
+def wait_scopes(summary: ReplaySummary) -> list[str]:
     """The scopes the headline waits can show: GPU jobs, all jobs, then each team."""
-    queues = as_summary(summary).wait_s_by_queue
+    queues = summary.wait_s_by_queue
     return [GPU_JOBS, ALL_JOBS, *(f"{TEAM_PREFIX}{q}" for q in queues)]
 
 
-def scoped_waits(summary: SummaryLike, scope: str) -> Stats | Mapping[str, Any]:
-    """Wait statistics of `scope`'s started jobs (a team's are all its jobs'), as `summary`
-    holds them (its JSON's while the Replay page reads `ReplayView.summary` by key)."""
-    if not isinstance(summary, ReplaySummary):
-        groups: Mapping[str, Mapping[str, Any]] = summary["wait_s_by_scope"]
-        if scope.startswith(TEAM_PREFIX):
-            groups, scope = summary["wait_s_by_queue"], scope.removeprefix(TEAM_PREFIX)
-        return groups[scope]
+def scoped_waits(summary: ReplaySummary, scope: str) -> Stats:
+    """Wait statistics of `scope`'s started jobs (a team's are all its jobs')."""
     if scope.startswith(TEAM_PREFIX):
         return summary.wait_s_by_queue[scope.removeprefix(TEAM_PREFIX)]
     return summary.wait_s_by_scope[scope]
