@@ -8,7 +8,8 @@ total, per useful GPU-hour) so the helpers that pick answers can be tested on ha
 """
 
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pandas as pd
@@ -25,7 +26,24 @@ DEFAULT_SCENARIO = "sample-tco.yaml"
 MAX_POINTS = 8  # server counts, and burst thresholds, in one sweep
 MAX_RUNS = 60  # (servers, threshold) pairs: each is one replay-and-price run
 OWNED = compare_view.OWNED  # ("self-hosted", "hybrid")
-Row = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One option at one point of the sweep (its server count and, for the hybrid, its burst
+    threshold) over one horizon; money in the report's currency, waits in hours."""
+
+    option: str
+    servers: int | None
+    """The owned options' server count (None for a cloud option)."""
+    years: float
+    total: float
+    per_useful_gpu_hour: float | None
+    p95_wait_h: float | None
+    burst_after_h: float | None = None
+    """The hybrid's burst threshold (None for the other options)."""
+
+
 # marker shapes of a hybrid's threshold series (their colours repeat after five shades)
 _SYMBOLS = ("circle", "square", "diamond", "triangle-up", "cross", "x", "triangle-down", "pentagon")
 
@@ -165,15 +183,15 @@ def point_rows(report: TcoReport, servers: int, burst_after_h: float | None = No
             owned = o.name in OWNED
             wait = o.wait_p95_s
             rows.append(
-                {
-                    "option": o.name,
-                    "servers": servers if owned else None,
-                    "burst_after_h": burst_after_h if o.name == "hybrid" else None,
-                    "years": horizon.years,
-                    "total": o.total,
-                    "per_useful_gpu_hour": o.cost_per_useful_gpu_hour,
-                    "p95_wait_h": None if wait is None else wait / 3600,
-                }
+                Row(
+                    option=o.name,
+                    servers=servers if owned else None,
+                    years=horizon.years,
+                    total=o.total,
+                    per_useful_gpu_hour=o.cost_per_useful_gpu_hour,
+                    p95_wait_h=None if wait is None else wait / 3600,
+                    burst_after_h=burst_after_h if o.name == "hybrid" else None,
+                )
             )
     return rows
 
@@ -205,7 +223,7 @@ def sweep(
         rows += [
             r
             for r in point_rows(report, servers, burst_h)
-            if r["option"] == "hybrid" or (r["option"] in OWNED and first_of_count) or done == 1
+            if r.option == "hybrid" or (r.option in OWNED and first_of_count) or done == 1
         ]
         if on_point is not None:
             on_point(done, len(pairs))
@@ -213,7 +231,7 @@ def sweep(
 
 
 def for_horizon(rows: Iterable[Row], years: float) -> list[Row]:
-    return [r for r in rows if r["years"] == years]
+    return [r for r in rows if r.years == years]
 
 
 def smallest_meeting(
@@ -223,27 +241,27 @@ def smallest_meeting(
     meeting = [
         r
         for r in rows
-        if r["option"] == option and r["p95_wait_h"] is not None and r["p95_wait_h"] <= target_h
+        if r.option == option and r.p95_wait_h is not None and r.p95_wait_h <= target_h
     ]
-    return min(meeting, key=lambda r: r["servers"], default=None)
+    return min(meeting, key=lambda r: r.servers or 0, default=None)  # owned: never None
 
 
 def cheapest(rows: Iterable[Row]) -> Row | None:
     """The row with the lowest cost per useful GPU-hour (ties: the lower total)."""
-    priced = [r for r in rows if r["per_useful_gpu_hour"] is not None]
-    return min(priced, key=lambda r: (r["per_useful_gpu_hour"], r["total"]), default=None)
+    priced = [r for r in rows if r.per_useful_gpu_hour is not None]
+    return min(priced, key=lambda r: (r.per_useful_gpu_hour, r.total), default=None)
 
 
 def convert(rows: Iterable[Row], rate: float) -> list[Row]:
     """The rows with their money (total, per useful GPU-hour) multiplied by an FX `rate`."""
     return [
-        r
-        | {
-            "total": r["total"] * rate,
-            "per_useful_gpu_hour": None
-            if r["per_useful_gpu_hour"] is None
-            else r["per_useful_gpu_hour"] * rate,
-        }
+        replace(
+            r,
+            total=r.total * rate,
+            per_useful_gpu_hour=None
+            if r.per_useful_gpu_hour is None
+            else r.per_useful_gpu_hour * rate,
+        )
         for r in rows
     ]
 
@@ -254,20 +272,20 @@ def short(value: float, currency: str) -> str:
     return text if "e" in text else text.replace(".", number_style(currency).decimal)
 
 
-def label(row: Mapping[str, Any], lang: Language, currency: str) -> str:
+def label(row: Row, lang: Language, currency: str) -> str:
     """'self-hosted, 16 servers' for owned options ('hybrid with 16 servers bursting after
     1 h' for a hybrid with its threshold), the cloud option's name otherwise; the hours'
     decimal mark is `currency`'s."""
-    if row["servers"] is None:
-        return str(row["option"])
-    servers = _servers(row["servers"], lang)
-    burst_h = row.get("burst_after_h")
+    if row.servers is None:
+        return str(row.option)
+    servers = _servers(row.servers, lang)
+    burst_h = row.burst_after_h
     if burst_h is None:
-        return f"{row['option']}{t('capacity.list_sep', lang)}{servers}"
+        return f"{row.option}{t('capacity.list_sep', lang)}{servers}"
     return t(
         "capacity.label_burst",
         lang,
-        option=row["option"],
+        option=row.option,
         servers=servers,
         hours=short(burst_h, currency),
     )
@@ -297,16 +315,16 @@ def sentence(
     best = smallest_meeting(rows, target_h)
     target = short(target_h, currency)
     if best is not None:
-        n = best["servers"]
+        n = best.servers or 0  # an owned option's count
         servers = _pool_servers(n, swept, lang) if swept else _servers(n, lang)
         first = t(
             "capacity.smallest",
             lang,
             target=target,
             servers=servers,
-            total=fmt_money(best["total"], currency, 0),
-            years=short(best["years"], currency),
-            per_hour=fmt_money(best["per_useful_gpu_hour"], currency),
+            total=fmt_money(best.total, currency, 0),
+            years=short(best.years, currency),
+            per_hour=fmt_money(best.per_useful_gpu_hour, currency),
         )
     else:
         first = t("capacity.none_meets", lang, target=target)
@@ -319,8 +337,8 @@ def sentence(
             lang,
             first=first,
             label=label(low, lang, currency),
-            per_hour=fmt_money(low["per_useful_gpu_hour"], currency),
-            total=fmt_money(low["total"], currency, 0),
+            per_hour=fmt_money(low.per_useful_gpu_hour, currency),
+            total=fmt_money(low.total, currency, 0),
         )
     if fixed:
         answer += t("capacity.held_fixed", lang, gpu=swept, fixed=fixed)
@@ -331,27 +349,24 @@ def table(rows: Sequence[Row], years: float, currency: str, lang: Language) -> p
     """The points for display, in `lang`, money, waits and thresholds written in `currency`'s
     style; each option's points together (a hybrid's by threshold), by servers. The burst
     column only when a hybrid was swept."""
-    order = {name: i for i, name in enumerate(dict.fromkeys(r["option"] for r in rows))}
-    rows = sorted(
-        rows, key=lambda r: (order[r["option"]], _rank(r.get("burst_after_h")), r["servers"] or 0)
-    )
+    order = {name: i for i, name in enumerate(dict.fromkeys(r.option for r in rows))}
+    rows = sorted(rows, key=lambda r: (order[r.option], _rank(r.burst_after_h), r.servers or 0))
     columns: dict[str, Any] = {
-        t("capacity.col.option", lang): [r["option"] for r in rows],
-        t("capacity.col.servers", lang): pd.array([r["servers"] for r in rows], "Int64"),
+        t("capacity.col.option", lang): [r.option for r in rows],
+        t("capacity.col.servers", lang): pd.array([r.servers for r in rows], "Int64"),
     }
-    if any(r.get("burst_after_h") is not None for r in rows):
+    if any(r.burst_after_h is not None for r in rows):
         columns[t("capacity.col.burst", lang)] = [
-            "" if r.get("burst_after_h") is None else short(r["burst_after_h"], currency)
-            for r in rows
+            "" if r.burst_after_h is None else short(r.burst_after_h, currency) for r in rows
         ]
     columns |= {
         t("capacity.col.total", lang, years=short(years, currency)): [
-            fmt_money(r["total"], currency, 0) for r in rows
+            fmt_money(r.total, currency, 0) for r in rows
         ],
         t("capacity.col.per_hour", lang): [
-            fmt_money(r["per_useful_gpu_hour"], currency) for r in rows
+            fmt_money(r.per_useful_gpu_hour, currency) for r in rows
         ],
-        t("capacity.col.wait", lang): [fmt_number(r["p95_wait_h"], 2, currency) for r in rows],
+        t("capacity.col.wait", lang): [fmt_number(r.p95_wait_h, 2, currency) for r in rows],
     }
     return pd.DataFrame(columns)
 
@@ -364,7 +379,7 @@ def _rank(burst_h: float | None) -> float:
 def series(rows: Iterable[Row]) -> list[tuple[str, float | None]]:
     """The chart's series: (option, burst threshold), options in order of first appearance,
     one per threshold (ascending) for the hybrid, the threshold None for the other options."""
-    keys = list(dict.fromkeys((r["option"], r.get("burst_after_h")) for r in rows))
+    keys = list(dict.fromkeys((r.option, r.burst_after_h) for r in rows))
     order = {name: i for i, name in enumerate(dict.fromkeys(name for name, _ in keys))}
     return sorted(keys, key=lambda k: (order[k[0]], _rank(k[1])))
 
@@ -397,13 +412,13 @@ def chart(
     shapes = dict(zip([k for k in keys if k[1] is not None], _SYMBOLS, strict=False))
     for key in keys:
         name, burst_h = key
-        points = [r for r in rows if (r["option"], r.get("burst_after_h")) == key]
+        points = [r for r in rows if (r.option, r.burst_after_h) == key]
         owned = name in OWNED
         fig.add_scatter(
-            x=[r["p95_wait_h"] or 0.0 for r in points],
-            y=[r["total"] for r in points],
+            x=[r.p95_wait_h or 0.0 for r in points],
+            y=[r.total for r in points],
             mode="lines+markers+text" if owned else "markers+text",
-            text=[f"{r['servers']:,}" if owned else "" for r in points],
+            text=[f"{r.servers:,}" if owned else "" for r in points],
             textposition="top center",
             name=series_name(name, burst_h, currency, lang),
             marker={
@@ -422,8 +437,8 @@ def chart(
         if row is not None:
             name = t(mark, lang)
             fig.add_scatter(
-                x=[row["p95_wait_h"] or 0.0],
-                y=[row["total"]],
+                x=[row.p95_wait_h or 0.0],
+                y=[row.total],
                 mode="markers",
                 name=name,
                 marker={"symbol": symbol, "size": 20, "color": "#1F2937", "line": {"width": 2}},
@@ -455,7 +470,7 @@ def _hover(row: Row, currency: str, lang: Language) -> str:
         "capacity.hover",
         lang,
         label=label(row, lang, currency),
-        wait=fmt_number(row["p95_wait_h"] or 0.0, 2, currency),
-        total=fmt_money(row["total"], currency, 0),
-        per_hour=fmt_money(row["per_useful_gpu_hour"], currency),
+        wait=fmt_number(row.p95_wait_h or 0.0, 2, currency),
+        total=fmt_money(row.total, currency, 0),
+        per_hour=fmt_money(row.per_useful_gpu_hour, currency),
     )

@@ -3,6 +3,7 @@ entrypoint with AppTest on the bundled sample."""
 
 import base64
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -22,15 +23,8 @@ TIMEOUT_S = 120  # three replays of the sample trace
 
 def row(
     option: str, servers: int | None, total: float, per_hour: float, wait: float | None
-) -> dict[str, Any]:
-    return {
-        "option": option,
-        "servers": servers,
-        "years": 3.0,
-        "total": total,
-        "per_useful_gpu_hour": per_hour,
-        "p95_wait_h": wait,
-    }
+) -> view.Row:
+    return view.Row(option, servers, 3.0, total, per_hour, wait)
 
 
 ROWS = [
@@ -43,9 +37,9 @@ ROWS = [
 
 
 def test_the_smallest_cluster_meeting_the_target_is_the_fewest_servers_within_it() -> None:
-    assert view.smallest_meeting(ROWS, 1.0)["servers"] == 4
-    assert view.smallest_meeting(ROWS, 5.0)["servers"] == 2  # the bound is inclusive
-    assert view.smallest_meeting(ROWS, 0.0)["servers"] == 8
+    assert view.smallest_meeting(ROWS, 1.0).servers == 4
+    assert view.smallest_meeting(ROWS, 5.0).servers == 2  # the bound is inclusive
+    assert view.smallest_meeting(ROWS, 0.0).servers == 8
     assert view.smallest_meeting(ROWS, 0.4, option="hybrid") is None
     assert view.smallest_meeting([row("self-hosted", 2, 1.0, 1.0, None)], 10.0) is None
 
@@ -53,8 +47,8 @@ def test_the_smallest_cluster_meeting_the_target_is_the_fewest_servers_within_it
 def test_the_cheapest_option_is_by_cost_per_useful_gpu_hour() -> None:
     best = view.cheapest(ROWS)
     assert best is not None
-    assert (best["option"], best["servers"]) == ("hybrid", 2)
-    assert view.cheapest([r for r in ROWS if r["option"] != "hybrid"])["option"] == "cloud"
+    assert (best.option, best.servers) == ("hybrid", 2)
+    assert view.cheapest([r for r in ROWS if r.option != "hybrid"]).option == "cloud"
     assert view.cheapest([]) is None
 
 
@@ -86,7 +80,7 @@ def test_money_in_the_sentence_follows_the_currency() -> None:
 
     text = view.sentence(rows, 0.9, "EUR", "en")
 
-    assert [r["total"] for r in rows[:2]] == [50.0, 75.0]
+    assert [r.total for r in rows[:2]] == [50.0, 75.0]
     assert "a p95 wait of 0,9 h is 4 servers (cost 75 € over 3 years, 4,00 €" in text
     assert "hybrid, 2 servers at 3,50 € per useful GPU-hour (45 € in total)." in text
 
@@ -184,7 +178,7 @@ def test_a_two_by_two_sweep_prices_the_hybrid_at_every_threshold() -> None:
 
     assert asked == [(1, 900.0), (1, 7200.0), (4, 900.0), (4, 7200.0)]
     assert seen == [(1, 4), (2, 4), (3, 4), (4, 4)]
-    assert [(r["option"], r["servers"], r["burst_after_h"]) for r in rows] == [
+    assert [(r.option, r.servers, r.burst_after_h) for r in rows] == [
         ("self-hosted", 1, None),
         ("hybrid", 1, 0.25),
         ("AWS", None, None),
@@ -193,10 +187,10 @@ def test_a_two_by_two_sweep_prices_the_hybrid_at_every_threshold() -> None:
         ("hybrid", 4, 0.25),
         ("hybrid", 4, 2.0),
     ]
-    hybrid = {(r["servers"], r["burst_after_h"]): r for r in rows if r["option"] == "hybrid"}
-    assert hybrid[1, 2.0]["total"] == 7.0
-    assert hybrid[1, 2.0]["p95_wait_h"] == 1.0
-    assert hybrid[4, 0.25]["p95_wait_h"] == 0.25
+    hybrid = {(r.servers, r.burst_after_h): r for r in rows if r.option == "hybrid"}
+    assert hybrid[1, 2.0].total == 7.0
+    assert hybrid[1, 2.0].p95_wait_h == 1.0
+    assert hybrid[4, 0.25].p95_wait_h == 0.25
 
     table = view.table(rows, 3.0, "USD", "en")
 
@@ -223,7 +217,7 @@ def test_without_a_hybrid_the_sweep_and_table_are_by_server_count_only() -> None
 
     rows, _ = view.sweep(scenario, [1, 4], [0.25, 2.0], run=fake_report)
 
-    assert [(r["option"], r["servers"]) for r in rows] == [
+    assert [(r.option, r.servers) for r in rows] == [
         ("self-hosted", 1),
         ("AWS", None),
         ("self-hosted", 4),
@@ -256,8 +250,8 @@ def test_the_chart_draws_one_hybrid_series_per_threshold_in_shades() -> None:
 
 BURST_ROWS = [
     row("self-hosted", 4, 150.0, 8.0, 0.9),
-    row("hybrid", 8, 120.0, 6.5, 0.5) | {"burst_after_h": 4.0},
-    row("hybrid", 8, 110.0, 6.0, 0.5) | {"burst_after_h": 1.0},
+    replace(row("hybrid", 8, 120.0, 6.5, 0.5), burst_after_h=4.0),
+    replace(row("hybrid", 8, 110.0, 6.0, 0.5), burst_after_h=1.0),
     row("cloud", None, 300.0, 7.5, 0.0),
 ]
 
@@ -273,7 +267,7 @@ def test_the_sentence_names_the_cheapest_hybrid_threshold() -> None:
         "总体最便宜的方案是 hybrid，8 台服务器，等待 1 小时后溢出到云端，每有效 GPU 小时 $6.00"
         "（总计 $110）。"
     )
-    half = [BURST_ROWS[0], BURST_ROWS[2] | {"burst_after_h": 0.5}]
+    half = [BURST_ROWS[0], replace(BURST_ROWS[2], burst_after_h=0.5)]
     assert "bursting after 0,5 h at 3,00 €" in view.sentence(
         view.convert(half, 0.5), 1.0, "EUR", "en"
     )
@@ -287,13 +281,13 @@ def test_on_the_sample_a_shorter_threshold_never_waits_longer(db: Path) -> None:
 
     rows, _ = view.sweep(scenario, [1, 2, 4], thresholds)
 
-    hybrid = [r for r in view.for_horizon(rows, 3.0) if r["option"] == "hybrid"]
+    hybrid = [r for r in view.for_horizon(rows, 3.0) if r.option == "hybrid"]
     assert len(hybrid) == 12
     for servers in (1, 2, 4):
-        waits = [r["p95_wait_h"] for r in hybrid if r["servers"] == servers]
+        waits = [r.p95_wait_h for r in hybrid if r.servers == servers]
         assert waits == sorted(waits), (servers, waits)
         assert all(w <= h + 1e-9 for w, h in zip(waits, thresholds, strict=True))
-    one = [r["p95_wait_h"] for r in hybrid if r["servers"] == 1]
+    one = [r.p95_wait_h for r in hybrid if r.servers == 1]
     assert one[0] == 0.0 < one[-1]  # the threshold matters: the property is not vacuous
 
 
@@ -346,13 +340,13 @@ def test_a_sweep_keeps_one_row_per_cloud_option_and_reports_progress() -> None:
     )
 
     assert seen == [(1, 3), (2, 3), (3, 3)]
-    assert [(r["option"], r["servers"]) for r in rows] == [
+    assert [(r.option, r.servers) for r in rows] == [
         ("self-hosted", 1),
         ("AWS", None),
         ("self-hosted", 2),
         ("self-hosted", 4),
     ]
-    assert [r["p95_wait_h"] for r in rows if r["servers"]] == [1.0, 0.5, 0.25]
+    assert [r.p95_wait_h for r in rows if r.servers] == [1.0, 0.5, 0.25]
     assert currency == "USD"
 
 
