@@ -29,7 +29,7 @@ if last is None and cache.SAMPLE_TRACE.is_file():
     try:
         with st.spinner(t("overview.sample_pricing")):
             sample = compare_view.run(compare_view.load_bundled(SAMPLE_TCO))
-        last = {"report": sample.report, "horizon": 0}
+        last = compare_view.ShownReport(sample.report)
         st.caption(t("overview.sample_answer", file=SAMPLE_TCO))
     except PlannerError as err:
         st.caption(t("overview.sample_failed", error=md(err)))

@@ -23,7 +23,7 @@ from planner.ui.i18n import fmt_money, fmt_number, fmt_percent, language, t
 from planner.ui.safe import md
 from planner.ui.widgets import plot
 
-LAST_REPORT = "compare_last_report"  # {"report": ..., "horizon": index}, for the Overview page
+LAST_REPORT = "compare_last_report"  # a compare_view.ShownReport, for the Overview page
 YEARS = (1, 2, 3, 4, 5, 7, 10)
 FLASH = "compare_saved_flash"  # a message to show after the rerun that follows a save
 PICKED = "compare_saved"  # the multiselect of saved scenarios to compare
@@ -85,7 +85,7 @@ def file_panel() -> None:
         format_func=lambda i: t("compare.years", years=fmt_number(years[i], 0)),
         key="compare_horizon",
     )
-    st.session_state[LAST_REPORT] = {"report": report, "horizon": horizon}
+    st.session_state[LAST_REPORT] = view.ShownReport(report, horizon)
     _file_summary(report, horizon)
     ledger_view.show_scope(report)
     _notes(report)
@@ -240,7 +240,7 @@ def _saved_comparison(saved: list[Any], traces: list[dict[str, Any]]) -> None:
 
 def _saved_results(priced: list[many.Priced], tornado: view.CompareRun | None) -> None:
     combined = many.combined_report(priced)
-    st.session_state[LAST_REPORT] = {"report": combined, "horizon": 0}
+    st.session_state[LAST_REPORT] = view.ShownReport(combined)
     currencies = sorted({p.report.currency for p in priced})
     if len(currencies) > 1:
         st.warning(t("compare.currencies", currencies=", ".join(currencies)))

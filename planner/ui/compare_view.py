@@ -57,6 +57,15 @@ class CompareRun:
     variable_per_gpu_hour: float | None
 
 
+@dataclass(frozen=True, slots=True)
+class ShownReport:
+    """The report the Compare page shows and its horizon (an index into its horizons), kept
+    in the session for the Overview page's headline."""
+
+    report: TcoReport
+    horizon: int = 0
+
+
 def bundled_scenarios(folder: Path = SCENARIOS) -> list[str]:
     """File names of the bundled TCO scenarios (those with `self_hosted:`), default first."""
     names = sorted(

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 import streamlit as st
 
@@ -19,6 +19,7 @@ from planner.engine.scenario import Scenario
 from planner.store.trace_stats import GroupStats
 from planner.ui import cluster_view, ledger_view
 from planner.ui.cache import cursor
+from planner.ui.compare_view import ShownReport
 from planner.ui.i18n import (
     Language,
     fmt_money,
@@ -32,7 +33,7 @@ from planner.ui.safe import md
 from pricing import PricingError, fx_table
 
 OWNED = ("self-hosted", "hybrid")  # the report's names of the options that own servers
-COMPARE_KEY = "compare_last_report"  # {"report": tco report, "horizon": index}, from Compare
+COMPARE_KEY = "compare_last_report"  # a compare_view.ShownReport, from Compare
 Verdict = Literal["buy", "rent", "hybrid"]
 
 
@@ -155,14 +156,11 @@ def group_rows(groups: Mapping[str, GroupStats], label: str) -> list[dict[str, o
 
 def show_headline(last: object) -> bool:
     """Show the last comparison's answer (`COMPARE_KEY`'s value); whether there was one."""
-    stored: Mapping[str, Any] = last if isinstance(last, dict) else {}
-    report = stored.get("report")
-    answer = None
-    if isinstance(report, TcoReport):
-        answer = headline(report, int(stored.get("horizon") or 0))
-    if answer is None or not isinstance(report, TcoReport):
+    answer = headline(last.report, last.horizon) if isinstance(last, ShownReport) else None
+    if answer is None or not isinstance(last, ShownReport):
         st.info(t("overview.no_answer"), icon=":material/info:")
         return False
+    report = last.report
     source, target = report.currency.upper(), reporting_currency()
     rate = fx_rate(source, target)
     currency = target if rate is not None else source
@@ -189,5 +187,5 @@ def show_headline(last: object) -> bool:
     ledger_view.show_scope(report)
     if any(o.ledger is not None for h in report.horizons for o in h.options):
         with st.expander(t("overview.ledger")):
-            ledger_view.show_ledger(report, int(stored.get("horizon") or 0), "overview_ledger")
+            ledger_view.show_ledger(report, last.horizon, "overview_ledger")
     return True

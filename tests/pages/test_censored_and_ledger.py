@@ -19,6 +19,7 @@ from planner.service.importer import import_file
 from planner.service.tco_run import run_tco
 from planner.ui import compare_view, ledger_view
 from planner.ui.cache import cursor
+from planner.ui.compare_view import ShownReport
 from tests.pages.app import APP, open_app_page
 
 TIMEOUT_S = 60
@@ -164,7 +165,7 @@ def test_an_option_whose_ledger_does_not_balance_is_an_error(db: Path, tmp_path:
     horizon = replace(report.horizons[0], options=(first, second, *rest))
     broken = replace(report, horizons=(horizon, *report.horizons[1:]))
     at = AppTest.from_file(str(APP), default_timeout=TIMEOUT_S)
-    at.session_state["compare_last_report"] = {"report": broken, "horizon": 0}
+    at.session_state["compare_last_report"] = ShownReport(broken)
     at = at.run()
 
     assert not at.exception

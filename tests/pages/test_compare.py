@@ -56,8 +56,8 @@ def test_the_page_opens_on_the_worked_example(db: Path) -> None:
     assert shown["Per useful GPU-hour"] == "$7.13"
     assert at.radio(key="compare_mode").value == "file"  # nothing saved yet
     last = at.session_state["compare_last_report"]
-    assert last["horizon"] == 0
-    assert last["report"].scenario == "worked example, one 8xH100 server"
+    assert last.horizon == 0
+    assert last.report.scenario == "worked example, one 8xH100 server"
 
 
 def test_the_conclusion_names_the_cheapest_option_and_its_break_even(
@@ -109,7 +109,7 @@ def test_the_horizon_choice_changes_the_table(db: Path) -> None:
     assert not at.exception
     assert "over 5 years" in at.info[0].value
     assert five["Total (USD)"].iloc[0] > three["Total (USD)"].iloc[0]
-    assert at.session_state["compare_last_report"]["horizon"] == 1
+    assert at.session_state["compare_last_report"].horizon == 1
 
 
 def test_an_invalid_upload_is_reported_not_raised(db: Path) -> None:
@@ -250,8 +250,8 @@ def test_owning_the_replay_cluster_against_renting_side_by_side(db: Path) -> Non
         "Sensitivity: NPV of buying vs AWS H100 on-demand"
     )
     last = at.session_state["compare_last_report"]
-    assert len(last["report"].horizons[0].options) == 3
-    assert {o.scenario for o in last["report"].horizons[0].options} == {
+    assert len(last.report.horizons[0].options) == 3
+    assert {o.scenario for o in last.report.horizons[0].options} == {
         "rent",
         "own 128 nodes",
     }

@@ -12,6 +12,7 @@ from planner.ingest import IngestOptions
 from planner.service.importer import import_file
 from planner.store import connect
 from planner.ui import cache
+from planner.ui.compare_view import ShownReport
 from planner.ui.overview_view import Headline, headline, headline_lines
 
 APP = Path(__file__).resolve().parents[2] / "streamlit_app.py"
@@ -191,7 +192,7 @@ def run_with(state: dict[str, object]) -> AppTest:
 
 
 def test_the_last_comparison_is_the_headline_with_next_steps(db: Path) -> None:
-    at = run_with({"compare_last_report": {"report": BUY, "horizon": 0}})
+    at = run_with({"compare_last_report": ShownReport(BUY)})
 
     assert not at.exception
     assert metric(at, "Answer") == "Buy"
@@ -222,9 +223,7 @@ def test_the_working_scenario_is_summarised_in_chinese(db: Path) -> None:
 
 def test_money_follows_the_reporting_currency(db: Path) -> None:
     eur = replace(BUY, currency="EUR")
-    at = run_with(
-        {"compare_last_report": {"report": eur, "horizon": 0}, "reporting_currency": "EUR"}
-    )
+    at = run_with({"compare_last_report": ShownReport(eur), "reporting_currency": "EUR"})
 
     assert not at.exception
     assert metric(at, "Cost per useful GPU-hour") == "3,00 €"
@@ -232,9 +231,7 @@ def test_money_follows_the_reporting_currency(db: Path) -> None:
 
 
 def test_a_report_in_another_currency_is_converted_at_the_stored_rate(db: Path) -> None:
-    at = run_with(
-        {"compare_last_report": {"report": BUY, "horizon": 0}, "reporting_currency": "CNY"}
-    )
+    at = run_with({"compare_last_report": ShownReport(BUY), "reporting_currency": "CNY"})
 
     assert not at.exception
     assert metric(at, "Cost per useful GPU-hour") == "¥21.90"  # 3.00 USD x 7.3 (seeded rate)
@@ -242,7 +239,7 @@ def test_a_report_in_another_currency_is_converted_at_the_stored_rate(db: Path) 
 
 
 def test_the_page_is_in_chinese(db: Path) -> None:
-    at = run_with({"lang": "zh", "compare_last_report": {"report": BUY, "horizon": 0}})
+    at = run_with({"lang": "zh", "compare_last_report": ShownReport(BUY)})
 
     assert not at.exception
     assert at.title[0].value == "GPU 容量规划器"
