@@ -54,7 +54,7 @@ class Backfill(GangQueueing, Plugin):
         depth = replay.policy.backfill_depth
         for i in merge:
             if pivot < 0:
-                if not replay.try_place(i):
+                if not self.try_start(i):
                     pivot = i
                     merge.drop()
                 continue

@@ -14,18 +14,6 @@ registration order (`planner.engine.registry`).
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-HOOKS = (
-    "begin",
-    "enqueued",
-    "started",
-    "finished",
-    "evicted",
-    "terminated",
-    "withdrawn",
-    "bursted",
-    "advance",
-)
-
 
 class Plugin:
     """A concern of the replay; override only the hooks it needs (each default does nothing)."""
@@ -49,7 +37,7 @@ class Plugin:
         """Job `i` started running: its pods are placed and its finish event is pushed."""
 
     def finished(self, i: int) -> None:
-        """Job `i` completed (or was deleted while running) and released its GPUs."""
+        """Job `i` completed (or was deleted while running); its GPUs are released next."""
 
     def evicted(self, i: int) -> None:
         """Job `i` was preempted; its pods may still hold their GPUs (terminating)."""

@@ -315,15 +315,6 @@ class Replay:
 
     # --- job life cycle -----------------------------------------------------------------------
 
-    def try_place(self, i: int, *, queued: bool = True) -> bool:
-        """Start `i` wherever the placement policy puts its pods, if they fit now."""
-        pod, count, allowed = self.shapes[self.shape_of[i]]
-        plan = self.cluster.plan(pod, count, allowed)
-        if plan is None:
-            return False
-        self.start_on(i, plan, queued=queued)
-        return True
-
     def start_on(self, i: int, plan: list[tuple[int, int]], *, queued: bool = True) -> None:
         pod = self.shapes[self.shape_of[i]][0]
         self.allocs[i] = [self.cluster.allocate(node, pod, pods) for node, pods in plan]

@@ -38,7 +38,9 @@ class PodAdmission(Plugin):
         return never_fits(self.replay.cluster, self.replay.shapes[sid])
 
     def try_start(self, i: int, *, queued: bool = True) -> bool:
-        return self.replay.try_place(i, queued=queued)
+        """Pods are placed one at a time by `allocate`: a job never starts in one step."""
+        del i, queued
+        return False
 
     def allocate(self, arrivals: list[int], full: bool) -> None:
         """kube-scheduler: one pod at a time in queue order; pods of jobs submitted at the

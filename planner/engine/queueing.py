@@ -29,14 +29,21 @@ class GangQueueing:
         return never_fits(self.replay.cluster, self.replay.shapes[sid])
 
     def try_start(self, i: int, *, queued: bool = True) -> bool:
-        return self.replay.try_place(i, queued=queued)
+        """Start `i` wherever the placement policy puts its pods, if they fit now."""
+        replay = self.replay
+        pod, count, allowed = replay.shapes[replay.shape_of[i]]
+        plan = replay.cluster.plan(pod, count, allowed)
+        if plan is None:
+            return False
+        replay.start_on(i, plan, queued=queued)
+        return True
 
 
 class StrictFifo(GangQueueing):
     def allocate(self, arrivals: list[int], full: bool) -> None:
-        order, try_place = self.replay.order, self.replay.try_place
+        order, try_start = self.replay.order, self.try_start
         while order:
-            if not try_place(order[0]):
+            if not try_start(order[0]):
                 return
 
 
@@ -46,11 +53,11 @@ class Fifo(GangQueueing):
         if not full:
             for i in arrivals:
                 if replay.state[i] == State.WAITING:
-                    replay.try_place(i)
+                    self.try_start(i)
             return
         merge = HeadMerge(replay)
         for i in merge:
-            if not replay.try_place(i):
+            if not self.try_start(i):
                 merge.drop()
 
 
