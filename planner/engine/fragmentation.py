@@ -38,6 +38,7 @@ class Fragmentation:
         self._typical = typical
         # flattened once: the measure reads every typical pod for every new node state
         self._rows = tuple((*t.pod, t.weight, t.allowed) for t in typical)
+        self._frag.clear()
         self._gpu_frag.clear()
         self._gpu_rows.clear()
 
@@ -105,8 +106,7 @@ class Fragmentation:
 
     def unusable_free_milli(self, waiting: Iterable[tuple[PodShape, Allowed]]) -> int:
         """Free milli-GPUs on nodes where none of the waiting pod shapes fits."""
-        # unpacked, not read by field: a caller's shape may still be a plain tuple
-        shapes = [(pod, allowed) for pod, allowed in waiting if _gpus(pod)]
+        shapes = [(pod, allowed) for pod, allowed in waiting if pod.gpus]
         if not shapes:
             return 0
         total = 0
@@ -132,7 +132,7 @@ def typical_pods(
     """
     counts: dict[tuple[PodShape, Allowed], int] = {}
     for pod, allowed in pods:
-        if _gpus(pod):
+        if pod.gpus:
             counts[(pod, allowed)] = counts.get((pod, allowed), 0) + 1
     total = sum(counts.values())
     if not total:
@@ -146,8 +146,3 @@ def typical_pods(
         chosen.append(item)
         covered += item[1]
     return [TypicalPod(pod, allowed, n / covered) for (pod, allowed), n in chosen]
-
-
-def _gpus(pod: PodShape) -> int:
-    _, gpus, _, _ = pod
-    return gpus
