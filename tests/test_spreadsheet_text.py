@@ -10,7 +10,6 @@ import io
 import json
 import re
 from pathlib import Path
-from typing import Any
 
 import duckdb
 import pandas as pd
@@ -18,6 +17,7 @@ import pytest
 from openpyxl import load_workbook
 
 from planner.cli import main
+from planner.core.serialize import from_json
 from planner.core.spreadsheet_text import (
     FORMULA_STARTS,
     is_formula_like,
@@ -26,6 +26,7 @@ from planner.core.spreadsheet_text import (
     safe_row,
     safe_text,
 )
+from planner.cost.results import TcoReport
 from planner.report import build_report
 from planner.report.csv_table import frame_csv, write_csv
 from planner.report.excel import write_xlsx
@@ -86,7 +87,7 @@ def test_numbers_stay_numbers_in_a_row() -> None:
 
 
 @pytest.fixture(scope="module")
-def hostile_report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+def hostile_report(tmp_path_factory: pytest.TempPathFactory) -> TcoReport:
     folder = tmp_path_factory.mktemp("hostile")
     names = [json.dumps(n) for n in (LINK, *HOSTILE[1:4])]
     scenario = folder / "hostile.yaml"
@@ -96,12 +97,11 @@ def hostile_report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     args = ["tco", "--scenario", str(scenario), "--db", str(folder / "p.duckdb"), "--json"]
     with contextlib.redirect_stdout(buffer):
         assert main(args) == 0
-    report: dict[str, Any] = json.loads(buffer.getvalue())
-    return report
+    return from_json(TcoReport, json.loads(buffer.getvalue()))
 
 
 def test_xlsx_has_no_formula_from_scenario_or_option_names(
-    hostile_report: dict[str, Any],
+    hostile_report: TcoReport,
 ) -> None:
     data = write_xlsx(build_report([(LINK, hostile_report)], 0, "en"))
 
@@ -124,7 +124,7 @@ def test_xlsx_has_no_formula_from_scenario_or_option_names(
 
 
 def test_report_csv_quotes_hostile_names_and_keeps_numbers(
-    hostile_report: dict[str, Any],
+    hostile_report: TcoReport,
 ) -> None:
     text = write_csv(build_report([(LINK, hostile_report)], 0, "en")).decode("utf-8-sig")
 
