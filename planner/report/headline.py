@@ -11,7 +11,7 @@ from planner.report.cells import Cell, Kind
 from planner.report.text import text
 
 Named = tuple[str, TcoReport]
-"""A scenario's name and its `planner tco --json` report."""
+"""A scenario's name and its TCO report."""
 OWNED = ("self-hosted", "hybrid")
 """The report's names of the options that own servers."""
 

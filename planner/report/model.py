@@ -1,5 +1,6 @@
-"""The report Finance receives, as plain tables: built once from `planner tco --json` reports
-(one scenario or several saved ones), then written as xlsx, PDF or CSV.
+"""The report Finance receives, as plain tables: built once from TCO reports (`TcoReport`,
+what `planner tco --json` prints; one scenario or several saved ones), then written as xlsx,
+PDF or CSV.
 
 Labels are in the chosen language; cells are plain numbers (money in the report currency,
 shares 0-1, waits in hours) so each writer formats them its own way. Nothing here writes
@@ -263,7 +264,7 @@ LEDGER_LINES = ("demanded", *SERVED, *UNSERVED, "imbalance")
 
 
 def _ledger(reports: Sequence[Named], lang: Language) -> Table:
-    """`planner tco --json`'s ledgers as rows: one per scenario, horizon, option and unit."""
+    """The reports' ledgers as rows: one per scenario, horizon, option and unit."""
     columns = (
         _col("scenario", "report.col.scenario", "text", lang),
         _col("horizon_years", "report.col.horizon", "years", lang),

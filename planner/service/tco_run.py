@@ -1,5 +1,6 @@
 """`planner tco`: demand (a utilization, or a replay of the trace), every option priced on it,
-each horizon compared, and the sensitivities; one JSON-ready report.
+each horizon compared, and the sensitivities; one `TcoReport` (`planner.core.serialize`
+writes it as `planner tco --json`).
 
 With a trace, the self-hosted cluster is the scenario's servers, the hybrid is the same
 cluster bursting jobs that wait past the threshold (decided inside the replay), and the
