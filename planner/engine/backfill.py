@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from planner.engine.hooks import Plugin
 from planner.engine.queueing import GangQueueing, HeadMerge
-from planner.engine.states import State
+from planner.engine.states import WAITING
 
 if TYPE_CHECKING:
     from planner.engine.loop import Replay
@@ -30,15 +30,16 @@ class Backfill(GangQueueing, Plugin):
         self.pivot = -1
         self.shadow = 0.0
         self.early_finish = False  # a job ended before its estimate: re-plan the shadow
+        self.estimate_factor = replay.policy.estimate_factor
 
     def allocate(self, arrivals: list[int], full: bool) -> None:
         replay = self.replay
         pivot = self.pivot
-        if full or pivot < 0 or replay.state[pivot] != State.WAITING or self.early_finish:
+        if full or pivot < 0 or replay.state[pivot] != WAITING or self.early_finish:
             self._full()
             return
         for i in arrivals:
-            if replay.state[i] == State.WAITING:
+            if replay.state[i] == WAITING:
                 self._backfill_one(i)
 
     def _full(self) -> None:
@@ -125,7 +126,7 @@ class Backfill(GangQueueing, Plugin):
     def started(self, i: int) -> None:
         # the estimate covers the run as placed (time-sliced slowdown, MIG re-layout)
         replay = self.replay
-        factor = replay.policy.estimate_factor
+        factor = self.estimate_factor
         finish_at = replay.finish_at[i]
         self.est_end[i] = (
             finish_at if factor == 1.0 else replay.now + (finish_at - replay.now) * factor

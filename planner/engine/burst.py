@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from planner.engine.events import BURST
 from planner.engine.hooks import Plugin
-from planner.engine.states import State
+from planner.engine.states import WAITING, State
 
 if TYPE_CHECKING:
     from planner.engine.loop import Replay
@@ -23,14 +23,14 @@ class Burst(Plugin):
         self.events = {BURST: self._due}
         self.stale = {BURST: self._stale}
 
-    def enqueued(self, i: int, *, requeue: bool) -> None:
+    def enqueued(self, i: int, requeue: bool) -> None:
         if not requeue:
             self.replay.push(self.replay.jobs[i].submit_s + self.after_s, BURST, i)
 
     def may_burst(self, i: int) -> bool:
         replay = self.replay
         return (
-            replay.state[i] == State.WAITING
+            replay.state[i] == WAITING
             and not replay.placed[i]
             and i not in replay.evictions.preempted_waiting
         )

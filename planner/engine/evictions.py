@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from planner.engine.colocation import HOUR_S
 from planner.engine.events import TERMINATED
 from planner.engine.hooks import Plugin
-from planner.engine.states import State
+from planner.engine.states import TERMINATING
 from planner.engine.waits import PREEMPTED
 
 if TYPE_CHECKING:
@@ -65,7 +65,7 @@ class Evictions(Plugin):
         self.preempted_waiting[j] = reason
         replay.reasons.open_override(j)
         if grace_s:
-            replay.state[j] = State.TERMINATING
+            replay.state[j] = TERMINATING
             replay.push(now + grace_s, TERMINATED, j)
         else:
             replay.terminated(j)

@@ -30,7 +30,7 @@ class Plugin:
     def begin(self) -> None:
         """The replay starts (jobs that can never run are settled already)."""
 
-    def enqueued(self, i: int, *, requeue: bool) -> None:
+    def enqueued(self, i: int, requeue: bool) -> None:
         """Job `i` joined the waiting queue (`requeue`: again, after an eviction or backoff)."""
 
     def started(self, i: int) -> None:
@@ -93,9 +93,17 @@ def bind(plugins: Sequence[Plugin], hook: str) -> Callable[..., None] | None:
         return None
     if len(found) == 1:
         return found[0]
+    if len(found) == 2:  # the common case (backfill or queues, plus evictions): no loop
+        first, second = found
 
-    def each(*args: Any, **kwargs: Any) -> None:
+        def both(*args: Any) -> None:
+            first(*args)
+            second(*args)
+
+        return both
+
+    def each(*args: Any) -> None:
         for call in found:
-            call(*args, **kwargs)
+            call(*args)
 
     return each

@@ -261,7 +261,7 @@ class Kueue(Plugin):
 
     # --- plugin hooks ----------------------------------------------------------------------
 
-    def enqueued(self, i: int, *, requeue: bool) -> None:
+    def enqueued(self, i: int, requeue: bool) -> None:
         if self.gate is not None:
             self.gate.arrive(i, milli(self.replay.shapes[self.replay.shape_of[i]]))
 

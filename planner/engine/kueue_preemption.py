@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from planner.engine.cluster import Allowed
 from planner.engine.preemption import Candidate, choose_victims, may_preempt_in_queue, may_reclaim
 from planner.engine.shapes import milli
-from planner.engine.states import State
+from planner.engine.states import WAITING
 
 if TYPE_CHECKING:
     from planner.engine.kueue import Kueue
@@ -36,7 +36,7 @@ class Preemption:
         due = sorted((-priority[i], t, i) for i, t in self.awaiting.items() if t <= replay.now)
         for _, _, i in due:
             del self.awaiting[i]
-            if replay.state[i] == State.WAITING and (gate is None or gate.allows(i)):
+            if replay.state[i] == WAITING and (gate is None or gate.allows(i)):
                 self.kueue.try_start(i)
 
     def preempt(self, i: int) -> bool:

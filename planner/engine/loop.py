@@ -44,10 +44,17 @@ from planner.engine.registry import plugins, queue_admission
 from planner.engine.result import ReplayResult
 from planner.engine.shapes import find_shapes, insert_sorted, milli
 from planner.engine.slowdown import Slowdowns
-from planner.engine.states import State
+from planner.engine.states import (
+    DELETED,
+    DONE,
+    PENDING,
+    RUNNING,
+    UNSCHEDULABLE,
+    WAITING,
+    WITHDRAWN,
+)
 from planner.engine.timeline import TimelineRecorder, new_timeline
 
-PENDING, WAITING, RUNNING, DONE = State.PENDING, State.WAITING, State.RUNNING, State.DONE
 _PROGRESS_STEPS = 2048  # loop iterations between progress checks
 _PROGRESS_MIN_STEP = 0.01  # report when the fraction done grew by at least this
 P = TypeVar("P", bound=Plugin)
@@ -113,6 +120,7 @@ class Replay:
         if kueue is not None:
             self.reasons.quota_reason = kueue.gpu_reason
         self.evictions = Evictions(self)
+        self.preempted_waiting = self.evictions.preempted_waiting  # the same dict, bound once
         queueing, self.plugins = plugins(self, kueue)
         self.try_start = queueing.try_start
         self.allocate = queueing.allocate
@@ -333,7 +341,7 @@ class Replay:
         for node, pods, _ in self.allocs[i]:
             self.alloc_by_pool[pool_index[node_class[node]]] += milli * pods
         self.running.add(i)
-        preempted = self.evictions.preempted_waiting
+        preempted = self.preempted_waiting
         if i in preempted:
             self.reasons.close_override(i, preempted.pop(i))
         run = self.remaining_s[i] if self.run_time is None else self.run_time(i)
@@ -348,7 +356,7 @@ class Replay:
             self.on_finished(i)
         self.running.discard(i)
         self.release_job(i)
-        self.state[i] = State.DELETED if self.jobs[i].status == "withdrawn" else DONE
+        self.state[i] = DELETED if self.jobs[i].status == "withdrawn" else DONE
         self.end[i] = self.now
         self.freed = self.dirty = True
 
@@ -362,7 +370,7 @@ class Replay:
         deadline = self.deadline[j]
         if deadline is not None and deadline <= self.now:  # its user deleted it meanwhile
             self.reasons.close_override(j, self.evictions.preempted_waiting.pop(j))
-            self.state[j] = State.WITHDRAWN
+            self.state[j] = WITHDRAWN
             self.end[j] = self.now
             return
         self.enqueue(j, requeue=True, preempted=True)
@@ -403,7 +411,7 @@ class Replay:
         self.queued_jobs += 1
         self.queued_milli += self.shape_milli[sid]
         if self.on_enqueued is not None:
-            self.on_enqueued(i, requeue=requeue)
+            self.on_enqueued(i, requeue)
         if not preempted:  # a preempted job's wait is booked to `preempted` until it reruns
             self.reasons.join(i)
 
@@ -433,10 +441,10 @@ class Replay:
             if verdicts[sid] and self.burst is not None:
                 self.burst.send_away(i)  # hybrid: it goes to the cloud when submitted
             elif verdicts[sid] and self.deadline[i] is not None:
-                self.state[i] = State.WITHDRAWN  # it waits, in vain, until its deadline
+                self.state[i] = WITHDRAWN  # it waits, in vain, until its deadline
                 self.end[i] = self.deadline[i]
             elif verdicts[sid]:
-                self.state[i] = State.UNSCHEDULABLE
+                self.state[i] = UNSCHEDULABLE
                 self.unschedulable[i] = verdicts[sid]
 
     def _stuck(self) -> None:

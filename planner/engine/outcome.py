@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from planner.engine.cluster import MILLI
 from planner.engine.result import ReplayResult
-from planner.engine.states import STATUS_TEXT, State
+from planner.engine.states import BACKING_OFF, DONE, RUNNING, STATUS_TEXT, WAITING
 from planner.engine.waits import BACKOFF, PARTIAL_GANG
 
 if TYPE_CHECKING:
@@ -23,13 +23,13 @@ def build_result(replay: "Replay") -> ReplayResult:
         if reasons.snapshot[i] is not None:
             reasons.leave(i)
         state = replay.state[i]
-        if state == State.WAITING and replay.placed[i]:
+        if state == WAITING and replay.placed[i]:
             reasons.close_override(i, PARTIAL_GANG)
-        elif state == State.BACKING_OFF:
+        elif state == BACKING_OFF:
             reasons.close_override(i, BACKOFF)
         if i in preempted:
             reasons.close_override(i, preempted.pop(i))
-        elif state == State.RUNNING:
+        elif state == RUNNING:
             replay.end[i] = end
     replay.recorder.finish()
     cluster = replay.cluster
@@ -62,7 +62,7 @@ def build_result(replay: "Replay") -> ReplayResult:
         overhead_gpu_s=sum(
             (replay.run_s[i] - job.duration_s) * job.total_gpus
             for i, job in enumerate(jobs)
-            if states[i] == State.DONE
+            if states[i] == DONE
         ),
         **fields,
     )

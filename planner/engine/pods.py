@@ -12,7 +12,7 @@ from planner.engine.cluster import Allowed, PodShape
 from planner.engine.events import REQUEUE, TIMEOUT
 from planner.engine.hooks import Plugin
 from planner.engine.shapes import never_fits
-from planner.engine.states import State
+from planner.engine.states import BACKING_OFF, WAITING
 from planner.engine.waits import BACKOFF, PARTIAL_GANG
 
 if TYPE_CHECKING:
@@ -57,7 +57,7 @@ class PodAdmission(Plugin):
         if full:
             waiting = sorted(i for sid in replay.queued_shapes for i in replay.queues[sid])
         else:
-            waiting = [i for i in arrivals if replay.state[i] == State.WAITING]
+            waiting = [i for i in arrivals if replay.state[i] == WAITING]
         jobs = replay.jobs
         start = 0
         while start < len(waiting):
@@ -93,7 +93,7 @@ class PodAdmission(Plugin):
                     failed.add((pod, allowed))
                     if strict:
                         return False
-                elif replay.state[i] == State.WAITING:
+                elif replay.state[i] == WAITING:
                     again.append(i)
             remaining = again
         return True
@@ -125,11 +125,11 @@ class PodAdmission(Plugin):
 
     def _timeout(self, i: int) -> None:
         replay = self.replay
-        if not (replay.state[i] == State.WAITING and 0 < replay.placed[i] < replay.jobs[i].pods):
+        if not (replay.state[i] == WAITING and 0 < replay.placed[i] < replay.jobs[i].pods):
             return
         self._drop_partial(i)
         replay.dequeue(i)
-        replay.state[i] = State.BACKING_OFF
+        replay.state[i] = BACKING_OFF
         replay.reasons.open_override(i)
         self.attempts[i] += 1
         replay.freed = replay.dirty = True
@@ -144,7 +144,7 @@ class PodAdmission(Plugin):
 
     def _requeue(self, i: int) -> None:
         replay = self.replay
-        if replay.state[i] == State.BACKING_OFF:
+        if replay.state[i] == BACKING_OFF:
             replay.reasons.close_override(i, BACKOFF)
             replay.enqueue(i, requeue=True)
             replay.freed = True  # a full pass: the requeued job is offered what is free now

@@ -10,7 +10,7 @@ import heapq
 from typing import TYPE_CHECKING
 
 from planner.engine.shapes import never_fits
-from planner.engine.states import State
+from planner.engine.states import WAITING
 
 if TYPE_CHECKING:
     from planner.engine.loop import Replay
@@ -52,7 +52,7 @@ class Fifo(GangQueueing):
         replay = self.replay
         if not full:
             for i in arrivals:
-                if replay.state[i] == State.WAITING:
+                if replay.state[i] == WAITING:
                     self.try_start(i)
             return
         merge = HeadMerge(replay)

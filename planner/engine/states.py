@@ -37,6 +37,18 @@ class JobStatus(StrEnum):
     WITHDRAWN_AFTER_START = "withdrawn-after-start"
 
 
+# Members as plain module names: states are compared millions of times, and looking a member
+# up on its Enum class (`State.WAITING`) costs about 0.2 us on Python 3.11.
+PENDING = State.PENDING
+WAITING = State.WAITING
+RUNNING = State.RUNNING
+DONE = State.DONE
+UNSCHEDULABLE = State.UNSCHEDULABLE
+BACKING_OFF = State.BACKING_OFF
+TERMINATING = State.TERMINATING
+WITHDRAWN = State.WITHDRAWN
+DELETED = State.DELETED
+
 STATUS_OF: dict[State, JobStatus] = {
     State.PENDING: JobStatus.UNFINISHED,
     State.WAITING: JobStatus.UNFINISHED,
