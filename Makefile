@@ -1,10 +1,13 @@
 # Two commands do all the set-up (see README.md):
-#   make app   - create .venv if missing, install, start the app on the bundled sample
+#   make app   - create .venv if missing, install the app (no test tools), start it on the
+#                bundled sample; `make app PORT=8600` picks another port
 #   make test  - create/update .venv, install test extras, lint, type-check, layer contracts, tests
 PYTHON ?= python3
+PORT   ?= 8501
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+APP_STAMP := $(VENV)/.installed-app
 
 .PHONY: app test lint check-only bench clean
 
@@ -12,12 +15,17 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
+$(APP_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $(APP_STAMP)
+
+# The test extras include everything the app needs, so installing them installs the app too.
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	touch $(STAMP) $(APP_STAMP)
 
-app: $(STAMP)
-	$(BIN)/streamlit run streamlit_app.py
+app: $(APP_STAMP)
+	$(BIN)/streamlit run streamlit_app.py --server.port $(PORT)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
