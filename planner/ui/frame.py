@@ -5,11 +5,15 @@ importable by tests.
 """
 
 from contextvars import ContextVar
+from pathlib import Path
 
 import streamlit as st
 
 from planner.ui.i18n import language_switch, t
 
+# Served by our own server: a `:material/...:` favicon is fetched from fonts.gstatic.com,
+# which fails (and logs errors) on offline installs.
+FAVICON = Path(__file__).resolve().parent / "assets" / "favicon.png"
 PAGES = (
     ("overview", ":material/dashboard:"),
     ("history", ":material/upload_file:"),
@@ -39,9 +43,7 @@ def menu() -> list[st.Page]:
 
 
 def run() -> None:
-    st.set_page_config(
-        page_title="GPU Capacity Planner", page_icon=":material/memory:", layout="wide"
-    )
+    st.set_page_config(page_title="GPU Capacity Planner", page_icon=str(FAVICON), layout="wide")
     language_switch()
     page = st.navigation(menu())
     token = _IN_MENU.set(True)

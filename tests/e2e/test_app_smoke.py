@@ -2,12 +2,15 @@
 
 import csv
 import os
+import re
 from pathlib import Path
+from urllib.parse import urljoin
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from planner.ui.cache import SAMPLE_TRACE
+from planner.ui.frame import FAVICON
 from tests.e2e.browser import SCREENSHOTS, wait_for_app
 
 pytestmark = pytest.mark.e2e
@@ -39,3 +42,19 @@ def test_overview_shows_the_bundled_sample(page: Page, app_url: str, tmp_path: P
         target = tmp_path / "overview.png"
     page.screenshot(path=str(target), full_page=True)
     assert target.stat().st_size > 0
+
+
+def test_the_favicon_is_served_by_the_app_itself(page: Page, app_url: str) -> None:
+    # A `:material/...:` icon would be fetched from fonts.gstatic.com: an error offline.
+    page.goto(app_url)
+    wait_for_app(page)
+
+    icon = page.locator("link[rel='shortcut icon']")
+    expect(icon).to_have_attribute("href", re.compile(r"/media/[0-9a-f]+\.png$"))
+    href = icon.get_attribute("href")
+    assert href is not None
+    assert "gstatic" not in href
+    response = page.request.get(urljoin(page.url, href))
+    assert response.ok
+    assert response.headers["content-type"] == "image/png"
+    assert response.body() == FAVICON.read_bytes()
