@@ -11,24 +11,31 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pydantic
 
+from planner.cli.choices import CENSORED_CHOICES, FIELDS, FORMATS, MAX_UNPACKED_BYTES
 from planner.cli.output import visible_controls
 from planner.cli.prices import add_price_commands
 from planner.cli.replay import add_commands
 from planner.cli.scenarios import add_scenario_commands
 from planner.cli.tco import add_tco_command
 from planner.core.errors import PlannerError
-from planner.ingest import CENSORED_CHOICES, FORMATS, IngestOptions, ReadLimits
-from planner.ingest.columns import FIELDS
-from planner.ingest.limits import MAX_UNPACKED_BYTES, shorten
-from planner.report.csv_table import frame_csv
-from planner.service.importer import import_file, rejected_rows
-from planner.service.replay import validation_text
-from planner.store import connect, database_path
-from planner.store.trace_stats import find_trace, list_traces, trace_stats
+from planner.synth.profiles import PROFILES
 
+if TYPE_CHECKING:
+    from planner.ingest import IngestOptions
+
+# pandas, numpy and DuckDB take seconds to import, so the commands import what they use
+# when they run: `planner --help` and a mistyped flag answer at once.
+
+DESCRIPTION = (
+    "Plan GPU capacity from your own job history: import it (or synthesize one), replay it "
+    "on a cluster you describe to see queueing, waits and utilization, price owning servers "
+    "against renting cloud GPUs (on-demand, reserved, spot or a hybrid of both), and write "
+    "the results as text, JSON or report files."
+)
 EXIT_USER_ERROR = 2
 GIB = 1 << 30
 
@@ -46,6 +53,8 @@ def _main(argv: Sequence[str] | None) -> int:
     except PlannerError as err:
         print(f"error: {err}", file=sys.stderr)
     except pydantic.ValidationError as err:
+        from planner.service.replay import validation_text
+
         print(f"error: {validation_text(err)}", file=sys.stderr)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
@@ -59,7 +68,7 @@ def _main(argv: Sequence[str] | None) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="planner", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="planner", description=DESCRIPTION)
     sub = parser.add_subparsers(required=True, metavar="COMMAND")
 
     ingest = sub.add_parser("ingest", help="import a job history or node list into the database")
@@ -84,8 +93,14 @@ def _parser() -> argparse.ArgumentParser:
     traces.add_argument("--json", action="store_true")
     traces.set_defaults(run=_traces)
 
-    synth = sub.add_parser("synth", help="write a synthetic job history (calibrated profiles)")
-    synth.add_argument("--profile", required=True)
+    synth = sub.add_parser(
+        "synth",
+        help="write a synthetic job history (calibrated profiles)",
+        description="Write a synthetic job history calibrated on a published cluster trace.",
+        epilog=_profiles_text(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    synth.add_argument("--profile", required=True, help="one of the profiles listed below")
     synth.add_argument("--jobs", type=int, required=True)
     synth.add_argument("--seed", type=int, default=0)
     synth.add_argument("--out", type=Path, required=True)
@@ -96,6 +111,17 @@ def _parser() -> argparse.ArgumentParser:
     add_price_commands(sub)
     add_scenario_commands(sub)
     return parser
+
+
+def _profiles_text() -> str:
+    """One line per profile of `planner.synth.profiles.PROFILES`, from its calibration."""
+    lines = ["profiles:"]
+    for name, p in sorted(PROFILES.items()):
+        lines.append(
+            f"  {name:<8} {p.jobs_per_day:,.0f} jobs/day, {p.gpu_mean:.1f} GPUs per job on average "
+            f"(up to {p.gpu_max}), median run {p.run_median_s / 60:,.0f} min, {p.teams} teams"
+        )
+    return "\n".join(lines)
 
 
 def _read_options(parser: argparse.ArgumentParser) -> None:
@@ -135,7 +161,10 @@ def _read_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
 
 
-def _options(args: argparse.Namespace) -> IngestOptions:
+def _options(args: argparse.Namespace) -> "IngestOptions":
+    from planner.ingest import IngestOptions, ReadLimits
+    from planner.ingest.limits import shorten
+
     mapping: dict[str, str] = {}
     for item in args.map:
         field, sep, column = item.partition("=")
@@ -156,6 +185,8 @@ def _options(args: argparse.Namespace) -> IngestOptions:
 
 def _check_output(path: Path, flag: str) -> None:
     """PlannerError unless `path` can be created: checked before any work is done."""
+    from planner.ingest.limits import shorten
+
     folder = path.parent
     if not folder.is_dir():
         raise PlannerError(
@@ -176,6 +207,10 @@ def _write_rejected(path: Path, text: str) -> None:
 
 
 def _ingest(args: argparse.Namespace) -> int:
+    from planner.report.csv_table import frame_csv
+    from planner.service.importer import import_file, rejected_rows
+    from planner.store import connect, database_path
+
     if args.rejected_out:
         _check_output(args.rejected_out, "--rejected-out")
     with connect(database_path(args.db)) as con:
@@ -190,6 +225,10 @@ def _ingest(args: argparse.Namespace) -> int:
 
 
 def _inspect(args: argparse.Namespace) -> int:
+    from planner.service.importer import import_file
+    from planner.store import connect, database_path
+    from planner.store.trace_stats import find_trace, trace_stats
+
     with connect(database_path(args.db)) as con:
         ref = args.trace
         if Path(ref).is_file():
@@ -219,6 +258,9 @@ def _inspect(args: argparse.Namespace) -> int:
 
 
 def _traces(args: argparse.Namespace) -> int:
+    from planner.store import connect, database_path
+    from planner.store.trace_stats import list_traces
+
     with connect(database_path(args.db)) as con:
         rows = list_traces(con)
     if args.json:
@@ -235,7 +277,8 @@ def _traces(args: argparse.Namespace) -> int:
 
 
 def _synth(args: argparse.Namespace) -> int:
-    from planner.synth import write_trace  # noqa: PLC0415 -- only this command needs it
+    from planner.ingest.limits import shorten
+    from planner.synth import write_trace
 
     _check_output(args.out, "--out")
     try:

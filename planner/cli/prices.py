@@ -10,33 +10,14 @@ import json
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from planner.store import connect, database_path
-from pricing import (
-    PRICING_MODELS,
-    FxQuote,
-    PriceFilter,
-    PricePoint,
-    PriceQuote,
-    PricingError,
-    ServerQuote,
-    add_fx_rate,
-    add_price,
-    add_server,
-    assumption_set,
-    edit_price,
-    export_prices,
-    import_prices,
-    list_fx_rates,
-    list_prices,
-    list_servers,
-)
-from pricing.assumptions import edit_assumptions
-from pricing.problems import problems
-from pricing.servers import edit_servers
+from planner.cli.choices import PRICING_MODELS
+
+if TYPE_CHECKING:
+    from pricing import PriceFilter, PricePoint
 
 M = TypeVar("M", bound=BaseModel)
 Run = Callable[[argparse.Namespace], int]
@@ -173,6 +154,9 @@ def _server_commands(actions: Any) -> None:
 
 def _model(model: type[M], args: argparse.Namespace, flags: Mapping[str, str], what: str) -> M:
     """The model from the flags (and positional arguments) given; problems name the flag."""
+    from pricing import PricingError
+    from pricing.problems import problems
+
     fields = [*flags.values(), *(f for f in ("base", "quote", "rate") if f in model.model_fields)]
     data = {field: getattr(args, field) for field in fields if getattr(args, field, None)}
     try:
@@ -196,11 +180,16 @@ def _json(items: Sequence[Any]) -> None:
     _out(json.dumps([dataclasses.asdict(item) for item in items], indent=2, default=str))
 
 
-def _where(args: argparse.Namespace) -> PriceFilter:
+def _where(args: argparse.Namespace) -> "PriceFilter":
+    from pricing import PriceFilter
+
     return PriceFilter(args.provider, args.gpu, args.model, args.currency, args.region)
 
 
 def _list(args: argparse.Namespace) -> int:
+    from planner.store import connect, database_path
+    from pricing import list_prices
+
     with connect(database_path(args.db)) as con:
         points = list_prices(con, _where(args), stale_days=args.stale_days)
     if args.stale_only:
@@ -208,13 +197,23 @@ def _list(args: argparse.Namespace) -> int:
     if args.json:
         _json(points)
         return 0
+    if points:
+        _out(_PRICE_HEADER)
     _out(*(_price_line(p) for p in points))
     stale = sum(p.is_stale for p in points)
     _out(f"{len(points)} prices, {stale} stale (as_of older than the limit; see --stale-days)")
     return 0
 
 
-def _price_line(p: PricePoint) -> str:
+# Column titles padded exactly as `_price_line` pads its values, so the two stay aligned.
+_PRICE_HEADER = (
+    f"{'PROVIDER':<14} {'REGION':<16} {'INSTANCE TYPE':<26} {'GPUS':<15} "
+    f"{'PER INST-H':>11} {'PER GPU-H':>9} CUR "
+    f"{'PRICING MODEL':<14} {'AS OF':<10} {'AGE':>6} CONFIDENCE"
+)
+
+
+def _price_line(p: "PricePoint") -> str:
     memory = f" {p.gpu_mem_gb}GB" if p.gpu_mem_gb else ""
     gpu = f"{p.gpus_per_instance:g}x {p.gpu_model}{memory}"
     flag = "  STALE" if p.is_stale else ""
@@ -226,6 +225,9 @@ def _price_line(p: PricePoint) -> str:
 
 
 def _add(args: argparse.Namespace) -> int:
+    from planner.store import connect, database_path
+    from pricing import PriceQuote, add_price
+
     quote = _model(PriceQuote, args, PRICE_FLAGS, "price")
     with connect(database_path(args.db)) as con:
         key, change = add_price(con, quote)
@@ -235,6 +237,8 @@ def _add(args: argparse.Namespace) -> int:
 
 def _given(args: argparse.Namespace, flags: Mapping[str, str]) -> dict[str, object]:
     """The fields whose flags were given; at least one, or a usage error naming the flags."""
+    from pricing import PricingError
+
     editable = [field for field in flags.values() if field != "key"]  # KEY names the row
     fields = {f: getattr(args, f) for f in editable if getattr(args, f, None) is not None}
     if not fields:
@@ -244,6 +248,9 @@ def _given(args: argparse.Namespace, flags: Mapping[str, str]) -> dict[str, obje
 
 
 def _edit(args: argparse.Namespace) -> int:
+    from planner.store import connect, database_path
+    from pricing import edit_price
+
     changes = _given(args, PRICE_FLAGS)
     with connect(database_path(args.db)) as con:
         point = edit_price(con, args.key, changes)
@@ -255,6 +262,9 @@ def _edit(args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
+    from planner.store import connect, database_path
+    from pricing import import_prices
+
     with connect(database_path(args.db)) as con:
         report = import_prices(con, args.file)
     if args.json:
@@ -265,6 +275,9 @@ def _import(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
+    from planner.store import connect, database_path
+    from pricing import export_prices
+
     with connect(database_path(args.db)) as con:
         count = export_prices(con, args.file, _where(args))
     _out(
@@ -276,6 +289,9 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _fx_list(args: argparse.Namespace) -> int:
+    from planner.store import connect, database_path
+    from pricing import list_fx_rates
+
     with connect(database_path(args.db)) as con:
         rates = list_fx_rates(con)
     if args.json:
@@ -288,6 +304,9 @@ def _fx_list(args: argparse.Namespace) -> int:
 
 
 def _fx_add(args: argparse.Namespace) -> int:
+    from planner.store import connect, database_path
+    from pricing import FxQuote, add_fx_rate
+
     rate = _model(FxQuote, args, FX_FLAGS, "FX rate")
     with connect(database_path(args.db)) as con:
         key, change = add_fx_rate(con, rate)
@@ -296,6 +315,9 @@ def _fx_add(args: argparse.Namespace) -> int:
 
 
 def _servers_list(args: argparse.Namespace) -> int:
+    from planner.store import connect, database_path
+    from pricing import list_servers
+
     with connect(database_path(args.db)) as con:
         servers = list_servers(con, args.gpu, stale_days=args.stale_days)
     if args.json:
@@ -312,6 +334,9 @@ def _servers_list(args: argparse.Namespace) -> int:
 
 
 def _servers_add(args: argparse.Namespace) -> int:
+    from planner.store import connect, database_path
+    from pricing import ServerQuote, add_server
+
     server = _model(ServerQuote, args, SERVER_FLAGS, "server")
     with connect(database_path(args.db)) as con:
         key, change = add_server(con, server)
@@ -320,6 +345,9 @@ def _servers_add(args: argparse.Namespace) -> int:
 
 
 def _servers_edit(args: argparse.Namespace) -> int:
+    from planner.store import connect, database_path
+    from pricing.servers import edit_servers
+
     changes = _given(args, SERVER_FLAGS)
     with connect(database_path(args.db)) as con:
         edited = edit_servers(con, {args.key: changes})
@@ -331,6 +359,10 @@ def _servers_edit(args: argparse.Namespace) -> int:
 
 
 def _assumptions(args: argparse.Namespace) -> int:
+    from planner.store import connect, database_path
+    from pricing import PricingError, assumption_set
+    from pricing.assumptions import edit_assumptions
+
     values: dict[str, object] = {}
     for item in args.edit:
         name, sep, value = item.partition("=")

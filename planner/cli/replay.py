@@ -6,20 +6,14 @@ import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from planner.cli.choices import ALL_JOBS, GPU_JOBS, WAIT_SCOPE_HELP
 from planner.core.errors import ScenarioError
 from planner.core.file_access import LOCAL_FILES
 from planner.core.serialize import to_json
 from planner.engine.cluster import PLACEMENTS
 from planner.engine.fill import MAX_SEEDS, PodRequest, fill
-from planner.engine.metrics import (
-    ALL_JOBS,
-    GPU_JOBS,
-    WAIT_SCOPE_HELP,
-    check_wait_scope,
-    summarize,
-)
 from planner.engine.overhead import NETWORK_HELP, STORAGE_HELP
 from planner.engine.policy import (
     ADMISSION_HELP,
@@ -31,24 +25,14 @@ from planner.engine.policy import (
 from planner.engine.scenario import ClusterSpec, OverheadSpec, PolicySpec, Scenario
 from planner.engine.summary import PoolSharing, ReplayReport, ReplaySummary, Stats
 from planner.engine.waits import WAIT_REASONS
-from planner.ingest import IngestOptions
-from planner.ingest.kueue_yaml import read_kueue
-from planner.ingest.requests import read_pod_requests
-from planner.ingest.volcano_yaml import looks_like_volcano, read_volcano
-from planner.service.replay import (
-    load_jobs,
-    load_scenario,
-    read_nodes,
-    run_scenario,
-    write_schedule,
-)
-from planner.store import connect, database_path
-from planner.store.trace_stats import find_trace
 
 _SEED_RANGE = re.compile(r"\s*(-?\d{1,18})\s*-\s*(-?\d{1,18})\s*")
 _SHOWN_CHARS = 40
 
-ReadOptions = Callable[[argparse.Namespace], IngestOptions]
+if TYPE_CHECKING:
+    from planner.ingest import IngestOptions
+
+ReadOptions = Callable[[argparse.Namespace], "IngestOptions"]
 
 
 def add_commands(
@@ -120,7 +104,11 @@ def _cluster_flags(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _replay(args: argparse.Namespace, options: IngestOptions) -> int:
+def _replay(args: argparse.Namespace, options: "IngestOptions") -> int:
+    from planner.engine.metrics import summarize
+    from planner.service.replay import run_scenario, write_schedule
+    from planner.store import connect, database_path
+
     scenario = _scenario(args)
     with connect(database_path(args.db)) as con:
         run = run_scenario(con, scenario, options, files=LOCAL_FILES)
@@ -139,6 +127,8 @@ def _replay(args: argparse.Namespace, options: IngestOptions) -> int:
 
 
 def _wait_scope(text: str) -> str:
+    from planner.engine.metrics import check_wait_scope
+
     try:
         return check_wait_scope(text)
     except ValueError as err:
@@ -146,6 +136,8 @@ def _wait_scope(text: str) -> str:
 
 
 def _scenario(args: argparse.Namespace) -> Scenario:
+    from planner.service.replay import load_scenario
+
     scenario = load_scenario(args.scenario) if args.scenario else Scenario()
     update: dict[str, Any] = {}
     if args.trace:
@@ -178,6 +170,9 @@ def _scenario(args: argparse.Namespace) -> Scenario:
 
 def _queues_file(path: Path, update: dict[str, Any]) -> list[str]:
     """`--queues`: a Kueue or a Volcano YAML replaces the scenario's queues of either kind."""
+    from planner.ingest.kueue_yaml import read_kueue
+    from planner.ingest.volcano_yaml import looks_like_volcano, read_volcano
+
     if looks_like_volcano(path):
         update["volcano"], notes = read_volcano(path)
         update["queues"] = None
@@ -294,7 +289,9 @@ def _pct(value: float | None) -> str:
     return "n/a" if value is None else f"{100 * value:.1f}%"
 
 
-def _fill(args: argparse.Namespace, options: IngestOptions) -> int:
+def _fill(args: argparse.Namespace, options: "IngestOptions") -> int:
+    from planner.service.replay import read_nodes
+
     seeds = parse_seeds(args.seeds)
     pods = _pods(args.trace, options, args.db)
     nodes, notes = read_nodes(args.nodes)
@@ -316,7 +313,12 @@ def _fill(args: argparse.Namespace, options: IngestOptions) -> int:
     return 0
 
 
-def _pods(ref: str, options: IngestOptions, db: str | None) -> list[PodRequest]:
+def _pods(ref: str, options: "IngestOptions", db: str | None) -> list[PodRequest]:
+    from planner.ingest.requests import read_pod_requests
+    from planner.service.replay import load_jobs
+    from planner.store import connect, database_path
+    from planner.store.trace_stats import find_trace
+
     if Path(ref).is_file():
         return read_pod_requests(Path(ref), options)[0]
     with connect(database_path(db)) as con:

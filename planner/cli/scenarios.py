@@ -3,7 +3,7 @@
 import argparse
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from planner.cli.replay import replay_lines
 from planner.cli.tco import tco_lines
@@ -12,9 +12,9 @@ from planner.core.file_access import SCENARIOS, FileAccess
 from planner.core.serialize import from_json
 from planner.cost.results import TcoReport
 from planner.engine.summary import ReplayReport
-from planner.service import scenario_store
-from planner.service.scenario_store import SavedScenario
-from planner.store import connect, database_path
+
+if TYPE_CHECKING:
+    from planner.service.scenario_store import SavedScenario
 
 
 def add_scenario_commands(sub: Any) -> None:
@@ -64,7 +64,7 @@ def _common(parser: argparse.ArgumentParser, *, json_flag: bool) -> None:
         parser.add_argument("--json", action="store_true", help="print JSON instead of text")
 
 
-def _row(saved: SavedScenario) -> dict[str, Any]:
+def _row(saved: "SavedScenario") -> dict[str, Any]:
     return {
         "name": saved.name,
         "kind": saved.kind,
@@ -76,6 +76,9 @@ def _row(saved: SavedScenario) -> dict[str, Any]:
 
 
 def _list(args: argparse.Namespace) -> int:
+    from planner.service import scenario_store
+    from planner.store import connect, database_path
+
     with connect(database_path(args.db)) as con:
         saved = scenario_store.list_saved(con)
     rows = [_row(s) for s in saved]
@@ -93,6 +96,9 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
+    from planner.service import scenario_store
+    from planner.store import connect, database_path
+
     with connect(database_path(args.db)) as con:
         saved = scenario_store.load(con, args.name)
     if args.json:
@@ -112,6 +118,9 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _save(args: argparse.Namespace) -> int:
+    from planner.service import scenario_store
+    from planner.store import connect, database_path
+
     try:
         text = args.file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
@@ -126,11 +135,16 @@ def _save(args: argparse.Namespace) -> int:
 
 
 def _default_name(text: str, path: Path) -> str:
+    from planner.service import scenario_store
+
     scenario = scenario_store.parse(text, str(path), FileAccess.local(path.parent))
     return scenario.name.strip()[: scenario_store.MAX_NAME_CHARS] or path.stem
 
 
 def _export(args: argparse.Namespace) -> int:
+    from planner.service import scenario_store
+    from planner.store import connect, database_path
+
     with connect(database_path(args.db)) as con:
         text = scenario_store.export_yaml(con, args.name)
     if args.out is None:
@@ -145,6 +159,9 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _delete(args: argparse.Namespace) -> int:
+    from planner.service import scenario_store
+    from planner.store import connect, database_path
+
     with connect(database_path(args.db)) as con:
         scenario_store.delete(con, args.name)
     print(f"deleted '{args.name}'")
@@ -152,6 +169,9 @@ def _delete(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from planner.service import scenario_store
+    from planner.store import connect, database_path
+
     with connect(database_path(args.db)) as con:
         # saved from the app, relative paths are relative to the bundled scenarios
         saved = scenario_store.run_and_store(con, args.name, files=FileAccess.local(SCENARIOS))

@@ -5,18 +5,17 @@ import json
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from planner.core.file_access import LOCAL_FILES
 from planner.core.serialize import to_json
 from planner.cost.ledger import Balance
 from planner.cost.results import TcoReport
-from planner.ingest import IngestOptions
-from planner.service.tco_files import load_tco_scenario
-from planner.service.tco_run import run_tco
-from planner.store import connect, database_path
 
-ReadOptions = Callable[[argparse.Namespace], IngestOptions]
+if TYPE_CHECKING:
+    from planner.ingest import IngestOptions
+
+ReadOptions = Callable[[argparse.Namespace], "IngestOptions"]
 AddReadOptions = Callable[[argparse.ArgumentParser], None]
 
 
@@ -35,6 +34,10 @@ def add_tco_command(sub: Any, add_read_options: AddReadOptions, read_options: Re
 
 
 def _tco(args: argparse.Namespace, read_options: ReadOptions) -> int:
+    from planner.service.tco_files import load_tco_scenario  # pandas, DuckDB: run time only
+    from planner.service.tco_run import run_tco
+    from planner.store import connect, database_path
+
     scenario = load_tco_scenario(args.scenario)
     with connect(database_path(args.db)) as con:
         report = run_tco(
@@ -50,7 +53,7 @@ def _tco(args: argparse.Namespace, read_options: ReadOptions) -> int:
 
 def _write_files(args: argparse.Namespace, report: TcoReport) -> None:
     """The --xlsx/--pdf/--csv files; their paths go to stderr under --json."""
-    from planner.report.files import (  # noqa: PLC0415 -- only report files pay for fpdf2
+    from planner.report.files import (  # only report files pay for fpdf2
         ReportFiles,
         write_report_files,
     )
