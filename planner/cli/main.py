@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import pydantic
 
 from planner.cli.choices import CENSORED_CHOICES, FIELDS, FORMATS, MAX_UNPACKED_BYTES
+from planner.cli.db import database
 from planner.cli.output import visible_controls
 from planner.cli.prices import add_price_commands
 from planner.cli.replay import add_commands
@@ -209,11 +210,10 @@ def _write_rejected(path: Path, text: str) -> None:
 def _ingest(args: argparse.Namespace) -> int:
     from planner.report.csv_table import frame_csv
     from planner.service.importer import import_file, rejected_rows
-    from planner.store import connect, database_path
 
     if args.rejected_out:
         _check_output(args.rejected_out, "--rejected-out")
-    with connect(database_path(args.db)) as con:
+    with database(args.db) as con:
         report = import_file(con, args.path, _options(args), args.name)
         if args.rejected_out and report.rejected:
             _write_rejected(args.rejected_out, frame_csv(rejected_rows(con, report.trace_id)))
@@ -226,10 +226,9 @@ def _ingest(args: argparse.Namespace) -> int:
 
 def _inspect(args: argparse.Namespace) -> int:
     from planner.service.importer import import_file
-    from planner.store import connect, database_path
     from planner.store.trace_stats import find_trace, trace_stats
 
-    with connect(database_path(args.db)) as con:
+    with database(args.db) as con:
         ref = args.trace
         if Path(ref).is_file():
             ref = import_file(con, Path(ref), _options(args)).trace_id
@@ -258,10 +257,9 @@ def _inspect(args: argparse.Namespace) -> int:
 
 
 def _traces(args: argparse.Namespace) -> int:
-    from planner.store import connect, database_path
     from planner.store.trace_stats import list_traces
 
-    with connect(database_path(args.db)) as con:
+    with database(args.db) as con:
         rows = list_traces(con)
     if args.json:
         print(json.dumps(rows, indent=2))

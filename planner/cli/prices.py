@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from planner.cli.choices import PRICING_MODELS
+from planner.cli.db import database
 
 if TYPE_CHECKING:
     from pricing import PriceFilter, PricePoint
@@ -187,10 +188,9 @@ def _where(args: argparse.Namespace) -> "PriceFilter":
 
 
 def _list(args: argparse.Namespace) -> int:
-    from planner.store import connect, database_path
     from pricing import list_prices
 
-    with connect(database_path(args.db)) as con:
+    with database(args.db) as con:
         points = list_prices(con, _where(args), stale_days=args.stale_days)
     if args.stale_only:
         points = [p for p in points if p.is_stale]
@@ -225,11 +225,10 @@ def _price_line(p: "PricePoint") -> str:
 
 
 def _add(args: argparse.Namespace) -> int:
-    from planner.store import connect, database_path
     from pricing import PriceQuote, add_price
 
     quote = _model(PriceQuote, args, PRICE_FLAGS, "price")
-    with connect(database_path(args.db)) as con:
+    with database(args.db) as con:
         key, change = add_price(con, quote)
     _out(json.dumps({"key": key, "change": change}) if args.json else f"{change}: {key}")
     return 0
@@ -248,11 +247,10 @@ def _given(args: argparse.Namespace, flags: Mapping[str, str]) -> dict[str, obje
 
 
 def _edit(args: argparse.Namespace) -> int:
-    from planner.store import connect, database_path
     from pricing import edit_price
 
     changes = _given(args, PRICE_FLAGS)
-    with connect(database_path(args.db)) as con:
+    with database(args.db) as con:
         point = edit_price(con, args.key, changes)
     if args.json:
         _json([point])
@@ -262,10 +260,9 @@ def _edit(args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
-    from planner.store import connect, database_path
     from pricing import import_prices
 
-    with connect(database_path(args.db)) as con:
+    with database(args.db) as con:
         report = import_prices(con, args.file)
     if args.json:
         _out(json.dumps(dataclasses.asdict(report), indent=2))
@@ -275,10 +272,9 @@ def _import(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from planner.store import connect, database_path
     from pricing import export_prices
 
-    with connect(database_path(args.db)) as con:
+    with database(args.db) as con:
         count = export_prices(con, args.file, _where(args))
     _out(
         json.dumps({"rows": count, "file": str(args.file)})
@@ -289,10 +285,9 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _fx_list(args: argparse.Namespace) -> int:
-    from planner.store import connect, database_path
     from pricing import list_fx_rates
 
-    with connect(database_path(args.db)) as con:
+    with database(args.db) as con:
         rates = list_fx_rates(con)
     if args.json:
         _json(rates)
@@ -304,21 +299,19 @@ def _fx_list(args: argparse.Namespace) -> int:
 
 
 def _fx_add(args: argparse.Namespace) -> int:
-    from planner.store import connect, database_path
     from pricing import FxQuote, add_fx_rate
 
     rate = _model(FxQuote, args, FX_FLAGS, "FX rate")
-    with connect(database_path(args.db)) as con:
+    with database(args.db) as con:
         key, change = add_fx_rate(con, rate)
     _out(json.dumps({"key": key, "change": change}) if args.json else f"{change}: {key}")
     return 0
 
 
 def _servers_list(args: argparse.Namespace) -> int:
-    from planner.store import connect, database_path
     from pricing import list_servers
 
-    with connect(database_path(args.db)) as con:
+    with database(args.db) as con:
         servers = list_servers(con, args.gpu, stale_days=args.stale_days)
     if args.json:
         _json(servers)
@@ -334,22 +327,20 @@ def _servers_list(args: argparse.Namespace) -> int:
 
 
 def _servers_add(args: argparse.Namespace) -> int:
-    from planner.store import connect, database_path
     from pricing import ServerQuote, add_server
 
     server = _model(ServerQuote, args, SERVER_FLAGS, "server")
-    with connect(database_path(args.db)) as con:
+    with database(args.db) as con:
         key, change = add_server(con, server)
     _out(json.dumps({"key": key, "change": change}) if args.json else f"{change}: {key}")
     return 0
 
 
 def _servers_edit(args: argparse.Namespace) -> int:
-    from planner.store import connect, database_path
     from pricing.servers import edit_servers
 
     changes = _given(args, SERVER_FLAGS)
-    with connect(database_path(args.db)) as con:
+    with database(args.db) as con:
         edited = edit_servers(con, {args.key: changes})
     if args.json:
         _json(edited)
@@ -359,7 +350,6 @@ def _servers_edit(args: argparse.Namespace) -> int:
 
 
 def _assumptions(args: argparse.Namespace) -> int:
-    from planner.store import connect, database_path
     from pricing import PricingError, assumption_set
     from pricing.assumptions import edit_assumptions
 
@@ -369,7 +359,7 @@ def _assumptions(args: argparse.Namespace) -> int:
         if not sep or not name.strip():
             raise PricingError(f"--edit {item!r}: write NAME=VALUE, e.g. --edit pue=1.4")
         values[name.strip()] = value.strip()
-    with connect(database_path(args.db)) as con:
+    with database(args.db) as con:
         if values:
             edit_assumptions(con, args.set_name, values)
         items = list(assumption_set(con, args.set_name).values())

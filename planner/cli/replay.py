@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from planner.cli.choices import ALL_JOBS, GPU_JOBS, WAIT_SCOPE_HELP
+from planner.cli.db import database
 from planner.core.errors import ScenarioError
 from planner.core.file_access import LOCAL_FILES
 from planner.core.serialize import to_json
@@ -107,10 +108,9 @@ def _cluster_flags(parser: argparse.ArgumentParser) -> None:
 def _replay(args: argparse.Namespace, options: "IngestOptions") -> int:
     from planner.engine.metrics import summarize
     from planner.service.replay import run_scenario, write_schedule
-    from planner.store import connect, database_path
 
     scenario = _scenario(args)
-    with connect(database_path(args.db)) as con:
+    with database(args.db) as con:
         run = run_scenario(con, scenario, options, files=LOCAL_FILES)
     result = run.result
     for note in run.notes:
@@ -316,12 +316,11 @@ def _fill(args: argparse.Namespace, options: "IngestOptions") -> int:
 def _pods(ref: str, options: "IngestOptions", db: str | None) -> list[PodRequest]:
     from planner.ingest.requests import read_pod_requests
     from planner.service.replay import load_jobs
-    from planner.store import connect, database_path
     from planner.store.trace_stats import find_trace
 
     if Path(ref).is_file():
         return read_pod_requests(Path(ref), options)[0]
-    with connect(database_path(db)) as con:
+    with database(db) as con:
         jobs = load_jobs(con, find_trace(con, ref))
     return [(j.gpus, j.cpu, j.mem_gib, j.gpu_types) for j in jobs for _ in range(j.pods)]
 

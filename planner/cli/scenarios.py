@@ -5,6 +5,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from planner.cli.db import database
 from planner.cli.replay import replay_lines
 from planner.cli.tco import tco_lines
 from planner.core.errors import ScenarioError
@@ -77,9 +78,8 @@ def _row(saved: "SavedScenario") -> dict[str, Any]:
 
 def _list(args: argparse.Namespace) -> int:
     from planner.service import scenario_store
-    from planner.store import connect, database_path
 
-    with connect(database_path(args.db)) as con:
+    with database(args.db) as con:
         saved = scenario_store.list_saved(con)
     rows = [_row(s) for s in saved]
     if args.json:
@@ -97,9 +97,8 @@ def _list(args: argparse.Namespace) -> int:
 
 def _show(args: argparse.Namespace) -> int:
     from planner.service import scenario_store
-    from planner.store import connect, database_path
 
-    with connect(database_path(args.db)) as con:
+    with database(args.db) as con:
         saved = scenario_store.load(con, args.name)
     if args.json:
         print(
@@ -119,13 +118,12 @@ def _show(args: argparse.Namespace) -> int:
 
 def _save(args: argparse.Namespace) -> int:
     from planner.service import scenario_store
-    from planner.store import connect, database_path
 
     try:
         text = args.file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
         raise ScenarioError(f"{args.file}: cannot read the scenario: {err}") from err
-    with connect(database_path(args.db)) as con:
+    with database(args.db) as con:
         files = FileAccess.local(args.file.parent)
         prepared = scenario_store.prepare(con, text, str(args.file), files)
         name = args.name or _default_name(text, args.file)
@@ -143,9 +141,8 @@ def _default_name(text: str, path: Path) -> str:
 
 def _export(args: argparse.Namespace) -> int:
     from planner.service import scenario_store
-    from planner.store import connect, database_path
 
-    with connect(database_path(args.db)) as con:
+    with database(args.db) as con:
         text = scenario_store.export_yaml(con, args.name)
     if args.out is None:
         print(text, end="")
@@ -160,9 +157,8 @@ def _export(args: argparse.Namespace) -> int:
 
 def _delete(args: argparse.Namespace) -> int:
     from planner.service import scenario_store
-    from planner.store import connect, database_path
 
-    with connect(database_path(args.db)) as con:
+    with database(args.db) as con:
         scenario_store.delete(con, args.name)
     print(f"deleted '{args.name}'")
     return 0
@@ -170,9 +166,8 @@ def _delete(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from planner.service import scenario_store
-    from planner.store import connect, database_path
 
-    with connect(database_path(args.db)) as con:
+    with database(args.db) as con:
         # saved from the app, relative paths are relative to the bundled scenarios
         saved = scenario_store.run_and_store(con, args.name, files=FileAccess.local(SCENARIOS))
     results = saved.results or {}

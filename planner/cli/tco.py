@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from planner.cli.db import database
 from planner.core.file_access import LOCAL_FILES
 from planner.core.serialize import to_json
 from planner.cost.ledger import Balance
@@ -36,10 +37,9 @@ def add_tco_command(sub: Any, add_read_options: AddReadOptions, read_options: Re
 def _tco(args: argparse.Namespace, read_options: ReadOptions) -> int:
     from planner.service.tco_files import load_tco_scenario  # pandas, DuckDB: run time only
     from planner.service.tco_run import run_tco
-    from planner.store import connect, database_path
 
     scenario = load_tco_scenario(args.scenario)
-    with connect(database_path(args.db)) as con:
+    with database(args.db) as con:
         report = run_tco(
             con, scenario, files=LOCAL_FILES, trace=args.trace, options=read_options(args)
         )
