@@ -11,6 +11,7 @@ from planner.core.errors import ScenarioError
 from planner.core.model import Job
 from planner.engine.cluster import PLACEMENTS, Placement
 from planner.engine.colocation import Colocation
+from planner.engine.latency import StartLatency
 from planner.engine.overhead import Overhead
 from planner.engine.quota import QueueSetup
 from planner.engine.sharing import SharingMode
@@ -86,6 +87,9 @@ class Policy:
     allocated (needs queues); None: every waiting job may be allocated."""
     sharing: Mapping[str, SharingMode] | None = None
     """GPU type -> MIG or time-slicing on those nodes; None: whole GPUs (and fractions)."""
+    start_latency: StartLatency | None = None
+    """Each job enters the queue this long after its submission (fitted by `planner twin`);
+    None: at its submission."""
 
     def __post_init__(self) -> None:
         _one_of("admission", self.admission, ADMISSIONS)
