@@ -71,8 +71,11 @@ class StartLatency:
     fallback: tuple[float, ...]
     """Every job's latency distribution, for a class the fit did not see."""
     seed: int = 0
-    fixed_s: float | None = field(default=None)
+    fixed_s: float | None = None
     """A single latency for every job (a floor given by hand), instead of the tables."""
+    per_job: Mapping[str, float] = field(default_factory=dict)
+    """Job id -> latency, ahead of the tables: the twin check's draws of jobs that never
+    got room on the history's cluster (never written to scenario files)."""
 
     def __post_init__(self) -> None:
         for name, table in {"fallback": self.fallback, **self.quantiles}.items():
@@ -89,6 +92,10 @@ class StartLatency:
         return table
 
     def latency_s(self, job: Job) -> float:
+        if self.per_job:
+            own = self.per_job.get(job.job_id)
+            if own is not None:
+                return own
         if self.fixed_s is not None:
             return self.fixed_s
         return quantile_at(self.table_for(job), draw(job.job_id, self.seed))
