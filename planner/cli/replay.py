@@ -14,7 +14,7 @@ from planner.core.errors import ScenarioError
 from planner.core.file_access import LOCAL_FILES
 from planner.core.serialize import to_json
 from planner.engine.cluster import PLACEMENTS
-from planner.engine.fill import MAX_SEEDS, PodRequest, fill
+from planner.engine.fill import MAX_SEEDS, FillResult, PodRequest, fill
 from planner.engine.overhead import NETWORK_HELP, STORAGE_HELP
 from planner.engine.policy import (
     ADMISSION_HELP,
@@ -305,12 +305,24 @@ def _fill(args: argparse.Namespace, options: "IngestOptions") -> int:
         f"{result.pods_in_trace:,} pods on {len(nodes):,} nodes ({result.gpu_capacity:,.0f} GPUs), "
         f"{args.placement}, {len(seeds)} seeds"
     )
-    print(f"{'arrived %':>10} {'allocated %':>12} {'fragmented %':>13}")
-    for point in result.points[::10]:
-        print(
-            f"{point.arrived_pct:>10} {point.gpu_allocation_pct:>12.2f} {point.frag_gpu_pct:>13.2f}"
-        )
+    print("\n".join(_fill_table(result)))
     return 0
+
+
+def _fill_table(result: FillResult) -> list[str]:
+    """The curve at every 10% of arrived demand: allocation and FGD fragmentation, as % of
+    the cluster's GPUs, in GPUs, and as a share of the idle GPUs (the study's frag ratio)."""
+    lines = [
+        f"{'arrived %':>10} {'allocated %':>12} {'fragmented %':>13} {'frag GPUs':>10} "
+        f"{'frag/idle %':>12}"
+    ]
+    for point in result.points[::10]:
+        frag_gpus = point.frag_gpu_pct / 100 * result.gpu_capacity
+        lines.append(
+            f"{point.arrived_pct:>10} {point.gpu_allocation_pct:>12.2f} {point.frag_gpu_pct:>13.2f}"
+            f" {frag_gpus:>10,.1f} {100 * point.frag_ratio:>12.2f}"
+        )
+    return lines
 
 
 def _pods(ref: str, options: "IngestOptions", db: str | None) -> list[PodRequest]:

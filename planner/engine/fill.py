@@ -4,8 +4,11 @@ The trace's pods, topped up with pods drawn at random (with replacement) from th
 their GPU request reaches `until` times the cluster's GPUs, are shuffled and placed one by one
 with no departures; a pod that does not fit is skipped. At every whole percent of arrived GPU
 demand we record how much of the cluster is allocated and how much of its free GPU capacity
-is fragmented (the FGD measure against the trace's own mix of GPU requests). It answers: how
-much of this cluster can our workload really fill under each placement policy?
+is fragmented: the FGD measure against the trace's own pod mix, CPU-only pods included as in
+the study's experiments (see `planner.engine.fragmentation`). Fragmentation is reported both
+ways the study plots it: fragmented GPUs over the cluster's GPUs (its "Frag / Total") and
+over the idle GPUs (its "frag ratio", `ClusterGpuFragReport` in the authors' simulator). It
+answers: how much of this cluster can our workload really fill under each placement policy?
 """
 
 import itertools
@@ -37,6 +40,9 @@ class FillPoint:
     arrived_pct: int
     gpu_allocation_pct: float
     frag_gpu_pct: float
+    """Fragmented GPUs, % of the cluster's GPUs."""
+    frag_ratio: float = 0.0
+    """Fragmented GPUs / idle GPUs (0 when nothing is idle), in [0, 1]."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +75,22 @@ class FillResult:
                 }
                 for p in self.points
             ],
+            "fragmentation_curve": self.curve(),
         }
+
+    def curve(self) -> list[dict[str, float]]:
+        """The points as shares in [0, 1] (arrived demand up to `until`), with the fragmented
+        GPUs and the fragmentation ratio (fragmented / idle GPUs), the study's two plots."""
+        return [
+            {
+                "arrived_share": p.arrived_pct / 100,
+                "allocated_share": round(p.gpu_allocation_pct / 100, 6),
+                "frag_gpus": round(p.frag_gpu_pct / 100 * self.gpu_capacity, 3),
+                "frag_share_of_total": round(p.frag_gpu_pct / 100, 6),
+                "frag_ratio_of_idle": round(p.frag_ratio, 6),
+            }
+            for p in self.points
+        ]
 
 
 def fill(
@@ -101,15 +122,15 @@ def fill(
         )
     workload = _Workload(shaped, typical_pods(shaped), capacity, until)
     steps = int(until * 100)
-    totals = [[0.0, 0.0] for _ in range(steps + 1)]
+    totals = [[0.0, 0.0, 0.0] for _ in range(steps + 1)]
     placed = skipped = 0
     for seed in seeds:
         curve, ok, missed = _one_seed(workload, nodes, placement, seed)
         placed += ok
         skipped += missed
-        for k, (alloc, frag) in enumerate(curve):
-            totals[k][0] += alloc
-            totals[k][1] += frag
+        for k, point in enumerate(curve):
+            for i, value in enumerate(point):
+                totals[k][i] += value
     n = len(seeds)
     return FillResult(
         placement=placement,
@@ -117,7 +138,7 @@ def fill(
         until=until,
         pods_in_trace=len(pods),
         gpu_capacity=capacity / MILLI,
-        points=tuple(FillPoint(k, a / n, f / n) for k, (a, f) in enumerate(totals)),
+        points=tuple(FillPoint(k, a / n, f / n, r / n) for k, (a, f, r) in enumerate(totals)),
         placed_pods=placed / n,
         skipped_pods=skipped / n,
     )
@@ -146,7 +167,7 @@ class _Workload:
 
 def _one_seed(
     workload: _Workload, nodes: Sequence[NodeSpec], placement: Placement, seed: int
-) -> tuple[list[tuple[float, float]], int, int]:
+) -> tuple[list[tuple[float, float, float]], int, int]:
     shaped, capacity, until = workload.shaped, workload.capacity, workload.until
     rng = random.Random(seed)
     arrivals = list(shaped)
@@ -159,7 +180,7 @@ def _one_seed(
     rng.shuffle(arrivals)
     cluster = ClusterState(nodes, placement, seed=seed, typical=workload.typical)
     steps = int(until * 100)
-    curve: list[tuple[float, float]] = []
+    curve: list[tuple[float, float, float]] = []
     arrived = allocated = placed = skipped = 0
     for pod, allowed in arrivals:
         need = pod.gpu_milli
@@ -181,5 +202,8 @@ def _one_seed(
     return curve, placed, skipped
 
 
-def _point(cluster: ClusterState, allocated: int, capacity: int) -> tuple[float, float]:
-    return 100.0 * allocated / capacity, 100.0 * cluster.fgd_fragmentation() / capacity
+def _point(cluster: ClusterState, allocated: int, capacity: int) -> tuple[float, float, float]:
+    """(allocated % of GPUs, fragmented % of GPUs, fragmented / idle GPUs)."""
+    frag = cluster.fgd_fragmentation()
+    idle = cluster.free_milli(None)
+    return 100.0 * allocated / capacity, 100.0 * frag / capacity, frag / idle if idle else 0.0

@@ -1,8 +1,22 @@
 """The FGD fragmentation measure (Weng et al., ATC'23) and the workload mix it is taken against.
 
 A node's free GPU capacity is fragmented for a typical pod if that pod cannot use it: all of
-it when the pod does not fit the node, else the GPUs too small for the pod. The measure is the
-expectation over the workload mix. It is memoised per node state, never per node.
+it when the pod does not fit the node (GPUs, CPU, memory or GPU type), else the GPUs too small
+for the pod. A CPU-only pod can never use a GPU, so for it all of a node's free GPU capacity
+is fragmented, whether or not its CPU fits. The measure is the expectation over the workload
+mix (weights summing to 1):
+
+    F(node) = sum over typical pods p of  weight(p) * fragmented_milli(node, p)
+
+CPU-only pods are part of that mix by default, weighted by their popularity as GPU pods are:
+this is what the authors' simulator does in the paper's experiments. Source:
+hkust-adsl/kubernetes-scheduler-simulator, `pkg/utils/frag.go` (`GetNodePodFrag` classes a
+CPU-only pod as `xl_satisfied` or `xr_lack_cpu`; `NodeGpuShareFragAmount` counts every class
+but `q3_satisfied` as all idle GPU milli, and `q3_satisfied` as the GPUs too small for the
+pod; `GetTypicalPods` keeps CPU-only pods unless `isInvolvedCpuPods` is false), and
+`scripts/generate_config_and_run.py`, whose `--is-involved-cpu-pods` defaults to true.
+`typical_pods(..., cpu_pods=False)` gives the GPU-only mix instead. The measure is memoised
+per node state, never per node.
 """
 
 from collections.abc import Iterable, Sequence
@@ -37,7 +51,10 @@ class Fragmentation:
     def typical(self, typical: tuple[TypicalPod, ...]) -> None:
         self._typical = typical
         # flattened once: the measure reads every typical pod for every new node state
-        self._rows = tuple((*t.pod, t.weight, t.allowed) for t in typical)
+        # a CPU-only pod's term is weight x all free GPU milli on every node: summed once
+        self._idle_weight = sum(t.weight for t in typical if not t.pod.gpus)
+        self._gpu_typical = tuple(t for t in typical if t.pod.gpus)
+        self._rows = tuple((*t.pod, t.weight, t.allowed) for t in self._gpu_typical)
         self._frag.clear()
         self._gpu_frag.clear()
         self._gpu_rows.clear()
@@ -49,10 +66,10 @@ class Fragmentation:
             return cached
         cls, free, cpu_free, mem_free = self._states.states[sid]
         total = self._hardware.free_gpu_milli(cls, free)
-        frag = 0.0
+        frag = self._idle_weight * total
         if total and cls in self._hardware.shared:
             fit = self._fit
-            for typical in self._typical:
+            for typical in self._gpu_typical:
                 pod = typical.pod
                 usable = typical.allowed is None or cls in typical.allowed
                 if not (usable and fit.fitting(sid, pod, fit.pid(pod), False)):
@@ -78,7 +95,7 @@ class Fragmentation:
         if cached is not None:
             return cached
         total = sum(free)
-        frag = 0.0
+        frag = self._idle_weight * total
         gpu_rows = self._gpu_rows.get(free) or self._split(free)
         for (_, _, _, _, weight, _), (gpus_fit, lost) in zip(self._rows, gpu_rows, strict=True):
             frag += weight * (lost if gpus_fit else total)
@@ -123,19 +140,26 @@ class Fragmentation:
 
 
 def typical_pods(
-    pods: Iterable[tuple[PodShape, Allowed]], *, coverage: float = 0.99, limit: int = 64
+    pods: Iterable[tuple[PodShape, Allowed]],
+    *,
+    coverage: float = 0.99,
+    limit: int = 64,
+    cpu_pods: bool = True,
 ) -> list[TypicalPod]:
-    """The most frequent GPU pod shapes covering `coverage` of GPU pods, weights summing to 1.
+    """The most frequent pod shapes covering `coverage` of the pods, weights summing to 1.
 
-    This is the workload mix FGD measures fragmentation against; CPU-only pods are left out,
-    as in the FGD paper's default.
+    This is the workload mix FGD measures fragmentation against. CPU-only pods are in it by
+    default, each shape weighted by its popularity like the GPU shapes, as in the FGD
+    simulator's `GetTypicalPods` with `isInvolvedCpuPods: true` (its experiment generator's
+    default); `cpu_pods=False` leaves them out and weighs the GPU pods alone. Empty when
+    there is no GPU pod: then nothing is fragmented for anyone.
     """
     counts: dict[tuple[PodShape, Allowed], int] = {}
     for pod, allowed in pods:
-        if pod.gpus:
+        if pod.gpus or cpu_pods:
             counts[(pod, allowed)] = counts.get((pod, allowed), 0) + 1
     total = sum(counts.values())
-    if not total:
+    if not total or not any(pod.gpus for pod, _ in counts):
         return []
     ranked = sorted(counts.items(), key=lambda item: -item[1])
     chosen: list[tuple[tuple[PodShape, Allowed], int]] = []
