@@ -1,5 +1,11 @@
 """Fragmentation gradient descent (Weng et al., ATC'23): the node whose fragmentation,
-measured against the workload's mix of GPU requests, grows least."""
+measured against the workload's pod mix, grows least.
+
+The mix includes CPU-only pods by default (see `planner.engine.fragmentation`). Their term,
+weight x the node's idle GPUs, falls by the same amount on every exclusive-GPU node a GPU pod
+could take, so it does not change where a GPU pod goes; a CPU-only pod is steered away from
+nodes where its CPU would leave GPUs no GPU pod can use.
+"""
 
 from planner.engine.cluster_types import Score, StateKey
 from planner.engine.placement_plugin import ClusterView, PlacementPolicy, free_share
