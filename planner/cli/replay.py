@@ -13,12 +13,14 @@ from planner.cli.db import database
 from planner.core.errors import ScenarioError
 from planner.core.file_access import LOCAL_FILES
 from planner.core.serialize import to_json
+from planner.engine.calibration import error_bar_text
 from planner.engine.cluster import PLACEMENTS
 from planner.engine.fill import MAX_SEEDS, FillResult, PodRequest, fill
 from planner.engine.overhead import NETWORK_HELP, STORAGE_HELP
 from planner.engine.policy import (
     ADMISSION_HELP,
     ADMISSIONS,
+    MAX_SIMULATED_S,
     PLACEMENT_HELP,
     QUEUEING_HELP,
     QUEUEINGS,
@@ -28,6 +30,10 @@ from planner.engine.summary import PoolSharing, ReplayReport, ReplaySummary, Sta
 from planner.engine.waits import WAIT_REASONS
 
 _SEED_RANGE = re.compile(r"\s*(-?\d{1,18})\s*-\s*(-?\d{1,18})\s*")
+_BIN = re.compile(r"\s*(\d{1,12}(?:\.\d{1,6})?)\s*([smhd]?)\s*", re.IGNORECASE)
+_UNIT_S = {"": 1.0, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
+AUTO_BIN = 0.0
+"""`--timeline` without a width: the engine picks the bin."""
 _SHOWN_CHARS = 40
 
 if TYPE_CHECKING:
@@ -69,7 +75,15 @@ def add_commands(
     )
     replay.add_argument("--network", choices=tuple(NETWORK_HELP), help="container network class")
     replay.add_argument("--storage", choices=tuple(STORAGE_HELP), help="storage class")
-    replay.add_argument("--timeline", action="store_true", help="include the timeline in --json")
+    replay.add_argument(
+        "--timeline",
+        nargs="?",
+        const=AUTO_BIN,
+        type=bin_width,
+        metavar="BIN",
+        help="include the timeline in --json, in bins of BIN (900, 15m, 1h, 1d; default: "
+        "about 400 bins over the trace)",
+    )
     replay.add_argument(
         "--waits", default=GPU_JOBS, metavar="SCOPE", type=_wait_scope, help=WAIT_SCOPE_HELP
     )
@@ -111,19 +125,34 @@ def _replay(args: argparse.Namespace, options: "IngestOptions") -> int:
 
     scenario = _scenario(args)
     with database(args.db) as con:
-        run = run_scenario(con, scenario, options, files=LOCAL_FILES)
+        run = run_scenario(
+            con, scenario, options, files=LOCAL_FILES, timeline_bin_s=args.timeline or None
+        )
     result = run.result
     for note in run.notes:
         print(f"note: {note}", file=sys.stderr)
     if args.schedule_out:
         write_schedule(result, args.schedule_out)
-    summary = summarize(result, timeline=args.timeline, wait_scope=args.waits)
-    report = ReplayReport(run.trace_id, run.cluster_name, summary)
+    summary = summarize(result, timeline=args.timeline is not None, wait_scope=args.waits)
+    calibration = scenario.calibration.error_bar() if scenario.calibration else None
+    report = ReplayReport(run.trace_id, run.cluster_name, summary, calibration)
     if args.json:
         print(json.dumps(to_json(report), indent=2))
     else:
         print("\n".join(replay_lines(report)))
     return 0
+
+
+def bin_width(text: str) -> float:
+    """`--timeline BIN`: seconds (900), or a number with s, m, h or d (15m, 1h, 1d)."""
+    match = _BIN.fullmatch(text)
+    seconds = float(match[1]) * _UNIT_S[match[2].lower()] if match else 0.0
+    if not 0 < seconds <= MAX_SIMULATED_S:
+        shown = text if len(text) <= _SHOWN_CHARS else f"{text[:_SHOWN_CHARS]}…"
+        raise argparse.ArgumentTypeError(
+            f"expected a bin width above 0 such as 900 (seconds), 15m, 1h or 1d, got '{shown}'"
+        )
+    return seconds
 
 
 def _wait_scope(text: str) -> str:
@@ -212,8 +241,15 @@ def _wait_lines(s: ReplaySummary) -> list[str]:
 def _stats_text(wait: Stats) -> str:
     if not wait.jobs:
         return "none started"
-    shown = (("mean", wait.mean), ("p50", wait.p50), ("p95", wait.p95), ("p99", wait.p99))
-    return "  ".join(f"{k} {v:,.0f}" for k, v in (*shown, ("max", wait.max)))
+    shown = (
+        ("mean", wait.mean),
+        ("p50", wait.p50),
+        ("p90", wait.p90),
+        ("p95", wait.p95),
+        ("p99", wait.p99),
+        ("max", wait.max),
+    )
+    return "  ".join(f"{k} {v:,.0f}" for k, v in shown if v is not None)
 
 
 def replay_lines(report: ReplayReport) -> list[str]:
@@ -232,6 +268,8 @@ def replay_lines(report: ReplayReport) -> list[str]:
         f"{s.useful_gpu_hours:,.1f}); utilization {_pct(s.utilization)}",
     ]
     lines.extend(_wait_lines(s))
+    if report.calibration is not None:
+        lines.append(error_bar_text(report.calibration))
     waiting = {k: v for k, v in s.waiting_gpu_hours_by_reason.items() if v}
     if waiting:
         lines.append("GPU-hours waiting, by reason:")

@@ -12,6 +12,9 @@ concern is a module of its own that hooks in through `planner.engine.hooks` (a `
 that allocates, `Plugin`s that hear of each job's life cycle); `planner.engine.registry`
 picks them from the policy.
 
+Jobs are numbered in the order they enter the queue, at `arrive[i]`: their submission, plus
+`Policy.start_latency` when set (`planner.engine.arrivals`).
+
 Withdrawal: a job with `withdraw_after_s` has a deadline, `submit_s + withdraw_after_s`. If it
 has not started by then (deadlines apply before the instant's arrivals and scheduling pass)
 it leaves the queue, releases any pods it held, and ends `withdrawn`: never started, no wait
@@ -25,12 +28,14 @@ docs/status-mapping.md.
 
 import gc
 import heapq
+import math
 from collections import deque
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from planner.core.config import NodeSpec
 from planner.core.model import Job
+from planner.engine.arrivals import arrival_order
 from planner.engine.burst import Burst
 from planner.engine.cluster import MILLI, ClusterState, NodeAlloc, typical_pods
 from planner.engine.events import BURST, FINISH, KINDS, RETRY, TERMINATED
@@ -66,12 +71,14 @@ def simulate(
     nodes: Sequence[NodeSpec],
     policy: Policy,
     progress: Callable[[float], None] | None = None,
+    *,
+    timeline_bin_s: float | None = None,
 ) -> ReplayResult:
     """Replay `jobs` on `nodes` under `policy`; see the module docstring.
 
     `progress`, if given, is called now and then with the fraction done (0-1, increasing,
     1.0 last): half arrivals, half jobs settled (neither waiting nor running). It may raise
-    to abandon the replay.
+    to abandon the replay. `timeline_bin_s`: the timeline's bin width (`new_timeline`).
     """
     check_span(jobs, policy)
     # The loop allocates millions of short-lived tuples and creates no cycles; the cyclic
@@ -79,7 +86,7 @@ def simulate(
     collecting = gc.isenabled()
     gc.disable()
     try:
-        result = Replay(jobs, nodes, policy).run(progress)
+        result = Replay(jobs, nodes, policy, timeline_bin_s=timeline_bin_s).run(progress)
     finally:
         if collecting:
             gc.enable()
@@ -91,10 +98,18 @@ def simulate(
 class Replay:
     """State of one replay; `run()` is the event loop, the rest are its steps."""
 
-    def __init__(self, jobs: Sequence[Job], nodes: Sequence[NodeSpec], policy: Policy) -> None:
-        order = sorted(range(len(jobs)), key=lambda i: jobs[i].submit_s)
-        self.jobs = [jobs[i] for i in order]
+    def __init__(
+        self,
+        jobs: Sequence[Job],
+        nodes: Sequence[NodeSpec],
+        policy: Policy,
+        *,
+        timeline_bin_s: float | None = None,
+    ) -> None:
+        self.jobs, self.arrive = arrival_order(jobs, policy)
+        self.latency = policy.start_latency is not None
         self.policy = policy
+        self.timeline_bin_s = timeline_bin_s
         self.cluster = ClusterState(
             nodes, policy.placement, seed=policy.seed, sharing=policy.sharing
         )
@@ -164,6 +179,7 @@ class Replay:
         self.freed = False  # capacity was released since the last full pass
         self.retries: set[float] = set()
         self.deadlock: dict[str, float] | None = None
+        self.in_play: list[bool] = []  # with start latency: not rejected before the loop
 
     def _init_integrals(self) -> None:
         self.pool_of_class = [hw.pool for hw in self.cluster.classes]
@@ -174,7 +190,7 @@ class Replay:
         self.allocated_milli_s = 0.0
         self.held_milli_s = 0.0
         self.last_t = 0.0
-        self.timeline = new_timeline(self.jobs, self.pools)
+        self.timeline = new_timeline(self.jobs, self.arrive, self.pools, self.timeline_bin_s)
         self.recorder = TimelineRecorder(self.timeline)
         self.distinct_max = self.cluster.distinct_states()
 
@@ -207,14 +223,16 @@ class Replay:
 
     def run(self, progress: Callable[[float], None] | None = None) -> ReplayResult:
         self._reject_unschedulable()
-        jobs, events, evictions = self.jobs, self.events, self.evictions
+        arrive, events, evictions = self.arrive, self.events, self.evictions
         horizon = self.policy.horizon_s
         next_arrival = self.next_arrival = 0
-        n = len(jobs)
+        n = len(arrive)
         if self.on_begin is not None:
             self.on_begin()
         # one counter and one comparison per instant; -1 is never reached without a callback
         steps, check = 0, _PROGRESS_STEPS if progress else -1
+        floor = -math.inf  # an event due before the last instant (a burst deadline passed
+        # in a job's start latency) happens at it: time never runs backwards
         while next_arrival < n or events:
             steps += 1
             if steps == check:
@@ -224,17 +242,19 @@ class Replay:
                 self._drop_stale()
                 if not events and next_arrival >= n:
                     break
-            t = jobs[next_arrival].submit_s if next_arrival < n else events[0][0]
+            t = arrive[next_arrival] if next_arrival < n else events[0][0]
             if events and events[0][0] < t:
                 t = events[0][0]
+            t = max(t, floor)
             if horizon is not None and t > horizon:
                 break
             self.advance(t)
-            while events and events[0][0] == t:
+            floor = t
+            while events and events[0][0] <= t:
                 _, kind, _, i = heapq.heappop(events)
                 self._apply(kind, i)
             arrivals = []
-            while next_arrival < n and jobs[next_arrival].submit_s == t:
+            while next_arrival < n and arrive[next_arrival] == t:
                 if self.state[next_arrival] == PENDING:
                     arrivals.append(next_arrival)
                 next_arrival += 1
@@ -446,6 +466,8 @@ class Replay:
             elif verdicts[sid]:
                 self.state[i] = UNSCHEDULABLE
                 self.unschedulable[i] = verdicts[sid]
+        if self.latency:
+            self.in_play = [state == PENDING for state in self.state]
 
     def _stuck(self) -> None:
         """Nothing will ever happen again, yet jobs wait: partly placed jobs hold the GPUs."""

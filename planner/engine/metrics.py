@@ -25,7 +25,7 @@ from planner.engine.summary import (
 )
 from planner.engine.waits import REASON_CODES
 
-_PERCENTILES = (50, 95, 99)
+_PERCENTILES = (50, 90, 95, 99)
 GPU_JOBS = "gpu-jobs"
 ALL_JOBS = "all-jobs"
 TEAM_PREFIX = "team:"
@@ -229,11 +229,12 @@ def _waiting_gpu_hours(
 def _stats(values: np.ndarray) -> Stats:
     if not len(values):
         return Stats(jobs=0)
-    p50, p95, p99 = np.percentile(values, _PERCENTILES)
+    p50, p90, p95, p99 = np.percentile(values, _PERCENTILES)
     return Stats(
         jobs=len(values),
         mean=float(values.mean()),
         p50=float(p50),
+        p90=float(p90),
         p95=float(p95),
         p99=float(p99),
         max=float(values.max()),

@@ -6,6 +6,7 @@ adds the fields it owns (`Plugin.report`).
 
 from typing import TYPE_CHECKING, Any
 
+from planner.engine.arrivals import book_start_latency
 from planner.engine.cluster import MILLI
 from planner.engine.result import ReplayResult
 from planner.engine.states import BACKING_OFF, DONE, RUNNING, STATUS_TEXT, WAITING
@@ -31,6 +32,8 @@ def build_result(replay: "Replay") -> ReplayResult:
             reasons.close_override(i, preempted.pop(i))
         elif state == RUNNING:
             replay.end[i] = end
+    if replay.latency:
+        book_start_latency(replay, end)
     replay.recorder.finish()
     cluster = replay.cluster
     capacity: dict[str, int] = {}

@@ -43,9 +43,9 @@ class PodAdmission(Plugin):
         return False
 
     def allocate(self, arrivals: list[int], full: bool) -> None:
-        """kube-scheduler: one pod at a time in queue order; pods of jobs submitted at the
-        same instant interleave (their creation times do), which is how two jobs can each
-        end up holding part of what both need."""
+        """kube-scheduler: one pod at a time in queue order; pods of jobs entering the queue
+        at the same instant interleave (their creation times do), which is how two jobs can
+        each end up holding part of what both need."""
         replay = self.replay
         failed: Failed = set()
         if self.strict:
@@ -58,25 +58,23 @@ class PodAdmission(Plugin):
             waiting = sorted(i for sid in replay.queued_shapes for i in replay.queues[sid])
         else:
             waiting = [i for i in arrivals if replay.state[i] == WAITING]
-        jobs = replay.jobs
+        arrive = replay.arrive
         start = 0
         while start < len(waiting):
             stop = start + 1
-            while (
-                stop < len(waiting)
-                and jobs[waiting[stop]].submit_s == jobs[waiting[start]].submit_s
-            ):
+            while stop < len(waiting) and arrive[waiting[stop]] == arrive[waiting[start]]:
                 stop += 1
             self._place_round_robin(waiting[start:stop], failed, strict=False)
             start = stop
 
     def _head_group(self) -> list[int]:
-        """The strict-FIFO head and the jobs submitted at the same instant as it."""
+        """The strict-FIFO head and the jobs that entered the queue at the same instant."""
         replay = self.replay
-        submit = replay.jobs[replay.order[0]].submit_s
+        arrive = replay.arrive
+        head = arrive[replay.order[0]]
         group: list[int] = []
         for i in replay.order:
-            if replay.jobs[i].submit_s != submit:
+            if arrive[i] != head:
                 break
             group.append(i)
         return group

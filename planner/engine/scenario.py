@@ -1,4 +1,5 @@
-"""A replay scenario as users write it (YAML) or the app saves it: trace, cluster, policy.
+"""A replay scenario as users write it (YAML) or the app saves it: trace, cluster, policy,
+and what `planner twin` calibrated (`planner.engine.calibration`).
 
 pydantic validates it at the boundary; `Scenario.policy.to_policy()` and the cluster's node
 specs are what the engine receives. `planner schema` prints the JSON schema of this model.
@@ -11,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from planner.core.config import Node, NodePool, Whole
 from planner.core.errors import ScenarioError
+from planner.engine.calibration import CalibrationSpec
 from planner.engine.cluster import Placement
 from planner.engine.colocation import Colocation
 from planner.engine.overhead import Network, Overhead, Storage
@@ -412,6 +414,11 @@ class Scenario(_Config):
     sharing: tuple[SharingSpec, ...] = Field(default=(), description="MIG or time-slicing")
     priorities: PrioritiesSpec | None = None
     preemption: PreemptionCostSpec = PreemptionCostSpec()
+    calibration: CalibrationSpec | None = Field(
+        default=None,
+        description="what `planner twin` fitted: the start latency every job gets, and the "
+        "validation error every result carries",
+    )
 
     @model_validator(mode="after")
     def _one_queue_model(self) -> Self:
@@ -441,4 +448,7 @@ class Scenario(_Config):
             policy = replace(policy, colocation=colocation)
         if self.sharing:
             policy = replace(policy, sharing={s.gpu_type: s.to_mode() for s in self.sharing})
+        latency = self.calibration.start_latency if self.calibration else None
+        if latency is not None:
+            policy = replace(policy, start_latency=latency.to_start_latency())
         return policy

@@ -14,12 +14,13 @@ from planner.core.serialize import FLATTEN, OMIT
 
 @dataclass(frozen=True, slots=True)
 class Stats:
-    """Count, mean, median, 95th and 99th percentiles and maximum of some seconds (None
-    with no jobs)."""
+    """Count, mean, median, 90th, 95th and 99th percentiles and maximum of some seconds
+    (None with no jobs)."""
 
     jobs: int
     mean: float | None = None
     p50: float | None = None
+    p90: float | None = None
     p95: float | None = None
     p99: float | None = None
     max: float | None = None
@@ -153,10 +154,37 @@ class ReplaySummary:
 
 
 @dataclass(frozen=True, slots=True)
+class ValidationRatios:
+    """Replayed / observed on a calibration's held-back validation window (None where the
+    observed value was 0), and the twin check's one-line verdict."""
+
+    p50_ratio: float | None
+    p90_ratio: float | None
+    p99_ratio: float | None
+    withdrawn_ratio: float | None
+    verdict: str
+
+
+@dataclass(frozen=True, slots=True)
+class CalibrationNote:
+    """The error bar a replay of a calibrated scenario carries: where the calibration was
+    fitted and how well it reproduced the validation window."""
+
+    fitted_on: str
+    fit_until_s: float | None
+    validation_window_s: tuple[float, float] | None
+    effective_gpu_share: float
+    """Share of the history's node list its jobs effectively had (reported, not applied)."""
+    validation: ValidationRatios
+
+
+@dataclass(frozen=True, slots=True)
 class ReplayReport:
     """What `planner replay --json` prints and the scenario store keeps: the trace and
-    cluster replayed, then the summary's keys."""
+    cluster replayed, then the summary's keys, then the calibration's error bar if the
+    scenario was calibrated."""
 
     trace_id: str
     cluster: str
     summary: ReplaySummary = field(metadata=FLATTEN)
+    calibration: CalibrationNote | None = field(default=None, metadata=OMIT)

@@ -20,9 +20,16 @@ MAX_BINS = 4 * TIMELINE_BINS
 the number of events, whatever the simulated span (a job of 1e8 s, a far horizon)."""
 
 
-def new_timeline(jobs: list[Job], pools: list[str]) -> Timeline:
-    """An empty timeline whose bins cover the trace's submissions plus a typical run."""
-    span = (jobs[-1].submit_s + _median_duration(jobs)) if jobs else 1.0
+def new_timeline(
+    jobs: list[Job], arrive: list[float], pools: list[str], bin_s: float | None = None
+) -> Timeline:
+    """An empty timeline of bins `bin_s` wide; by default bins that cover the trace's
+    arrivals (`arrive`, ascending, as the replay numbers the jobs) plus a typical run."""
+    if bin_s is not None:
+        if not bin_s > 0:
+            raise ValueError(f"timeline bin width must be > 0 s (got {bin_s:g})")
+        return Timeline(bin_s=bin_s, pools=pools)
+    span = (arrive[-1] + _median_duration(jobs)) if jobs else 1.0
     return Timeline(bin_s=max(span / TIMELINE_BINS, 1.0), pools=pools)
 
 

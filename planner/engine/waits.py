@@ -24,6 +24,8 @@ WAIT_REASONS: dict[str, str] = {
     "preempted": "evicted by a preemption and waiting to run again",
     "over_budget": "its ClusterQueue has used its GPU-hour budget for the month",
     "evicted_online": "evicted when online services took their GPUs back, waiting to run again",
+    "start_latency": "between submission and entering the queue: admission, the scheduling "
+    "cycle and its retries while the rest of the cluster is busy (fitted by planner twin)",
 }
 REASON_CODES: tuple[str, ...] = tuple(WAIT_REASONS)
 (
@@ -38,6 +40,7 @@ REASON_CODES: tuple[str, ...] = tuple(WAIT_REASONS)
     PREEMPTED,
     OVER_BUDGET,
     EVICTED_ONLINE,
+    START_LATENCY,
 ) = range(len(REASON_CODES))
 
 UNSCHEDULABLE_REASONS: dict[str, str] = {

@@ -128,6 +128,7 @@ EN = {
     "replay.reason.preempted": "preempted",
     "replay.reason.over_budget": "over_budget",
     "replay.reason.evicted_online": "evicted_online",
+    "replay.reason.start_latency": "start_latency",
     "replay.meaning.cluster_full": "not enough free GPUs in the whole cluster for the job",
     "replay.meaning.gpu_type_busy": (
         "enough GPUs free in total, but not of the GPU type the job requires"
@@ -148,6 +149,10 @@ EN = {
     "replay.meaning.over_budget": "its ClusterQueue has used its GPU-hour budget for the month",
     "replay.meaning.evicted_online": (
         "evicted when online services took their GPUs back, waiting to run again"
+    ),
+    "replay.meaning.start_latency": (
+        "between submission and entering the queue: admission, the scheduling cycle and its "
+        "retries while the rest of the cluster is busy (fitted by planner twin)"
     ),
     "replay.save": "Save this scenario",
     "replay.save_caption": (
@@ -275,6 +280,7 @@ ZH = {
     "replay.reason.preempted": "被抢占 (preempted)",
     "replay.reason.over_budget": "超出预算 (over_budget)",
     "replay.reason.evicted_online": "被在线业务驱逐 (evicted_online)",
+    "replay.reason.start_latency": "启动延迟 (start_latency)",
     "replay.meaning.cluster_full": "整个集群的空闲 GPU 不足以运行该作业",
     "replay.meaning.gpu_type_busy": "空闲 GPU 总数足够，但不是作业所需的 GPU 型号",
     "replay.meaning.fragmented": "所需型号的空闲 GPU 总数足够，但没有一组节点能放下作业的所有 Pod",
@@ -288,6 +294,9 @@ ZH = {
     "replay.meaning.preempted": "被抢占后等待重新运行",
     "replay.meaning.over_budget": "所属 ClusterQueue 已用完本月的 GPU 小时预算",
     "replay.meaning.evicted_online": "在线业务收回 GPU 时被驱逐，等待重新运行",
+    "replay.meaning.start_latency": (
+        "从提交到进入队列之间：准入、调度周期及集群其余部分繁忙时的重试（由 planner twin 拟合）"
+    ),
     "replay.save": "保存此场景",
     "replay.save_caption": (
         "以名称连同这些结果一起保存：可在“比较”页面与其他场景对比，在“集群与策略”页面载入，"

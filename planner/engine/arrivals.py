@@ -1,0 +1,53 @@
+"""When each job enters the queue: at its submission, plus its start latency when the policy
+has one (`Policy.start_latency`, fitted by `planner twin`).
+
+The replay numbers jobs in the order they enter (ties by submission, then as given), offers
+them to the scheduler then, and keeps FIFO order by it. Waits are still measured from the
+submission; the time before entering is booked to the `start_latency` wait reason, so the
+reasons still add up to each job's wait. Deadlines (withdrawal, burst) count from the
+submission too: a job whose deadline comes before it enters is withdrawn without entering.
+"""
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from planner.core.model import Job
+from planner.engine.policy import Policy
+from planner.engine.states import PENDING, WITHDRAWN
+from planner.engine.waits import START_LATENCY
+
+if TYPE_CHECKING:
+    from planner.engine.loop import Replay
+
+
+def arrival_order(jobs: Sequence[Job], policy: Policy) -> tuple[list[Job], list[float]]:
+    """The jobs in the order they enter the queue, and when each does (ascending)."""
+    latency = policy.start_latency
+    if latency is None:
+        order = sorted(range(len(jobs)), key=lambda i: jobs[i].submit_s)
+        ordered = [jobs[i] for i in order]
+        return ordered, [job.submit_s for job in ordered]
+    arrive = [job.submit_s + latency.latency_s(job) for job in jobs]
+    order = sorted(range(len(jobs)), key=lambda i: (arrive[i], jobs[i].submit_s))
+    return [jobs[i] for i in order], [arrive[i] for i in order]
+
+
+def book_start_latency(replay: "Replay", end: float) -> None:
+    """Book each job's time between its submission and entering the queue to
+    `start_latency`: all of its latency once it entered; up to its deadline if it was
+    withdrawn before; up to the end if the replay stopped first. Jobs set aside before the
+    loop (unschedulable, never fitting, sent to the cloud) entered nothing and book nothing."""
+    jobs, arrive, state, stopped = replay.jobs, replay.arrive, replay.state, replay.end
+    reasons = replay.reasons
+    for i, playing in enumerate(replay.in_play):
+        if not playing:
+            continue
+        entered = arrive[i]
+        if state[i] == PENDING:
+            entered = min(entered, end)
+        elif state[i] == WITHDRAWN and replay.start[i] is None:
+            left = stopped[i]
+            entered = entered if left is None else min(entered, left)
+        seconds = entered - jobs[i].submit_s
+        if seconds > 0:
+            reasons.wait_of(i)[START_LATENCY] += seconds
