@@ -94,6 +94,32 @@ def test_a_deadline_before_the_job_enters_the_queue_withdraws_it_unstarted() -> 
     assert summarize(result).wait_s.jobs == 0
 
 
+def test_a_burst_threshold_passed_during_the_latency_bursts_on_entering_if_it_cannot_start() -> (
+    None
+):
+    jobs = [Job("busy", 0.0, 100.0), Job("late", 1.0, 10.0), Job("free", 200.0, 10.0)]
+    policy = Policy(start_latency=fixed(30.0), burst_after_s=10.0)
+
+    result = simulate(jobs, ONE_GPU, policy)
+
+    # busy enters at 30 and runs; late enters at 31 (past its threshold, 11) and bursts at
+    # once; free enters at 230 on an idle cluster and starts although its threshold passed
+    assert [job.job_id for job in result.jobs] == ["busy", "late", "free"]
+    assert result.status == ["completed", "burst", "completed"]
+    assert result.start_s == [30.0, 31.0, 230.0]
+    assert booked_latency(result, 1) == 30.0
+
+
+def test_a_job_still_in_its_latency_at_the_horizon_books_it_up_to_the_horizon() -> None:
+    result = simulate(
+        [Job("a", 0.0, 10.0)], ONE_GPU, Policy(start_latency=fixed(60.0), horizon_s=20.0)
+    )
+
+    assert (result.status, result.start_s) == (["unfinished"], [None])
+    assert booked_latency(result, 0) == 20.0
+    assert summarize(result).still_waiting == 1
+
+
 def test_a_scenario_with_a_fixed_calibration_floor_replays_the_same() -> None:
     scenario = Scenario.model_validate({"calibration": {"start_latency": {"fixed_s": 30}}})
     jobs = [Job("a", 0.0, 100.0), Job("b", 5.0, 10.0), Job("w", 0.0, 5.0, withdraw_after_s=10)]
@@ -184,6 +210,8 @@ def test_with_start_latency_no_job_starts_early_no_node_overfills_and_every_seco
     for t in sorted({start for start, _, _ in spans}):
         active = [i for start, end, i in spans if start <= t < end]
         assert_fits_nodes(result, nodes, active, f"at {t}")
+    held = sum(sum(g for _, g in result.placement[i]) * (end - start) for start, end, i in spans)
+    assert result.allocated_gpu_s == pytest.approx(held, rel=1e-6, abs=1e-6)
     for i, job in enumerate(result.jobs):
         own = latency.latency_s(job)
         start, waited = result.start_s[i], result.wait_by_reason[i]
