@@ -24,6 +24,7 @@ LAYERS = (
     "planner.cost",
     "planner.ingest",
     "planner.synth",
+    "planner.twin",
     "planner.engine",
     "planner.core",
 )

@@ -22,6 +22,7 @@ from planner.cli.prices import add_price_commands
 from planner.cli.replay import add_commands
 from planner.cli.scenarios import add_scenario_commands
 from planner.cli.tco import add_tco_command
+from planner.cli.twin import add_twin_command
 from planner.core.errors import PlannerError
 from planner.synth.profiles import PROFILES
 
@@ -109,6 +110,7 @@ def _parser() -> argparse.ArgumentParser:
     synth.set_defaults(run=_synth)
     add_commands(sub, _read_options, _options)
     add_tco_command(sub, _read_options, _options)
+    add_twin_command(sub, _read_options, _options)
     add_price_commands(sub)
     add_scenario_commands(sub)
     return parser

@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from planner.core.config import NodeSpec, Whole
 from planner.core.errors import ScenarioError
 from planner.cost.cloud import PricingModel
+from planner.engine.calibration import CalibrationSpec
 from planner.engine.scenario import (
     ColocationSpec,
     OverheadSpec,
@@ -81,6 +82,9 @@ class SchedulingSpec(_Config):
     sharing: tuple[SharingSpec, ...] = ()
     priorities: PrioritiesSpec | None = None
     preemption: PreemptionCostSpec = PreemptionCostSpec()
+    calibration: CalibrationSpec | None = Field(
+        default=None, description="start latency and error bar fitted by `planner twin`"
+    )
 
 
 class SpotSpec(_Config):
@@ -249,6 +253,7 @@ def tco_from_replay(scenario: Scenario, nodes: list[NodeSpec], **fields: object)
             "sharing",
             "priorities",
             "preemption",
+            "calibration",
         },
         exclude_defaults=True,
     )

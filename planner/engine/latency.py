@@ -55,9 +55,13 @@ class SizeClasses:
             return f"{gpu_words} per pod"
         band = int(mem.removeprefix("mem"))
         edges = self.mem_edges_gib
-        low = f"{edges[band - 1]:g}" if band > 0 else "0"
-        high = f"{edges[band]:g} GiB" if band < len(edges) else "GiB and more"
-        return f"{gpu_words} per pod, memory {low}-{high}"
+        if not edges:
+            return f"{gpu_words} per pod"
+        if band == 0:
+            return f"{gpu_words} per pod, memory under {edges[0]:g} GiB"
+        if band >= len(edges):
+            return f"{gpu_words} per pod, memory {edges[-1]:g} GiB and more"
+        return f"{gpu_words} per pod, memory {edges[band - 1]:g}-{edges[band]:g} GiB"
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,7 +36,7 @@ PLACEMENT_HELP = {
     "spread": "kube-scheduler LeastAllocated over GPU, CPU and memory (the k8s default)",
     "random": "a uniformly random node that fits (seeded)",
     "fgd": "fragmentation gradient descent (ATC'23): the node whose fragmentation, measured "
-    "against the trace's mix of GPU requests, grows least",
+    "against the trace's mix of pod requests (CPU-only pods included), grows least",
 }
 QUEUEING_HELP = {
     "strict-fifo": "jobs start in submit order; the head blocks everyone behind it",

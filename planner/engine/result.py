@@ -45,7 +45,9 @@ class Timeline:
 
 @dataclass(slots=True)
 class ReplayResult:
-    """Per-job outcomes (lists indexed like `jobs`, which is in submit order) and run totals."""
+    """Per-job outcomes (lists indexed like `jobs`, in the order jobs entered the queue:
+    submission plus start latency, ties by submission; without latency, submit order) and
+    run totals."""
 
     jobs: list[Job]
     policy: Policy

@@ -23,6 +23,7 @@ from planner.core.model import Job
 from planner.core.spreadsheet_text import safe_row
 from planner.engine import ReplayResult, simulate
 from planner.engine.metrics import waited_s
+from planner.engine.policy import Policy
 from planner.engine.scenario import ClusterSpec, MigSpec, Scenario, SharingSpec
 from planner.engine.sharing import mode_label
 from planner.engine.volcano_queues import to_queues, volcano_notes
@@ -108,9 +109,34 @@ def run_scenario(
     progress: Callable[[float], None] | None = None,
     *,
     files: FileAccess,
+    timeline_bin_s: float | None = None,
 ) -> ReplayRun:
     """Replay the scenario's trace on its cluster; `progress` goes to `engine.simulate`;
-    `files` says which files the scenario may name."""
+    `files` says which files the scenario may name; `timeline_bin_s` (None: chosen from the
+    trace's span) bins the timeline."""
+    ready = prepare(con, scenario, options, files=files)
+    result = simulate(
+        ready.jobs, ready.nodes, ready.policy, progress, timeline_bin_s=timeline_bin_s
+    )
+    return ReplayRun(ready.trace_id, ready.cluster_name, result, ready.notes)
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """A scenario's trace, cluster and policy, read and checked: what a replay runs on."""
+
+    trace_id: str
+    cluster_name: str
+    jobs: list[Job]
+    nodes: list[NodeSpec]
+    policy: Policy
+    notes: list[str]
+
+
+def prepare(
+    con: Connection, scenario: Scenario, options: IngestOptions | None, *, files: FileAccess
+) -> Prepared:
+    """Find the scenario's trace (importing a file first) and read its cluster."""
     if scenario.trace is None:
         raise ScenarioError("no trace: give TRACE (a file or a stored trace id) or `trace:`")
     if scenario.cluster is None:
@@ -131,8 +157,7 @@ def run_scenario(
     if scenario.volcano is not None:
         scenario, volcano = with_volcano_queues(scenario, nodes)
         notes = [*notes, *volcano]
-    result = simulate(load_jobs(con, trace_id), nodes, scenario.to_policy(), progress)
-    return ReplayRun(trace_id, name, result, notes)
+    return Prepared(trace_id, name, load_jobs(con, trace_id), nodes, scenario.to_policy(), notes)
 
 
 def with_volcano_queues(scenario: Scenario, nodes: list[NodeSpec]) -> tuple[Scenario, list[str]]:

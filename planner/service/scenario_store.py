@@ -125,7 +125,8 @@ def run_yaml(con: Connection, yaml_text: str, source: str, *, files: FileAccess)
     if isinstance(scenario, TcoScenario):
         return json_dict(run_tco(con, scenario, files=files))
     run = run_scenario(con, scenario, files=files)
-    return json_dict(ReplayReport(run.trace_id, run.cluster_name, summarize(run.result)))
+    bar = scenario.calibration.error_bar() if scenario.calibration else None
+    return json_dict(ReplayReport(run.trace_id, run.cluster_name, summarize(run.result), bar))
 
 
 def run_and_store(con: Connection, name: str, *, files: FileAccess) -> SavedScenario:

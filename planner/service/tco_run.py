@@ -31,6 +31,7 @@ from planner.cost.results import Horizon, TcoReport
 from planner.cost.scenario import CloudSpec, TcoScenario
 from planner.cost.scope import CPU_POOL, LeftOut, Scoped, scoped_jobs
 from planner.engine import ReplayResult, simulate
+from planner.engine.calibration import error_bar_text
 from planner.engine.metrics import summarize, useful_gpu_hours
 from planner.engine.policy import Policy
 from planner.ingest import IngestOptions
@@ -203,6 +204,8 @@ def _policy(scenario: TcoScenario, nodes: list[NodeSpec], inputs: Inputs) -> Pol
     if replay.volcano is not None:
         replay, notes = with_volcano_queues(replay, nodes)
         inputs.notes.extend(notes)
+    if replay.calibration is not None and (bar := replay.calibration.error_bar()) is not None:
+        inputs.notes.append(error_bar_text(bar))
     return replay.to_policy()
 
 

@@ -1,0 +1,229 @@
+"""`planner twin`: does the replay reproduce what happened? Printing only; the method is
+`planner.twin.calibrate`."""
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from planner.cli.db import database
+from planner.core.file_access import LOCAL_FILES
+from planner.core.serialize import to_json
+
+if TYPE_CHECKING:
+    from planner.ingest import IngestOptions
+    from planner.twin.report import Comparison, GroupWaits, TwinReport
+
+ReadOptions = Callable[[argparse.Namespace], "IngestOptions"]
+DAY_S = 86_400.0
+_UNITS = {"s": 1.0, "m": 60.0, "h": 3600.0, "d": DAY_S}
+
+
+def add_twin_command(
+    sub: Any, read_options: Callable[[argparse.ArgumentParser], None], options: ReadOptions
+) -> None:
+    twin = sub.add_parser(
+        "twin",
+        help="does the replay reproduce what happened? compare and calibrate",
+        description=(
+            "Replay a history on the cluster it came from and compare it with what happened "
+            "(observed starts, waits, withdrawn jobs, allocated GPUs). Start latency per "
+            "pod-size class, the effective capacity and the policy are fitted on the jobs "
+            "submitted before --fit-until and checked on the jobs submitted after it."
+        ),
+    )
+    twin.add_argument("trace", nargs="?", metavar="TRACE", help="job history file or stored id")
+    twin.add_argument("--nodes", metavar="NODE_LIST_FILE", help="the history's node list")
+    twin.add_argument("--scenario", type=Path, metavar="FILE.yaml", help="scenario file")
+    twin.add_argument(
+        "--fit-until",
+        type=_duration,
+        metavar="T",
+        help="end of the fit window, from the trace start: seconds, or 12h, 30d (default: "
+        "when 60%% of the jobs had been submitted)",
+    )
+    twin.add_argument(
+        "--bin",
+        type=_duration,
+        default=3600.0,
+        metavar="WIDTH",
+        help="allocated-GPU series bin, e.g. 900, 15m, 1h (default), 1d",
+    )
+    twin.add_argument("--out", type=Path, metavar="FILE.csv", help="write the per-job table")
+    twin.add_argument(
+        "--save-scenario", type=Path, metavar="FILE.yaml", help="write the calibrated scenario"
+    )
+    read_options(twin)
+    twin.set_defaults(run=lambda args: _twin(args, options(args)))
+
+
+def _twin(args: argparse.Namespace, options: "IngestOptions") -> int:
+    from planner.engine.scenario import ClusterSpec, Scenario
+    from planner.service.replay import load_scenario
+    from planner.service.twin import twin_check, write_rows
+
+    scenario = load_scenario(args.scenario) if args.scenario else Scenario()
+    update: dict[str, Any] = {}
+    if args.trace:
+        update["trace"] = args.trace
+    if args.nodes:
+        update["cluster"] = ClusterSpec(node_list=args.nodes)
+    scenario = scenario.model_copy(update=update)
+    with database(args.db) as con:
+        result = twin_check(
+            con, scenario, options, files=LOCAL_FILES, fit_until_s=args.fit_until, bin_s=args.bin
+        )
+    for note in result.notes:
+        print(f"note: {note}", file=sys.stderr)
+    if args.out:
+        write_rows(result.run.rows, args.out)
+    if args.save_scenario:
+        from planner.service.twin import save_calibrated
+
+        save_calibrated(scenario, result, args.save_scenario)
+    report = result.run.report
+    if args.json:
+        print(json.dumps(to_json(report), indent=2))
+    else:
+        print("\n".join(twin_lines(report)))
+    return 0
+
+
+def _duration(text: str) -> float:
+    value = text.strip().lower()
+    unit = _UNITS.get(value[-1:])
+    number = value[:-1] if unit is not None else value
+    try:
+        seconds = float(number) * (unit or 1.0)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: give seconds, or a number with s, m, h or d (e.g. 900, 15m, 1h)"
+        ) from err
+    if not 0 < seconds < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r}: give a duration above 0")
+    return seconds
+
+
+def twin_lines(r: "TwinReport") -> list[str]:
+    cal = r.calibration
+    lines = [
+        f"twin check: {r.trace} on {r.cluster}: {r.jobs:,} jobs, "
+        f"{r.jobs_with_observed_start:,} with an observed start",
+        f"fit window: jobs submitted before {_when(cal.fit_until_s)}; validation: the rest",
+        f"the history's own jobs held {r.history_gpu_share:.2%} of the "
+        f"{r.node_gpus:,} GPUs on average",
+    ]
+    lines += [f"note: {note}" for note in r.notes]
+    lines.append(
+        f"calibrated: effective capacity {cal.effective_gpu_share:.1%} of the node list "
+        f"({cal.effective_gpus:,} GPUs); policy {cal.policy.admission} admission, "
+        f"{cal.policy.queueing} (score {cal.policy.score:.3f}; "
+        + ", ".join(f"{p.admission}/{p.queueing} {p.score:.3f}" for p in cal.policy_scores)
+        + ")"
+    )
+    lines.append("start latency by pod-size class (fit window, uncontended starts):")
+    lines.append(f"  {'class':<60} {'jobs':>6} {'p50 s':>8} {'p90 s':>8} {'never placed':>13}")
+    for c in cal.latency:
+        lines.append(
+            f"  {c.description:<60} {c.jobs:>6,} {c.p50_s:>8,.0f} {c.p90_s:>8,.0f} "
+            f"{c.never_placed_share:>13.1%}"
+        )
+    lines.append(
+        f"validation window ({r.after.jobs:,} jobs):  observed | before calibration | calibrated"
+    )
+    lines += _table(r.before, r.after)
+    lines.append(f"fit window ({r.fit.jobs:,} jobs), calibrated: {_short(r.fit)}")
+    lines.append("by GPU-size class (validation, observed -> calibrated p50/p90/p99 s):")
+    lines += _groups(r.after.by_size)
+    lines.append("by team (validation, observed -> calibrated p50/p90/p99 s):")
+    lines += _groups(r.after.by_team)
+    lines.append(f"verdict: {r.verdict}")
+    return lines
+
+
+def _table(before: "Comparison", after: "Comparison") -> list[str]:
+    rows = []
+    for name in ("p50", "p90", "p99", "mean"):
+        o = getattr(after.observed, name)
+        rows.append(
+            (
+                f"wait {name} (s)",
+                _s(o),
+                _s(getattr(before.replayed, name)),
+                _s(getattr(after.replayed, name)),
+            )
+        )
+    rows += [
+        (
+            "waited > 0 s",
+            f"{after.waited_share[0]:.1%}",
+            f"{before.waited_share[1]:.1%}",
+            f"{after.waited_share[1]:.1%}",
+        ),
+        (
+            "waiting GPU-hours",
+            f"{after.waiting_gpu_hours[0]:,.1f}",
+            f"{before.waiting_gpu_hours[1]:,.1f}",
+            f"{after.waiting_gpu_hours[1]:,.1f}",
+        ),
+        (
+            "withdrawn jobs",
+            f"{after.withdrawn[0]:,}",
+            f"{before.withdrawn[1]:,}",
+            f"{after.withdrawn[1]:,}",
+        ),
+        ("KS distance of waits", "", _f(before.ks_distance), _f(after.ks_distance)),
+        ("Wasserstein distance (s)", "", _s(before.wasserstein_s), _s(after.wasserstein_s)),
+        (
+            f"allocated GPUs: correlation ({_when(after.allocation_bin_s)} bins)",
+            "",
+            _f(before.allocation_correlation),
+            _f(after.allocation_correlation),
+        ),
+        (
+            "allocated GPUs: mean error / mean",
+            "",
+            _pct(before.allocation_error),
+            _pct(after.allocation_error),
+        ),
+    ]
+    return [f"  {a:<44} {b:>10} {c:>12} {d:>12}" for a, b, c, d in rows]
+
+
+def _short(c: "Comparison") -> str:
+    o, r = c.observed, c.replayed
+    return (
+        f"p50 {_s(o.p50)} -> {_s(r.p50)}, p90 {_s(o.p90)} -> {_s(r.p90)}, p99 {_s(o.p99)} -> "
+        f"{_s(r.p99)} s; withdrawn {c.withdrawn[0]:,} -> {c.withdrawn[1]:,}"
+    )
+
+
+def _groups(groups: "tuple[GroupWaits, ...]") -> list[str]:
+    return [
+        f"  {g.group:<12} {g.observed.jobs:>6,} jobs  "
+        f"{_s(g.observed.p50)}/{_s(g.observed.p90)}/{_s(g.observed.p99)} -> "
+        f"{_s(g.replayed.p50)}/{_s(g.replayed.p90)}/{_s(g.replayed.p99)}"
+        for g in groups
+    ]
+
+
+def _s(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:,.0f}"
+
+
+def _f(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.3f}"
+
+
+def _pct(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.1%}"
+
+
+def _when(seconds: float) -> str:
+    if seconds >= DAY_S:
+        return f"{seconds / DAY_S:,.1f} d"
+    if seconds >= 3600:
+        return f"{seconds / 3600:,.1f} h"
+    return f"{seconds:,.0f} s"

@@ -1,0 +1,108 @@
+"""Edge of the twin check: read a scenario's trace and cluster, run `planner.twin`, write its
+per-job table and the calibrated scenario."""
+
+import csv
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+from planner.core.errors import ScenarioError
+from planner.core.file_access import FileAccess
+from planner.core.spreadsheet_text import safe_row
+from planner.engine.calibration import CalibrationSpec
+from planner.engine.scenario import PolicySpec, Scenario
+from planner.ingest import IngestOptions
+from planner.service.replay import prepare
+from planner.service.scenario_store import to_yaml
+from planner.store import Connection
+from planner.twin.calibrate import NoObservedStartsError, TwinInput, TwinRun, run_twin
+from planner.twin.report import JobRow
+
+ROW_COLUMNS = tuple(f.name for f in fields(JobRow))
+
+
+class NoTwinError(ScenarioError):
+    """The history cannot support a twin check (no observed starts)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TwinResult:
+    trace_id: str
+    run: TwinRun
+    notes: list[str]
+
+
+def twin_check(
+    con: Connection,
+    scenario: Scenario,
+    options: IngestOptions | None = None,
+    progress: Callable[[float], None] | None = None,
+    *,
+    files: FileAccess,
+    fit_until_s: float | None = None,
+    bin_s: float = 3600.0,
+) -> TwinResult:
+    """Replay the scenario's trace on its cluster against what happened, calibrated."""
+    ready = prepare(con, scenario, options, files=files)
+    spec = TwinInput(
+        trace=scenario.trace or ready.trace_id,
+        cluster=ready.cluster_name,
+        jobs=ready.jobs,
+        nodes=ready.nodes,
+        policy=ready.policy,
+        fit_until_s=fit_until_s,
+        bin_s=bin_s,
+        seed=ready.policy.seed,
+    )
+    try:
+        run = run_twin(spec, progress)
+    except NoObservedStartsError as err:
+        raise NoTwinError(str(err)) from err
+    return TwinResult(ready.trace_id, run, ready.notes)
+
+
+def write_rows(rows: tuple[JobRow, ...], path: Path) -> int:
+    """The per-job table as CSV (text cells made safe for spreadsheets)."""
+    with path.open("w", newline="", encoding="utf-8") as out:
+        writer = csv.writer(out)
+        writer.writerow(ROW_COLUMNS)
+        for row in rows:
+            writer.writerow(safe_row(getattr(row, name) for name in ROW_COLUMNS))
+    return len(rows)
+
+
+def calibrated(scenario: Scenario, result: TwinResult) -> Scenario:
+    """The scenario with the fitted policy and a `calibration:` block: every replay of it
+    adds the start latency and carries the validation window's error as its error bar."""
+    report = result.run.report
+    cal, after = report.calibration, report.after
+    seen, replayed = after.withdrawn
+    block = CalibrationSpec.from_fit(
+        result.run.latency,
+        fitted_on=f"{report.trace} ({result.trace_id})",
+        fit_until_s=cal.fit_until_s,
+        validation_window_s=after.window_s,
+        effective_gpu_share=cal.effective_gpu_share,
+        policy_fit={
+            "admission": cal.policy.admission,
+            "queueing": cal.policy.queueing,
+            "score": cal.policy.score,
+        },
+        validation={
+            "p50_ratio": after.ratios["p50"],
+            "p90_ratio": after.ratios["p90"],
+            "p99_ratio": after.ratios["p99"],
+            "withdrawn_ratio": replayed / seen if seen else None,
+            "verdict": after.verdict,
+        },
+    )
+    policy = PolicySpec.model_validate(
+        scenario.policy.model_dump()
+        | {"admission": cal.policy.admission, "queueing": cal.policy.queueing}
+    )
+    name = scenario.name or f"calibrated on {report.trace}"
+    return scenario.model_copy(update={"calibration": block, "policy": policy, "name": name})
+
+
+def save_calibrated(scenario: Scenario, result: TwinResult, path: Path) -> None:
+    path.write_text(to_yaml(calibrated(scenario, result), result.trace_id), encoding="utf-8")

@@ -1,0 +1,359 @@
+"""The twin check: replay a history on the cluster it came from, calibrate what the history
+cannot show, and measure the fit on a later window held back from the calibration.
+
+1. Split the history at `fit_until_s` (default: when 60% of its jobs had been submitted).
+2. Effective capacity: a history that uses a small share of its node list met a cluster
+   busy with other work (the closed-system check warns below `CLOSED_SYSTEM_SHARE`). The
+   fit tries shares of the node list (each kind of node cut in proportion) and keeps the
+   one whose replay best reproduces the fit window's waits; the rest is background load.
+3. Start latency per pod-size class, from the observed waits of jobs that replay says met
+   no contention on that capacity (`planner.twin.latency_fit`), and the never-placed share.
+4. The policy (gang or pod admission, fifo, strict fifo or backfill) that best explains the
+   fit window, reported with its score.
+5. Replay the whole history calibrated and compare the validation window; the plain replay
+   (whole node list, no latency) is compared the same way, as "before".
+
+Scores: the sum over p50, p90 and p99 of |log((replayed + 1 s) / (observed + 1 s))| plus the
+same for the withdrawn count; 0 is a perfect fit.
+"""
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from planner.core.config import NodeSpec
+from planner.core.model import Job
+from planner.engine.latency import StartLatency
+from planner.engine.loop import simulate
+from planner.engine.policy import Policy
+from planner.engine.result import ReplayResult
+from planner.twin.compare import Outcome, compare, observed_outcome, observed_wait
+from planner.twin.latency_fit import MEM_BAND_CHOICES, MEM_BANDS, LatencyFit, fit_latency, twin_jobs
+from planner.twin.report import (
+    CLOSED_SYSTEM_SHARE,
+    Calibration,
+    CapacityFit,
+    Comparison,
+    JobRow,
+    PolicyFit,
+    TwinReport,
+)
+
+FIT_SHARE = 0.6
+GRID = 12  # node-list shares tried first (log-spaced), before refining around the best
+REFINE = 4
+POLICIES = (("gang", "fifo"), ("gang", "strict-fifo"), ("gang", "backfill"), ("pod", "fifo"))
+
+
+class NoObservedStartsError(ValueError):
+    """The history has no observed start times: there is nothing to compare a replay to."""
+
+
+@dataclass(frozen=True, slots=True)
+class TwinInput:
+    trace: str
+    cluster: str
+    jobs: Sequence[Job]
+    nodes: Sequence[NodeSpec]
+    policy: Policy
+    fit_until_s: float | None = None
+    bin_s: float = 3600.0
+    seed: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class TwinRun:
+    """The report, and what a calibrated scenario is made of."""
+
+    report: TwinReport
+    latency: StartLatency
+    policy: Policy
+    rows: tuple[JobRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _Trial:
+    share: float
+    nodes: list[NodeSpec]
+    fit: LatencyFit
+    score: float
+    comparison: Comparison
+    uncontended: set[str]
+
+
+def run_twin(spec: TwinInput, progress: Callable[[float], None] | None = None) -> TwinRun:
+    jobs = list(spec.jobs)
+    started = [j for j in jobs if observed_wait(j) is not None]
+    if not started:
+        raise NoObservedStartsError(
+            "this history has no observed start times (a scheduled or start column), so "
+            "there is nothing to compare a replay with: export the start time of each job "
+            "to check the replay against what happened"
+        )
+    end = _history_end(jobs)
+    observed = {j.job_id: observed_outcome(j, end) for j in jobs}
+    cut = spec.fit_until_s if spec.fit_until_s is not None else default_fit_until(jobs)
+    begin = min(j.submit_s for j in jobs)
+    val_window = (cut, max(end, cut) + 1.0)
+    fitter = _Fitter(spec, jobs, observed, (begin, cut))
+    trials = fitter.capacity_search(progress)
+    best = fitter.with_bands(min(trials, key=lambda t: (t.score, -t.share)))
+    policies = fitter.policy_search(best)
+    chosen = min(policies, key=lambda p: p.score)
+    policy = replace(fitter.base, admission=chosen.admission, queueing=chosen.queueing)  # type: ignore[arg-type]
+    after_outcomes = _outcomes(_twin_replay(jobs, best.nodes, policy, best.fit))
+    after = compare(jobs, observed, after_outcomes, val_window, spec.bin_s)
+    plain = _outcomes(simulate(jobs, spec.nodes, fitter.base))
+    before = compare(jobs, observed, plain, val_window, spec.bin_s)
+    if progress is not None:
+        progress(1.0)
+    node_gpus = sum(n.gpus for n in spec.nodes)
+    share_used = _history_gpus(jobs, observed, end) / node_gpus if node_gpus else 0.0
+    calibration = Calibration(
+        fit_until_s=cut,
+        latency=best.fit.classes,
+        effective_gpu_share=best.share,
+        effective_gpus=sum(n.gpus for n in best.nodes),
+        capacity_scores=tuple(
+            CapacityFit(t.share, sum(n.gpus for n in t.nodes), round(t.score, 4))
+            for t in sorted(trials, key=lambda t: t.share)
+        ),
+        policy_scores=tuple(policies),
+        policy=chosen,
+    )
+    report = TwinReport(
+        trace=spec.trace,
+        cluster=spec.cluster,
+        jobs=len(jobs),
+        jobs_with_observed_start=len(started),
+        node_gpus=node_gpus,
+        history_gpu_share=share_used,
+        notes=_notes(share_used, policies),
+        fit=compare(jobs, observed, after_outcomes, fitter.window, spec.bin_s),
+        before=before,
+        after=after,
+        calibration=calibration,
+        verdict=after.verdict,
+    )
+    rows = job_rows(jobs, observed, after_outcomes, cut, best.fit)
+    return TwinRun(report, best.fit.latency, replace(policy, start_latency=best.fit.latency), rows)
+
+
+def default_fit_until(jobs: Sequence[Job]) -> float:
+    """The submission time by which `FIT_SHARE` of the jobs had been submitted."""
+    submits = sorted(j.submit_s for j in jobs if not j.running_at_start) or [0.0]
+    return float(submits[min(int(len(submits) * FIT_SHARE), len(submits) - 1)])
+
+
+class _Fitter:
+    """The searches of one calibration: each trial replays the whole history and scores the
+    fit window only (a replay is causal: later jobs never change earlier starts)."""
+
+    def __init__(
+        self,
+        spec: TwinInput,
+        jobs: list[Job],
+        observed: dict[str, Outcome],
+        window: tuple[float, float],
+    ) -> None:
+        self.spec, self.jobs, self.observed, self.window = spec, jobs, observed, window
+        self.base = replace(spec.policy, start_latency=None)
+        self.fit_jobs = [
+            j for j in jobs if window[0] <= j.submit_s < window[1] and not j.running_at_start
+        ]
+        self.trials: dict[int, _Trial] = {}
+        self.unschedulable: int | None = None
+
+    def capacity_search(self, progress: Callable[[float], None] | None) -> list[_Trial]:
+        """A log-spaced grid of node-list shares, then halving the gaps around the best."""
+        node_gpus = sum(n.gpus for n in self.spec.nodes)
+        peak = _peak_gpus(self.jobs, self.observed)
+        low = min(max(peak / node_gpus / 2, 1e-4), 1.0) if node_gpus else 1.0
+        shares = [float(s) for s in np.geomspace(1.0, low, GRID)] if low < 1 else [1.0]
+        steps = len(shares) + REFINE
+        for k, share in enumerate(shares):
+            self.try_share(share)
+            _tell(progress, 0.8 * (k + 1) / steps)
+        for k in range(REFINE):
+            ranked = sorted(self.trials.values(), key=lambda t: t.share)
+            at = min(range(len(ranked)), key=lambda i: ranked[i].score)
+            for near in ranked[max(at - 1, 0) : at] + ranked[at + 1 : at + 2]:
+                self.try_share(math.sqrt(near.share * ranked[at].share))
+            _tell(progress, 0.8 * (len(shares) + k + 1) / steps)
+        return list(self.trials.values())
+
+    def try_share(self, share: float) -> None:
+        nodes = effective_nodes(self.spec.nodes, share)
+        gpus = sum(n.gpus for n in nodes)
+        if not gpus or gpus in self.trials:
+            return
+        contention = simulate(self.jobs, nodes, self.base)
+        unschedulable = sum(s == "unschedulable" for s in contention.status)
+        if self.unschedulable is None:
+            self.unschedulable = unschedulable  # the whole node list's, tried first
+        elif unschedulable > self.unschedulable:
+            return  # a cut that drops the only nodes some jobs fit on is not the cluster
+        self.trials[gpus] = self.trial(share, nodes, _uncontended(contention, self.window))
+
+    def trial(
+        self, share: float, nodes: list[NodeSpec], uncontended: set[str], bands: int = MEM_BANDS
+    ) -> _Trial:
+        fit = fit_latency(self.fit_jobs, uncontended, self.spec.seed, bands)
+        replayed = _outcomes(_twin_replay(self.jobs, nodes, self.base, fit))
+        comparison = compare(self.jobs, self.observed, replayed, self.window, self.spec.bin_s)
+        return _Trial(share, nodes, fit, score(comparison), comparison, uncontended)
+
+    def with_bands(self, best: _Trial) -> _Trial:
+        """Memory bands chosen on the fit window alone: fit on its first 60%, score its
+        last 40%, keep the best count, refit on the whole fit window."""
+        inner_cut = default_fit_until(self.fit_jobs)
+        inner = _Fitter(self.spec, self.jobs, self.observed, (self.window[0], inner_cut))
+        held = (inner_cut, self.window[1])
+        scores = {}
+        for bands in MEM_BAND_CHOICES:
+            fit = fit_latency(inner.fit_jobs, best.uncontended, self.spec.seed, bands)
+            replayed = _outcomes(_twin_replay(self.jobs, best.nodes, self.base, fit))
+            scores[bands] = score(compare(self.jobs, self.observed, replayed, held, 3600.0))
+        bands = min(MEM_BAND_CHOICES, key=lambda b: scores[b])
+        return self.trial(best.share, best.nodes, best.uncontended, bands)
+
+    def policy_search(self, best: _Trial) -> list[PolicyFit]:
+        fits = []
+        for admission, queueing in POLICIES:
+            if self.base.queues is not None and queueing == "backfill":
+                continue
+            policy = replace(self.base, admission=admission, queueing=queueing)  # type: ignore[arg-type]
+            replayed = _outcomes(_twin_replay(self.jobs, best.nodes, policy, best.fit))
+            comparison = compare(self.jobs, self.observed, replayed, self.window, self.spec.bin_s)
+            fits.append(PolicyFit(admission, queueing, round(score(comparison), 4)))
+        return fits
+
+
+def _tell(progress: Callable[[float], None] | None, done: float) -> None:
+    if progress is not None:
+        progress(done)
+
+
+def score(comparison: Comparison) -> float:
+    total = 0.0
+    for name in ("p50", "p90", "p99"):
+        o, r = getattr(comparison.observed, name), getattr(comparison.replayed, name)
+        if o is not None and r is not None:
+            total += abs(math.log((r + 1.0) / (o + 1.0)))
+    seen, replayed = comparison.withdrawn
+    return total + abs(math.log((replayed + 1.0) / (seen + 1.0)))
+
+
+def effective_nodes(nodes: Sequence[NodeSpec], share: float) -> list[NodeSpec]:
+    """`share` of each kind of node (same GPU type, GPUs, CPU and memory), first ones kept."""
+    kinds: dict[tuple[str, int, float, float], list[NodeSpec]] = {}
+    for node in nodes:
+        kinds.setdefault((node.gpu_type, node.gpus, node.cpu, node.mem_gib), []).append(node)
+    kept = {id(n) for group in kinds.values() for n in group[: round(len(group) * share)]}
+    return [n for n in nodes if id(n) in kept]
+
+
+def _twin_replay(
+    jobs: Sequence[Job], nodes: Sequence[NodeSpec], policy: Policy, fit: LatencyFit
+) -> ReplayResult:
+    twin, latency = twin_jobs(jobs, fit)
+    return simulate(twin, nodes, replace(policy, start_latency=latency))
+
+
+def _outcomes(result: ReplayResult) -> dict[str, Outcome]:
+    return {
+        job.job_id: Outcome(result.start_s[i], result.end_s[i], result.status[i] == "withdrawn")
+        for i, job in enumerate(result.jobs)
+    }
+
+
+def _uncontended(result: ReplayResult, window: tuple[float, float]) -> set[str]:
+    return {
+        job.job_id
+        for i, job in enumerate(result.jobs)
+        if window[0] <= job.submit_s < window[1]
+        and result.start_s[i] is not None
+        and result.start_s[i] == job.submit_s
+    }
+
+
+def _history_end(jobs: Sequence[Job]) -> float:
+    ends = [j.end_s for j in jobs if j.end_s is not None]
+    ends += [j.submit_s + j.duration_s for j in jobs]
+    return max(ends) if ends else 0.0
+
+
+def _peak_gpus(jobs: Sequence[Job], observed: dict[str, Outcome]) -> float:
+    events: list[tuple[float, float]] = []
+    for job in jobs:
+        out = observed[job.job_id]
+        if out.start_s is not None and out.end_s is not None and job.total_gpus:
+            events += [(out.start_s, job.total_gpus), (out.end_s, -job.total_gpus)]
+    level = peak = 0.0
+    for _, change in sorted(events, key=lambda e: (e[0], e[1])):
+        level += change
+        peak = max(peak, level)
+    return peak
+
+
+def _history_gpus(jobs: Sequence[Job], observed: dict[str, Outcome], end: float) -> float:
+    """Mean GPUs the history's jobs held over its span."""
+    begin = min((j.submit_s for j in jobs), default=0.0)
+    held = sum(
+        job.total_gpus * (out.end_s - out.start_s)
+        for job in jobs
+        if (out := observed[job.job_id]).start_s is not None and out.end_s is not None
+    )
+    return held / (end - begin) if end > begin else 0.0
+
+
+def _notes(share_used: float, policies: list[PolicyFit]) -> tuple[str, ...]:
+    notes = []
+    if share_used < CLOSED_SYSTEM_SHARE:
+        notes.append(
+            f"The history's own jobs held {share_used:.1%} of the node list's GPUs on average "
+            f"(below {CLOSED_SYSTEM_SHARE:.0%}): the cluster was busy with work this history "
+            "does not show, so a replay on the whole node list meets an idle cluster. The "
+            "calibration fits that missing load as a smaller effective capacity and as start "
+            "latency."
+        )
+    scores = [p.score for p in policies]
+    if scores and max(scores) - min(scores) <= 0.01 * max(*scores, 1e-9):
+        notes.append(
+            "The history cannot tell the scheduling policies apart (their scores are within "
+            "1%): the calibrated scenario keeps the first one tried."
+        )
+    return tuple(notes)
+
+
+def job_rows(
+    jobs: Sequence[Job],
+    observed: dict[str, Outcome],
+    replayed: dict[str, Outcome],
+    cut: float,
+    fit: LatencyFit,
+) -> tuple[JobRow, ...]:
+    rows = []
+    classes = fit.latency.classes
+    for job in jobs:
+        obs_wait = observed_wait(job)
+        rep = replayed[job.job_id]
+        rep_wait = None if rep.start_s is None else max(rep.start_s - job.submit_s, 0.0)
+        residual = None if obs_wait is None or rep_wait is None else rep_wait - obs_wait
+        rows.append(
+            JobRow(
+                job_id=job.job_id,
+                team=job.queue,
+                size_class=classes.label(job),
+                window="fit" if job.submit_s < cut else "validation",
+                submit_s=job.submit_s,
+                observed_start_s=observed[job.job_id].start_s,
+                observed_wait_s=obs_wait,
+                replayed_start_s=rep.start_s,
+                replayed_wait_s=rep_wait,
+                residual_s=residual,
+            )
+        )
+    return tuple(rows)

@@ -1,0 +1,152 @@
+"""The twin check: its comparison measures by hand, and the calibration recovering a known
+start latency and background load from a history made by replaying a known cluster."""
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from planner.core.config import NodeSpec
+from planner.core.model import Job
+from planner.engine.latency import SizeClasses, StartLatency
+from planner.engine.loop import simulate
+from planner.engine.policy import Policy
+from planner.twin.calibrate import (
+    NoObservedStartsError,
+    TwinInput,
+    default_fit_until,
+    effective_nodes,
+    run_twin,
+)
+from planner.twin.compare import Outcome, compare, judge, ks_distance, quantiles, wasserstein
+
+FLOOR_S = 45.0
+NODES, GPUS_PER_NODE, BUSY_NODES = 10, 8, 4
+
+
+def _nodes(count: int) -> list[NodeSpec]:
+    return [NodeSpec(f"n{i:02d}", "A100", GPUS_PER_NODE, 0.0, 0.0) for i in range(count)]
+
+
+def _history(seed: int = 7, jobs: int = 1200) -> list[Job]:
+    """Jobs replayed on the 6 nodes the background load leaves, each entering the queue
+    `FLOOR_S` after its submission; their replayed starts become the observed ones."""
+    rng = random.Random(seed)
+    t, made = 0.0, []
+    for k in range(jobs):
+        t += rng.expovariate(1 / 420.0)
+        gpus = rng.choice((1, 1, 1, 2, 4, 8))
+        made.append(Job(f"j{k:05d}", t, rng.expovariate(1 / 4500.0) + 60, gpus=gpus))
+    free = _nodes(NODES - BUSY_NODES)
+    latency = StartLatency(SizeClasses(), {}, (FLOOR_S,), fixed_s=FLOOR_S)
+    result = simulate(made, free, Policy(start_latency=latency))
+    by_id = {job.job_id: i for i, job in enumerate(result.jobs)}
+    return [
+        replace(
+            job, start_s=result.start_s[by_id[job.job_id]], end_s=result.end_s[by_id[job.job_id]]
+        )
+        for job in made
+    ]
+
+
+@pytest.fixture(scope="module")
+def recovered():
+    history = _history()
+    return run_twin(TwinInput("synthetic", "10 nodes", history, _nodes(NODES), Policy()))
+
+
+def test_calibration_recovers_the_background_load_within_10_percent(recovered):
+    cal = recovered.report.calibration
+    background = NODES * GPUS_PER_NODE - cal.effective_gpus
+    assert abs(background - BUSY_NODES * GPUS_PER_NODE) <= 0.1 * BUSY_NODES * GPUS_PER_NODE
+    # the plain replay on all 10 nodes is the idle cluster the history never met
+    assert recovered.report.before.replayed.p90 < recovered.report.after.replayed.p90
+
+
+def test_calibration_recovers_the_latency_floor_within_10_percent(recovered):
+    classes = recovered.report.calibration.latency
+    assert classes, "the fit found no class with enough uncontended starts"
+    for c in classes:
+        assert abs(c.p50_s - FLOOR_S) <= 0.1 * FLOOR_S, c
+    # every job of a what-if enters the queue at least the floor after its submission
+    latency = recovered.latency
+    assert all(abs(latency.latency_s(j) - FLOOR_S) <= 0.1 * FLOOR_S for j in _history()[:200])
+
+
+def test_the_calibrated_replay_matches_the_held_back_window(recovered):
+    after = recovered.report.after
+    assert after.matches, after.verdict
+    assert after.ks_distance is not None
+    assert after.ks_distance < recovered.report.before.ks_distance
+
+
+def test_the_closed_system_check_warns_when_the_history_uses_little_of_the_node_list():
+    history = _history(jobs=300)
+    big = _nodes(400)
+    run = run_twin(TwinInput("synthetic", "400 nodes", history, big, Policy()))
+    assert run.report.history_gpu_share < 0.2
+    assert any("busy with work this history does not show" in n for n in run.report.notes)
+
+
+def test_a_history_without_observed_starts_cannot_have_a_twin():
+    jobs = [Job("a", 0.0, 60.0), Job("b", 10.0, 60.0)]
+    with pytest.raises(NoObservedStartsError, match="no observed start times"):
+        run_twin(TwinInput("t", "c", jobs, _nodes(1), Policy()))
+
+
+def test_quantiles_distances_and_verdict_by_hand():
+    q = quantiles([0.0, 10.0, 20.0, 30.0, 40.0])
+    assert (q.p50, q.mean) == (20.0, 20.0)
+    assert q.p90 == pytest.approx(36.0)
+    # CDFs of {0, 10} and {10, 20}: the largest gap is 0.5, the area between them 10
+    assert ks_distance([0.0, 10.0], [10.0, 20.0]) == 0.5
+    assert wasserstein([0.0, 10.0], [10.0, 20.0]) == pytest.approx(10.0)
+    assert wasserstein([5.0], [5.0]) == 0.0
+    ok, text = judge(quantiles([10.0, 100.0]), quantiles([15.0, 150.0]), (100, 95))
+    assert ok
+    assert "within a factor of 2" in text
+    bad, text = judge(quantiles([10.0, 100.0]), quantiles([10.0, 500.0]), (100, 80))
+    assert not bad
+    assert "p90" in text
+    assert "withdrawn 80 vs 100" in text
+
+
+def test_compare_counts_waits_withdrawals_and_allocation_by_hand():
+    jobs = [
+        Job("a", 0.0, 3600.0, gpus=2.0, start_s=0.0, end_s=3600.0),
+        Job("b", 0.0, 3600.0, gpus=1.0, start_s=600.0, end_s=4200.0),
+        Job("c", 100.0, 0.0, status="withdrawn", withdraw_after_s=50.0),
+    ]
+    observed = {
+        "a": Outcome(0.0, 3600.0, False),
+        "b": Outcome(600.0, 4200.0, False),
+        "c": Outcome(None, None, True),
+    }
+    replayed = {
+        "a": Outcome(0.0, 3600.0, False),
+        "b": Outcome(0.0, 3600.0, False),
+        "c": Outcome(120.0, 150.0, False),
+    }
+    c = compare(jobs, observed, replayed, (0.0, 7200.0), 3600.0)
+    assert c.jobs == 3
+    assert c.withdrawn == (1, 0)
+    assert (c.observed.jobs, c.replayed.jobs) == (2, 3)  # c started in the replay
+    assert c.waiting_gpu_hours == (pytest.approx(600 / 3600), pytest.approx(20 / 3600))
+    assert c.waited_share == (0.5, pytest.approx(1 / 3))
+    # allocated GPU-seconds per hour bin: observed (2*3600 + 3000, 600), replayed
+    # (3*3600 + 30, 0): mean |difference| over the 2 bins / mean observed, in GPUs
+    obs, rep = [10200 / 3600, 600 / 3600], [10830 / 3600, 0.0]
+    error = (abs(obs[0] - rep[0]) + abs(obs[1] - rep[1])) / 2 / (sum(obs) / 2)
+    assert c.allocation_error == pytest.approx(error)
+
+
+def test_the_fit_window_defaults_to_sixty_percent_of_the_jobs():
+    jobs = [Job(f"j{i}", float(i), 1.0) for i in range(10)]
+    assert default_fit_until(jobs) == 6.0
+
+
+def test_effective_nodes_cut_every_kind_in_proportion():
+    nodes = _nodes(10) + [NodeSpec(f"c{i}", "", 0, 32.0, 128.0) for i in range(4)]
+    kept = effective_nodes(nodes, 0.5)
+    assert sum(n.gpus > 0 for n in kept) == 5
+    assert sum(n.gpus == 0 for n in kept) == 2
