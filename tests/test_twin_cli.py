@@ -140,3 +140,33 @@ def test_a_bad_bin_width_is_refused_with_the_flag_named(files, capsys):
         main(["twin", str(history), "--nodes", str(nodes), "--bin", "soon"])
     assert stop.value.code == 2
     assert "--bin" in capsys.readouterr().err
+
+
+def test_a_tco_of_a_calibrated_scenario_notes_the_error_bar(files, capsys):
+    folder, history, _, _ = files
+    scenario = folder / "tco.yaml"
+    scenario.write_text(
+        yaml.safe_dump(
+            {
+                "trace": str(history),
+                "horizons_years": [3],
+                "self_hosted": [{"gpu": "A100", "servers": 6, "gpus_per_server": 8}],
+                "cloud": [{"gpu": "A100", "price_per_gpu_hour": 2.0}],
+                "scheduling": {
+                    "calibration": {
+                        "fitted_on": "history (t1)",
+                        "start_latency": {"fixed_s": FLOOR_S},
+                        "validation": {"p50_ratio": 1.0, "p90_ratio": 1.25, "verdict": "v"},
+                    }
+                },
+            }
+        ),
+        encoding="utf-8",
+    )
+    assert (
+        main(["tco", "--scenario", str(scenario), "--db", str(folder / "c.duckdb"), "--json"]) == 0
+    )
+    notes = json.loads(capsys.readouterr().out)["notes"]
+    assert "calibrated on history (t1): validation window p50 x1.0, p90 x1.25, p99 n/a" in " ".join(
+        notes
+    )
