@@ -17,6 +17,7 @@ from planner.twin.calibrate import (
     default_fit_until,
     effective_nodes,
     run_twin,
+    start_order_agreement,
 )
 from planner.twin.compare import Outcome, compare, judge, ks_distance, quantiles, wasserstein
 
@@ -150,3 +151,21 @@ def test_effective_nodes_cut_every_kind_in_proportion():
     kept = effective_nodes(nodes, 0.5)
     assert sum(n.gpus > 0 for n in kept) == 5
     assert sum(n.gpus == 0 for n in kept) == 2
+
+
+def test_start_order_agreement_by_hand():
+    jobs = [Job(k, 0.0, 1.0) for k in "abcd"]
+    observed = {k: Outcome(float(i), None, False) for i, k in enumerate("abcd")}
+    same = {k: Outcome(10.0 * i, None, False) for i, k in enumerate("abcd")}
+    reversed_ = {k: Outcome(-float(i), None, False) for i, k in enumerate("abcd")}
+    assert start_order_agreement(jobs, observed, same) == 1.0
+    assert start_order_agreement(jobs, observed, reversed_) == -1.0
+    never = {k: Outcome(None, None, True) for k in "abcd"}
+    assert start_order_agreement(jobs, observed, never) is None
+
+
+def test_the_policy_fit_reports_the_order_the_history_was_started_in(recovered):
+    cal = recovered.report.calibration
+    assert cal.policy.order_agreement is not None
+    assert cal.policy.order_agreement > 0.99
+    assert cal.policy.score == min(p.score for p in cal.policy_scores)

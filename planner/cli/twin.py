@@ -121,6 +121,7 @@ def twin_lines(r: "TwinReport") -> list[str]:
         f"({cal.effective_gpus:,} GPUs); policy {cal.policy.admission} admission, "
         f"{cal.policy.queueing} (score {cal.policy.score:.3f}; "
         + ", ".join(f"{p.admission}/{p.queueing} {p.score:.3f}" for p in cal.policy_scores)
+        + "; score = wait score + 1 - start-order rank correlation"
         + ")"
     )
     lines.append("start latency by pod-size class (fit window, uncontended starts):")

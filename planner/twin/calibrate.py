@@ -18,7 +18,7 @@ same for the withdrawn count; 0 is a perfect fit.
 """
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -227,8 +227,31 @@ class _Fitter:
             policy = replace(self.base, admission=admission, queueing=queueing)  # type: ignore[arg-type]
             replayed = _outcomes(_twin_replay(self.jobs, best.nodes, policy, best.fit))
             comparison = compare(self.jobs, self.observed, replayed, self.window, self.spec.bin_s)
-            fits.append(PolicyFit(admission, queueing, round(score(comparison), 4)))
+            order = start_order_agreement(self.fit_jobs, self.observed, replayed)
+            total = score(comparison) + (1.0 - order if order is not None else 0.0)
+            fits.append(PolicyFit(admission, queueing, round(total, 4), order))
         return fits
+
+
+def start_order_agreement(
+    jobs: Sequence[Job], observed: Mapping[str, Outcome], replayed: Mapping[str, Outcome]
+) -> float | None:
+    """Spearman rank correlation of the observed and replayed start times of the jobs that
+    started on both sides: 1 when the replay starts them in the observed order."""
+    pairs = [
+        (o, r)
+        for job in jobs
+        if (o := observed[job.job_id].start_s) is not None
+        and (r := replayed[job.job_id].start_s) is not None
+    ]
+    if len(pairs) < 3:
+        return None
+    ranks = [
+        np.argsort(np.argsort(np.array(side), kind="stable")) for side in zip(*pairs, strict=True)
+    ]
+    if ranks[0].std() == 0 or ranks[1].std() == 0:
+        return None
+    return round(float(np.corrcoef(ranks[0], ranks[1])[0, 1]), 6)
 
 
 def _tell(progress: Callable[[float], None] | None, done: float) -> None:

@@ -85,6 +85,9 @@ class PolicyFit:
     admission: str
     queueing: str
     score: float
+    """The wait score (see `planner.twin.calibrate`) plus 1 - `order_agreement`."""
+    order_agreement: float | None = None
+    """Spearman rank correlation of observed and replayed start times (fit window)."""
 
 
 @dataclass(frozen=True, slots=True)
