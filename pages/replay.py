@@ -6,6 +6,7 @@ from planner.service.scenario_store import to_yaml
 from planner.ui import cluster_view, frame, scenario_box
 from planner.ui import replay_page as section
 from planner.ui import replay_view as view
+from planner.ui import twin_page as twin
 from planner.ui.i18n import language, t
 from planner.ui.safe import md
 
@@ -26,10 +27,12 @@ trace_label = labels.get(str(scenario.trace), str(scenario.trace))
 run = section.replay_or_stop(scenario, trace_label)
 stale = scenario != view.scenario_on(trace_id, working)
 section.results_header(run, trace_label, stale=stale)
+twin.error_bar(scenario)
 section.headline(run.summary)
 section.timeline_charts(run)
 section.wait_charts(run.summary)
 section.queue_charts(run.summary)
+twin.section(scenario, run.trace_id, trace_label)
 
 st.subheader(t("replay.save"))
 st.caption(t("replay.save_caption"))

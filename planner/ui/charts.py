@@ -405,3 +405,39 @@ def tornado(frame: pd.DataFrame, base: float, title: str, currency: str) -> go.F
     fig.update_yaxes(title="Driver", autorange="reversed")
     fig.update_xaxes(title=f"NPV of buying ({currency})", tickformat=",.0f")
     return fig
+
+
+def wait_cdf(curves: pd.DataFrame, points: pd.DataFrame) -> go.Figure:
+    """Wait distributions (share of jobs waiting at most x) on a log axis: one line per
+    series of `curves` (series, wait_s, share), and `points` drawn as markers (a replay
+    known only by its quantiles)."""
+    fig = go.Figure()
+    colors = iter(("#3B6EA5", "#C4704A", "#7F7F7F"))
+    for series, part in curves.groupby("series", sort=False):
+        fig.add_trace(
+            go.Scatter(
+                x=part["wait_s"],
+                y=part["share"],
+                name=str(series),
+                mode="lines",
+                line={"shape": "hv", "color": next(colors)},
+            )
+        )
+    for series, part in points.groupby("series", sort=False):
+        fig.add_trace(
+            go.Scatter(
+                x=part["wait_s"],
+                y=part["share"],
+                name=str(series),
+                mode="markers",
+                marker={"symbol": "diamond", "size": 10, "color": next(colors, "#888888")},
+            )
+        )
+    seconds = t("unit.s")
+    fig.update_traces(
+        hovertemplate=f"%{{x:,.0f}} {seconds}: %{{y:.1%}}<extra>%{{fullData.name}}</extra>"
+    )
+    fig.update_layout(template=TEMPLATE, title=t("twin.cdf_title"), hovermode="closest")
+    fig.update_xaxes(type="log", title=t("twin.cdf_x"))
+    fig.update_yaxes(title=t("twin.cdf_y"), range=[0, 1.02], tickformat=".0%")
+    return _localized(fig)

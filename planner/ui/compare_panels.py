@@ -15,7 +15,7 @@ from planner.core.errors import PlannerError
 from planner.cost.results import TcoReport
 from planner.cost.scenario import TcoScenario
 from planner.report.csv_table import frame_csv
-from planner.ui import cache, charts, ledger_view, scenario_box
+from planner.ui import cache, charts, ledger_view, scenario_box, twin_frames
 from planner.ui import compare_saved as many
 from planner.ui import compare_view as view
 from planner.ui.downloads import report_downloads
@@ -228,6 +228,7 @@ def _saved_comparison(saved: list[Any], traces: list[dict[str, Any]]) -> None:
         key="compare_saved_trace",
     )
     years = years_col.selectbox(t("compare.saved_years"), YEARS, index=2, key="compare_years")
+    _error_bars(chosen)
     try:
         with st.spinner(t("compare.pricing")):
             priced = many.price(chosen, trace_id, float(years))
@@ -280,6 +281,19 @@ def _saved_results(priced: list[many.Priced], tornado: view.CompareRun | None) -
         icon=":material/download:",
     )  # fmt: skip
     report_downloads([(p.name, p.report) for p in priced], 0, "compare_saved_report")
+
+
+def _error_bars(chosen: list[Any]) -> None:
+    """One line per calibrated replay scenario: the error its replays carry (`planner twin`'s
+    validation window), whether or not the scenario can be priced."""
+    for saved in chosen:
+        try:
+            line = twin_frames.error_bar(many.calibration_of(saved))
+        except PlannerError:
+            continue  # pricing it says what is wrong
+        if line is not None:
+            named = t("twin.error_bar_named", name=saved.name, line=line)
+            st.info(md(named), icon=":material/straighten:")
 
 
 def _zip(priced: Mapping[str, many.Priced]) -> bytes:

@@ -16,6 +16,7 @@ from planner.core.file_access import BUNDLED_FILES
 from planner.cost.finance import break_even_utilization
 from planner.cost.results import Horizon, OptionReport, TcoReport, plain_report
 from planner.cost.scenario import TcoScenario, tco_from_replay
+from planner.engine.summary import CalibrationNote
 from planner.service import scenario_store
 from planner.service.replay import cluster_nodes
 from planner.service.scenario_store import Kind, SavedScenario
@@ -56,6 +57,14 @@ def tco_of(saved: SavedScenario, trace_id: str, years: float) -> TcoScenario:
     _, nodes, _ = cluster_nodes(parsed.cluster, files=BUNDLED_FILES)
     renamed = parsed.model_copy(update={"name": saved.name})
     return tco_from_replay(renamed, nodes, trace=trace_id, horizons_years=[years])
+
+
+def calibration_of(saved: SavedScenario) -> CalibrationNote | None:
+    """The error bar a saved replay scenario's calibration carries (None without one)."""
+    parsed = scenario_store.parse(saved.yaml_text, saved.name, BUNDLED_FILES)
+    if isinstance(parsed, TcoScenario) or parsed.calibration is None:
+        return None
+    return parsed.calibration.error_bar()
 
 
 def price(saved: Sequence[SavedScenario], trace_id: str, years: float) -> list[Priced]:

@@ -16,6 +16,7 @@ from planner.ui.text import (
     replay,
     report,
     scenarios,
+    twin,
 )
 
 _MODULES = (
@@ -29,6 +30,7 @@ _MODULES = (
     replay,
     compare,
     scenarios,
+    twin,
 )
 
 CATALOGS: dict[str, dict[str, str]] = {
