@@ -24,16 +24,21 @@ st.markdown(view.scenario_summary(state.working_scenario(), language()))
 
 st.header(t("overview.answer_header"))
 last = st.session_state.get(view.COMPARE_KEY)
-if last is None and cache.SAMPLE_TRACE.is_file():
-    # No comparison yet in this session: answer for the bundled sample, and say so.
-    try:
-        with st.spinner(t("overview.sample_pricing")):
-            sample = compare_view.run(compare_view.load_bundled(SAMPLE_TCO))
-        last = compare_view.ShownReport(sample.report)
-        st.caption(t("overview.sample_answer", file=SAMPLE_TCO))
-    except PlannerError as err:
-        st.caption(t("overview.sample_failed", error=md(err)))
-answered = view.show_headline(last)
+if last is None:
+    # No comparison of the user's own yet: a big answer for the synthetic sample would read
+    # as theirs, so the sample's answer stays a labelled example, folded away.
+    st.info(t("overview.no_answer"), icon=":material/info:")
+    if cache.SAMPLE_TRACE.is_file():
+        with st.expander(t("overview.sample_example", file=SAMPLE_TCO)):
+            try:
+                with st.spinner(t("overview.sample_pricing")):
+                    sample = compare_view.run(compare_view.load_bundled(SAMPLE_TCO))
+                view.show_example(sample.report)
+            except PlannerError as err:
+                st.caption(t("overview.sample_failed", error=md(err)))
+    answered = False
+else:
+    answered = view.show_headline(last)
 
 st.header(t("overview.next_header"))
 st.markdown(t("overview.next.with_answer" if answered else "overview.next.no_answer"))

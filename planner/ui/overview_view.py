@@ -161,6 +161,7 @@ def show_headline(last: object) -> bool:
         st.info(t("overview.no_answer"), icon=":material/info:")
         return False
     report = last.report
+    st.caption(t("overview.answer_from", names=md(comparison_names(report))))
     source, target = report.currency.upper(), reporting_currency()
     rate = fx_rate(source, target)
     currency = target if rate is not None else source
@@ -189,3 +190,17 @@ def show_headline(last: object) -> bool:
         with st.expander(t("overview.ledger")):
             ledger_view.show_ledger(report, last.horizon, "overview_ledger")
     return True
+
+
+def comparison_names(report: TcoReport) -> str:
+    """The scenario(s) a comparison priced, as the Compare page named them."""
+    names = [r.scenario for r in report.scenarios] if report.scenarios else [report.scenario]
+    return ", ".join(name or "-" for name in names)
+
+
+def show_example(report: TcoReport) -> None:
+    """The bundled sample's answer as plain sentences: an example, never a headline."""
+    answer = headline(report)
+    if answer is None:
+        return
+    st.markdown("\n\n".join(headline_lines(answer, report.currency.upper(), language())))

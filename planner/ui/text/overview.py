@@ -13,8 +13,12 @@ EN = {
     "overview.no_trace": "none chosen",
     "overview.answer_header": "Headline answer",
     "overview.no_answer": (
-        "No comparison has been run in this session yet. Price owning, renting and a hybrid on "
-        "the Compare page and the answer appears here."
+        "No answer for your own data yet. Price owning, renting and a hybrid on your job "
+        "history on the Compare page and the answer appears here, named after the comparison."
+    ),
+    "overview.answer_from": "From your comparison on the Compare page: {names}.",
+    "overview.sample_example": (
+        "What an answer looks like: the bundled synthetic sample ({file}), not your data"
     ),
     "overview.verdict_label": "Answer",
     "overview.verdict.buy": "Buy",
@@ -88,10 +92,6 @@ EN = {
     "overview.queue": "Queue",
     "overview.db_error": "The planner's database cannot be read: {error}",
     "overview.sample_pricing": "Pricing the bundled sample…",
-    "overview.sample_answer": (
-        "For the bundled sample ({file}: its jobs on owned servers, a hybrid and AWS on "
-        "demand), until you compare your own options on the Compare page."
-    ),
     "overview.sample_failed": "The bundled sample could not be priced: {error}",
 }
 
@@ -107,8 +107,11 @@ ZH = {
     "overview.no_trace": "尚未选择",
     "overview.answer_header": "核心结论",
     "overview.no_answer": (
-        "本次会话尚未运行比较。请在“比较”页面计算自建、租用和混合方案的成本，结论将显示在这里。"
+        "尚无针对您自己数据的结论。请在“比较”页面基于您的作业历史计算自建、租用和混合方案的成本，"
+        "结论将显示在这里，并注明来自哪次比较。"
     ),
+    "overview.answer_from": "来自您在“比较”页面的比较：{names}。",
+    "overview.sample_example": "结论示例：内置的合成示例（{file}），并非您的数据",
     "overview.verdict_label": "结论",
     "overview.verdict.buy": "购买",
     "overview.verdict.rent": "租用",
@@ -171,9 +174,5 @@ ZH = {
     "overview.queue": "队列",
     "overview.db_error": "无法读取规划器数据库：{error}",
     "overview.sample_pricing": "正在为内置示例定价…",
-    "overview.sample_answer": (
-        "以下为内置示例（{file}：其作业在自有服务器、混合方案和 AWS 按需实例上）的结论，"
-        "在“比较”页面比较您自己的方案后将替换为您的结论。"
-    ),
     "overview.sample_failed": "无法为内置示例定价：{error}",
 }
