@@ -14,6 +14,7 @@ from planner.ui import cache, trace_choice
 from planner.ui import history_view as view
 from planner.ui.i18n import fmt_number, t
 from planner.ui.safe import code, md
+from planner.ui.text import CATALOGS
 from planner.ui.widgets import plot
 
 IMPORTED_KEY = "history_imported"  # (upload's file id, Imported or error text) of the last Import
@@ -124,7 +125,9 @@ def import_report(outcome: view.Imported) -> None:
     if report.nodes is None:
         _censored(report)
     for flag, count in sorted(report.flagged.items()):
-        st.caption(t("history.flagged", count=fmt_number(count), flag=flag))
+        key = f"history.flag.{flag}"
+        words = t(key) if key in CATALOGS["en"] else flag  # a flag with no words yet
+        st.caption(t("history.flagged", count=fmt_number(count), flag=words))
     for warning in report.warnings:
         st.warning(md(warning), icon=":material/warning:")
 

@@ -40,7 +40,37 @@ EN = {
     "history.col.value": "Value",
     "history.col.why": "Why",
     "history.download_rejected": "Download the rejected rows (CSV)",
-    "history.flagged": "flagged {count}: {flag}",
+    "history.flagged": "{count} rows: {flag}",
+    "history.flag.running_at_end": (
+        "still running when the history was exported; counted up to the window's end"
+    ),
+    "history.flag.running_at_start": (
+        "already running when the window opened (no start, submit or run time); counted "
+        "from the window's start"
+    ),
+    "history.flag.start_from_submit": (
+        "no start or run time but a submit time: taken as started when submitted"
+    ),
+    "history.flag.pending_at_end": (
+        "still waiting when the history was exported: withdrawn at the window's end "
+        "unless the replay starts it"
+    ),
+    "history.flag.ended_while_running": (
+        "marked running but ended before the window's end: taken as completed"
+    ),
+    "history.flag.pods_inferred": "no pod count: split into pods of at most the per-pod GPU limit",
+    "history.flag.no_submit_time": "no submit time: taken as submitted when it started",
+    "history.flag.start_before_submit": (
+        "starts before its submit time (the source's clocks disagree)"
+    ),
+    "history.flag.status_derived": (
+        "no status column: completed if it has an end time, else still running at the export"
+    ),
+    "history.flag.job_id_generated": "no job id column: named row-N after the row number",
+    "history.flag.queue_missing": "no queue: put in queue 'default'",
+    "history.flag.control_chars_removed": (
+        "control characters (NUL, line breaks, ...) removed from an id or name"
+    ),
     "history.censored": "**Jobs cut off by the export window, and jobs that never ran**",
     "history.censored_help": (
         "An export is a window on a running cluster. These jobs are kept, not dropped: jobs "
@@ -131,7 +161,19 @@ ZH = {
     "history.col.value": "值",
     "history.col.why": "说明",
     "history.download_rejected": "下载被拒绝的行（CSV）",
-    "history.flagged": "已标记 {count} 行：{flag}",
+    "history.flagged": "{count} 行：{flag}",
+    "history.flag.running_at_end": "导出时仍在运行；计算到窗口结束",
+    "history.flag.running_at_start": "窗口开始时已在运行（无开始、提交或运行时间）；从窗口开始计算",
+    "history.flag.start_from_submit": "无开始或运行时间但有提交时间：视为提交时即开始",
+    "history.flag.pending_at_end": "导出时仍在等待：除非回放启动它，否则在窗口结束时撤回",
+    "history.flag.ended_while_running": "标记为运行中但在窗口结束前已结束：视为已完成",
+    "history.flag.pods_inferred": "无 Pod 数：按每个 Pod 的 GPU 上限拆分",
+    "history.flag.no_submit_time": "无提交时间：视为开始时提交",
+    "history.flag.start_before_submit": "开始时间早于提交时间（数据源的时钟不一致）",
+    "history.flag.status_derived": "无状态列：有结束时间则为已完成，否则视为导出时仍在运行",
+    "history.flag.job_id_generated": "无作业 ID 列：按行号命名为 row-N",
+    "history.flag.queue_missing": "无队列：放入队列 default",
+    "history.flag.control_chars_removed": "已从 ID 或名称中移除控制字符（NUL、换行等）",
     "history.censored": "**被导出时间窗口截断的作业，以及从未运行的作业**",
     "history.censored_help": (
         "导出文件只是运行中集群的一个时间窗口。这些作业会被保留而不是丢弃：窗口开始或结束时仍在运行的"
