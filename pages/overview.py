@@ -48,14 +48,7 @@ for name in LINKS:
 st.header(t("overview.traces_header"))
 sample_id, traces = trace_choice.stored_or_stop("overview", error_key="overview.db_error")
 labels = trace_choice.labels(traces, "overview")
-ids = list(labels)
-trace_id = st.selectbox(
-    t("overview.trace"),
-    ids,
-    index=ids.index(sample_id) if sample_id in labels else 0,
-    format_func=labels.__getitem__,
-    key="trace_select",
-)
+trace_id = trace_choice.select(t("overview.trace"), labels, sample_id, "trace_select")
 try:
     stats = cache.trace_summary(trace_id)
 except PlannerError as err:

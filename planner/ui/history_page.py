@@ -106,7 +106,7 @@ def _import(
         outcome = _file_error(upload, err)
     st.session_state[IMPORTED_KEY] = (upload.file_id, outcome)
     if isinstance(outcome, view.Imported) and outcome.report.nodes is None:
-        st.session_state[TRACE_KEY] = outcome.report.trace_id  # show the new trace
+        trace_choice.choose(outcome.report.trace_id)  # show the new trace, on every page
 
 
 def import_report(outcome: view.Imported) -> None:
@@ -164,13 +164,7 @@ def _censored(report: IngestReport) -> None:
 def pick_trace(traces: list[dict[str, Any]], sample_id: str | None) -> str:
     """The stored trace to look at: the last imported, else the sample, else the first."""
     labels = trace_choice.labels(traces, "history")
-    ids = list(labels)
-    if st.session_state.get(TRACE_KEY) not in labels:
-        st.session_state[TRACE_KEY] = sample_id if sample_id in labels else ids[0]
-    trace_id: str = st.selectbox(
-        t("history.trace"), ids, format_func=labels.__getitem__, key=TRACE_KEY
-    )
-    return trace_id
+    return trace_choice.select(t("history.trace"), labels, sample_id, TRACE_KEY)
 
 
 def trace_overview(trace_id: str) -> None:

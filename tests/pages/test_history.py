@@ -218,3 +218,22 @@ def test_numbers_follow_the_reporting_currency(db: Path) -> None:
     assert not at.exception
     assert metrics(at)["Jobs"] == "4.000"
     assert all(chart["layout"]["separators"] == ",." for chart in charts(at))
+
+
+def test_the_trace_chosen_on_one_page_stays_chosen_on_the_others(db: Path) -> None:
+    at = upload(open_page(), "kept.csv", GOOD)
+    at = at.button(key="history_import").click().run()
+    assert trace_label(at).startswith("kept · 2 jobs")
+
+    at = at.switch_page("pages/overview.py").run()
+
+    assert not at.exception
+    box = at.selectbox(key="trace_select")
+    assert str(box.format_func(box.value)).startswith("kept · 2 jobs")
+    assert {m.label: str(m.value) for m in at.metric}["Jobs"] == "2"
+    sample = next(option for option in box.options if not option.startswith("kept"))
+    at = box.select(sample).run()
+
+    at = at.switch_page("pages/history.py").run()
+
+    assert trace_label(at) == sample
