@@ -50,8 +50,10 @@ def save_scenario(
         return problem
     try:
         with cursor() as cur:
-            exists = any(s.name == name.strip() for s in scenario_store.list_saved(cur))
-            if exists and not replace:
+            same = [s for s in scenario_store.list_saved(cur) if s.name == name.strip()]
+            if same and not replace:
+                if _unchanged(same[0], prepared):
+                    return None  # saved already as it is (Enter in the name box, then Save)
                 return t("scenarios.err_exists", name=name.strip())
             # only runnable scenarios are saved
             scenario_store.parse(prepared.yaml_text, name, BUNDLED_FILES)
@@ -59,6 +61,14 @@ def save_scenario(
     except PlannerError as err:
         return str(err)
     return None
+
+
+def _unchanged(saved: SavedScenario, prepared: Prepared) -> bool:
+    return (saved.kind, saved.yaml_text, saved.trace_id) == (
+        prepared.kind,
+        prepared.yaml_text,
+        prepared.trace_id,
+    )
 
 
 def upload_scenario(name: str, text: str, source: str, *, replace: bool = False) -> str | None:

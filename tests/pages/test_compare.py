@@ -324,12 +324,13 @@ def test_the_library_deletes_only_after_confirmation(db: Path) -> None:
     assert scenario_box.saved_scenarios() == []
 
 
-def save_form_app() -> None:
+def save_form_app(count: int = 2) -> None:
     """What another page does with the save form: a replay scenario and its results."""
     from planner.ui import scenario_box
 
     text = (
-        "name: two\ntrace: t0\ncluster: {pools: [{gpu_type: A100, gpus_per_node: 8, count: 2}]}\n"
+        f"name: two\ntrace: t0\ncluster: {{pools: [{{gpu_type: A100, gpus_per_node: 8, "
+        f"count: {count}}}]}}\n"
     )
     scenario_box.save_form("replay", text, {"utilization": 0.5}, "t0", "box")
 
@@ -342,9 +343,17 @@ def test_the_save_form_saves_refuses_a_taken_name_and_replaces_when_asked(db: Pa
     at.button(key=submit).click().run()
     assert at.success[0].value == "Saved 'mine'."
 
+    # saving the same scenario again (Enter in the name box, then Save) is no conflict
     at.button(key=submit).click().run()
-    assert "A scenario named 'mine' is saved already" in at.error[0].value
+    assert not at.error
+    assert at.success[0].value == "Saved 'mine'."
 
+    other = AppTest.from_function(save_form_app, args=(3,)).run()
+    other.text_input(key="box_name").set_value("mine")
+    other.button(key=submit).click().run()
+    assert "A scenario named 'mine' is saved already" in other.error[0].value
+
+    at = other
     at.checkbox(key="box_replace").check()
     at.button(key=submit).click().run()
     assert not at.error
