@@ -28,8 +28,8 @@ def test_the_twin_check_runs_from_the_replay_page(page: Page, app_url: str) -> N
     print(f"twin check of the sample: verdict {time.monotonic() - started:.1f} s after click")  # noqa: T201
     wait_for_app(page)
 
-    expect(page.get_by_text("The held-back window")).to_be_visible()
-    expect(page.get_by_text("Start latency by pod-size class")).to_be_visible()
+    expect(page.get_by_text("The held-back window", exact=True)).to_be_visible()
+    expect(page.get_by_text("Start latency by pod-size class", exact=True)).to_be_visible()
     expect(keyed(page, "twin_download")).to_be_visible()
     expect(page.get_by_test_id("stException")).to_have_count(0)
     expect(page.get_by_role("button", name="Cancel the check")).to_have_count(0)

@@ -195,3 +195,20 @@ def test_a_history_without_start_times_says_so_instead_of_a_button(
 def test_without_a_calibration_there_is_no_error_bar() -> None:
     assert twin_frames.error_bar(None) is None
     assert twin_frames.scenario_error_bar(Scenario()) is None
+
+
+def test_the_check_speaks_chinese(checked: AppTest, service: TwinResult) -> None:
+    at = run(open_page())
+    at = at.button(key="twin_run").click().run(timeout=TWIN_TIMEOUT_S)  # the cached check
+    # switched after the run, as the sidebar does: AppTest formats the Replay page's select
+    # options in English, so a run started in Chinese could not be clicked on
+    at.session_state["lang_choice"] = "zh"  # the sidebar's language switch
+    at = at.run()
+
+    assert not at.exception
+    assert "回放是否重现了实际情况？" in [s.value for s in at.subheader]
+    verdict = twin_frames.verdict(service.run.report.after, "zh")
+    assert verdict.startswith("回放与实际情况")
+    assert verdict in [a.value for a in (*at.success, *at.warning)]
+    assert "实际" in frame_with(at, "指标").columns
+    assert at.download_button(key="twin_download").proto.label == "下载每个作业的对比表（CSV）"
