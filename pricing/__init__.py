@@ -16,7 +16,13 @@ from pricing.assumptions import (
     set_assumption,
 )
 from pricing.errors import PricingError
-from pricing.freshness import DEFAULT_SET, DEFAULT_STALE_DAYS, STALE_DAYS_ENV, Freshness
+from pricing.freshness import (
+    DEFAULT_SET,
+    DEFAULT_STALE_DAYS,
+    STALE_DAYS_ENV,
+    Freshness,
+    freshness,
+)
 from pricing.fx import Conversion, FxRate, FxTable, add_fx_rate, convert, fx_table, list_fx_rates
 from pricing.gpus import GpuName, gpu_model, parse_gpu
 from pricing.models import (
@@ -70,6 +76,7 @@ __all__ = [
     "edit_price",
     "ensure_seeded",
     "export_prices",
+    "freshness",
     "fx_table",
     "gpu_model",
     "import_prices",

@@ -32,6 +32,21 @@ class Freshness:
         age = self.age_days(as_of)
         return age > self.stale_days or age < -DATE_SLACK.days
 
+    def warning(self, name: str, as_of: date | None) -> str | None:
+        """What a report says of a price dated `as_of`: its age against the limit when stale,
+        "unsourced estimate" when it has no source date, None when it is fresh."""
+        if as_of is None:
+            return f"{name}: unsourced estimate (no source date); replace it with a dated quote"
+        if not self.is_stale(as_of):
+            return None
+        age = self.age_days(as_of)
+        if age < 0:
+            return f"{name}: price as of {as_of} is dated in the future (today is {self.today})"
+        return (
+            f"{name}: price as of {as_of} is stale ({age} days old, over the limit of "
+            f"{self.stale_days} days); update it on the Prices page or with `planner prices`"
+        )
+
 
 def freshness(
     con: Connection, *, today: date | None = None, stale_days: int | None = None

@@ -150,7 +150,8 @@ class ServerQuote(BookRow):
     max_kw: float = Field(gt=0, allow_inf_nan=False)
     idle_kw: float = Field(ge=0, allow_inf_nan=False)
     load_kw: float = Field(gt=0, allow_inf_nan=False)
-    as_of: date
+    as_of: date | None = None
+    """When the price was seen; None for an estimate nobody quoted (flagged unsourced)."""
     source: str = ""
     confidence: Confidence = "M"
     power_source: str = ""

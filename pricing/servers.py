@@ -32,14 +32,19 @@ class ServerPrice:
     max_kw: float
     idle_kw: float
     load_kw: float
-    as_of: date
+    as_of: date | None
+    """None: an estimate without a source date (`unsourced`), never counted as fresh."""
     source: str
     confidence: str
     power_source: str
     power_confidence: str
     notes: str
-    age_days: int
+    age_days: int | None
     is_stale: bool
+
+    @property
+    def unsourced(self) -> bool:
+        return self.as_of is None
 
 
 def list_servers(
@@ -68,6 +73,8 @@ def list_servers(
 def _server(row: tuple[Any, ...], fresh: Freshness) -> ServerPrice:
     fields = dict(zip(("key", "origin", *SERVER_COLUMNS), row, strict=True))
     as_of = fields["as_of"]
+    if as_of is None:
+        return ServerPrice(**fields, age_days=None, is_stale=False)
     return ServerPrice(**fields, age_days=fresh.age_days(as_of), is_stale=fresh.is_stale(as_of))
 
 
@@ -78,7 +85,8 @@ def server_for(
     gpus_per_server: int | None = None,
     today: date | None = None,
 ) -> ServerPrice:
-    """The server for a GPU model (the user's row before a seed row, then the newest)."""
+    """The server for a GPU model (the user's row before a seed row, then the newest; one
+    without a source date comes last)."""
     found = [
         s
         for s in list_servers(con, gpu, today=today)
@@ -91,7 +99,7 @@ def server_for(
             f"add --gpu {gpu} --gpus {gpus_per_server or 8} --price P --currency C --as-of DATE "
             "--max-kw M --idle-kw I --load-kw L`."
         )
-    return max(found, key=lambda s: (s.origin == "user", s.as_of))
+    return max(found, key=lambda s: (s.origin == "user", s.as_of or date.min))
 
 
 def add_server(con: Connection, server: ServerQuote | Mapping[str, object]) -> tuple[str, Change]:

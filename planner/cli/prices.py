@@ -317,10 +317,11 @@ def _servers_list(args: argparse.Namespace) -> int:
         _json(servers)
         return 0
     for s in servers:
-        flag = "  STALE" if s.is_stale else ""
+        flag = "  STALE" if s.is_stale else "  UNSOURCED" if s.as_of is None else ""
         power = f"max {s.max_kw:g} kW, idle {s.idle_kw:g}, load {s.load_kw:g}"
         _out(
-            f"{s.key:<12} {s.price:>12,.0f} {s.currency}  {power:<32} {s.as_of}  "
+            f"{s.key:<12} {s.price:>12,.0f} {s.currency}  {power:<32} "
+            f"{s.as_of or 'no source date'}  "
             f"price {s.confidence}, power {s.power_confidence}{flag}"
         )
     return 0

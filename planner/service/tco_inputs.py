@@ -2,10 +2,11 @@
 
 Every price is converted to the reporting currency at the scenario's FX date; anything taken
 from the price book is listed with its source, date and confidence, and stale or low-confidence
-prices are flagged in the notes.
+prices are flagged in the notes: each price older than the staleness limit with its date, age
+and the limit, and each one without a source date as an unsourced estimate.
 """
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from datetime import date
 
 from planner.core.errors import ScenarioError
@@ -17,11 +18,13 @@ from planner.cost.scope import CPU_POOL
 from planner.store import Connection
 from pricing import (
     CURRENCIES,
+    Freshness,
     FxTable,
     Offer,
     OfferRequest,
     assumption_set,
     ensure_seeded,
+    freshness,
     fx_table,
     offers_for,
     server_for,
@@ -49,6 +52,8 @@ class Inputs:
     rates: FxTable
     set_name: str
     assumptions: dict[str, float]
+    fresh: Freshness
+    """Today and the staleness limit the book's prices are judged by."""
     notes: list[str] = field(default_factory=list)
     sources: list[PriceUsed] = field(default_factory=list)
     converted: set[str] = field(default_factory=set)
@@ -66,6 +71,20 @@ class Inputs:
             )
         return amount * conversion.rate
 
+    def used(self, price: PriceUsed, as_of: date | None) -> None:
+        """List a price-book entry once, with a note if it is stale or has no source date."""
+        price = replace(
+            price,
+            as_of="" if as_of is None else str(as_of),
+            stale=as_of is not None and self.fresh.is_stale(as_of),
+        )
+        if price in self.sources:
+            return
+        self.sources.append(price)
+        warning = self.fresh.warning(price.price, as_of)
+        if warning is not None and warning not in self.notes:
+            self.notes.append(warning)
+
 
 def load_inputs(con: Connection, scenario: TcoScenario, today: date | None = None) -> Inputs:
     ensure_seeded(con)
@@ -79,7 +98,8 @@ def load_inputs(con: Connection, scenario: TcoScenario, today: date | None = Non
     book = assumption_set(con, scenario.assumptions)
     if not book:
         raise ScenarioError(f"no assumption set '{scenario.assumptions}' in the price book")
-    inputs = Inputs(scenario.currency.upper(), on_date, rates, scenario.assumptions, {})
+    fresh = freshness(con, today=today)
+    inputs = Inputs(scenario.currency.upper(), on_date, rates, scenario.assumptions, {}, fresh)
     local = ".cn" if inputs.currency == "CNY" else ".us"
     for name, item in book.items():
         if name.endswith((".cn", ".us")) and not name.endswith(local):
@@ -209,19 +229,16 @@ def _missing_price(spec: CloudSpec) -> str:
 
 def _note_source(inputs: Inputs, offer: Offer) -> None:
     point = offer.point
-    inputs.sources.append(
+    inputs.used(
         PriceUsed(
             offer.name,
             per_gpu_hour=offer.price_per_gpu_hour,
             currency=offer.currency,
-            as_of=str(point.as_of),
             source=point.source_url,
             confidence=point.confidence,
-            stale=point.is_stale,
-        )
+        ),
+        point.as_of,
     )
-    if point.is_stale:
-        inputs.notes.append(f"{offer.name}: price as of {point.as_of} is stale (> 90 days)")
     if offer.discount is not None:
         inputs.notes.append(
             f"{offer.name}: derived from on-demand with the rule of thumb "
@@ -232,18 +249,21 @@ def _note_source(inputs: Inputs, offer: Offer) -> None:
 
 def _pool(con: Connection, spec: OwnedPoolSpec, inputs: Inputs) -> ServerPool:
     needs_book = None in (spec.price, spec.idle_kw, spec.load_kw, spec.max_kw)
-    server = server_for(con, spec.gpu, gpus_per_server=spec.gpus_per_server) if needs_book else None
+    server = (
+        server_for(con, spec.gpu, gpus_per_server=spec.gpus_per_server, today=inputs.fresh.today)
+        if needs_book
+        else None
+    )
     if server is not None:
-        inputs.sources.append(
+        inputs.used(
             PriceUsed(
-                f"server 8x{server.gpu_model}",
+                f"server {server.gpus_per_server}x{server.gpu_model}",
                 per_server=server.price,
                 currency=server.currency,
-                as_of=str(server.as_of),
                 source=server.source,
                 confidence=server.confidence,
-                stale=server.is_stale,
-            )
+            ),
+            server.as_of,
         )
     price = spec.price
     if price is None:

@@ -188,7 +188,8 @@ def server_editor_config(columns: pd.Index) -> dict[str, ColumnConfig]:
         help=t("prices.col.stale_help", days=DEFAULT_STALE_DAYS),
         disabled=True,
     )
-    config["as_of"] = st.column_config.DateColumn(t("prices.col.as_of"), disabled=True)
+    # text, not a date: an estimate without a source date says so instead of an empty cell
+    config["as_of"] = st.column_config.TextColumn(t("prices.col.as_of"), disabled=True)
     config["price"] = st.column_config.NumberColumn(
         t("prices.col.price"), format="localized", required=True
     )

@@ -37,10 +37,20 @@ def reporting_currency() -> str:
 
 
 def add_quote_form() -> None:
-    """The form for one cloud price quote; saved on submit."""
+    """The form for one cloud price quote; saved on submit. The pricing model is chosen
+    outside the form, so the term field shows only for the models that take a term."""
+    st.markdown(t("prices.add_heading"))
+    model = st.selectbox(t("prices.pricing_model"), PRICING_MODELS, key="prices_add_model")
     with st.form("prices_add_form"):
-        st.markdown(t("prices.add_heading"))
-        quote = _quote_fields()
+        quote = _quote_fields() | {"pricing_model": model}
+        if view.needs_term(model):
+            quote["term_months"] = st.number_input(
+                t("prices.term_months"),
+                value=None,
+                step=1,
+                help=t("prices.term_help"),
+                key="prices_add_term",
+            )
         if st.form_submit_button(
             t("prices.add_quote"), icon=":material/add:", key="prices_add_submit"
         ):
@@ -63,9 +73,6 @@ def _quote_fields() -> dict[str, object]:
             t("prices.price_per_instance_hour"), value=0.0, format="%.4f", key="prices_add_price"
         ),
         "currency": a.selectbox(t("prices.currency"), CURRENCIES, key="prices_add_currency"),
-        "pricing_model": b.selectbox(
-            t("prices.pricing_model"), PRICING_MODELS, key="prices_add_model"
-        ),
         "as_of": c.date_input(t("prices.as_of"), date.today(), key="prices_add_as_of"),
         "source_url": a.text_input(t("prices.source"), key="prices_add_source"),
         "confidence": b.selectbox(

@@ -36,6 +36,8 @@ from pricing import (
     list_prices,
     list_servers,
 )
+from pricing.assumptions import COMMITMENTS
+from pricing.models import MAX_TERM_MONTHS
 
 MAX_UPLOAD_MB = 5
 PRICE_COLUMNS = (
@@ -144,7 +146,7 @@ def read_book(reporting_currency: str, today: date | None = None) -> Book:
             "max_kw": s.max_kw,
             "idle_kw": s.idle_kw,
             "load_kw": s.load_kw,
-            "as_of": s.as_of,
+            "as_of": s.as_of.isoformat() if s.as_of else t("prices.no_source_date"),
             "source": s.source,
             "confidence": s.confidence,
             "power_confidence": s.power_confidence,
@@ -213,10 +215,35 @@ def filter_prices(prices: pd.DataFrame, chosen: Mapping[str, Collection[str]]) -
     return prices.loc[keep]
 
 
+def needs_term(pricing_model: str) -> bool:
+    """Whether a price of `pricing_model` is for a commitment of some months."""
+    return pricing_model in COMMITMENTS
+
+
+def check_term(pricing_model: str, term_months: object) -> int | None:
+    """The quote's term in months: required (1-120) for a commitment, refused otherwise."""
+    if not needs_term(pricing_model):
+        if term_months is not None:
+            models = ", ".join(sorted(COMMITMENTS))
+            raise PricingError(t("prices.term_not_taken", model=pricing_model, models=models))
+        return None
+    if term_months is None:
+        raise PricingError(t("prices.term_needed", model=pricing_model))
+    if not isinstance(term_months, int | float) or term_months != int(term_months):
+        raise PricingError(t("prices.term_range", term=term_months))
+    if not 1 <= term_months <= MAX_TERM_MONTHS:
+        raise PricingError(t("prices.term_range", term=fmt_number(term_months, 0)))
+    return int(term_months)
+
+
 def add_quote(fields: Mapping[str, object]) -> str:
-    """Store a quote from the form; a sentence saying what changed. PricingError if invalid."""
+    """Store a quote from the form; a sentence saying what changed. PricingError if invalid
+    (a commitment without its term, or a term for a price that takes none, included)."""
+    quote = dict(fields)
+    model = str(quote.get("pricing_model", ""))
+    quote["term_months"] = check_term(model, quote.get("term_months"))
     with cursor() as cur:
-        key, change = add_price(cur, dict(fields))
+        key, change = add_price(cur, quote)
     return t("prices.quote_stored", quote=md(key), change=t(f"prices.change.{change}"))
 
 

@@ -23,6 +23,19 @@ EN = {
     "prices.currency": "Currency",
     "prices.pricing_model": "Pricing model",
     "prices.as_of": "As of",
+    "prices.no_source_date": "no source date",
+    "prices.term_months": "Term (months)",
+    "prices.term_help": (
+        "For reserved, savings-plan, CUD and subscription prices: the commitment in months "
+        "(1-120). Leave it empty for other pricing models."
+    ),
+    "prices.term_needed": (
+        "A {model} price needs its term: give the term in months (1-120), e.g. 12 or 36."
+    ),
+    "prices.term_not_taken": (
+        "A {model} price has no term: leave the term empty (terms are for {models})."
+    ),
+    "prices.term_range": "The term must be 1 to 120 months, got {term}.",
     "prices.source": "Source",
     "prices.confidence": "Confidence",
     "prices.confidence_help": (
@@ -148,6 +161,14 @@ ZH = {
     "prices.currency": "币种",
     "prices.pricing_model": "计价模式",
     "prices.as_of": "日期",
+    "prices.no_source_date": "无来源日期",
+    "prices.term_months": "期限（月）",
+    "prices.term_help": (
+        "预留实例、节省计划、CUD 和包年包月价格需填写承诺期限（1-120 个月）；其他计费模式请留空。"
+    ),
+    "prices.term_needed": "{model} 价格需要期限：请填写月数（1-120），例如 12 或 36。",
+    "prices.term_not_taken": "{model} 价格没有期限：请留空期限（期限仅适用于 {models}）。",
+    "prices.term_range": "期限必须为 1 到 120 个月，当前为 {term}。",
     "prices.source": "来源",
     "prices.confidence": "可信度",
     "prices.confidence_help": (
