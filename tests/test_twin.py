@@ -19,7 +19,16 @@ from planner.twin.calibrate import (
     run_twin,
     start_order_agreement,
 )
-from planner.twin.compare import Outcome, compare, judge, ks_distance, quantiles, wasserstein
+from planner.twin.compare import (
+    Outcome,
+    compare,
+    judge,
+    ks_distance,
+    quantiles,
+    verdict_text,
+    wasserstein,
+)
+from planner.twin.report import Miss
 
 FLOOR_S = 45.0
 NODES, GPUS_PER_NODE, BUSY_NODES = 10, 8, 4
@@ -103,13 +112,16 @@ def test_quantiles_distances_and_verdict_by_hand():
     assert ks_distance([0.0, 10.0], [10.0, 20.0]) == 0.5
     assert wasserstein([0.0, 10.0], [10.0, 20.0]) == pytest.approx(10.0)
     assert wasserstein([5.0], [5.0]) == 0.0
-    ok, text = judge(quantiles([10.0, 100.0]), quantiles([15.0, 150.0]), (100, 95))
-    assert ok
-    assert "within a factor of 2" in text
-    bad, text = judge(quantiles([10.0, 100.0]), quantiles([10.0, 500.0]), (100, 80))
-    assert not bad
-    assert "p90" in text
-    assert "withdrawn 80 vs 100" in text
+    assert judge(quantiles([10.0, 100.0]), quantiles([15.0, 150.0]), (100, 95)) == ()
+    assert "matches what happened (p50, p90 and p99 waits within a factor of 2" in (
+        verdict_text(())
+    )
+    misses = judge(quantiles([10.0, 100.0]), quantiles([10.0, 500.0]), (100, 80))
+    assert [m.quantity for m in misses] == ["p50", "p90", "p99", "withdrawn"]  # 55 s vs 255 s...
+    assert misses[-1] == Miss("withdrawn", 80, 100)
+    text = verdict_text(misses)
+    assert text.startswith("The replay does not match what happened")
+    assert "withdrawn 80 vs 100 observed" in text
 
 
 def test_compare_counts_waits_withdrawals_and_allocation_by_hand():

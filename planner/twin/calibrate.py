@@ -42,8 +42,8 @@ from planner.twin.report import (
 )
 
 FIT_SHARE = 0.6
-GRID = 12  # node-list shares tried first (log-spaced), before refining around the best
-REFINE = 4
+GRID = 10  # node-list shares tried first (log-spaced), before refining around the best
+REFINE = 3
 POLICIES = (("gang", "fifo"), ("gang", "strict-fifo"), ("gang", "backfill"), ("pod", "fifo"))
 
 
@@ -98,17 +98,19 @@ def run_twin(spec: TwinInput, progress: Callable[[float], None] | None = None) -
     begin = min(j.submit_s for j in jobs)
     val_window = (cut, max(end, cut) + 1.0)
     fitter = _Fitter(spec, jobs, observed, (begin, cut))
+    # shares of the work, roughly in replays: capacity 55%, bands 15%, policies 15%, final 15%
     trials = fitter.capacity_search(progress)
     best = fitter.with_bands(min(trials, key=lambda t: (t.score, -t.share)))
-    policies = fitter.policy_search(best)
+    _tell(progress, 0.7)
+    policies = fitter.policy_search(best, progress)
     chosen = min(policies, key=lambda p: p.score)
     policy = replace(fitter.base, admission=chosen.admission, queueing=chosen.queueing)  # type: ignore[arg-type]
     after_outcomes = _outcomes(_twin_replay(jobs, best.nodes, policy, best.fit))
     after = compare(jobs, observed, after_outcomes, val_window, spec.bin_s)
+    _tell(progress, 0.93)
     plain = _outcomes(simulate(jobs, spec.nodes, fitter.base))
     before = compare(jobs, observed, plain, val_window, spec.bin_s)
-    if progress is not None:
-        progress(1.0)
+    _tell(progress, 1.0)
     node_gpus = sum(n.gpus for n in spec.nodes)
     share_used = _history_gpus(jobs, observed, end) / node_gpus if node_gpus else 0.0
     calibration = Calibration(
@@ -122,6 +124,7 @@ def run_twin(spec: TwinInput, progress: Callable[[float], None] | None = None) -
         ),
         policy_scores=tuple(policies),
         policy=chosen,
+        policies_alike=_alike(policies),
     )
     report = TwinReport(
         trace=spec.trace,
@@ -130,6 +133,7 @@ def run_twin(spec: TwinInput, progress: Callable[[float], None] | None = None) -
         jobs_with_observed_start=len(started),
         node_gpus=node_gpus,
         history_gpu_share=share_used,
+        closed_system_warning=share_used < CLOSED_SYSTEM_SHARE,
         notes=_notes(share_used, policies),
         fit=compare(jobs, observed, after_outcomes, fitter.window, spec.bin_s),
         before=before,
@@ -175,13 +179,14 @@ class _Fitter:
         steps = len(shares) + REFINE
         for k, share in enumerate(shares):
             self.try_share(share)
-            _tell(progress, 0.8 * (k + 1) / steps)
+            _tell(progress, 0.55 * (k + 1) / steps)
         for k in range(REFINE):
             ranked = sorted(self.trials.values(), key=lambda t: t.share)
             at = min(range(len(ranked)), key=lambda i: ranked[i].score)
             for near in ranked[max(at - 1, 0) : at] + ranked[at + 1 : at + 2]:
-                self.try_share(math.sqrt(near.share * ranked[at].share))
-            _tell(progress, 0.8 * (len(shares) + k + 1) / steps)
+                if near.score != ranked[at].score:  # a flat stretch has nothing to find
+                    self.try_share(math.sqrt(near.share * ranked[at].share))
+            _tell(progress, 0.55 * (len(shares) + k + 1) / steps)
         return list(self.trials.values())
 
     def try_share(self, share: float) -> None:
@@ -219,9 +224,12 @@ class _Fitter:
         bands = min(MEM_BAND_CHOICES, key=lambda b: scores[b])
         return self.trial(best.share, best.nodes, best.uncontended, bands)
 
-    def policy_search(self, best: _Trial) -> list[PolicyFit]:
+    def policy_search(
+        self, best: _Trial, progress: Callable[[float], None] | None = None
+    ) -> list[PolicyFit]:
         fits = []
-        for admission, queueing in POLICIES:
+        for k, (admission, queueing) in enumerate(POLICIES):
+            _tell(progress, 0.7 + 0.15 * k / len(POLICIES))
             if self.base.queues is not None and queueing == "backfill":
                 continue
             policy = replace(self.base, admission=admission, queueing=queueing)  # type: ignore[arg-type]
@@ -342,13 +350,17 @@ def _notes(share_used: float, policies: list[PolicyFit]) -> tuple[str, ...]:
             "calibration fits that missing load as a smaller effective capacity and as start "
             "latency."
         )
-    scores = [p.score for p in policies]
-    if scores and max(scores) - min(scores) <= 0.01 * max(*scores, 1e-9):
+    if _alike(policies):
         notes.append(
             "The history cannot tell the scheduling policies apart (their scores are within "
             "1%): the calibrated scenario keeps the first one tried."
         )
     return tuple(notes)
+
+
+def _alike(policies: list[PolicyFit]) -> bool:
+    scores = [p.score for p in policies]
+    return bool(scores) and max(scores) - min(scores) <= 0.01 * max(*scores, 1e-9)
 
 
 def job_rows(

@@ -18,6 +18,7 @@ from planner.twin.report import (
     WITHDRAWN_LIMIT,
     Comparison,
     GroupWaits,
+    Miss,
     WaitQuantiles,
 )
 
@@ -64,7 +65,7 @@ def compare(
     qo, qr = quantiles(list(obs.values())), quantiles(list(rep.values()))
     ratios = {name: _ratio(getattr(qr, name), getattr(qo, name)) for name in (*QUANTILES, "mean")}
     corr, error = _allocation_fit(jobs, observed, replayed, window_s, bin_s)
-    matches, verdict = judge(qo, qr, withdrawn)
+    misses = judge(qo, qr, withdrawn)
     return Comparison(
         window_s=window_s,
         jobs=len(chosen),
@@ -81,8 +82,9 @@ def compare(
         withdrawn=withdrawn,
         by_size=_groups(chosen, obs, rep, lambda j: gpu_size_class(j.total_gpus)),
         by_team=_groups(chosen, obs, rep, lambda j: j.queue),
-        matches=matches,
-        verdict=verdict,
+        misses=misses,
+        matches=not misses,
+        verdict=verdict_text(misses),
     )
 
 
@@ -110,26 +112,38 @@ def _ratio(replayed: float | None, observed: float | None) -> float | None:
 
 def judge(
     observed: WaitQuantiles, replayed: WaitQuantiles, withdrawn: tuple[int, int]
-) -> tuple[bool, str]:
-    """The one-line verdict, thresholds stated."""
+) -> tuple[Miss, ...]:
+    """The figures outside the thresholds: p50, p90 and p99 each within a factor of
+    `WAIT_RATIO_LIMIT` (from 1 s up: under a second the clock's resolution decides), and
+    withdrawn jobs within `WITHDRAWN_LIMIT` (at least one job)."""
     misses = []
     for name in QUANTILES:
         o, r = getattr(observed, name), getattr(replayed, name)
         if o is None or r is None:
             continue
-        # under a second the clock's resolution decides: compare from 1 s up
         if not 1 / WAIT_RATIO_LIMIT <= max(r, 1.0) / max(o, 1.0) <= WAIT_RATIO_LIMIT:
-            misses.append(f"{name} {r:,.0f} s vs {o:,.0f} s observed")
+            misses.append(Miss(name, r, o))
     seen, replayed_count = withdrawn
     if abs(replayed_count - seen) > max(WITHDRAWN_LIMIT * seen, 1):
-        misses.append(f"withdrawn {replayed_count:,} vs {seen:,} observed")
+        misses.append(Miss("withdrawn", replayed_count, seen))
+    return tuple(misses)
+
+
+def verdict_text(misses: tuple[Miss, ...]) -> str:
+    """The one-line verdict, thresholds stated (English; the pages word `misses` their way)."""
     rule = (
         f"p50, p90 and p99 waits within a factor of {WAIT_RATIO_LIMIT:g} and withdrawn jobs "
         f"within {WITHDRAWN_LIMIT:.0%}"
     )
     if not misses:
-        return True, f"The replay matches what happened ({rule})."
-    return False, f"The replay does not match what happened ({rule}): {'; '.join(misses)}."
+        return f"The replay matches what happened ({rule})."
+    said = [
+        f"withdrawn {m.replayed:,.0f} vs {m.observed:,.0f} observed"
+        if m.quantity == "withdrawn"
+        else f"{m.quantity} {m.replayed:,.0f} s vs {m.observed:,.0f} s observed"
+        for m in misses
+    ]
+    return f"The replay does not match what happened ({rule}): {'; '.join(said)}."
 
 
 def _share_waited(waits: Mapping[str, float]) -> float:

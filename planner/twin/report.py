@@ -32,6 +32,16 @@ class GroupWaits:
 
 
 @dataclass(frozen=True, slots=True)
+class Miss:
+    """One figure outside the verdict's thresholds: `quantity` is p50, p90, p99 or
+    withdrawn."""
+
+    quantity: str
+    replayed: float
+    observed: float
+
+
+@dataclass(frozen=True, slots=True)
 class Comparison:
     """Observed against replayed, for the jobs submitted in one window."""
 
@@ -56,6 +66,8 @@ class Comparison:
     """Jobs withdrawn (never started): observed, replayed."""
     by_size: tuple[GroupWaits, ...]
     by_team: tuple[GroupWaits, ...]
+    misses: tuple[Miss, ...]
+    """What keeps the replay from matching (empty: it matches)."""
     matches: bool
     verdict: str
 
@@ -99,6 +111,8 @@ class Calibration:
     capacity_scores: tuple[CapacityFit, ...]
     policy_scores: tuple[PolicyFit, ...]
     policy: PolicyFit
+    policies_alike: bool
+    """The scores are within 1% of each other: the history cannot tell the policies apart."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +141,8 @@ class TwinReport:
     node_gpus: int
     history_gpu_share: float
     """Mean GPUs the history's own jobs held / the node list's GPUs."""
+    closed_system_warning: bool
+    """`history_gpu_share` is below `CLOSED_SYSTEM_SHARE`."""
     notes: tuple[str, ...]
     fit: Comparison
     """The calibrated replay on the fit window (what the fit saw)."""

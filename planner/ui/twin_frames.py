@@ -28,63 +28,47 @@ _CDF_POINTS = 400  # per curve: enough for a smooth line, small for the browser
 
 
 def verdict(c: Comparison, lang: Language | None = None) -> str:
-    """The one-line verdict with its thresholds (`planner.twin.compare.judge`'s, localized)."""
+    """The one-line verdict with its thresholds, from the comparison's misses (the rule is
+    `planner.twin.compare.judge`'s), in the session's language."""
     rule = t(
         "twin.rule",
         lang,
         factor=f"{WAIT_RATIO_LIMIT:g}",
         share=fmt_percent(WITHDRAWN_LIMIT, 0),
     )
-    if c.matches:
+    if not c.misses:
         return t("twin.matches", lang, rule=rule)
-    misses = []
-    for name in QUANTILES:
-        o, r = getattr(c.observed, name), getattr(c.replayed, name)
-        if o is None or r is None:
-            continue
-        if not 1 / WAIT_RATIO_LIMIT <= max(r, 1.0) / max(o, 1.0) <= WAIT_RATIO_LIMIT:
-            misses.append(
-                t("twin.miss_wait", lang, name=name, replayed=fmt_number(r), observed=fmt_number(o))
-            )
-    seen, replayed = c.withdrawn
-    if abs(replayed - seen) > max(WITHDRAWN_LIMIT * seen, 1):
-        misses.append(
-            t(
-                "twin.miss_withdrawn",
-                lang,
-                replayed=fmt_number(replayed),
-                observed=fmt_number(seen),
-            )
+    said = [
+        t(
+            "twin.miss_withdrawn" if m.quantity == "withdrawn" else "twin.miss_wait",
+            lang,
+            name=m.quantity,
+            replayed=fmt_number(m.replayed),
+            observed=fmt_number(m.observed),
         )
-    return t("twin.no_match", lang, rule=rule, misses=t("twin.miss_sep", lang).join(misses))
-
-
-_KNOWN_NOTES = ("The history's own jobs held", "The history cannot tell the scheduling")
+        for m in c.misses
+    ]
+    return t("twin.no_match", lang, rule=rule, misses=t("twin.miss_sep", lang).join(said))
 
 
 def notes(report: TwinReport, lang: Language | None = None) -> list[str]:
-    """The report's notes in the session's language: the closed-system warning and any
-    other note the service adds (as it wrote it). The policies' note is `policy_note`."""
-    shown = []
-    if report.history_gpu_share < CLOSED_SYSTEM_SHARE:
-        shown.append(
-            t(
-                "twin.note_closed",
-                lang,
-                share=fmt_percent(report.history_gpu_share, 1),
-                limit=fmt_percent(CLOSED_SYSTEM_SHARE, 0),
-            )
+    """The closed-system warning in the session's language (the policies' note is
+    `policy_note`)."""
+    if not report.closed_system_warning:
+        return []
+    return [
+        t(
+            "twin.note_closed",
+            lang,
+            share=fmt_percent(report.history_gpu_share, 1),
+            limit=fmt_percent(CLOSED_SYSTEM_SHARE, 0),
         )
-    shown += [n for n in report.notes if not n.startswith(_KNOWN_NOTES)]
-    return shown
+    ]
 
 
 def policy_note(report: TwinReport, lang: Language | None = None) -> str | None:
-    """Said when the policies' scores are within 1% of each other."""
-    scores = [p.score for p in report.calibration.policy_scores]
-    if scores and max(scores) - min(scores) <= 0.01 * max(*scores, 1e-9):
-        return t("twin.note_policies", lang)
-    return None
+    """Said when the history cannot tell the policies apart."""
+    return t("twin.note_policies", lang) if report.calibration.policies_alike else None
 
 
 def windows_caption(report: TwinReport) -> str:
