@@ -76,6 +76,7 @@ REASON_COLORS: dict[str, str] = {
     "preempted": "#B04E4E",
     "over_budget": "#D08C2F",
     "evicted_online": "#4C9F9F",
+    "start_latency": "#A0A0C8",
 }
 
 
