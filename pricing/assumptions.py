@@ -8,6 +8,7 @@ unqualified ones are rules of thumb (confidence L), never quoted prices.
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from datetime import date
 
 from planner.core.pricing_model import PricingModel
 from planner.store import Connection, doing, fetch_all, transaction
@@ -34,6 +35,8 @@ class Assumption:
     confidence: str
     notes: str
     origin: str
+    as_of: date | None = None
+    """When the value was seen (prices such as electricity); None when the set gives no date."""
 
 
 def assumption_sets(con: Connection) -> list[str]:
@@ -56,10 +59,9 @@ def assumption_set(con: Connection, set_name: str = DEFAULT_SET) -> dict[str, As
         known = ", ".join(assumption_sets(con))
         raise PricingError(f"No assumption set {set_name!r}; the sets are: {known}.")
     found = {}
-    for _key, origin, name_of_set, name, value, unit, currency, source, confidence, notes in rows:
-        found[name] = Assumption(
-            name_of_set, name, value, unit, currency, source, confidence, notes, origin
-        )
+    for _key, origin, *values in rows:
+        fields = dict(zip(ASSUMPTIONS.columns, values, strict=True))
+        found[str(fields["name"])] = Assumption(**fields, origin=origin)
     return found
 
 

@@ -205,6 +205,8 @@ class AssumptionQuote(BookRow):
     source: str = ""
     confidence: Confidence = "M"
     notes: str = ""
+    as_of: date | None = None
+    """When a price (electricity, staff, ...) was seen; None for rules and ratios, or unknown."""
 
     @model_validator(mode="after")
     def _normalise(self) -> Self:

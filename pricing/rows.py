@@ -71,6 +71,7 @@ ASSUMPTION_COLUMNS = (
     "source",
     "confidence",
     "notes",
+    "as_of",
 )
 
 

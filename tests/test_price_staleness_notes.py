@@ -1,6 +1,7 @@
 """`planner tco` flags the price-book entries it uses that are stale (with their date, age and
 the limit) or have no source date (an unsourced estimate), once each, as the app does; fresh
-prices are not flagged (issue 17)."""
+prices are not flagged; a dated assumption that is a price (electricity) is flagged when stale
+(issue 17)."""
 
 import contextlib
 import io
@@ -14,7 +15,8 @@ import yaml
 
 from planner.cli import main
 from planner.store import open_store
-from pricing import Freshness, list_servers
+from pricing import Freshness, assumption_set, list_servers, set_assumption
+from pricing.rows import ASSUMPTIONS
 
 WORKED = Path(__file__).parent.parent / "data" / "scenarios" / "worked-example-h100.yaml"
 TODAY = date.today()
@@ -180,3 +182,47 @@ def test_a_future_date_is_flagged_as_such() -> None:
     assert fresh.warning("x", date(2026, 3, 1)) == (
         "x: price as of 2026-03-01 is dated in the future (today is 2026-01-10)"
     )
+
+
+def date_kwh_price(db: Path, as_of: date) -> None:
+    """Give the default set's US electricity price a date (what a user's quote would carry)."""
+    con = open_store(db)
+    try:
+        kwh = assumption_set(con)["kwh_price.us"]
+        fields = {name: getattr(kwh, name) for name in ASSUMPTIONS.columns}
+        set_assumption(con, {**fields, "as_of": as_of})
+    finally:
+        con.close()
+
+
+def test_a_stale_dated_power_price_is_noted_unless_overridden(tmp_path: Path) -> None:
+    db = tmp_path / "p.duckdb"
+    date_kwh_price(db, STALE)
+    scenario = yaml.safe_load(WORKED.read_text(encoding="utf-8"))
+
+    noted = tco_notes(tmp_path, db, scenario)["notes"]
+    scenario["overrides"]["kwh_price"] = 0.12
+    overridden = tco_notes(tmp_path, db, scenario)["notes"]
+
+    age = (TODAY - STALE).days
+    assert (
+        f"assumption kwh_price.us (reference-defaults): price as of {STALE} is stale ({age} "
+        "days old, over the limit of 90 days); update it on the Prices page or with "
+        "`planner prices`"
+    ) in noted
+    assert not [n for n in overridden if "kwh_price" in n]
+
+
+def test_a_fresh_dated_power_price_is_not_noted(tmp_path: Path) -> None:
+    db = tmp_path / "p.duckdb"
+    date_kwh_price(db, FRESH)
+
+    report = json.loads(cli("tco", "--scenario", str(WORKED), "--db", str(db), "--json"))
+
+    assert not [n for n in report["notes"] if "kwh_price" in n]
+    con = open_store(db)
+    try:
+        assert assumption_set(con)["kwh_price.us"].as_of == FRESH
+        assert assumption_set(con)["pue"].as_of is None
+    finally:
+        con.close()

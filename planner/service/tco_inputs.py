@@ -58,6 +58,8 @@ class Inputs:
     sources: list[PriceUsed] = field(default_factory=list)
     converted: set[str] = field(default_factory=set)
     """What was converted from another currency: 'server', 'cloud' (the FX driver moves it)."""
+    dated: dict[str, date] = field(default_factory=dict)
+    """The set's assumptions that carry the date they were seen (prices such as electricity)."""
 
     def to_reporting(self, amount: float, currency: str, what: str) -> float:
         if currency.upper() == self.currency:
@@ -81,7 +83,16 @@ class Inputs:
         if price in self.sources:
             return
         self.sources.append(price)
-        warning = self.fresh.warning(price.price, as_of)
+        self._warn(price.price, as_of)
+
+    def assumption_used(self, name: str) -> None:
+        """Note an assumption taken from the set if it is dated and stale (an undated one is a
+        value of the set, not a quote: it is not flagged)."""
+        if name in self.dated:
+            self._warn(f"assumption {name} ({self.set_name})", self.dated[name])
+
+    def _warn(self, name: str, as_of: date | None) -> None:
+        warning = self.fresh.warning(name, as_of)
         if warning is not None and warning not in self.notes:
             self.notes.append(warning)
 
@@ -108,6 +119,8 @@ def load_inputs(con: Connection, scenario: TcoScenario, today: date | None = Non
         if item.currency:
             value = inputs.to_reporting(value, item.currency, f"assumption {name}")
         inputs.assumptions[name] = value
+        if item.as_of is not None:
+            inputs.dated[name] = item.as_of
     return inputs
 
 
@@ -133,6 +146,8 @@ def bare_metal(con: Connection, scenario: TcoScenario, inputs: Inputs) -> BareMe
     ):
         if key in values:
             base[target] = (values[key],) if target == "kwh_price" else values[key]
+            if target not in scenario.overrides:
+                inputs.assumption_used(key)
     base.update(_overrides(scenario))
     if "fte" in scenario.overrides and "fte_per_server" not in scenario.overrides:
         # an explicit total is for all the scenario's servers: a cluster keeping fewer of
@@ -180,6 +195,9 @@ def cpu_rate(spec: CloudSpec, inputs: Inputs) -> CpuRate:
             "all-jobs); give price_per_vcpu_hour and price_per_gib_hour, or add the "
             f"assumptions {' and '.join(CPU_ASSUMPTIONS)} to the set"
         )
+    for value, name in zip(given, CPU_ASSUMPTIONS, strict=True):
+        if value is None:
+            inputs.assumption_used(name)
     if None in given:
         inputs.notes.append(
             f"{spec.label()}: CPU-only jobs on CPU instances at {found[0]:.4f} a vCPU-hour and "
