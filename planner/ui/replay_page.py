@@ -35,13 +35,9 @@ def stored_or_stop() -> tuple[str | None, list[dict[str, Any]], Scenario]:
 
 
 def pick_trace(labels: Mapping[str, str], sample_id: str | None) -> str:
-    """The trace to replay, the sample's by default."""
-    ids = list(labels)
-    default = ids.index(sample_id) if sample_id is not None and sample_id in labels else 0
-    trace_id: str = st.selectbox(
-        t("replay.trace"), ids, default, labels.__getitem__, key="replay_trace"
-    )
-    return trace_id
+    """The trace to replay: the session's chosen one (picked or imported on any page), else
+    the sample's."""
+    return trace_choice.select(t("replay.trace"), labels, sample_id, "replay_trace")
 
 
 def requested_or_stop() -> Scenario:
