@@ -193,7 +193,8 @@ def _prices(pen: Pen, report: Report) -> None:
             source = source[: MAX_SOURCE_CHARS - 3] + "..."
         pen.font(7, bold=True)
         stale = f", {text('report.col.stale', pen.lang).lower()}" if cell["stale"] == yes else ""
-        head = f"{cell['price']}: {price:,.2f} {cell['currency']}, {cell['as_of']}{stale}"
+        as_of = cell["as_of"] or text("report.no_source_date", pen.lang)
+        head = f"{cell['price']}: {price:,.2f} {cell['currency']}, {as_of}{stale}"
         pdf.multi_cell(0, 3.8, pen.safe(head), align="L", new_x="LMARGIN", new_y="NEXT")
         pen.font(6.5)
         pdf.multi_cell(0, 3.4, pen.safe(source), align="L", new_x="LMARGIN", new_y="NEXT")

@@ -223,16 +223,14 @@ def _driver(name: str) -> str:
 
 def notes(report: TcoReport) -> tuple[list[str], list[str]]:
     """(warnings, remarks): stale prices and placeholder rates are warnings."""
-    warnings = [
-        t("compare.stale_price", price=p.price, as_of=p.as_of)
-        for p in report.prices_used
-        if p.stale
-    ]
+    stale = [p for p in report.prices_used if p.stale]
+    warnings = [t("compare.stale_price", price=p.price, as_of=p.as_of) for p in stale]
+    said = {f"{p.price}: " for p in stale}  # in the page's language, just above
     remarks: list[str] = []
     for note in report.notes:
-        if is_scope_note(note):
-            continue  # the scope line says it (`ledger_view.show_scope`)
-        serious = "stale" in note or "placeholder" in note
+        if is_scope_note(note) or note.startswith(tuple(said)):
+            continue  # the scope line says it (`ledger_view.show_scope`), or the line above
+        serious = any(word in note for word in ("stale", "placeholder", "unsourced", "future"))
         (warnings if serious else remarks).append(note)
     return list(dict.fromkeys(warnings)), remarks
 

@@ -198,6 +198,30 @@ def test_stale_prices_and_placeholder_rates_are_warnings() -> None:
     assert remarks == ["the first 4 months ..."]
 
 
+def test_a_stale_price_is_warned_once_and_an_unsourced_one_is_a_warning() -> None:
+    r = report([option("self-hosted", 1.0, 1.0, None)], {}, {})
+    r = replace(
+        r,
+        prices_used=(
+            PriceUsed("server 8xH100", as_of="2024-08-01", stale=True),
+            PriceUsed("server 8xL40S", as_of="", stale=False),
+        ),
+        notes=(
+            "server 8xH100: price as of 2024-08-01 is stale (853 days old, over the limit of "
+            "90 days); update it on the Prices page or with `planner prices`",
+            "server 8xL40S: unsourced estimate (no source date); replace it with a dated quote",
+        ),
+    )
+
+    warnings, remarks = compare_view.notes(r)
+
+    assert warnings == [
+        "server 8xH100: price as of 2024-08-01 is stale; check it on the Prices page",
+        "server 8xL40S: unsourced estimate (no source date); replace it with a dated quote",
+    ]
+    assert remarks == []
+
+
 def test_the_tornado_keeps_the_reports_order_and_names_drivers() -> None:
     r = report([option("self-hosted", 1.0, 1.0, None)], {}, {})
     bars = (
