@@ -14,6 +14,8 @@ FIELDS: tuple[str, ...] = (
     "mem", "gpu_type", "queue", "user", "priority", "status",
 )  # fmt: skip
 """planner.ingest.columns.FIELDS"""
+NODE_FIELDS: tuple[str, ...] = ("node_id", "gpu_type", "gpus", "cpu", "mem")
+"""planner.ingest.columns.NODE_FIELDS"""
 MAX_UNPACKED_BYTES = 4 << 30
 """planner.ingest.limits.MAX_UNPACKED_BYTES"""
 PRICING_MODELS: tuple[str, ...] = (

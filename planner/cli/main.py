@@ -15,7 +15,13 @@ from typing import TYPE_CHECKING
 
 import pydantic
 
-from planner.cli.choices import CENSORED_CHOICES, FIELDS, FORMATS, MAX_UNPACKED_BYTES
+from planner.cli.choices import (
+    CENSORED_CHOICES,
+    FIELDS,
+    FORMATS,
+    MAX_UNPACKED_BYTES,
+    NODE_FIELDS,
+)
 from planner.cli.db import database
 from planner.cli.output import visible_controls
 from planner.cli.prices import add_price_commands
@@ -134,7 +140,8 @@ def _read_options(parser: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="FIELD=COLUMN",
-        help=f"use COLUMN for FIELD; fields: {', '.join(FIELDS)}",
+        help=f"use COLUMN for FIELD; job history fields: {', '.join(FIELDS)}; node list "
+        f"fields: {', '.join(NODE_FIELDS)}",
     )
     parser.add_argument(
         "--tz", default="UTC", help="time zone of dates written without an offset (default UTC)"

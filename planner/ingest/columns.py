@@ -221,6 +221,35 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
 
 FIELDS: tuple[str, ...] = tuple(SYNONYMS)
 
+# A node list's fields -> synonyms, most specific first (plain GPU counts before capacity
+# columns: when a file has both, the mapping table shows the choice and a note names the
+# other). CPU and memory units follow the chosen column's name (see `planner.ingest.nodes`).
+NODE_SYNONYMS: dict[str, tuple[str, ...]] = {
+    "node_id": (
+        "sn", "node_id", "node_name", "nodename", "node", "hostname", "host_name", "host",
+        "node_sn", "machine_id", "machine", "server", "name", "节点", "节点名", "主机名",
+    ),
+    "gpu_type": (
+        "gpu_type", "gpu_model", "gpu_product", "gpu_card", "gpu_card_type", "gpu_name",
+        "gpu_spec", "model", "card", "card_type", "gpu型号", "卡型", "显卡型号",
+    ),
+    "gpus": (
+        "gpus", "gpu", "num_gpu", "num_gpus", "gpu_num", "gpu_count", "ngpus", "gpus_per_node",
+        "gpu_capacity_num", "gpu_capacity", "capacity_gpu", "gpu_cap", "gpu数", "gpu数量",
+        "gpu卡数", "卡数",
+    ),
+    "cpu": (
+        "cpu_milli", "cpu_num", "cpu", "cpus", "num_cpu", "cpu_count", "cores", "cpu_cores",
+        "vcpu", "vcpus", "cpu_capacity_num", "cpu_capacity", "cpu核数", "核数",
+    ),
+    "mem": (
+        "memory_mib", "mem_mib", "memory_mb", "mem_mb", "memory_gib", "mem_gib", "memory_gb",
+        "mem_gb", "memory", "mem", "ram", "memory_capacity", "内存",
+    ),
+}  # fmt: skip
+NODE_FIELDS: tuple[str, ...] = tuple(NODE_SYNONYMS)
+NODE_NEEDS: tuple[tuple[str], ...] = (("node_id",), ("gpus",))
+
 
 def normalise_name(name: str) -> str:
     """Lower case, with spaces, dashes, dots and brackets folded to `_` or dropped."""
@@ -244,20 +273,28 @@ class ColumnMap:
         return field in self.columns
 
 
-def resolve_columns(header: Sequence[str], overrides: Mapping[str, str], *, file: str) -> ColumnMap:
+def resolve_columns(
+    header: Sequence[str],
+    overrides: Mapping[str, str],
+    *,
+    file: str,
+    synonyms: Mapping[str, tuple[str, ...]] = SYNONYMS,
+) -> ColumnMap:
     """Match `header` to fields; `overrides` (field -> column) are checked and win.
 
     Where several columns spell the same name (`Submit Time`, `submit_time`), the first is
-    used and the map's notes say so.
+    used and the map's notes say so. `synonyms` is a job history's fields unless given
+    (NODE_SYNONYMS for a node list).
     """
     same_name: dict[str, list[str]] = {}
     for col in header:
         same_name.setdefault(normalise_name(col), []).append(col)
     chosen: dict[str, str] = {}
     for field, column in overrides.items():
-        if field not in SYNONYMS:
+        if field not in synonyms:
             raise MissingColumnError(
-                f"--map names an unknown field '{shorten(field)}'; fields are: {', '.join(FIELDS)}",
+                f"--map names an unknown field '{shorten(field)}'; fields are: "
+                f"{', '.join(synonyms)}",
                 file=file,
             )
         if column not in header:
@@ -269,7 +306,7 @@ def resolve_columns(header: Sequence[str], overrides: Mapping[str, str], *, file
         chosen[field] = column
     taken = set(chosen.values())
     notes: list[str] = []
-    for field, names in SYNONYMS.items():
+    for field, names in synonyms.items():
         if field in chosen:
             continue
         for name in names:
@@ -280,6 +317,24 @@ def resolve_columns(header: Sequence[str], overrides: Mapping[str, str], *, file
                 notes.extend(_same_name_note(field, same_name[normalise_name(name)]))
                 break
     return ColumnMap(chosen, tuple(notes))
+
+
+def other_matches(header: Sequence[str], columns: ColumnMap) -> list[str]:
+    """Notes for a node list's fields that more columns could fill than the one chosen
+    (`gpu_num` and `gpu_capacity_num`), each naming the others and how to pick one."""
+    by_name = {normalise_name(col): col for col in header}
+    used = set(columns.columns.values())
+    notes: list[str] = []
+    for field, names in NODE_SYNONYMS.items():
+        chosen = columns.get(field)
+        others = [by_name[n] for n in names if n in by_name and by_name[n] not in used]
+        if chosen is not None and others:
+            shown = ", ".join(f"'{shorten(col)}'" for col in others)
+            notes.append(
+                f"'{shorten(chosen)}' is read as '{field}'; {shown} could be too "
+                f"(--map {field}=COLUMN or the mapping table picks another)"
+            )
+    return notes
 
 
 def _same_name_note(field: str, columns: Sequence[str]) -> list[str]:
@@ -293,7 +348,12 @@ def _same_name_note(field: str, columns: Sequence[str]) -> list[str]:
 
 
 def require(
-    columns: ColumnMap, needs: Sequence[Sequence[str]], header: Sequence[str], *, file: str
+    columns: ColumnMap,
+    needs: Sequence[Sequence[str]],
+    header: Sequence[str],
+    *,
+    file: str,
+    synonyms: Mapping[str, tuple[str, ...]] = SYNONYMS,
 ) -> None:
     """Each entry of `needs` lists alternatives; at least one of each must be mapped."""
     for alternatives in needs:
@@ -301,20 +361,23 @@ def require(
             continue
         field = alternatives[0]
         names = " or ".join(f"'{f}'" for f in alternatives)
+        hint = _close_hint(field, header, synonyms)
         raise MissingColumnError(
-            f"no column for {names} was found{_close_hint(field, header)}. Columns in the file: "
+            f"no column for {names} was found{hint}. Columns in the file: "
             f"{shown_columns(header)}. Name the column with --map {field}=COLUMN.",
             file=file,
         )
 
 
-def _close_hint(wanted: str, header: Sequence[str]) -> str:
+def _close_hint(
+    wanted: str, header: Sequence[str], synonyms: Mapping[str, tuple[str, ...]] = SYNONYMS
+) -> str:
     """'; close matches: a, b' from the header, or ''."""
     candidates = {normalise_name(col): col for col in header}
-    pool = list(candidates) + list(SYNONYMS.get(wanted, ()))
+    pool = list(candidates) + list(synonyms.get(wanted, ()))
     matches = difflib.get_close_matches(normalise_name(wanted), pool, n=6, cutoff=0.5)
     shown = [candidates[m] for m in matches if m in candidates]
-    for synonym in SYNONYMS.get(wanted, ()):
+    for synonym in synonyms.get(wanted, ()):
         for norm, col in candidates.items():
             if col not in shown and (synonym in norm or norm in synonym) and len(norm) > 1:
                 shown.append(col)

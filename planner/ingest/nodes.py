@@ -1,53 +1,81 @@
 """Node lists (the openb node list, or any table of nodes) into a ClusterConfig.
 
-Rows that cannot describe a node are rejected with a reason, like job rows.
+Columns are found by name (`planner.ingest.columns.NODE_SYNONYMS`) like a job history's, and
+`--map FIELD=COLUMN` (the app's mapping table) wins. Rows that cannot describe a node are
+rejected with a reason, like job rows. Units follow the column's name: `cpu_milli` is in
+milli-cores, memory in a column named `..mib`/`..mb` is in MiB, any other in GiB.
 """
+
+from collections.abc import Mapping
 
 import pandas as pd
 
 from planner.core.config import ClusterConfig, Node
 from planner.core.errors import MissingColumnError
-from planner.ingest.columns import normalise_name, shown_columns
+from planner.ingest.columns import (
+    NODE_NEEDS,
+    NODE_SYNONYMS,
+    ColumnMap,
+    other_matches,
+    resolve_columns,
+    shown_columns,
+)
 from planner.ingest.rejections import Rejections
 from planner.ingest.report import IngestReport, ReportBuilder
 from planner.ingest.source import LineProblems, Source, describe, iter_frames
 from planner.ingest.values import cleaned, parse_cpu, parse_memory_gib, parse_numbers
 
-_ID = ("sn", "node_id", "node", "node_name", "nodename", "hostname", "host", "name", "节点")
-_GPUS = ("gpu", "gpus", "num_gpu", "gpu_num", "gpu_count", "capacity_gpu", "gpu数")
-_TYPE = ("model", "gpu_type", "gpu_model", "gpu型号")
-_CPU = ("cpu_milli", "cpu", "cpus", "cores", "cpu_cores")
-_MEM = ("memory_mib", "mem_mib", "memory_gib", "mem_gib", "memory", "mem", "memory_gb")
+
+def node_columns(
+    header: tuple[str, ...], mapping: Mapping[str, str], *, file: str
+) -> tuple[ColumnMap, list[str]]:
+    """(each node-list field's column, notes); an unknown field or column is an error,
+    a missing one is not (`require` it before reading)."""
+    columns = resolve_columns(header, mapping, file=file, synonyms=NODE_SYNONYMS)
+    return columns, [*columns.notes, *other_matches(header, columns)]
 
 
-def read_cluster(source: Source, fmt: str) -> tuple[ClusterConfig, IngestReport]:
-    """All nodes of the list, with rows that cannot be a node rejected."""
-    names = {normalise_name(col): col for col in source.header}
-    id_col, gpu_col = _pick(names, _ID), _pick(names, _GPUS)
-    if id_col is None or gpu_col is None:
+NODE_FIELD_WORDS = {
+    "node_id": "node id",
+    "gpu_type": "GPU type",
+    "gpus": "GPUs per node",
+    "cpu": "CPU cores",
+    "mem": "memory",
+}
+
+
+def missing_fields(columns: ColumnMap) -> list[str]:
+    """The required node-list fields (node id, GPUs per node) no column was found for."""
+    return [need[0] for need in NODE_NEEDS if not columns.has(need[0])]
+
+
+def _require(columns: ColumnMap, header: tuple[str, ...], *, file: str) -> None:
+    for field in missing_fields(columns):
+        names = ", ".join(NODE_SYNONYMS[field][:6])
         raise MissingColumnError(
-            "a node list needs a node id column (sn, node, hostname) and a GPU count column "
-            f"(gpu, gpus); the file has {shown_columns(source.header, 20)}",
-            file=source.name,
+            f"a node list needs a column for '{field}' ({NODE_FIELD_WORDS[field]}) and no "
+            f"column is named like one ({names}, ...). Columns in the file: "
+            f"{shown_columns(header)}. Name the column with --map {field}=COLUMN.",
+            file=file,
         )
-    type_col, cpu_col, mem_col = _pick(names, _TYPE), _pick(names, _CPU), _pick(names, _MEM)
+
+
+def read_cluster(
+    source: Source, fmt: str, mapping: Mapping[str, str] | None = None
+) -> tuple[ClusterConfig, IngestReport]:
+    """All nodes of the list, with rows that cannot be a node rejected; `mapping`
+    (field -> column) overrides the columns found by name."""
+    columns, notes = node_columns(source.header, mapping or {}, file=source.name)
+    _require(columns, source.header, file=source.name)
+    id_col, gpu_col = columns.columns["node_id"], columns.columns["gpus"]
+    type_col, cpu_col, mem_col = columns.get("gpu_type"), columns.get("cpu"), columns.get("mem")
     report = IngestReport(
         file=source.name,
         format=fmt,
         read_as=describe(source),
         sha256=source.sha256,
-        column_mapping={
-            k: v
-            for k, v in (
-                ("node_id", id_col),
-                ("gpus", gpu_col),
-                ("gpu_type", type_col),
-                ("cpu", cpu_col),
-                ("mem", mem_col),
-            )
-            if v
-        },
-        warnings=list(source.notes),
+        column_mapping=dict(columns.columns),
+        warnings=[*source.notes, *notes],
     )
     builder = ReportBuilder(report)
     nodes: list[Node] = []
@@ -80,10 +108,6 @@ def read_cluster(source: Source, fmt: str) -> tuple[ClusterConfig, IngestReport]
     report.nodes = cluster.node_count
     report.gpus_by_type = cluster.gpus_by_type()
     return cluster, report
-
-
-def _pick(names: dict[str, str], options: tuple[str, ...]) -> str | None:
-    return next((names[o] for o in options if o in names), None)
 
 
 def _resource(

@@ -194,7 +194,7 @@ def _store_cluster(
     if known:
         report = IngestReport.model_validate_json(known)
         return report.model_copy(update={"already_imported": True})
-    cluster, report = read_cluster(source, fmt)
+    cluster, report = read_cluster(source, fmt, options.mapping)
     report.trace_id = cluster_id
     row = ClusterRow(
         cluster_id=cluster_id,

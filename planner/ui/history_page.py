@@ -10,15 +10,17 @@ from planner.core.errors import PlannerError
 from planner.ingest import IngestReport
 from planner.report.csv_table import frame_csv
 from planner.store.trace_stats import TraceStats
-from planner.ui import cache, trace_choice
+from planner.ui import cache, cluster_import, trace_choice
 from planner.ui import history_view as view
 from planner.ui.i18n import fmt_number, t
 from planner.ui.safe import code, md
+from planner.ui.state import FLASH_KEY, set_working_scenario, working_scenario
 from planner.ui.text import CATALOGS
 from planner.ui.widgets import plot
 
 IMPORTED_KEY = "history_imported"  # (upload's file id, Imported or error text) of the last Import
 TRACE_KEY = "history_trace"
+MAPPING_KEY = "history_mapping"
 
 
 class UploadedFile(Protocol):
@@ -37,8 +39,16 @@ def upload_panel(upload: UploadedFile) -> None:
     detected = _detect(upload)
     if detected is not None:
         mapping, tz = _mapping_inputs(detected)
+        missing = view.missing_node_fields(detected, mapping)
+        for name in missing:  # the table shows the field empty; say which and how
+            words = t(f"history.node_field.{name}")
+            st.warning(t("history.node_missing", field=words, name=name), icon=":material/edit:")
         if st.button(
-            t("history.import"), type="primary", icon=":material/upload:", key="history_import"
+            t("history.import"),
+            type="primary",
+            icon=":material/upload:",
+            key="history_import",
+            disabled=bool(missing),
         ):
             _import(upload, detected, mapping, tz)
     last = st.session_state.get(IMPORTED_KEY)
@@ -48,6 +58,8 @@ def upload_panel(upload: UploadedFile) -> None:
             st.error(outcome, icon=":material/error:")
         else:
             import_report(outcome)
+            if outcome.nodes:
+                _offer_nodes(outcome)
 
 
 def _file_error(upload: UploadedFile, err: PlannerError) -> str:
@@ -68,33 +80,47 @@ def _detect(upload: UploadedFile) -> view.Detected | None:
 
 
 def _mapping_inputs(detected: view.Detected) -> tuple[dict[str, str], str]:
-    """The column mapping as edited (only the changes) and the time zone; a node list has
-    neither."""
+    """The column mapping as edited (only the changes) and the time zone (a node list's
+    is UTC: it has no times)."""
     if detected.is_nodes:
         st.caption(t("history.node_list"))
-        return view.mapping_overrides(detected, detected.mapping), "UTC"
-    st.caption(t("history.mapping_caption"))
-    edited = st.data_editor(
-        detected.mapping,
-        hide_index=True,
-        disabled=["field", "preview"],
-        column_config={
-            "field": st.column_config.TextColumn(t("history.col.field")),
-            "column": st.column_config.SelectboxColumn(
-                t("history.col.column"), options=[view.NOT_MAPPED, *detected.header]
-            ),
-            "preview": st.column_config.TextColumn(t("history.col.preview")),
-        },
-        key="history_mapping",
-    )
-    mapping = view.mapping_overrides(detected, edited)
-    for field, column in mapping.items():  # the preview column shows detection only
+    caption = "history.node_mapping_caption" if detected.is_nodes else "history.mapping_caption"
+    st.caption(t(caption))
+    mapping = view.mapping_overrides(detected, _mapping_editor(detected))
+    for field, column in mapping.items():
         value = detected.preview(column)
         st.caption(
             t("history.mapping_changed", field=field, column=code(column), value=code(value))
         )
+    for note in detected.notes:
+        st.caption(md(note))
+    if detected.is_nodes:
+        return mapping, "UTC"
     tz = st.text_input(t("history.tz"), "UTC", help=t("history.tz_help"), key="history_tz")
     return mapping, tz
+
+
+def _mapping_editor(detected: view.Detected) -> Any:
+    """The field / column / first-value table; a remapped field's preview is its new
+    column's (read from the editor's state before it is drawn)."""
+    table = view.with_previews(detected, st.session_state.get(MAPPING_KEY))
+    config = {
+        "field": st.column_config.TextColumn(t("history.col.field")),
+        "column": st.column_config.SelectboxColumn(
+            t("history.col.column"), options=[view.NOT_MAPPED, *detected.header]
+        ),
+        "preview": st.column_config.TextColumn(t("history.col.preview")),
+    }
+    if detected.is_nodes:  # the field's meaning in words, and whether it is required
+        table.insert(1, "about", [t(f"history.node_field.{f}") for f in table["field"]])
+        config["about"] = st.column_config.TextColumn(t("history.col.about"))
+    return st.data_editor(
+        table,
+        hide_index=True,
+        disabled=["field", "about", "preview"],
+        column_config=config,
+        key=MAPPING_KEY,
+    )
 
 
 def _import(
@@ -107,6 +133,24 @@ def _import(
     st.session_state[IMPORTED_KEY] = (upload.file_id, outcome)
     if isinstance(outcome, view.Imported) and outcome.report.nodes is None:
         trace_choice.choose(outcome.report.trace_id)  # show the new trace, on every page
+
+
+def _offer_nodes(outcome: view.Imported) -> None:
+    """The imported node list as the working scenario's cluster (pools by node shape, as
+    the Cluster & policy page's own node import makes them), then that page."""
+    nodes, gpus = len(outcome.nodes), sum(node.gpus for node in outcome.nodes)
+    st.caption(t("history.nodes_stored", nodes=fmt_number(nodes), gpus=fmt_number(gpus)))
+    if not st.button(t("history.use_nodes"), icon=":material/dns:", key="history_use_nodes"):
+        return
+    imported = cluster_import.NodeImport(outcome.report.file, outcome.nodes, (), ())
+    try:
+        updated = cluster_import.with_nodes(working_scenario(), imported, as_pools=True)
+    except PlannerError as err:
+        st.error(md(err), icon=":material/error:")
+        return
+    set_working_scenario(updated)
+    st.session_state[FLASH_KEY] = [t("history.nodes_used", file=md(outcome.report.file))]
+    st.switch_page("pages/cluster.py")
 
 
 def import_report(outcome: view.Imported) -> None:

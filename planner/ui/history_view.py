@@ -17,9 +17,11 @@ import plotly.graph_objects as go
 import streamlit as st
 from streamlit.elements.lib.column_types import ColumnConfig
 
+from planner.core.config import Node
 from planner.core.errors import PlannerError
-from planner.ingest import NODE_FORMATS, IngestOptions, IngestReport, sniff
-from planner.ingest.columns import FIELDS, resolve_columns
+from planner.ingest import NODE_FORMATS, IngestOptions, IngestReport, Source, sniff
+from planner.ingest.columns import FIELDS, NODE_FIELDS, ColumnMap, resolve_columns
+from planner.ingest.nodes import missing_fields, node_columns, read_cluster
 from planner.ingest.reasons import REJECTION_REASONS
 from planner.ingest.source import LineProblems, iter_frames
 from planner.service.importer import import_file, rejected_rows
@@ -27,7 +29,7 @@ from planner.store import database_path
 from planner.store.trace_stats import CLASS_ORDER, TraceStats
 from planner.store.traces import arrivals_per_day
 from planner.ui.cache import cursor
-from planner.ui.charts import TEMPLATE
+from planner.ui.charts import MEASURE, TEMPLATE, count_axis, day_bars, top_of
 from planner.ui.i18n import Language, fmt_number, number_style, t
 
 MAX_UPLOAD_MB = 200
@@ -38,7 +40,7 @@ _UPLOADS = Path(tempfile.gettempdir()) / "planner-uploads"
 
 @dataclass(frozen=True, slots=True)
 class Detected:
-    """What the page shows before importing: the format and, for job lists, the columns."""
+    """What the page shows before importing: the format and each field's column."""
 
     path: Path
     format: str
@@ -46,6 +48,8 @@ class Detected:
     mapping: pd.DataFrame  # field, column, preview
     first_row: Mapping[str, str] = field(default_factory=dict)
     """Every column's value in the first row (previews for a column the user picks)."""
+    notes: tuple[str, ...] = ()
+    """Choices worth checking (a node list with two columns that could be its GPUs)."""
 
     def preview(self, column: str) -> str:
         return self.first_row.get(column, "")
@@ -59,6 +63,7 @@ class Detected:
 class Imported:
     report: IngestReport
     rejected: pd.DataFrame  # every rejected row (row_number, reason, ..., raw_json)
+    nodes: tuple[Node, ...] = ()  # a node list's nodes, to offer as the working cluster
 
 
 def check_size(size: int, name: str) -> None:
@@ -81,20 +86,51 @@ def stage(data: bytes, name: str) -> Path:
 
 
 def detect(path: Path) -> Detected:
-    """The file's format and, for a job list, each field's column with a preview value."""
+    """The file's format and each field's column (a job history's or a node list's) with
+    its first value; a field with no column is left empty, never an error here."""
     source, fmt = sniff(path, IngestOptions())
+    notes: list[str] = []
     if fmt in NODE_FORMATS:
-        empty = pd.DataFrame({"field": [], "column": [], "preview": []}, dtype=str)
-        return Detected(path, fmt, source.header, empty)
-    columns = resolve_columns(source.header, {}, file=source.name)
-    first = next(iter_frames(source, LineProblems(), 5), pd.DataFrame())
-    row = first.iloc[0] if not first.empty else pd.Series(dtype=str)
-    first_row = {column: str(row.get(column, "")) for column in source.header}
+        columns, notes = node_columns(source.header, {}, file=source.name)
+        fields = NODE_FIELDS
+    else:
+        columns, fields = resolve_columns(source.header, {}, file=source.name), FIELDS
+    first_row = _first_row(source)
     rows = []
-    for name in FIELDS:
+    for name in fields:
         column = columns.get(name) or NOT_MAPPED
         rows.append({"field": name, "column": column, "preview": first_row.get(column, "")})
-    return Detected(path, fmt, source.header, pd.DataFrame(rows), first_row)
+    return Detected(path, fmt, source.header, pd.DataFrame(rows), first_row, tuple(notes))
+
+
+def _first_row(source: Source) -> dict[str, str]:
+    first = next(iter_frames(source, LineProblems(), 5), pd.DataFrame())
+    row = first.iloc[0] if not first.empty else pd.Series(dtype=str)
+    return {column: str(row.get(column, "")) for column in source.header}
+
+
+def with_previews(detected: Detected, edits: object) -> pd.DataFrame:
+    """The mapping table with each edited field's preview taken from its new column
+    (`edits`: the editor's state, `{"edited_rows": {row: {"column": ...}}}`), so the
+    preview follows a remap; the editor keeps the edits as the data's shape is unchanged."""
+    table = detected.mapping.copy()
+    rows = edits.get("edited_rows", {}) if isinstance(edits, Mapping) else {}
+    for row, cells in rows.items():
+        if isinstance(cells, Mapping) and "column" in cells and int(row) in table.index:
+            column = cells["column"]
+            text = "" if column is None or pd.isna(column) else str(column)
+            table.loc[int(row), "preview"] = detected.preview(text) if text else ""
+    return table
+
+
+def missing_node_fields(detected: Detected, mapping: Mapping[str, str]) -> list[str]:
+    """A node list's required fields (node id, GPUs per node) still without a column
+    once the user's `mapping` is applied; [] for a job history."""
+    if not detected.is_nodes:
+        return []
+    found = dict(zip(detected.mapping["field"], detected.mapping["column"], strict=True))
+    chosen = {f: c for f, c in {**found, **mapping}.items() if c and c != NOT_MAPPED}
+    return missing_fields(ColumnMap(chosen))
 
 
 def mapping_overrides(detected: Detected, edited: pd.DataFrame) -> dict[str, str]:
@@ -118,11 +154,10 @@ def import_upload(path: Path, mapping: Mapping[str, str], tz: str) -> Imported:
     options = IngestOptions(mapping=dict(mapping), tz=tz)
     with cursor() as cur:
         report = import_file(cur, path, options)
-        rejected = (
-            rejected_rows(cur, report.trace_id)
-            if report.rejected and report.nodes is None
-            else pd.DataFrame()
-        )
+        if report.nodes is not None:  # a node list's rejected rows are the report's examples
+            cluster, _ = read_cluster(*sniff(path, options), options.mapping)
+            return Imported(report, pd.DataFrame(), cluster.nodes)
+        rejected = rejected_rows(cur, report.trace_id) if report.rejected else pd.DataFrame()
     return Imported(report, rejected)
 
 
@@ -218,7 +253,12 @@ def arrivals_chart(frame: pd.DataFrame, dated: bool) -> go.Figure:
         },
     )
     fig.update_traces(hovertemplate=t("history.hover.arrivals") + "<extra></extra>")
-    fig.update_yaxes(rangemode="tozero", tickformat=",d")
+    fig.update_yaxes(rangemode="tozero")
+    count_axis(fig, "y", top_of(frame["jobs"]))
+    if dated:
+        day_bars(fig, frame["day"])
+    else:
+        count_axis(fig, "x", top_of(frame["day"]))
     return _styled(fig)
 
 
@@ -243,7 +283,8 @@ def gpu_mix_chart(frame: pd.DataFrame) -> go.Figure:
     )
     fig.update_traces(hovertemplate=t("history.hover.mix") + "<extra></extra>")
     fig.update_xaxes(type="category")
-    fig.update_yaxes(rangemode="tozero", tickformat=",d")
+    fig.update_yaxes(rangemode="tozero")
+    count_axis(fig, "y", top_of(frame["jobs"]))
     return _styled(fig)
 
 
@@ -271,7 +312,7 @@ def duration_chart(frame: pd.DataFrame, unit: str) -> go.Figure:
     )
     fig.update_traces(hovertemplate=f"{t('history.hover.duration')} {unit}<extra></extra>")
     fig.update_xaxes(type="category")
-    fig.update_yaxes(rangemode="tozero", tickformat=",.1f")
+    fig.update_yaxes(rangemode="tozero", tickformat=MEASURE)
     return _styled(fig)
 
 
@@ -297,5 +338,5 @@ def demand_chart(frame: pd.DataFrame) -> go.Figure:
     fig.update_traces(hovertemplate=t("history.hover.demand"))
     fig.update_layout(hovermode="closest")
     fig.update_yaxes(autorange="reversed", type="category")
-    fig.update_xaxes(tickformat=",.0f")
+    fig.update_xaxes(tickformat=MEASURE)
     return _styled(fig)

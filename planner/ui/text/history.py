@@ -21,7 +21,7 @@ EN = {
     ),
     "history.col.field": "Field",
     "history.col.column": "Column in the file",
-    "history.col.preview": "First row (as detected)",
+    "history.col.preview": "First row",
     "history.tz": "Time zone of dates without one",
     "history.tz_help": "an IANA name such as UTC, Asia/Shanghai or America/Los_Angeles",
     "history.import": "Import",
@@ -121,6 +121,28 @@ EN = {
     "history.axis.queue": "Team / queue",
     "history.hover.demand": "%{y}: %{x:,.0f} GPU-hours (%{customdata[0]:,} jobs)",
     "history.mapping_changed": "Changed: **{field}** from column {column}, first row: {value}",
+    "history.node_mapping_caption": (
+        "Which column holds each field of a node, with the first row's value. Change a column "
+        "if it was read wrongly. CPU in a column named like `cpu_milli` is read as "
+        "milli-cores; memory in a column named like `memory_mib` or `mem_mb` as MiB, "
+        "any other as GiB."
+    ),
+    "history.col.about": "Meaning",
+    "history.node_field.node_id": "node id (required)",
+    "history.node_field.gpu_type": "GPU type",
+    "history.node_field.gpus": "GPUs per node (required)",
+    "history.node_field.cpu": "CPU cores",
+    "history.node_field.mem": "memory",
+    "history.node_missing": (
+        "No column was found for **{field}** (`{name}`). Pick it in the table's column "
+        "list to import this node list."
+    ),
+    "history.nodes_stored": (
+        "Stored as a cluster: {nodes} nodes, {gpus} GPUs. Use them in the working scenario "
+        "to replay and size on them."
+    ),
+    "history.use_nodes": "Use these nodes as the working cluster",
+    "history.nodes_used": "The cluster is now the nodes of {file}.",
 }
 
 ZH = {
@@ -142,7 +164,7 @@ ZH = {
     ),
     "history.col.field": "字段",
     "history.col.column": "文件中的列",
-    "history.col.preview": "第一行（按识别结果）",
+    "history.col.preview": "第一行",
     "history.tz": "不带时区的日期所用时区",
     "history.tz_help": "IANA 时区名，例如 UTC、Asia/Shanghai 或 America/Los_Angeles",
     "history.import": "导入",
@@ -215,4 +237,22 @@ ZH = {
     "history.axis.queue": "团队 / 队列",
     "history.hover.demand": "%{y}：%{x:,.0f} GPU 小时（%{customdata[0]:,} 个作业）",
     "history.mapping_changed": "已更改：**{field}** 取自列 {column}，第一行：{value}",
+    "history.node_mapping_caption": (
+        "节点的每个字段对应哪一列，以及第一行的值。如果某列识别有误请修改。列名类似 `cpu_milli` 的 "
+        "CPU 按毫核读取；列名类似 `memory_mib` 或 `mem_mb` 的内存按 MiB 读取，其余按 GiB。"
+    ),
+    "history.col.about": "含义",
+    "history.node_field.node_id": "节点 ID（必需）",
+    "history.node_field.gpu_type": "GPU 型号",
+    "history.node_field.gpus": "每节点 GPU 数（必需）",
+    "history.node_field.cpu": "CPU 核数",
+    "history.node_field.mem": "内存",
+    "history.node_missing": (
+        "未找到 **{field}**（`{name}`）对应的列。请在表格的列选项中选择，才能导入此节点清单。"
+    ),
+    "history.nodes_stored": (
+        "已存储为集群：{nodes} 个节点，{gpus} 个 GPU。将其用于工作场景即可在其上回放和规划容量。"
+    ),
+    "history.use_nodes": "将这些节点用作工作集群",
+    "history.nodes_used": "集群现为 {file} 中的节点。",
 }
