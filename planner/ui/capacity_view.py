@@ -19,7 +19,7 @@ from planner.core.errors import ScenarioError
 from planner.cost.results import TcoReport
 from planner.cost.scenario import TcoScenario
 from planner.ui import compare_view
-from planner.ui.charts import TEMPLATE, option_colors
+from planner.ui.charts import MEASURE, TEMPLATE, option_colors
 from planner.ui.i18n import Language, fmt_money, fmt_number, number_style, t
 
 DEFAULT_SCENARIO = "sample-tco.yaml"
@@ -458,7 +458,7 @@ def chart(
         hovermode="closest",
         separators=number_style(currency).plotly_separators,
     )
-    fig.update_xaxes(title=t("capacity.x_title", lang), rangemode="tozero", tickformat=",.1f")
+    fig.update_xaxes(title=t("capacity.x_title", lang), rangemode="tozero", tickformat=MEASURE)
     fig.update_yaxes(
         title=t("capacity.y_title", lang, years=span, currency=currency), tickformat=",.0f"
     )

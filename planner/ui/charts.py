@@ -47,10 +47,87 @@ STREAMLIT_TEXT = "#000037"  # streamlit.elements.lib.streamlit_plotly_theme.GRAY
 
 
 def readable(fig: go.Figure) -> go.Figure:
-    """`fig` with axis titles and tick labels in the theme's body-text colour."""
+    """`fig` with axis titles and tick labels in the theme's body-text colour, and its title
+    below the band where plotly's toolbar shows."""
     fig.update_xaxes(title_font_color=STREAMLIT_TEXT, tickfont_color=STREAMLIT_TEXT)
     fig.update_yaxes(title_font_color=STREAMLIT_TEXT, tickfont_color=STREAMLIT_TEXT)
+    return _below_toolbar(fig)
+
+
+# Plotly's toolbar (the "modebar") shows in the top right corner while the pointer is over a
+# chart, about 28 px high; by default the title sits in the middle of the top margin, under it,
+# and the legend (top right, see the template) under the title when a column is narrow. The
+# title hangs below the toolbar's band instead, a legend gets a line of its own under the
+# title, and the plot starts below both (measured in Chromium with Streamlit's theme). The
+# settings are the figure's own, not the template's: Streamlit's theme rewrites templates.
+TOOLBAR_PX = 34
+TITLE_PX = 30
+LEGEND_PX = 36
+PLOT_CONFIG: dict[str, object] = {
+    "displayModeBar": "hover",
+    "displaylogo": False,
+    # Selection tools select nothing in this app; fewer buttons, a shorter toolbar.
+    "modeBarButtonsToRemove": ["select2d", "lasso2d", "autoScale2d"],
+}
+"""Plotly's `config` for every chart (`st.plotly_chart(..., config=PLOT_CONFIG)`)."""
+
+
+def _below_toolbar(fig: go.Figure) -> go.Figure:
+    legend = LEGEND_PX if _has_legend(fig) else 0
+    fig.update_layout(
+        title={"yref": "container", "y": 1, "yanchor": "top", "pad": {"t": TOOLBAR_PX}},
+        margin_t=TOOLBAR_PX + TITLE_PX + legend,
+    )
     return fig
+
+
+def _has_legend(fig: go.Figure) -> bool:
+    """Whether plotly draws a legend: asked for, or by default for two or more traces."""
+    if fig.layout.showlegend is not None:
+        return bool(fig.layout.showlegend)
+    shown = [trace for trace in fig.data if trace.showlegend is not False]
+    return len(shown) > 1 or any(trace.showlegend for trace in shown)
+
+
+# Counts (jobs, GPUs, evictions) take whole-number ticks. Plotly picks at most 10 ticks and
+# rounds its step up, so over a range above 10 every step is whole; below, it would step by
+# halves that ",d" prints as "0, 0, 1, 1, 2": one tick per unit there instead.
+FEW = 10
+
+
+def count_axis(fig: go.Figure, axis: str, top: float) -> None:
+    """Whole-number ticks on the `axis` ("x" or "y") of a count whose largest value is `top`."""
+    ticks: dict[str, object] = {"tickformat": ",d"}
+    if top <= FEW:
+        ticks |= {"tickmode": "linear", "tick0": 0, "dtick": 1}
+    (fig.update_yaxes if axis == "y" else fig.update_xaxes)(**ticks)
+
+
+DAY_MS = 86_400_000
+
+
+def day_bars(fig: go.Figure, days: pd.Series) -> None:
+    """Bars of per-day counts (`days`: each bar's midnight) drawn over their day on a date
+    axis from the first midnight to the end of the last day, so ticks fall on whole hours or
+    days: plotly would draw a lone date bar one millisecond wide and tick it in fractions of
+    a millisecond ("23:59:59.9996")."""
+    fig.update_traces(xperiod=DAY_MS, xperiodalignment="middle", width=0.9 * DAY_MS)
+    fig.update_xaxes(type="date", hoverformat="%b %-d, %Y")
+    if len(days):
+        # plotly ignores a time zone on dates; the range is written without one
+        first, last = (pd.Timestamp(day).tz_localize(None) for day in (days.min(), days.max()))
+        fig.update_xaxes(range=[first.isoformat(), (last + pd.Timedelta(days=1)).isoformat()])
+
+
+# Measures (hours, GPU-hours, minutes) print each tick to its own precision: a fixed number
+# of decimals prints the steps of a short range alike ("0, 0, 1, 1" at 0, 0.25, 0.5, ...).
+MEASURE = ",~r"
+
+
+def top_of(values: pd.Series) -> float:
+    """The largest of `values`, 0 when there are none."""
+    top = values.max()
+    return float(top) if pd.notna(top) else 0.0
 
 
 def gpu_colors(pools: Iterable[str]) -> dict[str, str]:
@@ -87,7 +164,7 @@ def _localized(fig: go.Figure) -> go.Figure:
 
 
 def _hours_axis(fig: go.Figure) -> None:
-    fig.update_xaxes(title=t("replay.hours_axis"), tickformat=",.0f")
+    fig.update_xaxes(title=t("replay.hours_axis"), tickformat=MEASURE)
 
 
 def allocated_gpus(frame: pd.DataFrame, capacity_by_pool: Mapping[str, float]) -> go.Figure:
@@ -106,6 +183,7 @@ def allocated_gpus(frame: pd.DataFrame, capacity_by_pool: Mapping[str, float]) -
         labels={"gpus": t("replay.allocated_axis"), "pool": ""},
     )
     installed = float(sum(capacity_by_pool.values()))
+    top = max(installed, top_of(frame.groupby("hours")["gpus"].sum()))
     if installed:
         fig.add_hline(
             y=installed,
@@ -114,14 +192,16 @@ def allocated_gpus(frame: pd.DataFrame, capacity_by_pool: Mapping[str, float]) -
             annotation_text=t("replay.installed", gpus=fmt_number(installed)),
             annotation_position="top left",
         )
-    return _gpus_over_time(fig)
+    return _gpus_over_time(fig, top)
 
 
-def _gpus_over_time(fig: go.Figure) -> go.Figure:
-    """GPU counts against hours since the trace start: hover text, axes, number marks."""
+def _gpus_over_time(fig: go.Figure, top: float) -> go.Figure:
+    """GPU counts (up to `top`) against hours since the trace start: hover text, axes,
+    number marks."""
     unit = t("replay.gpus_hover")
     fig.update_traces(hovertemplate=f"%{{y:,.1f}} {unit}<extra>%{{fullData.name}}</extra>")
-    fig.update_yaxes(rangemode="tozero", tickformat=",.0f")
+    fig.update_yaxes(rangemode="tozero")
+    count_axis(fig, "y", top)
     _hours_axis(fig)
     return _localized(fig)
 
@@ -142,7 +222,8 @@ def queue_length(frame: pd.DataFrame) -> go.Figure:
     fig.update_traces(
         name=t("replay.queue_trace"), hovertemplate=f"%{{y:,.1f}} {hover}<extra></extra>"
     )
-    fig.update_yaxes(rangemode="tozero", tickformat=",~r")
+    fig.update_yaxes(rangemode="tozero")
+    count_axis(fig, "y", top_of(frame["jobs"]))
     _hours_axis(fig)
     return _localized(fig)
 
@@ -168,7 +249,7 @@ def _wait_bars(frame: pd.DataFrame, x: str, title: str, x_title: str) -> go.Figu
         "<extra>%{fullData.name}</extra>"
     )
     fig.update_xaxes(type="category")
-    fig.update_yaxes(rangemode="tozero", tickformat=",.1f")
+    fig.update_yaxes(rangemode="tozero", tickformat=MEASURE)
     return _localized(fig)
 
 
@@ -202,7 +283,7 @@ def waiting_by_reason(frame: pd.DataFrame) -> go.Figure:
     )
     fig.update_layout(hovermode="closest", showlegend=False)
     fig.update_yaxes(autorange="reversed")
-    fig.update_xaxes(tickformat=",.0f")
+    fig.update_xaxes(tickformat=MEASURE)
     return _localized(fig)
 
 
@@ -230,7 +311,7 @@ def waiting_by_reason_per_team(frame: pd.DataFrame) -> go.Figure:
     )
     fig.update_layout(barmode="stack", hovermode="closest")
     fig.update_xaxes(type="category")
-    fig.update_yaxes(rangemode="tozero", tickformat=",.0f")
+    fig.update_yaxes(rangemode="tozero", tickformat=MEASURE)
     return _localized(fig)
 
 
@@ -247,7 +328,7 @@ def fragmentation(frame: pd.DataFrame) -> go.Figure:
         title=t("replay.frag_title"),
         labels={"gpus": t("replay.frag_axis"), "label": ""},
     )
-    return _gpus_over_time(fig)
+    return _gpus_over_time(fig, top_of(frame["gpus"]))
 
 
 def preemptions_by_queue(frame: pd.DataFrame) -> go.Figure:
@@ -263,7 +344,8 @@ def preemptions_by_queue(frame: pd.DataFrame) -> go.Figure:
     fig.update_traces(marker_color="#B04E4E", hovertemplate="%{x}: %{y:,}<extra></extra>")
     fig.update_layout(hovermode="closest")
     fig.update_xaxes(type="category")
-    fig.update_yaxes(rangemode="tozero", tickformat=",d")
+    fig.update_yaxes(rangemode="tozero")
+    count_axis(fig, "y", top_of(frame["preemptions"]))
     return _localized(fig)
 
 
@@ -287,7 +369,7 @@ def borrowing_by_queue(frame: pd.DataFrame) -> go.Figure:
     fig.update_traces(hovertemplate="%{x}: %{y:,.1f}<extra>%{fullData.name}</extra>")
     fig.update_layout(hovermode="closest")
     fig.update_xaxes(type="category")
-    fig.update_yaxes(rangemode="tozero", tickformat=",.1f")
+    fig.update_yaxes(rangemode="tozero", tickformat=MEASURE)
     return _localized(fig)
 
 
@@ -339,7 +421,7 @@ def cumulative_cash(frame: pd.DataFrame, currency: str) -> go.Figure:
     )
     fig.update_traces(hovertemplate=f"%{{y:,.0f}} {currency}<extra>%{{fullData.name}}</extra>")
     fig.update_yaxes(rangemode="tozero", tickformat=",.0f")
-    fig.update_xaxes(tickformat=",d")
+    count_axis(fig, "x", top_of(frame["month"]))
     return fig
 
 

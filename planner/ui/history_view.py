@@ -29,7 +29,7 @@ from planner.store import database_path
 from planner.store.trace_stats import CLASS_ORDER, TraceStats
 from planner.store.traces import arrivals_per_day
 from planner.ui.cache import cursor
-from planner.ui.charts import TEMPLATE
+from planner.ui.charts import MEASURE, TEMPLATE, count_axis, day_bars, top_of
 from planner.ui.i18n import Language, fmt_number, number_style, t
 
 MAX_UPLOAD_MB = 200
@@ -253,7 +253,12 @@ def arrivals_chart(frame: pd.DataFrame, dated: bool) -> go.Figure:
         },
     )
     fig.update_traces(hovertemplate=t("history.hover.arrivals") + "<extra></extra>")
-    fig.update_yaxes(rangemode="tozero", tickformat=",d")
+    fig.update_yaxes(rangemode="tozero")
+    count_axis(fig, "y", top_of(frame["jobs"]))
+    if dated:
+        day_bars(fig, frame["day"])
+    else:
+        count_axis(fig, "x", top_of(frame["day"]))
     return _styled(fig)
 
 
@@ -278,7 +283,8 @@ def gpu_mix_chart(frame: pd.DataFrame) -> go.Figure:
     )
     fig.update_traces(hovertemplate=t("history.hover.mix") + "<extra></extra>")
     fig.update_xaxes(type="category")
-    fig.update_yaxes(rangemode="tozero", tickformat=",d")
+    fig.update_yaxes(rangemode="tozero")
+    count_axis(fig, "y", top_of(frame["jobs"]))
     return _styled(fig)
 
 
@@ -306,7 +312,7 @@ def duration_chart(frame: pd.DataFrame, unit: str) -> go.Figure:
     )
     fig.update_traces(hovertemplate=f"{t('history.hover.duration')} {unit}<extra></extra>")
     fig.update_xaxes(type="category")
-    fig.update_yaxes(rangemode="tozero", tickformat=",.1f")
+    fig.update_yaxes(rangemode="tozero", tickformat=MEASURE)
     return _styled(fig)
 
 
@@ -332,5 +338,5 @@ def demand_chart(frame: pd.DataFrame) -> go.Figure:
     fig.update_traces(hovertemplate=t("history.hover.demand"))
     fig.update_layout(hovermode="closest")
     fig.update_yaxes(autorange="reversed", type="category")
-    fig.update_xaxes(tickformat=",.0f")
+    fig.update_xaxes(tickformat=MEASURE)
     return _styled(fig)

@@ -11,7 +11,7 @@ import plotly.graph_objects as go
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from planner.ui.charts import readable
+from planner.ui.charts import PLOT_CONFIG, readable
 from planner.ui.safe import safe_figure
 
 POOL_LABELS = {
@@ -86,5 +86,6 @@ def explained_choice(
 
 def plot(where: Any, fig: go.Figure, key: str) -> None:
     """Draw `fig` in `where` (st, a column, ...) with text readable in light and dark; names,
-    categories and hover text from the data are shown as text, never as plotly's HTML."""
-    where.plotly_chart(readable(safe_figure(fig)), key=key)
+    categories and hover text from the data are shown as text, never as plotly's HTML; the
+    toolbar shows on hover, above the title."""
+    where.plotly_chart(readable(safe_figure(fig)), key=key, config=PLOT_CONFIG)
