@@ -2,8 +2,10 @@
 
 Usage: python bench/bench_replay.py [--jobs N] [--cases yardstick,engine-1m,...]
 Each case runs in a fresh child process (this script with `--child CASE`), so the peak RSS
-printed is that case's alone. Only the replay call is timed; generating or loading the jobs
-is timed apart. Cases whose planner modules are not there yet print why and are skipped.
+printed is that case's alone. Only the replay call is timed (wall and CPU); generating or
+loading the jobs is timed apart. `deep-backlog` submits N philly jobs at one instant on
+64 x 8 GPUs under backfill (issue 17: a deep queue must not make each pass slow).
+Cases whose planner modules are not there yet print why and are skipped.
 This prints figures; it asserts nothing (tests never assert wall-clock time).
 """
 
@@ -44,6 +46,7 @@ class CaseResult:
     notes: dict[str, str] = field(default_factory=dict)
     skipped: str = ""
     peak_rss_mib: float = 0.0
+    cpu_seconds: float = 0.0
 
 
 def philly_rows(n: int, seed: int = 1) -> Iterator[tuple[float, SynthRow]]:
@@ -269,6 +272,31 @@ def _case_nodes(nodes: int) -> Callable[[int], CaseResult]:
     return case
 
 
+def case_deep_backlog(jobs: int) -> CaseResult:
+    """N philly jobs submitted at one instant on 64 x 8 GPUs, gang + best-fit + backfill:
+    every pass walks a queue as deep as what is left of the trace."""
+    from planner.engine import simulate  # noqa: PLC0415
+    from planner.engine.policy import Policy  # noqa: PLC0415
+
+    started = time.perf_counter()
+    trace = philly_jobs(jobs)
+    for k, job in enumerate(trace):
+        trace[k] = replace(job, submit_s=0.0)  # in place: two million jobs would skew the peak
+    nodes = [(f"n{i:02d}", "A100", GPUS_PER_NODE, 0.0, 0.0) for i in range(64)]
+    setup = time.perf_counter() - started
+    policy = Policy(admission="gang", placement="best-fit", queueing="backfill")
+    started, cpu = time.perf_counter(), time.process_time()
+    result = simulate(trace, nodes, policy)
+    seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
+    summary = summarize(result)
+    notes = {
+        "utilization": f"{summary.utilization:.4f}",
+        "completed": f"{summary.completed}",
+        "makespan_days": f"{(summary.makespan_s or 0.0) / 86_400:,.1f}",
+    }
+    return CaseResult("deep-backlog", jobs, seconds, setup, notes, cpu_seconds=cpu)
+
+
 CASES: dict[str, Callable[[int], CaseResult]] = {
     "yardstick": case_yardstick,
     "engine-1m": case_engine_1m,
@@ -279,6 +307,7 @@ CASES: dict[str, Callable[[int], CaseResult]] = {
     "fill-fgd": _case_fill("fgd"),
     "engine-100-nodes": _case_nodes(100),
     "engine-10000-nodes": _case_nodes(10_000),
+    "deep-backlog": case_deep_backlog,
 }
 
 
@@ -310,6 +339,8 @@ def report(result: CaseResult, yardstick_s: float | None) -> str:
         f"{result.jobs / result.seconds:>10,.0f} jobs/s  peak {result.peak_rss_mib:>6,.0f} MiB"
         f"  (setup {result.setup_seconds:.1f} s)"
     )
+    if result.cpu_seconds:
+        line += f"  cpu {result.cpu_seconds:.2f} s"
     if result.name == "engine-1m" and yardstick_s:
         line += f"  {result.seconds / yardstick_s:.1f}x yardstick"
     extras = "  ".join(f"{key}={value}" for key, value in result.notes.items())
