@@ -181,3 +181,18 @@ def test_the_policy_fit_reports_the_order_the_history_was_started_in(recovered):
     assert cal.policy.order_agreement is not None
     assert cal.policy.order_agreement > 0.99
     assert cal.policy.score == min(p.score for p in cal.policy_scores)
+
+
+def test_a_background_load_given_as_an_online_curve_is_accepted(recovered):
+    """The user knows the missing load (colocation's hourly online GPUs): the twin replays
+    with it on the whole node list, and there is nothing left for the capacity fit."""
+    from planner.engine.colocation import Colocation
+
+    busy = (BUSY_NODES * GPUS_PER_NODE,) * 24
+    policy = Policy(colocation=Colocation(busy))
+    run = run_twin(TwinInput("synthetic", "10 nodes", _history(), _nodes(NODES), policy))
+    cal = run.report.calibration
+    assert cal.effective_gpus == NODES * GPUS_PER_NODE
+    assert run.report.after.matches, run.report.after.verdict
+    # the same history without the curve needs the fitted cut
+    assert recovered.report.calibration.effective_gpus < NODES * GPUS_PER_NODE

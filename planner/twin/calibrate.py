@@ -125,6 +125,7 @@ def run_twin(spec: TwinInput, progress: Callable[[float], None] | None = None) -
         policy_scores=tuple(policies),
         policy=chosen,
         policies_alike=_alike(policies),
+        background_given=fitter.base.colocation is not None,
     )
     report = TwinReport(
         trace=spec.trace,
@@ -134,7 +135,7 @@ def run_twin(spec: TwinInput, progress: Callable[[float], None] | None = None) -
         node_gpus=node_gpus,
         history_gpu_share=share_used,
         closed_system_warning=share_used < CLOSED_SYSTEM_SHARE,
-        notes=_notes(share_used, policies),
+        notes=_notes(share_used, policies, fitter.base.colocation is not None),
         fit=compare(jobs, observed, after_outcomes, fitter.window, spec.bin_s),
         before=before,
         after=after,
@@ -175,6 +176,8 @@ class _Fitter:
         node_gpus = sum(n.gpus for n in self.spec.nodes)
         peak = _peak_gpus(self.jobs, self.observed)
         low = min(max(peak / node_gpus / 2, 1e-4), 1.0) if node_gpus else 1.0
+        if self.base.colocation is not None:
+            low = 1.0  # the background load is given (online GPUs by hour): accepted as is
         shares = [float(s) for s in np.geomspace(1.0, low, GRID)] if low < 1 else [1.0]
         steps = len(shares) + REFINE
         for k, share in enumerate(shares):
@@ -340,7 +343,7 @@ def _history_gpus(jobs: Sequence[Job], observed: dict[str, Outcome], end: float)
     return held / (end - begin) if end > begin else 0.0
 
 
-def _notes(share_used: float, policies: list[PolicyFit]) -> tuple[str, ...]:
+def _notes(share_used: float, policies: list[PolicyFit], given_load: bool) -> tuple[str, ...]:
     notes = []
     if share_used < CLOSED_SYSTEM_SHARE:
         notes.append(
@@ -349,6 +352,11 @@ def _notes(share_used: float, policies: list[PolicyFit]) -> tuple[str, ...]:
             "does not show, so a replay on the whole node list meets an idle cluster. The "
             "calibration fits that missing load as a smaller effective capacity and as start "
             "latency."
+        )
+    if given_load:
+        notes.append(
+            "The background load is given (online services' GPUs by hour of day): the twin "
+            "replays with it on the whole node list instead of fitting a smaller capacity."
         )
     if _alike(policies):
         notes.append(

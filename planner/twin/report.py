@@ -113,6 +113,8 @@ class Calibration:
     policy: PolicyFit
     policies_alike: bool
     """The scores are within 1% of each other: the history cannot tell the policies apart."""
+    background_given: bool = False
+    """The scenario gives the background load (online GPUs by hour): accepted, not fitted."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -52,18 +52,21 @@ def verdict(c: Comparison, lang: Language | None = None) -> str:
 
 
 def notes(report: TwinReport, lang: Language | None = None) -> list[str]:
-    """The closed-system warning in the session's language (the policies' note is
-    `policy_note`)."""
-    if not report.closed_system_warning:
-        return []
-    return [
-        t(
-            "twin.note_closed",
-            lang,
-            share=fmt_percent(report.history_gpu_share, 1),
-            limit=fmt_percent(CLOSED_SYSTEM_SHARE, 0),
+    """The closed-system warning and the given background load, in the session's language
+    (the policies' note is `policy_note`)."""
+    shown = []
+    if report.closed_system_warning:
+        shown.append(
+            t(
+                "twin.note_closed",
+                lang,
+                share=fmt_percent(report.history_gpu_share, 1),
+                limit=fmt_percent(CLOSED_SYSTEM_SHARE, 0),
+            )
         )
-    ]
+    if report.calibration.background_given:
+        shown.append(t("twin.note_given_load", lang))
+    return shown
 
 
 def policy_note(report: TwinReport, lang: Language | None = None) -> str | None:

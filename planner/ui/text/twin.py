@@ -30,6 +30,11 @@ EN = {
         "on the {jobs} jobs submitted after it. {started} of {total} jobs have an "
         "observed start; the history's own jobs held {share} of the {gpus} GPUs on average."
     ),
+    "twin.note_given_load": (
+        "The scenario gives the background load (online services' GPUs by hour of day): "
+        "the check replays with it on the whole node list instead of fitting a smaller "
+        "capacity."
+    ),
     "twin.note_closed": (
         "The history's own jobs held {share} of the node list's GPUs on average (below "
         "{limit}): the cluster was busy with work this history does not show, so a replay "
@@ -144,6 +149,10 @@ ZH = {
         "在跟踪开始后 {fit_until} 内提交的 {fit_jobs} 个作业上拟合；"
         "在其后提交的 {jobs} 个作业上检验。{total} 个作业中有 {started} 个有实际启动时间；"
         "历史自身的作业平均占用 {gpus} 个 GPU 的 {share}。"
+    ),
+    "twin.note_given_load": (
+        "场景已给出背景负载（在线服务按小时占用的 GPU）：检查在整个节点列表上按此回放，"
+        "不再拟合更小的有效容量。"
     ),
     "twin.note_closed": (
         "历史自身的作业平均只占用节点列表 GPU 的 {share}（低于 {limit}）："
