@@ -19,7 +19,8 @@ from planner.core.errors import ScenarioError
 from planner.cost.results import TcoReport
 from planner.cost.scenario import TcoScenario
 from planner.ui import compare_view
-from planner.ui.charts import MEASURE, TEMPLATE, option_colors
+from planner.ui.charts import MEASURE, TEMPLATE
+from planner.ui.cost_charts import option_colors
 from planner.ui.i18n import Language, fmt_money, fmt_number, number_style, t
 
 DEFAULT_SCENARIO = "sample-tco.yaml"

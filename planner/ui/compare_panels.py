@@ -15,7 +15,7 @@ from planner.core.errors import PlannerError
 from planner.cost.results import TcoReport
 from planner.cost.scenario import TcoScenario
 from planner.report.csv_table import frame_csv
-from planner.ui import cache, charts, ledger_view, scenario_box, twin_frames
+from planner.ui import cache, cost_charts, ledger_view, scenario_box, twin_frames
 from planner.ui import compare_saved as many
 from planner.ui import compare_view as view
 from planner.ui.downloads import report_downloads
@@ -60,7 +60,11 @@ def _tornado(run: view.CompareRun, swing: float, key: str) -> None:
         return
     title = t("compare.tornado_title", output=sensitivity.output, swing=fmt_percent(swing, 0))
     cur = run.report.currency
-    plot(st, charts.tornado(view.tornado_frame(run.report), sensitivity.base, title, cur), key=key)
+    plot(
+        st,
+        cost_charts.tornado(view.tornado_frame(run.report), sensitivity.base, title, cur),
+        key=key,
+    )
 
 
 # --- one scenario file -------------------------------------------------------------------
@@ -93,12 +97,12 @@ def file_panel() -> None:
     _table(frame, cur, "compare_options")
     ledger_view.show_ledger(report, horizon, "compare_ledger")
     cash = view.cash_frame(report, horizon)
-    plot(st, charts.cumulative_cash(cash, cur), key="compare_cash")
+    plot(st, cost_charts.cumulative_cash(cash, cur), key="compare_cash")
     curve, clouds = view.break_even_frames(run, horizon)
     if report.allocation is None or clouds.empty:
         st.caption(t("compare.no_cloud"))
     else:
-        fig = charts.break_even(curve, clouds, report.allocation, cur)
+        fig = cost_charts.break_even(curve, clouds, report.allocation, cur)
         plot(st, fig, key="compare_break_even")
     if report.allocation is not None:
         _tornado(run, scenario.sensitivity_swing, "compare_tornado")
@@ -251,7 +255,7 @@ def _saved_results(priced: list[many.Priced], tornado: view.CompareRun | None) -
     frame = many.table(priced)
     _table(frame, cur, "compare_saved_table")
     ledger_view.show_ledger(combined, 0, "compare_saved_ledger")
-    plot(st, charts.cumulative_cash(many.cash_frame(priced), cur), key="compare_saved_cash")
+    plot(st, cost_charts.cumulative_cash(many.cash_frame(priced), cur), key="compare_saved_cash")
     owner, run = many.first_owned(priced), many.break_even_run(priced)
     if owner is None or run is None:
         st.caption(t("compare.no_owned"))
@@ -261,7 +265,7 @@ def _saved_results(priced: list[many.Priced], tornado: view.CompareRun | None) -
         if clouds.empty:
             st.caption(t("compare.no_cloud"))
         else:
-            fig = charts.break_even(curve, clouds, owner.report.allocation or 0.0, cur)
+            fig = cost_charts.break_even(curve, clouds, owner.report.allocation or 0.0, cur)
             plot(st, fig, key="compare_saved_break_even")
         if tornado is None:
             st.caption(t("compare.no_tornado"))

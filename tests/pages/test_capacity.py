@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 from planner.core.errors import ScenarioError
 from planner.cost.results import Horizon, OptionReport, TcoReport, plain_report
 from planner.ui import capacity_view as view
-from planner.ui.charts import option_colors
+from planner.ui.cost_charts import option_colors
 from tests.pages.app import APP, open_app_page
 
 PAGE = "pages/capacity.py"

@@ -10,7 +10,7 @@ import plotly.graph_objects as go
 import pytest
 
 from planner.engine.metrics import summarize
-from planner.ui import charts, history_view, widgets
+from planner.ui import charts, cost_charts, history_view, widgets
 from planner.ui import replay_frames as frames
 from tests.pages.test_history import charts as drawn_charts
 from tests.pages.test_history import open_page, upload
@@ -90,7 +90,7 @@ def _count_axes() -> list[Any]:
         "jobs per GPU count": (history_view.gpu_mix_chart(mix), "y"),
         "jobs per day": (history_view.arrivals_chart(days, dated=False), "y"),
         "day numbers": (history_view.arrivals_chart(days, dated=False), "x"),
-        "months": (charts.cumulative_cash(cash, "EUR"), "x"),
+        "months": (cost_charts.cumulative_cash(cash, "EUR"), "x"),
     }
     return [pytest.param(fig, axis, id=name) for name, (fig, axis) in cases.items()]
 

@@ -20,9 +20,9 @@ from planner.cost.results import (
 )
 from planner.cost.tco import Comparison
 from planner.service.tco_files import load_tco_scenario
-from planner.ui import charts, compare_view
-from planner.ui.charts import OPTION_COLORS, option_colors
+from planner.ui import compare_view, cost_charts
 from planner.ui.compare_view import CompareRun, conclusion
+from planner.ui.cost_charts import OPTION_COLORS, option_colors
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "data" / "scenarios"
 
@@ -175,7 +175,7 @@ def test_break_even_markers_lie_on_the_self_hosted_curve() -> None:
     assert c.loc["C", "break_even"] == pytest.approx(0.5)
     assert c.loc["C", "cost"] == pytest.approx(4.5)  # where the curve meets C's price
     assert c.loc["D"].isna()[["break_even", "cost"]].all()
-    fig = charts.break_even(curve, clouds, 0.35, "EUR")
+    fig = cost_charts.break_even(curve, clouds, 0.35, "EUR")
     assert [t.name for t in fig.data] == ["self-hosted", "C", "D", "break-even"]
     assert fig.layout.yaxis.title.text == "Cost per useful GPU-hour (EUR)"
 
@@ -231,7 +231,7 @@ def test_the_tornado_keeps_the_reports_order_and_names_drivers() -> None:
     r = replace(r, sensitivity=Sensitivity("NPV", -10.0, bars))
 
     frame = compare_view.tornado_frame(r)
-    fig = charts.tornado(frame, -10.0, "NPV", "EUR")
+    fig = cost_charts.tornado(frame, -10.0, "NPV", "EUR")
 
     assert frame["driver"].tolist() == ["Cloud price", "PUE"]
     assert list(fig.data[0].x) == [-20.0, 1.0]  # low, measured from the base
