@@ -27,7 +27,7 @@ from planner.core.config import NodeSpec
 from planner.core.model import Job
 from planner.engine.latency import StartLatency
 from planner.engine.loop import simulate
-from planner.engine.policy import Policy
+from planner.engine.policy import Admission, Policy, Queueing
 from planner.engine.result import ReplayResult
 from planner.twin.compare import Outcome, compare, observed_outcome, observed_wait
 from planner.twin.latency_fit import MEM_BAND_CHOICES, MEM_BANDS, LatencyFit, fit_latency, twin_jobs
@@ -44,7 +44,12 @@ from planner.twin.report import (
 FIT_SHARE = 0.6
 GRID = 10  # node-list shares tried first (log-spaced), before refining around the best
 REFINE = 3
-POLICIES = (("gang", "fifo"), ("gang", "strict-fifo"), ("gang", "backfill"), ("pod", "fifo"))
+POLICIES: tuple[tuple[Admission, Queueing], ...] = (
+    ("gang", "fifo"),
+    ("gang", "strict-fifo"),
+    ("gang", "backfill"),
+    ("pod", "fifo"),
+)
 
 
 class NoObservedStartsError(ValueError):
@@ -104,7 +109,7 @@ def run_twin(spec: TwinInput, progress: Callable[[float], None] | None = None) -
     _tell(progress, 0.7)
     policies = fitter.policy_search(best, progress)
     chosen = min(policies, key=lambda p: p.score)
-    policy = replace(fitter.base, admission=chosen.admission, queueing=chosen.queueing)  # type: ignore[arg-type]
+    policy = replace(fitter.base, admission=chosen.admission, queueing=chosen.queueing)
     after_outcomes = _outcomes(_twin_replay(jobs, best.nodes, policy, best.fit))
     after = compare(jobs, observed, after_outcomes, val_window, spec.bin_s)
     _tell(progress, 0.93)
@@ -223,7 +228,8 @@ class _Fitter:
         for bands in MEM_BAND_CHOICES:
             fit = fit_latency(inner.fit_jobs, best.uncontended, self.spec.seed, bands)
             replayed = _outcomes(_twin_replay(self.jobs, best.nodes, self.base, fit))
-            scores[bands] = score(compare(self.jobs, self.observed, replayed, held, 3600.0))
+            held_back = compare(self.jobs, self.observed, replayed, held, self.spec.bin_s)
+            scores[bands] = score(held_back)
         bands = min(MEM_BAND_CHOICES, key=lambda b: scores[b])
         return self.trial(best.share, best.nodes, best.uncontended, bands)
 
@@ -235,7 +241,7 @@ class _Fitter:
             _tell(progress, 0.7 + 0.15 * k / len(POLICIES))
             if self.base.queues is not None and queueing == "backfill":
                 continue
-            policy = replace(self.base, admission=admission, queueing=queueing)  # type: ignore[arg-type]
+            policy = replace(self.base, admission=admission, queueing=queueing)
             replayed = _outcomes(_twin_replay(self.jobs, best.nodes, policy, best.fit))
             comparison = compare(self.jobs, self.observed, replayed, self.window, self.spec.bin_s)
             order = start_order_agreement(self.fit_jobs, self.observed, replayed)

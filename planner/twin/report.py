@@ -3,6 +3,8 @@ attribute and `planner.core.serialize` turns into JSON. Nothing here computes an
 
 from dataclasses import dataclass
 
+from planner.engine.policy import Admission, Queueing
+
 WAIT_RATIO_LIMIT = 2.0
 """A replayed wait quantile within this factor of the observed one (either way) matches."""
 WITHDRAWN_LIMIT = 0.10
@@ -94,8 +96,8 @@ class CapacityFit:
 
 @dataclass(frozen=True, slots=True)
 class PolicyFit:
-    admission: str
-    queueing: str
+    admission: Admission
+    queueing: Queueing
     score: float
     """The wait score (see `planner.twin.calibrate`) plus 1 - `order_agreement`."""
     order_agreement: float | None = None
