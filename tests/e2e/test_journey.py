@@ -18,7 +18,7 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from planner.ui import history_view
 from tests.e2e.browser import SCREENSHOTS, expand, keyed, menu, pick, rerun, wait_for_app
@@ -84,11 +84,15 @@ def set_mapping(page: Page, row: int, field: str, column: str) -> None:
     grid = keyed(page, "history_mapping")
     header = grid.get_by_role("columnheader", name="Column in the file", include_hidden=True)
     expect(header).to_have_count(1)  # the canvas's accessible twin: the grid is mounted
+    column_index = int(header.get_attribute("aria-colindex") or "2") - 1
     box = grid.bounding_box()
     assert box is not None
     page.mouse.click(box["x"] + box["width"] * 0.45, box["y"] + 35 + 17)  # row 0, "Column"
-    for _ in range(row):
+    # each key lands before the next is pressed: the grid's accessible twin marks the cell
+    selected(grid, column_index, 0)
+    for at in range(1, row + 1):
         page.keyboard.press("ArrowDown")
+        selected(grid, column_index, at)
     page.keyboard.press("Enter")  # opens the cell's dropdown
     choice = page.get_by_role("option", name=column, exact=True)
     expect(choice).to_be_visible()
@@ -97,6 +101,11 @@ def set_mapping(page: Page, row: int, field: str, column: str) -> None:
         page.get_by_role("heading").first.click()  # leave the grid: its edit reaches the app
     changed = page.get_by_test_id("stCaptionContainer").filter(has_text="Changed:")
     expect(changed).to_contain_text(f"{field} from column {column}")
+
+
+def selected(grid: Locator, column: int, row: int) -> None:
+    cell = grid.locator(f"#glide-cell-{column}-{row}")
+    expect(cell).to_have_attribute("aria-selected", "true")
 
 
 def submit_form_of(page: Page, key: str) -> None:

@@ -199,7 +199,7 @@ def test_a_bundled_file_is_saved_from_the_page_and_compared(db: Path) -> None:
 
 
 def test_saving_a_taken_name_from_the_page_is_an_error(db: Path) -> None:
-    save_bundled("cloud-on-demand", "cloud-on-demand.yaml")
+    save_bundled("cloud-on-demand", "sample-tco.yaml")  # another scenario under that name
     at = open_page()
     at.radio(key="compare_mode").set_value("saved").run()
 
