@@ -122,7 +122,7 @@ def run_scenario(
 
 
 @dataclass(frozen=True, slots=True)
-class Prepared:
+class ReplayInputs:
     """A scenario's trace, cluster and policy, read and checked: what a replay runs on."""
 
     trace_id: str
@@ -135,7 +135,7 @@ class Prepared:
 
 def prepare(
     con: Connection, scenario: Scenario, options: IngestOptions | None, *, files: FileAccess
-) -> Prepared:
+) -> ReplayInputs:
     """Find the scenario's trace (importing a file first) and read its cluster."""
     if scenario.trace is None:
         raise ScenarioError("no trace: give TRACE (a file or a stored trace id) or `trace:`")
@@ -157,7 +157,9 @@ def prepare(
     if scenario.volcano is not None:
         scenario, volcano = with_volcano_queues(scenario, nodes)
         notes = [*notes, *volcano]
-    return Prepared(trace_id, name, load_jobs(con, trace_id), nodes, scenario.to_policy(), notes)
+    return ReplayInputs(
+        trace_id, name, load_jobs(con, trace_id), nodes, scenario.to_policy(), notes
+    )
 
 
 def with_volcano_queues(scenario: Scenario, nodes: list[NodeSpec]) -> tuple[Scenario, list[str]]:
