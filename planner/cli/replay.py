@@ -145,12 +145,17 @@ def _replay(args: argparse.Namespace, options: "IngestOptions") -> int:
 
 def bin_width(text: str) -> float:
     """`--timeline BIN`: seconds (900), or a number with s, m, h or d (15m, 1h, 1d)."""
+    return duration_s(text, "a bin width")
+
+
+def duration_s(text: str, what: str = "a duration") -> float:
+    """A flag's seconds: a number (900), or a number with s, m, h or d (15m, 1h, 1d)."""
     match = _BIN.fullmatch(text)
     seconds = float(match[1]) * _UNIT_S[match[2].lower()] if match else 0.0
     if not 0 < seconds <= MAX_SIMULATED_S:
         shown = text if len(text) <= _SHOWN_CHARS else f"{text[:_SHOWN_CHARS]}…"
         raise argparse.ArgumentTypeError(
-            f"expected a bin width above 0 such as 900 (seconds), 15m, 1h or 1d, got '{shown}'"
+            f"expected {what} above 0 such as 900 (seconds), 15m, 1h or 1d, got '{shown}'"
         )
     return seconds
 

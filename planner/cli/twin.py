@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from planner.cli.db import database
+from planner.cli.replay import bin_width, duration_s
 from planner.core.file_access import LOCAL_FILES
 from planner.core.serialize import to_json
 
@@ -18,7 +19,6 @@ if TYPE_CHECKING:
 
 ReadOptions = Callable[[argparse.Namespace], "IngestOptions"]
 DAY_S = 86_400.0
-_UNITS = {"s": 1.0, "m": 60.0, "h": 3600.0, "d": DAY_S}
 
 
 def add_twin_command(
@@ -39,14 +39,14 @@ def add_twin_command(
     twin.add_argument("--scenario", type=Path, metavar="FILE.yaml", help="scenario file")
     twin.add_argument(
         "--fit-until",
-        type=_duration,
+        type=_fit_until,
         metavar="T",
         help="end of the fit window, from the trace start: seconds, or 12h, 30d (default: "
         "when 60%% of the jobs had been submitted)",
     )
     twin.add_argument(
         "--bin",
-        type=_duration,
+        type=bin_width,
         default=3600.0,
         metavar="WIDTH",
         help="allocated-GPU series bin, e.g. 900, 15m, 1h (default), 1d",
@@ -91,19 +91,8 @@ def _twin(args: argparse.Namespace, options: "IngestOptions") -> int:
     return 0
 
 
-def _duration(text: str) -> float:
-    value = text.strip().lower()
-    unit = _UNITS.get(value[-1:])
-    number = value[:-1] if unit is not None else value
-    try:
-        seconds = float(number) * (unit or 1.0)
-    except ValueError as err:
-        raise argparse.ArgumentTypeError(
-            f"{text!r}: give seconds, or a number with s, m, h or d (e.g. 900, 15m, 1h)"
-        ) from err
-    if not 0 < seconds < float("inf"):
-        raise argparse.ArgumentTypeError(f"{text!r}: give a duration above 0")
-    return seconds
+def _fit_until(text: str) -> float:
+    return duration_s(text, "a time from the trace start")
 
 
 def twin_lines(r: "TwinReport") -> list[str]:

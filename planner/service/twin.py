@@ -2,7 +2,8 @@
 per-job table and the calibrated scenario."""
 
 import csv
-from collections.abc import Callable
+import io
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 
@@ -61,13 +62,17 @@ def twin_check(
     return TwinResult(ready.trace_id, run, ready.notes)
 
 
-def write_rows(rows: tuple[JobRow, ...], path: Path) -> int:
+def rows_csv(rows: Sequence[JobRow]) -> str:
     """The per-job table as CSV (text cells made safe for spreadsheets)."""
-    with path.open("w", newline="", encoding="utf-8") as out:
-        writer = csv.writer(out)
-        writer.writerow(ROW_COLUMNS)
-        for row in rows:
-            writer.writerow(safe_row(getattr(row, name) for name in ROW_COLUMNS))
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(ROW_COLUMNS)
+    writer.writerows(safe_row(getattr(row, name) for name in ROW_COLUMNS) for row in rows)
+    return out.getvalue()
+
+
+def write_rows(rows: Sequence[JobRow], path: Path) -> int:
+    path.write_text(rows_csv(rows), encoding="utf-8", newline="")
     return len(rows)
 
 

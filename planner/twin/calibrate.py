@@ -222,11 +222,11 @@ class _Fitter:
         """Memory bands chosen on the fit window alone: fit on its first 60%, score its
         last 40%, keep the best count, refit on the whole fit window."""
         inner_cut = default_fit_until(self.fit_jobs)
-        inner = _Fitter(self.spec, self.jobs, self.observed, (self.window[0], inner_cut))
+        inner_jobs = [j for j in self.fit_jobs if j.submit_s < inner_cut]
         held = (inner_cut, self.window[1])
         scores = {}
         for bands in MEM_BAND_CHOICES:
-            fit = fit_latency(inner.fit_jobs, best.uncontended, self.spec.seed, bands)
+            fit = fit_latency(inner_jobs, best.uncontended, self.spec.seed, bands)
             replayed = _outcomes(_twin_replay(self.jobs, best.nodes, self.base, fit))
             held_back = compare(self.jobs, self.observed, replayed, held, self.spec.bin_s)
             scores[bands] = score(held_back)

@@ -8,29 +8,25 @@ file and the scenario's value, shared by every session, as the replays are
 report's texts and tables in `planner.ui.twin_frames`.
 """
 
-import csv
-import io
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import streamlit as st
 
 from planner.core.file_access import BUNDLED_FILES
-from planner.core.spreadsheet_text import safe_row
 from planner.engine.scenario import Scenario
 from planner.service.replay import load_jobs
 from planner.service.scenario_store import to_yaml
-from planner.service.twin import TwinResult, calibrated, twin_check
+from planner.service.twin import TwinResult, calibrated, rows_csv, twin_check
 from planner.store import database_path
 from planner.twin.compare import observed_wait
-from planner.twin.report import JobRow, TwinReport
+from planner.twin.report import TwinReport
 from planner.ui.cache import cursor
 
 REQUEST_KEY = "twin_scenario"  # the scenario of the last check requested, shown until another
 CANCELLED_KEY = "twin_cancelled"
-ROW_COLUMNS = tuple(f.name for f in fields(JobRow))
 _CACHED_CHECKS = 4
 
 
@@ -148,12 +144,3 @@ def check(scenario: Scenario, progress: Callable[[float], None] | None = None) -
     )
     _checks().put(key, view)
     return view
-
-
-def rows_csv(rows: Sequence[JobRow]) -> str:
-    """The per-job table as CSV, text cells made safe for spreadsheets."""
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(ROW_COLUMNS)
-    writer.writerows(safe_row(getattr(row, name) for name in ROW_COLUMNS) for row in rows)
-    return out.getvalue()
