@@ -16,6 +16,7 @@ upload = st.file_uploader(
     t("history.upload", mb=view.MAX_UPLOAD_MB),
     type=view.UPLOAD_TYPES,
     max_upload_size=view.MAX_UPLOAD_MB,
+    help=t("history.upload_help"),
     key="history_upload",
 )
 if upload is not None:

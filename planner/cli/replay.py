@@ -369,15 +369,12 @@ def _fill_table(result: FillResult) -> list[str]:
 
 
 def _pods(ref: str, options: "IngestOptions", db: str | None) -> list[PodRequest]:
-    from planner.ingest.requests import read_pod_requests
-    from planner.service.replay import load_jobs
-    from planner.store.trace_stats import find_trace
+    from planner.service.fill import file_pods, trace_pods
 
     if Path(ref).is_file():
-        return read_pod_requests(Path(ref), options)[0]
+        return file_pods(Path(ref), options)[0]
     with database(db) as con:
-        jobs = load_jobs(con, find_trace(con, ref))
-    return [(j.gpus, j.cpu, j.mem_gib, j.gpu_types) for j in jobs for _ in range(j.pods)]
+        return trace_pods(con, ref)
 
 
 def parse_seeds(text: str) -> Sequence[int]:

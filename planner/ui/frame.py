@@ -18,6 +18,7 @@ PAGES = (
     ("overview", ":material/dashboard:"),
     ("history", ":material/upload_file:"),
     ("cluster", ":material/lan:"),
+    ("fill", ":material/grid_view:"),
     ("replay", ":material/play_circle:"),
     ("prices", ":material/sell:"),
     ("compare", ":material/compare_arrows:"),

@@ -10,7 +10,9 @@ from planner.ui.text import (
     cluster,
     common,
     compare,
+    fill,
     history,
+    options,
     overview,
     prices,
     replay,
@@ -22,6 +24,7 @@ from planner.ui.text import (
 _MODULES = (
     common,
     cluster,
+    fill,
     overview,
     history,
     prices,
@@ -31,6 +34,7 @@ _MODULES = (
     compare,
     scenarios,
     twin,
+    options,
 )
 
 CATALOGS: dict[str, dict[str, str]] = {

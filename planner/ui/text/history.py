@@ -8,6 +8,10 @@ EN = {
         "`planner ingest`."
     ),
     "history.upload": "Job history or node list (up to {mb} MB)",
+    "history.upload_help": (
+        "A job history needs each job's submit (or start) time. A pod list without times can "
+        "still show how full a cluster gets: use the Fill test page."
+    ),
     "history.file_error": "{name}: {error}",
     "history.too_big": (
         "{name} is {size} MB; the page imports files up to {max} MB. Import bigger files with "
@@ -152,6 +156,10 @@ ZH = {
         "导入并查看已存储的作业轨迹。与 `planner ingest` 的导入相同。"
     ),
     "history.upload": "作业历史或节点清单（最大 {mb} MB）",
+    "history.upload_help": (
+        "作业历史需要每个作业的提交（或开始）时间。没有时间的 Pod 列表仍可用于查看集群能装多满："
+        "请使用“装满测试”页面。"
+    ),
     "history.file_error": "文件 {name}：{error}",
     "history.too_big": (
         "{name} 大小为 {size} MB；本页面最多导入 {max} MB 的文件。更大的文件请使用 "
