@@ -1,0 +1,243 @@
+"""简体中文 covers what a user sees: every page run in Chinese on a fresh database with the
+bundled sample (the Replay page after a run, the Compare page on its worked example and on the
+sample's own-vs-rent-vs-hybrid comparison) shows no English word in its charts (titles, axis
+and legend titles, trace names, hover text, annotations), table headers, headings, captions,
+notes, buttons, labels and options.
+
+What may stay in Latin letters, and why:
+- the data's own names: team and queue names from the trace, scenario and option names from
+  the scenario files, providers, instances, regions and GPU models from the price book, file
+  names and trace ids (the user typed or uploaded them; translating them would hide them);
+- technical tokens a Chinese reader of this tool uses as they are (`TECHNICAL`: units, currency
+  codes, file formats, finance acronyms, the Kubernetes schedulers' own names);
+- command lines and YAML/CSV field names quoted as inline code (`planner replay`), typed as
+  they are written;
+- a code after its Chinese reading, "集群已满 (cluster_full)": the identifier the CSV and YAML
+  use, shown so the reader can match them.
+
+The pages run once per module (a fixture); each test reads their collected texts.
+"""
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+import yaml
+from streamlit.testing.v1 import AppTest
+
+from tests.pages.app import APP
+
+ROOT = Path(__file__).resolve().parents[2]
+TIMEOUT_S = 120  # the first page imports the sample trace; a busy machine is slow
+PAGES = ("overview", "history", "cluster", "replay", "prices", "compare", "capacity")
+TECHNICAL = frozenset(
+    """
+    GPU CPU MIG FGD GiB MB GB TB kW kWh PUE UTC ATC NPV IRR EAC TCO CSV TSV TXT XLSX xlsx
+    YAML PDF Excel gzip json kubectl Kueue Volcano ClusterQueue WorkloadPriorityClass Pod
+    EASY SKU IaaS FX API URL http https www
+    USD CNY EUR GBP JPY HKD SGD KRW TWD INR AUD CAD CHF
+    """.split()
+)
+# The language switch names each language in its own script.
+BILINGUAL = ("Language / 语言", "English")
+_CODE_SPAN = re.compile(r"`[^`]*`")
+_GLOSS = re.compile(r"(?<=[\u3000-\u9fff\uff00-\uffef])\s*[(（][A-Za-z0-9_.\-]+[)）]")
+_PLOTLY = re.compile(r"%\{[^}]*\}|<extra>.*?</extra>|</?[a-z]+>|&[a-z]+;")
+_ICON = re.compile(r":material/[a-z_]+:")
+_WORD = re.compile(r"[A-Za-z]{2,}")
+
+
+# --- what the pages show -----------------------------------------------------------------
+
+
+def _open(page: str, **state: Any) -> AppTest:
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT_S)
+    at.session_state["lang"] = "zh"  # before the first run, as the sidebar switch does
+    at = at.run()
+    for key, value in state.items():
+        at.session_state[key] = value
+    return at.switch_page(f"pages/{page}.py").run()
+
+
+def _chart_texts(spec: dict[str, Any]) -> Iterator[tuple[str, str]]:
+    layout = spec.get("layout", {})
+    for name, part in layout.items():
+        title = part.get("title") if isinstance(part, dict) else None
+        if name == "title":
+            title = part
+        text = title.get("text") if isinstance(title, dict) else title
+        if isinstance(text, str):
+            yield f"chart {name} title", text
+    for note in layout.get("annotations") or ():
+        yield "chart annotation", str(note.get("text", ""))
+    for trace in spec.get("data", ()):
+        for field in ("name", "hovertemplate", "text", "x", "y"):
+            value = trace.get(field)
+            items = value if isinstance(value, list) else [value]
+            for item in items:
+                if isinstance(item, str):
+                    yield f"chart trace {field}", item
+
+
+def _table_headers(node: Any) -> Iterator[str]:
+    config = json.loads(node.proto.columns or "{}")
+    frame = node.value
+    for column in frame.columns:
+        shown = config.get(str(column), {})
+        if shown.get("hidden"):
+            continue
+        yield str(shown.get("label") or column)
+
+
+def _texts(node: Any) -> Iterator[tuple[str, str]]:
+    """(where, text) for `node` and everything under it."""
+    kind = getattr(node, "type", type(node).__name__)
+    proto = getattr(node, "proto", None)
+    if kind == "plotly_chart":
+        yield from _chart_texts(json.loads(proto.spec))
+    elif kind in ("dataframe", "arrow_data_frame"):
+        yield from ((f"{kind} header", h) for h in _table_headers(node))
+    else:
+        for field in ("label", "body", "help", "placeholder"):
+            value = getattr(proto, field, None) if proto is not None else None
+            if isinstance(value, str) and value:
+                yield f"{kind} {field}", value
+        if proto is not None and kind == "metric":
+            yield "metric value", proto.body
+        for option in getattr(proto, "options", ()) or ():
+            yield f"{kind} option", getattr(option, "content", None) or str(option)
+    for child in getattr(node, "children", {}).values():
+        yield from _texts(child)
+
+
+@pytest.fixture(scope="module")
+def shown(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[tuple[str, str]]]:
+    """Every page's texts in Chinese, by page."""
+    patch = pytest.MonkeyPatch()
+    patch.setenv("PLANNER_DB", str(tmp_path_factory.mktemp("zh") / "planner.duckdb"))
+    try:
+        found: dict[str, list[tuple[str, str]]] = {}
+        for page in PAGES:
+            at = _open(page)
+            if page == "replay":
+                at = at.button(key="replay_run").click().run()
+            assert not at.exception, f"{page}: {at.exception}"
+            found[page] = list(_texts(at._tree))
+        at = _open("compare", compare_scenario="sample-tco.yaml")
+        assert not at.exception
+        found["compare sample-tco.yaml"] = list(_texts(at._tree))
+        at = _open("capacity")  # after the comparison, the sweep has a scenario to size
+        found["capacity after compare"] = list(_texts(at._tree))
+    finally:
+        patch.undo()
+    return found
+
+
+# --- what may stay in Latin letters ------------------------------------------------------
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+
+
+@pytest.fixture(scope="module")
+def data_names(shown: dict[str, list[tuple[str, str]]]) -> list[str]:
+    """The names the data brings (longest first, so "AWS China" goes before "AWS")."""
+    names: set[str] = set()
+    for path in (ROOT / "data" / "scenarios").glob("*.yaml"):
+        names.add(path.name)
+        names |= set(_strings(yaml.safe_load(path.read_text(encoding="utf-8"))))
+    for path in (ROOT / "data" / "traces").glob("*.csv"):
+        names |= {path.name, path.stem}  # the stem names the stored trace
+        names |= _cells(pd.read_csv(path))
+    names |= _price_book_names()
+    return sorted((n for n in names if _WORD.search(n)), key=len, reverse=True)
+
+
+def _price_book_names() -> set[str]:
+    from planner.ui import prices_view
+
+    book = prices_view.read_book("USD")
+    return _cells(book.prices, book.fx, book.servers, book.assumptions)
+
+
+def _cells(*frames: pd.DataFrame) -> set[str]:
+    """The text values in `frames`."""
+    return {v for f in frames for c in f.columns for v in f[c].unique() if isinstance(v, str)}
+
+
+def english_words(text: str, names: list[str]) -> list[str]:
+    """The English words left in `text` once the allowed parts are taken out."""
+    if text in BILINGUAL:
+        return []
+    rest = _ICON.sub(" ", _PLOTLY.sub(" ", _CODE_SPAN.sub(" ", text.replace("\u2060", ""))))
+    for name in names:
+        rest = rest.replace(name, " ")
+    rest = _GLOSS.sub(" ", rest)
+    return [word for word in _WORD.findall(rest) if word not in TECHNICAL]
+
+
+def _leftovers(
+    shown: dict[str, list[tuple[str, str]]], names: list[str], kinds: tuple[str, ...]
+) -> list[str]:
+    found = []
+    for page, texts in shown.items():
+        for where, text in texts:
+            words = english_words(text, names) if where.startswith(kinds) else []
+            if words:
+                found.append(f"{page} | {where} | {' '.join(words)} | {text[:60]!r}")
+    return sorted(set(found))
+
+
+def test_the_charts_speak_chinese(
+    shown: dict[str, list[tuple[str, str]]], data_names: list[str]
+) -> None:
+    assert sum(where.startswith("chart") for t in shown.values() for where, _ in t) > 50
+    left = _leftovers(shown, data_names, ("chart",))
+    assert left == [], "\n".join(left)
+
+
+def test_the_table_headers_speak_chinese(
+    shown: dict[str, list[tuple[str, str]]], data_names: list[str]
+) -> None:
+    kinds = ("dataframe", "arrow_data_frame")
+    assert sum(where.startswith(kinds) for t in shown.values() for where, _ in t) > 50
+    left = _leftovers(shown, data_names, kinds)
+    assert left == [], "\n".join(left)
+
+
+def test_everything_else_speaks_chinese(
+    shown: dict[str, list[tuple[str, str]]], data_names: list[str]
+) -> None:
+    others = tuple({where.split()[0] for t in shown.values() for where, _ in t} - {"chart"})
+    others = tuple(k for k in others if k not in ("dataframe", "arrow_data_frame"))
+    left = _leftovers(shown, data_names, others)
+    assert left == [], "\n".join(left)
+
+
+def test_the_check_catches_english() -> None:
+    # The filter must not be so loose that it lets English through.
+    names = ["team-a", "AWS H100 on-demand"]
+    assert english_words("Cumulative cash out, by option", names) == [
+        "Cumulative",
+        "cash",
+        "out",
+        "by",
+        "option",
+    ]
+    assert english_words("AWS H100 on-demand 的每有效 GPU 小时", names) == []
+    assert english_words("集群已满 (cluster_full)", names) == []
+    assert english_words("%{y:,.2f} USD<extra>self-hosted</extra>", names) == []
+    assert english_words("用 `planner replay` 运行", names) == []
+    assert english_words("break-even with %{customdata[0]}", names) == ["break", "even", "with"]
