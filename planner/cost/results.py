@@ -103,6 +103,8 @@ class TcoReport:
     sensitivity: Sensitivity | None
     notes: tuple[str, ...]
     prices_used: tuple[PriceUsed, ...] = ()
+    discount_rate: float | None = field(default=None, metadata=OMIT)
+    """The annual rate the NPVs and break-even months are discounted at (None: not known)."""
     scenarios: "tuple[TcoReport, ...] | None" = field(default=None, metadata=OMIT)
     """A report over several saved scenarios (the Compare page's): each one's own report."""
 

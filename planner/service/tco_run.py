@@ -84,7 +84,10 @@ def tco_of_jobs(
         scenario, bm, Priced(owned, rented, hybrid_run, inputs.converted, runs), left_out
     )
     notes = tuple(dict.fromkeys([*inputs.notes, *result.notes]))
-    return replace(result, notes=notes, prices_used=tuple(inputs.sources))
+    sources = tuple(inputs.sources)
+    return replace(
+        result, notes=notes, prices_used=sources, discount_rate=scenario.discount_rate
+    )
 
 
 # --- demand without a trace --------------------------------------------------------------------

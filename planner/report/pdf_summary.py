@@ -1,0 +1,214 @@
+"""The figures of the PDF's one-page summary, taken from the TCO report as the model
+computed them: the decision (the option with the lowest cost per useful GPU-hour), the NPV
+and break-even month of buying against the cloud option it is weighed against, and the
+monthly savings behind both, so the appendix can show how they are recomputed.
+
+Pure: no fpdf, no files. Month numbers are 1-based, as the appendix's cash-flow table
+counts them (the model's `break_even_month` is the 0-based index of that month).
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import accumulate
+
+from planner.core.i18n import Language, fmt_money, fmt_number, fmt_percent
+from planner.cost.finance import discount_factors
+from planner.cost.results import Horizon, OptionReport, TcoReport
+from planner.cost.tco import Comparison
+from planner.report.cells import Cell
+from planner.report.headline import OWNED, Named, cheapest
+from planner.report.model import Table
+from planner.report.text import text
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    scenario: str
+    currency: str
+    horizon: Horizon
+    chosen: OptionReport | None
+    """The option with the lowest cost per useful GPU-hour (None: no option has one)."""
+    owned: OptionReport | None
+    """The first option that owns servers (None: a cloud-only report)."""
+    against: Comparison | None
+    """Buying against the chosen cloud option, or, when owning wins, the cheapest one."""
+    rate: float | None
+
+    @property
+    def buy(self) -> bool:
+        return self.chosen is not None and self.chosen.name in OWNED
+
+    @property
+    def months(self) -> int:
+        return round(self.horizon.years * 12)
+
+    @property
+    def break_even_month(self) -> int | None:
+        """1-based, as the cash-flow table counts months; None: never in the horizon."""
+        month = None if self.against is None else self.against.break_even_month
+        return None if month is None else month + 1
+
+
+def pick_horizon(report: TcoReport, index: int) -> Horizon:
+    """The horizon `index`, or the last one (as the report model picks it)."""
+    return report.horizons[min(index, len(report.horizons) - 1)]
+
+
+def decide(named: Named, index: int) -> Decision:
+    """The decision of one scenario over its horizon `index`."""
+    name, report = named
+    horizon = pick_horizon(report, index)
+    chosen = cheapest(horizon.options)
+    owned = next((o for o in horizon.options if o.name in OWNED), None)
+    by_cloud = {c.rented: c for c in horizon.comparisons}
+    against: Comparison | None
+    if chosen is not None and chosen.name in by_cloud:
+        against = by_cloud[chosen.name]
+    else:
+        rented = cheapest([o for o in horizon.options if o.name in by_cloud])
+        against = None if rented is None else by_cloud[rented.name]
+    return Decision(name, report.currency, horizon, chosen, owned, against, report.discount_rate)
+
+
+def option(horizon: Horizon, name: str) -> OptionReport | None:
+    return next((o for o in horizon.options if o.name == name), None)
+
+
+def discounted_savings(decision: Decision) -> tuple[float, ...]:
+    """Month by month, the cumulative discounted cash buying saves against renting
+    (`against`): its first month at or above zero is the break-even month, its last value
+    the NPV of buying. Empty when there is no comparison or no known rate."""
+    d = decision
+    if d.against is None or d.rate is None:
+        return ()
+    owned, rented = option(d.horizon, d.against.owned), option(d.horizon, d.against.rented)
+    if owned is None or rented is None or len(owned.monthly_cash) != len(rented.monthly_cash):
+        return ()
+    savings = [r - o for r, o in zip(rented.monthly_cash, owned.monthly_cash, strict=True)]
+    factors = discount_factors(len(savings), d.rate)
+    return tuple(accumulate(s * f for s, f in zip(savings, factors, strict=True)))
+
+
+# --- the summary's figures as text -------------------------------------------------------------
+
+
+def decision_text(d: Decision, lang: Language) -> str:
+    if d.chosen is None:
+        return text("report.pdf.decision.none", lang)
+    key = "report.pdf.decision.buy" if d.buy else "report.pdf.decision.rent"
+    return text(key, lang, name=d.chosen.name)
+
+
+def npv_text(d: Decision, lang: Language) -> str:
+    npv = None if d.against is None else d.against.npv_of_buying
+    return fmt_money(npv, d.currency, 0, text("report.na", lang))
+
+
+def break_even_text(d: Decision, lang: Language) -> str:
+    if d.against is None:
+        return text("report.na", lang)
+    month = d.break_even_month
+    if month is None:
+        return text("report.pdf.break_even.never", lang, months=d.months)
+    return text("report.pdf.break_even.month", lang, month=month)
+
+
+def per_useful_text(d: Decision, lang: Language) -> str:
+    cost = None if d.chosen is None else d.chosen.cost_per_useful_gpu_hour
+    return fmt_money(cost, d.currency, 2, text("report.na", lang))
+
+
+def rate_text(d: Decision, lang: Language) -> str:
+    return fmt_percent(d.rate, 1, d.currency, text("report.na", lang))
+
+
+def figures(d: Decision, lang: Language) -> Sequence[tuple[str, str, str]]:
+    """The summary's four tiles: (label, value, what it is measured against)."""
+    years = f"{d.horizon.years:g}"
+    why = text("report.pdf.decision.why", lang, count=len(d.horizon.options), years=years)
+    rival = "" if d.against is None else d.against.rented
+    npv_sub = text("report.pdf.tile.npv_sub", lang, name=rival, rate=rate_text(d, lang))
+    be_sub = text("report.pdf.tile.break_even_sub", lang, name=rival)
+    per_sub = "" if d.chosen is None else d.chosen.name
+    if d.owned is not None and d.chosen is not None and d.owned is not d.chosen:
+        owned_cost = fmt_money(d.owned.cost_per_useful_gpu_hour, d.currency, 2)
+        per_sub = text("report.pdf.tile.per_useful_sub", lang, name=per_sub, cost=owned_cost)
+    return (
+        (text("report.pdf.tile.decision", lang), decision_text(d, lang), why),
+        (text("report.pdf.tile.npv", lang), npv_text(d, lang), npv_sub if rival else ""),
+        (
+            text("report.pdf.tile.break_even", lang),
+            break_even_text(d, lang),
+            be_sub if rival else "",
+        ),
+        (text("report.pdf.tile.per_useful", lang), per_useful_text(d, lang), per_sub),
+    )
+
+
+def assumptions(named: Named, d: Decision, lang: Language) -> list[tuple[str, str]]:
+    """The inputs the decision rests on, as (label, value); the appendix lists the same."""
+    _, report = named
+    cur, na = d.currency, text("report.na", lang)
+    years = f"{d.horizon.years:g}"
+    rows = [
+        (
+            text("report.pdf.assume.horizon", lang),
+            text("report.pdf.assume.horizon_value", lang, years=years, rate=rate_text(d, lang)),
+        ),
+        (text("report.fact.scope", lang), text(f"report.scope.{report.scope}", lang)),
+        (
+            text("report.fact.useful_per_month", lang),
+            fmt_number(report.useful_gpu_hours_per_month, 0, cur, na),
+        ),
+    ]
+    if report.owns_servers:
+        share = fmt_percent(report.allocation, 1, cur, na)
+        rows += [
+            (
+                text("report.pdf.assume.owned", lang),
+                text(
+                    "report.pdf.assume.owned_value", lang, gpus=report.installed_gpus, share=share
+                ),
+            ),
+            (
+                text("report.pdf.assume.fixed", lang),
+                fmt_money(report.fixed_per_installed_gpu_hour, cur, 2, na),
+            ),
+            (
+                text("report.pdf.assume.variable", lang),
+                fmt_money(report.variable_per_busy_gpu_hour, cur, 2, na),
+            ),
+        ]
+    return rows
+
+
+PRICE_KEY = ("price", "per_gpu_hour", "per_server", "currency", "as_of", "source")
+
+
+def unique_prices(table: Table) -> list[dict[str, Cell]]:
+    """The prices used, each once (scenarios sharing a price list it once)."""
+    keys = [c.key for c in table.columns]
+    seen: dict[tuple[Cell, ...], dict[str, Cell]] = {}
+    for row in table.rows:
+        cell = dict(zip(keys, row, strict=True))
+        seen.setdefault(tuple(cell[k] for k in PRICE_KEY), cell)
+    return list(seen.values())
+
+
+def price_text(cell: dict[str, Cell], lang: Language) -> str:
+    """ "300,000.00 USD per server, 2024-08-01 (stale)"."""
+    per_hour = cell["per_gpu_hour"]
+    amount, unit = (
+        (per_hour, "per_gpu_hour") if per_hour is not None else (cell["per_server"], "per_server")
+    )
+    shown = f"{float(amount):,.2f}" if isinstance(amount, int | float) else text("report.na", lang)
+    as_of = cell["as_of"] or text("report.no_source_date", lang)
+    stale = text("report.pdf.stale", lang) if cell["stale"] == text("report.yes", lang) else ""
+    return text(
+        f"report.pdf.price.{unit}",
+        lang,
+        amount=shown,
+        currency=cell["currency"],
+        as_of=as_of,
+        stale=stale,
+    )
