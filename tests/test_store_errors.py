@@ -68,8 +68,10 @@ def test_a_folder_given_as_the_database_is_named_as_such(
 
 
 @pytest.fixture
-def held(tmp_path: Path) -> Iterator[tuple[Path, int]]:
-    """A database held open by another process, and that process's id."""
+def held(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Path, int]]:
+    """A database held open by another process, and that process's id (commands do not
+    wait for it: tests/test_db_sharing.py covers the wait)."""
+    monkeypatch.setenv("PLANNER_DB_WAIT", "0")
     path = tmp_path / "held.duckdb"
     open_store(path).close()
     holder = subprocess.Popen(

@@ -22,10 +22,11 @@ from planner.cli.choices import (
     MAX_UNPACKED_BYTES,
     NODE_FIELDS,
 )
-from planner.cli.db import database
+from planner.cli.db import add_db_commands, database
 from planner.cli.output import visible_controls
 from planner.cli.prices import add_price_commands
 from planner.cli.replay import add_commands
+from planner.cli.report import add_report_command
 from planner.cli.scenarios import add_scenario_commands
 from planner.cli.tco import add_tco_command
 from planner.cli.twin import add_twin_command
@@ -116,9 +117,11 @@ def _parser() -> argparse.ArgumentParser:
     synth.set_defaults(run=_synth)
     add_commands(sub, _read_options, _options)
     add_tco_command(sub, _read_options, _options)
+    add_report_command(sub, _read_options, _options)
     add_twin_command(sub, _read_options, _options)
     add_price_commands(sub)
     add_scenario_commands(sub)
+    add_db_commands(sub)
     return parser
 
 

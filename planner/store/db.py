@@ -1,5 +1,18 @@
 """The one owner of the planner's DuckDB file: where it is, connections and migrations.
 
+Sharing the file between the app and the CLI. DuckDB lets one process at a time open a file
+read-write (its threads share it), or several processes open it read-only, never both; a
+process that finds the file taken is refused at once. So no planner process keeps the file
+open: each CLI command opens it for its own run, and the app (`planner.store.shared`) opens
+it when a page needs it and closes it 0.3 s after the last page let go. A process that finds
+it taken waits with a growing pause (50 ms doubling to 0.5 s, `planner.store.waiting`) for
+at most its patience ($PLANNER_DB_WAIT seconds; the CLI 120 by default, the app 300, which
+shows "busy, retrying" meanwhile), then names the process holding it. Every write is one
+transaction, so whichever side waits, it writes all of its change or none. Read-only
+connections were measured and not chosen: a reader's shared lock blocks the writer just as a
+writer's does, and DuckDB refuses a read-only and a read-write connection to one file in one
+process, which the app needs (pages read and write).
+
 Every table is created by numbered SQL files, applied in order, each in its own transaction,
 and recorded in `schema_migrations`: the planner's (traces, clusters, ...) in
 `planner/migrations/`, the price book's in `pricing/migrations/`. Each package numbers its
@@ -7,18 +20,29 @@ own files, so work on one never collides with the other. Other modules borrow co
 from here; nothing else opens the file.
 """
 
+import fcntl
 import os
 import re
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import datetime
+from functools import cache
 from importlib import resources
 from pathlib import Path
 
 import duckdb
 
 from planner.core.errors import PlannerError, StoreError
-from planner.store.errors import DEFAULT_MEMORY_LIMIT, MEMORY_ENV, first_line, storage_error
+from planner.store.errors import (
+    DEFAULT_MEMORY_LIMIT,
+    MEMORY_ENV,
+    first_line,
+    is_lock_error,
+    storage_error,
+)
 from planner.store.sql import Connection, count, doing, translated
+from planner.store.waiting import NO_WAIT, Patience, until_free
 
 DEFAULT_DB = Path(__file__).resolve().parents[2] / "data" / "planner.duckdb"
 DB_ENV = "PLANNER_DB"
@@ -28,6 +52,8 @@ _MIGRATION_NAME = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
 SCHEMA_PACKAGES = ("planner", "pricing")
 # Where each package keeps its NNN_*.sql files; the package name is what schema_migrations records.
 _MIGRATION_HOME = {"planner": "planner.store.migrations", "pricing": "pricing.migrations"}
+# Two sessions of the app opening a fresh file at once must not both apply its migrations.
+_MIGRATING = threading.Lock()
 
 
 def database_path(explicit: str | Path | None = None) -> Path:
@@ -38,6 +64,7 @@ def database_path(explicit: str | Path | None = None) -> Path:
     return Path(env) if env else DEFAULT_DB
 
 
+@cache
 def migrations(package: str = "planner") -> list[tuple[int, str, str]]:
     """(version, file name, SQL) of every migration of `package`, in order."""
     found = []
@@ -48,8 +75,15 @@ def migrations(package: str = "planner") -> list[tuple[int, str, str]]:
     return sorted(found)
 
 
-def open_store(path: Path) -> Connection:
-    """Open (creating if needed) the database at `path` and apply pending migrations.
+def open_store(path: Path, wait: Patience = NO_WAIT) -> Connection:
+    """Open (creating if needed) the database at `path` and apply pending migrations,
+    waiting up to `wait.seconds` while another process holds the file."""
+    return until_free(lambda: open_once(path), path, wait)
+
+
+def open_once(path: Path) -> Connection:
+    """One try at `open_store`: DuckDB's lock error passes unchanged (for `until_free` to
+    try again), any other problem is a `StoreError`.
 
     Only the default database's folder is created: a --db or $PLANNER_DB in a folder that
     does not exist is a typo, not a place to make folders.
@@ -65,12 +99,14 @@ def open_store(path: Path) -> Connection:
         memory = os.environ.get(MEMORY_ENV, DEFAULT_MEMORY_LIMIT)
         con = duckdb.connect(str(path), config={"memory_limit": memory})
     except duckdb.Error as err:
+        if is_lock_error(err):
+            raise
         raise storage_error(err, path) or StoreError(
             f"Cannot open the planner database {path}: {first_line(err)}"
         ) from err
     try:
         with doing(f"prepare the planner database {path}"):
-            _apply_migrations(con)
+            _migrate(con)
     except duckdb.Error as err:
         con.close()
         raise storage_error(err, path) or StoreError(
@@ -82,9 +118,29 @@ def open_store(path: Path) -> Connection:
     return con
 
 
+def _migrate(con: Connection) -> None:
+    if _pending(con):
+        with _MIGRATING:
+            if _pending(con):
+                _apply_migrations(con)
+
+
 def schema_version(con: Connection, package: str = "planner") -> int:
     sql = "SELECT coalesce(max(version), 0) FROM schema_migrations WHERE package = ?"
     return count(con, sql, [package])
+
+
+def _pending(con: Connection) -> bool:
+    """Whether some migration is not applied yet (a read: opening an up-to-date file, the
+    common case, writes nothing and costs one query)."""
+    try:
+        rows = con.execute(
+            "SELECT package, max(version) FROM schema_migrations GROUP BY package"
+        ).fetchall()
+    except (duckdb.CatalogException, duckdb.BinderException):
+        return True  # a new file, or one from before per-package migrations
+    applied = {str(package): int(version) for package, version in rows}
+    return any(applied.get(package, 0) < migrations(package)[-1][0] for package in SCHEMA_PACKAGES)
 
 
 def _apply_migrations(con: Connection) -> None:
@@ -157,10 +213,11 @@ def borrowed(con: Connection, path: Path) -> Iterator[Connection]:
 
 
 @contextmanager
-def connect(path: Path) -> Iterator[Connection]:
-    """A migrated connection for one command, closed afterwards; a storage problem met on
-    the way (a corrupt block, a full disk) becomes a one-line `StoreError`."""
-    con = open_store(path)
+def connect(path: Path, wait: Patience = NO_WAIT) -> Iterator[Connection]:
+    """A migrated connection for one command, closed afterwards (so the file is free for
+    the app again); a storage problem met on the way (a corrupt block, a full disk) becomes
+    a one-line `StoreError`. `wait`: how long to wait while another process holds the file."""
+    con = open_store(path, wait)
     try:
         with _storage_problems(path):
             yield con
@@ -179,3 +236,38 @@ def _storage_problems(path: Path) -> Iterator[None]:
         if problem is None:
             raise
         raise problem from err
+
+
+def reset_store(path: Path, now: datetime | None = None) -> Path:
+    """Move a damaged database (and its write-ahead log) aside to `<name>.broken-<time>`
+    and make an empty one in its place; where the old file went. Nothing is deleted."""
+    stamp = (now or datetime.now()).strftime("%Y%m%d-%H%M%S")
+    aside = path.with_name(f"{path.name}.broken-{stamp}")
+    if not path.exists():
+        raise StoreError(f"There is no planner database at {path} to move aside")
+    if aside.exists():
+        raise StoreError(f"{aside} exists already; move it away and run the reset again")
+    _refuse_if_held(path)
+    wal = path.with_name(path.name + ".wal")
+    try:
+        path.rename(aside)
+        if wal.exists():
+            wal.rename(aside.with_name(aside.name + ".wal"))
+    except OSError as err:
+        raise StoreError(f"Cannot move {path} aside to {aside}: {err.strerror}") from err
+    open_store(path).close()
+    return aside
+
+
+def _refuse_if_held(path: Path) -> None:
+    """A file another process has open (DuckDB holds a POSIX lock on it) is not moved."""
+    try:
+        with path.open("rb+") as file:
+            fcntl.lockf(file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise StoreError(
+            f"The planner database {path} is in use by another process; close the app and "
+            "other planner commands, then run the reset again"
+        ) from None
+    except OSError as err:
+        raise StoreError(f"Cannot open {path} to move it aside: {err.strerror}") from err

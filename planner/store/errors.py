@@ -1,9 +1,10 @@
 """What DuckDB reports, said as a `PlannerError` a user can act on.
 
 `storage_error` names what the file or the disk did wrong (in use by another process, not a
-database, corrupt, full disk, no permission). `database_error` covers every other DuckDB
-error too: a read-only connection, memory running out, a write conflict with another
-session, a value the schema refuses (raised as the caller's `invalid` error, e.g.
+database, cut short, corrupt, full disk, no permission); for a damaged file it gives the way
+out, `planner db reset` (the file is moved aside, not deleted). `database_error` covers
+every other DuckDB error too: a read-only connection, memory running out, a write conflict
+with another session, a value the schema refuses (raised as the caller's `invalid` error, e.g.
 `PricingError`), and, last, a failed query, which is said to be a bug rather than passed off
 as a storage problem. Nothing here runs SQL.
 """
@@ -24,19 +25,30 @@ MEMORY_ENV = "PLANNER_DB_MEMORY"
 # DuckDB would otherwise take up to 80% of RAM; above this it spills to disk, which keeps
 # 10-million-job imports within a laptop's memory. Override with $PLANNER_DB_MEMORY.
 DEFAULT_MEMORY_LIMIT = "384MB"
+WAIT_ENV = "PLANNER_DB_WAIT"
 _LOCK_PID = re.compile(r"\(PID (\d+)\)")
+_COMMAND_CHARS = 120
+# What to do with a damaged file: nothing is deleted, the move can be undone.
+_WAY_OUT = (
+    "move it aside and start an empty one with `planner db reset --db {path}` (it is kept "
+    "as {path}.broken-<time>), or restore it from a backup"
+)
 # (what DuckDB or the OS says, what the user is told): one line each, naming the cause
 _STORAGE_PROBLEMS = (
     (
         ("not a valid DuckDB database file",),
         "{path} is not a DuckDB database file (or its header is damaged); pass --db with the "
-        "planner's database, or move this file away to start an empty one",
+        "planner's database, or " + _WAY_OUT,
+    ),
+    (
+        ("Could not read enough bytes",),
+        "The planner database {path} is cut short (truncated: it ends before the data it "
+        "lists, as after an interrupted copy or a full disk); " + _WAY_OUT,
     ),
     (("Is a directory",), "{path} is a folder, not a database file; pass --db with a file name"),
     (
         ("Corrupt database file", "does not match stored checksum"),
-        "The planner database {path} is corrupt ({text}); restore it from a backup, or move "
-        "it away to start an empty one",
+        "The planner database {path} is corrupt ({text}); " + _WAY_OUT,
     ),
     (
         ("No space left on device", "Disk quota exceeded", "File too large"),
@@ -55,19 +67,53 @@ def storage_error(err: duckdb.Error, path: Path) -> StoreError | None:
     """What the file or the disk did wrong, in one line that says which; None for any other
     error (a bug in a query must not pass for a storage problem)."""
     text = first_line(err)
-    if "Could not set lock" in text or "Conflicting lock" in text:
-        held = _LOCK_PID.search(text)
-        by = f"another process (PID {held[1]})" if held else "another process"
-        return StoreError(
-            f"The planner database {path} is in use by {by}; close that one (the app or "
-            "another planner command) or pass --db with another file"
-        )
+    if is_lock_error(err):
+        return in_use_error(path, holder_text(holder_pid(err)), 0.0)
     for needles, message in _STORAGE_PROBLEMS:
         if any(needle in text for needle in needles):
             return StoreError(message.format(path=path, text=text))
     if isinstance(err, duckdb.IOException | duckdb.PermissionException):
         return StoreError(f"Cannot read or write the planner database {path}: {text}")
     return None
+
+
+def is_lock_error(err: duckdb.Error) -> bool:
+    """Whether `err` is DuckDB refusing the file because another process has it open."""
+    text = str(err)
+    return "Could not set lock" in text or "Conflicting lock" in text
+
+
+def holder_pid(err: duckdb.Error) -> int | None:
+    held = _LOCK_PID.search(str(err))
+    return int(held[1]) if held else None
+
+
+def holder_text(pid: int | None) -> str:
+    """'another process (PID 12) running `python -m planner ingest jobs.csv`' (the command
+    when /proc shows it, so the user knows which window to look at)."""
+    if pid is None:
+        return "another process"
+    try:
+        raw = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return f"another process (PID {pid})"
+    args = [part.decode(errors="replace") for part in raw.split(b"\0") if part]
+    if not args:
+        return f"another process (PID {pid})"
+    command = " ".join([Path(args[0]).name, *args[1:]])
+    if len(command) > _COMMAND_CHARS:
+        command = command[: _COMMAND_CHARS - 1] + "…"
+    return f"another process (PID {pid}) running `{command}`"
+
+
+def in_use_error(path: Path, holder: str, waited_s: float) -> StoreError:
+    """The file is held by `holder` (see `holder_text`), after waiting `waited_s` for it."""
+    waited = f"; waited {waited_s:.0f} s for it" if waited_s >= 1 else ""
+    return StoreError(
+        f"The planner database {path} is in use by {holder}{waited}. Run this again when that "
+        f"one has finished (the app lets go of the file between pages), set ${WAIT_ENV} to "
+        "wait longer (seconds), or pass --db with another file"
+    )
 
 
 def database_error(

@@ -1,14 +1,16 @@
 """Cached access to the planner database for the app's pages.
 
-The store's DuckDB connection is opened once per process and database file
-(`st.cache_resource`) and shared by every session. Streamlit runs each session's script in
-its own thread and one DuckDB connection serialises its queries, so every call here takes
-its own cursor and closes it. Stored traces never change (a trace id is a hash of the file
-and the read options), so their statistics are cached by id with `st.cache_data`.
+Every call takes a cursor of the process's connection to the file (`planner.store.shared`:
+opened when a page needs it, closed 0.3 s after the last use, so that a CLI command can
+open the file meanwhile) and returns it. While another process (`planner ingest` from a
+terminal) holds the file, the page shows a "busy, retrying" spinner naming that process and
+tries again for up to 300 s ($PLANNER_DB_WAIT), then shows the error. Stored traces never
+change (a trace id is a hash of the file and the read options), so their statistics are
+cached by id with `st.cache_data`.
 """
 
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -16,28 +18,34 @@ import streamlit as st
 
 from planner.ingest import IngestOptions
 from planner.service.importer import import_file
-from planner.store import Connection, borrowed, database_path, open_store
+from planner.store import Connection, borrowed, database_path
+from planner.store.shared import shared_store
 from planner.store.trace_stats import TraceStats, list_traces, trace_stats
+from planner.store.waiting import Patience, patience
+from planner.ui.i18n import t
+from planner.ui.safe import md
 
 SAMPLE_TRACE = Path(__file__).resolve().parents[2] / "data" / "traces" / "sample.csv"
+# How long a page waits for another process (a CLI import) to let go of the database.
+APP_WAIT_S = 300.0
 
 
-@st.cache_resource(show_spinner=False)
-def store(db_path: str) -> Connection:
-    """The migrated database at `db_path`, one connection per process and file.
+def _busy(holder: str) -> AbstractContextManager[None]:
+    # a spinner is transient: inside an `st.cache_data` function it is not replayed later
+    return st.spinner(t("common.db_busy", holder=md(holder)), show_time=True)
 
-    Keyed by the path, not read from the environment inside, so a process that points
-    $PLANNER_DB elsewhere (tests do) gets its own connection instead of a stale one.
-    """
-    return open_store(Path(db_path))
+
+def _patience() -> Patience:
+    return patience(APP_WAIT_S, _busy)
 
 
 @contextmanager
 def cursor(db_path: str | None = None) -> Iterator[Connection]:
-    """A cursor on `db_path` (default: $PLANNER_DB or data/planner.duckdb), closed after use;
-    a storage problem met while using it (a corrupt block, a full disk) is a `StoreError`."""
-    path = db_path or str(database_path())
-    with borrowed(store(path), Path(path)) as cur:
+    """A cursor on `db_path` (default: $PLANNER_DB or data/planner.duckdb), returned after
+    use; a storage problem met while using it (a corrupt block, a full disk) is a
+    `StoreError`, and so is a file another process holds for longer than the page waits."""
+    path = Path(db_path or database_path())
+    with shared_store(path).cursor(_patience()) as con, borrowed(con, path) as cur:
         yield cur
 
 

@@ -13,6 +13,8 @@ EN = {
     "nav.prices": "Prices",
     "nav.compare": "Compare",
     "nav.capacity": "Capacity",
+    "common.db_busy": "The planner's database is busy: {holder} is using it. Retrying until "
+    "it is free…",
 }
 
 ZH = {
@@ -28,4 +30,5 @@ ZH = {
     "nav.prices": "价格",
     "nav.compare": "比较",
     "nav.capacity": "容量",
+    "common.db_busy": "规划器的数据库正忙：{holder} 正在使用它。正在重试，直到它空闲…",
 }
