@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from planner.ui import compare_panels, frame, scenario_box
+from planner.ui import compare_panels, frame, option_forms, scenario_box
 from planner.ui.i18n import t
 
 frame.require_menu()
@@ -10,9 +10,11 @@ frame.require_menu()
 st.title(t("compare.title"))
 st.caption(t("compare.caption"))
 modes = {"saved": t("compare.mode_saved"), "file": t("compare.mode_file")}
-if "compare_mode" not in st.session_state:
+saved = scenario_box.has_saved()
+if "compare_mode" not in st.session_state or option_forms.just_saved():
     # with nothing saved yet, open on a bundled file so the page shows an answer at once
-    st.session_state["compare_mode"] = "saved" if scenario_box.has_saved() else "file"
+    st.session_state["compare_mode"] = "saved" if saved else "file"
+option_forms.builder(expanded=not saved)
 mode = st.radio(
     t("compare.mode"), list(modes), format_func=modes.__getitem__, horizontal=True,
     key="compare_mode",
