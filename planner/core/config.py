@@ -4,11 +4,15 @@ pydantic lives here, at the boundary; the engine receives plain per-node tuples 
 `ClusterConfig.node_specs()`.
 """
 
+from collections.abc import Sequence
 from typing import Annotated, NamedTuple, Self
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 GPU_TYPE_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]*$"
+MAX_NODES = 100_000
+"""Nodes of one cluster, all pools and explicit nodes together: the replay holds each
+node's state, so a few lines of YAML (10,000 pools of 100,000) must not ask for 10^9."""
 
 
 def _not_a_boolean(value: object) -> object:
@@ -37,7 +41,7 @@ class NodePool(_Config):
     gpus_per_node: Whole = Field(ge=0, le=64)
     cpu: float = Field(default=0.0, ge=0, description="CPU cores per node (0 = not limited).")
     mem_gib: float = Field(default=0.0, ge=0, description="Memory per node (0 = not limited).")
-    count: Whole = Field(gt=0, le=100_000)
+    count: Whole = Field(gt=0, le=MAX_NODES)
 
     @model_validator(mode="after")
     def _gpu_type_when_gpus(self) -> Self:
@@ -54,6 +58,21 @@ class Node(_Config):
     gpus: Whole = Field(ge=0, le=64)
     cpu: float = Field(default=0.0, ge=0)
     mem_gib: float = Field(default=0.0, ge=0)
+
+
+def check_node_total(pools: Sequence[NodePool], nodes: Sequence["Node"]) -> None:
+    """Refuse a cluster of more than MAX_NODES nodes before any node is built.
+
+    Raises:
+        ValueError: naming the total, the limit and what to do (pydantic adds the place).
+    """
+    total = sum(pool.count for pool in pools) + len(nodes)
+    if total > MAX_NODES:
+        raise ValueError(
+            f"the cluster has {total:,} nodes ({len(pools):,} pools, {len(nodes):,} explicit "
+            f"nodes), more than the {MAX_NODES:,} the planner replays; describe a cluster of "
+            "at most that size (a smaller share of the fleet, or fewer, larger nodes)"
+        )
 
 
 class NodeSpec(NamedTuple):
@@ -77,6 +96,7 @@ class ClusterConfig(_Config):
     def _not_empty_and_unique(self) -> Self:
         if not self.pools and not self.nodes:
             raise ValueError("a cluster needs at least one pool or one node")
+        check_node_total(self.pools, self.nodes)
         ids = [spec.node_id for spec in self.node_specs()]
         if len(ids) != len(set(ids)):
             raise ValueError("node ids must be unique")

@@ -7,9 +7,9 @@ Without a trace the demand is `utilization` of the owned GPUs; with one, the rep
 from datetime import date
 from typing import Annotated, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from planner.core.config import NodeSpec, Whole
+from planner.core.config import MAX_NODES, NodeSpec, Whole
 from planner.core.errors import ScenarioError
 from planner.cost.cloud import PricingModel
 from planner.engine.calibration import CalibrationSpec
@@ -29,8 +29,8 @@ MAX_HORIZON_YEARS = 50
 """A horizon is priced month by month: 50 years is 600 months, and beyond it no server,
 price or discount rate means anything."""
 MAX_HORIZONS = 10
-MAX_SERVERS = 100_000
-"""Per pool, as a replay scenario's pool `count`: each server is a node of the replay."""
+MAX_SERVERS = MAX_NODES
+"""Per pool and in all, as a replay cluster's nodes: each server is a node of the replay."""
 Years = Annotated[float, Field(gt=0, le=MAX_HORIZON_YEARS)]
 
 
@@ -200,6 +200,17 @@ class TcoScenario(_Config):
         description="whose waits the options report and the capacity target uses: gpu-jobs "
         "(jobs asking for GPUs), all-jobs or team:NAME (one queue's jobs)",
     )
+
+    @field_validator("self_hosted")
+    @classmethod
+    def _servers_in_all(cls, pools: tuple[OwnedPoolSpec, ...]) -> tuple[OwnedPoolSpec, ...]:
+        servers = sum(p.servers for p in pools)
+        if servers > MAX_SERVERS:
+            raise ValueError(
+                f"{servers:,} servers in all ({len(pools):,} pools), more than the "
+                f"{MAX_SERVERS:,} the planner replays and prices; describe at most that many"
+            )
+        return pools
 
     @model_validator(mode="after")
     def _consistent(self) -> Self:

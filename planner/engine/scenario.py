@@ -10,7 +10,7 @@ from typing import Annotated, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from planner.core.config import Node, NodePool, Whole
+from planner.core.config import Node, NodePool, Whole, check_node_total
 from planner.core.errors import ScenarioError
 from planner.engine.calibration import CalibrationSpec
 from planner.engine.cluster import Placement
@@ -82,6 +82,7 @@ class ClusterSpec(_Config):
             raise ValueError("give either node_list or pools/nodes, not both")
         if not self.node_list and not self.pools and not self.nodes:
             raise ValueError("a cluster needs node_list, pools or nodes")
+        check_node_total(self.pools, self.nodes)
         return self
 
 

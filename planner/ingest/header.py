@@ -9,7 +9,7 @@ import re
 from collections.abc import Sequence
 
 from planner.core.errors import TraceError
-from planner.ingest.limits import shorten, size_text
+from planner.ingest.limits import MAX_COLUMNS, shorten, size_text
 
 DELIMITERS = (",", ";", "\t", "|")
 MAX_HEADER_BYTES = 1 << 16  # the sample a file's layout is read from
@@ -41,6 +41,19 @@ def header_line(text: str, delimiter: str, *, whole: bool, file: str) -> tuple[i
         )
     names = next(csv.reader([lines[blank]], delimiter=delimiter))
     return blank, [name.strip().lstrip("\ufeff") for name in names]
+
+
+def check_width(names: Sequence[str], *, file: str) -> None:
+    """Refuse a header of more than MAX_COLUMNS columns before any row is read."""
+    if len(names) > MAX_COLUMNS:
+        raise TraceError(
+            f"the header has {len(names):,} columns, more than the {MAX_COLUMNS:,} a job "
+            "history or node list may have (no row was read); is this the right file? If it "
+            "is, keep only the columns the planner reads (job id, submit, start, end or "
+            "duration, GPUs, queue, user, status; for nodes: name, GPU type and count, CPU, "
+            "memory) and import it again",
+            file=file,
+        )
 
 
 def unique_header(names: Sequence[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:

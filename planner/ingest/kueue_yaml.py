@@ -10,10 +10,10 @@ admission checks and any kind we do not model.
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import ValidationError
 
 from planner.core.errors import ScenarioError
+from planner.core.yaml_text import load_yaml_all, read_yaml_text
 from planner.engine.scenario import QueuesSpec
 from planner.ingest.kubectl import gpu_model, kubernetes_quantity
 
@@ -34,18 +34,31 @@ _MODELLED = {
 
 def read_kueue(path: Path) -> tuple[QueuesSpec, list[str]]:
     """The queues a Kueue YAML describes, and notes on what was not modelled."""
-    try:
-        documents = [d for d in yaml.safe_load_all(path.read_text(encoding="utf-8")) if d]
-    except (OSError, yaml.YAMLError) as err:
-        raise ScenarioError(f"{path}: cannot read the Kueue YAML: {err}") from err
+    text = read_yaml_text(path, "Kueue YAML")
+    documents = [d.data for d in load_yaml_all(text, str(path), "Kueue YAML") if d.data]
     reader = _Reader(path.name)
     for document in documents:
         if isinstance(document, dict) and document.get("kind") == "List":
             for item in document.get("items") or []:
-                reader.add(item)
+                _add(reader, item)
         else:
-            reader.add(document)
+            _add(reader, document)
     return reader.spec(), reader.notes
+
+
+def _add(reader: "_Reader", document: Any) -> None:
+    """One document; a part of the wrong shape (a list where Kueue has a mapping, or the
+    other way round) is named instead of failing deep inside the reader."""
+    try:
+        reader.add(document)
+    except (AttributeError, TypeError) as err:
+        kind = str(document.get("kind", "document"))
+        name = str((document.get("metadata") or {}).get("name", ""))
+        raise ScenarioError(
+            f"{reader.file}: {kind} {name} is not shaped as Kueue writes it (a list where a "
+            "mapping belongs, or the other way round); compare it with `kubectl get "
+            f"{kind.lower()} {name} -o yaml`"
+        ) from err
 
 
 class _Reader:

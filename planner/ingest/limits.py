@@ -17,6 +17,9 @@ MAX_UNPACKED_BYTES = 4 << 30
 # Dates, durations and numbers are at most ~40 characters ('2024-01-05T10:00:00.123456789
 # +08:00'); parsing a megabyte-long "date" took a minute (the parser is quadratic).
 MAX_VALUE_CHARS = 64
+# Columns of a header. Slurm's `sacct --format=ALL` has about 110, Alibaba's and openb's
+# exports a few dozen; pandas pays per column and chunk (10,000 columns: 25 s for 300 rows).
+MAX_COLUMNS = 1_000
 # Characters of a user's value shown in a message or a report.
 SHOWN_CHARS = 80
 

@@ -24,6 +24,7 @@ import pandas as pd
 from planner.core.errors import TraceError
 from planner.ingest.header import (
     MAX_HEADER_BYTES,
+    check_width,
     detect_delimiter,
     header_line,
     unique_header,
@@ -200,6 +201,7 @@ def _read_layout(
         delimiter = detect_delimiter(text)
         whole = len(sample) < SAMPLE_BYTES
         header_row, names = header_line(text, delimiter, whole=whole, file=path.name)
+        check_width(names, file=path.name)
         try:
             scan = scan_text(
                 path,
@@ -321,6 +323,7 @@ def _open_xlsx(path: Path, digest: str, size: int, limits: ReadLimits) -> Source
     header = next(_xlsx_rows(path), None)
     if header is None:
         raise TraceError("the workbook's first sheet is empty", file=path.name)
+    check_width(header[1], file=path.name)
     names, notes = unique_header(["" if v is None else str(v).strip() for v in header[1]])
     return Source(path, digest, size, "xlsx", None, "xlsx", "", names, notes=notes)
 

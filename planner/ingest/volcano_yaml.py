@@ -13,10 +13,10 @@ the spec, never silently ignored.
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import ValidationError
 
 from planner.core.errors import ScenarioError
+from planner.core.yaml_text import load_yaml, load_yaml_all, read_yaml_text
 from planner.engine.volcano import ROOT, VolcanoSpec
 from planner.ingest.kueue_yaml import quantity
 
@@ -31,8 +31,8 @@ _PLUGINS_NOTED = {"overcommit"}  # noted with the enqueue action
 def looks_like_volcano(path: Path) -> bool:
     """The YAML holds a Volcano Queue (else `--queues` reads it as Kueue)."""
     try:
-        documents = list(yaml.safe_load_all(path.read_text(encoding="utf-8")))
-    except (OSError, yaml.YAMLError):
+        documents = _documents(path)
+    except ScenarioError:
         return False  # the Kueue reader reports the problem
     return any(
         str(doc.get("apiVersion", "")).startswith(API_GROUP) or doc.get("kind") == "Queue"
@@ -42,14 +42,15 @@ def looks_like_volcano(path: Path) -> bool:
 
 def read_volcano(path: Path) -> tuple[VolcanoSpec, list[str]]:
     """The Volcano queues a YAML describes, and notes on what was not modelled."""
-    try:
-        documents = list(yaml.safe_load_all(path.read_text(encoding="utf-8")))
-    except (OSError, yaml.YAMLError) as err:
-        raise ScenarioError(f"{path}: cannot read the Volcano YAML: {err}") from err
     reader = _Reader(path.name)
-    for document in _flatten(documents):
+    for document in _flatten(_documents(path)):
         reader.add(document)
     return reader.spec(), reader.notes
+
+
+def _documents(path: Path) -> list[Any]:
+    text = read_yaml_text(path, "Volcano YAML")
+    return [document.data for document in load_yaml_all(text, str(path), "Volcano YAML")]
 
 
 def _flatten(documents: list[Any]) -> list[dict[str, Any]]:
@@ -125,10 +126,7 @@ class _Reader:
                 self.notes.append(f"{where}: {field} of {resource} not modelled, ignored")
 
     def _scheduler_conf(self, text: str, where: str) -> None:
-        try:
-            conf = yaml.safe_load(text) or {}
-        except yaml.YAMLError as err:
-            raise ScenarioError(f"{self.file}: {where}: cannot read {CONF_KEY}: {err}") from err
+        conf = load_yaml(text, f"{self.file}: {where}: {CONF_KEY}", CONF_KEY).data or {}
         actions = [a.strip() for a in str(conf.get("actions", "")).split(",") if a.strip()]
         plugins = {
             str(p.get("name")): p.get("arguments") or {}

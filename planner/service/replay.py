@@ -13,7 +13,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
 from pydantic import ValidationError
 
 from planner.core.config import ClusterConfig, NodeSpec
@@ -21,6 +20,8 @@ from planner.core.errors import ScenarioError, TraceError
 from planner.core.file_access import FileAccess
 from planner.core.model import Job
 from planner.core.spreadsheet_text import safe_row
+from planner.core.validation import problems_text, validated
+from planner.core.yaml_text import load_yaml, read_yaml_text
 from planner.engine import ReplayResult, simulate
 from planner.engine.metrics import waited_s
 from planner.engine.policy import Policy
@@ -67,14 +68,8 @@ class ReplayRun:
 def load_scenario(path: Path, files: FileAccess | None = None) -> Scenario:
     """Read a scenario YAML; by default (the CLI) relative file paths in it are made relative
     to the YAML file, else they are checked against `files` and kept as written."""
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError) as err:
-        raise ScenarioError(f"{path}: cannot read the scenario: {err}") from err
-    try:
-        scenario = Scenario.model_validate(data)
-    except ValidationError as err:
-        raise ScenarioError(f"{path}: {validation_text(err)}") from err
+    document = load_yaml(read_yaml_text(path), str(path))
+    scenario = validated(Scenario, document)
     return with_files(scenario, files or FileAccess.local(path.parent))
 
 
@@ -411,9 +406,4 @@ def _number(value: float) -> str:
 
 def validation_text(err: ValidationError) -> str:
     """pydantic's problems as one line: `field.path: message; ...`."""
-    parts = []
-    for problem in err.errors():
-        where = ".".join(str(p) for p in problem["loc"]) or "scenario"
-        message = problem["msg"].removeprefix("Value error, ")
-        parts.append(f"{where}: {message}")
-    return "; ".join(parts)
+    return problems_text(err)

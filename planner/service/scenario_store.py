@@ -10,16 +10,17 @@ from collections.abc import Mapping
 from typing import Any
 
 import yaml
-from pydantic import ValidationError
 
 from planner.core.errors import ScenarioError
 from planner.core.file_access import FileAccess
 from planner.core.serialize import json_dict
+from planner.core.validation import validated
+from planner.core.yaml_text import YamlDocument, load_yaml
 from planner.cost.scenario import TcoScenario
 from planner.engine.metrics import summarize
 from planner.engine.scenario import Scenario
 from planner.engine.summary import ReplayReport
-from planner.service.replay import resolve_trace, run_scenario, validation_text, with_files
+from planner.service.replay import resolve_trace, run_scenario, with_files
 from planner.service.tco_files import tco_scenario_from_text
 from planner.service.tco_run import run_tco
 from planner.store import Connection
@@ -78,14 +79,10 @@ def kind_of(data: Mapping[str, Any]) -> Kind:
 def parse(yaml_text: str, source: str, files: FileAccess) -> Scenario | TcoScenario:
     """The scenario the YAML describes, validated as its kind, its file references checked
     against `files` (local ones looked up under `files.base`, the file's folder)."""
-    data = _mapping(yaml_text, source)
-    if kind_of(data) == "tco":
+    document = _document(yaml_text, source)
+    if kind_of(document.data) == "tco":
         return tco_scenario_from_text(yaml_text, source, files)
-    try:
-        scenario = Scenario.model_validate(data)
-    except ValidationError as err:
-        raise ScenarioError(f"{source}: {validation_text(err)}") from err
-    return with_files(scenario, files)
+    return with_files(validated(Scenario, document), files)
 
 
 def prepare(con: Connection, yaml_text: str, source: str, files: FileAccess) -> Prepared:
@@ -138,13 +135,17 @@ def run_and_store(con: Connection, name: str, *, files: FileAccess) -> SavedScen
 
 
 def _mapping(yaml_text: str, source: str) -> dict[str, Any]:
-    try:
-        data = yaml.safe_load(yaml_text) or {}
-    except yaml.YAMLError as err:
-        raise ScenarioError(f"{source}: cannot read the scenario: {err}") from err
-    if not isinstance(data, dict):
+    return dict(_document(yaml_text, source).data)
+
+
+def _document(yaml_text: str, source: str) -> YamlDocument:
+    """The YAML, bounded (planner.core.yaml_text); an empty file is an empty mapping."""
+    document = load_yaml(yaml_text, source)
+    if document.data is None:
+        return YamlDocument({}, document.node, source)
+    if not isinstance(document.data, dict):
         raise ScenarioError(f"{source}: a scenario file is a mapping (name:, trace:, ...)")
-    return data
+    return document
 
 
 def _header(yaml_text: str) -> list[str]:
