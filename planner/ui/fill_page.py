@@ -9,7 +9,7 @@ from planner.core.errors import PlannerError
 from planner.engine.cluster import PLACEMENTS, Placement
 from planner.engine.fill import FillResult
 from planner.engine.scenario import Scenario
-from planner.ui import cache, cluster_view, history_view, trace_choice
+from planner.ui import cache, history_view, trace_choice
 from planner.ui import fill_view as view
 from planner.ui.i18n import fmt_number, fmt_percent, t
 from planner.ui.safe import md
@@ -90,10 +90,10 @@ def cluster_or_stop(working: Scenario) -> None:
     except PlannerError as err:
         st.error(md(err), icon=":material/error:")
         st.stop()
-    gpus = sum(node[2] for node in nodes)
-    summary = cluster_view.scenario_summary(working)
+    gpus = fmt_number(sum(node[2] for node in nodes))
+    groups = view.node_groups(nodes)
     st.info(
-        md(t("fill.cluster", nodes=fmt_number(len(nodes)), gpus=fmt_number(gpus), summary=summary)),
+        md(t("fill.cluster", nodes=fmt_number(len(nodes)), gpus=gpus, groups=groups)),
         icon=":material/lan:",
     )
     st.page_link("pages/cluster.py", label=t("fill.cluster_link"), icon=":material/tune:")

@@ -1,6 +1,7 @@
 """The Fill test page's data: the test's run (cached by what it reads), its curves as tables
 and its chart. Widgets are in `planner.ui.fill_page`."""
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +20,7 @@ from planner.service import fill as service
 from planner.service.replay import cluster_nodes
 from planner.ui import cache
 from planner.ui.charts import TEMPLATE
-from planner.ui.i18n import number_style, t
+from planner.ui.i18n import fmt_number, number_style, t
 
 DEFAULT_PLACEMENTS: tuple[Placement, ...] = ("best-fit", "fgd")
 TABLE_STEP = 10
@@ -41,6 +42,15 @@ class FillRequest:
 def nodes_of(cluster: ClusterSpec) -> list[NodeSpec]:
     """The working scenario's nodes, as a replay of it would read them."""
     return cluster_nodes(cluster, files=BUNDLED_FILES)[1]
+
+
+def node_groups(nodes: Sequence[NodeSpec]) -> str:
+    """ "96 × 8 A100 + 32 × 8 H800": node counts by GPU type and GPUs per node."""
+    groups = Counter((gpu_type, gpus) for _, gpu_type, gpus, _, _ in nodes)
+    return " + ".join(
+        f"{fmt_number(count)} × {fmt_number(gpus)} {gpu_type}"
+        for (gpu_type, gpus), count in groups.items()
+    )
 
 
 def read_file(path: Path) -> tuple[int, IngestReport]:

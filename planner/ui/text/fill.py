@@ -3,9 +3,10 @@ fragmentation study's protocol, `planner fill`)."""
 
 EN = {
     "nav.fill": "Fill test",
-    "fill.title": "How full can this cluster get?",
+    "fill.title": "Fill test",
     "fill.intro": (
-        "A stress test from the fragmentation study (Weng et al., ATC'23), the same as "
+        "How full can this cluster get? A stress test from the fragmentation study "
+        "(Weng et al., ATC'23), the same as "
         "`planner fill`: the workload's pods arrive in a random order and never leave; a pod "
         "that fits nowhere is skipped. At every percent of arrived GPU demand the test records "
         "the share of the cluster's GPUs allocated, and the share of GPUs that are free but "
@@ -26,7 +27,7 @@ EN = {
     "fill.upload_first": "Upload a pod list to run the test on it.",
     "fill.read": "{file}: {pods} pods read; rows not usable: {rejected}.",
     "fill.rejected": "Row {row}, column {column}: {message} (the row is left out).",
-    "fill.cluster": "Cluster: {nodes} nodes, {gpus} GPUs, from the working scenario ({summary}).",
+    "fill.cluster": "The working scenario's cluster: {nodes} nodes ({groups}), {gpus} GPUs.",
     "fill.cluster_link": "Change the cluster",
     "fill.no_cluster": (
         "The working scenario has no cluster: describe one on the Cluster & policy page."
@@ -72,9 +73,10 @@ EN = {
 
 ZH = {
     "nav.fill": "装满测试",
-    "fill.title": "这个集群最多能装多满？",
+    "fill.title": "装满测试",
     "fill.intro": (
-        "碎片研究（Weng 等，ATC'23）中的压力测试，与 `planner fill` 相同：工作负载的 Pod "
+        "这个集群最多能装多满？碎片研究（Weng 等，ATC'23）中的压力测试，"
+        "与 `planner fill` 相同：工作负载的 Pod "
         "按随机顺序到达且不再离开；放不下的 Pod 被跳过。到达的 GPU 需求每增加 1%，测试记录"
         "已分配 GPU 占集群 GPU 的比例，以及空闲但碎片化、放不下本工作负载典型 Pod 的 GPU "
         "比例。没有开始或结束时间的 Pod 列表也可以使用，已存储的作业历史同样可以。"
@@ -93,7 +95,7 @@ ZH = {
     "fill.upload_first": "上传 Pod 列表后即可在其上运行测试。",
     "fill.read": "{file}：读取 {pods} 个 Pod，{rejected} 行无法使用。",
     "fill.rejected": "第 {row} 行，列 {column}：{message}（该行未计入）。",
-    "fill.cluster": "集群：{nodes} 个节点，{gpus} 块 GPU，来自当前场景（{summary}）。",
+    "fill.cluster": "当前场景的集群：{nodes} 个节点（{groups}），共 {gpus} 块 GPU。",
     "fill.cluster_link": "修改集群",
     "fill.no_cluster": "当前场景没有集群：请在“集群与策略”页面描述集群。",
     "fill.placements": "要比较的放置策略",
