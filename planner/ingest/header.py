@@ -43,7 +43,7 @@ def header_line(text: str, delimiter: str, *, whole: bool, file: str) -> tuple[i
     return blank, [name.strip().lstrip("\ufeff") for name in names]
 
 
-def check_width(names: Sequence[str], *, file: str) -> None:
+def check_width(names: Sequence[object], *, file: str) -> None:
     """Refuse a header of more than MAX_COLUMNS columns before any row is read."""
     if len(names) > MAX_COLUMNS:
         raise TraceError(

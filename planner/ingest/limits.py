@@ -6,14 +6,17 @@ data in it. Reading stops at these limits with a message naming the file, the pl
 limit; values are cut short before they are echoed in a message. Nothing here reads files.
 """
 
-from dataclasses import dataclass
+import os
+from dataclasses import dataclass, field
 
 # A job-history line is a few hundred bytes; the widest real exports we know (Slurm with
 # long TRES strings, free-text comments) stay under a few KiB.
 MAX_LINE_BYTES = 1 << 20
 # The largest export the planner is tested with is 1 GiB (tests/test_large_file.py); a
-# compressed file may unpack to four times that.
+# compressed file may unpack to four times that. The app reads no command-line flag, so
+# whoever runs it may set this environment variable instead (GiB, as --max-unpacked-gib).
 MAX_UNPACKED_BYTES = 4 << 30
+UNPACKED_ENV = "PLANNER_MAX_UNPACKED_GIB"
 # Dates, durations and numbers are at most ~40 characters ('2024-01-05T10:00:00.123456789
 # +08:00'); parsing a megabyte-long "date" took a minute (the parser is quadratic).
 MAX_VALUE_CHARS = 64
@@ -26,12 +29,13 @@ SHOWN_CHARS = 80
 _CONTROL_ESCAPES = {code: f"\\x{code:02x}" for code in (*range(32), 127)}
 
 
-@dataclass(frozen=True, slots=True)
-class ReadLimits:
-    """Where reading a file stops (tests make them small to keep their files small)."""
-
-    max_line_bytes: int = MAX_LINE_BYTES
-    max_unpacked_bytes: int = MAX_UNPACKED_BYTES
+def unpacked_limit() -> int:
+    """MAX_UNPACKED_BYTES, or the GiB set in UNPACKED_ENV (ignored unless a number above 0)."""
+    try:
+        gib = float(os.environ.get(UNPACKED_ENV, ""))
+    except ValueError:
+        return MAX_UNPACKED_BYTES
+    return int(min(gib, 1e6) * (1 << 30)) if gib > 0 else MAX_UNPACKED_BYTES
 
 
 def shorten(text: str, limit: int = SHOWN_CHARS) -> str:
@@ -47,3 +51,11 @@ def size_text(n_bytes: int) -> str:
             value = n_bytes / scale
             return f"{value:.0f} {unit}" if value.is_integer() else f"{value:.1f} {unit}"
     return f"{n_bytes} bytes"
+
+
+@dataclass(frozen=True, slots=True)
+class ReadLimits:
+    """Where reading a file stops (tests make them small to keep their files small)."""
+
+    max_line_bytes: int = MAX_LINE_BYTES
+    max_unpacked_bytes: int = field(default_factory=unpacked_limit)

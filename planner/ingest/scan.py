@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from planner.core.errors import TraceError
-from planner.ingest.limits import ReadLimits, size_text
+from planner.ingest.limits import UNPACKED_ENV, ReadLimits, size_text
 
 BLOCK_BYTES = 1 << 20
 # Candidate rows per parser chunk, largest first; the largest is the reader's default.
@@ -110,7 +110,8 @@ def _too_big(
     return TraceError(
         f"the {compression} data unpacks to more than {size_text(limit)} (reading stopped "
         f"at line {lines + 1:,}); that is far beyond any job history we support. If the "
-        "file is real, split it or raise the limit (planner ingest --max-unpacked-gib)",
+        "file is real, split it or raise the limit (planner ingest --max-unpacked-gib N; for "
+        f"the app, set {UNPACKED_ENV}=N where it runs)",
         file=path.name,
     )
 

@@ -29,7 +29,7 @@ from planner.ingest.header import (
     header_line,
     unique_header,
 )
-from planner.ingest.limits import ReadLimits, shorten, size_text
+from planner.ingest.limits import UNPACKED_ENV, ReadLimits, shorten, size_text
 from planner.ingest.scan import TextScan, UndecodableError, open_binary, scan_text
 
 ROW = "__row__"
@@ -342,7 +342,8 @@ def _check_unpacked_size(path: Path, limit: int) -> None:
         raise TraceError(
             f"the workbook unpacks to {size_text(unpacked)}, more than {size_text(limit)}; "
             "that is far beyond any job history we support. If it is real, export it as "
-            "CSV (or raise the limit: planner ingest --max-unpacked-gib)",
+            f"CSV (or raise the limit: planner ingest --max-unpacked-gib N; for the app, set "
+            f"{UNPACKED_ENV}=N where it runs)",
             file=path.name,
         )
 
