@@ -22,6 +22,7 @@ from planner.cost.results import OptionReport
 from planner.report.cells import Cell
 from planner.report.chargeback_table import TIDY_COLUMNS, Chargeback, tidy_rows
 from planner.report.headline import Named
+from planner.report.model import CATEGORIES
 from planner.report.text import text
 
 TIDY = (
@@ -88,7 +89,8 @@ def _option_rows(
 ) -> list[tuple[Cell, ...]]:
     by_category = pnl_by_category(option)
     months = len(option.monthly_pnl)
-    cells = [(m, k, by_category[k][m]) for m in range(months) for k in by_category]
+    order = _ordered(by_category)  # not the mapping's order: JSON round trips may sort it
+    cells = [(m, k, by_category[k][m]) for m in range(months) for k in order]
     pnl = running_cents([v for _, _, v in cells])
     rows: list[tuple[Cell, ...]] = [
         (*head, m + 1, "pnl", k, _category(k, lang), money_text(c), currency)
@@ -101,6 +103,12 @@ def _option_rows(
         for m, c in enumerate(cash)
     ]
     return rows
+
+
+def _ordered(keys: Iterable[str]) -> list[str]:
+    """Categories in the report's order (`planner.report.model.CATEGORIES`), others after."""
+    found = set(keys)
+    return [c for c in CATEGORIES if c in found] + sorted(found - set(CATEGORIES))
 
 
 def _category(key: str, lang: Language) -> str:

@@ -12,7 +12,10 @@ EN = REPORT_EN | {
     "report.download.help": "The comparison as Finance receives it: {what}.",
     "report.download.what_xlsx": "summary, options, monthly cash flow, sensitivity, prices",
     "report.download.what_pdf": "a short A4 report with the charts",
-    "report.download.what_csv": "the options table, one row per option and horizon",
+    "report.download.what_csv": (
+        "tidy cost rows for BI tools (month x category x option, to the cent); the chargeback "
+        "and per-job tables are offered under the chargeback"
+    ),
 }
 ZH = REPORT_ZH | {
     "report.download.xlsx": "下载 Excel（xlsx）",
@@ -21,5 +24,8 @@ ZH = REPORT_ZH | {
     "report.download.help": "交给财务的比较结果：{what}。",
     "report.download.what_xlsx": "摘要、方案、月度现金流、敏感性、所用价格",
     "report.download.what_pdf": "带图表的简短 A4 报告",
-    "report.download.what_csv": "方案表，每个方案和期限一行",
+    "report.download.what_csv": (
+        "供 BI 工具使用的整洁成本行（月 x 类别 x 方案，精确到分）；"
+        "成本分摊表和逐作业表在成本分摊下方提供"
+    ),
 }

@@ -1,0 +1,136 @@
+"""`planner report`: one or several scenarios written as xlsx, PDF or CSV (three files), the
+Chargeback sheet with a hostile team name kept as text and SUM totals, the same bytes the
+Compare page's downloads build, and one-line errors (exit status 2) for bad arguments."""
+
+import contextlib
+import io
+import json
+from pathlib import Path
+
+import pytest
+from openpyxl import load_workbook
+
+from planner.cli import main
+from planner.core.file_access import LOCAL_FILES
+from planner.cost.chargeback import cents
+from planner.service.tco_files import load_tco_scenario
+from planner.service.tco_run import run_tco
+from planner.store import connect
+from planner.ui.downloads import _payload, report_files
+from tests.report_inputs import HOSTILE, write_scenario
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(list(args))
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    found = tmp_path_factory.mktemp("report")
+    write_scenario(found)
+    write_scenario(found, "other.yaml", "other teams")
+    return found
+
+
+def report(folder: Path, out: str, *more: str) -> Path:
+    path = folder / out
+    code, printed, err = run(
+        "report", "--scenario", str(folder / "scenario.yaml"), "--db", str(folder / "p.duckdb"),
+        "--out", str(path), *more,
+    )  # fmt: skip
+    assert (code, err) == (0, ""), err
+    assert f"wrote {path}" in printed
+    return path
+
+
+def test_xlsx_has_a_chargeback_sheet_that_adds_up_and_keeps_names_as_text(folder: Path) -> None:
+    path = report(folder, "r.xlsx", "--chargeback", "quota")
+
+    book = load_workbook(path)
+    sheet = book["Chargeback"]
+    cells = [c for row in sheet.iter_rows() for c in row if c.value is not None]
+    hostile = [c for c in cells if c.value == HOSTILE]
+    assert hostile
+    assert all(c.data_type == "s" for c in hostile)  # text, not a formula
+    assert any("proportion to quota" in str(c.value) for c in cells)
+    sums = [c for c in cells if str(c.value).startswith("=SUM(")]
+    assert len(sums) == 3  # self-hosted, hybrid, the cloud option
+    # the SUM covers the team rows; with their values the column adds up to the model total
+    for total in sums:
+        column = total.column_letter
+        first, last = str(total.value)[5:-1].split(":")
+        values = [sheet[f"{column}{r}"].value for r in range(int(first[1:]), int(last[1:]) + 1)]
+        model = sheet.cell(total.row + 1, total.column).value
+        assert sum(round(v * 100) for v in values if v is not None) == cents(model)
+
+
+def test_pdf_and_csv_reports_are_written(folder: Path) -> None:
+    pdf = report(folder, "r.pdf")
+    assert pdf.read_bytes().startswith(b"%PDF-")
+
+    tidy = report(folder, "r.csv", "--lang", "zh")
+    for name in ("r.csv", "r-jobs.csv", "r-chargeback.csv"):
+        assert (folder / name).read_bytes().startswith(b"\xef\xbb\xbf")
+    assert tidy.read_text(encoding="utf-8-sig").splitlines()[0].startswith("scenario,")
+
+
+def test_several_scenarios_share_one_chargeback_sheet(folder: Path) -> None:
+    path = folder / "two.xlsx"
+    code, _, err = run(
+        "report", "--db", str(folder / "p.duckdb"), "--out", str(path),
+        "--scenario", str(folder / "scenario.yaml"), "--scenario", str(folder / "other.yaml"),
+    )  # fmt: skip
+    assert code == 0, err
+    sheet = load_workbook(path)["Chargeback"]
+    labels = {c.value for row in sheet.iter_rows() for c in row}
+    assert {"small teams · self-hosted", "other teams · AWS H100 on-demand"} <= labels
+
+
+def test_the_cli_writes_the_bytes_the_downloads_build(folder: Path) -> None:
+    report(folder, "same.csv", "--chargeback", "idle")
+    report(folder, "same.xlsx", "--chargeback", "idle")
+    with connect(folder / "p.duckdb") as con:
+        priced = run_tco(con, load_tco_scenario(folder / "scenario.yaml"), files=LOCAL_FILES)
+    digest, payload = _payload([("small teams", priced)])
+
+    csv_files = report_files(digest, payload, (0, "en", "csv", "idle"))
+    xlsx = report_files(digest, payload, (0, "en", "xlsx", "idle"))
+
+    assert csv_files[""] == (folder / "same.csv").read_bytes()
+    assert csv_files["-jobs"] == (folder / "same-jobs.csv").read_bytes()
+    assert csv_files["-chargeback"] == (folder / "same-chargeback.csv").read_bytes()
+    assert xlsx[""] == (folder / "same.xlsx").read_bytes()
+
+
+@pytest.mark.parametrize(
+    ("out", "scenario", "expected"),
+    [
+        ("r.txt", "scenario.yaml", "error: --out "),
+        ("missing/r.csv", "scenario.yaml", "error: --out "),
+        ("r.csv", "nope.yaml", "error: "),
+    ],
+)
+def test_bad_arguments_get_one_line_and_status_2(
+    folder: Path, out: str, scenario: str, expected: str
+) -> None:
+    code, printed, err = run(
+        "report", "--scenario", str(folder / scenario), "--db", str(folder / "p.duckdb"),
+        "--out", str(folder / out),
+    )  # fmt: skip
+    assert code == 2
+    assert printed == ""
+    assert len(err.strip().splitlines()) == 1
+    assert err.startswith(expected)
+
+
+def test_json_lists_the_files_written(folder: Path) -> None:
+    code, printed, _ = run(
+        "report", "--scenario", str(folder / "scenario.yaml"), "--db", str(folder / "p.duckdb"),
+        "--out", str(folder / "j.csv"), "--json",
+    )  # fmt: skip
+    assert code == 0
+    files = json.loads(printed)["files"]
+    assert [Path(f).name for f in files] == ["j.csv", "j-jobs.csv", "j-chargeback.csv"]
