@@ -126,7 +126,7 @@ def test_the_cli_waits_while_the_app_reads_then_runs(
     assert proc.stderr is not None
     notice = proc.stderr.readline()  # blocks until the CLI says it waits: it is waiting now
     page_holding_the_file.set()
-    out, err = proc.communicate()
+    _, err = proc.communicate()
 
     assert notice.startswith("waiting: the planner database is in use by another process ")
     assert f"(PID {os.getpid()}) running `" in notice

@@ -1,27 +1,33 @@
-"""Several users at once: sessions share the app's one DuckDB connection (a cursor per call).
+"""Several users at once, and another process on the same file.
 
-Two sessions that save scenarios and import job histories at the same moment lose nothing:
-every write is its own transaction on its own cursor, and a write-write conflict between two
+Sessions share the app process's connection (a cursor per call, `planner.store.shared`). Two
+sessions that save scenarios and import job histories at the same moment lose nothing: every
+write is its own transaction on its own cursor, and a write-write conflict between two
 transactions (DuckDB's optimistic concurrency aborts the later one) is retried.
 
-DuckDB lets one process at a time open a database file for writing. The app serves every
-session from one process, so that is enough for it; a second process (the CLI while the app
-runs on the same file) cannot open it, and says so plainly. The test with two processes
-checks that message, on the command line and on a page.
+DuckDB lets one process at a time open a database file for writing, so the app keeps the
+file open only while pages use it, and while another process (the CLI importing) holds it a
+page shows "busy, retrying" and waits; past its bound ($PLANNER_DB_WAIT) it shows which
+process holds the file, without a traceback. tests/test_db_sharing.py runs the app's
+functions and the CLI at once.
 """
 
 import subprocess
 import sys
 import threading
-import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from planner.service.scenario_store import Prepared
 from planner.ui import cache, history_view, scenario_box
 from tests.pages.app import open_app_page
+
+if TYPE_CHECKING:
+    from streamlit.testing.v1 import AppTest
 
 SAVES = 50
 ROOT = Path(__file__).resolve().parents[2]
@@ -129,19 +135,24 @@ def test_two_sessions_replacing_the_same_scenario_keep_one_whole_version(db: Pat
 
 
 LOCKER = """
-import sys, time, duckdb
+import sys, duckdb
 con = duckdb.connect(sys.argv[1])
 con.execute("CREATE TABLE IF NOT EXISTS held (x INTEGER)")
 print("locked", flush=True)
-time.sleep(120)
+sys.stdin.readline()
+con.close()
 """
 
 
 @pytest.fixture
-def locked_by_another_process(db: Path) -> object:
-    """Another process holding the database file open for writing."""
+def locker(db: Path) -> Iterator[subprocess.Popen[str]]:
+    """Another process holding the database file open for writing until a line is written
+    to its stdin."""
     holder = subprocess.Popen(
-        [sys.executable, "-c", LOCKER, str(db)], stdout=subprocess.PIPE, text=True
+        [sys.executable, "-c", LOCKER, str(db)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
     )
     try:
         assert holder.stdout is not None
@@ -150,34 +161,48 @@ def locked_by_another_process(db: Path) -> object:
     finally:
         holder.kill()
         holder.wait()
-        if holder.stdout is not None:
-            holder.stdout.close()
+        for pipe in (holder.stdin, holder.stdout):
+            if pipe is not None:
+                pipe.close()
 
 
-def test_a_second_process_is_told_the_file_is_in_use(
-    db: Path, locked_by_another_process: object
+def test_a_page_waits_while_another_process_holds_the_file_then_shows_its_data(
+    db: Path, locker: subprocess.Popen[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "planner", "scenarios", "list", "--db", str(db)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        check=False,
-    )
+    waiting = threading.Event()
+    notices: list[str] = []
+    spinner = cache._busy
 
-    assert done.returncode == 2
-    assert f"error: The planner database {db} is in use by another process (PID " in done.stderr
-    assert "close that one (the app or another planner command) or pass --db" in done.stderr
-    assert "Traceback" not in done.stderr
+    def busy(holder: str) -> AbstractContextManager[None]:
+        notices.append(holder)
+        waiting.set()
+        return spinner(holder)
+
+    monkeypatch.setattr(cache, "_busy", busy)
+    opened: list[AppTest] = []
+    page = threading.Thread(target=lambda: opened.append(open_app_page("pages/history.py")))
+    page.start()
+    assert waiting.wait(timeout=120)  # the page is waiting for the file: let it go
+    assert locker.stdin is not None
+    locker.stdin.write("done\n")
+    locker.stdin.flush()
+    page.join(timeout=300)
+
+    (at,) = opened
+    assert not at.exception
+    assert not at.error
+    assert notices[0].startswith(f"another process (PID {locker.pid}) running `")
+    assert notices[0].endswith("`")
 
 
-def test_the_compare_page_reports_a_locked_file_without_a_traceback(
-    db: Path, locked_by_another_process: object
+def test_a_page_that_waited_its_bound_names_the_holder_without_a_traceback(
+    db: Path, locker: subprocess.Popen[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    started = time.monotonic()
+    monkeypatch.setenv("PLANNER_DB_WAIT", "1")
+
     at = open_app_page("pages/compare.py")
 
     assert not at.exception
-    assert any("is in use by another process (PID " in e.value for e in at.error)
-    assert any("close that one" in e.value for e in at.error)
-    assert time.monotonic() - started >= 0  # the page answered (no hang on the lock)
+    problems = [e.value for e in at.error]
+    assert any(f"is in use by another process (PID {locker.pid}) running" in p for p in problems)
+    assert any("waited 1 s for it" in p for p in problems)
