@@ -64,6 +64,7 @@ def test_xlsx_has_a_chargeback_sheet_that_adds_up_and_keeps_names_as_text(folder
         first, last = str(total.value)[5:-1].split(":")
         values = [sheet[f"{column}{r}"].value for r in range(int(first[1:]), int(last[1:]) + 1)]
         model = sheet.cell(total.row + 1, total.column).value
+        assert isinstance(model, float)
         assert sum(round(v * 100) for v in values if v is not None) == cents(model)
 
 
