@@ -16,6 +16,8 @@ from planner.report.pdf_summary import (
     Decision,
     assumptions,
     discounted_savings,
+    option_name,
+    output_text,
     price_text,
     rate_text,
     unique_prices,
@@ -84,6 +86,7 @@ def _options(pen: Pen, report: Report) -> None:
     rows = []
     for row in table.rows:
         cells = [_cell(pen, row[keys.index(c.key)], c.kind) for c in columns]
+        cells[1] = option_name(cells[1], pen.lang)
         if many:
             cells[1] = f"{row[keys.index('scenario')]} · {cells[1]}"
         rows.append(cells)
@@ -149,7 +152,7 @@ def _cash(pen: Pen, d: Decision) -> None:
     for start in range(0, len(options), CASH_COLUMNS):
         chunk = options[start : start + CASH_COLUMNS]
         last = start + CASH_COLUMNS >= len(options)
-        columns = [(o.name, o.monthly_cash) for o in chunk]
+        columns = [(option_name(o.name, lang), o.monthly_cash) for o in chunk]
         if last and saving and d.against is not None:
             columns.append((text("report.pdf.a4_saving", lang, name=d.against.rented), saving))
         _cash_table(pen, columns)
@@ -171,7 +174,7 @@ def _sensitivity(pen: Pen, report: Report) -> None:
     if not rows:
         return
     lang = pen.lang
-    section(pen, text("report.pdf.a5", lang, output=str(rows[0][1])))
+    section(pen, text("report.pdf.a5", lang, output=output_text(str(rows[0][1]), lang)))
     headers = (
         text("report.col.driver", lang),
         text("report.col.low", lang),
@@ -182,7 +185,7 @@ def _sensitivity(pen: Pen, report: Report) -> None:
     many = len(report.scenarios) > 1
     body = [
         (
-            f"{r[0]} · {r[1]} · {r[2]}" if many else str(r[2]),
+            f"{r[0]} · {output_text(str(r[1]), lang)} · {r[2]}" if many else str(r[2]),
             *(_cell(pen, v, "money") for v in r[3:7]),
         )
         for r in rows
@@ -232,7 +235,8 @@ def _ledger(pen: Pen, report: Report) -> None:
         cell = dict(zip(keys, row, strict=True))
         cloud = sum(float(cell[k] or 0.0) for k in SERVED if k != "owned")
         unserved = sum(float(cell[k] or 0.0) for k in UNSERVED)
-        name = f"{cell['scenario']} · {cell['option']}" if many else str(cell["option"])
+        name = option_name(str(cell["option"]), lang)
+        name = f"{cell['scenario']} · {name}" if many else name
         numbers = (cell["demanded"], cell["owned"], cloud, unserved, cell["imbalance"])
         rows.append(
             (

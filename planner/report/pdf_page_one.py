@@ -18,6 +18,8 @@ from planner.report.pdf_summary import (
     decision_text,
     figures,
     npv_text,
+    option_name,
+    output_text,
     per_useful_text,
     price_text,
     unique_prices,
@@ -39,13 +41,16 @@ def summary_page(pen: Pen, report: Report, decisions: Sequence[Decision]) -> Non
     """Page 1 (the cursor is at its top)."""
     first, head = decisions[0], report.headlines[0]
     _title(pen, report, first)
-    _banner(pen, first)
+    _banner(pen, first, len(decisions) > 1)
     _tiles(pen, first)
     _conclusion(pen, head)
     if len(decisions) > 1:
         _scenarios(pen, decisions)
     years = f"{first.horizon.years:g}"
-    series = [Series(o.name, tuple(accumulate(o.monthly_cash))) for o in first.horizon.options]
+    series = [
+        Series(option_name(o.name, pen.lang), tuple(accumulate(o.monthly_cash)))
+        for o in first.horizon.options
+    ]
     cash_chart(pen, text("report.pdf.summary_cash_chart", pen.lang, years=years), series, 40)
     _tornado(pen, report)
     _assumptions(pen, report, first)
@@ -74,9 +79,10 @@ def _title(pen: Pen, report: Report, d: Decision) -> None:
     pdf.ln(2)
 
 
-def _banner(pen: Pen, d: Decision) -> None:
+def _banner(pen: Pen, d: Decision, many: bool) -> None:
     pdf = pen.pdf
     label, value, why = figures(d, pen.lang)[0]
+    label = f"{label} · {d.scenario}" if many else label
     x, y, w = pdf.l_margin, pdf.get_y(), pdf.epw
     pdf.set_fill_color(*BANNER)
     pdf.rect(x, y, w, 17, style="F")
@@ -149,7 +155,8 @@ def _tornado(pen: Pen, report: Report) -> None:
     if not first:
         return
     rows = [(str(r[2]), float(r[3] or 0.0), float(r[4] or 0.0)) for r in first[:TORNADO_BARS]]
-    title = text("report.pdf.tornado_chart", pen.lang, output=str(first[0][1]))
+    output = output_text(str(first[0][1]), pen.lang)
+    title = text("report.pdf.tornado_chart", pen.lang, output=output)
     legend = (text("report.col.low", pen.lang), text("report.col.high", pen.lang))
     tornado_chart(pen, title, rows, float(first[0][6] or 0.0), legend)
 

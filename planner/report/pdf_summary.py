@@ -7,6 +7,7 @@ Pure: no fpdf, no files. Month numbers are 1-based, as the appendix's cash-flow 
 counts them (the model's `break_even_month` is the 0-based index of that month).
 """
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import accumulate
@@ -92,11 +93,28 @@ def discounted_savings(decision: Decision) -> tuple[float, ...]:
 # --- the summary's figures as text -------------------------------------------------------------
 
 
+def option_name(name: str, lang: Language) -> str:
+    """The model's own option names in `lang` (a cloud option keeps the name it was given)."""
+    return text(f"report.pdf.option.{name}", lang) if name in OWNED else name
+
+
+SENSITIVITY_OUTPUT = re.compile(r"NPV of buying vs (?P<name>.+), (?P<years>[0-9.]+) years")
+"""How the model names its sensitivity output (in English, also in saved JSON files)."""
+
+
+def output_text(output: str, lang: Language) -> str:
+    """The sensitivity's output in `lang` (as given when it is not the model's wording)."""
+    found = SENSITIVITY_OUTPUT.fullmatch(output)
+    if found is None:
+        return output
+    return text("report.pdf.sensitivity_output", lang, **found.groupdict())
+
+
 def decision_text(d: Decision, lang: Language) -> str:
     if d.chosen is None:
         return text("report.pdf.decision.none", lang)
     key = "report.pdf.decision.buy" if d.buy else "report.pdf.decision.rent"
-    return text(key, lang, name=d.chosen.name)
+    return text(key, lang, name=option_name(d.chosen.name, lang))
 
 
 def npv_text(d: Decision, lang: Language) -> str:
@@ -129,7 +147,7 @@ def figures(d: Decision, lang: Language) -> Sequence[tuple[str, str, str]]:
     rival = "" if d.against is None else d.against.rented
     npv_sub = text("report.pdf.tile.npv_sub", lang, name=rival, rate=rate_text(d, lang))
     be_sub = text("report.pdf.tile.break_even_sub", lang, name=rival)
-    per_sub = "" if d.chosen is None else d.chosen.name
+    per_sub = "" if d.chosen is None else option_name(d.chosen.name, lang)
     if d.owned is not None and d.chosen is not None and d.owned is not d.chosen:
         owned_cost = fmt_money(d.owned.cost_per_useful_gpu_hour, d.currency, 2)
         per_sub = text("report.pdf.tile.per_useful_sub", lang, name=per_sub, cost=owned_cost)
