@@ -15,6 +15,7 @@ from planner.cost.chargeback import OptionCharges, Rule, charge_options
 from planner.cost.results import Horizon, TcoReport
 from planner.report.cells import Cell
 from planner.report.headline import Named
+from planner.report.pdf_summary import option_name
 from planner.report.text import text
 
 SEPARATOR = " · "
@@ -22,7 +23,8 @@ SEPARATOR = " · "
 
 @dataclass(frozen=True, slots=True)
 class OptionColumn:
-    """One option's split: `label` names it (with its scenario when there are several)."""
+    """One option's split: `label` names it in the report's language (with its scenario when
+    there are several); `charges.option` is the model's name."""
 
     scenario: str
     years: float
@@ -65,7 +67,8 @@ def chargeback(
         horizon = _horizon(report, horizon_index)
         options = [(o.name, o.total, o.idle_cost) for o in horizon.options]
         for charges in charge_options(options, data, rule):
-            label = f"{name}{SEPARATOR}{charges.option}" if many else charges.option
+            shown = option_name(charges.option, lang)  # self-hosted, hybrid in `lang`
+            label = f"{name}{SEPARATOR}{shown}" if many else shown
             columns.append(OptionColumn(name, horizon.years, label, charges, report.currency))
             fell_back |= charges.rule != rule
         if data.quota_source:

@@ -88,7 +88,7 @@ def test_the_section_is_in_chinese(saved: tuple[Path, TcoReport]) -> None:
     at = _app(saved[0], "zh")
 
     assert at.subheader[0].value == "按团队分摊成本"
-    assert at.dataframe[0].value.columns[0] == "团队（队列）"
+    assert list(at.dataframe[0].value.columns[:3]) == ["团队（队列）", "自建", "混合"]
     assert at.radio(key="chargeback_rule").options == ["按使用量分摊", "按配额分摊", "单列为闲置"]
     assert any("闲置成本按使用量分摊" in c.value for c in at.caption)
 
