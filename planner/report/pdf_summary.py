@@ -147,17 +147,18 @@ def figures(d: Decision, lang: Language) -> Sequence[tuple[str, str, str]]:
     rival = "" if d.against is None else d.against.rented
     npv_sub = text("report.pdf.tile.npv_sub", lang, name=rival, rate=rate_text(d, lang))
     be_sub = text("report.pdf.tile.break_even_sub", lang, name=rival)
+    none = text("report.pdf.tile.no_comparison", lang)
     per_sub = "" if d.chosen is None else option_name(d.chosen.name, lang)
     if d.owned is not None and d.chosen is not None and d.owned is not d.chosen:
         owned_cost = fmt_money(d.owned.cost_per_useful_gpu_hour, d.currency, 2)
         per_sub = text("report.pdf.tile.per_useful_sub", lang, name=per_sub, cost=owned_cost)
     return (
         (text("report.pdf.tile.decision", lang), decision_text(d, lang), why),
-        (text("report.pdf.tile.npv", lang), npv_text(d, lang), npv_sub if rival else ""),
+        (text("report.pdf.tile.npv", lang), npv_text(d, lang), npv_sub if rival else none),
         (
             text("report.pdf.tile.break_even", lang),
             break_even_text(d, lang),
-            be_sub if rival else "",
+            be_sub if rival else none,
         ),
         (text("report.pdf.tile.per_useful", lang), per_useful_text(d, lang), per_sub),
     )

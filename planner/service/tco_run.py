@@ -269,6 +269,7 @@ def _cloud_only(
         sensitivity=None,
         notes=tuple(dict.fromkeys(inputs.notes)),
         prices_used=tuple(inputs.sources),
+        discount_rate=scenario.discount_rate,
     )
 
 
