@@ -164,3 +164,37 @@ def test_a_bad_wait_setting_is_named(
         "error: $PLANNER_DB_WAIT is 'soon'; set it to the seconds to wait for the planner "
         "database (e.g. 120) or unset it\n"
     )
+
+
+def test_sessions_that_never_pause_do_not_starve_a_cli_command(db: Path) -> None:
+    """Two sessions saving without a pause keep the app's connection open; the waiting
+    command's marker makes the app let go of the file between two saves."""
+    stop = threading.Event()
+    saves: list[int] = []
+
+    def busy(user: str) -> None:
+        n = 0
+        while not stop.is_set():
+            prepared = Prepared("replay", scenario_text(user, n), None)
+            assert scenario_box.save_scenario(f"{user} {n}", prepared) is None
+            n += 1
+        saves.append(n)
+
+    sessions = [threading.Thread(target=busy, args=(user,)) for user in ("alice", "bob")]
+    for session in sessions:
+        session.start()
+    try:
+        proc = cli("traces", "--db", str(db), "--json", wait_s="600")
+        out, err = proc.communicate()
+    finally:
+        stop.set()
+        for session in sessions:
+            session.join(timeout=300)
+
+    assert proc.returncode == 0, err
+    assert out.strip() == "[]"
+    assert "waiting: the planner database is in use by another process" in err
+    with connect(db) as con:
+        counts = fetch_all(con, "SELECT count(*), count(DISTINCT name) FROM scenarios")
+    assert counts == [(sum(saves), sum(saves))]  # every save once, none lost meanwhile
+    assert list(db.parent.glob("*.wait-*")) == []  # the marker went with the wait

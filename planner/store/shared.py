@@ -6,6 +6,11 @@ own connection to the same database, with its own transactions), and the connect
 closed `LINGER_S` after the last cursor is returned, which lets go of the file so that a CLI
 command can open it. A page's few reads in a row reuse the open connection (opening the file
 costs ~40 ms, a cursor ~0.01 ms). Opening waits while another process holds the file.
+
+When another process waits for the file (its marker `<file>.wait-<pid>`, see
+`planner.store.waiting`), no new cursor is handed out (except to a thread that holds one
+already, which would otherwise wait for itself) and the connection is closed as soon as the
+last cursor is back, so sessions that keep the app busy cannot starve a CLI command.
 """
 
 import threading
@@ -15,7 +20,7 @@ from pathlib import Path
 
 from planner.store.db import open_once
 from planner.store.sql import Connection
-from planner.store.waiting import Patience, until_free
+from planner.store.waiting import Patience, YieldingTo, other_waiter, until_free
 
 LINGER_S = 0.3
 
@@ -29,18 +34,26 @@ class SharedStore:
         self._con: Connection | None = None
         self._users = 0
         self._closer: threading.Timer | None = None
+        self._held = threading.local()  # how many cursors this thread has out
 
     @contextmanager
     def cursor(self, wait: Patience) -> Iterator[Connection]:
         """A cursor for one caller, returned afterwards; waits up to `wait` for the file."""
         cur = until_free(self._take, self.path, wait)
+        self._held.count = getattr(self._held, "count", 0) + 1
         try:
             yield cur
         finally:
+            self._held.count -= 1
             self._give_back(cur)
 
     def _take(self) -> Connection:
         with self._lock:
+            waiter = None if getattr(self._held, "count", 0) else other_waiter(self.path)
+            if waiter is not None:
+                if self._users == 0:
+                    self._close()
+                raise YieldingTo(waiter)
             if self._con is None:
                 # one try: `until_free` pauses outside the lock, so no session's thread
                 # is stuck behind another's wait without its own "busy" notice
@@ -60,6 +73,9 @@ class SharedStore:
         with self._lock:
             self._users -= 1
             if self._users == 0 and self._con is not None:
+                if other_waiter(self.path) is not None:
+                    self._close()
+                    return
                 self._closer = threading.Timer(LINGER_S, self._close_if_unused)
                 self._closer.daemon = True
                 self._closer.start()
@@ -73,11 +89,16 @@ class SharedStore:
     def close(self) -> None:
         """Close now (tests; a process about to end)."""
         with self._lock:
-            if self._closer is not None:
-                self._closer.cancel()
-            if self._con is not None:
-                self._con.close()
-                self._con = None
+            self._close()
+
+    def _close(self) -> None:
+        """Close the connection and cancel its linger (the caller holds the lock)."""
+        if self._closer is not None:
+            self._closer.cancel()
+            self._closer = None
+        if self._con is not None:
+            self._con.close()
+            self._con = None
 
 
 _STORES: dict[Path, SharedStore] = {}
