@@ -67,12 +67,19 @@ def test_xlsx_holds_the_worked_example_numbers_as_numbers(worked: TcoReport) -> 
 
     book = load_workbook(io.BytesIO(data))
     assert book.sheetnames == [
-        "Summary",
-        "Options",
+        "Cover",
+        "Assumptions",
+        "self-hosted",
+        *(o.name for o in worked.horizons[0].options[1:]),
+        "Comparison",
         "Monthly cash flow",
+        "Depreciation",
         "Sensitivity",
-        "Prices used",
         "Ledger",
+        "Replay",
+        "Chargeback",
+        "Options (all horizons)",
+        "Prices used",
         "Notes",
     ]
     facts = _summary_values(book)
@@ -86,14 +93,14 @@ def test_xlsx_holds_the_worked_example_numbers_as_numbers(worked: TcoReport) -> 
     assert break_even.number_format == "0.0%"
     assert facts["Cheapest option"].value == "RunPod Community H100"
     assert "Owning pays only above 95% allocation" in facts["Conclusion"].value
-    assert book["Options"].freeze_panes == "A2"
+    assert book["Options (all horizons)"].freeze_panes == "A2"
     assert book["Monthly cash flow"].freeze_panes == "B2"
 
 
 def test_options_sheet_has_every_option_and_category(worked: TcoReport) -> None:
     book = load_workbook(io.BytesIO(write_xlsx(build_report([(NAME, worked)], 0, "en"))))
 
-    rows = list(book["Options"].iter_rows(values_only=True))
+    rows = list(book["Options (all horizons)"].iter_rows(values_only=True))
     header, body = rows[0], rows[1:]
     options = [o for h in worked.horizons for o in h.options]
     assert len(body) == len(options)
@@ -104,16 +111,24 @@ def test_options_sheet_has_every_option_and_category(worked: TcoReport) -> None:
     assert own["Equivalent annual cost"] == pytest.approx(options[0].equivalent_annual_cost)
 
 
-def test_monthly_cash_sheet_sums_to_the_reports_totals(worked: TcoReport) -> None:
+def test_monthly_cash_sheet_refers_to_each_options_cash_formulas(worked: TcoReport) -> None:
+    """The values are the option sheets' formulas (recalculated and compared with the model
+    in tests/test_workbook_formulas.py); a report without recorded inputs gets the values."""
     horizon = 1  # five years
-    report = build_report([(NAME, worked)], horizon, "en")
-    book = load_workbook(io.BytesIO(write_xlsx(report)))
+    options = worked.horizons[horizon].options
+    book = load_workbook(io.BytesIO(write_xlsx(build_report([(NAME, worked)], horizon, "en"))))
 
     sheet = book["Monthly cash flow"]
     header = [c.value for c in sheet[1]]
-    options = worked.horizons[horizon].options
-    assert header == ["Month", *(o.name for o in options)]
+    assert header[: 1 + len(options)] == ["Month", *(o.name for o in options)]
     assert sheet.max_row == 1 + 60
+    assert sheet.cell(2, 2).value == "='self-hosted'!Q2"  # the owned sheet's cash column
+    assert sheet.cell(61, 3).value == f"='{options[1].name}'!F61"  # a cloud sheet's
+
+    plain = replace(worked, inputs=None)
+    sheet = load_workbook(io.BytesIO(write_xlsx(build_report([(NAME, plain)], horizon, "en"))))[
+        "Monthly cash flow"
+    ]
     for k, option in enumerate(options, start=2):
         column = [sheet.cell(r, k).value for r in range(2, sheet.max_row + 1)]
         assert all(isinstance(v, float) for v in column)
@@ -145,7 +160,8 @@ def test_chinese_report_has_chinese_labels_and_conclusion(worked: TcoReport) -> 
     report = build_report([(NAME, worked)], 0, "zh")
 
     book = load_workbook(io.BytesIO(write_xlsx(report)))
-    assert book.sheetnames[:3] == ["摘要", "方案", "月度现金流"]
+    assert book.sheetnames[:3] == ["封面", "假设", "self-hosted"]
+    assert "月度现金流" in book.sheetnames and "方案（全部期限）" in book.sheetnames
     facts = _summary_values(book)
     assert facts["自建：每已装 GPU 小时成本"].value == pytest.approx(2.4959, abs=1e-4)
     assert "最便宜的方案是 RunPod Community H100" in facts["结论"].value
@@ -234,7 +250,7 @@ def test_a_cloud_only_scenario_reports_without_owned_servers(tmp_path: Path) -> 
     assert report.break_even == ()
     assert report.sensitivity.rows == ()
     assert write_pdf(report).data.startswith(b"%PDF-")
-    assert load_workbook(io.BytesIO(write_xlsx(report))).sheetnames[0] == "Summary"
+    assert load_workbook(io.BytesIO(write_xlsx(report))).sheetnames[0] == "Cover"
 
 
 def test_excel_money_formats_follow_the_currency() -> None:
@@ -254,7 +270,7 @@ def test_cli_writes_all_three_files(tmp_path: Path) -> None:
     printed = buffer.getvalue()
     for path in out.values():
         assert f"wrote {path}" in printed
-    assert load_workbook(out["xlsx"]).sheetnames[0] == "摘要"
+    assert load_workbook(out["xlsx"]).sheetnames[0] == "封面"
     assert out["pdf"].read_bytes().startswith(b"%PDF-")
     assert "方案" in pd.read_csv(out["csv"], encoding="utf-8-sig").columns
 

@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from planner.core.serialize import OMIT
+from planner.cost.chargeback import ChargebackData
+from planner.cost.inputs import TcoInputs
 from planner.cost.ledger import Ledger
 from planner.cost.scope import LeftOut
 from planner.cost.tco import Comparison
@@ -38,6 +40,9 @@ class OptionReport:
     ledger: Ledger | None = field(default=None, metadata=OMIT)
     scenario: str | None = field(default=None, metadata=OMIT)
     """The saved scenario the option is of, in a report over several (None in one's own)."""
+    pnl_by_category: Mapping[str, tuple[float, ...]] | None = field(default=None, metadata=OMIT)
+    """The monthly P&L per cost category (they add up to `monthly_pnl`); None: not kept,
+    and a rented option's is its `totals` spread evenly (the same bill every month)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +112,11 @@ class TcoReport:
     """The annual rate the NPVs and break-even months are discounted at (None: not known)."""
     scenarios: "tuple[TcoReport, ...] | None" = field(default=None, metadata=OMIT)
     """A report over several saved scenarios (the Compare page's): each one's own report."""
+    chargeback: ChargebackData | None = field(default=None, metadata=OMIT)
+    """Each team's GPU-hours on each option and quota, for the chargeback (None: no trace)."""
+    inputs: TcoInputs | None = field(default=None, metadata=OMIT)
+    """What the options were priced from (assumptions, replay quantities, bills), for the
+    workbook's formulas; None in a hand-made report or one saved before it was recorded."""
 
     @property
     def owns_servers(self) -> bool:

@@ -1,131 +1,115 @@
-"""The report as an Excel workbook: Summary, Options, Monthly cash flow, Sensitivity, Prices
-used, Ledger and Notes sheets, numbers stored as numbers with the report currency's formats, text
-always stored as text (a scenario named `=HYPERLINK(...)` must not become a formula)."""
+"""The report as an Excel workbook finance can recalculate.
 
+Sheets: Cover (the question, the answer, scenarios, scope, date, the replay's twin check, the
+headline facts), Assumptions (every input with unit, source, date and confidence, each a
+defined name), one sheet per option with the monthly P&L and cash flow as live formulas over
+those names and the replay's monthly quantities, Comparison (NPV, IRR, payback and break-even
+of buying as formulas, with a break-even chart), Monthly cash flow (with a cumulative cash
+chart), Depreciation (book and tax), Sensitivity, Ledger (its balance a formula), Replay,
+Chargeback, Options (every horizon, as the planner computed it), Prices used and Notes.
+Change an input on Assumptions and the totals, NPV and break-even move as the Python model
+says (tests/test_workbook_formulas.py recalculates it with LibreOffice).
+
+openpyxl writes it: it is already a dependency and writes formulas, defined names, number
+formats and charts, which is all this needs (XlsxWriter would add a second library without a
+feature we use). A scenario whose report has no `inputs` (a hand-made report, or one saved
+before they were recorded) gets its monthly cash flow as values.
+
+Text is always text (a scenario named `=HYPERLINK(...)` is never a formula): cells are
+written through `planner.report.workbook.book`'s `put_text`. The bytes depend only on the
+report: the document's dates are its generation date and the zip entries carry a fixed time.
+"""
+
+import re
+import zipfile
+from datetime import datetime, time
 from io import BytesIO
 
 from openpyxl import Workbook
-from openpyxl.styles import Alignment, Font
-from openpyxl.utils import get_column_letter
-from openpyxl.worksheet.worksheet import Worksheet
 
-from planner.core.i18n import number_style
-from planner.core.spreadsheet_text import is_formula_like
-from planner.report.cells import Cell, Kind
-from planner.report.model import Report, Table
+from planner.cost.chargeback import Rule
+from planner.report.chargeback_sheet import add_chargeback_sheet
+from planner.report.model import Report
 from planner.report.text import text
+from planner.report.workbook.book import Book, number_format
+from planner.report.workbook.cover import cover_sheet
+from planner.report.workbook.flows import cash_flow_sheet
+from planner.report.workbook.scenario import Live, live_sheets
+from planner.report.workbook.tables import (
+    ledger_sheet,
+    notes_sheet,
+    replay_sheet,
+    sensitivity_sheet,
+    table_sheet,
+)
 
-BOLD = Font(bold=True)
-TITLE = Font(bold=True, size=14)
-WRAP = Alignment(wrap_text=True, vertical="top")
-MAX_WIDTH = 60
-
-
-def number_format(kind: Kind, currency: str) -> str:
-    """Excel's number format for a cell kind; money in the report currency."""
-    style = number_style(currency)
-    formats = {
-        "money": style.excel_format(0),
-        "rate": style.excel_format(),
-        "percent": "0.0%",
-        "number": "#,##0",
-        "decimal": "#,##0.00",
-        "hours": "#,##0.0",
-        "int": "0",
-    }
-    return formats.get(kind, "General")
+__all__ = ["number_format", "write_xlsx"]
 
 
-def write_xlsx(report: Report) -> bytes:
-    book = Workbook()
-    summary = book.active
-    assert summary is not None  # a new workbook always has one sheet
-    _summary(summary, report)
-    tables = (report.options, report.cash, report.sensitivity, report.prices, report.ledger)
-    for table in tables:
-        _table(book.create_sheet(_sheet_name(table.title)), table, report.currency)
-    _notes(book.create_sheet(_sheet_name(text("report.sheet.notes", report.lang))), report)
-    for sheet in book.worksheets:
-        _text_as_text(sheet)
+def write_xlsx(report: Report, chargeback: Rule = "use") -> bytes:
+    """The workbook of `report`; `chargeback` is the Chargeback sheet's rule for idle cost."""
+    lang = report.lang
+    book = Book(Workbook(), report.currency, lang)
+    cover = book.wb.active
+    assert cover is not None  # a new workbook always has one sheet
+    cover.title = book.title(text("report.wb.sheet.cover", lang))
+    depreciation = book.sheet(text("report.wb.sheet.depreciation", lang))
+    many = len(report.sources) > 1
+    live: list[Live | None] = []
+    for k, (_, tco) in enumerate(report.sources):
+        horizon = tco.horizons[min(report.horizon_index, len(tco.horizons) - 1)]
+        if tco.inputs is None:
+            live.append(None)
+            continue
+        plan = live_sheets(
+            book,
+            index=k,
+            many=many,
+            report=tco,
+            inputs=tco.inputs,
+            horizon=horizon,
+            depreciation=depreciation,
+        )
+        live.append(plan)
+    cover_sheet(book, cover, report, live)
+    cash_flow_sheet(book, book.sheet(text("report.sheet.cash", lang)), report, live)
+    book.wb.move_sheet(depreciation, len(book.wb.worksheets) - 1 - book.wb.index(depreciation))
+    sensitivity_sheet(book, book.sheet(text("report.sheet.sensitivity", lang)), report.sources)
+    ledger_sheet(book, book.sheet(text("report.sheet.ledger", lang)), report.ledger)
+    replay_sheet(book, book.sheet(text("report.wb.sheet.replay", lang)), report.sources)
+    add_chargeback_sheet(book.wb, report, chargeback)
+    table_sheet(book, book.sheet(text("report.wb.sheet.options", lang)), report.options)
+    table_sheet(book, book.sheet(text("report.sheet.prices", lang)), report.prices, unique=True)
+    notes_sheet(book, book.sheet(text("report.sheet.notes", lang)), report.notes)
+    return _fixed_bytes(book.wb, datetime.combine(report.generated, time()))
+
+
+def _fixed_bytes(wb: Workbook, when: datetime) -> bytes:
+    """The saved workbook with its dates set to `when`, so the same report gives the same
+    bytes (openpyxl stamps the document and each zip entry with the time of saving)."""
+    wb.properties.created = wb.properties.modified = when
+    saved = BytesIO()
+    wb.save(saved)
     out = BytesIO()
-    book.save(out)
+    stamp = (max(when.year, 1980), when.month, when.day, 0, 0, 0)
+    with zipfile.ZipFile(saved) as source, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as to:
+        for item in source.infolist():
+            data = source.read(item.filename)
+            if item.filename == "docProps/core.xml":
+                data = _no_clock(data)
+            to.writestr(zipfile.ZipInfo(item.filename, date_time=stamp), data, zipfile.ZIP_DEFLATED)
     return out.getvalue()
 
 
-def _sheet_name(title: str) -> str:
-    """Excel allows 31 characters and none of []:*?/\\ in a sheet name."""
-    return "".join("-" if c in "[]:*?/\\" else c for c in title)[:31]
-
-
-def _summary(sheet: Worksheet, report: Report) -> None:
-    lang = report.lang
-    sheet.title = _sheet_name(text("report.sheet.summary", lang))
-    sheet.append([text("report.title", lang)])
-    sheet["A1"].font = TITLE
-    sheet.append([text("report.col.item", lang), text("report.col.value", lang)])
-    for cell in sheet[2]:
-        cell.font = BOLD
-    sheet.append([text("report.fact.generated", lang), report.generated])
-    sheet.cell(sheet.max_row, 2).number_format = "yyyy-mm-dd"
-    for head in report.headlines:
-        sheet.append([])
-        for fact in head.facts:
-            _append(sheet, [fact.label, fact.value], ["text", fact.kind], report.currency)
-        sheet.append([text("report.fact.conclusion", lang), head.conclusion])
-        sheet.cell(sheet.max_row, 2).alignment = WRAP
-        sheet.cell(sheet.max_row, 1).font = BOLD
-    sheet.freeze_panes = "A3"
-    sheet.column_dimensions["A"].width = min(
-        MAX_WIDTH, max(_width(f.label) for h in report.headlines for f in h.facts) + 2
+def _no_clock(core: bytes) -> bytes:
+    """openpyxl writes `modified` as the time of saving whatever the property says."""
+    return re.sub(
+        rb"(<dcterms:modified[^>]*>)[^<]*(</dcterms:modified>)",
+        lambda m: m.group(1) + _created(core) + m.group(2),
+        core,
     )
-    sheet.column_dimensions["B"].width = 90
 
 
-def _table(sheet: Worksheet, table: Table, currency: str) -> None:
-    sheet.append([c.label for c in table.columns])
-    for cell in sheet[1]:
-        cell.font = BOLD
-        cell.alignment = Alignment(wrap_text=True, vertical="bottom")
-    kinds = [c.kind for c in table.columns]
-    for row in table.rows:
-        _append(sheet, list(row), kinds, currency)
-    sheet.freeze_panes = "B2" if table.columns[0].key == "month" else "A2"
-    for k, column in enumerate(table.columns, start=1):
-        sample = [_width(str(r[k - 1])) for r in table.rows[:50] if isinstance(r[k - 1], str)]
-        numeric = 14 if column.kind != "text" else 0
-        width = max([_width(column.label) // 2 + 2, numeric, *sample])
-        sheet.column_dimensions[get_column_letter(k)].width = min(MAX_WIDTH, width + 2)
-
-
-def _append(sheet: Worksheet, values: list[Cell], kinds: list[Kind], currency: str) -> None:
-    sheet.append(values)
-    row = sheet.max_row
-    for k, kind in enumerate(kinds, start=1):
-        if kind != "text":
-            sheet.cell(row, k).number_format = number_format(kind, currency)
-
-
-def _text_as_text(sheet: Worksheet) -> None:
-    """Every string a string: openpyxl makes one starting with "=" a formula. Text a
-    spreadsheet would run also gets Excel's quote prefix, so editing the cell keeps it text."""
-    for row in sheet.iter_rows():
-        for cell in row:
-            if isinstance(cell.value, str):
-                cell.data_type = "s"
-                if is_formula_like(cell.value):
-                    cell.quotePrefix = True
-
-
-def _notes(sheet: Worksheet, report: Report) -> None:
-    sheet.append([text("report.col.note", report.lang)])
-    sheet["A1"].font = BOLD
-    for note in report.notes or (text("report.note.none", report.lang),):
-        sheet.append([note])
-        sheet.cell(sheet.max_row, 1).alignment = WRAP
-    sheet.freeze_panes = "A2"
-    sheet.column_dimensions["A"].width = 120
-
-
-def _width(value: str) -> int:
-    """Display width: CJK characters take two columns."""
-    return sum(2 if ord(c) > 0x2E80 else 1 for c in value)
+def _created(core: bytes) -> bytes:
+    found = re.search(rb"<dcterms:created[^>]*>([^<]*)</dcterms:created>", core)
+    return found.group(1) if found else b""

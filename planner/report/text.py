@@ -7,6 +7,8 @@ tests/pages/test_i18n.py checks both languages have every key.
 """
 
 from planner.core.i18n import Language, lookup
+from planner.report.text_chargeback import CHARGEBACK_EN, CHARGEBACK_ZH
+from planner.report.text_workbook import WORKBOOK_EN, WORKBOOK_ZH
 
 EN = {
     "report.title": "Own, rent or both: GPU cost report",
@@ -179,6 +181,7 @@ EN = {
     "report.pdf.price.per_server": "{amount} {currency} per server, {as_of}{stale}",
     "report.pdf.stale": " (stale)",
     "report.pdf.all_scenarios": "Every scenario",
+    "report.pdf.scenarios": "{count} scenarios",
     "report.pdf.see_appendix": (
         "Where to find these figures: decision and cost per useful GPU-hour in A2; NPV and "
         "break-even month in A3 and A4; assumptions in A1 and A6; sensitivity in A5."
@@ -384,6 +387,7 @@ ZH = {
     "report.pdf.price.per_server": "每台服务器 {amount} {currency}，{as_of}{stale}",
     "report.pdf.stale": "（已过期）",
     "report.pdf.all_scenarios": "全部场景",
+    "report.pdf.scenarios": "{count} 个场景",
     "report.pdf.see_appendix": (
         "数据出处：决策与每有效 GPU 小时成本见 A2；NPV 与盈亏平衡月份见 A3 和 A4；"
         "假设见 A1 和 A6；敏感性见 A5。"
@@ -426,6 +430,10 @@ ZH = {
     ),
 }
 
+EN |= CHARGEBACK_EN
+ZH |= CHARGEBACK_ZH
+EN |= WORKBOOK_EN
+ZH |= WORKBOOK_ZH
 CATALOGS: dict[str, dict[str, str]] = {"en": EN, "zh": ZH}
 
 

@@ -12,9 +12,11 @@ from datetime import date
 from planner.core.errors import ScenarioError
 from planner.cost.baremetal import BareMetal, ServerPool
 from planner.cost.cloud import CpuRate, Sku
+from planner.cost.ledger import PricedBill
 from planner.cost.results import PriceUsed
 from planner.cost.scenario import CloudSpec, OwnedPoolSpec, TcoScenario
 from planner.cost.scope import CPU_POOL
+from planner.engine.summary import ReplaySummary
 from planner.store import Connection
 from pricing import (
     CURRENCIES,
@@ -60,6 +62,10 @@ class Inputs:
     """What was converted from another currency: 'server', 'cloud' (the FX driver moves it)."""
     dated: dict[str, date] = field(default_factory=dict)
     """The set's assumptions that carry the date they were seen (prices such as electricity)."""
+    bills: dict[str, PricedBill] = field(default_factory=dict)
+    """Each cloud option's bill by name (and the hybrid's burst): the workbook's quantities."""
+    replays: dict[str, ReplaySummary] = field(default_factory=dict)
+    """Each owned option's replay summary by name (the workbook's Replay sheet)."""
 
     def to_reporting(self, amount: float, currency: str, what: str) -> float:
         if currency.upper() == self.currency:

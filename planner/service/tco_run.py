@@ -24,6 +24,8 @@ from planner.cost.baremetal import (
     installed_gpus,
     keep_servers,
 )
+from planner.cost.chargeback import ChargebackData
+from planner.cost.chargeback_usage import RAN, chargeback_data, job_table, served, team_hours
 from planner.cost.cloud import CloudJob, Spot, Terms, price_jobs, with_commitment
 from planner.cost.comparison import Priced, Runs, option_report, report
 from planner.cost.ledger import Hours, PricedBill, demanded, rented_ledger, replay_outcome
@@ -34,9 +36,11 @@ from planner.engine import ReplayResult, simulate
 from planner.engine.calibration import error_bar_text
 from planner.engine.metrics import summarize, useful_gpu_hours
 from planner.engine.policy import Policy
+from planner.engine.summary import ReplaySummary
 from planner.ingest import IngestOptions
 from planner.service.replay import load_jobs, resolve_trace, with_volcano_queues
 from planner.service.tco_inputs import Inputs, bare_metal, cpu_rate, load_inputs, per_gpu_hour, skus
+from planner.service.tco_record import HYBRID_BURST, record
 from planner.store import Connection
 
 DAY_S = 86_400.0
@@ -75,18 +79,28 @@ def tco_of_jobs(
     if not scenario.self_hosted:
         return _cloud_only(con, scenario, inputs, jobs, left_out)
     bm = bare_metal(con, scenario, inputs)
+    charged: ChargebackData | None = None
     if jobs is None:
         owned, rented, hybrid, runs = _explicit(con, scenario, inputs, bm)
     else:
-        owned, rented, hybrid, runs = _replayed(con, scenario, inputs, bm, jobs)
+        owned, rented, hybrid, runs, charged = _replayed(con, scenario, inputs, bm, jobs)
     hybrid_run = (hybrid, _hybrid_servers(scenario, bm)) if hybrid is not None else None
     result = report(
         scenario, bm, Priced(owned, rented, hybrid_run, inputs.converted, runs), left_out
     )
     notes = tuple(dict.fromkeys([*inputs.notes, *result.notes]))
     sources = tuple(inputs.sources)
+    owning = [("self-hosted", bm, owned)]
+    if hybrid_run is not None:
+        owning.append(("hybrid", hybrid_run[1], hybrid_run[0]))
+    scale = None if jobs is None else HOURS_PER_MONTH / _span_hours(jobs)
     return replace(
-        result, notes=notes, prices_used=sources, discount_rate=scenario.discount_rate
+        result,
+        notes=notes,
+        prices_used=sources,
+        discount_rate=scenario.discount_rate,
+        chargeback=charged,
+        inputs=record(con, scenario, inputs, owned=owning, rented=rented, scale=scale),
     )
 
 
@@ -138,11 +152,11 @@ def _replayed(
     inputs: Inputs,
     bm: BareMetal,
     jobs: list[Job],
-) -> tuple[tco.Demand, list[tco.Rented], tco.Demand | None, Runs]:
+) -> tuple[tco.Demand, list[tco.Rented], tco.Demand | None, Runs, ChargebackData]:
     nodes = _nodes(bm, scenario)
     scale = HOURS_PER_MONTH / _span_hours(jobs)
     result = simulate(jobs, nodes, _policy(scenario, nodes, inputs))
-    owned = _demand(result, bm, scale, scenario)
+    owned = _demand(result, bm, scale, scenario, replays=inputs.replays, name="self-hosted")
     clouds = [_rent(con, spec, inputs, jobs, scenario) for spec in scenario.cloud]
     rented = [r for r, _ in clouds]
     runs = Runs(
@@ -150,14 +164,22 @@ def _replayed(
         replay_outcome(result).scaled(scale),
         [run.outcome("rented").scaled(scale) for _, run in clouds],
     )
+    usage = {"self-hosted": team_hours(served(result), scale)}
+    usage |= {r.name: team_hours(run.jobs, scale) for r, run in clouds}
+    source = "volcano" if scenario.scheduling and scenario.scheduling.volcano else "kueue"
     if scenario.hybrid is None:
-        return owned, rented, None, runs
+        charged = chargeback_data(usage, result.policy.queues, source, job_table(result, None))
+        return owned, rented, None, runs, charged
     kept = _hybrid_servers(scenario, bm)
     hybrid_result, burst = _hybrid_replay(con, scenario, inputs, kept, jobs)
     per_month = burst.bill.total * scale if burst else 0.0
-    hybrid = replace(_demand(hybrid_result, kept, scale, scenario), burst_per_month=per_month)
+    demand = _demand(hybrid_result, kept, scale, scenario, replays=inputs.replays, name="hybrid")
+    hybrid = replace(demand, burst_per_month=per_month)
     runs = replace(runs, hybrid=replay_outcome(hybrid_result, burst).scaled(scale))
-    return owned, rented, hybrid, runs
+    usage["hybrid"] = team_hours(served(hybrid_result, (*RAN, "burst")), scale)
+    lines = job_table(result, hybrid_result)
+    charged = chargeback_data(usage, result.policy.queues, source, lines)
+    return owned, rented, hybrid, runs, charged
 
 
 def _hybrid_replay(
@@ -175,7 +197,9 @@ def _hybrid_replay(
     burst_jobs = [j for i, j in enumerate(result.jobs) if result.status[i] == "burst"]
     if not burst_jobs:
         return result, None
-    return result, _bill(con, _burst_cloud(scenario), inputs, burst_jobs, scenario)
+    bill = _bill(con, _burst_cloud(scenario), inputs, burst_jobs, scenario)
+    inputs.bills[HYBRID_BURST] = bill
+    return result, bill
 
 
 def _hybrid_servers(scenario: TcoScenario, bm: BareMetal) -> BareMetal:
@@ -270,6 +294,10 @@ def _cloud_only(
         notes=tuple(dict.fromkeys(inputs.notes)),
         prices_used=tuple(inputs.sources),
         discount_rate=scenario.discount_rate,
+        chargeback=chargeback_data(
+            {r.name: team_hours(run.jobs, scale) for r, run in clouds}, None, ""
+        ),
+        inputs=record(con, scenario, inputs, owned=[], rented=rented, scale=scale),
     )
 
 
@@ -281,13 +309,23 @@ def _span_hours(jobs: list[Job]) -> float:
     return max(end - start, 3600.0) / 3600.0
 
 
-def _demand(result: ReplayResult, bm: BareMetal, scale: float, scenario: TcoScenario) -> tco.Demand:
+def _demand(
+    result: ReplayResult,
+    bm: BareMetal,
+    scale: float,
+    scenario: TcoScenario,
+    *,
+    replays: dict[str, ReplaySummary],
+    name: str,
+) -> tco.Demand:
     """One month of the replayed workload (`scale`: months a trace's span is): useful work
     done (on prem and burst; less failed and cancelled jobs with `exclude_failed`), the
-    owned GPUs' allocation by hour of day and the waits of the scenario's `wait_scope`."""
+    owned GPUs' allocation by hour of day and the waits of the scenario's `wait_scope`
+    (the replay's summary is kept in `replays[name]` for the report)."""
     exclude = scenario.exclude_failed
     done = useful_gpu_hours(result, exclude_failed=exclude, served=("completed", "burst"))
-    wait = summarize(result, wait_scope=scenario.wait_scope).wait_s
+    replays[name] = summarize(result, wait_scope=scenario.wait_scope)
+    wait = replays[name].wait_s
     return tco.Demand(
         useful_gpu_hours=done * scale,
         utilization_by_hour=_by_hour(result, installed_gpus(bm)),
@@ -317,6 +355,7 @@ def _rent(
     scenario: TcoScenario,
 ) -> tuple[tco.Rented, PricedBill]:
     priced = _bill(con, spec, inputs, jobs, scenario)
+    inputs.bills[spec.label()] = priced
     bill = priced.bill
     span_h = _span_hours(jobs)
     if bill.unpriced:

@@ -1,0 +1,106 @@
+"""The resolved inputs of a TCO report: every number the model priced the options from, so a
+workbook can state them as assumptions and rebuild the cash flows with live formulas.
+
+`planner.service.tco_run` fills them (`TcoReport.inputs`); the report writers read them. They
+are the model's own values (`BareMetal`, `Demand`, `Rented`) plus what the cloud bills were
+made of: instance-hours by SKU a month and the price of each, so cloud compute is
+quantity x price. What the model computes in ways a spreadsheet cannot follow (spot
+interruptions, committed capacity's coverage of each job) is given as a monthly amount.
+Plain frozen dataclasses: `planner.core.serialize` writes and reads them.
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from planner.core.serialize import OMIT
+from planner.cost.baremetal import BareMetal
+from planner.cost.tco import Demand, Rented
+
+
+@dataclass(frozen=True, slots=True)
+class PricedQuantity:
+    """One SKU of a cloud bill: how much of it a month, at what price each."""
+
+    sku: str
+    unit: str
+    """"instance-hour" (a replayed bill) or "GPU-hour" (a flat price on a utilization)."""
+    quantity_per_month: float
+    price: float
+    """Per unit, reporting currency."""
+    gpus_per_unit: float = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class CloudBillInputs:
+    """A cloud bill a month: sum of quantity x price over `compute`, committed GPUs x
+    `HOURS_PER_MONTH` x commit price, and `other` amounts (overflow above the commitment,
+    spot overhead, CPU instances, storage, egress) as the model computed them."""
+
+    compute: tuple[PricedQuantity, ...] = ()
+    committed_gpus: float = 0.0
+    commit_price: float = 0.0
+    """Per committed GPU-hour."""
+    other: Mapping[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class CloudInputs:
+    """A rented option: the model's monthly figures and the bill they come from."""
+
+    rented: Rented
+    bill: CloudBillInputs
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayFacts:
+    """What the replay of an owned option said (utilization, waits, why jobs waited)."""
+
+    jobs: int
+    completed: int
+    unschedulable: int
+    unfinished: int
+    utilization: float | None
+    wait_mean_s: float | None
+    wait_p95_s: float | None
+    waiting_gpu_hours_by_reason: Mapping[str, float]
+    unschedulable_by_reason: Mapping[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class OwnedInputs:
+    """An owned option (self-hosted, or the hybrid's kept servers): its assumptions and the
+    month of demand it serves (with the hybrid's burst bill)."""
+
+    name: str
+    bare_metal: BareMetal
+    demand: Demand
+    burst: CloudBillInputs | None = field(default=None, metadata=OMIT)
+    replay: ReplayFacts | None = field(default=None, metadata=OMIT)
+
+
+@dataclass(frozen=True, slots=True)
+class AssumptionSource:
+    """Where an assumption's value came from."""
+
+    source: str
+    as_of: str = ""
+    confidence: str = ""
+    unit: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class TcoInputs:
+    """Everything the report's options were priced from (`TcoReport.inputs`)."""
+
+    discount_rate: float
+    tax_rate: float
+    sensitivity_swing: float
+    assumption_set: str
+    fx_date: str
+    owned: tuple[OwnedInputs, ...]
+    """Self-hosted first, then the hybrid; none in a cloud-only report."""
+    clouds: tuple[CloudInputs, ...]
+    sources: Mapping[str, AssumptionSource] = field(default_factory=dict)
+    """By BareMetal field name: the price book set, the scenario's override or the default."""
+    calibration: str = ""
+    """The replay's twin check (error bar) when the scenario is calibrated."""

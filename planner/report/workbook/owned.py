@@ -1,0 +1,364 @@
+"""An owned option's sheet (self-hosted, or the hybrid's kept servers) and its columns of the
+Depreciation sheet: the monthly P&L and cash flow as formulas over the Assumptions' names,
+rebuilding `planner.cost.tco.owned_option` and `planner.cost.baremetal.monthly`:
+
+    CapEx        = servers x price x (1 + network + storage) + installation, paid in month 1
+    in service   from month lead + 1 (lead = min(lead time, horizon)); before it the first
+                 cloud option bridges the demand
+    depreciation book schedule of the Depreciation sheet (from delivery)
+    energy       = mean kW by hour of day (idle + (load - idle) x allocation) x PUE x tariff
+                   x hours a month
+    colocation, support, staff, software, spares: fixed a month while in service
+    tax shield   = -tax rate x (tax depreciation + running costs); the last month gets the book
+                 value left back (sold at book).
+
+The key figures (column U) sit at fixed rows so other sheets can refer to them.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.worksheet import Worksheet
+
+from planner.cost.baremetal import CATEGORIES
+from planner.report.text import text
+from planner.report.workbook.assumptions import Names, OwnedNames
+from planner.report.workbook.book import (
+    BOLD,
+    Book,
+    eac_formula,
+    header,
+    npv_formula,
+    put_formula,
+    put_text,
+    ref,
+    span,
+    widths,
+)
+
+COLUMNS = (
+    "month",
+    "in_service",
+    *CATEGORIES[:-1],  # capex .. bridge, as `MonthCosts` has them
+    "cloud_burst",
+    "tax_depreciation",
+    "tax_shield",
+    "salvage",
+    "pnl",
+    "cash",
+    "cumulative",
+)
+COL = {key: k for k, key in enumerate(COLUMNS, start=1)}
+FIGURES = (
+    "servers",
+    "gpus",
+    "capex",
+    "lead",
+    "energy_per_hour",
+    "colocation",
+    "support",
+    "staff",
+    "software",
+    "spares",
+    "bridge",
+    "burst",
+    "total_pnl",
+    "total_cash",
+    "useful",
+    "per_useful",
+    "per_installed",
+    "allocation",
+    "per_allocated",
+    "fixed",
+    "variable",
+    "idle",
+    "npv_cash",
+    "eac",
+    "book_life",
+    "book_residual",
+    "tax_life",
+    "tax_residual",
+)
+LABEL_COLUMN, VALUE_COLUMN = 20, 21
+ROW = {key: k for k, key in enumerate(FIGURES, start=2)}
+ENERGY_COLUMN = 23
+"""Hour, allocation, tariff, kW: the energy table's first column (W)."""
+_MONEY = {"capex", "colocation", "support", "staff", "software", "spares", "bridge", "burst"}
+_KINDS = {
+    "servers": "number",
+    "gpus": "number",
+    "lead": "int",
+    "useful": "number",
+    "allocation": "percent",
+    "book_life": "int",
+    "tax_life": "int",
+    "energy_per_hour": "rate",
+    "per_useful": "rate",
+    "per_installed": "rate",
+    "per_allocated": "rate",
+    "fixed": "rate",
+    "variable": "rate",
+}
+
+
+def figure(sheet: Worksheet, key: str, here: Worksheet | None = None) -> str:
+    """A key figure's cell on an option sheet (owned or rented)."""
+    return ref(sheet, ROW[key], VALUE_COLUMN, here)
+
+
+@dataclass(frozen=True, slots=True)
+class Bridge:
+    """What serves the demand before delivery: a cloud sheet's monthly total and the
+    defined name of its useful GPU-hours a month ("0" for both without a cloud option)."""
+
+    per_month: str = "0"
+    useful: str = "0"
+
+
+def owned_sheet(
+    book: Book,
+    sheet: Worksheet,
+    *,
+    names: Names,
+    mine: OwnedNames,
+    hybrid: bool,
+    months: int,
+    bridge: Bridge,
+    depreciation: tuple[Worksheet, int],
+) -> None:
+    """Fill `sheet` (created empty) for an owned option over `months`; its depreciation goes
+    to `depreciation` (sheet, first column)."""
+    lang, cur = book.lang, book.currency
+    labels = [text(f"report.wb.own.{k}", lang) for k in COLUMNS]
+    header(sheet, 1, labels)
+    _figures(book, sheet, names, mine, hybrid=hybrid, bridge=bridge)
+    _energy(book, sheet, names, mine)
+    dep_sheet, dep_col = depreciation
+    last = months + 1
+    for r in range(2, last + 1):
+        put_formula(sheet.cell(r, 1), f"{r - 1}", "int", cur)
+
+        def c(key: str, row: int = r) -> str:
+            return ref(sheet, row, COL[key], sheet)
+
+        def f(key: str) -> str:
+            return figure(sheet, key, sheet)
+
+        cells = {
+            "in_service": f"IF({c('month')}-1>={f('lead')},1,0)",
+            "capex": f"IF({c('month')}=1,{f('capex')},0)",
+            "depreciation": ref(dep_sheet, r, dep_col + 1),
+            "energy": f"{c('in_service')}*{f('energy_per_hour')}*{names.hours}",
+            **{
+                k: f"{c('in_service')}*{f(k)}"
+                for k in ("colocation", "support", "staff", "software", "spares")
+            },
+            "bridge": f"(1-{c('in_service')})*{f('bridge')}",
+            "cloud_burst": f"{c('in_service')}*{f('burst')}",
+            "tax_depreciation": ref(dep_sheet, r, dep_col + 4),
+            "tax_shield": f"-{names.tax}*({c('tax_depreciation')}+{_running(c)})",
+            "salvage": (
+                f"-MAX(0,{f('capex')}-SUM({span(sheet, 2, last, COL['depreciation'], sheet)}))"
+                if r == last
+                else "0"
+            ),
+            "pnl": f"{c('depreciation')}+{_running(c)}+{c('cloud_burst')}",
+            "cash": (
+                f"{c('capex')}+{_running(c)}+{c('tax_shield')}"
+                f"+{c('cloud_burst')}*(1-{names.tax})+{c('salvage')}"
+            ),
+            "cumulative": c("cash") if r == 2 else f"{c('cumulative', r - 1)}+{c('cash')}",
+        }
+        for key, formula in cells.items():
+            kind = "int" if key == "in_service" else "money"
+            put_formula(sheet.cell(r, COL[key]), formula, kind, cur)  # type: ignore[arg-type]
+    _totals(book, sheet, names, mine, bridge=bridge, months=months)
+    _depreciation(book, (dep_sheet, dep_col), sheet, names=names, months=months)
+    sheet.freeze_panes = "B2"
+    widths(sheet, {**dict.fromkeys(range(1, 19), 14.0), LABEL_COLUMN: 40, VALUE_COLUMN: 16})
+
+
+def _running(c: Callable[[str], str]) -> str:
+    """Energy, colocation, support, staff, software, spares and bridge in one month."""
+    keys = ("energy", "colocation", "support", "staff", "software", "spares", "bridge")
+    return "(" + "+".join(c(k) for k in keys) + ")"
+
+
+def _figures(
+    book: Book, sheet: Worksheet, names: Names, mine: OwnedNames, *, hybrid: bool, bridge: Bridge
+) -> None:
+    """The fixed-a-month figures (column U) the monthly rows use."""
+    s, p, here = names.scalars, names.pools, sheet
+    servers = mine.servers
+    share = f"SUM({servers})/SUM({p['servers']})" if hybrid else "1"
+    capex = (
+        f"SUMPRODUCT({servers},{p['price']})*(1+{s['network_share']}+{s['storage_share']})"
+        f"+{s['installation']}*{share}"
+    )
+    if "rack_fee_month" in s:
+        colo = f"ROUNDUP(SUM({servers})/{s['servers_per_rack']},0)*{s['rack_fee_month']}"
+    else:
+        colo = f"SUMPRODUCT({servers},{p['max']})*{s['colo_per_kw_month']}"
+    if "fte_per_server" in s:
+        fte = f"{s['fte_per_server']}*SUM({servers})"
+    else:
+        fte = f"{s['fte']}*{share}"
+    hours = _energy_span(sheet)
+    formulas = {
+        "servers": f"SUM({servers})",
+        "gpus": f"SUMPRODUCT({servers},{p['gpus']})",
+        "capex": capex,
+        "lead": f"MIN({s['lead_time_months']},{names.months})",
+        "energy_per_hour": f"SUMPRODUCT({hours[3]},{hours[2]})*{s['pue']}/24",
+        "colocation": colo,
+        "support": f"{s['support_share_year']}*SUMPRODUCT({servers},{p['price']})/12",
+        "staff": f"{fte}*{s['fte_cost_year']}/12",
+        "software": f"{s['software_per_gpu_year']}*{figure(sheet, 'gpus', here)}/12",
+        "spares": f"{s['spares_share_year']}*{figure(sheet, 'capex', here)}/12",
+        "bridge": bridge.per_month,
+        "burst": mine.burst.formula(names.hours) if mine.burst else "0",
+    }
+    for key, formula in formulas.items():
+        _put_figure(book, sheet, key, formula)
+
+
+def _put_figure(book: Book, sheet: Worksheet, key: str, formula: str) -> None:
+    row = ROW[key]
+    put_text(sheet.cell(row, LABEL_COLUMN), text(f"report.wb.fig.{key}", book.lang))
+    kind = _KINDS.get(key, "money")
+    put_formula(sheet.cell(row, VALUE_COLUMN), formula, kind, book.currency)  # type: ignore[arg-type]
+
+
+def _energy_span(sheet: Worksheet) -> list[str]:
+    """The energy table's columns (hour, allocation, tariff, kW) as ranges of 24 rows."""
+    return [span(sheet, 2, 25, ENERGY_COLUMN + k, sheet) for k in range(4)]
+
+
+def _energy(book: Book, sheet: Worksheet, names: Names, mine: OwnedNames) -> None:
+    """24 hours of the day: the replay's allocation, the tariff and the kW drawn."""
+    lang, cur, p = book.lang, book.currency, names.pools
+    keys = ("hour", "allocation", "tariff", "kw")
+    header(sheet, 1, [text(f"report.wb.energy.{k}", lang) for k in keys], ENERGY_COLUMN)
+    servers = mine.servers
+    for h in range(24):
+        r = h + 2
+        util = f"INDEX({mine.util},{h + 1})" if mine.util_hours > 1 else mine.util
+        tariff = f"INDEX({names.tariff},{h + 1})" if names.tariff_hours > 1 else names.tariff
+        alloc = ref(sheet, r, ENERGY_COLUMN + 1, sheet)
+        kw = (
+            f"SUMPRODUCT({servers},{p['idle']})"
+            f"+SUMPRODUCT({servers},{p['load']}-{p['idle']})*{alloc}"
+        )
+        put_formula(sheet.cell(r, ENERGY_COLUMN), f"{h}", "int", cur)
+        put_formula(sheet.cell(r, ENERGY_COLUMN + 1), util, "percent", cur)
+        put_formula(sheet.cell(r, ENERGY_COLUMN + 2), tariff, "rate", cur)
+        put_formula(sheet.cell(r, ENERGY_COLUMN + 3), kw, "decimal", cur)
+
+
+def _totals(
+    book: Book, sheet: Worksheet, names: Names, mine: OwnedNames, *, bridge: Bridge, months: int
+) -> None:
+    """Totals and unit costs over the horizon, as `owned_option` reports them."""
+    s, p, here, last = names.scalars, names.pools, sheet, months + 1
+
+    def f(key: str) -> str:
+        return figure(sheet, key, here)
+
+    def column(key: str) -> str:
+        return span(sheet, 2, last, COL[key], here)
+
+    in_service = f"({names.months}-{f('lead')})*{names.hours}"
+    own = f"({f('total_pnl')}-SUM({column('bridge')}))"
+    hours = _energy_span(sheet)
+    fixed_year = (
+        f"{f('capex')}*(1-{s['residual_share']})/{s['life_years']}"
+        f"+12*({f('colocation')}+{f('support')}+{f('staff')}+{f('software')}+{f('spares')})"
+        f"+SUMPRODUCT({mine.servers},{p['idle']})"
+        f"*{s['pue']}*AVERAGE({hours[2]})*12*{names.hours}"
+    )
+    cash = column("cash")
+    first, rest = ref(sheet, 2, COL["cash"], here), span(sheet, 3, last, COL["cash"], here)
+    formulas = {
+        "total_pnl": f"SUM({column('pnl')})",
+        "total_cash": f"SUM({cash})",
+        "useful": (f"{mine.useful}*({names.months}-{f('lead')})+{bridge.useful}*{f('lead')}"),
+        "per_useful": f'IF({f("useful")}>0,{f("total_pnl")}/{f("useful")},"")',
+        "per_installed": (
+            f"IF({f('gpus')}*{in_service}>0,"
+            f'{own}/({f("gpus")}*{in_service}*{s["availability"]}),"")'
+        ),
+        "allocation": f"AVERAGE({hours[1]})",
+        "per_allocated": (
+            f"IF({f('allocation')}*{f('gpus')}*{in_service}>0,"
+            f'{own}/({f("allocation")}*{f("gpus")}*{in_service}),"")'
+        ),
+        "fixed": f"({fixed_year})/({f('gpus')}*12*{names.hours})",
+        "variable": (
+            f"SUMPRODUCT({mine.servers},{p['load']}-{p['idle']})*{s['pue']}"
+            f"*AVERAGE({hours[2]})/{f('gpus')}"
+        ),
+        "idle": f"(1-{f('allocation')})*{f('fixed')}*{f('gpus')}*{in_service}",
+        "npv_cash": npv_formula(first, rest if months > 1 else None, names.rate),
+        "eac": eac_formula(f("npv_cash"), names.rate, names.months),
+        "book_life": f"ROUND({s['life_years']}*12,0)",
+        "book_residual": f"{f('capex')}*{s['residual_share']}",
+        "tax_life": f"ROUND({s['tax_life_years']}*12,0)",
+        "tax_residual": f"IF({names.tax}>0,{f('book_residual')},0)",
+    }
+    for key, formula in formulas.items():
+        _put_figure(book, sheet, key, formula)
+    put_text(sheet.cell(1, LABEL_COLUMN), text("report.wb.key_figures", book.lang)).font = BOLD
+
+
+def _depreciation(
+    book: Book,
+    where: tuple[Worksheet, int],
+    option: Worksheet,
+    *,
+    names: Names,
+    months: int,
+) -> None:
+    """Month, book charge, accumulated, net book value, tax charge, accumulated, net book
+    value: the `planner.cost.depreciation` schedules from delivery, by the methods stated;
+    `where` is the Depreciation sheet and the block's first column."""
+    dep, first_column = where
+    lang, cur = book.lang, book.currency
+    keys = ("month", "book", "book_acc", "book_nbv", "tax", "tax_acc", "tax_nbv")
+    labels = [text(f"report.wb.dep.{k}", lang, option=option.title) for k in keys]
+    header(dep, 1, labels, first_column)
+    cost = figure(option, "capex")
+    lead = figure(option, "lead")
+    ledgers = (
+        ("book", names.methods[0], figure(option, "book_life"), figure(option, "book_residual")),
+        ("tax", names.methods[1], figure(option, "tax_life"), figure(option, "tax_residual")),
+    )
+    for r in range(2, months + 2):
+        month = ref(dep, r, first_column, dep)
+        put_formula(dep.cell(r, first_column), f"{r - 1}", "int", cur)
+        k = f"({month}-1-{lead})"
+        for j, (_, method, life, residual) in enumerate(ledgers):
+            column = first_column + 1 + 3 * j
+            charge = _charge(method, cost, residual, life, k)
+            put_formula(dep.cell(r, column), charge, "money", cur)
+            charged = ref(dep, r, column, dep)
+            before = f"{ref(dep, r - 1, column + 1, dep)}+" if r > 2 else ""
+            put_formula(dep.cell(r, column + 1), f"{before}{charged}", "money", cur)
+            value = f"{cost}-{ref(dep, r, column + 1, dep)}"
+            put_formula(dep.cell(r, column + 2), value, "money", cur)
+    dep.freeze_panes = "B2"
+    for c in range(first_column, first_column + 7):
+        dep.column_dimensions[get_column_letter(c)].width = 15
+
+
+def _charge(method: str, cost: str, residual: str, life: str, k: str) -> str:
+    """One month's charge: month k of the life (k < 0: not yet in service)."""
+    inside = f"AND({k}>=0,{k}<{life})"
+    if method == "sum_of_years_digits":
+        years = f"({life}/12)"
+        amount = f"({cost}-{residual})*({years}-INT({k}/12))/({years}*({years}+1)/2)/12"
+    elif method == "double_declining":
+        amount = f"VDB({cost},{residual},{life}/12,INT({k}/12),INT({k}/12)+1,2,0)/12"
+    else:
+        amount = f"({cost}-{residual})/{life}"
+    return f"IF({inside},{amount},0)"

@@ -1,0 +1,120 @@
+"""A cloud option's sheet: the same bill every month (`planner.cost.tco.rented_option`) as
+formulas over the Assumptions' names:
+
+    cloud compute = sum over SKUs of instance-hours a month x price per instance-hour
+    commitment    = committed GPUs x hours a month x price per committed GPU-hour
+    other         = the model's stated amounts (overflow, spot overhead, CPU, storage, egress)
+    cash          = P&L x (1 - tax rate)
+
+Its key figures (column U) sit at the rows `planner.report.workbook.owned` uses, so the
+bridge and the comparison refer to them by key.
+"""
+
+from openpyxl.worksheet.worksheet import Worksheet
+
+from planner.report.text import text
+from planner.report.workbook.assumptions import CloudNames, Names
+from planner.report.workbook.book import (
+    BOLD,
+    Book,
+    eac_formula,
+    header,
+    npv_formula,
+    put_formula,
+    put_text,
+    ref,
+    span,
+    widths,
+)
+from planner.report.workbook.owned import LABEL_COLUMN, VALUE_COLUMN, figure
+
+COLUMNS = ("month", "compute", "commitment", "other", "pnl", "cash", "cumulative")
+COL = {key: k for k, key in enumerate(COLUMNS, start=1)}
+FIGURES = (
+    "monthly_total",
+    "monthly_cash",
+    "useful_month",
+    "compute",
+    "commitment",
+    "other",
+    "total_pnl",
+    "total_cash",
+    "useful",
+    "per_useful",
+    "per_gpu_hour",
+    "npv_cash",
+    "eac",
+)
+ROWS = {key: k for k, key in enumerate(FIGURES, start=2)}
+_KINDS = {
+    "useful_month": "number",
+    "useful": "number",
+    "per_useful": "rate",
+    "per_gpu_hour": "rate",
+}
+
+
+def rented_figure(sheet: Worksheet, key: str, here: Worksheet | None = None) -> str:
+    return ref(sheet, ROWS[key], VALUE_COLUMN, here)
+
+
+def rented_sheet(book: Book, sheet: Worksheet, names: Names, mine: CloudNames, months: int) -> None:
+    lang, cur, last = book.lang, book.currency, months + 1
+    header(sheet, 1, [text(f"report.wb.cloud.{k}", lang) for k in COLUMNS])
+
+    def f(key: str) -> str:
+        return rented_figure(sheet, key, sheet)
+
+    for r in range(2, last + 1):
+        put_formula(sheet.cell(r, 1), f"{r - 1}", "int", cur)
+        cash = ref(sheet, r, COL["cash"], sheet)
+        cells = {
+            "compute": f("compute"),
+            "commitment": f("commitment"),
+            "other": f("other"),
+            "pnl": f"{ref(sheet, r, 2, sheet)}+{ref(sheet, r, 3, sheet)}+{ref(sheet, r, 4, sheet)}",
+            "cash": f"{ref(sheet, r, COL['pnl'], sheet)}*(1-{names.tax})",
+            "cumulative": (
+                cash if r == 2 else f"{ref(sheet, r - 1, COL['cumulative'], sheet)}+{cash}"
+            ),
+        }
+        for key, formula in cells.items():
+            put_formula(sheet.cell(r, COL[key]), formula, "money", cur)
+    bill = mine.bill
+    lines = "+".join(f"{q}*{p}" for q, p in bill.lines) or "0"
+    committed = bill.committed
+    data = [bill.other[k] for k in ("storage", "egress") if k in bill.other]
+    cash_first = ref(sheet, 2, COL["cash"], sheet)
+    cash_rest = span(sheet, 3, last, COL["cash"], sheet)
+    formulas = {
+        "monthly_total": f"{f('compute')}+{f('commitment')}+{f('other')}",
+        "monthly_cash": f"{f('monthly_total')}*(1-{names.tax})",
+        "useful_month": mine.useful,
+        "compute": lines,
+        "commitment": (
+            f"{committed[0]}*{names.hours}*{committed[1]}" if committed is not None else "0"
+        ),
+        "other": "+".join(bill.other.values()) or "0",
+        "total_pnl": f"SUM({span(sheet, 2, last, COL['pnl'], sheet)})",
+        "total_cash": f"SUM({span(sheet, 2, last, COL['cash'], sheet)})",
+        "useful": f"{f('useful_month')}*{names.months}",
+        "per_useful": f'IF({f("useful")}>0,{f("total_pnl")}/{f("useful")},"")',
+        "per_gpu_hour": (
+            f"IF({f('useful_month')}>0,({f('monthly_total')}"
+            + "".join(f"-{d}" for d in data)
+            + f")/{f('useful_month')},0)"
+        ),
+        "npv_cash": npv_formula(cash_first, cash_rest if months > 1 else None, names.rate),
+        "eac": eac_formula(f("npv_cash"), names.rate, names.months),
+    }
+    for key, formula in formulas.items():
+        row = ROWS[key]
+        put_text(sheet.cell(row, LABEL_COLUMN), text(f"report.wb.cfig.{key}", lang))
+        kind = _KINDS.get(key, "money")
+        put_formula(sheet.cell(row, VALUE_COLUMN), formula, kind, cur)  # type: ignore[arg-type]
+    put_text(sheet.cell(1, LABEL_COLUMN), text("report.wb.key_figures", lang)).font = BOLD
+    sheet.freeze_panes = "B2"
+    widths(sheet, {**dict.fromkeys(range(1, 8), 14.0), LABEL_COLUMN: 40, VALUE_COLUMN: 16})
+
+
+__all__ = ["figure", "rented_figure", "rented_sheet"]

@@ -1,0 +1,105 @@
+"""One scenario's live part of the workbook: its Assumptions sheet, a sheet per option with the
+monthly P&L and cash flow as formulas, its depreciation columns and the comparison of buying
+against each cloud option, for the report's horizon."""
+
+from dataclasses import dataclass
+
+from openpyxl.worksheet.worksheet import Worksheet
+
+from planner.cost.inputs import TcoInputs
+from planner.cost.results import Horizon, TcoReport
+from planner.report.text import text
+from planner.report.workbook.assumptions import assumptions_sheet
+from planner.report.workbook.book import Book, ref
+from planner.report.workbook.compare import comparison_sheet
+from planner.report.workbook.owned import COL as OWN
+from planner.report.workbook.owned import Bridge, owned_sheet
+from planner.report.workbook.rented import COL as RENT
+from planner.report.workbook.rented import rented_figure, rented_sheet
+
+OWNED = ("self-hosted", "hybrid")
+
+
+@dataclass(frozen=True, slots=True)
+class Live:
+    """What the other sheets refer to: each option's sheet and cash column, the comparison
+    sheet (None without owned servers and a cloud option)."""
+
+    options: tuple[tuple[str, Worksheet, int], ...]
+    comparison: Worksheet | None
+    months: int
+
+
+def live_sheets(
+    book: Book,
+    *,
+    index: int,
+    many: bool,
+    report: TcoReport,
+    inputs: TcoInputs,
+    horizon: Horizon,
+    depreciation: Worksheet,
+) -> Live:
+    """Write scenario `index`'s live sheets (prefixed when the report has `many`)."""
+    lang = book.lang
+    months = round(horizon.years * 12)
+    tag = f"S{index + 1} " if many else ""
+    prefix = f"S{index + 1}_" if many else ""
+    names = assumptions_sheet(
+        book,
+        tag + text("report.wb.sheet.assumptions", lang),
+        inputs,
+        months,
+        prices=report.prices_used,
+        prefix=prefix,
+    )
+    owned = {o.name: o for o in inputs.owned}
+    sheets = [(o.name, book.sheet(tag + o.name)) for o in horizon.options]
+    clouds = [(n, s) for n, s in sheets if n not in owned]
+    bridge = Bridge()
+    if clouds and names.clouds:
+        bridge = Bridge(rented_figure(clouds[0][1], "monthly_total"), names.clouds[0].useful)
+    for k, (_, sheet) in enumerate(clouds):
+        rented_sheet(book, sheet, names, names.clouds[k], months)
+    column = 1 + 8 * len(_owned_columns(depreciation))
+    for name, sheet in ((n, s) for n, s in sheets if n in owned):
+        mine = names.owned[[o.name for o in inputs.owned].index(name)]
+        owned_sheet(
+            book,
+            sheet,
+            names=names,
+            mine=mine,
+            hybrid=name == "hybrid",
+            months=months,
+            bridge=bridge,
+            depreciation=(depreciation, column),
+        )
+        column += 8
+    comparison = None
+    own = [s for n, s in sheets if n == "self-hosted"]
+    if own and clouds:
+        comparison = book.sheet(tag + text("report.wb.sheet.comparison", lang))
+        comparison_sheet(
+            book,
+            comparison,
+            names=names,
+            owned=own[0],
+            clouds=[s for _, s in clouds],
+            labels=[n for n, _ in clouds],
+            model=horizon.comparisons,
+            months=months,
+        )
+    options = tuple(
+        (name, sheet, OWN["cash"] if name in owned else RENT["cash"]) for name, sheet in sheets
+    )
+    return Live(options, comparison, months)
+
+
+def _owned_columns(sheet: Worksheet) -> list[int]:
+    """Depreciation blocks already on the sheet (8 columns each: 7 and a gap)."""
+    return [c for c in range(1, sheet.max_column + 1, 8) if sheet.cell(1, c).value is not None]
+
+
+def cash_ref(sheet: Worksheet, column: int, month: int) -> str:
+    """An option sheet's cash in `month` (1-based)."""
+    return ref(sheet, month + 1, column)
