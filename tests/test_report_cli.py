@@ -16,7 +16,7 @@ from planner.cost.chargeback import cents
 from planner.service.tco_files import load_tco_scenario
 from planner.service.tco_run import run_tco
 from planner.store import connect
-from planner.ui.downloads import _payload, report_files
+from planner.ui.downloads import _digest, report_files
 from tests.report_inputs import HOSTILE, write_scenario
 
 
@@ -95,10 +95,11 @@ def test_the_cli_writes_the_bytes_the_downloads_build(folder: Path) -> None:
     report(folder, "same.xlsx", "--chargeback", "idle")
     with connect(folder / "p.duckdb") as con:
         priced = run_tco(con, load_tco_scenario(folder / "scenario.yaml"), files=LOCAL_FILES)
-    digest, payload = _payload([("small teams", priced)])
+    named = [("small teams", priced)]
+    digest = _digest(named)
 
-    csv_files = report_files(digest, payload, (0, "en", "csv", "idle"))
-    xlsx = report_files(digest, payload, (0, "en", "xlsx", "idle"))
+    csv_files = report_files(digest, named, (0, "en", "csv", "idle"))
+    xlsx = report_files(digest, named, (0, "en", "xlsx", "idle"))
 
     assert csv_files[""] == (folder / "same.csv").read_bytes()
     assert csv_files["-jobs"] == (folder / "same-jobs.csv").read_bytes()

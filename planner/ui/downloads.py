@@ -12,12 +12,13 @@ buttons; `table_downloads` offers the CSV report's chargeback and per-job files.
 import hashlib
 import json
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import date
 
 import streamlit as st
 
-from planner.core.serialize import from_json, to_json
-from planner.cost.chargeback import Rule
+from planner.core.serialize import to_json
+from planner.cost.chargeback import JOB_COLUMNS, JobTable, Rule
 from planner.cost.results import TcoReport
 from planner.report.pdf_fonts import Fonts, find_fonts
 from planner.report.render import CHARGEBACK, JOBS, FileKind, render
@@ -37,13 +38,13 @@ def report_downloads(
     chargeback split by `rule`; `key` keeps the buttons' identities apart when a page shows
     several."""
     lang = language()
-    digest, payload = _payload(reports)
+    digest, named = _digest(reports), list(reports)
     columns = st.columns(3)
     kinds: tuple[FileKind, ...] = ("xlsx", "pdf", "csv")
     for column, kind in zip(columns, kinds, strict=True):
         column.download_button(
             t(f"report.download.{kind}"),
-            data=_builder(digest, payload, (horizon_index, lang, kind, rule), ""),
+            data=_builder(digest, named, (horizon_index, lang, kind, rule), ""),
             file_name=f"{_stem()}.{kind}",
             mime=MIME[kind],
             key=f"{key}_{kind}",
@@ -61,13 +62,13 @@ def table_downloads(
     """The chargeback and per-job CSV buttons: the second and third files of the CSV report
     (`planner report --out FILE.csv` writes the same bytes as FILE-chargeback.csv and
     FILE-jobs.csv)."""
-    digest, payload = _payload(reports)
+    digest, named = _digest(reports), list(reports)
     where: Where = (horizon_index, language(), "csv", rule)
     for column, suffix in zip(st.columns(2), (CHARGEBACK, JOBS), strict=True):
         name = suffix.strip("-")
         column.download_button(
             t(f"chargeback.download_{name}"),
-            data=_builder(digest, payload, where, suffix),
+            data=_builder(digest, named, where, suffix),
             file_name=f"{_stem()}{suffix}.csv",
             mime=MIME["csv"],
             key=f"{key}_{name}",
@@ -80,34 +81,41 @@ def _stem() -> str:
     return f"tco-report-{date.today().isoformat()}"
 
 
-def _payload(reports: Sequence[tuple[str, TcoReport]]) -> tuple[str, str]:
-    """The reports as JSON text, and its content hash (the files' cache key)."""
-    data = [[name, to_json(r)] for name, r in reports]
-    # keys in their own order: sorting them would reorder mappings the writers walk (a
-    # report's categories, reasons), and the files would differ from `planner report`'s
-    payload = json.dumps(data, default=str)
-    return hashlib.sha256(payload.encode("utf-8")).hexdigest(), payload
+def _digest(reports: Sequence[tuple[str, TcoReport]]) -> str:
+    """The reports' content hash (the files' cache key). The per-job table is hashed from
+    its columns' text, not walked into JSON: with many jobs that walk would cost every
+    rerun of the page more than the rest of the report."""
+    h = hashlib.sha256()
+    for name, report in reports:
+        data = report.chargeback
+        light = report
+        if data is not None:
+            light = replace(report, chargeback=replace(data, jobs=JobTable()))
+            columns = tuple(getattr(data.jobs, k) for k in JOB_COLUMNS)
+            h.update(repr(columns).encode("utf-8"))
+        h.update(json.dumps([name, to_json(light)], default=str).encode("utf-8"))
+    return h.hexdigest()
 
 
+Named = list[tuple[str, TcoReport]]
 Where = tuple[int, Language, FileKind, Rule]
 """Horizon index, language, file kind and chargeback rule."""
 
 
-def _builder(digest: str, payload: str, where: Where, suffix: str) -> Callable[[], bytes]:
+def _builder(digest: str, reports: Named, where: Where, suffix: str) -> Callable[[], bytes]:
     def build() -> bytes:
-        return report_files(digest, payload, where)[suffix]
+        return report_files(digest, reports, where)[suffix]
 
     return build
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
-def report_files(digest: str, _payload: str, where: Where) -> dict[str, bytes]:
+def report_files(digest: str, _reports: Named, where: Where) -> dict[str, bytes]:
     """The files of one kind (`planner.report.render.render`) by suffix; cached by `digest`
-    (the reports' content hash), not by `_payload`."""
-    del digest  # the cache key for the payload
+    (the reports' content hash), not by `_reports`."""
+    del digest  # the cache key for the reports
     horizon, lang, kind, rule = where
-    reports = [(str(name), from_json(TcoReport, r)) for name, r in json.loads(_payload)]
-    files, _ = render(reports, kind, horizon_index=horizon, lang=lang, rule=rule, fonts=_fonts())
+    files, _ = render(_reports, kind, horizon_index=horizon, lang=lang, rule=rule, fonts=_fonts())
     return files
 
 
