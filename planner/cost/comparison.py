@@ -129,6 +129,9 @@ def option_report(o: tco.OptionResult, ledger: Ledger | None = None) -> OptionRe
         wait_mean_s=o.wait_mean_s,
         wait_p95_s=o.wait_p95_s,
         ledger=ledger,
+        pnl_by_category=(
+            {k: tuple(v) for k, v in o.pnl_by_category.items()} if o.pnl_by_category else None
+        ),
     )
 
 

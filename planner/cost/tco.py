@@ -96,6 +96,8 @@ class OptionResult:
     equivalent_annual_cost: float | None = None
     wait_mean_s: float | None = None
     wait_p95_s: float | None = None
+    pnl_by_category: dict[str, list[float]] | None = None
+    """The P&L month by month per category (they add up to `pnl`); None: not kept."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +157,7 @@ def owned_option(
         equivalent_annual_cost=_eac(cash, rate, months),
         wait_mean_s=demand.wait_mean_s,
         wait_p95_s=demand.wait_p95_s,
+        pnl_by_category=_pnl_by_category(costs, burst),
     )
 
 
@@ -241,6 +244,13 @@ def _owned_totals(costs: list[MonthCosts], burst: list[float], tax_rate: float) 
     totals["cloud_burst"] = sum(burst)
     totals["tax_shield"] -= tax_rate * sum(burst)
     return totals
+
+
+def _pnl_by_category(costs: list[MonthCosts], burst: list[float]) -> dict[str, list[float]]:
+    """Owning's P&L categories month by month: what `MonthCosts.pnl` adds, and the bursts."""
+    pnl = ("depreciation", "energy", "colocation", "support", "staff", "software", "spares")
+    by_month = {k: [getattr(c, k) for c in costs] for k in (*pnl, "bridge")}
+    return by_month | {"cloud_burst": list(burst)}
 
 
 def _eac(cash: list[float], rate: float, months: int) -> float:

@@ -16,7 +16,6 @@ from planner.cost.chargeback import RULES, Rule
 from planner.cost.results import TcoReport
 from planner.report.chargeback_table import Chargeback, chargeback, totals, wide_rows
 from planner.report.text import text
-from planner.ui.cost_charts import option_label
 from planner.ui.downloads import table_downloads
 from planner.ui.i18n import Language, language, t
 from planner.ui.safe import md
@@ -34,7 +33,8 @@ def frame(cb: Chargeback, lang: Language) -> pd.DataFrame:
     """Team rows (and the idle line), then the totals row; one money column per option."""
     body: list[list[object]] = [[label, *values] for label, values in wide_rows(cb, lang)]
     body.append([text("report.chargeback.total", lang), *totals(cb)])
-    columns = [t("chargeback.team"), *(option_label(c.label, lang) for c in cb.columns)]
+    # the labels are in `lang` already (self-hosted, hybrid: `chargeback_table`)
+    columns = [t("chargeback.team"), *(c.label for c in cb.columns)]
     return pd.DataFrame(body, columns=columns)
 
 

@@ -15,7 +15,14 @@ from planner.core.errors import PlannerError
 from planner.cost.results import TcoReport
 from planner.cost.scenario import TcoScenario
 from planner.report.csv_table import frame_csv
-from planner.ui import cache, cost_charts, ledger_view, scenario_box, twin_frames
+from planner.ui import (
+    cache,
+    chargeback_view,
+    cost_charts,
+    ledger_view,
+    scenario_box,
+    twin_frames,
+)
 from planner.ui import compare_saved as many
 from planner.ui import compare_view as view
 from planner.ui.downloads import report_downloads
@@ -116,7 +123,9 @@ def file_panel() -> None:
         file_name="compare.csv", mime="text/csv", key="compare_download_csv",
         icon=":material/download:",
     )  # fmt: skip
-    report_downloads([(report.scenario or source, report)], horizon, "compare_file_report")
+    named = [(report.scenario or source, report)]
+    chargeback_view.chargeback_section(named, horizon, "compare_file_chargeback")
+    report_downloads(named, horizon, "compare_file_report", chargeback_view.chosen_rule())
 
 
 def _file_scenario(source: str, upload_choice: str) -> tuple[TcoScenario, str]:
@@ -284,7 +293,9 @@ def _saved_results(priced: list[many.Priced], tornado: view.CompareRun | None) -
         file_name="compare.csv", mime="text/csv", key="compare_saved_csv",
         icon=":material/download:",
     )  # fmt: skip
-    report_downloads([(p.name, p.report) for p in priced], 0, "compare_saved_report")
+    named = [(p.name, p.report) for p in priced]
+    chargeback_view.chargeback_section(named, 0, "compare_saved_chargeback")
+    report_downloads(named, 0, "compare_saved_report", chargeback_view.chosen_rule())
 
 
 def _error_bars(chosen: list[Any]) -> None:

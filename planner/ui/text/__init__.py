@@ -7,6 +7,7 @@ it below.
 
 from planner.ui.text import (
     capacity,
+    chargeback,
     cluster,
     common,
     compare,
@@ -35,6 +36,7 @@ _MODULES = (
     scenarios,
     twin,
     options,
+    chargeback,
 )
 
 CATALOGS: dict[str, dict[str, str]] = {
