@@ -3,7 +3,7 @@ queues, priorities, GPU sharing, colocation), import nodes or queues, see it as 
 
 import streamlit as st
 
-from planner.ui import cluster_queues, frame, scenario_box
+from planner.ui import cluster_queues, frame, scenario_box, working_names
 from planner.ui import cluster_sections as sections
 from planner.ui import cluster_view as view
 from planner.ui.cluster_build import build_scenario
@@ -62,12 +62,13 @@ if reset_col.button(t("cluster.reset"), icon=":material/restart_alt:", key="clus
 
 with st.expander(t("cluster.saved.title"), icon=":material/bookmarks:"):
     st.caption(t("cluster.saved.caption"))
-    scenario_box.save_form("replay", view.scenario_yaml(base), None, base.trace, "cluster_save")
+    named = working_names.in_use(base)  # the trace and cluster in use, not the sample's names
+    scenario_box.save_form("replay", view.scenario_yaml(named), None, named.trace, "cluster_save")
     scenario_box.library("cluster_library")
 
 with st.expander(t("cluster.yaml.title"), icon=":material/code:"):
     st.caption(t("cluster.yaml.caption"))
-    text = view.scenario_yaml(base)
+    text = view.scenario_yaml(working_names.in_use(base))
     st.code(text, language="yaml")
     st.download_button(
         t("cluster.yaml.download"),

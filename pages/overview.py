@@ -4,7 +4,7 @@ answer, the next step, and the job histories stored so far."""
 import streamlit as st
 
 from planner.core.errors import PlannerError
-from planner.ui import cache, compare_view, frame, state, trace_choice
+from planner.ui import cache, compare_view, frame, state, trace_choice, working_names
 from planner.ui import overview_view as view
 from planner.ui.i18n import fmt_number, language, t
 from planner.ui.safe import md
@@ -20,7 +20,7 @@ st.title(t("overview.title"))
 st.markdown(t("overview.intro"))
 
 st.header(t("overview.scenario_header"))
-st.markdown(view.scenario_summary(state.working_scenario(), language()))
+st.markdown(view.scenario_summary(working_names.in_use(state.working_scenario()), language()))
 
 st.header(t("overview.answer_header"))
 last = st.session_state.get(view.COMPARE_KEY)

@@ -3,7 +3,7 @@
 import streamlit as st
 
 from planner.service.scenario_store import to_yaml
-from planner.ui import cluster_view, frame, scenario_box
+from planner.ui import cluster_view, frame, scenario_box, working_names
 from planner.ui import replay_page as section
 from planner.ui import replay_view as view
 from planner.ui import twin_page as twin
@@ -36,7 +36,7 @@ twin.section(scenario, run.trace_id, trace_label)
 
 st.subheader(t("replay.save"))
 st.caption(t("replay.save_caption"))
-yaml_text = to_yaml(scenario, run.trace_id)
+yaml_text = to_yaml(working_names.in_use(scenario, run.trace_id), run.trace_id)
 scenario_box.save_form("replay", yaml_text, run.summary_json, run.trace_id, "replay_save")
 
 st.subheader(t("replay.jobs"))

@@ -24,6 +24,8 @@ from pricing import CURRENCIES
 FLASH = "compare_saved_flash"  # compare_panels' message after the rerun that follows a save
 ADDED = "compare_saved_added"  # compare_panels': a scenario saved here joins the comparison
 JUST_SAVED = "options_just_saved"  # the page turns to its saved scenarios after a save
+OPEN = "opt_open"  # the expander's state: the form is built while it is open
+FIRST_OPEN = "opt_first_open"  # whether it opened unfolded, the session's first time
 
 
 def just_saved() -> bool:
@@ -32,8 +34,17 @@ def just_saved() -> bool:
 
 
 def builder(expanded: bool) -> None:
-    """The form in an expander (open when `expanded`)."""
-    with st.expander(t("options.title"), expanded=expanded, icon=":material/edit_note:"):
+    """The form in an expander (open at first when `expanded`), built only while it is open:
+    it reads the price book, which a page rerun should not pay for when it is folded."""
+    # the first value stays: a changed `expanded` would make a new expander, folded again
+    expanded = bool(st.session_state.setdefault(FIRST_OPEN, expanded))
+    box = st.expander(
+        t("options.title"), expanded=expanded, icon=":material/edit_note:", key=OPEN,
+        on_change="rerun",
+    )  # fmt: skip
+    if not box.open:
+        return
+    with box:
         try:
             with cursor() as cur:
                 known = forms.catalog(cur)

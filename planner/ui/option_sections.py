@@ -95,7 +95,7 @@ def _pool_row(
     like = _like(known, shape, name_col, key)
     if like is None:
         message = t("options.no_server", gpu=md(gpu), gpus=gpus)
-        name_col.error(message, icon=":material/error:")
+        name_col.warning(message, icon=":material/warning:")  # the cluster's, not a mistake
         problems.append(message)
         return None
     copied = {"price": like.price, "currency": like.currency} | own_price

@@ -104,6 +104,8 @@ EN = {
     "options.saved": "Saved '{name}': it joins the comparison below.",
     "options.yaml": "As YAML (for `planner tco --scenario`)",
     "options.download": "Download the YAML",
+    # the working scenario's name once its trace or cluster is the user's own
+    "options.working_name": "{trace} on {cluster}",
 }
 
 ZH = {
@@ -198,4 +200,5 @@ ZH = {
     "options.saved": "已保存「{name}」：它已加入下方的比较。",
     "options.yaml": "YAML 形式（供 `planner tco --scenario` 使用）",
     "options.download": "下载 YAML",
+    "options.working_name": "{trace}（{cluster}）",
 }
