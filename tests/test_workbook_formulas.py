@@ -56,6 +56,21 @@ HAND = {
     },
     "cloud": [{"name": "flat", "gpu": "H100", "price_per_gpu_hour": 10.0}],
 }  # fmt: skip
+TAXED = {
+    **HAND,
+    "name": "taxed",
+    "horizons_years": [4],
+    "discount_rate": 0.1,
+    "overrides": {
+        **HAND["overrides"],  # type: ignore[dict-item]
+        "life_years": 3.0, "residual_share": 0.1, "depreciation_method": "double_declining",
+        "tax_rate": 0.25, "tax_life_years": 2.0, "tax_method": "sum_of_years_digits",
+        "lead_time_months": 2, "fte_per_server": 0.5, "support_share_year": 0.1,
+        "kwh_price": tuple(0.05 + 0.01 * (h % 6) for h in range(24)),
+    },
+}  # fmt: skip
+"""Tax, declining-balance book and sum-of-years tax depreciation, a residual, a lead time
+bridged by the cloud, staff, support and a time-of-use tariff: the sheet's rarer formulas."""
 
 
 @pytest.fixture(scope="module")
@@ -77,6 +92,8 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, TcoReport]:
         cloud = {**HAND["cloud"][0], "name": LINK}  # type: ignore[index]
         hostile = TcoScenario.model_validate({**HAND, "name": LINK, "cloud": [cloud]})
         found["hostile"] = run_tco(con, hostile, files=LOCAL_FILES, today=TODAY)
+        taxed = TcoScenario.model_validate(TAXED)
+        found["taxed"] = run_tco(con, taxed, files=LOCAL_FILES, today=TODAY)
     finally:
         con.close()
     # what a saved report reads back (the Compare page's) must carry the same inputs
@@ -108,6 +125,8 @@ def recalculated(
     files["worked_tariff"] = _changed(files["worked"], {"Tariff": 0.135})
     files["sample_changed"] = _changed(files["sample"], {"Tariff": 0.12, "Servers_A100": 100})
     files["hand_tariff"] = _changed(files["hand"], {"Tariff": 0.2})
+    both = build_report([("A", reports["worked"]), ("B", reports["taxed"])], 0, "en", TODAY)
+    files["two"] = write_xlsx(both)
     paths = []
     for name, data in files.items():
         path = folder / f"{name}.xlsx"
@@ -181,7 +200,7 @@ def _check(book: Workbook, report: TcoReport, horizon: Horizon) -> None:
         assert row[5] == pytest.approx(c.break_even_utilization, rel=1e-9)
 
 
-@pytest.mark.parametrize("name", ["worked", "sample", "cloud", "hand"])
+@pytest.mark.parametrize("name", ["worked", "sample", "cloud", "hand", "taxed"])
 def test_every_total_recalculates_to_the_models_cent(
     name: str, reports: dict[str, TcoReport], recalculated: dict[str, Workbook]
 ) -> None:
@@ -326,3 +345,38 @@ def test_a_chinese_workbook_names_its_sheets_and_inputs_in_chinese(
     assumptions = {row[0] for row in book["假设"].iter_rows(min_row=4, values_only=True)}
     assert {"折现率（名义）", "PUE（能效比）", "电价", "每全职人员成本"} <= assumptions
     assert book["self-hosted"]["Q1"].value == "现金流"
+
+
+def test_two_scenarios_in_one_workbook_each_recalculate(
+    reports: dict[str, TcoReport], recalculated: dict[str, Workbook]
+) -> None:
+    """The Compare page's workbook: each scenario's sheets and names carry its number."""
+    book = recalculated["two"]
+    for tag, name in (("S1", "worked"), ("S2", "taxed")):
+        expected = reports[name].horizons[0].comparisons[0].npv_of_buying
+        assert book[f"{tag} Comparison"]["B4"].value == pytest.approx(expected, abs=CENT)
+        assert book[f"{tag} Assumptions"]["G4"].value == f"{tag}_DiscountRate"
+
+
+EXCEL_FUNCTIONS = {
+    "AND", "AVERAGE", "IF", "IFERROR", "INDEX", "INT", "IRR", "MATCH", "MAX", "MIN", "NPV",
+    "OR", "ROUND", "ROUNDUP", "SUM", "SUMPRODUCT", "VDB",
+}  # fmt: skip
+
+
+def test_formulas_use_excel_functions_and_valid_names(reports: dict[str, TcoReport]) -> None:
+    import re
+
+    for name in ("sample", "taxed", "cloud"):
+        book = load_workbook(BytesIO(_xlsx(reports[name])))
+        formulas = [
+            str(c.value) for s in book.worksheets for row in s.iter_rows() for c in row
+            if c.data_type == "f"
+        ]  # fmt: skip
+        quoted = [re.sub(r"'(?:[^']|'')*'!|\"[^\"]*\"", "", f) for f in formulas]
+        used = {m for f in quoted for m in re.findall(r"([A-Z][A-Z0-9.]*)\(", f)}
+        assert used <= EXCEL_FUNCTIONS, used - EXCEL_FUNCTIONS
+        assert len(book.defined_names) >= 10
+        for defined in book.defined_names:
+            assert re.fullmatch(r"[A-Za-z][A-Za-z0-9_.]*", defined), defined
+            assert not re.fullmatch(r"[A-Za-z]{1,3}[0-9]+|[RrCc][0-9]*", defined), defined
