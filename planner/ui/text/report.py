@@ -10,7 +10,10 @@ EN = REPORT_EN | {
     "report.download.pdf": "Download PDF",
     "report.download.csv": "Download CSV",
     "report.download.help": "The comparison as Finance receives it: {what}.",
-    "report.download.what_xlsx": "summary, options, monthly cash flow, sensitivity, prices",
+    "report.download.what_xlsx": (
+        "live formulas over named assumptions: each option's monthly cash flow, NPV and "
+        "break-even, depreciation, sensitivity, ledger, replay, chargeback"
+    ),
     "report.download.what_pdf": "a short A4 report with the charts",
     "report.download.what_csv": (
         "tidy cost rows for BI tools (month x category x option, to the cent); the chargeback "
@@ -22,7 +25,9 @@ ZH = REPORT_ZH | {
     "report.download.pdf": "下载 PDF",
     "report.download.csv": "下载 CSV",
     "report.download.help": "交给财务的比较结果：{what}。",
-    "report.download.what_xlsx": "摘要、方案、月度现金流、敏感性、所用价格",
+    "report.download.what_xlsx": (
+        "基于命名假设的实时公式：各方案月度现金流、NPV 与盈亏平衡、折旧、敏感性、需求台账、回放、分摊"
+    ),
     "report.download.what_pdf": "带图表的简短 A4 报告",
     "report.download.what_csv": (
         "供 BI 工具使用的整洁成本行（月 x 类别 x 方案，精确到分）；"
