@@ -26,7 +26,8 @@ ZH = REPORT_ZH | {
     "report.download.csv": "下载 CSV",
     "report.download.help": "交给财务的比较结果：{what}。",
     "report.download.what_xlsx": (
-        "基于命名假设的实时公式：各方案月度现金流、NPV 与盈亏平衡、折旧、敏感性、需求台账、回放、分摊"
+        "基于命名假设的实时公式：各方案月度现金流、NPV 与盈亏平衡、"
+        "折旧、敏感性、需求台账、回放、分摊"
     ),
     "report.download.what_pdf": "带图表的简短 A4 报告",
     "report.download.what_csv": (
