@@ -21,7 +21,14 @@ from planner.cli import main
 from planner.core.i18n import fmt_money
 from planner.core.serialize import from_json
 from planner.cost import finance
-from planner.cost.results import Horizon, OptionReport, TcoReport, plain_report
+from planner.cost.results import (
+    Horizon,
+    OptionReport,
+    Sensitivity,
+    SensitivityBar,
+    TcoReport,
+    plain_report,
+)
 from planner.cost.tco import Comparison
 from planner.report import build_report
 from planner.report.pdf import write_pdf
@@ -223,6 +230,27 @@ def test_a_break_even_month_in_the_horizon_is_shown_and_recomputable(
     cash = _page_text(pdf, 2, 99)
     assert "-$10" in cash  # month 3's discounted cumulative saving, the last below zero
     assert "$20" in cash  # month 4's, the first at or above zero
+
+
+def test_the_summary_stays_one_page_with_many_scenarios(
+    poppler: None, fonts: Fonts, tmp_path: Path
+) -> None:
+    drivers = ("cloud_price", "utilization", "server_price", "life", "staff", "rate", "pue")
+    bars = tuple(SensitivityBar(d, -100.0 * k, 50.0 * k, 150.0 * k) for k, d in enumerate(drivers))
+    sensitivity = Sensitivity("NPV of buying vs cloud, 0.5 years", 80.0, bars)
+    report = replace(_crossing_report(), sensitivity=sensitivity)
+    named = [
+        (f"a rather long scenario name, number {k}, to wrap in its cell", report) for k in range(9)
+    ]
+
+    pdf = _write(tmp_path / "many.pdf", write_pdf(build_report(named), fonts).data)
+
+    summary = _page_text(pdf, 1)
+    assert "9 scenarios" in summary
+    assert "3 more in the appendix" in summary
+    assert "Key assumptions" in summary
+    assert "Where to find these figures" in summary  # the page's last line is on it
+    assert _page_text(pdf, 2).lstrip().startswith("Appendix")
 
 
 def test_prices_are_listed_once_each(

@@ -34,11 +34,16 @@ TORNADO_BARS = 6
 """The widest swings shown on the summary (the appendix lists every driver)."""
 SCENARIO_ROWS = 6
 MAX_ASSUMPTIONS = 12
+MAX_CASH, MIN_CASH = 40.0, 18.0
+"""The cumulative cash chart's plot height (mm), as room allows; below the least, none."""
+CASH_EXTRA = 28.0
+"""The cash chart's title, month labels and legend (mm)."""
 """The inputs and prices listed on the summary (A1 and A6 list them all)."""
 
 
 def summary_page(pen: Pen, report: Report, decisions: Sequence[Decision]) -> None:
-    """Page 1 (the cursor is at its top)."""
+    """Page 1 (the cursor is at its top). The charts share what room is left: the cash
+    chart shrinks first, then the tornado loses its narrowest bars, so the page stays one."""
     first, head = decisions[0], report.headlines[0]
     _title(pen, report, first)
     _banner(pen, first, len(decisions) > 1)
@@ -46,18 +51,32 @@ def summary_page(pen: Pen, report: Report, decisions: Sequence[Decision]) -> Non
     _conclusion(pen, head)
     if len(decisions) > 1:
         _scenarios(pen, decisions)
-    years = f"{first.horizon.years:g}"
-    series = [
-        Series(option_name(o.name, pen.lang), tuple(accumulate(o.monthly_cash)))
-        for o in first.horizon.options
-    ]
-    cash_chart(pen, text("report.pdf.summary_cash_chart", pen.lang, years=years), series, 40)
-    _tornado(pen, report)
-    _assumptions(pen, report, first)
+    items = _assumption_items(pen, report, first)
+    bars, output, base = _tornado_rows(report)
+    room = pen.pdf.page_break_trigger - pen.pdf.get_y() - (12 + 3.7 * len(items)) - 10
+    while bars and room - _tornado_height(bars) - CASH_EXTRA < MIN_CASH:
+        bars = bars[:-1]
+    cash_height = min(MAX_CASH, room - _tornado_height(bars) - CASH_EXTRA)
+    if cash_height >= MIN_CASH:
+        _cash(pen, first, cash_height)
+    if bars:
+        title = text("report.pdf.tornado_chart", pen.lang, output=output_text(output, pen.lang))
+        legend = (text("report.col.low", pen.lang), text("report.col.high", pen.lang))
+        tornado_chart(pen, title, bars, base, legend)
+    _assumptions(pen, items)
     pen.font(6.5)
     pen.pdf.set_text_color(*GREY)
     pen.pdf.multi_cell(0, 3.2, pen.safe(text("report.pdf.see_appendix", pen.lang)))
     pen.pdf.set_text_color(0, 0, 0)
+
+
+def _cash(pen: Pen, d: Decision, height: float) -> None:
+    years = f"{d.horizon.years:g}"
+    series = [
+        Series(option_name(o.name, pen.lang), tuple(accumulate(o.monthly_cash)))
+        for o in d.horizon.options
+    ]
+    cash_chart(pen, text("report.pdf.summary_cash_chart", pen.lang, years=years), series, height)
 
 
 def _title(pen: Pen, report: Report, d: Decision) -> None:
@@ -65,7 +84,8 @@ def _title(pen: Pen, report: Report, d: Decision) -> None:
     pen.font(15, bold=True)
     pdf.multi_cell(0, 7.5, pen.safe(text("report.title", lang)), new_x="LMARGIN", new_y="NEXT")
     pen.font(8)
-    scenario = d.scenario if len(report.scenarios) == 1 else " / ".join(report.scenarios)
+    many = len(report.scenarios)
+    scenario = d.scenario if many == 1 else text("report.pdf.scenarios", lang, count=many)
     subtitle = text(
         "report.pdf.subtitle",
         lang,
@@ -148,25 +168,36 @@ def _scenarios(pen: Pen, decisions: Sequence[Decision]) -> None:
         for d in decisions[:SCENARIO_ROWS]
     ]
     grid(pen, headers, rows, (40.0, 56.0, 28.0, 28.0, 28.0), left="LL")
+    if len(decisions) > SCENARIO_ROWS:
+        more = text("report.pdf.more_scenarios", lang, count=len(decisions) - SCENARIO_ROWS)
+        pen.font(6.5)
+        pen.pdf.cell(0, 3.5, pen.safe(more), new_x="LMARGIN", new_y="NEXT")
 
 
-def _tornado(pen: Pen, report: Report) -> None:
+def _tornado_rows(report: Report) -> tuple[list[tuple[str, float, float]], str, float]:
+    """The first scenario's widest swings (driver, NPV low, NPV high), output and base."""
     first = [r for r in report.sensitivity.rows if r[0] == report.scenarios[0]]
     if not first:
-        return
+        return [], "", 0.0
     rows = [(str(r[2]), float(r[3] or 0.0), float(r[4] or 0.0)) for r in first[:TORNADO_BARS]]
-    output = output_text(str(first[0][1]), pen.lang)
-    title = text("report.pdf.tornado_chart", pen.lang, output=output)
-    legend = (text("report.col.low", pen.lang), text("report.col.high", pen.lang))
-    tornado_chart(pen, title, rows, float(first[0][6] or 0.0), legend)
+    return rows, str(first[0][1]), float(first[0][6] or 0.0)
 
 
-def _assumptions(pen: Pen, report: Report, d: Decision) -> None:
-    pdf = pen.pdf
-    pen.title(text("report.pdf.key_assumptions", pen.lang))
+def _tornado_height(bars: Sequence[object]) -> float:
+    """What `tornado_chart` takes: title, a 6 mm row per bar, scale and legend."""
+    return 6.0 * len(bars) + 26.0 if bars else 0.0
+
+
+def _assumption_items(pen: Pen, report: Report, d: Decision) -> list[tuple[str, str]]:
     items = assumptions(report.sources[0], d, pen.lang)
     items += [(str(c["price"]), price_text(c, pen.lang)) for c in unique_prices(report.prices)]
-    for label, value in items[:MAX_ASSUMPTIONS]:
+    return items[:MAX_ASSUMPTIONS]
+
+
+def _assumptions(pen: Pen, items: Sequence[tuple[str, str]]) -> None:
+    pdf = pen.pdf
+    pen.title(text("report.pdf.key_assumptions", pen.lang))
+    for label, value in items:
         pen.font(6.8, bold=True)
         pdf.cell(70, 3.7, pen.safe(label))
         pen.font(6.8)

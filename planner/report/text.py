@@ -182,6 +182,7 @@ EN = {
     "report.pdf.stale": " (stale)",
     "report.pdf.all_scenarios": "Every scenario",
     "report.pdf.scenarios": "{count} scenarios",
+    "report.pdf.more_scenarios": "{count} more in the appendix (A2, A3).",
     "report.pdf.see_appendix": (
         "Where to find these figures: decision and cost per useful GPU-hour in A2; NPV and "
         "break-even month in A3 and A4; assumptions in A1 and A6; sensitivity in A5."
@@ -388,6 +389,7 @@ ZH = {
     "report.pdf.stale": "（已过期）",
     "report.pdf.all_scenarios": "全部场景",
     "report.pdf.scenarios": "{count} 个场景",
+    "report.pdf.more_scenarios": "另有 {count} 个场景见附录（A2、A3）。",
     "report.pdf.see_appendix": (
         "数据出处：决策与每有效 GPU 小时成本见 A2；NPV 与盈亏平衡月份见 A3 和 A4；"
         "假设见 A1 和 A6；敏感性见 A5。"
