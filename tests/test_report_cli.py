@@ -32,6 +32,9 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     found = tmp_path_factory.mktemp("report")
     write_scenario(found)
     write_scenario(found, "other.yaml", "other teams")
+    text = (found / "other.yaml").read_text(encoding="utf-8")
+    longer = text.replace("horizons_years: [3]", "horizons_years: [3, 5]")
+    (found / "two-horizons.yaml").write_text(longer, encoding="utf-8")
     return found
 
 
@@ -105,6 +108,30 @@ def test_the_cli_writes_the_bytes_the_downloads_build(folder: Path) -> None:
     assert csv_files["-jobs"] == (folder / "same-jobs.csv").read_bytes()
     assert csv_files["-chargeback"] == (folder / "same-chargeback.csv").read_bytes()
     assert xlsx[""] == (folder / "same.xlsx").read_bytes()
+
+
+def test_horizon_picks_the_chargebacks_horizon(folder: Path) -> None:
+    out = folder / "h.csv"
+    code, _, err = run(
+        "report", "--scenario", str(folder / "two-horizons.yaml"), "--db",
+        str(folder / "p.duckdb"), "--out", str(out), "--horizon", "5",
+    )  # fmt: skip
+    assert code == 0, err
+    rows = (folder / "h-chargeback.csv").read_text(encoding="utf-8-sig").splitlines()[1:]
+    assert rows
+    assert {r.split(",")[1] for r in rows} == {"5.0"}
+    # the tidy rows keep every horizon
+    tidy = out.read_text(encoding="utf-8-sig").splitlines()[1:]
+    assert {r.split(",")[1] for r in tidy} == {"3.0", "5.0"}
+
+
+def test_a_horizon_the_scenario_lacks_is_one_line(folder: Path) -> None:
+    code, _, err = run(
+        "report", "--scenario", str(folder / "scenario.yaml"), "--db", str(folder / "p.duckdb"),
+        "--out", str(folder / "x.csv"), "--horizon", "7",
+    )  # fmt: skip
+    assert code == 2
+    assert err == "error: --horizon 7: the first scenario's horizons are 3 years\n"
 
 
 @pytest.mark.parametrize(

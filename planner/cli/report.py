@@ -38,6 +38,11 @@ def add_report_command(
     report.add_argument("--out", type=Path, required=True, metavar="FILE.{xlsx,pdf,csv}")
     report.add_argument("--lang", choices=("en", "zh"), default="en", help="report language")
     report.add_argument(
+        "--horizon", type=float, metavar="YEARS",
+        help="the horizon the headline, cash flow and chargeback show (one of the first "
+        "scenario's horizons_years; default its first)",
+    )  # fmt: skip
+    report.add_argument(
         "--chargeback", choices=RULES, default="use",
         help="idle cost by team: shared by use (default), by quota, or kept as an idle line",
     )  # fmt: skip
@@ -51,13 +56,26 @@ def _report(args: argparse.Namespace, read_options: "ReadOptions") -> int:
     kind = _kind(args.out)
     _check_folder(args.out)
     reports = _priced(args, read_options)
-    files, notes = render(reports, kind, lang=args.lang, rule=args.chargeback)
+    index = _horizon_index(reports[0][1], args.horizon)
+    files, notes = render(reports, kind, horizon_index=index, lang=args.lang, rule=args.chargeback)
     written = [_save(_path(args.out, suffix), data) for suffix, data in files.items()]
     if args.json:
         print(json.dumps({"files": [str(p) for p in written], "notes": list(notes)}, indent=2))
     else:
         print("\n".join([*(f"wrote {p}" for p in written), *(f"note: {n}" for n in notes)]))
     return 0
+
+
+def _horizon_index(first: "TcoReport", years: float | None) -> int:
+    """The index of `years` among the first scenario's horizons (0 without `--horizon`)."""
+    if years is None:
+        return 0
+    found = [h.years for h in first.horizons]
+    for k, horizon in enumerate(found):
+        if abs(horizon - years) < 1e-9:
+            return k
+    shown = ", ".join(f"{y:g}" for y in found)
+    raise PlannerError(f"--horizon {years:g}: the first scenario's horizons are {shown} years")
 
 
 def _kind(out: Path) -> "FileKind":
