@@ -7,6 +7,7 @@ ledger runs; this module lays them over the horizons.
 
 from dataclasses import dataclass, replace
 
+from planner.core.notes import note
 from planner.cost import finance, tco
 from planner.cost.baremetal import (
     BareMetal,
@@ -195,7 +196,7 @@ def _sensitivity(
         base["fx"] = 1.0
     result = tco.sensitivity(npv, base, scenario.sensitivity_swing)
     return Sensitivity(
-        output=f"NPV of buying vs {cloud.name}, {months / 12:g} years",
+        output=note("sensitivity_output", option=cloud.name, years=f"{months / 12:g}"),
         base=result.base_output,
         bars=tuple(
             SensitivityBar(b.driver, b.low_output, b.high_output, b.swing) for b in result.bars
@@ -231,30 +232,18 @@ def _bridge_notes(bm: BareMetal, rented: list[tco.Rented]) -> list[str]:
     lead = bm.lead_time_months
     if not lead:
         return []
-    rule = (
-        f"servers are paid at order and cost to run and depreciate from delivery, "
-        f"{lead} months later"
-    )
     if not rented:
-        return [
-            f"{rule}; nothing bridges the lead time (no cloud option): the demand of those "
-            "months is unserved (see the ledger)"
-        ]
-    return [
-        f"{rule}; meanwhile the demand runs on {rented[0].name} (the bridge category, "
-        "left out of the cost per installed GPU-hour)"
-    ]
+        return [note("bridge_none", months=lead)]
+    return [note("bridge_cloud", months=lead, option=rented[0].name)]
 
 
 def _demand_notes(
     owned: tco.Demand, rented: list[tco.Rented], hybrid: tco.Demand | None
 ) -> list[str]:
-    notes = []
+    notes: list[str] = []
     if hybrid is not None and abs(hybrid.useful_gpu_hours - owned.useful_gpu_hours) > 1e-6 * max(
         1.0, owned.useful_gpu_hours
     ):
-        notes.append(
-            f"useful GPU-hours differ: self-hosted {owned.useful_gpu_hours:,.1f}/month, hybrid "
-            f"{hybrid.useful_gpu_hours:,.1f}/month (jobs unfinished or unschedulable on prem)"
-        )
+        owned_h, hybrid_h = f"{owned.useful_gpu_hours:,.1f}", f"{hybrid.useful_gpu_hours:,.1f}"
+        notes.append(note("useful_differ", owned=owned_h, hybrid=hybrid_h))
     return notes

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, fields, replace
 from datetime import date
 
 from planner.core.errors import ScenarioError
+from planner.core.notes import note
 from planner.cost.baremetal import BareMetal, ServerPool
 from planner.cost.cloud import CpuRate, Sku
 from planner.cost.ledger import PricedBill
@@ -281,7 +282,7 @@ def _pool(con: Connection, spec: OwnedPoolSpec, inputs: Inputs) -> ServerPool:
     if server is not None:
         inputs.used(
             PriceUsed(
-                f"server {server.gpus_per_server}x{server.gpu_model}",
+                note("server", name=f"{server.gpus_per_server}x{server.gpu_model}"),
                 per_server=server.price,
                 currency=server.currency,
                 source=server.source,

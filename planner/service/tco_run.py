@@ -17,6 +17,7 @@ from planner.core.config import NodeSpec
 from planner.core.errors import ScenarioError
 from planner.core.file_access import FileAccess
 from planner.core.model import Job, is_useful
+from planner.core.notes import note
 from planner.cost import tco
 from planner.cost.baremetal import (
     HOURS_PER_MONTH,
@@ -115,7 +116,7 @@ def _explicit(
     u = scenario.utilization
     if u is None:
         u = inputs.assumptions.get("allocation_utilization", 0.35)
-        inputs.notes.append(f"no trace and no utilization: the default {u:.0%} allocation")
+        inputs.notes.append(note("default_allocation", share=f"{u:.0%}"))
     useful = u * installed_gpus(bm) * HOURS_PER_MONTH
     demand = tco.Demand(useful_gpu_hours=useful, utilization_by_hour=(u,))
     rented = [_rent_flat(con, spec, inputs, useful) for spec in scenario.cloud]
@@ -360,9 +361,8 @@ def _rent(
     span_h = _span_hours(jobs)
     if bill.unpriced:
         first = next(iter(bill.unpriced.values()))
-        inputs.notes.append(
-            f"{spec.label()}: {len(bill.unpriced)} jobs cannot run on its SKUs ({first})"
-        )
+        count = len(bill.unpriced)
+        inputs.notes.append(note("unpriced_jobs", option=spec.label(), count=count, first=first))
     scale = HOURS_PER_MONTH / span_h
     per_month = {
         "cloud_compute": bill.compute * scale,
@@ -412,10 +412,7 @@ def _bill(
     models = {s.gpu_model for s in found}
     other = (j.gpu_model.upper() not in models for j in cloud_jobs if j.gpu_model and j.gpus)
     if not speed and any(other):
-        inputs.notes.append(
-            f"{spec.label()}: jobs measured on other GPUs are priced at speed 1.0 "
-            "(no `speed` given)"
-        )
+        inputs.notes.append(note("speed_default", option=spec.label()))
     spot = Spot(**spec.spot.model_dump()) if spec.spot else None
     terms = Terms(speed=speed, startup_s=spec.startup_s, spot=spot, cpu=cpu)  # type: ignore[arg-type]
     bill = price_jobs(cloud_jobs, found, terms)

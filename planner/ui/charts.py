@@ -263,16 +263,22 @@ def wait_by_team(frame: pd.DataFrame) -> go.Figure:
     return _wait_bars(frame, "team", t("replay.team_title"), t("replay.team_axis"))
 
 
+def _reason_colors(frame: pd.DataFrame) -> dict[str, str]:
+    """Each reason's label (in the reader's language) in its code's colour."""
+    labels = dict(zip(frame["reason"], frame["label"], strict=True))
+    return {labels[code]: REASON_COLORS.get(code, "#888888") for code in labels}
+
+
 def waiting_by_reason(frame: pd.DataFrame) -> go.Figure:
     """GPU-hours spent waiting, per reason (horizontal bars, largest on top)."""
     fig = px.bar(
         frame,
         x="gpu_hours",
         y="label",
-        color="reason",
+        color="label",  # the reason in the reader's language, coloured by its code
         orientation="h",
         custom_data=["meaning"],
-        color_discrete_map=REASON_COLORS,
+        color_discrete_map=_reason_colors(frame),
         template=TEMPLATE,
         title=t("replay.reasons_title"),
         labels={"gpu_hours": t("replay.gpu_hours_axis"), "label": t("replay.reason_axis")},
@@ -289,7 +295,6 @@ def waiting_by_reason(frame: pd.DataFrame) -> go.Figure:
 
 def waiting_by_reason_per_team(frame: pd.DataFrame) -> go.Figure:
     """GPU-hours spent waiting per team, stacked by reason (teams with most waiting first)."""
-    labels = dict(zip(frame["reason"], frame["label"], strict=True))
     fig = px.bar(
         frame,
         x="team",
@@ -297,7 +302,7 @@ def waiting_by_reason_per_team(frame: pd.DataFrame) -> go.Figure:
         color="label",
         custom_data=["meaning"],
         category_orders={"team": list(dict.fromkeys(frame["team"]))},
-        color_discrete_map={labels[code]: REASON_COLORS.get(code, "#888888") for code in labels},
+        color_discrete_map=_reason_colors(frame),
         template=TEMPLATE,
         title=t("replay.reasons_team_title"),
         labels={

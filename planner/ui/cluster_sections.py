@@ -178,6 +178,7 @@ def policy(base: Scenario) -> dict[str, Any]:
             value,
             explain(name, options),
             key=key(name),
+            names={o: t(f"cluster.{name}_name.{o}") for o in options},
         )
     seed, second, third = st.columns(3)
     values["seed"] = seed.number_input(

@@ -26,7 +26,7 @@ from planner.ui import (
 from planner.ui import compare_saved as many
 from planner.ui import compare_view as view
 from planner.ui.downloads import report_downloads
-from planner.ui.i18n import fmt_money, fmt_number, fmt_percent, language, t
+from planner.ui.i18n import fmt_money, fmt_number, fmt_percent, language, note_text, t
 from planner.ui.safe import md
 from planner.ui.widgets import plot
 
@@ -48,7 +48,8 @@ def _table(frame: pd.DataFrame, currency: str, key: str) -> None:
         labels["eac"]: number(format="%,.0f"),
         labels["utilization"]: number(format="percent"),
     }
-    shown = frame.rename(columns=labels)
+    shown = frame.assign(option=frame["option"].map(cost_charts.option_label))
+    shown = shown.rename(columns=labels)
     st.dataframe(shown, hide_index=True, column_config=config, key=key)
 
 
@@ -57,7 +58,7 @@ def _notes(report: TcoReport) -> None:
     for warning in warnings:
         st.warning(md(warning), icon=":material/warning:")
     for remark in remarks:
-        st.caption(t("compare.note", note=md(remark)))
+        st.caption(t("compare.note", note=md(note_text(remark))))
 
 
 def _tornado(run: view.CompareRun, swing: float, key: str) -> None:
@@ -65,7 +66,8 @@ def _tornado(run: view.CompareRun, swing: float, key: str) -> None:
     if not sensitivity:
         st.caption(t("compare.no_tornado"))
         return
-    title = t("compare.tornado_title", output=sensitivity.output, swing=fmt_percent(swing, 0))
+    output = md(note_text(sensitivity.output))
+    title = t("compare.tornado_title", output=output, swing=fmt_percent(swing, 0))
     cur = run.report.currency
     plot(
         st,
@@ -180,7 +182,7 @@ def _file_summary(report: TcoReport, horizon: int) -> None:
             col.metric(t(label), fmt_money(value, cur))
     st.metric(
         t("compare.cheapest"),
-        md(best.name) if best else t("common.na"),
+        md(cost_charts.option_label(best.name)) if best else t("common.na"),
         help=None if best is None else fmt_money(best.cost_per_useful_gpu_hour, cur),
     )
     st.info(view.conclusion(report, horizon, language()), icon=":material/lightbulb:")

@@ -24,7 +24,8 @@ from planner.service.tco_files import tco_scenario_from_text
 from planner.service.tco_run import run_tco
 from planner.store import database_path
 from planner.ui.cache import cursor
-from planner.ui.i18n import Language, fmt_money, fmt_number, fmt_percent, t
+from planner.ui.cost_charts import option_label
+from planner.ui.i18n import Language, fmt_money, fmt_number, fmt_percent, note_text, t
 from planner.ui.ledger_view import is_scope_note
 from planner.ui.safe import md
 
@@ -224,7 +225,7 @@ def _driver(name: str) -> str:
 def notes(report: TcoReport) -> tuple[list[str], list[str]]:
     """(warnings, remarks): stale prices and placeholder rates are warnings."""
     stale = [p for p in report.prices_used if p.stale]
-    warnings = [t("compare.stale_price", price=p.price, as_of=p.as_of) for p in stale]
+    warnings = [t("compare.stale_price", price=note_text(p.price), as_of=p.as_of) for p in stale]
     said = {f"{p.price}: " for p in stale}  # in the page's language, just above
     remarks: list[str] = []
     for note in report.notes:
@@ -274,7 +275,7 @@ def conclusion(report: TcoReport, horizon: int = 0, lang: Language | None = None
             t(
                 "compare.c_cheapest",
                 lang,
-                name=md(best.name),
+                name=md(option_label(best.name, lang)),
                 cost=money(best.cost_per_useful_gpu_hour, cur),
                 total=money(best.total, cur, 0),
                 wait=_wait(best, cur, lang),
@@ -298,12 +299,13 @@ def _against(
     cur, h, name = report.currency, report.horizons[horizon], md(rival.name)
     be = report.break_even_utilization.get(rival.name)
     allocation = report.allocation or 0.0
+    shown = md(option_label(rival.name, lang))
     if be is None:
-        text = [t("compare.c_never", lang, name=name)]
+        text = [t("compare.c_never", lang, name=shown)]
     else:
         share = fmt_percent(be, 0, cur)
         key = "c_over_full" if be > 1 else "c_pays" if allocation >= be else "c_pays_only"
-        text = [t(f"compare.{key}", lang, name=name, share=share)]
+        text = [t(f"compare.{key}", lang, name=shown, share=share)]
     comparison = next((c for c in h.comparisons if c.rented == name), None)
     if comparison is not None:
         npv = comparison.npv_of_buying

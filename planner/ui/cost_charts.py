@@ -9,6 +9,7 @@ import plotly.express as px
 import plotly.graph_objects as go
 
 from planner.ui.charts import TEMPLATE, count_axis, top_of
+from planner.ui.i18n import Language, t
 
 # The owning options keep their colour on every page ("self-hosted", or "<scenario> ·
 # self-hosted" when several saved scenarios are compared). Rented options take colours in the
@@ -40,19 +41,33 @@ def _kind(option: str) -> str:
     return option.rsplit(" · ", 1)[-1]
 
 
+def option_label(option: str, lang: Language | None = None) -> str:
+    """An option's name in the session's language: the built-in "self-hosted" and "hybrid"
+    (alone or after "<scenario> · ") translated, the user's own names as they are."""
+    kind = _kind(option)
+    if kind not in OPTION_COLORS:
+        return option
+    return option.removesuffix(kind) + t(f"labels.option.{kind}", lang)
+
+
 def cumulative_cash(frame: pd.DataFrame, currency: str) -> go.Figure:
     """Cash paid so far, month by month, one line per option."""
     options = list(dict.fromkeys(frame["option"]))
+    colors = {option_label(name): color for name, color in option_colors(options).items()}
     fig = px.line(
-        frame,
+        frame.assign(option=frame["option"].map(option_label)),
         x="month",
         y="cumulative",
         color="option",
-        category_orders={"option": options},
-        color_discrete_map=option_colors(options),
+        category_orders={"option": list(colors)},
+        color_discrete_map=colors,
         template=TEMPLATE,
-        title="Cumulative cash out, by option",
-        labels={"month": "Month", "cumulative": f"Cash paid so far ({currency})", "option": ""},
+        title=t("labels.cash_title"),
+        labels={
+            "month": t("labels.cash_month"),
+            "cumulative": t("labels.cash_axis", currency=currency),
+            "option": "",
+        },
     )
     fig.update_traces(hovertemplate=f"%{{y:,.0f}} {currency}<extra>%{{fullData.name}}</extra>")
     fig.update_yaxes(rangemode="tozero", tickformat=",.0f")
@@ -66,13 +81,14 @@ def break_even(
     """Self-hosted cost per allocated GPU-hour against allocation (F/u + V), each cloud
     option's price as a flat line, and the break-even allocations as markers."""
     colors = option_colors(["self-hosted", *clouds["option"]])
+    owned = option_label("self-hosted")
     fig = go.Figure(layout={"template": TEMPLATE})
     fig.add_scatter(
         x=curve["u"],
         y=curve["cost"],
-        name="self-hosted",
+        name=owned,
         line={"color": colors["self-hosted"], "width": 3},
-        hovertemplate=f"%{{x:.0%}}: %{{y:,.2f}} {currency}<extra>self-hosted</extra>",
+        hovertemplate=f"%{{x:.0%}}: %{{y:,.2f}} {currency}<extra>{owned}</extra>",
     )
     for row in clouds.itertuples():
         fig.add_scatter(
@@ -88,17 +104,18 @@ def break_even(
         x=found["break_even"],
         y=found["cost"],
         mode="markers",
-        name="break-even",
+        name=t("labels.be_points"),
         marker={"size": 11, "symbol": "diamond", "color": "#1F2937"},
         customdata=found[["option"]],
-        hovertemplate="break-even with %{customdata[0]}: %{x:.0%}<extra></extra>",
+        hovertemplate=t("labels.be_hover") + " %{customdata[0]}: %{x:.0%}<extra></extra>",
     )
     fig.add_vline(x=allocation, line_dash="dot", line_color="#6B7280")
-    fig.add_annotation(x=allocation, y=1, yref="paper", text=f"now: {allocation:.0%}")
+    now = t("labels.be_now", share=f"{allocation:.0%}")
+    fig.add_annotation(x=allocation, y=1, yref="paper", text=now)
     top = max([*clouds["price"].dropna(), float(curve["cost"].iloc[-1])]) * 2.5
-    fig.update_layout(title="Break-even: cost per GPU-hour against allocation", hovermode="closest")
-    fig.update_xaxes(title="Allocation of the owned GPUs (%)", tickformat=".0%", range=[0, 1])
-    fig.update_yaxes(title=f"Cost per useful GPU-hour ({currency})", range=[0, top])
+    fig.update_layout(title=t("labels.be_title"), hovermode="closest")
+    fig.update_xaxes(title=t("labels.be_x"), tickformat=".0%", range=[0, 1])
+    fig.update_yaxes(title=t("labels.be_y", currency=currency), range=[0, top])
     return fig
 
 
@@ -112,14 +129,14 @@ def tornado(frame: pd.DataFrame, base: float, title: str, currency: str) -> go.F
             x=frame[side] - base,
             base=base,
             orientation="h",
-            name=f"driver {'down' if side == 'low' else 'up'}",
+            name=t("labels.driver_down" if side == "low" else "labels.driver_up"),
             marker_color=color,
             customdata=frame[[side]],
-            hovertemplate=f"%{{y}}: NPV %{{customdata[0]:,.0f}} {currency}"
+            hovertemplate=f"%{{y}}: {t('labels.npv')} %{{customdata[0]:,.0f}} {currency}"
             "<extra>%{fullData.name}</extra>",
         )
     fig.add_vline(x=base, line_color="#1F2937")
     fig.update_layout(title=title, barmode="overlay", hovermode="closest")
-    fig.update_yaxes(title="Driver", autorange="reversed")
-    fig.update_xaxes(title=f"NPV of buying ({currency})", tickformat=",.0f")
+    fig.update_yaxes(title=t("labels.driver_axis"), autorange="reversed")
+    fig.update_xaxes(title=t("labels.npv_axis", currency=currency), tickformat=",.0f")
     return fig

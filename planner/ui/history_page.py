@@ -230,7 +230,7 @@ def trace_overview(trace_id: str) -> None:
 
 def _headline(stats: TraceStats) -> None:
     start = t("history.starts", start=stats.start_utc) if stats.start_utc else t("history.relative")
-    st.caption(f"{md(stats.source_file)} · {md(stats.source_format)} · {start}")
+    st.caption(f"{md(stats.source_file)} · {code(stats.source_format)} · {start}")
     jobs, span, gpu_hours, rows = st.columns(4)
     jobs.metric(t("history.jobs"), fmt_number(stats.jobs))
     span.metric(t("history.span"), view.duration_text(stats.span_s))

@@ -295,7 +295,8 @@ def duration_frame(stats: TraceStats) -> tuple[pd.DataFrame, str]:
     name, scale = ("hours", 3600.0) if top >= 3 * 3600 else ("minutes", 60.0)
     unit = t(f"history.unit.{name}")
     values = [stats.duration_s[k] / scale for k in keys]
-    return pd.DataFrame({"percentile": keys, "value": values}), unit
+    shown = [t("labels.max") if k == "max" else k for k in keys]
+    return pd.DataFrame({"percentile": shown, "value": values}), unit
 
 
 def duration_chart(frame: pd.DataFrame, unit: str) -> go.Figure:

@@ -15,6 +15,7 @@ import streamlit as st
 
 from planner.core import i18n as core
 from planner.core.i18n import STYLES, Language, NumberStyle
+from planner.core.notes import Note
 from planner.ui.text import CATALOGS
 
 __all__ = [
@@ -30,6 +31,7 @@ __all__ = [
     "fmt_percent",
     "language",
     "language_switch",
+    "note_text",
     "number_style",
     "reporting_currency",
     "t",
@@ -52,6 +54,14 @@ def language() -> Language:
 def t(key: str, lang: Language | None = None, **values: object) -> str:
     """The text `key` in `lang` (default: the session's), with `{name}` filled from `values`."""
     return core.lookup(CATALOGS, key, lang or language(), **values)
+
+
+def note_text(note: str, lang: Language | None = None) -> str:
+    """A core note (`planner.core.notes.Note`) worded in `lang`; any other text as it is
+    (a note read back from a saved report is plain English)."""
+    if isinstance(note, Note) and f"notes.{note.code}" in CATALOGS["en"]:
+        return t(f"notes.{note.code}", lang, **note.values)
+    return str(note)
 
 
 def reporting_currency() -> str:

@@ -40,7 +40,11 @@ def add_quote_form() -> None:
     """The form for one cloud price quote; saved on submit. The pricing model is chosen
     outside the form, so the term field shows only for the models that take a term."""
     st.markdown(t("prices.add_heading"))
-    model = st.selectbox(t("prices.pricing_model"), PRICING_MODELS, key="prices_add_model")
+    models = {m: t(f"labels.pricing.{m}") for m in PRICING_MODELS}  # fixed now, for AppTest
+    model = st.selectbox(
+        t("prices.pricing_model"), PRICING_MODELS, format_func=models.__getitem__,
+        key="prices_add_model",
+    )  # fmt: skip
     with st.form("prices_add_form"):
         quote = _quote_fields() | {"pricing_model": model}
         if view.needs_term(model):

@@ -19,6 +19,7 @@ from planner.ui import replay_frames as frames
 from planner.ui import replay_view as view
 from planner.ui.i18n import fmt_duration, fmt_number, fmt_percent, t
 from planner.ui.safe import md
+from planner.ui.text import CATALOGS
 from planner.ui.widgets import plot
 
 
@@ -88,7 +89,9 @@ def headline(s: ReplaySummary) -> None:
     )
     waits = view.scoped_waits(s, scope)
     util, completed, unschedulable, mean_wait, p95_wait = st.columns(5)
-    util.metric(t("replay.utilization"), fmt_percent(s.utilization))
+    util.metric(
+        t("replay.utilization"), fmt_percent(s.utilization), help=t("replay.utilization_help")
+    )
     completed.metric(
         t("replay.completed"),
         fmt_number(s.completed),
@@ -172,6 +175,7 @@ def job_filter(jobs: pd.DataFrame) -> view.JobFilter:
             by_status.multiselect(
                 t("replay.filter_status"),
                 sorted(jobs["status"].unique()),
+                format_func=_status,
                 placeholder=t("replay.filter_all"),
                 key="replay_filter_status",
             )
@@ -187,6 +191,12 @@ def job_filter(jobs: pd.DataFrame) -> view.JobFilter:
     )
 
 
+def _status(status: str) -> str:
+    """A job status in the session's language (the table and CSV keep the code)."""
+    key = f"labels.status.{status}"
+    return t(key) if key in CATALOGS["en"] else status
+
+
 def job_table(run: view.ReplayView) -> None:
     """The per-job table, filtered, with the full and the filtered schedule as CSV."""
     jobs = run.schedule
@@ -194,7 +204,8 @@ def job_table(run: view.ReplayView) -> None:
     mask = view.job_mask(jobs, keep)
     shown = jobs[mask] if keep.active else jobs
     st.caption(t("replay.rows", shown=fmt_number(len(shown)), total=fmt_number(len(jobs))))
-    st.dataframe(shown, hide_index=True)
+    headers = {c: st.column_config.Column(t(f"labels.job.{c}")) for c in shown.columns}
+    st.dataframe(shown, hide_index=True, column_config=headers)
     full, filtered = st.columns(2)
     full.download_button(
         t("replay.download_full"),

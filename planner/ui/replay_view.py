@@ -299,9 +299,9 @@ def run_caption(trace_label: str, s: ReplaySummary) -> str:
         "replay.run_caption",
         trace=md(trace_label),
         gpus=fmt_number(s.gpu_capacity),
-        admission=policy.admission,
-        placement=policy.placement,
-        queueing=policy.queueing,
+        admission=t(f"cluster.admission_name.{policy.admission}"),
+        placement=t(f"cluster.placement_name.{policy.placement}"),
+        queueing=t(f"cluster.queueing_name.{policy.queueing}"),
         seed=policy.seed,
     )
 

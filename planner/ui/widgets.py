@@ -58,15 +58,23 @@ def choice(
     explanations: Mapping[str, str],
     *,
     key: str,
+    names: Mapping[str, str] | None = None,
 ) -> Any:
-    """A selectbox whose tooltip explains every option in one line each."""
+    """A selectbox whose tooltip explains every option in one line each; `names` are the
+    options' readable names (in the reader's language), shown with the code YAML uses."""
+    shown = {o: _named(o, (names or {}).get(o, o)) for o in options}
     return where.selectbox(
         label,
         options,
         index=list(options).index(value) if value in options else 0,
-        help="\n".join(f"- **{name}**: {text}" for name, text in explanations.items()),
+        format_func=shown.__getitem__,  # fixed now: AppTest calls it outside the session
+        help="\n".join(f"- **{shown.get(o, o)}**: {text}" for o, text in explanations.items()),
         key=key,
     )
+
+
+def _named(code: str, name: str) -> str:
+    return code if name == code else f"{name} ({code})"
 
 
 def explained_choice(
@@ -77,9 +85,10 @@ def explained_choice(
     explanations: Mapping[str, str],
     *,
     key: str,
+    names: Mapping[str, str] | None = None,
 ) -> Any:
     """`choice`, with the chosen option's one-line explanation shown under it."""
-    chosen = choice(where, label, options, value, explanations, key=key)
+    chosen = choice(where, label, options, value, explanations, key=key, names=names)
     where.caption(explanations.get(str(chosen), ""))
     return chosen
 

@@ -8,6 +8,7 @@ What may stay in Latin letters, and why:
 - the data's own names: team and queue names from the trace, scenario and option names from
   the scenario files, providers, instances, regions and GPU models from the price book, file
   names and trace ids (the user typed or uploaded them; translating them would hide them);
+  the price book's pricing models are among its values ("on_demand"), as its CSV writes them;
 - technical tokens a Chinese reader of this tool uses as they are (`TECHNICAL`: units, currency
   codes, file formats, finance acronyms, the Kubernetes schedulers' own names);
 - command lines and YAML/CSV field names quoted as inline code (`planner replay`), typed as
@@ -20,7 +21,7 @@ The pages run once per module (a fixture); each test reads their collected texts
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -34,21 +35,24 @@ from tests.pages.app import APP
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT_S = 120  # the first page imports the sample trace; a busy machine is slow
 PAGES = ("overview", "history", "cluster", "replay", "prices", "compare", "capacity")
-TECHNICAL = frozenset(
-    """
-    GPU CPU MIG FGD GiB MB GB TB kW kWh PUE UTC ATC NPV IRR EAC TCO CSV TSV TXT XLSX xlsx
-    YAML PDF Excel gzip json kubectl Kueue Volcano ClusterQueue WorkloadPriorityClass Pod
-    EASY SKU IaaS FX API URL http https www
+_TECHNICAL_WORDS = """
+    GPU CPU MIG FGD GiB KiB MB GB TB kW kWh PUE UTC ATC NPV IRR EAC TCO SKU FX BI SXM
+    CSV TSV TXT XLSX xlsx YAML PDF Excel JSON json gzip API URL
+    kubectl Kubernetes Kueue Volcano ClusterQueue WorkloadPriorityClass Pod EASY FIFO
+    Koordinator Slurm openb Kubecost OpenCost
     USD CNY EUR GBP JPY HKD SGD KRW TWD INR AUD CAD CHF
-    """.split()
-)
+"""
+TECHNICAL = frozenset(_TECHNICAL_WORDS.split())
 # The language switch names each language in its own script.
 BILINGUAL = ("Language / 语言", "English")
 _CODE_SPAN = re.compile(r"`[^`]*`")
 _GLOSS = re.compile(r"(?<=[\u3000-\u9fff\uff00-\uffef])\s*[(（][A-Za-z0-9_.\-]+[)）]")
 _PLOTLY = re.compile(r"%\{[^}]*\}|<extra>.*?</extra>|</?[a-z]+>|&[a-z]+;")
 _ICON = re.compile(r":material/[a-z_]+:")
+_TRACE_ID = re.compile(r"\b(?=[a-f]*\d)[0-9a-f]{12}\b")  # a stored trace's id
+_SERVER = re.compile(r"(?<=\d)x(?=[A-Z])")  # "8xA100": a server of 8 GPUs of a model
 _WORD = re.compile(r"[A-Za-z]{2,}")
+Names = list[tuple[str, re.Pattern[str]]]
 
 
 # --- what the pages show -----------------------------------------------------------------
@@ -96,7 +100,7 @@ def _table_headers(node: Any) -> Iterator[str]:
 def _texts(node: Any) -> Iterator[tuple[str, str]]:
     """(where, text) for `node` and everything under it."""
     kind = getattr(node, "type", type(node).__name__)
-    proto = getattr(node, "proto", None)
+    proto: Any = getattr(node, "proto", None)
     if kind == "plotly_chart":
         yield from _chart_texts(json.loads(proto.spec))
     elif kind in ("dataframe", "arrow_data_frame"):
@@ -130,8 +134,6 @@ def shown(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[tuple[str,
         at = _open("compare", compare_scenario="sample-tco.yaml")
         assert not at.exception
         found["compare sample-tco.yaml"] = list(_texts(at._tree))
-        at = _open("capacity")  # after the comparison, the sweep has a scenario to size
-        found["capacity after compare"] = list(_texts(at._tree))
     finally:
         patch.undo()
     return found
@@ -152,8 +154,8 @@ def _strings(value: Any) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def data_names(shown: dict[str, list[tuple[str, str]]]) -> list[str]:
-    """The names the data brings (longest first, so "AWS China" goes before "AWS")."""
+def data_names() -> Names:
+    """The names the data brings."""
     names: set[str] = set()
     for path in (ROOT / "data" / "scenarios").glob("*.yaml"):
         names.add(path.name)
@@ -162,7 +164,16 @@ def data_names(shown: dict[str, list[tuple[str, str]]]) -> list[str]:
         names |= {path.name, path.stem}  # the stem names the stored trace
         names |= _cells(pd.read_csv(path))
     names |= _price_book_names()
-    return sorted((n for n in names if _WORD.search(n)), key=len, reverse=True)
+    return named(n for n in names if re.search("[A-Za-z]", n))
+
+
+def named(names: Iterable[str]) -> Names:
+    """Each name with a pattern matching it whole, longest first ("AWS China" goes before
+    "AWS"; a queue "M" must not hide "MIG")."""
+    return [
+        (n, re.compile(rf"(?<![A-Za-z0-9]){re.escape(n)}(?![A-Za-z0-9])"))
+        for n in sorted(names, key=len, reverse=True)
+    ]
 
 
 def _price_book_names() -> set[str]:
@@ -177,31 +188,37 @@ def _cells(*frames: pd.DataFrame) -> set[str]:
     return {v for f in frames for c in f.columns for v in f[c].unique() if isinstance(v, str)}
 
 
-def english_words(text: str, names: list[str]) -> list[str]:
+def english_words(text: str, names: Names) -> list[str]:
     """The English words left in `text` once the allowed parts are taken out."""
     if text in BILINGUAL:
         return []
     rest = _ICON.sub(" ", _PLOTLY.sub(" ", _CODE_SPAN.sub(" ", text.replace("\u2060", ""))))
-    for name in names:
-        rest = rest.replace(name, " ")
-    rest = _GLOSS.sub(" ", rest)
+    rest = _GLOSS.sub(" ", _TRACE_ID.sub(" ", rest))
+    for name, whole in names:
+        if name in rest:  # a cheap test first: the pattern is slower
+            rest = whole.sub(" ", rest)
+    rest = _SERVER.sub(" ", rest)
     return [word for word in _WORD.findall(rest) if word not in TECHNICAL]
 
 
 def _leftovers(
-    shown: dict[str, list[tuple[str, str]]], names: list[str], kinds: tuple[str, ...]
+    shown: dict[str, list[tuple[str, str]]], names: Names, kinds: tuple[str, ...]
 ) -> list[str]:
-    found = []
+    found, said = [], {}  # the same text on several pages is checked once
     for page, texts in shown.items():
         for where, text in texts:
-            words = english_words(text, names) if where.startswith(kinds) else []
+            if not where.startswith(kinds):
+                continue
+            if text not in said:
+                said[text] = english_words(text, names)
+            words = said[text]
             if words:
                 found.append(f"{page} | {where} | {' '.join(words)} | {text[:60]!r}")
     return sorted(set(found))
 
 
 def test_the_charts_speak_chinese(
-    shown: dict[str, list[tuple[str, str]]], data_names: list[str]
+    shown: dict[str, list[tuple[str, str]]], data_names: Names
 ) -> None:
     assert sum(where.startswith("chart") for t in shown.values() for where, _ in t) > 50
     left = _leftovers(shown, data_names, ("chart",))
@@ -209,7 +226,7 @@ def test_the_charts_speak_chinese(
 
 
 def test_the_table_headers_speak_chinese(
-    shown: dict[str, list[tuple[str, str]]], data_names: list[str]
+    shown: dict[str, list[tuple[str, str]]], data_names: Names
 ) -> None:
     kinds = ("dataframe", "arrow_data_frame")
     assert sum(where.startswith(kinds) for t in shown.values() for where, _ in t) > 50
@@ -218,7 +235,7 @@ def test_the_table_headers_speak_chinese(
 
 
 def test_everything_else_speaks_chinese(
-    shown: dict[str, list[tuple[str, str]]], data_names: list[str]
+    shown: dict[str, list[tuple[str, str]]], data_names: Names
 ) -> None:
     others = tuple({where.split()[0] for t in shown.values() for where, _ in t} - {"chart"})
     others = tuple(k for k in others if k not in ("dataframe", "arrow_data_frame"))
@@ -228,7 +245,7 @@ def test_everything_else_speaks_chinese(
 
 def test_the_check_catches_english() -> None:
     # The filter must not be so loose that it lets English through.
-    names = ["team-a", "AWS H100 on-demand"]
+    names = named(["team-a", "AWS H100 on-demand", "M"])
     assert english_words("Cumulative cash out, by option", names) == [
         "Cumulative",
         "cash",
@@ -240,4 +257,5 @@ def test_the_check_catches_english() -> None:
     assert english_words("集群已满 (cluster_full)", names) == []
     assert english_words("%{y:,.2f} USD<extra>self-hosted</extra>", names) == []
     assert english_words("用 `planner replay` 运行", names) == []
+    assert english_words("MIG 布局", names) == []
     assert english_words("break-even with %{customdata[0]}", names) == ["break", "even", "with"]

@@ -13,6 +13,8 @@ from planner.ui.text import (
     compare,
     fill,
     history,
+    labels,
+    notes,
     options,
     overview,
     prices,
@@ -36,6 +38,8 @@ _MODULES = (
     scenarios,
     twin,
     options,
+    labels,
+    notes,
     chargeback,
 )
 

@@ -120,7 +120,7 @@ ZH = {
     "capacity.target": "p95 等待目标（小时）",
     "capacity.target_help": (
         "按 GPU 作业统计：纯 CPU 作业通常立即开始，会掩盖 GPU 作业的等待。"
-        "场景中的 `wait_scope`（all-jobs、team:名称）可以改变统计范围。"
+        "场景中的 `wait_scope`（`all-jobs`、`team:名称`）可以改变统计范围。"
     ),
     "capacity.horizon": "期限",
     "capacity.years": "{years} 年",

@@ -416,7 +416,7 @@ ZH = {
     "cluster.import.title": "从 kubectl 或节点列表导入节点",
     "cluster.import.upload": "`kubectl get nodes -o json` 输出或节点列表（最大 {limit} MB）",
     "cluster.import.upload_help": (
-        "kubectl JSON：读取可分配的 GPU、CPU 与内存，从 nvidia.com/gpu.product 标签读取 GPU 型号，"
+        "kubectl JSON：读取可分配的 GPU、CPU 与内存，从 `nvidia.com/gpu.product` 标签读取 GPU 型号，"
         "并读取 MIG 布局。节点列表：openb 节点列表，或任何含节点编号列和 GPU 数列的表格"
         "（CSV、TSV、XLSX，也可 gzip 压缩）。"
     ),
@@ -436,7 +436,7 @@ ZH = {
     "cluster.policy.seed": "随机种子",
     "cluster.policy.seed_help": "随机放置和退避抖动使用此种子",
     "cluster.policy.depth": "回填深度",
-    "cluster.policy.depth_help": "每轮在队首之后检查的作业数（Slurm 的 bf_max_job_test）",
+    "cluster.policy.depth_help": "每轮在队首之后检查的作业数（Slurm 的 `bf_max_job_test`）",
     "cluster.policy.estimate": "运行时间估计系数",
     "cluster.policy.estimate_help": (
         "回填按实际运行时间乘以此系数估计作业运行时间（用户通常高估：不小于 1）"
@@ -447,12 +447,12 @@ ZH = {
     ),
     "cluster.admission.gang": "作业的所有 Pod 同时启动，否则都不启动（Kueue、Volcano、协同调度）",
     "cluster.admission.pod": (
-        "有空间时逐个放置 Pod（默认 kube-scheduler）；部分放置的作业会让已占的 GPU "
+        "有空间时逐个放置 Pod（默认 `kube-scheduler`）；部分放置的作业会让已占的 GPU "
         "空闲，直到最后一个 Pod 落地"
     ),
     "cluster.placement.best-fit": "选择放置后剩余容量最少的节点（GPU 与 CPU 占比等权）",
-    "cluster.placement.binpack": "kube-scheduler 的 MostAllocated 打分（GPU、CPU、内存）",
-    "cluster.placement.spread": "kube-scheduler 的 LeastAllocated 打分（GPU、CPU、内存，k8s 默认）",
+    "cluster.placement.binpack": "`kube-scheduler` 的 `MostAllocated` 打分（GPU、CPU、内存）",
+    "cluster.placement.spread": "`kube-scheduler` 的 `LeastAllocated` 打分（GPU、CPU、内存，Kubernetes 默认）",
     "cluster.placement.random": "在能放下的节点中均匀随机选择（使用种子）",
     "cluster.placement.fgd": (
         "碎片梯度下降（ATC'23）：按作业的 GPU 请求分布衡量，选择碎片增长最少的节点"
@@ -556,9 +556,9 @@ ZH = {
     "cluster.queues.import": "导入 Kueue 或 Volcano YAML",
     "cluster.queues.upload": "Kueue 或 Volcano YAML（最大 {limit} MB）",
     "cluster.queues.upload_help": (
-        "即用 kubectl apply 的 YAML：Kueue 的 ResourceFlavor、ClusterQueue、Cohort "
-        "与 LocalQueue 文档，"
-        "或 Volcano 队列及调度器 ConfigMap；与 `planner replay --queues` 使用同一读取器"
+        "即用 `kubectl apply` 的 YAML：Kueue 的 `ResourceFlavor`、`ClusterQueue`、`Cohort` "
+        "与 `LocalQueue` 文档，"
+        "或 Volcano 队列及调度器 `ConfigMap`；与 `planner replay --queues` 使用同一读取器"
     ),
     "cluster.queues.read_kueue": "**{file}**：Kueue 配置，{queues} 个 ClusterQueue",
     "cluster.queues.read_volcano": "**{file}**：Volcano 配置，{queues} 个队列",
@@ -609,18 +609,18 @@ ZH = {
         "被抢占的 Pod 在此时长内继续占用 GPU 和配额（Kubernetes 默认 30 秒）"
     ),
     "cluster.sharing.caption": (
-        "各 GPU 型号的共享方式：整卡（无）、MIG 切分或时间片。预定义 MIG 布局：{layouts}；"
-        "也可列出实例规格，如 3g.40gb, 2g.20gb, 1g.10gb, 1g.10gb；留空或 dynamic："
+        "各 GPU 型号的共享方式：整卡（无）、MIG 切分或时间片。预定义 MIG 布局：`{layouts}`；"
+        "也可列出实例规格，如 `3g.40gb, 2g.20gb, 1g.10gb, 1g.10gb`；留空或 `dynamic`："
         "在请求落地处动态创建实例。"
     ),
     "cluster.sharing.type_help": "集群中的某个 GPU 型号，或用 * 表示未列出的所有型号",
     "cluster.sharing.mode": "共享方式",
     "cluster.sharing.strategy": "MIG 策略",
     "cluster.sharing.strategy_help": (
-        "single：每块 GPU 使用同一规格，以 nvidia.com/gpu 暴露；mixed：各规格为独立资源"
+        "`single`：每块 GPU 使用同一规格，以 `nvidia.com/gpu` 暴露；`mixed`：各规格为独立资源"
     ),
     "cluster.sharing.layout": "MIG 布局",
-    "cluster.sharing.layout_help": "预定义布局名、实例规格列表，或 dynamic（动态）",
+    "cluster.sharing.layout_help": "预定义布局名、实例规格列表，或 `dynamic`（动态）",
     "cluster.sharing.relayout": "重新切分耗时（秒）",
     "cluster.sharing.relayout_help": (
         "有布局的 mixed MIG：按需重新切分空闲 GPU，耗时如此；留空：从不"

@@ -215,8 +215,8 @@ ZH = {
     ),
     "compare.scope_help": (
         "每个方案为作业轨迹中的哪些作业付费。纯 CPU 作业不需要 GPU；它们要么两边都计价（云端 CPU "
-        "实例和自有 CPU），要么两边都不计，绝不只计一边。由场景的 `scope:` 设置选择（gpu-jobs 或 "
-        "all-jobs）。"
+        "实例和自有 CPU），要么两边都不计，绝不只计一边。由场景的 `scope:` 设置选择（`gpu-jobs` 或 "
+        "`all-jobs`）。"
     ),
     "compare.ledger_title.gpu_hours": "**各方案如何满足需求（GPU 小时）**",
     "compare.ledger_title.cpu_hours": "**各方案如何满足纯 CPU 作业（CPU 小时）**",

@@ -188,8 +188,7 @@ ZH = {
         "或减少抢占。"
     ),
     "replay.run_caption": (
-        "{trace}，共 {gpus} 块 GPU：{admission} 准入，{placement} 放置，"
-        "{queueing} 排队，随机种子 {seed}"
+        "{trace}，共 {gpus} 块 GPU：{admission} · {placement} · {queueing}，随机种子 {seed}"
     ),
     "replay.note": "注意：{note}",
     "replay.utilization": "利用率",
