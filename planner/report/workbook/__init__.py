@@ -1,1 +1,2 @@
-"""The workbook finance recalculates: its sheets, live formulas and defined names (`planner.report.excel.write_xlsx` assembles them)."""
+"""The workbook finance recalculates: its sheets, live formulas and defined names
+(`planner.report.excel.write_xlsx` assembles them)."""

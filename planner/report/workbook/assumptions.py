@@ -158,7 +158,7 @@ def assumptions_sheet(
     sheet.freeze_panes = "B4"
     out.row += 1
     model = (text("report.wb.source.model", lang), "", "")
-    general = (
+    general: tuple[tuple[str, float, Kind, str, str], ...] = (
         ("discount_rate", inputs.discount_rate, "percent", "DiscountRate", "per_year"),
         ("months", months, "int", "Months", "months"),
         ("hours", HOURS_PER_MONTH, "decimal", "HoursPerMonth", "hours"),
@@ -172,7 +172,7 @@ def assumptions_sheet(
         out.input(
             text(f"report.wb.in.{key}", lang),
             value,
-            kind,  # type: ignore[arg-type]
+            kind,
             name,
             unit=_unit(unit, book),
             source=sources.get(key, model),

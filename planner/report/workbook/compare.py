@@ -8,6 +8,7 @@ cumulative saving crossing zero at its break-even month.
 """
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from openpyxl.chart import LineChart, Reference
 from openpyxl.worksheet.worksheet import Worksheet
@@ -31,6 +32,10 @@ from planner.report.workbook.owned import COL as OWN
 from planner.report.workbook.owned import figure
 from planner.report.workbook.rented import COL as RENT
 from planner.report.workbook.rented import rented_figure
+
+if TYPE_CHECKING:
+    from planner.report.cells import Kind
+
 
 _PER_CLOUD = ("saving", "cumulative", "discounted", "started", "paid", "even")
 _SUMMARY = ("option", "npv", "irr", "payback", "break_even", "utilization", "npv_model")
@@ -72,7 +77,7 @@ def comparison_sheet(
         put_text(sheet.cell(row, 1), label)
         npv = npv_formula(head, rest if months > 1 else None, names.rate)
         margin = f"({rented_figure(cloud, 'per_gpu_hour')}-{figure(owned, 'variable')})"
-        cells = {
+        cells: dict[int, tuple[str, Kind]] = {
             2: (npv, "money"),
             3: (f'IFERROR((1+IRR({savings},{_guess(model, k)}))^12-1,"{never}")', "percent"),
             4: (_first(sheet, col["paid"], first, last, never), "int"),
@@ -80,7 +85,7 @@ def comparison_sheet(
             6: (f'IF({margin}>0,{figure(owned, "fixed")}/{margin},"{never}")', "percent"),
         }
         for column, (formula, kind) in cells.items():
-            put_formula(sheet.cell(row, column), formula, kind, cur)  # type: ignore[arg-type]
+            put_formula(sheet.cell(row, column), formula, kind, cur)
         if k < len(model):
             put(sheet.cell(row, 7), model[k].npv_of_buying, "money", cur)
     sheet.freeze_panes = sheet.cell(first, 3).coordinate
@@ -121,8 +126,8 @@ def _monthly(
             even: f"IF(AND({c(started)}=1,{c(discounted)}>=-{tolerance}),1,0)",
         }
         for column, formula in cells.items():
-            kind = "int" if column in (started, paid, even) else "money"
-            put_formula(sheet.cell(r, column), formula, kind, cur)  # type: ignore[arg-type]
+            kind: Kind = "int" if column in (started, paid, even) else "money"
+            put_formula(sheet.cell(r, column), formula, kind, cur)
             if kind == "money":
                 sheet.cell(r, column).number_format = "#,##0.00"
 

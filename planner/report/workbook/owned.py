@@ -17,6 +17,7 @@ The key figures (column U) sit at fixed rows so other sheets can refer to them.
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
@@ -37,6 +38,9 @@ from planner.report.workbook.book import (
     widths,
 )
 
+if TYPE_CHECKING:
+    from planner.report.cells import Kind
+
 COLUMNS = (
     "month",
     "in_service",
@@ -49,6 +53,7 @@ COLUMNS = (
     "cash",
     "cumulative",
 )
+
 COL = {key: k for k, key in enumerate(COLUMNS, start=1)}
 FIGURES = (
     "servers",
@@ -85,7 +90,7 @@ ROW = {key: k for k, key in enumerate(FIGURES, start=2)}
 ENERGY_COLUMN = 23
 """Hour, allocation, tariff, kW: the energy table's first column (W)."""
 _MONEY = {"capex", "colocation", "support", "staff", "software", "spares", "bridge", "burst"}
-_KINDS = {
+_KINDS: "dict[str, Kind]" = {
     "servers": "number",
     "gpus": "number",
     "lead": "int",
@@ -171,8 +176,8 @@ def owned_sheet(
             "cumulative": c("cash") if r == 2 else f"{c('cumulative', r - 1)}+{c('cash')}",
         }
         for key, formula in cells.items():
-            kind = "int" if key == "in_service" else "money"
-            put_formula(sheet.cell(r, COL[key]), formula, kind, cur)  # type: ignore[arg-type]
+            kind: Kind = "int" if key == "in_service" else "money"
+            put_formula(sheet.cell(r, COL[key]), formula, kind, cur)
     _totals(book, sheet, names, mine, bridge=bridge, months=months)
     _depreciation(book, (dep_sheet, dep_col), sheet, names=names, months=months)
     sheet.freeze_panes = "B2"
@@ -226,8 +231,7 @@ def _figures(
 def _put_figure(book: Book, sheet: Worksheet, key: str, formula: str) -> None:
     row = ROW[key]
     put_text(sheet.cell(row, LABEL_COLUMN), text(f"report.wb.fig.{key}", book.lang))
-    kind = _KINDS.get(key, "money")
-    put_formula(sheet.cell(row, VALUE_COLUMN), formula, kind, book.currency)  # type: ignore[arg-type]
+    put_formula(sheet.cell(row, VALUE_COLUMN), formula, _KINDS.get(key, "money"), book.currency)
 
 
 def _energy_span(sheet: Worksheet) -> list[str]:

@@ -10,6 +10,8 @@ Its key figures (column U) sit at the rows `planner.report.workbook.owned` uses,
 bridge and the comparison refer to them by key.
 """
 
+from typing import TYPE_CHECKING
+
 from openpyxl.worksheet.worksheet import Worksheet
 
 from planner.report.text import text
@@ -28,6 +30,9 @@ from planner.report.workbook.book import (
 )
 from planner.report.workbook.owned import LABEL_COLUMN, VALUE_COLUMN, figure
 
+if TYPE_CHECKING:
+    from planner.report.cells import Kind
+
 COLUMNS = ("month", "compute", "commitment", "other", "pnl", "cash", "cumulative")
 COL = {key: k for k, key in enumerate(COLUMNS, start=1)}
 FIGURES = (
@@ -45,8 +50,9 @@ FIGURES = (
     "npv_cash",
     "eac",
 )
+
 ROWS = {key: k for k, key in enumerate(FIGURES, start=2)}
-_KINDS = {
+_KINDS: "dict[str, Kind]" = {
     "useful_month": "number",
     "useful": "number",
     "per_useful": "rate",
@@ -110,8 +116,7 @@ def rented_sheet(book: Book, sheet: Worksheet, names: Names, mine: CloudNames, m
     for key, formula in formulas.items():
         row = ROWS[key]
         put_text(sheet.cell(row, LABEL_COLUMN), text(f"report.wb.cfig.{key}", lang))
-        kind = _KINDS.get(key, "money")
-        put_formula(sheet.cell(row, VALUE_COLUMN), formula, kind, cur)  # type: ignore[arg-type]
+        put_formula(sheet.cell(row, VALUE_COLUMN), formula, _KINDS.get(key, "money"), cur)
     put_text(sheet.cell(1, LABEL_COLUMN), text("report.wb.key_figures", lang)).font = BOLD
     sheet.freeze_panes = "B2"
     widths(sheet, {**dict.fromkeys(range(1, 8), 14.0), LABEL_COLUMN: 40, VALUE_COLUMN: 16})

@@ -75,9 +75,9 @@ def sensitivity_sheet(book: Book, sheet: Worksheet, reports: Sequence[Named]) ->
         rate = report.inputs.discount_rate if report.inputs else None
         for bar in s.bars:
             base = rate if bar.driver == "rate" and rate is not None else 1.0
-            kind = "percent" if bar.driver == "rate" else "decimal"
+            kind: Kind = "percent" if bar.driver == "rate" else "decimal"
             label = text(f"report.driver.{bar.driver}", lang)
-            cells = (
+            cells: tuple[tuple[str | float, Kind], ...] = (
                 (name, "text"),
                 (s.output, "text"),
                 (label, "text"),
@@ -89,7 +89,7 @@ def sensitivity_sheet(book: Book, sheet: Worksheet, reports: Sequence[Named]) ->
                 (s.base, "money"),
             )
             for k, (value, cell_kind) in enumerate(cells, start=1):
-                put(sheet.cell(r, k), value, cell_kind, cur)  # type: ignore[arg-type]
+                put(sheet.cell(r, k), value, cell_kind, cur)
             r += 1
     sheet.freeze_panes = "A2"
     for k, size in enumerate((24, 40, 22, 12, 12, 16, 16, 16, 16), start=1):
