@@ -5,11 +5,13 @@ quota (hypothesis); and a small replayed TCO carries per-team GPU-hours and Kueu
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from openpyxl import Workbook
 
 from planner.core.file_access import LOCAL_FILES
 from planner.cost.chargeback import RULES, Rule, allocate, cents, split_cents
 from planner.cost.results import TcoReport
 from planner.report import build_report
+from planner.report.chargeback_sheet import add_chargeback_sheet
 from planner.report.chargeback_table import chargeback, totals, wide_rows
 from planner.service.tco_files import load_tco_scenario
 from planner.service.tco_run import run_tco
@@ -136,3 +138,13 @@ def test_each_options_column_adds_up_to_its_total(small: TcoReport, rule: Rule) 
         assert column == cents(option.total) == round(totals(cb)[k] * 100)
     idle_rows = [label for label, _ in rows if label.startswith("Idle")]
     assert bool(idle_rows) == (rule == "idle")
+
+
+def test_the_sheet_is_in_chinese_and_states_the_rule(small: TcoReport) -> None:
+    book = Workbook()
+    sheet = add_chargeback_sheet(book, build_report([("s", small)], 0, "zh"), "quota")
+
+    values = [c.value for row in sheet.iter_rows() for c in row if c.value is not None]
+    assert sheet.title == "成本分摊"
+    assert {"团队（队列）", "自建", "混合", "合计（以上各行之和）"} <= set(values)
+    assert any("按配额分摊" in str(v) and "Kueue" in str(v) for v in values)

@@ -96,6 +96,7 @@ def test_several_scenarios_share_one_chargeback_sheet(folder: Path) -> None:
 def test_the_cli_writes_the_bytes_the_downloads_build(folder: Path) -> None:
     report(folder, "same.csv", "--chargeback", "idle")
     report(folder, "same.xlsx", "--chargeback", "idle")
+    report(folder, "same.pdf", "--chargeback", "idle")
     with connect(folder / "p.duckdb") as con:
         priced = run_tco(con, load_tco_scenario(folder / "scenario.yaml"), files=LOCAL_FILES)
     named = [("small teams", priced)]
@@ -103,11 +104,13 @@ def test_the_cli_writes_the_bytes_the_downloads_build(folder: Path) -> None:
 
     csv_files = report_files(digest, named, (0, "en", "csv", "idle"))
     xlsx = report_files(digest, named, (0, "en", "xlsx", "idle"))
+    pdf = report_files(digest, named, (0, "en", "pdf", "idle"))
 
     assert csv_files[""] == (folder / "same.csv").read_bytes()
     assert csv_files["-jobs"] == (folder / "same-jobs.csv").read_bytes()
     assert csv_files["-chargeback"] == (folder / "same-chargeback.csv").read_bytes()
     assert xlsx[""] == (folder / "same.xlsx").read_bytes()
+    assert pdf[""] == (folder / "same.pdf").read_bytes()
 
 
 def test_horizon_picks_the_chargebacks_horizon(folder: Path) -> None:
