@@ -16,6 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from fontTools.ttLib import TTFont  # type: ignore[import-untyped]
 
 from planner.cli import main
 from planner.core.i18n import fmt_money
@@ -269,11 +270,16 @@ def test_prices_are_listed_once_each(
 
 
 def test_the_chinese_pdf_embeds_a_cjk_font_and_says_the_headline_in_chinese(
-    poppler: None, chinese: Path, worked: TcoReport
+    poppler: None, chinese: Path, worked: TcoReport, fonts: Fonts
 ) -> None:
+    assert fonts.cjk is not None
+    with TTFont(fonts.cjk, fontNumber=0, lazy=True) as font:
+        cjk_name = font["name"].getDebugName(6)  # the PostScript name pdffonts lists
     listed = _run("pdffonts", str(chinese)).splitlines()[2:]
-    embedded = [line for line in listed if " yes " in line and "Identity-H" in line]
+    # name, type, encoding, then "emb sub uni": the subset of the CJK font is embedded
+    embedded = [line.split() for line in listed if cjk_name in line]
     assert embedded, listed
+    assert all(fields[-5:-2] == ["yes", "yes", "yes"] for fields in embedded), listed
 
     summary = _page_text(chinese, 1)
     expected = _expected(worked)
