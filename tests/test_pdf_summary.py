@@ -314,3 +314,10 @@ def test_the_readme_shows_the_summary_page() -> None:
 
     assert "(docs/screenshots/pdf-summary.png)" in (root / "README.md").read_text()
     assert shot.read_bytes().startswith(b"\x89PNG")
+
+
+def test_the_same_report_gives_the_same_bytes(worked: TcoReport, fonts: Fonts) -> None:
+    """`planner report` and the Compare page's download must hand out the same file."""
+    report = build_report([(NAME, worked)], 1, "zh")
+
+    assert write_pdf(report, fonts).data == write_pdf(report, fonts).data
