@@ -160,7 +160,7 @@ def test_chinese_report_has_chinese_labels_and_conclusion(worked: TcoReport) -> 
     report = build_report([(NAME, worked)], 0, "zh")
 
     book = load_workbook(io.BytesIO(write_xlsx(report)))
-    assert book.sheetnames[:3] == ["封面", "假设", "self-hosted"]
+    assert book.sheetnames[:3] == ["封面", "假设", "自建"]
     assert "月度现金流" in book.sheetnames and "方案（全部期限）" in book.sheetnames
     facts = _summary_values(book)
     assert facts["自建：每已装 GPU 小时成本"].value == pytest.approx(2.4959, abs=1e-4)

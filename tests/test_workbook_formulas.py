@@ -344,7 +344,7 @@ def test_a_chinese_workbook_names_its_sheets_and_inputs_in_chinese(
     assert {"比较", "月度现金流", "折旧", "敏感性", "需求台账", "回放"} <= set(book.sheetnames)
     assumptions = {row[0] for row in book["假设"].iter_rows(min_row=4, values_only=True)}
     assert {"折现率（名义）", "PUE（能效比）", "电价", "每全职人员成本"} <= assumptions
-    assert book["self-hosted"]["Q1"].value == "现金流"
+    assert book["自建"]["Q1"].value == "现金流"
 
 
 def test_two_scenarios_in_one_workbook_each_recalculate(

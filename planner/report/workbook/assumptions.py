@@ -24,6 +24,7 @@ from planner.report.workbook.book import (
     TITLE,
     Book,
     header,
+    option_label,
     put,
     put_formula,
     put_text,
@@ -207,6 +208,8 @@ def _bare_metal(out: _Writer, inputs: TcoInputs, names: Names) -> None:
     out.section("report.wb.section.owned")
     values: dict[str, float | None] = {f: getattr(bm, f) for f, *_ in _SCALARS}
     values["tax_life_years"] = bm.tax_life_years or bm.life_years
+    if bm.fte_per_server is not None:
+        values["fte"] = None  # staff follows the servers; the total is not used
     for field_name, name, kind, unit in _SCALARS:
         value = values[field_name]
         if value is None:
@@ -338,7 +341,7 @@ def _quantities(
     out.section("report.wb.section.replay")
     replay = (text("report.wb.source.replay", lang), "", "")
     for k, owned in enumerate(inputs.owned, start=1):
-        tag = f"{owned.name}"
+        tag = option_label(owned.name, lang)
         label = text("report.wb.in.useful", lang, name=tag)
         useful = out.input(
             label,

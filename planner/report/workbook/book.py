@@ -19,6 +19,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 from planner.core.i18n import Language, number_style
 from planner.core.spreadsheet_text import is_formula_like
 from planner.report.cells import Kind
+from planner.report.text import text
 
 BOLD = Font(bold=True)
 TITLE = Font(bold=True, size=14)
@@ -96,6 +97,16 @@ class Book:
         target = absolute(first) + ("" if last is None else ":" + absolute(last))
         self.wb.defined_names[name] = DefinedName(name, attr_text=f"{quote(sheet)}!{target}")
         return name
+
+
+OWNED = ("self-hosted", "hybrid")
+"""The model's names of the options that own servers."""
+
+
+def option_label(name: str, lang: Language) -> str:
+    """The model's own option names (self-hosted, hybrid) in `lang`; a cloud option's as
+    the user named it."""
+    return text(f"report.pdf.option.{name}", lang) if name in OWNED else name
 
 
 def quote(sheet: Worksheet) -> str:

@@ -10,14 +10,12 @@ from planner.cost.inputs import TcoInputs
 from planner.cost.results import Horizon, TcoReport
 from planner.report.text import text
 from planner.report.workbook.assumptions import assumptions_sheet
-from planner.report.workbook.book import Book, ref
+from planner.report.workbook.book import Book, option_label, ref
 from planner.report.workbook.compare import comparison_sheet
 from planner.report.workbook.owned import COL as OWN
 from planner.report.workbook.owned import Bridge, owned_sheet
 from planner.report.workbook.rented import COL as RENT
 from planner.report.workbook.rented import rented_figure, rented_sheet
-
-OWNED = ("self-hosted", "hybrid")
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +52,7 @@ def live_sheets(
         prefix=prefix,
     )
     owned = {o.name: o for o in inputs.owned}
-    sheets = [(o.name, book.sheet(tag + o.name)) for o in horizon.options]
+    sheets = [(o.name, book.sheet(tag + option_label(o.name, lang))) for o in horizon.options]
     clouds = [(n, s) for n, s in sheets if n not in owned]
     bridge = Bridge()
     if clouds and names.clouds:
@@ -85,7 +83,7 @@ def live_sheets(
             names=names,
             owned=own[0],
             clouds=[s for _, s in clouds],
-            labels=[n for n, _ in clouds],
+            labels=[option_label(n, lang) for n, _ in clouds],
             model=horizon.comparisons,
             months=months,
         )

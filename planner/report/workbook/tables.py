@@ -21,6 +21,7 @@ from planner.report.workbook.book import (
     Book,
     display_width,
     header,
+    option_label,
     put,
     put_formula,
     put_text,
@@ -118,7 +119,7 @@ def replay_sheet(book: Book, sheet: Worksheet, reports: Sequence[Named]) -> None
             for label, value, kind in _facts(owned.replay, lang):
                 r += 1
                 put_text(sheet.cell(r, 1), name)
-                put_text(sheet.cell(r, 2), owned.name)
+                put_text(sheet.cell(r, 2), option_label(owned.name, lang))
                 put_text(sheet.cell(r, 3), label)
                 put(sheet.cell(r, 4), value, kind, cur)
     if r == 1:
