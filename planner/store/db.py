@@ -7,11 +7,15 @@ open: each CLI command opens it for its own run, and the app (`planner.store.sha
 it when a page needs it and closes it 0.3 s after the last page let go. A process that finds
 it taken waits with a growing pause (50 ms doubling to 0.5 s, `planner.store.waiting`) for
 at most its patience ($PLANNER_DB_WAIT seconds; the CLI 120 by default, the app 300, which
-shows "busy, retrying" meanwhile), then names the process holding it. Every write is one
-transaction, so whichever side waits, it writes all of its change or none. Read-only
-connections were measured and not chosen: a reader's shared lock blocks the writer just as a
-writer's does, and DuckDB refuses a read-only and a read-write connection to one file in one
-process, which the app needs (pages read and write).
+shows "busy, retrying" meanwhile), then names the process holding it. A waiter leaves a
+marker beside the file (`<file>.wait-<pid>`) and the app, seeing it, closes the file as soon
+as its pages are done and holds its own pages back until the waiter is served, so sessions
+that never pause cannot starve a command. Every write is one transaction, so whichever side
+waits, it writes all of its change or none, and a process killed mid-import leaves nothing
+half-written (DuckDB replays only committed transactions from its write-ahead log). Read-only
+connections were tried (DuckDB 2.0.1) and not chosen: a reader's shared lock blocks the
+writer just as a writer's does, and DuckDB refuses a read-only and a read-write connection
+to one file in one process, which the app needs (pages read and write).
 
 Every table is created by numbered SQL files, applied in order, each in its own transaction,
 and recorded in `schema_migrations`: the planner's (traces, clusters, ...) in
