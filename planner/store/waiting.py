@@ -44,8 +44,8 @@ def _no_notice(holder: str) -> AbstractContextManager[None]:
 class Patience:
     """How long to wait for another process to let go of the file, and what to show the
     user meanwhile: `while_busy(holder)` is entered on the first refused try (with a text
-    naming the process, e.g. "PID 12 running `planner ingest jobs.csv`") and left when the
-    file is ours or the wait is given up."""
+    naming the process: "another process (PID 12) running `python -m planner ingest a.csv`")
+    and left when the file is ours or the wait is given up."""
 
     seconds: float
     while_busy: Callable[[str], AbstractContextManager[None]] = field(default=_no_notice)
