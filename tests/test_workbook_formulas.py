@@ -380,3 +380,22 @@ def test_formulas_use_excel_functions_and_valid_names(reports: dict[str, TcoRepo
         for defined in book.defined_names:
             assert re.fullmatch(r"[A-Za-z][A-Za-z0-9_.]*", defined), defined
             assert not re.fullmatch(r"[A-Za-z]{1,3}[0-9]+|[RrCc][0-9]*", defined), defined
+
+
+def test_replay_sheet_says_utilization_waits_and_why_jobs_waited(
+    reports: dict[str, TcoReport],
+) -> None:
+    report = reports["sample"]
+    assert report.inputs is not None
+    sheet = load_workbook(BytesIO(_xlsx(report)))["Replay"]
+    rows = [r for r in sheet.iter_rows(min_row=2, values_only=True) if r[0] is not None]
+    facts = {(str(r[1]), str(r[2])): r[3] for r in rows}
+    for owned in report.inputs.owned:
+        replay = owned.replay
+        assert replay is not None
+        assert facts[(owned.name, "Utilization of the owned GPUs")] == replay.utilization
+        assert facts[(owned.name, "Jobs")] == replay.jobs
+        wait = facts[(owned.name, "p95 wait (h)")]
+        assert wait == pytest.approx((replay.wait_p95_s or 0.0) / 3600)
+        reasons = {k[1] for k in facts if k[0] == owned.name and "waited because" in k[1]}
+        assert len(reasons) == len(replay.waiting_gpu_hours_by_reason)
