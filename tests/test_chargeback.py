@@ -9,7 +9,10 @@ from openpyxl import Workbook
 
 from planner.core.file_access import LOCAL_FILES
 from planner.cost.chargeback import RULES, Rule, allocate, cents, split_cents
+from planner.cost.chargeback_usage import quotas
 from planner.cost.results import TcoReport
+from planner.engine.volcano import VolcanoQueueSpec, VolcanoSpec
+from planner.engine.volcano_queues import to_queues
 from planner.report import build_report
 from planner.report.chargeback_sheet import add_chargeback_sheet
 from planner.report.chargeback_table import chargeback, totals, wide_rows
@@ -148,3 +151,13 @@ def test_the_sheet_is_in_chinese_and_states_the_rule(small: TcoReport) -> None:
     assert sheet.title == "成本分摊"
     assert {"团队（队列）", "自建", "混合", "合计（以上各行之和）"} <= set(values)
     assert any("按配额分摊" in str(v) and "Kueue" in str(v) for v in values)
+
+
+def test_volcano_queues_quota_is_their_deserved_share() -> None:
+    volcano = VolcanoSpec(
+        queues=(VolcanoQueueSpec(name="team-a", weight=3), VolcanoQueueSpec(name="team-b"))
+    )
+    setup = to_queues(volcano, {"A100": 16.0}).to_setup(strict_default=False)
+
+    # 16 GPUs by weight 3:1; a team no queue takes (no default queue declared) has none
+    assert quotas(setup, ["team-a", "team-b", "other"]) == {"team-a": 12.0, "team-b": 4.0}
