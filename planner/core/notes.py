@@ -34,6 +34,18 @@ ENGLISH: dict[str, str] = {
     ),
     "sensitivity_output": "NPV of buying vs {option}, {years} years",
     "server": "server {name}",
+    "placeholder_fx": (
+        "{price}: converted {base}->{quote} at a placeholder FX rate; add the real one with "
+        "`planner prices fx add`"
+    ),
+    "cpu_rate": (
+        "{option}: CPU-only jobs on CPU instances at {vcpu} a vCPU-hour and {gib} a GiB-hour "
+        "({source})"
+    ),
+    "derived_discount": (
+        "{price}: derived from on-demand with the rule of thumb {rule} = {value} (confidence "
+        "{confidence})"
+    ),
 }
 
 

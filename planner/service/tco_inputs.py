@@ -74,10 +74,8 @@ class Inputs:
         self.converted.add(what.split(" ", 1)[0] if what.startswith("server") else "cloud")
         conversion = self.rates.conversion(currency.upper(), self.currency, self.on_date)
         if conversion.confidence == "L":
-            self.notes.append(
-                f"{what}: converted {currency}->{self.currency} at a placeholder FX rate; "
-                "add the real one with `planner prices fx add`"
-            )
+            pair = {"base": currency, "quote": self.currency}
+            self.notes.append(note("placeholder_fx", price=what, **pair))
         return amount * conversion.rate
 
     def used(self, price: PriceUsed, as_of: date | None) -> None:
@@ -206,10 +204,9 @@ def cpu_rate(spec: CloudSpec, inputs: Inputs) -> CpuRate:
         if value is None:
             inputs.assumption_used(name)
     if None in given:
-        inputs.notes.append(
-            f"{spec.label()}: CPU-only jobs on CPU instances at {found[0]:.4f} a vCPU-hour and "
-            f"{found[1]:.4f} a GiB-hour ({inputs.set_name}: {', '.join(CPU_ASSUMPTIONS)})"
-        )
+        rates = {"vcpu": f"{found[0]:.4f}", "gib": f"{found[1]:.4f}"}
+        source = f"{inputs.set_name}: {', '.join(CPU_ASSUMPTIONS)}"
+        inputs.notes.append(note("cpu_rate", option=spec.label(), source=source, **rates))
     return CpuRate(found[0], found[1])
 
 
@@ -265,11 +262,9 @@ def _note_source(inputs: Inputs, offer: Offer) -> None:
         point.as_of,
     )
     if offer.discount is not None:
-        inputs.notes.append(
-            f"{offer.name}: derived from on-demand with the rule of thumb "
-            f"{offer.discount.name} = {offer.discount.value:g} (confidence "
-            f"{offer.discount.confidence})"
-        )
+        d = offer.discount
+        rule = {"rule": d.name, "value": f"{d.value:g}", "confidence": d.confidence}
+        inputs.notes.append(note("derived_discount", price=offer.name, **rule))
 
 
 def _pool(con: Connection, spec: OwnedPoolSpec, inputs: Inputs) -> ServerPool:
@@ -293,9 +288,9 @@ def _pool(con: Connection, spec: OwnedPoolSpec, inputs: Inputs) -> ServerPool:
     price = spec.price
     if price is None:
         assert server is not None
-        price = inputs.to_reporting(server.price, server.currency, f"server {spec.gpu}")
+        price = inputs.to_reporting(server.price, server.currency, note("server", name=spec.gpu))
     elif spec.currency:
-        price = inputs.to_reporting(price, spec.currency, f"server {spec.gpu}")
+        price = inputs.to_reporting(price, spec.currency, note("server", name=spec.gpu))
     power = {
         k: getattr(spec, k) if getattr(spec, k) is not None else getattr(server, k)
         for k in ("idle_kw", "load_kw", "max_kw")

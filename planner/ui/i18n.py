@@ -60,7 +60,10 @@ def note_text(note: str, lang: Language | None = None) -> str:
     """A core note (`planner.core.notes.Note`) worded in `lang`; any other text as it is
     (a note read back from a saved report is plain English)."""
     if isinstance(note, Note) and f"notes.{note.code}" in CATALOGS["en"]:
-        return t(f"notes.{note.code}", lang, **note.values)
+        values = {
+            k: note_text(v, lang) if isinstance(v, Note) else v for k, v in note.values.items()
+        }
+        return t(f"notes.{note.code}", lang, **values)
     return str(note)
 
 

@@ -134,6 +134,9 @@ def shown(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[tuple[str,
         at = _open("compare", compare_scenario="sample-tco.yaml")
         assert not at.exception
         found["compare sample-tco.yaml"] = list(_texts(at._tree))
+        answer = at.session_state["compare_last_report"]  # what Overview answers from
+        at = _open("overview", compare_last_report=answer)
+        found["overview after compare"] = list(_texts(at._tree))
     finally:
         patch.undo()
     return found

@@ -23,4 +23,13 @@ ZH = {
     ),
     "notes.sensitivity_output": "购买相对 {option} 的净现值（{years} 年）",
     "notes.server": "服务器 {name}",
+    "notes.placeholder_fx": (
+        "{price}：按占位汇率把 {base} 换算为 {quote}；请用 `planner prices fx add` 添加真实汇率"
+    ),
+    "notes.cpu_rate": (
+        "{option}：纯 CPU 作业按 CPU 实例计价，每 vCPU 小时 {vcpu}、每 GiB 小时 {gib}（{source}）"
+    ),
+    "notes.derived_discount": (
+        "{price}：由按需价格按经验规则 {rule} = {value} 推算（可信度 {confidence}）"
+    ),
 }
