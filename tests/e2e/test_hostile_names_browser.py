@@ -1,6 +1,7 @@
 """Hostile names in a real browser: a trace imported from a file named like Markdown and
 HTML, with a team named like an HTML link, shown on Job history and Replay (captions,
-selectboxes, metrics and plotly charts). The DOM must hold no link, image or emphasis made
+selectboxes, metrics and plotly charts), then its run saved under a hostile name and
+compared with a cloud scenario (Compare's charts and legends). The DOM must hold no link, image or emphasis made
 from those names, the names must read as their literal text, and no dialog may fire (the
 `<img onerror>` and `javascript:` payloads call alert). tests/pages/test_hostile_names.py
 checks the Markdown sent by each page (AppTest); this checks what the browser built from it.
@@ -17,11 +18,13 @@ from playwright.sync_api import Dialog, Page, expect
 
 from tests.e2e.browser import keyed, menu, pick, rerun, wait_for_app
 from tests.e2e.server import serve_app
+from tests.e2e.test_journey import compare_with_cloud, save_run, use_node_list, write_nodes
 
 pytestmark = pytest.mark.e2e
 FILE = "**evil** <img src=x onerror=alert(3)> [a](javascript:alert(4)).csv"
 TRACE = FILE.removesuffix(".csv")
 TEAM = '<a href="http://evil.example">t</a>'
+SAVED = "**evil** <img src=x onerror=alert(3)> run"
 # Elements a name could have become: links (HTML or plotly's SVG <a xlink:href>) to the
 # payloads, images from "x", and emphasis around "evil".
 _MADE_FROM_NAMES = """() => {
@@ -91,6 +94,7 @@ def test_hostile_file_and_team_names_render_as_text(
     expect(caption.first).to_be_visible()
     assert_nothing_made_from_names(page, dialogs)
 
+    use_node_list(page, write_nodes(tmp_path / "a100-nodes.csv"))  # priced in the book
     menu(page, "Replay")
     pick(page, "replay_trace", "**evil**")
     with rerun(page):
@@ -98,4 +102,11 @@ def test_hostile_file_and_team_names_render_as_text(
     expect(page.get_by_role("heading", name="Results")).to_be_visible()
     ticks = keyed(page, "replay_wait_team").locator(".xtick text")
     expect(ticks).to_have_text([TEAM, "plain"])  # the team's tag, drawn as its text
+    assert_nothing_made_from_names(page, dialogs)
+
+    # Compare: the run saved under a hostile name, next to a cloud scenario, in the charts
+    save_run(page, SAVED)
+    compare_with_cloud(page, SAVED)
+    legend = keyed(page, "compare_saved_cash").locator(".legendtext")
+    expect(legend.filter(has_text="**evil** <img src=x")).not_to_have_count(0)
     assert_nothing_made_from_names(page, dialogs)
