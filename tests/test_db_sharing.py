@@ -17,8 +17,11 @@ from pathlib import Path
 import pytest
 
 from planner.cli import main
+from planner.core.errors import StoreError
 from planner.service.scenario_store import Prepared
 from planner.store import connect, fetch_all
+from planner.store.shared import shared_store
+from planner.store.waiting import NO_WAIT, marker, other_waiter
 from planner.ui import cache, scenario_box
 from tests.pages.test_concurrency import run_together, scenario_text, trace_file
 
@@ -198,3 +201,30 @@ def test_sessions_that_never_pause_do_not_starve_a_cli_command(db: Path) -> None
         counts = fetch_all(con, "SELECT count(*), count(DISTINCT name) FROM scenarios")
     assert counts == [(sum(saves), sum(saves))]  # every save once, none lost meanwhile
     assert list(db.parent.glob("*.wait-*")) == []  # the marker went with the wait
+
+
+def test_the_app_gives_way_to_a_live_waiter_and_ignores_a_dead_ones_marker(
+    db: Path,
+) -> None:
+    cache.stored_traces()  # the file exists
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    marker(db, dead.pid).touch()
+    alive = subprocess.Popen(
+        [sys.executable, "-c", "import sys; sys.stdin.readline()"], stdin=subprocess.PIPE
+    )
+    try:
+        assert other_waiter(db) is None
+        assert not marker(db, dead.pid).exists()  # a dead waiter's marker is cleared
+        marker(db, alive.pid).touch()
+        with pytest.raises(StoreError) as caught, shared_store(db).cursor(NO_WAIT):
+            pass
+        marker(db, alive.pid).unlink()
+        with shared_store(db).cursor(NO_WAIT) as cur:  # the waiter gone, the app goes on
+            assert cur.execute("SELECT count(*) FROM traces").fetchall() == [(0,)]
+    finally:
+        alive.kill()
+        alive.wait()
+        if alive.stdin is not None:
+            alive.stdin.close()
+    assert f"is in use by another process (PID {alive.pid}) running `" in str(caught.value)
