@@ -213,7 +213,8 @@ def _offer_lines(form: CloudForm, check: forms.CloudCheck, problems: list[str]) 
     offer = check.offer
     if offer is not None:
         price = fmt_money(offer.price_per_gpu_hour, offer.currency)
-        st.caption(t("options.offer", price=price, name=md(offer.name)))
+        sku = f"{offer.point.provider} {offer.point.instance_type}"
+        st.caption(t("options.offer", price=price, name=md(sku)))
         if offer.discount is not None:
             rule = offer.discount
             st.caption(

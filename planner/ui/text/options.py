@@ -123,7 +123,7 @@ ZH = {
     "options.name": "方案名称",
     "options.name_help": "比较、报告和导出文件中使用的名称。",
     "options.default_name.own": "自建 {servers} 台服务器",
-    "options.default_name.cloud": "{label}",
+    "options.default_name.cloud": "云方案 {label}",
     "options.default_name.hybrid": "混合：保留 {servers} 台服务器 + {label}",
     "options.own_header": "自建服务器",
     "options.own_caption": (
@@ -200,5 +200,5 @@ ZH = {
     "options.saved": "已保存「{name}」：它已加入下方的比较。",
     "options.yaml": "YAML 形式（供 `planner tco --scenario` 使用）",
     "options.download": "下载 YAML",
-    "options.working_name": "{trace}（{cluster}）",
+    "options.working_name": "{trace}，集群 {cluster}",
 }
