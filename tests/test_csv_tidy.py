@@ -13,6 +13,8 @@ from planner.core.file_access import LOCAL_FILES
 from planner.core.spreadsheet_text import FORMULA_STARTS, is_formula_like
 from planner.cost.chargeback import cents
 from planner.cost.results import TcoReport
+from planner.report import build_report
+from planner.report.csv_table import write_csv
 from planner.report.csv_tidy import TIDY, money_text, running_cents
 from planner.report.render import CHARGEBACK, JOBS, render
 from planner.service.tco_files import load_tco_scenario
@@ -128,3 +130,14 @@ def test_the_same_inputs_give_the_same_bytes(reports: list[tuple[str, TcoReport]
     first, _ = render(reports, "csv", lang="zh", rule="quota")
     again, _ = render(reports, "csv", lang="zh", rule="quota")
     assert first == again
+
+
+def test_the_options_csv_has_money_to_the_cent(reports: list[tuple[str, TcoReport]]) -> None:
+    data = write_csv(build_report(reports, 0, "en"))
+
+    rows = _rows(data)
+    assert len(rows) == sum(len(h.options) for _, r in reports for h in r.horizons)
+    for row in rows:
+        total = row["Total (P&L)"]
+        assert len(total.split(".")[1]) == 2, total  # never 25611300.000000004
+        assert all(len(v.split(".")[-1]) <= 6 for v in row.values() if _number(v))
