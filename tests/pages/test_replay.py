@@ -111,7 +111,7 @@ def test_the_working_scenario_is_what_runs(db: Path) -> None:
     at = run(at)
 
     assert not at.exception
-    assert any("spread placement, strict-fifo queueing" in c.value for c in at.caption)
+    assert any("spread placement, strict FIFO queueing" in c.value for c in at.caption)
 
 
 def test_queues_show_preemptions_and_borrowing_per_queue(db: Path) -> None:
