@@ -117,7 +117,7 @@ def _like(known: Catalog, shape: Shape, column: object, key: str) -> ServerPrice
 
 def _server_label(server: ServerPrice) -> str:
     price = fmt_money(server.price, server.currency, 0)
-    return f"{server.gpus_per_server} × {md(server.gpu_model)}: {price}"
+    return f"{server.gpus_per_server} × {server.gpu_model}: {price}"  # options are plain text
 
 
 def _book_line(server: ServerPrice) -> str:
