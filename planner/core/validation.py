@@ -1,8 +1,9 @@
 """pydantic's problems with a user's file as one line a user can act on.
 
-Each problem names its key path (`cloud.0.price_per_gpu_hour`), the line of the file it is on
-when the YAML is known, and what was expected. An unknown key (a typo) names the closest key
-the model accepts at that place, found by walking the model's field types along the path.
+Each problem names its key path (`cloud.0.price_per_gpu_hour`), what was expected, and the
+line of the file it is on when the YAML is known (last, so `file: key: message` reads as
+before). An unknown key (a typo) names the closest key the model accepts at that place,
+found by walking the model's field types along the path.
 """
 
 import difflib
@@ -39,7 +40,7 @@ def problems_text(
     model: type[BaseModel] | None = None,
     line_of: Callable[[Loc], int | None] | None = None,
 ) -> str:
-    """`line N: key.path: message; ...` (the line when `line_of` finds it; the closest
+    """`key.path: message (line N); ...` (the line when `line_of` finds it; the closest
     valid key of an unknown one when `model` is given)."""
     parts = []
     for problem in err.errors():
@@ -49,7 +50,7 @@ def problems_text(
         if problem["type"] == "extra_forbidden" and model is not None:
             message = unknown_key_text(model, loc)
         line = line_of(loc) if line_of is not None else None
-        parts.append(f"{f'line {line}: ' if line else ''}{where}: {message}")
+        parts.append(f"{where}: {message}" + (f" (line {line})" if line else ""))
     return "; ".join(parts)
 
 

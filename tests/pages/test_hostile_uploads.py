@@ -79,7 +79,7 @@ def test_compare_shows_a_yaml_bomb_and_a_typo_as_messages(db: Path) -> None:
 
     assert not at.exception
     assert (
-        "typo.yaml: line 3: horizon_years: unknown key; did you mean 'horizons_years'?"
+        "typo.yaml: horizon_years: unknown key; did you mean 'horizons_years'? (line 3)"
         in errors(at)
     )
 
