@@ -45,8 +45,8 @@ def _table(frame: pd.DataFrame, currency: str, key: str) -> None:
         labels["per_useful"]: number(format="%.2f"),
         labels["mean_wait_h"]: number(format="%.2f"),
         labels["p95_wait_h"]: number(format="%.2f"),
-        labels["eac"]: number(format="%,.0f"),
-        labels["utilization"]: number(format="percent"),
+        labels["eac"]: number(format="%,.0f", help=t("compare.col_eac_help")),
+        labels["utilization"]: number(format="percent", help=t("compare.col_utilization_help")),
     }
     shown = frame.assign(option=frame["option"].map(cost_charts.option_label))
     shown = shown.rename(columns=labels)

@@ -107,7 +107,7 @@ def test_the_replay_shows_withdrawn_jobs_next_to_the_metrics(db: Path, tmp_path:
     assert not at.exception
     assert not at.error
     shown = [str(m.label) for m in at.metric]
-    assert shown == ["Utilization", "Completed", "Unschedulable", "Mean wait", "p95 wait"]
+    assert shown == ["GPU allocation", "Completed", "Unschedulable", "Mean wait", "p95 wait"]
     jobs = at.dataframe[-1].value
     replayed = int((jobs["status"] == "withdrawn").sum())
     after_start = int((jobs["status"] == "withdrawn-after-start").sum())

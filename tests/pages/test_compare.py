@@ -231,7 +231,7 @@ def test_owning_the_replay_cluster_against_renting_side_by_side(db: Path) -> Non
         ("own 128 nodes", "self-hosted"),
     ]
     owned = table[table["Option"] == "self-hosted"].iloc[0]
-    assert 0 < owned["Utilization"] < 1
+    assert 0 < owned["GPU allocation"] < 1
     assert owned["p95 wait (h)"] >= 0
     cheapest = table.loc[table["Per useful GPU-hour (USD)"].idxmin()]
     assert at.info[0].value.startswith(

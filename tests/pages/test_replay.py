@@ -85,8 +85,8 @@ def test_run_shows_the_headline_metrics_and_every_chart(db: Path) -> None:
     assert not at.exception
     assert not at.error
     shown = metrics(at)
-    assert list(shown) == ["Utilization", "Completed", "Unschedulable", "Mean wait", "p95 wait"]
-    assert shown["Utilization"].endswith("%")
+    assert list(shown) == ["GPU allocation", "Completed", "Unschedulable", "Mean wait", "p95 wait"]
+    assert shown["GPU allocation"].endswith("%")
     jobs = at.dataframe[-1].value
     assert list(jobs.columns) == list(SCHEDULE_COLUMNS)
     assert shown["Completed"] == f"{(jobs['status'] == 'completed').sum():,}"
@@ -237,7 +237,7 @@ def test_the_page_speaks_chinese(db: Path) -> None:
 
     assert not at.exception
     assert at.title[0].value == "回放"
-    assert "利用率" in metrics(at)
+    assert "GPU 分配率" in metrics(at)
     assert "个节点" in at.info[0].value
     titles = [chart["layout"]["title"]["text"] for chart in charts(at).values()]
     assert "作业为什么等待" in titles

@@ -33,8 +33,16 @@ EN = {
     "compare.col_per_useful": "Per useful GPU-hour ({currency})",
     "compare.col_mean_wait": "Mean wait (h)",
     "compare.col_p95_wait": "p95 wait (h)",
-    "compare.col_eac": "EAC ({currency} a year)",
-    "compare.col_utilization": "Utilization",
+    "compare.col_eac": "Equivalent annual cost ({currency} a year)",
+    "compare.col_eac_help": (
+        "The option's cost as an equal yearly payment over its life at the discount rate "
+        "(equivalent annual cost, EAC): compares options whose lives differ."
+    ),
+    "compare.col_utilization": "GPU allocation",
+    "compare.col_utilization_help": (
+        "Share of the owned GPUs' hours that jobs held (allocation). It is not the GPUs' "
+        "measured busy time: a job that holds a GPU counts it as used."
+    ),
     "compare.col_currency": "Currency",
     "compare.no_cloud": "No cloud option: no break-even to draw.",
     "compare.tornado_title": "Sensitivity: {output} (each driver ±{swing})",
@@ -195,7 +203,14 @@ ZH = {
     "compare.col_mean_wait": "平均等待(小时)",
     "compare.col_p95_wait": "p95 等待(小时)",
     "compare.col_eac": "等额年成本({currency}/年)",
-    "compare.col_utilization": "利用率",
+    "compare.col_eac_help": (
+        "按折现率把方案成本折算为寿命期内每年相等的支付额（等额年成本）："
+        "用于比较寿命不同的方案。"
+    ),
+    "compare.col_utilization": "GPU 分配率",
+    "compare.col_utilization_help": (
+        "作业占用的自有 GPU 小时占比（分配率），并非 GPU 实测忙碌时间：作业占用的 GPU 即计为已用。"
+    ),
     "compare.col_currency": "币种",
     "compare.no_cloud": "没有云方案:无盈亏平衡图可画。",
     "compare.tornado_title": "敏感性:{output}(每个因素各变动 ±{swing})",

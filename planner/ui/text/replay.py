@@ -33,7 +33,11 @@ EN = {
         "{queueing} queueing, seed {seed}"
     ),
     "replay.note": "note: {note}",
-    "replay.utilization": "Utilization",
+    "replay.utilization": "GPU allocation",
+    "replay.utilization_help": (
+        "Share of the cluster's GPU-hours that jobs held over the replay (allocation). It is "
+        "not the GPUs' measured busy time: a job that holds a GPU counts it as used."
+    ),
     "replay.completed": "Completed",
     "replay.completed_help": (
         "of {jobs} jobs; their useful work is {useful} GPU-hours: every job that ran, "
@@ -116,19 +120,19 @@ EN = {
     "replay.borrow_axis": "GPU-hours",
     "replay.borrowed": "borrowed",
     "replay.lent": "lent",
-    # wait reasons (names as in the schedule CSV) and what they mean
-    "replay.reason.cluster_full": "cluster_full",
-    "replay.reason.gpu_type_busy": "gpu_type_busy",
-    "replay.reason.fragmented": "fragmented",
-    "replay.reason.cpu_mem_short": "cpu_mem_short",
-    "replay.reason.behind_head": "behind_head",
-    "replay.reason.partial_gang": "partial_gang",
-    "replay.reason.backoff": "backoff",
-    "replay.reason.quota": "quota",
-    "replay.reason.preempted": "preempted",
-    "replay.reason.over_budget": "over_budget",
-    "replay.reason.evicted_online": "evicted_online",
-    "replay.reason.start_latency": "start_latency",
+    # wait reasons in plain words, with the code the schedule CSV and `--json` use
+    "replay.reason.cluster_full": "Cluster full (cluster_full)",
+    "replay.reason.gpu_type_busy": "GPU type busy (gpu_type_busy)",
+    "replay.reason.fragmented": "Fragmented",
+    "replay.reason.cpu_mem_short": "CPU or memory short (cpu_mem_short)",
+    "replay.reason.behind_head": "Held by queue order (behind_head)",
+    "replay.reason.partial_gang": "Gang partly placed (partial_gang)",
+    "replay.reason.backoff": "Requeue backoff (backoff)",
+    "replay.reason.quota": "Quota full (quota)",
+    "replay.reason.preempted": "Preempted",
+    "replay.reason.over_budget": "Over budget (over_budget)",
+    "replay.reason.evicted_online": "Evicted by online load (evicted_online)",
+    "replay.reason.start_latency": "Start latency (start_latency)",
     "replay.meaning.cluster_full": "not enough free GPUs in the whole cluster for the job",
     "replay.meaning.gpu_type_busy": (
         "enough GPUs free in total, but not of the GPU type the job requires"
@@ -191,7 +195,11 @@ ZH = {
         "{trace}，共 {gpus} 块 GPU：{admission} · {placement} · {queueing}，随机种子 {seed}"
     ),
     "replay.note": "注意：{note}",
-    "replay.utilization": "利用率",
+    "replay.utilization": "GPU 分配率",
+    "replay.utilization_help": (
+        "回放期间作业占用的集群 GPU 小时占比（分配率），并非 GPU 实测忙碌时间："
+        "作业占用的 GPU 即计为已用。"
+    ),
     "replay.completed": "已完成",
     "replay.completed_help": (
         "共 {jobs} 个作业；有效工作量 {useful} GPU 小时：所有运行过的作业，"
