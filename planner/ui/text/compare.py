@@ -204,8 +204,7 @@ ZH = {
     "compare.col_p95_wait": "p95 等待(小时)",
     "compare.col_eac": "等额年成本({currency}/年)",
     "compare.col_eac_help": (
-        "按折现率把方案成本折算为寿命期内每年相等的支付额（等额年成本）："
-        "用于比较寿命不同的方案。"
+        "按折现率把方案成本折算为寿命期内每年相等的支付额（等额年成本）：用于比较寿命不同的方案。"
     ),
     "compare.col_utilization": "GPU 分配率",
     "compare.col_utilization_help": (
