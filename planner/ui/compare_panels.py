@@ -66,7 +66,7 @@ def _tornado(run: view.CompareRun, swing: float, key: str) -> None:
     if not sensitivity:
         st.caption(t("compare.no_tornado"))
         return
-    output = md(note_text(sensitivity.output))
+    output = note_text(sensitivity.output)  # a chart title: `plot` escapes it
     title = t("compare.tornado_title", output=output, swing=fmt_percent(swing, 0))
     cur = run.report.currency
     plot(
