@@ -6,12 +6,19 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from hypothesis import settings
 
 from planner.ingest import IngestOptions, IngestReport
 from planner.service.importer import import_file
 from planner.store import open_store
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+
+# Hypothesis fails an example that takes longer than 200 ms by default: a wall-clock limit,
+# which a loaded CI machine breaks (seen: 328 ms for one IRR solve). Tests assert behaviour,
+# never time; a test's own @settings may still set other options.
+settings.register_profile("planner", deadline=None)
+settings.load_profile("planner")
 
 
 @pytest.fixture
