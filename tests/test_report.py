@@ -161,7 +161,8 @@ def test_chinese_report_has_chinese_labels_and_conclusion(worked: TcoReport) -> 
 
     book = load_workbook(io.BytesIO(write_xlsx(report)))
     assert book.sheetnames[:3] == ["封面", "假设", "自建"]
-    assert "月度现金流" in book.sheetnames and "方案（全部期限）" in book.sheetnames
+    assert "月度现金流" in book.sheetnames
+    assert "方案（全部期限）" in book.sheetnames
     facts = _summary_values(book)
     assert facts["自建：每已装 GPU 小时成本"].value == pytest.approx(2.4959, abs=1e-4)
     assert "最便宜的方案是 RunPod Community H100" in facts["结论"].value
