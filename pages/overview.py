@@ -6,7 +6,7 @@ import streamlit as st
 from planner.core.errors import PlannerError
 from planner.ui import cache, compare_view, frame, state, trace_choice, working_names
 from planner.ui import overview_view as view
-from planner.ui.i18n import fmt_number, language, t
+from planner.ui.i18n import MISSING, fmt_number, language, t
 from planner.ui.safe import md
 
 frame.require_menu()
@@ -64,6 +64,12 @@ span.metric(t("overview.span_days"), fmt_number(stats.span_s / DAY_S, 1))
 
 by_size, by_queue = st.columns(2)
 by_size.subheader(t("overview.by_size"))
-by_size.dataframe(view.group_rows(stats.by_gpu_count, t("overview.gpus_per_job")), hide_index=True)
+by_size.dataframe(
+    view.group_rows(stats.by_gpu_count, t("overview.gpus_per_job")),
+    hide_index=True,
+    placeholder=MISSING,
+)
 by_queue.subheader(t("overview.by_queue"))
-by_queue.dataframe(view.group_rows(stats.by_queue, t("overview.queue")), hide_index=True)
+by_queue.dataframe(
+    view.group_rows(stats.by_queue, t("overview.queue")), hide_index=True, placeholder=MISSING
+)

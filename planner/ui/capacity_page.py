@@ -10,7 +10,7 @@ from planner.core.errors import PlannerError
 from planner.cost.scenario import TcoScenario
 from planner.ui import capacity_view as view
 from planner.ui import compare_view
-from planner.ui.i18n import Language, reporting_currency, t
+from planner.ui.i18n import MISSING, Language, reporting_currency, t
 from planner.ui.overview_view import fx_rate
 from planner.ui.safe import md
 from planner.ui.widgets import plot
@@ -101,4 +101,9 @@ def answer(
         key = "capacity.converted" if rate is not None else "capacity.not_converted"
         st.caption(t(key, source=swept_in, target=reporting))
     plot(st, view.chart(rows, target, currency, years, lang), key="capacity_chart")
-    st.dataframe(view.table(rows, years, currency, lang), hide_index=True, key="capacity_points")
+    st.dataframe(
+        view.table(rows, years, currency, lang),
+        hide_index=True,
+        key="capacity_points",
+        placeholder=MISSING,
+    )

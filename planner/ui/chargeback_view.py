@@ -17,7 +17,7 @@ from planner.cost.results import TcoReport
 from planner.report.chargeback_table import Chargeback, chargeback, totals, wide_rows
 from planner.report.text import text
 from planner.ui.downloads import table_downloads
-from planner.ui.i18n import Language, language, t
+from planner.ui.i18n import MISSING, Language, language, t
 from planner.ui.safe import md
 
 RULE_KEY = "chargeback_rule"
@@ -55,7 +55,9 @@ def chargeback_section(
     shown = frame(cb, lang)
     money = st.column_config.NumberColumn(format="%,.2f")
     config = {str(name): money for name in shown.columns[1:]}
-    st.dataframe(shown, hide_index=True, column_config=config, key=f"{key}_table")
+    st.dataframe(
+        shown, hide_index=True, column_config=config, key=f"{key}_table", placeholder=MISSING
+    )
     for line in cb.statement:
         st.caption(md(line))
     table_downloads(reports, horizon_index, key, rule)

@@ -22,7 +22,7 @@ from planner.ui.cluster_sections import (
     read_upload,
     show_error,
 )
-from planner.ui.i18n import t
+from planner.ui.i18n import MISSING, t
 from planner.ui.safe import md
 from planner.ui.state import replace_and_rerun
 
@@ -89,6 +89,7 @@ def _kueue_editor(base: Scenario, gpus: Mapping[str, float]) -> dict[str, Any]:
                 t("cluster.queues.reclaim"), options=reclaim, help=t("cluster.queues.reclaim_help")
             ),
         },
+        placeholder=MISSING,
     )
     names = list(dict.fromkeys(str(n).strip() for n in rows["name"].dropna() if str(n).strip()))
     first = names[0] if names else ""
@@ -112,6 +113,7 @@ def _kueue_editor(base: Scenario, gpus: Mapping[str, float]) -> dict[str, Any]:
             "queue": TEXT(t("cluster.queues.trace_queue"), required=True),
             "target": SELECT(t("cluster.queues.target"), options=names, required=True),
         },
+        placeholder=MISSING,
     )
     if current is not None:
         with st.expander(t("cluster.queues.full")):
@@ -176,6 +178,7 @@ def _volcano_editor(base: Scenario) -> dict[str, Any]:
                 help=t("cluster.queues.guarantee_help"),
             ),
         },
+        placeholder=MISSING,
     )
     if current is not None:
         with st.expander(t("cluster.queues.volcano_full")):
@@ -192,6 +195,7 @@ def _kueue_table(spec: Any) -> None:
         table,
         hide_index=True,
         column_config={c: t(f"cluster.table.{c}") for c in table.columns},
+        placeholder=MISSING,
     )
     if spec.local_queues:
         mapped = ", ".join(f"{k} → {v}" for k, v in spec.local_queues.items())
@@ -204,6 +208,7 @@ def _volcano_table(spec: Any, base: Scenario) -> None:
         table,
         hide_index=True,
         column_config={c: t(f"cluster.table.{c}") for c in table.columns},
+        placeholder=MISSING,
     )
 
 

@@ -22,7 +22,7 @@ from planner.engine.sharing import NAMED_LAYOUTS
 from planner.ui import cluster_import as imports
 from planner.ui import cluster_view as view
 from planner.ui import widgets
-from planner.ui.i18n import t
+from planner.ui.i18n import MISSING, t
 from planner.ui.safe import code, md
 from planner.ui.state import replace_and_rerun, revision
 
@@ -90,6 +90,7 @@ def pools(base: Scenario) -> tuple[pd.DataFrame, pd.DataFrame]:
                 "cpu": NUMBER(t("cluster.nodes.cpu"), min_value=0.0),
                 "mem_gib": NUMBER(t("cluster.nodes.mem_gib"), min_value=0.0),
             },
+            placeholder=MISSING,
         )
     with st.expander(t("cluster.import.title"), icon=":material/upload_file:"):
         _node_import(base)
@@ -138,6 +139,7 @@ def _node_import(base: Scenario) -> None:
             "cpu": t("cluster.pools.cpu"),
             "mem_gib": t("cluster.pools.mem_gib"),
         },
+        placeholder=MISSING,
     )
     for note in imported.notes:
         st.caption(t("cluster.note", note=md(note)))
@@ -237,6 +239,7 @@ def priorities(base: Scenario) -> dict[str, Any]:
             "name": TEXT(t("cluster.priorities.class"), required=True),
             "value": NUMBER(t("cluster.priorities.value"), step=1, required=True),
         },
+        placeholder=MISSING,
     )
     by_queue = by_queue_col.data_editor(
         view.mapping_frame(given.by_queue if given else {}, ("queue", "priority")),
@@ -251,6 +254,7 @@ def priorities(base: Scenario) -> dict[str, Any]:
                 required=True,
             ),
         },
+        placeholder=MISSING,
     )
     st.subheader(t("cluster.preemption.title"))
     st.caption(t("cluster.preemption.caption"))
@@ -304,6 +308,7 @@ def sharing(base: Scenario, gpu_types: Sequence[str]) -> pd.DataFrame:
                 t("cluster.sharing.fail"), help=t("cluster.sharing.fail_help")
             ),
         },
+        placeholder=MISSING,
     )
     return edited
 
@@ -328,6 +333,7 @@ def colocation(base: Scenario, gpu_types: Sequence[str]) -> dict[str, Any] | Non
         key=key("hours"),
         hide_index=True,
         column_config={h: NUMBER(h, min_value=0, step=1, required=True) for h in view.HOURS},
+        placeholder=MISSING,
     )
     known = list(dict.fromkeys([*gpu_types, *(given.gpu_types if given else ())]))
     chosen = st.multiselect(

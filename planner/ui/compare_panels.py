@@ -26,7 +26,7 @@ from planner.ui import (
 from planner.ui import compare_saved as many
 from planner.ui import compare_view as view
 from planner.ui.downloads import report_downloads
-from planner.ui.i18n import fmt_money, fmt_number, fmt_percent, language, note_text, t
+from planner.ui.i18n import MISSING, fmt_money, fmt_number, fmt_percent, language, note_text, t
 from planner.ui.safe import md
 from planner.ui.widgets import plot
 
@@ -50,7 +50,7 @@ def _table(frame: pd.DataFrame, currency: str, key: str) -> None:
     }
     shown = frame.assign(option=frame["option"].map(cost_charts.option_label))
     shown = shown.rename(columns=labels)
-    st.dataframe(shown, hide_index=True, column_config=config, key=key)
+    st.dataframe(shown, hide_index=True, column_config=config, key=key, placeholder=MISSING)
 
 
 def _notes(report: TcoReport) -> None:

@@ -11,7 +11,7 @@ from planner.engine.fill import FillResult
 from planner.engine.scenario import Scenario
 from planner.ui import cache, history_view, trace_choice
 from planner.ui import fill_view as view
-from planner.ui.i18n import fmt_number, fmt_percent, t
+from planner.ui.i18n import MISSING, fmt_number, fmt_percent, t
 from planner.ui.safe import md
 from planner.ui.widgets import plot
 
@@ -22,10 +22,12 @@ MAX_SEEDS_HERE = 10
 
 def pods_source() -> tuple[str, bool] | None:
     """A stored trace's id, or a staged pod list's path (and True); None until there is one."""
+    # Labels made now, in the session's language: Streamlit may call format_func later.
+    names = {k: t(f"fill.source.{k}") for k in ("trace", "file")}
     kind = st.radio(
         t("fill.source"),
-        ("trace", "file"),
-        format_func=lambda k: t(f"fill.source.{k}"),
+        tuple(names),
+        format_func=names.__getitem__,
         horizontal=True,
         key="fill_source",
     )
@@ -100,11 +102,12 @@ def cluster_or_stop(working: Scenario) -> None:
 
 
 def settings() -> tuple[tuple[Placement, ...], int, float]:
+    names = {p: view.placement_name(p) for p in PLACEMENTS}
     placements = st.multiselect(
         t("fill.placements"),
         PLACEMENTS,
         default=view.DEFAULT_PLACEMENTS,
-        format_func=view.placement_name,
+        format_func=names.__getitem__,
         help=t("fill.placements_help"),
         key="fill_placements",
     )
@@ -142,7 +145,7 @@ def results(request: view.FillRequest) -> None:
     _peaks(found)
     plot(st, view.figure(view.curves(found)), key="fill_chart")
     st.caption(t("fill.table_caption"))
-    st.dataframe(view.table(found), hide_index=True)
+    st.dataframe(view.table(found), hide_index=True, placeholder=MISSING)
     st.download_button(
         t("fill.download"),
         view.curves_csv(found),

@@ -12,7 +12,7 @@ from planner.report.csv_table import frame_csv
 from planner.store.trace_stats import TraceStats
 from planner.ui import cache, cluster_import, trace_choice
 from planner.ui import history_view as view
-from planner.ui.i18n import fmt_number, t
+from planner.ui.i18n import MISSING, fmt_number, t
 from planner.ui.safe import code, md
 from planner.ui.state import FLASH_KEY, set_working_scenario, working_scenario
 from planner.ui.text import CATALOGS
@@ -120,6 +120,7 @@ def _mapping_editor(detected: view.Detected) -> Any:
         disabled=["field", "about", "preview"],
         column_config=config,
         key=MAPPING_KEY,
+        placeholder=MISSING,
     )
 
 
@@ -181,11 +182,19 @@ def _rejections(outcome: view.Imported) -> None:
     st.markdown(t("history.by_reason"))
     reasons = view.reasons_frame(report)
     headers = view.column_labels("history.col", reasons.columns)
-    st.dataframe(reasons, hide_index=True, column_config=headers, key="history_reasons")
+    st.dataframe(
+        reasons, hide_index=True, column_config=headers, key="history_reasons", placeholder=MISSING
+    )
     st.markdown(t("history.examples"))
     examples = view.examples_frame(report)
     headers = view.column_labels("history.col", examples.columns)
-    st.dataframe(examples, hide_index=True, column_config=headers, key="history_examples")
+    st.dataframe(
+        examples,
+        hide_index=True,
+        column_config=headers,
+        key="history_examples",
+        placeholder=MISSING,
+    )
     if not outcome.rejected.empty:
         st.download_button(
             t("history.download_rejected"),

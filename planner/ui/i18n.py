@@ -40,6 +40,9 @@ __all__ = [
 LANGUAGES: dict[Language, str] = {"en": "English", "zh": "简体中文"}
 LANG_KEY = "lang"
 CURRENCY_KEY = "reporting_currency"  # the Prices page's reporting currency, kept per session
+MISSING = "–"
+"""What a table shows in a cell with no value (Streamlit writes "None" unless told), in every
+language: `st.dataframe(..., placeholder=MISSING)`."""
 
 
 def language() -> Language:

@@ -15,7 +15,7 @@ import streamlit as st
 
 from planner.cost.ledger import SERVED, UNSERVED, Balance, Ledger
 from planner.cost.results import OptionReport, TcoReport
-from planner.ui.i18n import Language, fmt_number, t
+from planner.ui.i18n import MISSING, Language, fmt_number, t
 from planner.ui.safe import md
 
 SEPARATOR = " · "
@@ -117,7 +117,9 @@ def show_ledger(report: TcoReport, horizon: int, key: str) -> None:
         st.caption(t("compare.ledger_caption"))
         shown = shown_frame(frame)
         config = {c: st.column_config.NumberColumn(format="%,.1f") for c in shown.columns[1:]}
-        st.dataframe(shown, hide_index=True, column_config=config, key=f"{key}_{unit}")
+        st.dataframe(
+            shown, hide_index=True, column_config=config, key=f"{key}_{unit}", placeholder=MISSING
+        )
         for name in unbalanced(frame):
             row = frame.loc[frame["option"] == name].iloc[0]
             st.error(

@@ -71,10 +71,15 @@ def _trace() -> tuple[str | None, str]:
 
 def _form(known: forms.Catalog, trace_id: str | None) -> None:
     currency = reporting_currency() if reporting_currency() in CURRENCIES else "USD"
+    # Labels made now, in the session's language: Streamlit may call format_func later.
+    names = {k: t(f"options.kind.{k}") for k in forms.KINDS}
     kind: Kind = st.radio(
-        t("options.kind"), forms.KINDS, format_func=lambda k: t(f"options.kind.{k}"),
-        horizontal=True, key="opt_kind",
-    )  # fmt: skip
+        t("options.kind"),
+        forms.KINDS,
+        format_func=names.__getitem__,
+        horizontal=True,
+        key="opt_kind",
+    )
     problems: list[str] = []
     own = option_sections.own(known, currency, problems) if kind != "cloud" else None
     cloud = option_sections.cloud(known, currency, problems) if kind != "own" else None

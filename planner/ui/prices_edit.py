@@ -16,7 +16,7 @@ from streamlit.elements.lib.column_types import ColumnConfig
 
 from planner.core.errors import PlannerError
 from planner.ui.cache import cursor
-from planner.ui.i18n import fmt_number, t
+from planner.ui.i18n import MISSING, fmt_number, t
 from planner.ui.safe import md
 from pricing import CURRENCIES, DEFAULT_SET, DEFAULT_STALE_DAYS, edit_price, price_point
 from pricing.assumptions import edit_assumptions
@@ -142,7 +142,13 @@ def editor_form(
     show_outcome(section)
     remember_rows(editor, table[key_column].tolist())
     with st.form(f"prices_{section}_form", border=False):
-        st.data_editor(table, hide_index=True, column_config=config(table.columns), key=editor)
+        st.data_editor(
+            table,
+            hide_index=True,
+            column_config=config(table.columns),
+            key=editor,
+            placeholder=MISSING,
+        )
         st.form_submit_button(
             t(f"prices.save_{section}"),
             icon=":material/save:",

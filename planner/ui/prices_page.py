@@ -14,7 +14,7 @@ from pydantic import ValidationError
 from planner.core.errors import PlannerError
 from planner.ui import prices_edit as edit
 from planner.ui import prices_view as view
-from planner.ui.i18n import t
+from planner.ui.i18n import MISSING, t
 from planner.ui.safe import md
 from pricing import CURRENCIES, DEFAULT_SET, PRICING_MODELS, ImportReport
 
@@ -123,7 +123,13 @@ def _import_report(report: ImportReport | str) -> None:
     if report.errors:
         rejected = view.rejected_rows(report)
         headers = view.assumption_config(rejected.columns)
-        st.dataframe(rejected, hide_index=True, column_config=headers, key="prices_rejected")
+        st.dataframe(
+            rejected,
+            hide_index=True,
+            column_config=headers,
+            key="prices_rejected",
+            placeholder=MISSING,
+        )
 
 
 def fx_form() -> None:
@@ -174,7 +180,9 @@ def price_table(book: view.Book, reporting: str) -> pd.DataFrame:
     stale = int(shown["stale"].sum())
     st.caption(t("prices.shown", shown=len(shown), total=len(book.prices), stale=stale))
     config = view.price_config(reporting)
-    st.dataframe(shown, hide_index=True, column_config=config, key="prices_table")
+    st.dataframe(
+        shown, hide_index=True, column_config=config, key="prices_table", placeholder=MISSING
+    )
     st.download_button(
         t("prices.download"),
         view.export_csv,  # a callable: the file is written only when the button is pressed
@@ -228,7 +236,13 @@ def price_editor(shown: pd.DataFrame) -> None:
 def fx_table(book: view.Book) -> None:
     st.markdown(t("prices.fx_note"))
     fx_headers = view.fx_config(book.fx.columns)
-    st.dataframe(book.fx, hide_index=True, column_config=fx_headers, key="prices_fx_table")
+    st.dataframe(
+        book.fx,
+        hide_index=True,
+        column_config=fx_headers,
+        key="prices_fx_table",
+        placeholder=MISSING,
+    )
 
 
 def bare_metal(book: view.Book) -> None:

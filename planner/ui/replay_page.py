@@ -17,7 +17,7 @@ from planner.service.replay import validation_text
 from planner.ui import charts, state, trace_choice
 from planner.ui import replay_frames as frames
 from planner.ui import replay_view as view
-from planner.ui.i18n import fmt_duration, fmt_number, fmt_percent, t
+from planner.ui.i18n import MISSING, fmt_duration, fmt_number, fmt_percent, t
 from planner.ui.safe import md
 from planner.ui.text import CATALOGS
 from planner.ui.widgets import plot
@@ -205,7 +205,7 @@ def job_table(run: view.ReplayView) -> None:
     shown = jobs[mask] if keep.active else jobs
     st.caption(t("replay.rows", shown=fmt_number(len(shown)), total=fmt_number(len(jobs))))
     headers = {c: st.column_config.Column(t(f"labels.job.{c}")) for c in shown.columns}
-    st.dataframe(shown, hide_index=True, column_config=headers)
+    st.dataframe(shown, hide_index=True, column_config=headers, placeholder=MISSING)
     full, filtered = st.columns(2)
     full.download_button(
         t("replay.download_full"),

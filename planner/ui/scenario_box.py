@@ -19,7 +19,7 @@ from planner.engine.scenario import Scenario
 from planner.service import scenario_store
 from planner.service.scenario_store import Kind, Prepared, SavedScenario
 from planner.ui.cache import cursor
-from planner.ui.i18n import t
+from planner.ui.i18n import MISSING, t
 from planner.ui.safe import md
 from planner.ui.state import replace_and_rerun, show_flash
 
@@ -149,7 +149,7 @@ def library(key: str) -> None:
         st.error(md(err), icon=":material/error:")
         return
     if saved:
-        st.dataframe(library_frame(saved), hide_index=True, key=f"{key}_table")
+        st.dataframe(library_frame(saved), hide_index=True, key=f"{key}_table", placeholder=MISSING)
         _actions(saved, key)
     else:
         st.caption(t("scenarios.empty"))

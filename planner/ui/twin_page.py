@@ -10,7 +10,7 @@ from planner.service.twin import NoTwinError
 from planner.ui import charts, scenario_box
 from planner.ui import twin_frames as frames
 from planner.ui import twin_view as view
-from planner.ui.i18n import fmt_number, fmt_percent, t
+from planner.ui.i18n import MISSING, fmt_number, fmt_percent, t
 from planner.ui.safe import md
 from planner.ui.widgets import plot
 
@@ -81,7 +81,7 @@ def report(checked: view.TwinView) -> None:
         st.info(md(note), icon=":material/info:")
 
     st.markdown(f"**{t('twin.validation')}**")
-    st.dataframe(frames.validation_frame(r), hide_index=True, key="twin_table")
+    st.dataframe(frames.validation_frame(r), hide_index=True, key="twin_table", placeholder=MISSING)
     st.caption(t("twin.table_caption"))
     curves, points = frames.cdf_frames(checked.result.run)
     if curves.empty:
@@ -100,7 +100,9 @@ def _fit(checked: view.TwinView) -> None:
     st.markdown(f"**{t('twin.latency')}**")
     st.caption(t("twin.latency_caption"))
     if cal.latency:
-        st.dataframe(frames.latency_frame(r), hide_index=True, key="twin_latency")
+        st.dataframe(
+            frames.latency_frame(r), hide_index=True, key="twin_latency", placeholder=MISSING
+        )
     else:
         st.caption(t("twin.no_latency"))
     st.markdown(
@@ -125,8 +127,12 @@ def _fit(checked: view.TwinView) -> None:
         st.caption(note)
     with st.expander(t("twin.scores")):
         left, right = st.columns(2)
-        left.dataframe(frames.capacity_frame(r), hide_index=True, key="twin_capacity")
-        right.dataframe(frames.policy_frame(r), hide_index=True, key="twin_policies")
+        left.dataframe(
+            frames.capacity_frame(r), hide_index=True, key="twin_capacity", placeholder=MISSING
+        )
+        right.dataframe(
+            frames.policy_frame(r), hide_index=True, key="twin_policies", placeholder=MISSING
+        )
 
 
 def _groups(checked: view.TwinView) -> None:
@@ -135,10 +141,10 @@ def _groups(checked: view.TwinView) -> None:
     left, right = st.columns(2)
     left.markdown(f"**{t('twin.by_size')}**")
     size = frames.groups_frame(after.by_size, t("twin.col_group_size"))
-    left.dataframe(size, hide_index=True, key="twin_by_size")
+    left.dataframe(size, hide_index=True, key="twin_by_size", placeholder=MISSING)
     right.markdown(f"**{t('twin.by_team')}**")
     team = frames.groups_frame(after.by_team, t("twin.col_group_team"))
-    right.dataframe(team, hide_index=True, key="twin_by_team")
+    right.dataframe(team, hide_index=True, key="twin_by_team", placeholder=MISSING)
 
 
 def _outputs(checked: view.TwinView) -> None:

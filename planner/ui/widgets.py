@@ -12,6 +12,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from planner.ui.charts import PLOT_CONFIG, readable
+from planner.ui.i18n import MISSING
 from planner.ui.safe import safe_figure
 
 POOL_LABELS = {
@@ -45,7 +46,12 @@ def pool_editor(
     if "name" in pools.columns:
         config["name"] = st.column_config.TextColumn(text["name"], help=text["name_help"])
     edited: pd.DataFrame = st.data_editor(
-        pools, key=key, num_rows="dynamic", hide_index=True, column_config=config
+        pools,
+        key=key,
+        num_rows="dynamic",
+        hide_index=True,
+        column_config=config,
+        placeholder=MISSING,
     )
     return edited
 

@@ -34,7 +34,8 @@ from tests.pages.app import APP
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT_S = 120  # the first page imports the sample trace; a busy machine is slow
-PAGES = ("overview", "history", "cluster", "replay", "prices", "compare", "capacity")
+PAGES = ("overview", "history", "cluster", "fill", "replay", "prices", "compare", "capacity")
+RUN_BUTTONS = {"fill": "fill_run", "replay": "replay_run"}  # pages whose results need a run
 _TECHNICAL_WORDS = """
     GPU CPU MIG FGD GiB KiB MB GB TB kW kWh PUE UTC ATC NPV IRR EAC TCO SKU FX BI SXM
     CSV TSV TXT XLSX xlsx YAML PDF Excel JSON json gzip API URL
@@ -119,27 +120,33 @@ def _texts(node: Any) -> Iterator[tuple[str, str]]:
 
 
 @pytest.fixture(scope="module")
-def shown(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[tuple[str, str]]]:
-    """Every page's texts in Chinese, by page."""
+def toured(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """Every page's element tree in Chinese, by page (each page run once for the module)."""
     patch = pytest.MonkeyPatch()
     patch.setenv("PLANNER_DB", str(tmp_path_factory.mktemp("zh") / "planner.duckdb"))
     try:
-        found: dict[str, list[tuple[str, str]]] = {}
+        found: dict[str, Any] = {}
         for page in PAGES:
             at = _open(page)
-            if page == "replay":
-                at = at.button(key="replay_run").click().run()
+            if page in RUN_BUTTONS:
+                at = at.button(key=RUN_BUTTONS[page]).click().run()
             assert not at.exception, f"{page}: {at.exception}"
-            found[page] = list(_texts(at._tree))
+            found[page] = at._tree
         at = _open("compare", compare_scenario="sample-tco.yaml")
         assert not at.exception
-        found["compare sample-tco.yaml"] = list(_texts(at._tree))
+        found["compare sample-tco.yaml"] = at._tree
         answer = at.session_state["compare_last_report"]  # what Overview answers from
         at = _open("overview", compare_last_report=answer)
-        found["overview after compare"] = list(_texts(at._tree))
+        found["overview after compare"] = at._tree
     finally:
         patch.undo()
     return found
+
+
+@pytest.fixture(scope="module")
+def shown(toured: dict[str, Any]) -> dict[str, list[tuple[str, str]]]:
+    """Every page's texts in Chinese, by page."""
+    return {page: list(_texts(tree)) for page, tree in toured.items()}
 
 
 # --- what may stay in Latin letters ------------------------------------------------------
@@ -262,3 +269,44 @@ def test_the_check_catches_english() -> None:
     assert english_words("用 `planner replay` 运行", names) == []
     assert english_words("MIG 布局", names) == []
     assert english_words("break-even with %{customdata[0]}", names) == ["break", "even", "with"]
+
+
+# --- no "None" and no empty chart, on the same tour (neither depends on the language) ------
+
+
+def _elements(node: Any) -> Iterator[Any]:
+    yield node
+    for child in getattr(node, "children", {}).values():
+        yield from _elements(child)
+
+
+def _of_kind(toured: dict[str, Any], *kinds: str) -> Iterator[tuple[str, Any]]:
+    for page, tree in toured.items():
+        for node in _elements(tree):
+            if getattr(node, "type", None) in kinds:
+                yield page, node
+
+
+def test_no_table_shows_none_for_a_missing_value(toured: dict[str, Any]) -> None:
+    """Streamlit writes "None" in a table cell with no value unless the table names a
+    placeholder; every table sets one (the missing values are there: cloud options have no
+    allocation, a team no quota)."""
+    tables = list(_of_kind(toured, "dataframe", "arrow_data_frame"))
+    assert len(tables) > 10
+    unset = [page for page, node in tables if not node.proto.placeholder]
+    assert unset == []
+    missing = sum(int(node.value.isna().to_numpy().sum()) for _, node in tables)
+    assert missing > 0  # the tour does show tables with missing values
+
+
+def test_no_chart_is_drawn_empty(toured: dict[str, Any]) -> None:
+    """A chart with nothing to draw is replaced by a sentence saying why."""
+    charts = list(_of_kind(toured, "plotly_chart"))
+    assert len(charts) > 10
+    empty = []
+    for page, node in charts:
+        spec = json.loads(node.proto.spec)
+        points = sum(len(t.get("x") or t.get("y") or t.get("values") or ()) for t in spec["data"])
+        if points == 0:
+            empty.append(f"{page}: {spec['layout'].get('title')}")
+    assert empty == []

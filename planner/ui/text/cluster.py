@@ -416,7 +416,8 @@ ZH = {
     "cluster.import.title": "从 kubectl 或节点列表导入节点",
     "cluster.import.upload": "`kubectl get nodes -o json` 输出或节点列表（最大 {limit} MB）",
     "cluster.import.upload_help": (
-        "kubectl JSON：读取可分配的 GPU、CPU 与内存，从 `nvidia.com/gpu.product` 标签读取 GPU 型号，"
+        "kubectl JSON：读取可分配的 GPU、CPU 与内存，"
+        "从 `nvidia.com/gpu.product` 标签读取 GPU 型号，"
         "并读取 MIG 布局。节点列表：openb 节点列表，或任何含节点编号列和 GPU 数列的表格"
         "（CSV、TSV、XLSX，也可 gzip 压缩）。"
     ),
@@ -452,7 +453,9 @@ ZH = {
     ),
     "cluster.placement.best-fit": "选择放置后剩余容量最少的节点（GPU 与 CPU 占比等权）",
     "cluster.placement.binpack": "`kube-scheduler` 的 `MostAllocated` 打分（GPU、CPU、内存）",
-    "cluster.placement.spread": "`kube-scheduler` 的 `LeastAllocated` 打分（GPU、CPU、内存，Kubernetes 默认）",
+    "cluster.placement.spread": (
+        "`kube-scheduler` 的 `LeastAllocated` 打分（GPU、CPU、内存，Kubernetes 默认）"
+    ),
     "cluster.placement.random": "在能放下的节点中均匀随机选择（使用种子）",
     "cluster.placement.fgd": (
         "碎片梯度下降（ATC'23）：按作业的 GPU 请求分布衡量，选择碎片增长最少的节点"
