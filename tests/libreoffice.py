@@ -8,18 +8,19 @@ to install it. One `soffice` run converts every workbook given (start-up takes s
 """
 
 import os
-import shutil
 import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
+from tests.debian import program
+
 PACKAGE = "libreoffice-calc-nogui"
 
 
 def _run(command: list[str]) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    env = {**os.environ}
     try:
         return subprocess.run(command, capture_output=True, text=True, env=env, check=False)
     except OSError as err:
@@ -28,20 +29,7 @@ def _run(command: list[str]) -> subprocess.CompletedProcess[str]:
 
 def soffice() -> str:
     """Path of LibreOffice's `soffice`, installing Debian's package if it is absent."""
-    path = shutil.which("soffice") or shutil.which("libreoffice")
-    if path is None:
-        for command in (["apt-get", "update"], ["apt-get", "install", "-y", PACKAGE]):
-            result = _run(command)
-            if result.returncode != 0:
-                pytest.fail(
-                    f"cannot install LibreOffice to recalculate the workbook: `{' '.join(command)}`"
-                    f" exited with {result.returncode}:\n{result.stderr[-2000:]}\n"
-                    f"Install it as root (apt-get install -y {PACKAGE})."
-                )
-        path = shutil.which("soffice") or shutil.which("libreoffice")
-    if path is None:
-        pytest.fail(f"apt-get installed {PACKAGE} but no `soffice` is on PATH")
-    return path
+    return program(("soffice", "libreoffice"), PACKAGE, "recalculating the workbook")
 
 
 def recalculate(workbooks: Sequence[Path], out_dir: Path) -> list[Path]:

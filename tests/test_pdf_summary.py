@@ -9,7 +9,6 @@ missing, like tests/e2e/conftest.py installs chromium. Each PDF is built once pe
 import contextlib
 import io
 import json
-import os
 import shutil
 import subprocess
 from dataclasses import replace
@@ -35,6 +34,7 @@ from planner.report import build_report
 from planner.report.pdf import write_pdf
 from planner.report.pdf_fonts import Fonts, find_fonts
 from planner.report.text import text
+from tests.debian import apt_install
 
 WORKED = Path(__file__).parent.parent / "data" / "scenarios" / "worked-example-h100.yaml"
 NAME = "worked example"
@@ -42,31 +42,11 @@ POPPLER = ("pdftoppm", "pdftotext", "pdffonts")
 CJK_PACKAGE = "fonts-wqy-microhei"
 
 
-def _apt_get(package: str, why: str) -> None:
-    """Install a Debian package (as root), or fail saying how to get it."""
-    if os.geteuid() != 0:
-        pytest.fail(f"{why} needs the Debian package {package}; run `apt-get install {package}`")
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    for command in (
-        ["apt-get", "update"],
-        ["apt-get", "-o", "DPkg::Lock::Timeout=600", "install", "-y", package],
-    ):
-        try:
-            done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
-        except OSError as err:
-            pytest.fail(f"cannot install {package} for {why}: `{' '.join(command)}`: {err}")
-        if done.returncode != 0:
-            pytest.fail(
-                f"cannot install {package} for {why}: `{' '.join(command)}` exited with "
-                f"{done.returncode}:\n{done.stderr[-2000:]}\nInstall it with apt-get."
-            )
-
-
 @pytest.fixture(scope="module")
 def poppler() -> None:
     """pdftoppm, pdftotext and pdffonts on PATH (Debian's poppler-utils)."""
     if not all(shutil.which(tool) for tool in POPPLER):
-        _apt_get("poppler-utils", "reading the PDF back")
+        apt_install("poppler-utils", "reading the PDF back")
     missing = [tool for tool in POPPLER if shutil.which(tool) is None]
     if missing:
         pytest.fail(f"poppler-utils is installed but {', '.join(missing)} is not on PATH")
@@ -77,7 +57,7 @@ def fonts() -> Fonts:
     """The machine's fonts, with a Chinese one (installed when there is none)."""
     found = find_fonts()
     if found.cjk is None:
-        _apt_get(CJK_PACKAGE, "the Chinese PDF")
+        apt_install(CJK_PACKAGE, "the Chinese PDF")
         found = find_fonts()
     if found.cjk is None:
         pytest.fail(f"{CJK_PACKAGE} is installed but find_fonts() finds no Chinese font")

@@ -4,15 +4,13 @@ Browsers are never downloaded (`playwright install` is not used): Playwright dri
 `chromium` binary from the Debian package, installed here on first use if it is missing.
 """
 
-import os
-import shutil
-import subprocess
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.debian import program
 from tests.e2e.browser import APP_TIMEOUT_MS, RUN_COUNTER
 from tests.e2e.server import serve_app
 
@@ -28,31 +26,10 @@ CHROMIUM_FLAGS = [
 ]
 
 
-def _run(command: list[str]) -> None:
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    try:
-        result = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
-    except OSError as err:
-        pytest.fail(f"cannot install Debian's chromium: `{' '.join(command)}` failed: {err}")
-    if result.returncode != 0:
-        pytest.fail(
-            f"cannot install Debian's chromium: `{' '.join(command)}` exited with "
-            f"{result.returncode}:\n{result.stderr[-2000:]}\nInstall it (apt-get install chromium) "
-            "or run the quick loop with -m 'not e2e'."
-        )
-
-
 @pytest.fixture(scope="session")
 def chromium() -> str:
     """Path of Debian's Chromium, installing the package with apt-get if it is absent."""
-    path = shutil.which("chromium")
-    if path is None:
-        _run(["apt-get", "update"])
-        _run(["apt-get", "install", "-y", "chromium"])
-        path = shutil.which("chromium")
-    if path is None:
-        pytest.fail("apt-get installed chromium but no `chromium` binary is on PATH")
-    return path
+    return program(("chromium",), "chromium", "the browser tests (or run -m 'not e2e')")
 
 
 @pytest.fixture(scope="session")
