@@ -187,7 +187,7 @@ def download_report(page: Page, name: str) -> None:
     saved = download.value
     assert saved.suggested_filename.endswith(".xlsx")
     book = openpyxl.load_workbook(io.BytesIO(Path(saved.path()).read_bytes()))
-    cells = {str(c.value) for row in book["Options"].iter_rows() for c in row}
+    cells = {str(c.value) for row in book["Options (all horizons)"].iter_rows() for c in row}
     assert any(name in cell for cell in cells), sorted(cells)[:40]
     assert any("AWS H100 on-demand" in cell for cell in cells)
 
