@@ -65,16 +65,16 @@ def write_nodes(path: Path) -> Path:
 
 
 @contextmanager
-def step(name: str, page: Page, folder: Path) -> Iterator[None]:
+def step(name: str, page: Page, folder: Path, journey: str = "journey") -> Iterator[None]:
     started = time.perf_counter()
     try:
         yield
     except BaseException:
-        page.screenshot(path=str(folder / f"journey-{name}-failed.png"))
+        page.screenshot(path=str(folder / f"{journey}-{name}-failed.png"))
         raise
     wait_for_app(page)
-    print(f"journey: {name}: {time.perf_counter() - started:.1f} s")  # noqa: T201
-    page.screenshot(path=str(folder / f"journey-{name}.png"))
+    print(f"{journey}: {name}: {time.perf_counter() - started:.1f} s")  # noqa: T201
+    page.screenshot(path=str(folder / f"{journey}-{name}.png"))
 
 
 def set_mapping(page: Page, row: int, field: str, column: str) -> None:
