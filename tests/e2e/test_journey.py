@@ -18,10 +18,19 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Page, expect
 
 from planner.ui import history_view
-from tests.e2e.browser import SCREENSHOTS, expand, keyed, menu, pick, rerun, wait_for_app
+from tests.e2e.browser import (
+    SCREENSHOTS,
+    expand,
+    keyed,
+    map_column,
+    menu,
+    pick,
+    rerun,
+    wait_for_app,
+)
 from tests.e2e.server import serve_app
 
 pytestmark = pytest.mark.e2e
@@ -77,37 +86,6 @@ def step(name: str, page: Page, folder: Path, journey: str = "journey") -> Itera
     page.screenshot(path=str(folder / f"{journey}-{name}.png"))
 
 
-def set_mapping(page: Page, row: int, field: str, column: str) -> None:
-    """Map `field` (mapping row `row`) to `column` in the upload's mapping editor. The editor
-    is a canvas, driven by keyboard; its edit reaches the app when the grid loses focus, and
-    the rerun that follows lists the change under it ("Changed: queue from column ...")."""
-    grid = keyed(page, "history_mapping")
-    header = grid.get_by_role("columnheader", name="Column in the file", include_hidden=True)
-    expect(header).to_have_count(1)  # the canvas's accessible twin: the grid is mounted
-    column_index = int(header.get_attribute("aria-colindex") or "2") - 1
-    box = grid.bounding_box()
-    assert box is not None
-    page.mouse.click(box["x"] + box["width"] * 0.45, box["y"] + 35 + 17)  # row 0, "Column"
-    # each key lands before the next is pressed: the grid's accessible twin marks the cell
-    selected(grid, column_index, 0)
-    for at in range(1, row + 1):
-        page.keyboard.press("ArrowDown")
-        selected(grid, column_index, at)
-    page.keyboard.press("Enter")  # opens the cell's dropdown
-    choice = page.get_by_role("option", name=column, exact=True)
-    expect(choice).to_be_visible()
-    with rerun(page):
-        choice.click()
-        page.get_by_role("heading").first.click()  # leave the grid: its edit reaches the app
-    changed = page.get_by_test_id("stCaptionContainer").filter(has_text="Changed:")
-    expect(changed).to_contain_text(f"{field} from column {column}")
-
-
-def selected(grid: Locator, column: int, row: int) -> None:
-    cell = grid.locator(f"#glide-cell-{column}-{row}")
-    expect(cell).to_have_attribute("aria-selected", "true")
-
-
 def submit_form_of(page: Page, key: str) -> None:
     form = keyed(page, key).locator("xpath=ancestor::*[@data-testid='stForm']")
     with rerun(page):
@@ -121,7 +99,7 @@ def import_with_partitions_as_teams(page: Page, sacct: Path) -> None:
         keyed(page, "history_upload").locator("input[type=file]").set_input_files(sacct)
     detected = page.get_by_test_id("stMarkdown").filter(has_text="Detected format:")
     expect(detected).to_contain_text("slurm")
-    set_mapping(page, queue_row, "queue", "Partition")
+    map_column(page, queue_row, "queue", "Partition")
     with rerun(page):
         keyed(page, "history_import").get_by_role("button").click()
     expect(page.get_by_role("heading", name="Ingest report")).to_be_visible()

@@ -25,9 +25,17 @@ import openpyxl
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from tests.e2e.browser import SCREENSHOTS, expand, keyed, menu, pick, rerun, wait_for_app
+from tests.e2e.browser import (
+    SCREENSHOTS,
+    expand,
+    keyed,
+    map_column,
+    menu,
+    pick,
+    rerun,
+    wait_for_app,
+)
 from tests.e2e.server import serve_app
-from tests.e2e.test_journey import selected
 from tests.e2e.test_journey import step as journey_step
 from tests.e2e.test_option_forms_browser import _number as number
 
@@ -77,46 +85,13 @@ def upload(page: Page, path: Path) -> None:
     expect(page.get_by_test_id("stMarkdown").filter(has_text="Detected format:")).to_be_visible()
 
 
-def remap(page: Page, row: int, field: str, column: str) -> None:
-    """Map mapping row `row` (`field`) to `column`, from the keyboard: the editor is a
-    canvas; a click selects the first cell, arrows move to the "Column in the file" cell,
-    Enter opens its choices, the column's name typed leaves it the only one and Enter picks
-    it; the edit reaches the app when the grid loses focus."""
-    grid = keyed(page, "history_mapping")
-    header = grid.get_by_role("columnheader", name="Column in the file", include_hidden=True)
-    expect(header).to_have_count(1)  # the canvas's accessible twin: the grid is mounted
-    column_index = int(header.get_attribute("aria-colindex") or "3") - 1
-    box = grid.bounding_box()
-    assert box is not None
-    page.mouse.click(box["x"] + 20, box["y"] + 35 + 17)  # row 0, first column
-    selected(grid, 0, 0)
-    for at in range(1, column_index + 1):  # each key lands before the next is pressed
-        page.keyboard.press("ArrowRight")
-        selected(grid, at, 0)
-    for at in range(1, row + 1):
-        page.keyboard.press("ArrowDown")
-        selected(grid, column_index, at)
-    page.keyboard.press("Enter")  # opens the cell's choices, their filter focused
-    choice = page.get_by_role("option", name=column, exact=True)
-    expect(choice).to_be_visible()
-    # typed, not clicked: a click while the list still opens can be lost
-    page.keyboard.type(column)
-    expect(page.get_by_role("option")).to_have_count(1)
-    page.keyboard.press("Enter")
-    expect(choice).to_be_hidden()
-    # the grid shows the choice (in its accessible twin) before it is left
-    expect(grid.locator(f"#glide-cell-{column_index}-{row}")).to_have_text(column)
-    with rerun(page):
-        page.get_by_role("heading").first.click()
-    changed = page.get_by_test_id("stCaptionContainer").filter(has_text="Changed:")
-    expect(changed).to_contain_text(f"{field} from column {column}, first row: 8")
-
-
 def map_node_list(page: Page, nodes: Path) -> None:
     upload(page, nodes)
     detected = page.get_by_test_id("stMarkdown").filter(has_text="Detected format:")
     expect(detected).to_contain_text("nodes")
-    remap(page, 2, "gpus", "gpu_capacity_num")  # rows: node_id, gpu_type, gpus, cpu, mem
+    map_column(page, 2, "gpus", "gpu_capacity_num")  # rows: node_id, gpu_type, gpus, cpu, mem
+    changed = page.get_by_test_id("stCaptionContainer").filter(has_text="Changed:")
+    expect(changed).to_contain_text("gpus from column gpu_capacity_num, first row: 8")
     page.get_by_test_id("stCaptionContainer").filter(
         has_text="Changed:"
     ).scroll_into_view_if_needed()
