@@ -37,7 +37,7 @@ AUTO_BIN = 0.0
 _SHOWN_CHARS = 40
 
 if TYPE_CHECKING:
-    from planner.ingest import IngestOptions
+    from planner.ingest import IngestOptions, IngestReport
 
 ReadOptions = Callable[[argparse.Namespace], "IngestOptions"]
 
@@ -336,14 +336,18 @@ def _fill(args: argparse.Namespace, options: "IngestOptions") -> int:
     from planner.service.replay import read_nodes
 
     seeds = parse_seeds(args.seeds)
-    pods = _pods(args.trace, options, args.db)
+    pods, report = _pods(args.trace, options, args.db)
     nodes, notes = read_nodes(args.nodes)
     for note in notes:
         print(f"note: {note}", file=sys.stderr)
     result = fill(pods, nodes, placement=args.placement, seeds=seeds, until=args.until)
     if args.json:
-        print(json.dumps(result.as_dict(), indent=2))
+        pod_file = {} if report is None else {"pod_file": _pod_file(report)}
+        print(json.dumps(result.as_dict() | pod_file, indent=2))
         return 0
+    if report is not None and report.rejected:
+        # stderr, like the node list's notes: stdout stays the table scripts read
+        print("\n".join(_rejection_summary(report)), file=sys.stderr)
     print(
         f"{result.pods_in_trace:,} pods on {len(nodes):,} nodes ({result.gpu_capacity:,.0f} GPUs), "
         f"{args.placement}, {len(seeds)} seeds"
@@ -368,13 +372,31 @@ def _fill_table(result: FillResult) -> list[str]:
     return lines
 
 
-def _pods(ref: str, options: "IngestOptions", db: str | None) -> list[PodRequest]:
+def _pods(
+    ref: str, options: "IngestOptions", db: str | None
+) -> tuple[list[PodRequest], "IngestReport | None"]:
+    """The pods of a file (with the reader's report of rows it refused) or of a stored trace."""
     from planner.service.fill import file_pods, trace_pods
 
     if Path(ref).is_file():
-        return file_pods(Path(ref), options)[0]
+        return file_pods(Path(ref), options)
     with database(db) as con:
-        return trace_pods(con, ref)
+        return trace_pods(con, ref), None
+
+
+def _rejection_summary(report: "IngestReport") -> list[str]:
+    """The rows of the pod file that were not read, as `planner ingest` lists them."""
+    head = (
+        f"{report.file}: rows {report.rows:,}  read {report.accepted:,}  "
+        f"rejected {report.rejected:,} (not in the fill)"
+    )
+    return [head, *report.rejection_lines()]
+
+
+def _pod_file(report: "IngestReport") -> dict[str, object]:
+    return report.model_dump(
+        include={"file", "format", "rows", "accepted", "rejected", "rejected_by_reason", "examples"}
+    )
 
 
 def parse_seeds(text: str) -> Sequence[int]:

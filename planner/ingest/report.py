@@ -81,14 +81,20 @@ class IngestReport(BaseModel):
                 f"{self.running_at_end:,} running at end; withdrawn {self.withdrawn:,} "
                 f"({self.pending_at_end:,} still pending at end)"
             )
+        lines.extend(self.rejection_lines())
+        for flag, count in sorted(self.flagged.items()):
+            lines.append(f"  flagged {count:,}: {flag} - {FLAGS.get(flag, '')}")
+        return lines
+
+    def rejection_lines(self) -> list[str]:
+        """Each rejection reason with its count and up to three rows (row, column, value)."""
+        lines = []
         for reason, count in sorted(self.rejected_by_reason.items(), key=lambda kv: -kv[1]):
             lines.append(f"  rejected {count:,}: {reason} - {REJECTION_REASONS.get(reason, '')}")
             lines.extend(
                 f"    row {ex.row}, column '{ex.column}', value '{ex.value}': {ex.message}"
                 for ex in self.examples.get(reason, [])[:3]
             )
-        for flag, count in sorted(self.flagged.items()):
-            lines.append(f"  flagged {count:,}: {flag} - {FLAGS.get(flag, '')}")
         return lines
 
 
