@@ -6,9 +6,7 @@ told apart as `planner replay --queues` does), then offered as pools or nodes, o
 working scenario; the tables here show what was read.
 """
 
-import hashlib
 import math
-import tempfile
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -38,11 +36,11 @@ from planner.ingest.volcano_yaml import looks_like_volcano, read_volcano
 from planner.service.replay import cluster_nodes, read_nodes, validation_text
 from planner.ui.cluster_build import check_runs
 from planner.ui.i18n import fmt_number, t
+from planner.ui.uploads import write_once
 
 MAX_UPLOAD_MB: float = 50
 NODE_UPLOAD_TYPES = ["json", "csv", "tsv", "txt", "xlsx", "gz"]
 QUEUE_UPLOAD_TYPES = ["yaml", "yml"]
-_UPLOADS = Path(tempfile.gettempdir()) / "planner-cluster-uploads"
 
 
 # ---------------------------------------------------------------- uploads
@@ -74,12 +72,7 @@ def stage(data: bytes, name: str) -> Path:
     if len(data) > MAX_UPLOAD_MB * 1024 * 1024:
         size = fmt_number(len(data) / 1024 / 1024, 1)
         raise PlannerError(t("cluster.error.too_big", file=name, size=size, limit=MAX_UPLOAD_MB))
-    digest = hashlib.sha256(data).hexdigest()[:16]
-    path = _UPLOADS / digest / (Path(name).name or "upload")
-    if not path.is_file():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
-    return path
+    return write_once(data, name, "upload")
 
 
 def read_node_upload(data: bytes, name: str) -> NodeImport:

@@ -5,8 +5,6 @@ Writes go through `planner.service.importer.import_file` (one transaction) on th
 cursor, so concurrent sessions importing files do not interfere.
 """
 
-import hashlib
-import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,11 +29,11 @@ from planner.store.traces import arrivals_per_day
 from planner.ui.cache import cursor
 from planner.ui.charts import MEASURE, TEMPLATE, count_axis, day_bars, top_of
 from planner.ui.i18n import Language, fmt_number, number_style, t
+from planner.ui.uploads import write_once
 
 MAX_UPLOAD_MB = 200
 UPLOAD_TYPES = ["csv", "tsv", "txt", "xlsx", "gz"]
 NOT_MAPPED = ""  # the mapping editor's "no column" choice
-_UPLOADS = Path(tempfile.gettempdir()) / "planner-uploads"
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,12 +75,7 @@ def stage(data: bytes, name: str) -> Path:
     """Write an upload to a temporary folder under its original name (formats and trace
     names come from it); the same bytes land in the same place, written once."""
     check_size(len(data), name)
-    digest = hashlib.sha256(data).hexdigest()[:16]
-    path = _UPLOADS / digest / (Path(name).name or "upload.csv")
-    if not path.is_file():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
-    return path
+    return write_once(data, name, "upload.csv")
 
 
 def detect(path: Path) -> Detected:
