@@ -43,8 +43,10 @@ def chargeback_section(
 ) -> None:
     """The chargeback table of `reports` at `horizon_index`, with its rule and downloads."""
     st.subheader(t("chargeback.title"))
+    # Labels made now, in the session's language: Streamlit may call format_func later.
+    names = {r: t(f"chargeback.rule_{r}") for r in RULES}
     rule: Rule = st.radio(
-        t("chargeback.rule"), RULES, format_func=lambda r: t(f"chargeback.rule_{r}"),
+        t("chargeback.rule"), RULES, format_func=names.__getitem__,
         horizontal=True, key=RULE_KEY, help=t("chargeback.rule_help"),
     )  # fmt: skip
     lang = language()

@@ -92,10 +92,12 @@ def file_panel() -> None:
         return
     report, cur = run.report, run.report.currency
     years = [h.years for h in report.horizons]
+    # Labels made now, in the session's language: Streamlit may call format_func later.
+    names = [t("compare.years", years=fmt_number(y, 0)) for y in years]
     horizon = st.selectbox(
         t("compare.horizon"),
         range(len(years)),
-        format_func=lambda i: t("compare.years", years=fmt_number(years[i], 0)),
+        format_func=names.__getitem__,
         key="compare_horizon",
     )
     st.session_state[LAST_REPORT] = view.ShownReport(report, horizon)

@@ -107,12 +107,18 @@ def _like(known: Catalog, shape: Shape, column: object, key: str) -> ServerPrice
     gpu, gpus, _ = shape
     keys = [s.key for s in known.servers]
     by_key = {s.key: s for s in known.servers}
+    names = _server_names(by_key, t("options.like_none"))
     picked = column.selectbox(  # type: ignore[attr-defined]
-        t("options.like"), [None, *keys],
-        format_func=lambda k: t("options.like_none") if k is None else _server_label(by_key[k]),
+        t("options.like"), [None, *keys], format_func=names.__getitem__,
         help=t("options.like_help", gpu=md(gpu), gpus=gpus), key=f"{key}_like",
     )  # fmt: skip
     return None if picked is None else by_key[picked]
+
+
+def _server_names(by_key: dict[str, ServerPrice], none: str) -> dict[str | None, str]:
+    """Labels made now, in the session's language and currency: Streamlit may call
+    format_func later, outside the session."""
+    return {None: none} | {k: _server_label(server) for k, server in by_key.items()}
 
 
 def _server_label(server: ServerPrice) -> str:
@@ -129,9 +135,9 @@ def _book_line(server: ServerPrice) -> str:
 def _extra_row(known: Catalog, currency: str, problems: list[str]) -> PoolForm | None:
     by_key = {s.key: s for s in known.servers}
     gpu_col, servers_col, price_col = st.columns([2, 1, 1])
+    names = _server_names(by_key, t("options.extra_none"))
     picked = gpu_col.selectbox(
-        t("options.extra_gpu"), [None, *by_key],
-        format_func=lambda k: t("options.extra_none") if k is None else _server_label(by_key[k]),
+        t("options.extra_gpu"), [None, *by_key], format_func=names.__getitem__,
         key="opt_extra_gpu",
     )  # fmt: skip
     if picked is None:
@@ -171,9 +177,10 @@ def cloud(known: Catalog, currency: str, problems: list[str]) -> CloudForm | Non
         t("options.gpu"), gpus, index=_index(gpus, "H100"), help=t("options.gpu_help"),
         key=f"opt_gpu_{provider}",
     )  # fmt: skip
+    instances = known.instances(provider, gpu)
+    names = {None: t("options.instance_any")} | {i: i for i in instances}
     instance = instance_col.selectbox(
-        t("options.instance"), [None, *known.instances(provider, gpu)],
-        format_func=lambda i: t("options.instance_any") if i is None else i,
+        t("options.instance"), [None, *instances], format_func=names.__getitem__,
         key=f"opt_instance_{provider}_{gpu}",
     )  # fmt: skip
     form = _payment(known, CloudForm(provider, gpu, instance))
@@ -189,9 +196,9 @@ def _index(options: list[str], preferred: str) -> int:
 
 def _payment(known: Catalog, base: CloudForm) -> CloudForm:
     pay_col, term_col, commit_col = st.columns(3)
+    names = {p: t(f"options.payment.{p}") for p in forms.PAYMENTS}
     payment = pay_col.selectbox(
-        t("options.payment"), forms.PAYMENTS,
-        format_func=lambda p: t(f"options.payment.{p}"), key="opt_payment",
+        t("options.payment"), forms.PAYMENTS, format_func=names.__getitem__, key="opt_payment",
     )  # fmt: skip
     if not forms.is_commitment(payment):
         return CloudForm(base.provider, base.gpu, base.instance, payment)

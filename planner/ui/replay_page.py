@@ -80,10 +80,12 @@ def results_header(run: view.ReplayView, trace_label: str, *, stale: bool) -> No
 
 def headline(s: ReplaySummary) -> None:
     """Whose waits to show, then the row of headline metrics."""
+    # Labels made now, in the session's language: Streamlit may call format_func later.
+    names = {scope: view.wait_scope_label(scope) for scope in view.wait_scopes(s)}
     scope = st.selectbox(
         t("replay.wait_scope"),
-        view.wait_scopes(s),
-        format_func=view.wait_scope_label,
+        list(names),
+        format_func=names.__getitem__,
         help=t("replay.wait_scope_help"),
         key="replay_wait_scope",
     )
@@ -162,6 +164,8 @@ def queue_charts(s: ReplaySummary) -> None:
 def job_filter(jobs: pd.DataFrame) -> view.JobFilter:
     """The per-job table's filters: queues, statuses and a least wait in minutes."""
     by_queue, by_status, by_wait = st.columns(3)
+    # Labels made now, in the session's language: Streamlit may call format_func later.
+    statuses = {status: _status(status) for status in sorted(jobs["status"].unique())}
     return view.JobFilter(
         queues=tuple(
             by_queue.multiselect(
@@ -174,8 +178,8 @@ def job_filter(jobs: pd.DataFrame) -> view.JobFilter:
         statuses=tuple(
             by_status.multiselect(
                 t("replay.filter_status"),
-                sorted(jobs["status"].unique()),
-                format_func=_status,
+                list(statuses),
+                format_func=statuses.__getitem__,
                 placeholder=t("replay.filter_all"),
                 key="replay_filter_status",
             )
