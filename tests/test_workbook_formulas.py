@@ -29,6 +29,8 @@ from planner.cost.scenario import TcoScenario
 from planner.report import build_report
 from planner.report.excel import write_xlsx
 from planner.report.workbook.owned import ROW, VALUE_COLUMN
+from planner.report.workbook.cloud_inputs import PARTS
+from planner.report.workbook.rented import COL as CLOUD_COL
 from planner.report.workbook.rented import ROWS as CLOUD_ROW
 from planner.service.tco_files import load_tco_scenario
 from planner.service.tco_run import run_tco
@@ -169,12 +171,13 @@ def _check_owned(book: Workbook, o: OptionReport, months: int) -> None:
 
 
 def _check_rented(book: Workbook, o: OptionReport, months: int) -> None:
-    assert _column(book, o.name, 6, months) == pytest.approx(list(o.monthly_cash), abs=CENT)
+    cash = _column(book, o.name, CLOUD_COL["cash"], months)
+    assert cash == pytest.approx(list(o.monthly_cash), abs=CENT)
     assert _figure(book, o.name, "total_pnl", True) == pytest.approx(o.total, abs=CENT)
-    compute = sum(_column(book, o.name, 2, months))
-    assert compute == pytest.approx(o.totals.get("cloud_compute", 0.0), abs=CENT)
-    commitment = sum(_column(book, o.name, 3, months))
-    assert commitment == pytest.approx(o.totals.get("commitment", 0.0), abs=CENT)
+    for part in PARTS[:-1]:  # every part a formula: none left as a stated amount
+        total = sum(_column(book, o.name, CLOUD_COL[part], months))
+        assert total == pytest.approx(o.totals.get(part, 0.0), abs=CENT), part
+    assert sum(_column(book, o.name, CLOUD_COL["other"], months)) == 0.0
     assert _figure(book, o.name, "per_useful", True) == pytest.approx(
         o.cost_per_useful_gpu_hour, rel=1e-9
     )
@@ -229,7 +232,7 @@ def test_the_hand_computed_case(recalculated: dict[str, Workbook]) -> None:
     assert own["Q3"].value == pytest.approx(109.50, abs=CENT)
     assert own["D2"].value == pytest.approx(100_000 / 12, abs=CENT)
     assert own["O13"].value == pytest.approx(0.0, abs=CENT)  # fully depreciated: nothing sold
-    assert book["flat"]["F2"].value == pytest.approx(29_200, abs=CENT)
+    assert book["flat"].cell(2, CLOUD_COL["cash"]).value == pytest.approx(29_200, abs=CENT)
     comparison = book["Comparison"]
     assert comparison["B4"].value == pytest.approx(249_086.0, abs=CENT)
     assert comparison["D4"].value == 3

@@ -3,17 +3,18 @@ workbook can state them as assumptions and rebuild the cash flows with live form
 
 `planner.service.tco_run` fills them (`TcoReport.inputs`); the report writers read them. They
 are the model's own values (`BareMetal`, `Demand`, `Rented`) plus what the cloud bills were
-made of: instance-hours by SKU a month and the price of each, so cloud compute is
-quantity x price. What the model computes in ways a spreadsheet cannot follow (spot
-interruptions, committed capacity's coverage of each job) is given as a monthly amount.
-Plain frozen dataclasses: `planner.core.serialize` writes and reads them.
+made of, each part a monthly quantity at a price: instance-hours by SKU (with the share spot
+interruptions re-run), the instance-hours by SKU at each level of demand (so the demand above
+a commitment can be priced for any committed size), vCPU-hours and GiB-hours of CPU-only
+jobs, storage and egress. Plain frozen dataclasses: `planner.core.serialize` writes and
+reads them.
 """
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from planner.core.serialize import OMIT
-from planner.cost.baremetal import BareMetal
+from planner.cost.baremetal import HOURS_PER_MONTH, BareMetal
 from planner.cost.tco import Demand, Rented
 
 
@@ -28,19 +29,44 @@ class PricedQuantity:
     price: float
     """Per unit, reporting currency."""
     gpus_per_unit: float = 1.0
+    rerun_share: float = 0.0
+    """Spot: units re-run after interruptions per unit billed (0 off spot)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DemandLevel:
+    """A level of the bill's demand: while its jobs hold `gpus` GPUs at once (instances x
+    GPUs each), each `compute` line's units a month, in `hours` (same order)."""
+
+    gpus: float
+    hours: tuple[float, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class CloudBillInputs:
-    """A cloud bill a month: sum of quantity x price over `compute`, committed GPUs x
-    `HOURS_PER_MONTH` x commit price, and `other` amounts (overflow above the commitment,
-    spot overhead, CPU instances, storage, egress) as the model computed them."""
+    """A cloud bill a month, every part quantity x price:
+
+    compute     sum over `compute` of quantity x price (without a commitment)
+    spot        sum over `compute` of quantity x re-run share x price
+    commitment  committed GPUs x `commit_hours` x commit price
+    overflow    with a commitment: sum over `levels` and lines of the units x
+                max(0, 1 - committed / level GPUs) x price (the demand above it, on demand)
+    cpu, data   sum of quantity x price (vCPU-hours, GiB-hours; storage GB, egress GB)
+    other       amounts the model computed that are none of these (reports saved before)
+    """
 
     compute: tuple[PricedQuantity, ...] = ()
     committed_gpus: float = 0.0
     commit_price: float = 0.0
     """Per committed GPU-hour."""
     other: Mapping[str, float] = field(default_factory=dict)
+    commit_hours: float = HOURS_PER_MONTH
+    """Hours a month the commitment is paid (the bill's span scaled to a month)."""
+    levels: tuple[DemandLevel, ...] = ()
+    cpu: tuple[PricedQuantity, ...] = ()
+    """CPU-only jobs: vCPU-hours and GiB-hours a month at their rates."""
+    data: tuple[PricedQuantity, ...] = ()
+    """Storage (GB kept, price per GB-month) and egress (GB out, price per GB)."""
 
 
 @dataclass(frozen=True, slots=True)

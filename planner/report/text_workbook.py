@@ -65,11 +65,28 @@ _CLOUD_FIGURES = {
     "monthly_total": ("Bill per month (P&L)", "每月账单（损益）"),
     "monthly_cash": ("Cash per month (after tax)", "每月现金（税后）"),
     "useful_month": ("Useful GPU-hours per month", "每月有效 GPU 小时"),
-    "compute": (
+    "cloud_compute": (
         "Cloud compute per month (instance-hours x price)",
         "每月云计算费用（实例小时 x 单价）",
     ),
-    "commitment": ("Commitment per month", "每月承诺用量费用"),
+    "commitment": (
+        "Commitment per month (committed GPUs x hours x price)",
+        "每月承诺用量费用（承诺 GPU 数 x 小时 x 单价）",
+    ),
+    "overflow": (
+        "Overflow per month (instance-hours above the commitment x on-demand price)",
+        "每月超额费用（超出承诺的实例小时 x 按需单价）",
+    ),
+    "spot_overhead": (
+        "Spot overhead per month (instance-hours x re-run share x price)",
+        "每月竞价实例额外费用（实例小时 x 重跑比例 x 单价）",
+    ),
+    "cloud_cpu": (
+        "CPU instances per month (vCPU-hours and GiB-hours x rates)",
+        "每月 CPU 实例费用（vCPU 小时与 GiB 小时 x 费率）",
+    ),
+    "storage": ("Storage per month (GB x price)", "每月存储费用（GB x 单价）"),
+    "egress": ("Egress per month (GB x price)", "每月出网流量费用（GB x 单价）"),
     "other": ("Other per month (stated by the model)", "每月其他费用（模型给定）"),
     "total_pnl": ("Total (P&L)", "总成本（损益）"),
     "total_cash": ("Total cash", "现金合计"),
@@ -81,8 +98,13 @@ _CLOUD_FIGURES = {
 }
 _CLOUD_COLUMNS = {
     "month": ("Month", "月份"),
-    "compute": ("Cloud compute", "云计算费用"),
+    "cloud_compute": ("Cloud compute", "云计算费用"),
     "commitment": ("Commitment", "承诺用量"),
+    "overflow": ("Overflow (on demand above the commitment)", "超额（超出承诺部分按需计费）"),
+    "spot_overhead": ("Spot overhead (re-runs)", "竞价实例额外费用（重跑）"),
+    "cloud_cpu": ("CPU instances (CPU-only jobs)", "CPU 实例（纯 CPU 作业）"),
+    "storage": ("Storage", "存储"),
+    "egress": ("Egress", "出网流量"),
     "other": ("Other (stated)", "其他（给定）"),
     "pnl": ("P&L total", "损益合计"),
     "cash": ("Cash flow", "现金流"),
@@ -139,6 +161,8 @@ _UNITS = {
     "per_instance_hour": ("{currency} per instance-hour", "{currency}/实例小时"),
     "per_gpu_hour": ("{currency} per GPU-hour", "{currency}/GPU 小时"),
     "per_month": ("{currency} a month", "{currency}/月"),
+    "per_gb_month": ("{currency} per GB-month", "{currency}/GB·月"),
+    "per_gb": ("{currency} per GB", "{currency}/GB"),
 }
 _PAIRS = {
     "report.wb.sheet.cover": ("Cover", "封面"),
@@ -176,6 +200,10 @@ _PAIRS = {
     "report.wb.source.model": ("model constant", "模型常量"),
     "report.wb.source.scenario": ("scenario", "场景"),
     "report.wb.source.replay": ("replay of the trace (per month)", "轨迹回放（每月）"),
+    "report.wb.source.cloud_terms": (
+        "scenario or price book (see Prices used and Notes)",
+        "场景或价格库（见“所用价格”与“说明”）",
+    ),
     "report.wb.source.model_amount": (
         "computed by the model (not a formula here)",
         "由模型计算（此处不是公式）",
@@ -197,6 +225,38 @@ _PAIRS = {
     ),
     "report.wb.in.quantity": ("{name}: {sku}, {unit}s a month", "{name}：{sku}，每月 {unit} 数"),
     "report.wb.in.stated": ("{name}: {what} a month", "{name}：每月{what}"),
+    "report.wb.in.rerun": (
+        "{name}: {sku}, share re-run after spot interruptions",
+        "{name}：{sku}，竞价实例中断后重跑比例",
+    ),
+    "report.wb.in.commit_hours": (
+        "{name}: hours a month the commitment is paid",
+        "{name}：每月承诺计费小时数",
+    ),
+    "report.wb.in.cpu_qty": (
+        "{name}: CPU-only jobs, {unit}s a month",
+        "{name}：纯 CPU 作业，每月 {unit} 数",
+    ),
+    "report.wb.in.cpu_price": (
+        "{name}: CPU instances, price per {unit}",
+        "{name}：CPU 实例，每 {unit} 价格",
+    ),
+    "report.wb.in.storage_qty": ("{name}: storage kept (GB)", "{name}：存储容量（GB）"),
+    "report.wb.in.storage_price": (
+        "{name}: storage, price per GB-month",
+        "{name}：存储，每 GB·月价格",
+    ),
+    "report.wb.in.egress_qty": ("{name}: egress a month (GB)", "{name}：每月出网流量（GB）"),
+    "report.wb.in.egress_price": ("{name}: egress, price per GB", "{name}：出网流量，每 GB 价格"),
+    "report.wb.section.levels": (
+        "{name}: demand by level (the replay's instance-hours a month while the jobs hold "
+        "that many GPUs at once; the share above the commitment is billed on demand)",
+        "{name}：按需求水平（作业同时占用该数量 GPU 时，回放得到的每月实例小时；"
+        "超出承诺的比例按需计费）",
+    ),
+    "report.wb.level.gpus": ("GPUs held at once", "同时占用的 GPU 数"),
+    "report.wb.level.hours": ("{sku}: {unit}s a month", "{sku}：每月 {unit} 数"),
+    "report.wb.level.above": ("Share above the commitment", "超出承诺的比例"),
     "report.wb.section.owned": ("Owned servers", "自有服务器"),
     "report.wb.section.pools": ("Server pools", "服务器池"),
     "report.wb.section.cloud": ("Cloud prices (each once)", "云价格（每个一次）"),

@@ -2,29 +2,27 @@
 priced from, with where each came from, and what each cloud bill was made of (instance-hours
 by SKU a month at each SKU's price), so the workbook can rebuild the cash flows as formulas.
 
-Nothing is priced again here: every amount is read off the model's own results. Where a bill
-part is not quantity x price (overflow above a commitment, spot overhead, CPU instances,
-storage, egress) it is kept as the monthly amount the model computed.
+Nothing is priced again here: every amount is read off the model's own results; the cloud
+bills' quantities and prices come from `planner.service.tco_bills`.
 """
 
 from collections.abc import Mapping, Sequence
 from dataclasses import fields
 
+from planner.core.notes import note
 from planner.cost import tco
-from planner.cost.baremetal import HOURS_PER_MONTH, BareMetal
+from planner.cost.baremetal import BareMetal
 from planner.cost.inputs import (
     AssumptionSource,
-    CloudBillInputs,
     CloudInputs,
     OwnedInputs,
-    PricedQuantity,
     ReplayFacts,
     TcoInputs,
 )
-from planner.cost.ledger import PricedBill
 from planner.cost.scenario import TcoScenario
 from planner.engine.calibration import error_bar_text
 from planner.engine.summary import ReplaySummary
+from planner.service.tco_bills import burst_bill, cloud_bill
 from planner.service.tco_inputs import Inputs
 from planner.store import Connection
 from pricing import assumption_set
@@ -66,12 +64,13 @@ def record(
     clouds = tuple(
         CloudInputs(
             r,
-            _cloud_bill(
+            cloud_bill(
+                con,
+                spec,
+                inputs,
                 r,
-                spec.committed_gpus or 0.0,
-                inputs.bills.get(r.name),
-                scale,
-                demanded if r.useful_gpu_hours is None else r.useful_gpu_hours,
+                scale=scale,
+                useful=demanded if r.useful_gpu_hours is None else r.useful_gpu_hours,
             ),
         )
         for r, spec in zip(rented, scenario.cloud, strict=True)
@@ -88,7 +87,7 @@ def record(
                 name,
                 bm,
                 demand,
-                burst=_burst(burst, scale) if name == "hybrid" and burst else None,
+                burst=burst_bill(scenario, burst, scale) if name == "hybrid" and burst else None,
                 replay=_facts(inputs.replays.get(name)),
             )
             for name, bm, demand in owned
@@ -96,64 +95,6 @@ def record(
         clouds=clouds,
         sources=_sources(con, scenario, inputs),
         calibration=_calibration(scenario),
-    )
-
-
-def _cloud_bill(
-    rented: tco.Rented,
-    committed: float,
-    priced: PricedBill | None,
-    scale: float | None,
-    useful: float,
-) -> CloudBillInputs:
-    """A rented option's bill a month: SKU quantities when it was replayed, else the flat
-    price on the `useful` GPU-hours; the rest as the model's monthly amounts."""
-    per_month = dict(rented.per_month)
-    compute = per_month.get("cloud_compute", 0.0)
-    lines: tuple[PricedQuantity, ...] = ()
-    if priced is not None and scale is not None:
-        lines = _sku_lines(priced, scale) if priced.bill.compute else ()
-    elif compute and useful:
-        lines = (PricedQuantity(rented.name, "GPU-hour", useful, compute / useful),)
-    commitment = per_month.pop("commitment", 0.0)
-    if lines:
-        per_month.pop("cloud_compute", None)
-    committed = committed if commitment else 0.0
-    price = commitment / (committed * HOURS_PER_MONTH) if committed else 0.0
-    other = {k: v for k, v in per_month.items() if v}
-    return CloudBillInputs(lines, committed, price, other)
-
-
-def _burst(priced: PricedBill, scale: float | None) -> CloudBillInputs:
-    """The hybrid's burst bill a month (its committed part, if any, stays an amount)."""
-    bill = priced.bill
-    factor = scale or 0.0
-    lines = _sku_lines(priced, factor) if bill.compute else ()
-    other = {
-        "commitment": bill.commitment * factor,
-        "overflow": bill.overflow * factor,
-        "spot_overhead": bill.spot_overhead * factor,
-        "cloud_cpu": bill.cpu_compute * factor,
-    }
-    if not lines:
-        other["cloud_compute"] = bill.compute * factor
-    return CloudBillInputs(lines, other={k: v for k, v in other.items() if v})
-
-
-def _sku_lines(priced: PricedBill, scale: float) -> tuple[PricedQuantity, ...]:
-    """Instance-hours a month by SKU, each at its price per instance-hour."""
-    hours: dict[int, float] = {}
-    for p in priced.bill.jobs:
-        hours[p.sku] = hours.get(p.sku, 0.0) + p.instances * p.billed_hours
-    return tuple(
-        PricedQuantity(
-            priced.skus[s].name,
-            "instance-hour",
-            h * scale,
-            priced.skus[s].price_per_hour,
-            priced.skus[s].gpus_per_instance,
-        )
-        for s, h in sorted(hours.items())
     )
 
 
@@ -177,7 +118,8 @@ def _sources(
     con: Connection, scenario: TcoScenario, inputs: Inputs
 ) -> Mapping[str, AssumptionSource]:
     """Each bare-metal assumption's origin: the scenario's override, the price book set (with
-    its source, date, confidence and unit) or the model's default."""
+    its source, date, confidence and unit) or the model's default (coded notes: the workbook
+    says them in its language)."""
     book = assumption_set(con, inputs.set_name)
     local = "cn" if inputs.currency == "CNY" else "us"
     out: dict[str, AssumptionSource] = {}
@@ -186,14 +128,14 @@ def _sources(
             continue
         key = _BOOK_KEYS.get(f.name, "").format(local=local)
         if f.name in scenario.overrides:
-            out[f.name] = AssumptionSource("scenario override", confidence="H")
+            out[f.name] = AssumptionSource(note("source_override"), confidence="H")
         elif key in book:
             item = book[key]
             as_of = "" if item.as_of is None else str(item.as_of)
-            source = f"{inputs.set_name}: {item.source}"
+            source = note("source_book", set=inputs.set_name, source=item.source)
             out[f.name] = AssumptionSource(source, as_of, item.confidence, item.unit)
         else:
-            out[f.name] = AssumptionSource("model default (reference 2.1)", confidence="L")
+            out[f.name] = AssumptionSource(note("source_default"), confidence="L")
     return out
 
 

@@ -2,34 +2,38 @@
 source, date and confidence, each a workbook defined name the formula sheets use.
 
 Inputs come from `TcoReport.inputs` (the model's own values): the bare-metal assumptions,
-the server pools, each cloud price once, and the replay's monthly quantities (useful
-GPU-hours, allocation by hour of day, instance-hours by SKU). What the model computes in ways a
-formula cannot follow (overflow above a commitment, spot overhead, CPU instances, storage,
-egress) is a stated monthly amount here, marked as the model's.
+the server pools, the replay's monthly quantities (useful GPU-hours, allocation by hour of
+day) and the cloud bills' quantities, rates and prices (`planner.report.workbook.
+cloud_inputs`).
 """
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from openpyxl.worksheet.worksheet import Worksheet
-
 from planner.cost.baremetal import HOURS_PER_MONTH, BareMetal
-from planner.cost.inputs import CloudBillInputs, PricedQuantity, TcoInputs
+from planner.cost.inputs import TcoInputs
 from planner.cost.results import PriceUsed
 from planner.report.cells import Kind
 from planner.report.text import text
 from planner.report.workbook.book import (
-    BOLD,
     INPUT,
     TITLE,
     Book,
     header,
     option_label,
     put,
-    put_formula,
     put_text,
     widths,
 )
+from planner.report.workbook.cloud_inputs import (
+    BillNames,
+    Pending,
+    Prices,
+    bill_rows,
+    cloud_prices,
+    level_tables,
+)
+from planner.report.workbook.rows import Writer
 
 # BareMetal field -> (defined name, kind, unit key)
 _SCALARS: tuple[tuple[str, str, Kind, str], ...] = (
@@ -54,25 +58,6 @@ _SCALARS: tuple[tuple[str, str, Kind, str], ...] = (
 )
 POOL_COLUMNS = ("servers", "gpus", "price", "idle", "load", "max", "hybrid")
 _POOL_KINDS: tuple[Kind, ...] = ("int", "int", "money", "decimal", "decimal", "decimal", "int")
-
-
-@dataclass
-class BillNames:
-    """A cloud bill's names: quantity x price lines, the commitment and stated amounts."""
-
-    lines: list[tuple[str, str]] = field(default_factory=list)
-    """(quantity name, price name) per SKU."""
-    committed: tuple[str, str] | None = None
-    """(committed GPUs, price per committed GPU-hour)."""
-    other: dict[str, str] = field(default_factory=dict)
-
-    def formula(self, hours: str) -> str:
-        """The bill a month as a formula."""
-        terms = [f"{q}*{p}" for q, p in self.lines]
-        if self.committed is not None:
-            terms.append(f"{self.committed[0]}*{hours}*{self.committed[1]}")
-        terms += list(self.other.values())
-        return "+".join(terms) or "0"
 
 
 @dataclass
@@ -107,39 +92,6 @@ class Names:
     clouds: list[CloudNames] = field(default_factory=list)
 
 
-class _Writer:
-    """Rows of the Assumptions sheet: input, value, unit, source, as of, confidence, name."""
-
-    def __init__(self, book: Book, sheet: Worksheet, prefix: str) -> None:
-        self.book, self.sheet, self.prefix, self.row = book, sheet, prefix, 1
-
-    def section(self, key: str) -> None:
-        self.row += 1
-        put_text(self.sheet.cell(self.row, 1), text(key, self.book.lang)).font = BOLD
-        self.row += 1
-
-    def input(
-        self,
-        label: str,
-        value: float | str,
-        kind: Kind,
-        name: str,
-        *,
-        unit: str = "",
-        source: tuple[str, str, str] = ("", "", ""),
-    ) -> str:
-        """One input row, its value cell named `prefix + name`; returns the defined name."""
-        r, sheet = self.row, self.sheet
-        put_text(sheet.cell(r, 1), label)
-        put(sheet.cell(r, 2), value, kind, self.book.currency).font = INPUT
-        for k, item in enumerate((unit, *source), start=3):
-            put_text(sheet.cell(r, k), item)
-        defined = self.book.define(self.prefix + name, sheet, sheet.cell(r, 2))
-        put_text(sheet.cell(r, 7), defined)
-        self.row += 1
-        return defined
-
-
 def assumptions_sheet(
     book: Book,
     title: str,
@@ -152,7 +104,7 @@ def assumptions_sheet(
     """Write the sheet; the names its inputs are defined as."""
     sheet = book.sheet(title)
     lang = book.lang
-    out = _Writer(book, sheet, prefix)
+    out = Writer(book, sheet, prefix)
     put_text(sheet.cell(1, 1), text("report.wb.assumptions_title", lang)).font = TITLE
     out.row = 3
     header(sheet, out.row, [text(f"report.wb.col.{k}", lang) for k in _COLUMNS])
@@ -184,8 +136,9 @@ def assumptions_sheet(
     if inputs.owned:
         _bare_metal(out, inputs, names)
         _pools(out, inputs, names)
-    named, committed = _cloud_prices(out, inputs, prices)
-    _quantities(out, inputs, names, named, committed)
+    bills = [c.bill for c in inputs.clouds] + [o.burst for o in inputs.owned if o.burst]
+    named = cloud_prices(out, bills, prices)
+    level_tables(out, _quantities(out, inputs, names, named))
     widths(sheet, {1: 46, 2: 16, 3: 26, 4: 48, 5: 12, 6: 11, 7: 26, 8: 14})
     return names
 
@@ -202,7 +155,7 @@ def _source(inputs: TcoInputs, name: str) -> tuple[str, str, str]:
     return ("", "", "") if found is None else (found.source, found.as_of, found.confidence)
 
 
-def _bare_metal(out: _Writer, inputs: TcoInputs, names: Names) -> None:
+def _bare_metal(out: Writer, inputs: TcoInputs, names: Names) -> None:
     bm = inputs.owned[0].bare_metal
     lang = out.book.lang
     out.section("report.wb.section.owned")
@@ -233,7 +186,7 @@ def _bare_metal(out: _Writer, inputs: TcoInputs, names: Names) -> None:
     _tariff(out, inputs, names, bm)
 
 
-def _tariff(out: _Writer, inputs: TcoInputs, names: Names, bm: BareMetal) -> None:
+def _tariff(out: Writer, inputs: TcoInputs, names: Names, bm: BareMetal) -> None:
     """One electricity price, or 24 by hour of day (one name over the 24 cells)."""
     lang, sheet = out.book.lang, out.sheet
     unit, source = _unit("per_kwh", out.book), _source(inputs, "kwh_price")
@@ -251,7 +204,7 @@ def _tariff(out: _Writer, inputs: TcoInputs, names: Names, bm: BareMetal) -> Non
     names.tariff_hours = len(bm.kwh_price)
 
 
-def _pools(out: _Writer, inputs: TcoInputs, names: Names) -> None:
+def _pools(out: Writer, inputs: TcoInputs, names: Names) -> None:
     """The server pools as a table; each column a named range, each server count named."""
     book, sheet, lang = out.book, out.sheet, out.book.lang
     out.section("report.wb.section.pools")
@@ -286,59 +239,12 @@ def _pools(out: _Writer, inputs: TcoInputs, names: Names) -> None:
         )
 
 
-Prices = dict[tuple[str, float], str]
-Commitments = dict[int, tuple[str, str]]
-
-
-def _cloud_prices(
-    out: _Writer, inputs: TcoInputs, prices: Sequence[PriceUsed]
-) -> tuple[Prices, Commitments]:
-    """Each SKU price once (the bills share them), then each option's commitment: the
-    prices' names by (SKU, price) and the commitments' names by cloud option."""
-    bills = [c.bill for c in inputs.clouds] + [o.burst for o in inputs.owned if o.burst]
-    named: Prices = {}
-    committed: Commitments = {}
-    if not any(b.compute or b.committed_gpus for b in bills):
-        return named, committed
-    out.section("report.wb.section.cloud")
-    found = {p.price: p for p in prices}
-    for line in (q for b in bills for q in b.compute):
-        key = (line.sku, line.price)
-        if key not in named:
-            named[key] = _price_row(out, line, found.get(line.sku))
-    for k, cloud in enumerate(inputs.clouds, start=1):
-        bill = cloud.bill
-        if not bill.committed_gpus:
-            continue
-        label = text("report.wb.in.committed", out.book.lang, name=cloud.rented.name)
-        gpus = out.input(label, bill.committed_gpus, "decimal", f"CommittedGpus_{k}", unit="GPUs")
-        label = text("report.wb.in.commit_price", out.book.lang, name=cloud.rented.name)
-        unit = _unit("per_gpu_hour", out.book)
-        price = out.input(label, bill.commit_price, "rate", f"CommitPrice_{k}", unit=unit)
-        committed[k] = (gpus, price)
-    return named, committed
-
-
-def _price_row(out: _Writer, line: PricedQuantity, used: PriceUsed | None) -> str:
-    unit_key = "per_instance_hour" if line.unit == "instance-hour" else "per_gpu_hour"
-    unit = _unit(unit_key, out.book)
-    if line.unit == "instance-hour":
-        unit += f" ({line.gpus_per_unit:g} GPUs)"
-    source = ("", "", "") if used is None else (used.source, used.as_of, used.confidence)
-    row = out.row
-    name = out.input(line.sku, line.price, "rate", f"Price_{line.sku}", unit=unit, source=source)
-    if line.unit == "instance-hour":
-        per_gpu = f"B{row}/{line.gpus_per_unit!r}"
-        put_formula(out.sheet.cell(row, 8), per_gpu, "rate", out.book.currency)
-    return name
-
-
-def _quantities(
-    out: _Writer, inputs: TcoInputs, names: Names, prices: Prices, committed: Commitments
-) -> None:
-    """The replay's quantities a month, and the model's stated amounts."""
+def _quantities(out: Writer, inputs: TcoInputs, names: Names, prices: Prices) -> list[Pending]:
+    """The replay's quantities a month and each bill's rates; the bills whose level tables
+    are still to write."""
     lang = out.book.lang
     out.section("report.wb.section.replay")
+    pending: list[Pending] = []
     replay = (text("report.wb.source.replay", lang), "", "")
     for k, owned in enumerate(inputs.owned, start=1):
         tag = option_label(owned.name, lang)
@@ -354,7 +260,10 @@ def _quantities(
         util, hours = _utilization(out, tag, k, owned.demand.utilization_by_hour)
         burst = None
         if owned.burst is not None:
-            burst = _bill(out, owned.burst, f"Burst_{k}", tag, prices=prices, committed=None)
+            burst, later = bill_rows(
+                out, owned.burst, f"Burst_{k}", tag, prices=prices, hours=names.hours
+            )
+            pending += [later] if later else []
         pool = names.pools["servers" if k == 1 else "hybrid"]
         names.owned.append(OwnedNames(pool, util, hours, useful, burst))
     for k, cloud in enumerate(inputs.clouds, start=1):
@@ -364,11 +273,15 @@ def _quantities(
             value = inputs.owned[0].demand.useful_gpu_hours if inputs.owned else 0.0
         label = text("report.wb.in.useful", lang, name=tag)
         useful = out.input(label, value, "hours", f"UsefulCloud_{k}", unit="GPU-h", source=replay)
-        bill = _bill(out, cloud.bill, f"Cloud_{k}", tag, prices=prices, committed=committed.get(k))
+        bill, later = bill_rows(
+            out, cloud.bill, f"Cloud_{k}", tag, prices=prices, hours=names.hours
+        )
+        pending += [later] if later else []
         names.clouds.append(CloudNames(bill, useful))
+    return pending
 
 
-def _utilization(out: _Writer, tag: str, k: int, hours: Sequence[float]) -> tuple[str, int]:
+def _utilization(out: Writer, tag: str, k: int, hours: Sequence[float]) -> tuple[str, int]:
     lang, sheet = out.book.lang, out.sheet
     replay = (text("report.wb.source.replay", lang), "", "")
     unit = _unit("share", out.book)
@@ -383,44 +296,3 @@ def _utilization(out: _Writer, tag: str, k: int, hours: Sequence[float]) -> tupl
         f"{out.prefix}Util_{k}", sheet, sheet.cell(first, 2), sheet.cell(out.row - 1, 2)
     )
     return name, len(hours)
-
-
-def _bill(
-    out: _Writer,
-    bill: CloudBillInputs,
-    name: str,
-    tag: str,
-    *,
-    prices: Prices,
-    committed: tuple[str, str] | None,
-) -> BillNames:
-    lang = out.book.lang
-    replay = (text("report.wb.source.replay", lang), "", "")
-    model = (text("report.wb.source.model_amount", lang), "", "")
-    names = BillNames(committed=committed)
-    for j, line in enumerate(bill.compute, start=1):
-        label = text("report.wb.in.quantity", lang, name=tag, sku=line.sku, unit=line.unit)
-        unit = f"{line.unit}s"
-        quantity = out.input(
-            label, line.quantity_per_month, "hours", f"{name}_qty{j}", unit=unit, source=replay
-        )
-        names.lines.append((quantity, prices[(line.sku, line.price)]))
-    for category, amount in bill.other.items():
-        what = text(f"report.cat.{category}", lang) if category in _CATS else category
-        label = text("report.wb.in.stated", lang, name=tag, what=what)
-        unit = _unit("per_month", out.book)
-        names.other[category] = out.input(
-            label, amount, "money", f"{name}_{category}", unit=unit, source=model
-        )
-    return names
-
-
-_CATS = {
-    "cloud_compute",
-    "commitment",
-    "overflow",
-    "spot_overhead",
-    "cloud_cpu",
-    "storage",
-    "egress",
-}

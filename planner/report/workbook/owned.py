@@ -222,7 +222,7 @@ def _figures(
         "software": f"{s['software_per_gpu_year']}*{figure(sheet, 'gpus', here)}/12",
         "spares": f"{s['spares_share_year']}*{figure(sheet, 'capex', here)}/12",
         "bridge": bridge.per_month,
-        "burst": mine.burst.formula(names.hours) if mine.burst else "0",
+        "burst": mine.burst.formula() if mine.burst else "0",
     }
     for key, formula in formulas.items():
         _put_figure(book, sheet, key, formula)

@@ -1,10 +1,10 @@
 """A cloud option's sheet: the same bill every month (`planner.cost.tco.rented_option`) as
-formulas over the Assumptions' names:
+formulas over the Assumptions' names, one column per part of the bill (cloud compute,
+commitment, overflow above it, spot overhead, CPU instances, storage, egress, and amounts
+stated by the model in reports saved before the parts were recorded;
+`planner.report.workbook.cloud_inputs` says how each is priced):
 
-    cloud compute = sum over SKUs of instance-hours a month x price per instance-hour
-    commitment    = committed GPUs x hours a month x price per committed GPU-hour
-    other         = the model's stated amounts (overflow, spot overhead, CPU, storage, egress)
-    cash          = P&L x (1 - tax rate)
+    cash = P&L x (1 - tax rate)
 
 Its key figures (column U) sit at the rows `planner.report.workbook.owned` uses, so the
 bridge and the comparison refer to them by key.
@@ -28,20 +28,19 @@ from planner.report.workbook.book import (
     span,
     widths,
 )
+from planner.report.workbook.cloud_inputs import PARTS
 from planner.report.workbook.owned import LABEL_COLUMN, VALUE_COLUMN, figure
 
 if TYPE_CHECKING:
     from planner.report.cells import Kind
 
-COLUMNS = ("month", "compute", "commitment", "other", "pnl", "cash", "cumulative")
+COLUMNS = ("month", *PARTS, "pnl", "cash", "cumulative")
 COL = {key: k for k, key in enumerate(COLUMNS, start=1)}
 FIGURES = (
     "monthly_total",
     "monthly_cash",
     "useful_month",
-    "compute",
-    "commitment",
-    "other",
+    *PARTS,
     "total_pnl",
     "total_cash",
     "useful",
@@ -75,10 +74,8 @@ def rented_sheet(book: Book, sheet: Worksheet, names: Names, mine: CloudNames, m
         put_formula(sheet.cell(r, 1), f"{r - 1}", "int", cur)
         cash = ref(sheet, r, COL["cash"], sheet)
         cells = {
-            "compute": f("compute"),
-            "commitment": f("commitment"),
-            "other": f("other"),
-            "pnl": f"{ref(sheet, r, 2, sheet)}+{ref(sheet, r, 3, sheet)}+{ref(sheet, r, 4, sheet)}",
+            **{k: f(k) for k in PARTS},
+            "pnl": "+".join(ref(sheet, r, COL[k], sheet) for k in PARTS),
             "cash": f"{ref(sheet, r, COL['pnl'], sheet)}*(1-{names.tax})",
             "cumulative": (
                 cash if r == 2 else f"{ref(sheet, r - 1, COL['cumulative'], sheet)}+{cash}"
@@ -86,29 +83,21 @@ def rented_sheet(book: Book, sheet: Worksheet, names: Names, mine: CloudNames, m
         }
         for key, formula in cells.items():
             put_formula(sheet.cell(r, COL[key]), formula, "money", cur)
-    bill = mine.bill
-    lines = "+".join(f"{q}*{p}" for q, p in bill.lines) or "0"
-    committed = bill.committed
-    data = [bill.other[k] for k in ("storage", "egress") if k in bill.other]
     cash_first = ref(sheet, 2, COL["cash"], sheet)
     cash_rest = span(sheet, 3, last, COL["cash"], sheet)
     formulas = {
-        "monthly_total": f"{f('compute')}+{f('commitment')}+{f('other')}",
+        "monthly_total": "+".join(f(k) for k in PARTS),
         "monthly_cash": f"{f('monthly_total')}*(1-{names.tax})",
         "useful_month": mine.useful,
-        "compute": lines,
-        "commitment": (
-            f"{committed[0]}*{names.hours}*{committed[1]}" if committed is not None else "0"
-        ),
-        "other": "+".join(bill.other.values()) or "0",
+        **mine.bill.parts(),
         "total_pnl": f"SUM({span(sheet, 2, last, COL['pnl'], sheet)})",
         "total_cash": f"SUM({span(sheet, 2, last, COL['cash'], sheet)})",
         "useful": f"{f('useful_month')}*{names.months}",
         "per_useful": f'IF({f("useful")}>0,{f("total_pnl")}/{f("useful")},"")',
+        # C, the price per useful GPU-hour, leaves out storage and egress (the model's)
         "per_gpu_hour": (
-            f"IF({f('useful_month')}>0,({f('monthly_total')}"
-            + "".join(f"-{d}" for d in data)
-            + f")/{f('useful_month')},0)"
+            f"IF({f('useful_month')}>0,({f('monthly_total')}-{f('storage')}-{f('egress')})"
+            f"/{f('useful_month')},0)"
         ),
         "npv_cash": npv_formula(cash_first, cash_rest if months > 1 else None, names.rate),
         "eac": eac_formula(f("npv_cash"), names.rate, names.months),
@@ -119,7 +108,10 @@ def rented_sheet(book: Book, sheet: Worksheet, names: Names, mine: CloudNames, m
         put_formula(sheet.cell(row, VALUE_COLUMN), formula, _KINDS.get(key, "money"), cur)
     put_text(sheet.cell(1, LABEL_COLUMN), text("report.wb.key_figures", lang)).font = BOLD
     sheet.freeze_panes = "B2"
-    widths(sheet, {**dict.fromkeys(range(1, 8), 14.0), LABEL_COLUMN: 40, VALUE_COLUMN: 16})
+    widths(
+        sheet,
+        {**dict.fromkeys(range(1, len(COLUMNS) + 1), 14.0), LABEL_COLUMN: 40, VALUE_COLUMN: 16},
+    )
 
 
 __all__ = ["figure", "rented_figure", "rented_sheet"]
