@@ -1,5 +1,5 @@
-"""Capacity: how many servers? Cost against p95 wait over a sweep of the cluster's size (and
-of the hybrid's burst threshold)."""
+"""Capacity: how many servers? Cost against p95 wait over a sweep of one pool's size (and of
+the hybrid's burst threshold), for a saved or bundled scenario on a stored trace."""
 
 import streamlit as st
 
@@ -7,6 +7,7 @@ from planner.ui import capacity_page as step
 from planner.ui import capacity_view as view
 from planner.ui import frame
 from planner.ui.i18n import fmt_number, language, t
+from planner.ui.safe import md
 
 frame.require_menu()
 
@@ -14,22 +15,13 @@ lang = language()  # bound here: widgets' format functions also run outside this
 
 st.title(t("capacity.title"))
 st.caption(t("capacity.caption"))
-source = st.selectbox(t("capacity.scenario"), view.scenarios(), key="capacity_scenario")
-scenario = step.scenario_or_stop(source)
-
-pool_index = 0
-if len(scenario.self_hosted) > 1:
-    pool_index = st.selectbox(
-        t("capacity.pool"),
-        range(len(scenario.self_hosted)),
-        format_func=lambda k: view.pool_label(scenario, k, lang),
-        help=t("capacity.pool_help"),
-        key="capacity_pool",
-    )
+source = step.source_or_stop(lang)
+scenario = source.scenario
+pool_index = step.pool_picked(scenario, lang)
 pool = scenario.self_hosted[pool_index]
 counts_col, target_col, horizon_col = st.columns([2, 1, 1])
 text = counts_col.text_input(
-    t("capacity.counts", gpu=pool.gpu, servers=fmt_number(pool.servers)),
+    t("capacity.counts", gpu=md(pool.gpu), servers=fmt_number(pool.servers)),
     ", ".join(str(n) for n in view.default_counts(pool.servers)),
     help=t("capacity.counts_help", max=view.MAX_POINTS),
     key="capacity_range",
@@ -59,7 +51,7 @@ if scenario.hybrid is not None:
 
 counts, thresholds = step.points_or_stop(text, burst_text)
 st.caption(view.runs_note(counts, thresholds, lang))
-inputs = (source, pool_index, tuple(counts), tuple(thresholds))
+inputs = step.Inputs(scenario, pool_index, tuple(counts), tuple(thresholds))
 if st.button(t("capacity.run"), type="primary", key="capacity_run"):
-    step.run_sweep(scenario, counts, thresholds, inputs)
-step.answer(scenario, inputs, target, years, lang)
+    step.run_sweep(inputs)
+step.answer(source, inputs, target, years, lang)

@@ -1,41 +1,118 @@
-"""The Capacity page's steps: load a bundled scenario, check the sweep's inputs, run the sweep
-with a progress bar, and show its answer. Each draws its output and calls `capacity_view`.
+"""The Capacity page's steps: pick a scenario (saved or bundled) and a stored trace, check
+the sweep's inputs, run the sweep with a progress bar, and show its answer. Each draws its
+output and calls `capacity_view` (the sweep) or `capacity_sources` (what can be swept).
 """
 
-from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import streamlit as st
 
 from planner.core.errors import PlannerError
 from planner.cost.scenario import TcoScenario
+from planner.service.scenario_store import SavedScenario
+from planner.ui import capacity_sources as sources
 from planner.ui import capacity_view as view
-from planner.ui import compare_view
-from planner.ui.i18n import MISSING, Language, reporting_currency, t
+from planner.ui import scenario_box, trace_choice
+from planner.ui.i18n import MISSING, Language, fmt_number, reporting_currency, t
 from planner.ui.overview_view import fx_rate
 from planner.ui.safe import md
 from planner.ui.widgets import plot
 
 RESULT = "capacity_result"  # the last sweep: (inputs, rows, currency)
-Inputs = tuple[str, int, tuple[int, ...], tuple[float, ...]]
-"""What a sweep's rows depend on: scenario file, pool number, server counts, thresholds."""
 
 
-def scenario_or_stop(source: str) -> TcoScenario:
-    """The bundled scenario `source`; stops the page on an error or when it has no trace or
-    no self-hosted servers to sweep."""
+@dataclass(frozen=True, slots=True)
+class Inputs:
+    """What a sweep's rows depend on: the scenario (on its trace), the pool sized, the server
+    counts and burst thresholds."""
+
+    scenario: TcoScenario
+    pool: int
+    counts: tuple[int, ...]
+    thresholds: tuple[float, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """The scenario to sweep on the chosen trace, with the words that name both."""
+
+    scenario: TcoScenario
+    label: str
+    trace: dict[str, Any]
+    """The stored trace's row (trace_id, name, jobs, gpu_hours, ...)."""
+
+    def origin(self, lang: Language) -> str:
+        """'Swept: NAME (saved), replaying TRACE · ID (N jobs).', user names escaped."""
+        trace = f"{self.trace['name']} · {self.trace['trace_id']}"
+        return t(
+            "capacity.swept_from",
+            lang,
+            scenario=md(self.label),
+            trace=md(trace),
+            jobs=fmt_number(self.trace["jobs"]),
+        )
+
+
+def source_or_stop(lang: Language) -> Source:
+    """The scenario and trace picked side by side (the trace the session's chosen one);
+    stops with the reason when nothing can be swept."""
+    saved = _saved_or_stop()
+    options = sources.choices(saved)
+    names = sources.labels(options, lang)
+    scenario_col, trace_col = st.columns(2)
+    choice = scenario_col.selectbox(
+        t("capacity.scenario"), options, format_func=names.__getitem__,
+        help=t("capacity.scenario_help"), key="capacity_scenario",
+    )  # fmt: skip
+    with trace_col:
+        trace = trace_or_stop()
     try:
-        scenario = compare_view.load_bundled(source)
+        scenario = sources.load(choice, saved, trace["trace_id"])
+    except PlannerError as err:
+        st.error(t("capacity.cannot_load", source=md(names[choice]), error=md(err)))
+        st.stop()
+    if not scenario.self_hosted:
+        st.info(t("capacity.no_servers", source=md(names[choice])), icon=":material/info:")
+        st.stop()
+    return Source(scenario, names[choice], trace)
+
+
+def _saved_or_stop() -> list[SavedScenario]:
+    try:
+        return scenario_box.saved_scenarios()
     except PlannerError as err:
         st.error(md(err), icon=":material/error:")
         st.stop()
-    for missing, key in (
-        (not scenario.trace, "no_trace"),
-        (not scenario.self_hosted, "no_servers"),
-    ):
-        if missing:
-            st.info(t(f"capacity.{key}", source=source), icon=":material/info:")
+
+
+def trace_or_stop() -> dict[str, Any]:
+    """The stored trace picked (starting at the session's chosen one); stops when none is
+    stored or the one picked has no GPU jobs to replay."""
+    sample_id, traces = trace_choice.stored_or_stop("capacity")
+    labels = trace_choice.labels(traces, "capacity")
+    picked = trace_choice.select(t("capacity.trace"), labels, sample_id, "capacity_trace")
+    row = next(r for r in traces if r["trace_id"] == picked)
+    name = md(f"{row['name']} · {row['trace_id']}")
+    for empty, key in ((not row["jobs"], "no_jobs"), (not row["gpu_hours"], "no_gpu_jobs")):
+        if empty:
+            st.info(t(f"capacity.{key}", trace=name), icon=":material/info:")
             st.stop()
-    return scenario
+    return row
+
+
+def pool_picked(scenario: TcoScenario, lang: Language) -> int:
+    """The self-hosted pool to size: the only one, or the one picked, the others said to be
+    held as they are."""
+    if len(scenario.self_hosted) == 1:
+        return 0
+    index: int = st.selectbox(
+        t("capacity.pool"), range(len(scenario.self_hosted)),
+        format_func=lambda k: view.pool_label(scenario, k, lang),
+        help=t("capacity.pool_help"), key="capacity_pool",
+    )  # fmt: skip
+    st.caption(t("capacity.held", fixed=md(view.held_fixed(scenario, index, lang))))
+    return index
 
 
 def points_or_stop(text: str, burst_text: str | None) -> tuple[list[int], list[float]]:
@@ -51,9 +128,7 @@ def points_or_stop(text: str, burst_text: str | None) -> tuple[list[int], list[f
     return counts, thresholds
 
 
-def run_sweep(
-    scenario: TcoScenario, counts: Sequence[int], thresholds: Sequence[float], inputs: Inputs
-) -> None:
+def run_sweep(inputs: Inputs) -> None:
     """Price every point with a progress bar; keeps the rows for `inputs` in the session,
     or shows the error and stops."""
     bar = st.progress(0.0, text=t("capacity.progress_start"))
@@ -62,7 +137,9 @@ def run_sweep(
         bar.progress(done / total, text=t("capacity.progress", done=done, total=total))
 
     try:
-        rows, currency = view.sweep(scenario, counts, thresholds, on_point=advance, pool=inputs[1])
+        rows, currency = view.sweep(
+            inputs.scenario, inputs.counts, inputs.thresholds, on_point=advance, pool=inputs.pool
+        )
     except PlannerError as err:
         bar.empty()
         st.error(t("capacity.sweep_failed", error=md(err)), icon=":material/error:")
@@ -82,13 +159,11 @@ def result_or_stop(inputs: Inputs) -> tuple[list[view.Row], str]:
     return rows, swept_in
 
 
-def answer(
-    scenario: TcoScenario, inputs: Inputs, target: float, years: float, lang: Language
-) -> None:
-    """The sweep's answer in a sentence, in the reporting currency where a rate allows, then
-    its chart and table."""
+def answer(source: Source, inputs: Inputs, target: float, years: float, lang: Language) -> None:
+    """Where the sweep came from, its answer in a sentence, in the reporting currency where a
+    rate allows, then its chart and table."""
     all_rows, swept_in = result_or_stop(inputs)
-    pool_index = inputs[1]
+    scenario, pool_index = inputs.scenario, inputs.pool
     reporting = reporting_currency()
     rate = fx_rate(swept_in, reporting, scenario.fx_date)
     currency = reporting if rate is not None else swept_in
@@ -96,7 +171,8 @@ def answer(
     fixed = view.held_fixed(scenario, pool_index, lang)
     swept = scenario.self_hosted[pool_index].gpu if fixed else ""
     text = view.sentence(rows, target, currency, lang, swept=swept, fixed=fixed)
-    st.info(text, icon=":material/lightbulb:")
+    st.caption(source.origin(lang))
+    st.info(md(text), icon=":material/lightbulb:")  # option names are the user's
     if swept_in != reporting:
         key = "capacity.converted" if rate is not None else "capacity.not_converted"
         st.caption(t(key, source=swept_in, target=reporting))

@@ -3,21 +3,33 @@ entrypoint with AppTest on the bundled sample."""
 
 import base64
 import json
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from planner.core.errors import ScenarioError
+from planner.core.file_access import BUNDLED_FILES
 from planner.cost.results import Horizon, OptionReport, TcoReport, plain_report
+from planner.ingest import IngestOptions
+from planner.service import option_forms as forms
+from planner.service import scenario_store
+from planner.service.importer import import_file
+from planner.service.scenario_store import Prepared
+from planner.service.tco_run import run_tco
+from planner.store import connect
 from planner.ui import capacity_view as view
 from planner.ui.cost_charts import option_colors
+from planner.ui.safe import JOINER
 from tests.pages.app import APP, open_app_page
 
 PAGE = "pages/capacity.py"
+SAMPLE = Path(__file__).resolve().parents[2] / "data" / "traces" / "sample.csv"
 TIMEOUT_S = 120  # three replays of the sample trace
 
 
@@ -363,6 +375,14 @@ def values(array: Any) -> list[float]:
     return list(array)
 
 
+def captions(at: AppTest) -> list[str]:
+    return [str(c.value) for c in at.caption]
+
+
+def runs_note(at: AppTest) -> str:
+    return next(c for c in captions(at) if c.startswith(("Runs in this sweep", "本次扫描")))
+
+
 def test_the_page_waits_for_the_run_button(db: Path) -> None:
     at = open_page()
 
@@ -372,7 +392,10 @@ def test_the_page_waits_for_the_run_button(db: Path) -> None:
     assert at.selectbox(key="capacity_scenario").value == "sample-tco.yaml"
     assert at.text_input(key="capacity_range").value == "1, 2, 4, 8, 16, 32, 64, 128"
     assert at.text_input(key="capacity_thresholds").value == "0.5, 1, 4"  # the hybrid's 1 h
-    assert "Runs in this sweep: 24 (server counts: 8 × burst thresholds: 3" in at.caption[1].value
+    assert at.selectbox(key="capacity_trace").value == at.session_state["trace_chosen"]
+    assert at.selectbox(key="capacity_pool").value == 0
+    assert "Held as they are in every point: 128 H800 servers." in captions(at)
+    assert "Runs in this sweep: 24 (server counts: 8 × burst thresholds: 3" in runs_note(at)
     assert not at.get("plotly_chart")
 
 
@@ -380,7 +403,7 @@ def test_a_two_by_two_sweep_shows_a_hybrid_series_per_threshold(db: Path) -> Non
     at = open_page()
     at.text_input(key="capacity_range").set_value("1, 4")
     at.text_input(key="capacity_thresholds").set_value("1, 0.25").run()
-    assert at.caption[1].value.startswith("Runs in this sweep: 4 (server counts: 2 × burst")
+    assert runs_note(at).startswith("Runs in this sweep: 4 (server counts: 2 × burst")
 
     at = at.button(key="capacity_run").click().run()
 
@@ -443,6 +466,11 @@ def test_a_three_point_sweep_shows_the_chart_the_table_and_the_answer(db: Path) 
     assert text.startswith("The smallest self-hosted cluster meeting a p95 wait of 0.5 h is ")
     assert "$" in text
     assert "the cheapest option overall is " in text
+    trace_id = at.session_state["trace_chosen"]
+    assert (
+        f"Swept: sample-tco.yaml (bundled example), replaying sample · {trace_id} (4,000 jobs)."
+        in (captions(at))
+    )
     table = at.dataframe[0].value
     owned = table[table["Servers"].notna()]
     assert sorted(owned["Option"].unique()) == ["hybrid", "self-hosted"]
@@ -499,7 +527,10 @@ def test_the_page_and_its_conclusion_are_in_chinese(db: Path) -> None:
     assert figure["layout"]["xaxis"]["title"]["text"] == "p95 等待（小时）"
     assert "满足目标的最小规模" in [t["name"] for t in figure["data"]]
     assert "hybrid，等待 1 小时后溢出" in [t["name"] for t in figure["data"]]
-    assert "本次扫描的运行次数：3" in at.caption[1].value
+    assert "本次扫描的运行次数：3" in runs_note(at)
+    assert any(
+        c.startswith("扫描来源：sample-tco.yaml（内置示例），重放 sample · ") for c in captions(at)
+    )
 
 
 def test_money_follows_the_reporting_currency_of_the_prices_page(db: Path) -> None:
@@ -530,10 +561,178 @@ def test_bad_server_counts_are_an_error_not_a_traceback(db: Path) -> None:
     assert not at.get("plotly_chart")
 
 
-def test_a_scenario_without_a_trace_explains_why_there_is_nothing_to_sweep(db: Path) -> None:
-    at = open_page()
-    at.selectbox(key="capacity_scenario").set_value("worked-example-h100.yaml").run()
+# --- the user's own scenario and trace ------------------------------------------------------
+
+MINE = "**mine** [x](http://evil.example)"  # a saved scenario's name, markdown in it
+CLOUD_ONLY = "cloud only"
+SWEPT_H800 = (1, 2, 4)
+# `PlannerError`-free inputs the seed price book can price: A100 servers from the book, H800
+# servers at the sample scenario's price and power (the book has none).
+H800 = {"price": 300_000.0, "currency": "USD", "power_kw": (2.5, 8.0, 10.2)}
+
+
+def own_trace(folder: Path) -> Path:
+    """120 jobs of at most 8 GPUs of the sample, two minutes apart: busy enough that one H800
+    server makes jobs wait and four do not."""
+    jobs = pd.read_csv(SAMPLE)
+    jobs = jobs[(jobs["gpus"] <= 8) & (jobs["duration_s"] >= 600)].head(120)
+    submit = (
+        pd.Timestamp("2026-03-02T09:00:00+08:00")
+        + pd.to_timedelta(range(len(jobs)), unit="min") * 2
+    )
+    end = submit + pd.to_timedelta(jobs["duration_s"].to_numpy(), unit="s")
+    jobs = jobs.assign(
+        submit_time=[t.isoformat() for t in submit],
+        start_time=[t.isoformat() for t in submit],
+        end_time=[t.isoformat() for t in end],
+    )
+    path = folder / "**ours** [a](b).csv"
+    jobs.to_csv(path, index=False)
+    return path
+
+
+def hybrid_form(trace_id: str | None, h800: int) -> forms.OptionForm:
+    """4 A100 and `h800` H800 servers, AWS H100 on demand, a hybrid keeping 2 A100 and every
+    H800 that bursts after an hour: what a sweep of the H800 pool prices at `h800`."""
+    own = forms.OwnForm((forms.PoolForm("A100", 4), forms.PoolForm("H800", h800, **H800)), 3, 5.0)
+    return forms.OptionForm(
+        MINE,
+        "hybrid",
+        trace_id,
+        own,
+        forms.CloudForm("AWS", "H100"),
+        forms.HybridForm({"A100": 2, "H800": h800}, 1.0),
+    )
+
+
+def expected_table(con: Any, trace_id: str) -> dict[tuple[str, int | None], tuple[str, str, str]]:
+    """(option, servers) -> (total over 3 years, per useful GPU-hour, p95 wait) as `planner
+    tco` prices each point, built from the form (not from the page's own scenario edits)."""
+    rows = {}
+    for n in SWEPT_H800:
+        report = run_tco(con, forms.build(hybrid_form(trace_id, n)), files=BUNDLED_FILES)
+        horizon = next(h for h in report.horizons if h.years == 3.0)
+        for o in horizon.options:
+            servers = n if o.name in ("self-hosted", "hybrid") else None
+            wait = (o.wait_p95_s or 0.0) / 3600
+            per_hour = o.cost_per_useful_gpu_hour or 0.0
+            rows[o.name, servers] = (f"${o.total:,.0f}", f"${per_hour:,.2f}", f"{wait:.2f}")
+    return rows
+
+
+@pytest.fixture(scope="module")
+def own(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """A database with the user's trace, a CPU-only trace, a hybrid saved from the option
+    form, a cloud-only option saved beside it, and what the service prices for the hybrid."""
+    folder = tmp_path_factory.mktemp("own")
+    cpu = folder / "cpu only.csv"
+    pd.read_csv(SAMPLE).head(20).assign(gpus=0, gpu_type="").to_csv(cpu, index=False)
+    with pytest.MonkeyPatch.context() as patch:
+        db = folder / "planner.duckdb"
+        patch.setenv("PLANNER_DB", str(db))
+        with connect(db) as con:
+            trace_id = import_file(con, own_trace(folder), IngestOptions()).trace_id
+            cpu_id = import_file(con, cpu, IngestOptions()).trace_id
+            assert trace_id is not None
+            assert cpu_id is not None
+            mine = scenario_store.to_yaml(forms.build(hybrid_form(trace_id, 3)))
+            scenario_store.save(con, MINE, Prepared("tco", mine, trace_id))
+            cloud = forms.OptionForm(
+                CLOUD_ONLY, "cloud", trace_id, cloud=forms.CloudForm("AWS", "H100")
+            )
+            text = scenario_store.to_yaml(forms.build(cloud))
+            scenario_store.save(con, CLOUD_ONLY, Prepared("tco", text, trace_id))
+            expected = expected_table(con, trace_id)
+        yield {"trace": trace_id, "cpu": cpu_id, "expected": expected}
+
+
+def open_with_trace(trace_id: str, lang: str = "en") -> AppTest:
+    """The Capacity page after picking `trace_id` on the Overview page."""
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT_S)
+    at.session_state["lang"] = lang
+    at = at.run()
+    at.selectbox(key="trace_select").set_value(trace_id).run()
+    return at.switch_page(PAGE).run()
+
+
+def test_a_saved_scenario_on_the_users_trace_sweeps_to_what_the_service_prices(
+    own: dict[str, Any],
+) -> None:
+    at = open_with_trace(own["trace"])
 
     assert not at.exception
-    assert "has no trace" in at.info[0].value
+    assert at.selectbox(key="capacity_trace").value == own["trace"]  # chosen on Overview
+    options = at.selectbox(key="capacity_scenario").options
+    assert options[0] == f"{MINE} (saved)"
+    assert f"{CLOUD_ONLY} (saved)" not in options  # no servers to sweep
+    assert "sample-tco.yaml (bundled example)" in options
+    at.selectbox(key="capacity_scenario").set_value(f"saved:{MINE}").run()
+    at.selectbox(key="capacity_pool").set_value(1).run()  # H800, A100 held
+    assert "Held as they are in every point: 4 A100 servers." in captions(at)
+    assert at.text_input(key="capacity_range").label == "H800 servers to try (the scenario has 3)"
+    at.text_input(key="capacity_range").set_value(", ".join(map(str, SWEPT_H800)))
+    at.text_input(key="capacity_thresholds").set_value("1")
+    at.number_input(key="capacity_target").set_value(0.5)
+    at = at.button(key="capacity_run").click().run()
+
+    assert not at.exception
+    assert not at.error
+    table = at.dataframe[0].value
+    shown = {
+        (o, None if pd.isna(n) else int(n)): (total, per_hour, wait)
+        for o, n, total, per_hour, wait in zip(
+            table["Option"],
+            table["Servers"],
+            table["Total over 3 years"],
+            table["Per useful GPU-hour"],
+            table["p95 wait (h)"],
+            strict=True,
+        )
+    }
+    assert shown == own["expected"]
+    waits = [float(own["expected"]["self-hosted", n][2]) for n in SWEPT_H800]
+    assert waits[0] > 0.5 >= waits[-1]  # the H800 count matters on this trace
+    smallest = next(n for n, w in zip(SWEPT_H800, waits, strict=True) if w <= 0.5)
+    text = at.info[0].value
+    assert f"p95 wait of 0.5 h is {smallest} H800 server" in text
+    assert text.endswith("held fixed in every point: 4 A100 servers.")
+    origin = next(c for c in captions(at) if c.startswith("Swept: "))
+    assert origin == (
+        r"Swept: \*\*mine\*\* \[x\](http:" + JOINER + r"//evil.example) (saved), replaying "
+        rf"\*\*ours\*\* \[a\](b) · {own['trace']} (120 jobs)."
+    )
+
+
+def test_a_trace_without_gpu_jobs_says_there_is_nothing_to_size(own: dict[str, Any]) -> None:
+    at = open_with_trace(own["cpu"])
+
+    assert not at.exception
+    assert not at.error
+    assert at.info[0].value.startswith(
+        f"The job history cpu only · {own['cpu']} holds no GPU jobs (no job asks for a GPU)"
+    )
     assert not at.get("button")
+
+
+def test_the_users_scenario_and_trace_are_named_in_chinese(own: dict[str, Any]) -> None:
+    at = open_with_trace(own["trace"], "zh")
+    at.selectbox(key="capacity_pool").set_value(1)
+    at.text_input(key="capacity_range").set_value("1")
+    at.text_input(key="capacity_thresholds").set_value("1")
+    at = at.button(key="capacity_run").click().run()
+
+    assert not at.exception
+    assert not at.error
+    assert at.selectbox(key="capacity_scenario").label == "场景"
+    assert at.selectbox(key="capacity_trace").label == "要重放的作业历史"
+    assert at.selectbox(key="capacity_scenario").options[0] == f"{MINE}（已保存）"
+    assert "每个点都保持不变：4 台 A100 服务器。" in captions(at)
+    origin = next(c for c in captions(at) if c.startswith("扫描来源："))
+    assert origin.endswith(
+        f"（已保存），重放 \\*\\*ours\\*\\* \\[a\\](b) · {own['trace']}（120 个作业）。"
+    )
+    assert list(at.dataframe[0].value["服务器数"].dropna()) == [1, 1]
+    assert at.info[0].value.startswith("扫描中没有任何自建集群能满足 p95 等待 1 小时")  # 2.3 h
+
+    at = open_with_trace(own["cpu"], "zh")
+    assert at.info[0].value.startswith(f"作业历史 cpu only · {own['cpu']} 中没有 GPU 作业")

@@ -4,18 +4,46 @@ and conclusion."""
 EN = {
     "capacity.title": "Capacity",
     "capacity.caption": (
-        "Sweep the servers of the first self-hosted pool, replay the trace at each size and "
-        "price it: total cost against the 95th-percentile wait, with the cloud options beside."
+        "Sweep the servers of one self-hosted pool of a scenario (yours or a bundled one), "
+        "replay your job history at each size and price it: total cost against the "
+        "95th-percentile wait, with the cloud options beside."
     ),
     "capacity.scenario": "Scenario",
-    "capacity.no_trace": (
-        "{source} has no trace: waits come from replaying a job history, so there is nothing "
-        "to sweep. Choose a scenario with `trace:` (sample-tco.yaml)."
+    "capacity.scenario_help": (
+        "Your saved scenarios that own servers (build and save one on the Compare page, or "
+        "save a cluster on the Cluster & policy page), then the bundled examples. The chosen "
+        "trace replaces the one the scenario was saved with."
     ),
+    "capacity.source_saved": "{name} (saved)",
+    "capacity.source_bundled": "{name} (bundled example)",
+    "capacity.trace": "Job history to replay",
+    "capacity.trace_help": (
+        "The trace chosen on any page stays chosen here; every point of the sweep replays it."
+    ),
+    "capacity.trace_label": "{name} · {jobs} jobs · {trace_id}",
+    "capacity.no_traces": "No job history is stored yet: import one on the Job history page.",
+    "capacity.no_jobs": (
+        "The job history {trace} holds no jobs: there is nothing to replay. Import another "
+        "on the Job history page or choose another trace."
+    ),
+    "capacity.no_gpu_jobs": (
+        "The job history {trace} holds no GPU jobs (no job asks for a GPU): the number of "
+        "GPU servers does not change its waits. Choose a trace with GPU jobs."
+    ),
+    "capacity.saved_gone": (
+        "The saved scenario '{name}' is no longer stored; choose another scenario."
+    ),
+    "capacity.no_cluster": (
+        "The saved scenario '{name}' has no cluster, so it owns no servers to sweep: give it "
+        "one on the Cluster & policy page, or choose another scenario."
+    ),
+    "capacity.cannot_load": "The scenario {source} cannot be swept: {error}",
     "capacity.no_servers": (
         "{source} owns no servers: there is no self-hosted pool to sweep. Choose a scenario "
-        "with `self_hosted:` (sample-tco.yaml)."
+        "with servers of its own (`self_hosted:`), e.g. sample-tco.yaml."
     ),
+    "capacity.held": "Held as they are in every point: {fixed}.",
+    "capacity.swept_from": "Swept: {scenario}, replaying {trace} ({jobs} jobs).",
     "capacity.counts": "{gpu} servers to try (the scenario has {servers})",
     "capacity.counts_help": "Up to {max} whole numbers, separated by commas.",
     "capacity.target": "p95 wait target (hours)",
@@ -103,18 +131,40 @@ EN = {
 ZH = {
     "capacity.title": "容量",
     "capacity.caption": (
-        "对第一个自建资源池的服务器数量进行扫描，在每个规模下重放作业轨迹并计算成本："
-        "总成本与第 95 百分位等待时间的对比，并列出云方案作参照。"
+        "对场景（您自己的或内置的）中一个自建资源池的服务器数量进行扫描，在每个规模下重放"
+        "您的作业历史并计算成本：总成本与第 95 百分位等待时间的对比，并列出云方案作参照。"
     ),
     "capacity.scenario": "场景",
-    "capacity.no_trace": (
-        "{source} 没有作业轨迹：等待时间来自对作业历史的重放，因此无可扫描。请选择带有 "
-        "`trace:` 的场景（sample-tco.yaml）。"
+    "capacity.scenario_help": (
+        "先列出您保存的、拥有服务器的场景（可在“比较”页面构建并保存，或在“集群与策略”页面"
+        "保存集群），然后是内置示例。所选作业轨迹会替换场景保存时所用的轨迹。"
     ),
+    "capacity.source_saved": "{name}（已保存）",
+    "capacity.source_bundled": "{name}（内置示例）",
+    "capacity.trace": "要重放的作业历史",
+    "capacity.trace_help": "在任一页面选择的作业轨迹在此保持选中；扫描的每个点都重放它。",
+    "capacity.trace_label": "{name} · {jobs} 个作业 · {trace_id}",
+    "capacity.no_traces": "尚未存储作业历史：请在“作业历史”页面导入。",
+    "capacity.no_jobs": (
+        "作业历史 {trace} 中没有作业：无可重放。请在“作业历史”页面导入其他作业历史，或选择"
+        "其他轨迹。"
+    ),
+    "capacity.no_gpu_jobs": (
+        "作业历史 {trace} 中没有 GPU 作业（没有作业申请 GPU）：GPU 服务器数量不会改变其等待"
+        "时间。请选择含有 GPU 作业的轨迹。"
+    ),
+    "capacity.saved_gone": "已保存的场景“{name}”已不存在，请选择其他场景。",
+    "capacity.no_cluster": (
+        "已保存的场景“{name}”没有集群，因此没有可扫描的自有服务器：请在“集群与策略”页面为其"
+        "设置集群，或选择其他场景。"
+    ),
+    "capacity.cannot_load": "无法扫描场景 {source}：{error}",
     "capacity.no_servers": (
-        "{source} 没有自有服务器：没有可扫描的自建资源池。请选择带有 `self_hosted:` 的场景"
-        "（sample-tco.yaml）。"
+        "{source} 没有自有服务器：没有可扫描的自建资源池。请选择拥有服务器的场景"
+        "（`self_hosted:`），例如 sample-tco.yaml。"
     ),
+    "capacity.held": "每个点都保持不变：{fixed}。",
+    "capacity.swept_from": "扫描来源：{scenario}，重放 {trace}（{jobs} 个作业）。",
     "capacity.counts": "要尝试的 {gpu} 服务器数量（场景中为 {servers} 台）",
     "capacity.counts_help": "最多 {max} 个整数，用逗号分隔。",
     "capacity.target": "p95 等待目标（小时）",
