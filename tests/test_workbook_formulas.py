@@ -21,15 +21,16 @@ from openpyxl.workbook.workbook import Workbook
 
 from planner.core.file_access import LOCAL_FILES
 from planner.core.serialize import from_json, to_json
-from planner.cost import finance, tco
-from planner.cost.baremetal import BareMetal
+from planner.cost import cloud, finance, tco
+from planner.cost.baremetal import HOURS_PER_MONTH, BareMetal
+from planner.cost.cloud import CloudJob, Sku
 from planner.cost.inputs import TcoInputs
 from planner.cost.results import Horizon, OptionReport, TcoReport
 from planner.cost.scenario import TcoScenario
 from planner.report import build_report
 from planner.report.excel import write_xlsx
-from planner.report.workbook.owned import ROW, VALUE_COLUMN
 from planner.report.workbook.cloud_inputs import PARTS
+from planner.report.workbook.owned import ROW, VALUE_COLUMN
 from planner.report.workbook.rented import COL as CLOUD_COL
 from planner.report.workbook.rented import ROWS as CLOUD_ROW
 from planner.service.tco_files import load_tco_scenario
@@ -73,6 +74,41 @@ TAXED = {
 }  # fmt: skip
 """Tax, declining-balance book and sum-of-years tax depreciation, a residual, a lead time
 bridged by the cloud, staff, support and a time-of-use tariff: the sheet's rarer formulas."""
+COMMITTED = {
+    **HAND,
+    "name": "committed",
+    "cloud": [{"name": "flat", "gpu": "H100", "price_per_gpu_hour": 10.0, "committed_gpus": 3}],
+}
+"""A flat demand of 4 GPUs (2,920 GPU-hours a month) on 3 committed: 730 GPU-hours above."""
+MIXED_TRACE = """\
+job_id,submit_time,start_time,end_time,duration_s,pods,gpus,gpu_type,cpu,mem_gib,queue,user,priority,status
+g1,2026-01-05T00:00:00Z,2026-01-05T00:00:00Z,2026-01-05T01:00:00Z,3600,1,8,H100,32,256,a,u1,0,completed
+g2,2026-01-05T00:00:00Z,2026-01-05T00:00:00Z,2026-01-05T02:00:00Z,7200,1,8,H100,32,256,b,u2,0,completed
+c1,2026-01-05T00:00:00Z,2026-01-05T00:00:00Z,2026-01-05T00:30:00Z,1800,2,0,,4,16,a,u1,0,completed
+"""
+MIXED = {
+    **HAND,
+    "name": "mixed",
+    "scope": "all-jobs",
+    "discount_rate": 0.1,
+    "self_hosted": [{**HAND["self_hosted"][0], "cpu": 64, "mem_gib": 512}],  # type: ignore[index]
+    "overrides": {**HAND["overrides"], "lead_time_months": 1},  # type: ignore[dict-item]
+    "cloud": [
+        {"name": "spot", "gpu": "H100", "price_per_gpu_hour": 2.0,
+         "spot": {"interruptions_per_hour": 0.5, "restart_s": 360, "checkpoint_interval_s": 1200},
+         "storage_gb": 1000, "storage_price_gb_month": 0.02,
+         "egress_gb_month": 500, "egress_price_gb": 0.09,
+         "price_per_vcpu_hour": 0.05, "price_per_gib_hour": 0.01},
+        {"name": "reserved", "provider": "AWS", "gpu": "H100", "pricing_model": "reserved",
+         "term_months": 12, "committed_gpus": 8,
+         "price_per_vcpu_hour": 0.05, "price_per_gib_hour": 0.01},
+    ],
+    "hybrid": {"burst_after_s": 600, "cloud": "reserved"},
+}  # fmt: skip
+"""Two hours of a tiny trace (365 spans a month): 8-GPU jobs of 1 h and 2 h at once and a
+CPU-only job; a spot option bridging the lead time (with storage, egress and CPU instances),
+an AWS reservation of 8 GPUs that the first hour's 16 GPUs overflow, and a hybrid bursting
+to it: every cloud part, the commitment's levels and a burst bill's."""
 
 
 @pytest.fixture(scope="module")
@@ -96,10 +132,28 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, TcoReport]:
         found["hostile"] = run_tco(con, hostile, files=LOCAL_FILES, today=TODAY)
         taxed = TcoScenario.model_validate(TAXED)
         found["taxed"] = run_tco(con, taxed, files=LOCAL_FILES, today=TODAY)
+        committed = TcoScenario.model_validate(COMMITTED)
+        found["committed"] = run_tco(con, committed, files=LOCAL_FILES, today=TODAY)
+        trace = tmp_path_factory.mktemp("trace") / "mixed.csv"
+        trace.write_text(MIXED_TRACE)
+        for name, scenario in (("mixed", MIXED), ("mixed4", _reserving(4))):
+            found[name] = run_tco(
+                con,
+                TcoScenario.model_validate(scenario),
+                files=LOCAL_FILES,
+                trace=str(trace),
+                today=TODAY,
+            )
     finally:
         con.close()
     # what a saved report reads back (the Compare page's) must carry the same inputs
     return {k: from_json(TcoReport, to_json(r)) for k, r in found.items()}
+
+
+def _reserving(gpus: float) -> dict[str, object]:
+    """MIXED with `gpus` committed on the reservation."""
+    clouds = MIXED["cloud"]  # type: ignore[index]
+    return {**MIXED, "cloud": [clouds[0], {**clouds[1], "committed_gpus": gpus}]}
 
 
 def _xlsx(report: TcoReport, horizon: int = 0) -> bytes:
@@ -127,6 +181,10 @@ def recalculated(
     files["worked_tariff"] = _changed(files["worked"], {"Tariff": 0.135})
     files["sample_changed"] = _changed(files["sample"], {"Tariff": 0.12, "Servers_A100": 100})
     files["hand_tariff"] = _changed(files["hand"], {"Tariff": 0.2})
+    files["mixed_committed"] = _changed(
+        files["mixed"], {"Cloud_2_Committed": 4, "Burst_2_Committed": 4}
+    )
+    files["mixed_on_demand"] = _changed(files["mixed"], {ON_DEMAND: 70.0})
     both = build_report([("A", reports["worked"]), ("B", reports["taxed"])], 0, "en", TODAY)
     files["two"] = write_xlsx(both)
     paths = []
@@ -136,6 +194,10 @@ def recalculated(
         paths.append(path)
     out = recalculate(paths, folder / "out")
     return {p.stem: load_workbook(p, data_only=True) for p in out}
+
+
+ON_DEMAND = "Price_AWS_p5_48xlarge_on_demand"
+"""The defined name of the reservation's on-demand price (overflow above the commitment)."""
 
 
 def _figure(book: Workbook, sheet: str, key: str, cloud: bool = False) -> Any:
@@ -203,7 +265,9 @@ def _check(book: Workbook, report: TcoReport, horizon: Horizon) -> None:
         assert row[5] == pytest.approx(c.break_even_utilization, rel=1e-9)
 
 
-@pytest.mark.parametrize("name", ["worked", "sample", "cloud", "hand", "taxed"])
+@pytest.mark.parametrize(
+    "name", ["worked", "sample", "cloud", "hand", "taxed", "committed", "mixed", "mixed4"]
+)
 def test_every_total_recalculates_to_the_models_cent(
     name: str, reports: dict[str, TcoReport], recalculated: dict[str, Workbook]
 ) -> None:
@@ -402,3 +466,80 @@ def test_replay_sheet_says_utilization_waits_and_why_jobs_waited(
         assert wait == pytest.approx((replay.wait_p95_s or 0.0) / 3600)
         reasons = {k[1] for k in facts if k[0] == owned.name and "waited because" in k[1]}
         assert len(reasons) == len(replay.waiting_gpu_hours_by_reason)
+
+
+def test_every_cloud_part_hand_computed_for_one_month(recalculated: dict[str, Workbook]) -> None:
+    """MIXED's month (365 two-hour spans). Spot at $2 a GPU-hour: 3 instance-hours of 8 GPUs
+    ($16) = $17,520; interruptions (0.5 an hour, half of a 20-minute checkpoint interval lost
+    plus a 6-minute restart: 16 min an hour) re-run 0.4 of them = $2,336; the CPU-only job
+    730 vCPU-hours x $0.05 + 2,920 GiB-hours x $0.01 = $65.70; 1,000 GB stored x $0.02 =
+    $20; 500 GB out x $0.09 = $45. The reservation: 8 GPUs x 730 h x $4.4032 = $25,714.688;
+    in the first hour of each span 16 GPUs run, half above the commitment: 730
+    instance-hours x 1/2 x $55.04 = $20,089.60."""
+    book = recalculated["mixed"]
+
+    def month(sheet: str, part: str) -> float:
+        return _number(book[sheet].cell(2, CLOUD_COL[part]).value)
+
+    spot = {"cloud_compute": 17_520.0, "spot_overhead": 2_336.0, "cloud_cpu": 65.7,
+            "storage": 20.0, "egress": 45.0, "commitment": 0.0, "overflow": 0.0}  # fmt: skip
+    reserved = {"cloud_compute": 0.0, "commitment": 25_714.688, "overflow": 20_089.6,
+                "cloud_cpu": 65.7, "spot_overhead": 0.0, "storage": 0.0}  # fmt: skip
+    for sheet, parts in (("spot", spot), ("reserved", reserved)):
+        for part, amount in parts.items():
+            assert month(sheet, part) == pytest.approx(amount, abs=CENT), (sheet, part)
+
+
+def test_a_flat_commitment_overflows_on_demand(recalculated: dict[str, Workbook]) -> None:
+    """4 GPUs a month on 3 committed at $10: 3 x 730 x 10 = $21,900 committed and the 730
+    GPU-hours above at $10 = $7,300."""
+    sheet = recalculated["committed"]["flat"]
+    assert sheet.cell(2, CLOUD_COL["commitment"]).value == pytest.approx(21_900.0, abs=CENT)
+    assert sheet.cell(2, CLOUD_COL["overflow"]).value == pytest.approx(7_300.0, abs=CENT)
+
+
+def test_changing_the_committed_gpus_moves_every_figure_as_the_model_predicts(
+    reports: dict[str, TcoReport], recalculated: dict[str, Workbook]
+) -> None:
+    """The reservation cut to 4 GPUs on Assumptions (its bill's and the hybrid's bursts'):
+    the recalculated workbook is the model's run with 4 committed, to the cent."""
+    predicted = reports["mixed4"]
+    book = recalculated["mixed_committed"]
+    _check(book, predicted, predicted.horizons[0])
+    before = recalculated["mixed"]["reserved"].cell(2, CLOUD_COL["overflow"]).value
+    assert book["reserved"].cell(2, CLOUD_COL["overflow"]).value > _number(before) + 1000
+
+
+def test_changing_the_on_demand_price_above_the_commitment_moves_npv_as_the_model_predicts(
+    reports: dict[str, TcoReport], recalculated: dict[str, Workbook]
+) -> None:
+    """The reservation's on-demand price $55.04 -> $70 an instance-hour: the model prices the
+    trace's jobs (`planner.cost.cloud`) with the new price, and the workbook's overflow, total
+    and NPV of buying against the reservation follow to the cent."""
+    report = reports["mixed"]
+    assert report.inputs is not None
+    horizon = report.horizons[0]
+    months = round(horizon.years * 12)
+    jobs = [CloudJob("g1", 0.0, 3600.0, 1, 8.0), CloudJob("g2", 0.0, 7200.0, 1, 8.0)]
+    sku = Sku("p5.48xlarge", "H100", 8.0, 70.0)
+    bill = cloud.with_commitment(
+        cloud.price_jobs(jobs, [sku]),
+        jobs,
+        [sku],
+        committed_gpus=8,
+        commit_price_per_gpu_hour=4.4032,
+    )
+    reserved = report.inputs.clouds[1].rented
+    scale = HOURS_PER_MONTH / 2.0
+    per_month = {**reserved.per_month, "overflow": bill.overflow * scale}
+    rent = tco.rented_option(
+        replace(reserved, per_month=per_month), report.inputs.owned[0].demand, months, 0.1
+    )
+    own = next(o for o in horizon.options if o.name == "self-hosted")
+    npv = finance.npv([r - o for r, o in zip(rent.cash, own.monthly_cash, strict=True)], 0.1)
+    book = recalculated["mixed_on_demand"]
+    overflow = book["reserved"].cell(2, CLOUD_COL["overflow"]).value
+    assert overflow == pytest.approx(730 * 0.5 * 70.0, abs=CENT)
+    assert _figure(book, "reserved", "total_pnl", True) == pytest.approx(sum(rent.pnl), abs=CENT)
+    assert book["Comparison"]["B5"].value == pytest.approx(npv, abs=CENT)
+    assert npv - horizon.comparisons[1].npv_of_buying > 1000  # renting dearer: buying gains
