@@ -9,6 +9,7 @@ import os
 from dataclasses import dataclass
 from datetime import date
 
+from planner.core.notes import note
 from planner.store import Connection, doing, fetch_one
 from pricing.errors import PricingError
 from pricing.models import DATE_SLACK
@@ -34,18 +35,16 @@ class Freshness:
 
     def warning(self, name: str, as_of: date | None) -> str | None:
         """What a report says of a price dated `as_of`: its age against the limit when stale,
-        "unsourced estimate" when it has no source date, None when it is fresh."""
+        "unsourced estimate" when it has no source date, None when it is fresh; a coded note
+        (`planner.core.notes`), so the app and the reports can say it in Chinese."""
         if as_of is None:
-            return f"{name}: unsourced estimate (no source date); replace it with a dated quote"
+            return note("unsourced_price", price=name)
         if not self.is_stale(as_of):
             return None
         age = self.age_days(as_of)
         if age < 0:
-            return f"{name}: price as of {as_of} is dated in the future (today is {self.today})"
-        return (
-            f"{name}: price as of {as_of} is stale ({age} days old, over the limit of "
-            f"{self.stale_days} days); update it on the Prices page or with `planner prices`"
-        )
+            return note("future_price", price=name, as_of=str(as_of), today=str(self.today))
+        return note("stale_price", price=name, as_of=str(as_of), age=age, limit=self.stale_days)
 
 
 def freshness(

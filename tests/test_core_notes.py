@@ -1,9 +1,10 @@
-"""Coded notes: the CLI and reports print the English text; the app words the code."""
+"""Coded notes: the CLI prints the English text; the app and the reports word the code."""
 
 import json
 import pickle
+import string
 
-from planner.core.notes import ENGLISH, Note, note
+from planner.core.notes import CHINESE, ENGLISH, Note, note, worded
 from planner.ui.i18n import note_text
 from planner.ui.text import CATALOGS
 
@@ -29,3 +30,26 @@ def test_the_page_words_every_code_in_chinese() -> None:
     assert note_text(said, "zh").startswith("服务器 A100：按占位汇率把 EUR 换算为 USD")
     assert note_text("a note saved as text", "zh") == "a note saved as text"
     assert note_text(Note("no such code", "nope"), "zh") == "no such code"
+
+
+def _placeholders(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def test_every_code_is_worded_in_both_languages_with_the_same_values() -> None:
+    assert set(CHINESE) == set(ENGLISH)
+    for code, english in ENGLISH.items():
+        assert _placeholders(CHINESE[code]) == _placeholders(english), code
+
+
+def test_the_reports_word_a_note_and_its_noted_values_without_the_app() -> None:
+    said = note("stale_price", price=note("server", name="8xH100"), as_of="2024-08-01", age=853,
+                limit=90)  # fmt: skip
+
+    assert worded(said, "en") == str(said)
+    assert worded(said, "zh") == (
+        "服务器 8xH100：价格日期为 2024-08-01，已过时（853 天，超过 90 天的期限）；"
+        "请在“价格”页面或用 `planner prices` 更新"
+    )
+    assert worded("typed by hand", "zh") == "typed by hand"
+    assert worded(Note("an unknown code", "nope"), "zh") == "an unknown code"

@@ -7,14 +7,24 @@
 import contextlib
 import io
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pytest
 
 from planner.cli.main import main
 from planner.core.model import Job
-from planner.core.serialize import FLATTEN, OMIT, from_json, json_dict, to_json
+from planner.core.notes import Note, note
+from planner.core.serialize import (
+    FLATTEN,
+    IN_MEMORY,
+    NOTE_CODES,
+    OMIT,
+    from_json,
+    json_dict,
+    to_json,
+)
+from planner.cost.chargeback import ChargebackData, JobTable
 from planner.cost.results import TcoReport
 from planner.engine import ReplayResult, simulate
 from planner.engine.metrics import summarize
@@ -132,3 +142,62 @@ def test_fields_are_written_in_order_omitted_or_flattened(value: _Outer) -> None
 def test_values_are_not_converted() -> None:
     assert to_json(_Inner(0, 0)) == {"a": 0, "b": 0}  # an int stays an int (JSON "0")
     assert json.dumps(to_json(_Inner(1, 2.0))) == '{"a": 1, "b": 2.0}'
+
+
+@dataclass(frozen=True, slots=True)
+class _Noted:
+    notes: tuple[str, ...]
+    label: str = ""
+    rows: tuple[int, ...] = field(default=(), metadata=IN_MEMORY)
+
+
+def test_notes_keep_their_codes_and_values_through_json() -> None:
+    fx = note("placeholder_fx", price=note("server", name="8xA100"), base="EUR", quote="USD")
+    bridge = note("bridge_cloud", months=3, option="AWS")
+    value = _Noted((bridge, fx, "typed by hand"), note("server", name="8xH100"))
+
+    data = json.loads(json.dumps(to_json(value)))
+    read = from_json(_Noted, data)
+
+    assert data["notes"] == [str(bridge), str(fx), "typed by hand"]  # readers see the text
+    assert read == value
+    assert [(n.code, n.values) for n in read.notes[:2] if isinstance(n, Note)] == [
+        ("bridge_cloud", {"months": 3, "option": "AWS"}),
+        ("placeholder_fx", {"price": "server 8xA100", "base": "EUR", "quote": "USD"}),
+    ]
+    price = read.notes[1].values["price"]  # type: ignore[attr-defined]
+    assert (price.code, price.values) == ("server", {"name": "8xA100"})
+    assert type(read.notes[2]) is str
+    assert isinstance(read.label, Note)
+    assert read.label.code == "server"
+
+
+def test_json_saved_before_codes_were_kept_reads_its_notes_as_text() -> None:
+    saved = {"notes": ["servers are paid at order ...", "a remark"], "label": "server 8xH100"}
+
+    read = from_json(_Noted, saved)
+
+    assert read == _Noted(("servers are paid at order ...", "a remark"), "server 8xH100")
+    assert all(type(n) is str for n in (*read.notes, read.label))
+    assert NOTE_CODES not in to_json(read)  # no codes, no key: the JSON is as it was
+
+
+def test_an_in_memory_field_is_never_written_nor_read() -> None:
+    data = to_json(_Noted(("x",), rows=(1, 2, 3)))
+
+    assert "rows" not in data
+    assert from_json(_Noted, data | {"rows": [4]}).rows == ()
+
+
+def test_the_per_job_table_stays_out_of_the_json() -> None:
+    jobs = JobTable(("j1",), ("team-a",), ("u1",), (8.0,), (80.0,), ("completed",), (0.0,))
+    data = ChargebackData({"self-hosted": {"team-a": 80.0}}, {"team-a": 8.0}, "kueue", jobs)
+
+    written = to_json(data)
+
+    assert written == {
+        "usage": {"self-hosted": {"team-a": 80.0}},
+        "quotas": {"team-a": 8.0},
+        "quota_source": "kueue",
+    }
+    assert from_json(ChargebackData, written) == replace(data, jobs=JobTable())

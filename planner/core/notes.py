@@ -1,15 +1,17 @@
 """Notes the core writes for people: English text that also carries a code and its values.
 
-A report's notes are printed by the CLI and written to reports as English text, and shown by
-the app in the reader's language. A `Note` is both: it *is* its English text (a `str`, so
-every writer, JSON file and comparison keeps working unchanged), and it carries `code` and
-`values`, so the app words it from its own catalog (`planner/ui/text/notes.py`, key
-"notes.<code>") instead of parsing English. A note read back from a saved JSON file is a
-plain `str` again and is shown as written.
+A report's notes are printed by the CLI in English, and worded in the reader's language by
+the app's pages and the xlsx and PDF reports. A `Note` is both: it *is* its English text (a
+`str`, so every writer, JSON file and comparison keeps working unchanged), and it carries
+`code` and `values`, so `worded` says it in Chinese from `CHINESE` instead of parsing
+English. `planner.core.serialize` keeps code and values through a JSON file; a plain `str`
+(a note without a code, or read from a file saved before codes were kept) stays as written.
 """
 
 from collections.abc import Mapping
 from typing import Any
+
+from planner.core.i18n import Language
 
 # The English wording of each code; `{name}` placeholders are filled from the values.
 ENGLISH: dict[str, str] = {
@@ -34,6 +36,8 @@ ENGLISH: dict[str, str] = {
     ),
     "sensitivity_output": "NPV of buying vs {option}, {years} years",
     "server": "server {name}",
+    "assumption": "assumption {name}",
+    "assumption_in_set": "assumption {name} ({set})",
     "placeholder_fx": (
         "{price}: converted {base}->{quote} at a placeholder FX rate; add the real one with "
         "`planner prices fx add`"
@@ -46,7 +50,61 @@ ENGLISH: dict[str, str] = {
         "{price}: derived from on-demand with the rule of thumb {rule} = {value} (confidence "
         "{confidence})"
     ),
+    "source_override": "scenario override",
+    "source_default": "model default (reference 2.1)",
+    "source_book": "{set}: {source}",
+    "unsourced_price": (
+        "{price}: unsourced estimate (no source date); replace it with a dated quote"
+    ),
+    "future_price": "{price}: price as of {as_of} is dated in the future (today is {today})",
+    "stale_price": (
+        "{price}: price as of {as_of} is stale ({age} days old, over the limit of {limit} "
+        "days); update it on the Prices page or with `planner prices`"
+    ),
 }
+
+# The same codes in 简体中文 (tests/test_core_notes.py checks both name the same codes).
+CHINESE: dict[str, str] = {
+    "default_allocation": "没有作业轨迹也没有给出利用率：按默认分配率 {share} 计算",
+    "unpriced_jobs": "{option}：{count} 个作业无法在其实例规格上运行（{first}）",
+    "speed_default": "{option}：在其他 GPU 上测得的作业按速度 1.0 计价（未给出 `speed`）",
+    "bridge_cloud": (
+        "服务器在下单时付款，从交付（{months} 个月后）起计运行成本和折旧；"
+        "在此期间需求由 {option} 承担（过渡类别，不计入每装机 GPU 小时成本）"
+    ),
+    "bridge_none": (
+        "服务器在下单时付款，从交付（{months} 个月后）起计运行成本和折旧；"
+        "交付期内没有方案过渡（没有云方案）：这几个月的需求无法满足（见“各方案如何满足需求”表）"
+    ),
+    "useful_differ": (
+        "有效 GPU 小时不同：自建每月 {owned}，混合每月 {hybrid}"
+        "（部分作业在自有集群上未完成或无法调度）"
+    ),
+    "sensitivity_output": "相对 {option} 购买的 NPV（{years} 年）",
+    "server": "服务器 {name}",
+    "assumption": "假设 {name}",
+    "assumption_in_set": "假设 {name}（{set}）",
+    "placeholder_fx": (
+        "{price}：按占位汇率把 {base} 换算为 {quote}；请用 `planner prices fx add` 添加真实汇率"
+    ),
+    "cpu_rate": (
+        "{option}：纯 CPU 作业按 CPU 实例计价，每 vCPU 小时 {vcpu}、每 GiB 小时 {gib}（{source}）"
+    ),
+    "derived_discount": (
+        "{price}：由按需价格按经验规则 {rule} = {value} 推算（可信度 {confidence}）"
+    ),
+    "source_override": "场景覆盖值",
+    "source_default": "模型默认值（参考资料 2.1）",
+    "source_book": "{set}：{source}",
+    "unsourced_price": "{price}：未注明来源日期的估计值；请换成注明日期的报价",
+    "future_price": "{price}：价格日期 {as_of} 晚于今天（{today}）",
+    "stale_price": (
+        "{price}：价格日期为 {as_of}，已过时（{age} 天，超过 {limit} 天的期限）；"
+        "请在“价格”页面或用 `planner prices` 更新"
+    ),
+}
+
+CATALOGS: Mapping[Language, Mapping[str, str]] = {"en": ENGLISH, "zh": CHINESE}
 
 
 class Note(str):
@@ -65,3 +123,12 @@ class Note(str):
 def note(code: str, **values: Any) -> Note:
     """The note `code` in English, filled from `values` (which it keeps)."""
     return Note(ENGLISH[code].format(**values), code, values)
+
+
+def worded(text: str, lang: Language) -> str:
+    """`text` in `lang` when it is a coded `Note` (its values worded too); as written when
+    it is plain text or its code is unknown."""
+    if not isinstance(text, Note) or text.code not in ENGLISH:
+        return str(text)
+    values = {k: worded(v, lang) if isinstance(v, Note) else v for k, v in text.values.items()}
+    return CATALOGS[lang][text.code].format(**values)

@@ -20,9 +20,11 @@ or a replay: `planner.cost.chargeback_usage` measures the GPU-hours and quotas.
 """
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal
+
+from planner.core.serialize import IN_MEMORY
 
 Rule = Literal["use", "quota", "idle"]
 RULES: tuple[Rule, ...] = ("use", "quota", "idle")
@@ -36,9 +38,9 @@ JOB_COLUMNS = (
 
 @dataclass(frozen=True, slots=True)
 class JobTable:
-    """The replay's jobs as the per-job table shows them, one tuple per column (compact in
-    JSON): `status` and `wait_s` in the self-hosted replay, the hybrid's beside them (empty
-    without a hybrid); waits in seconds, None for a job that never started."""
+    """The replay's jobs as the per-job table shows them, one tuple per column: `status`
+    and `wait_s` in the self-hosted replay, the hybrid's beside them (empty without a hybrid);
+    waits in seconds, None for a job that never started."""
 
     job_id: tuple[str, ...] = ()
     team: tuple[str, ...] = ()
@@ -76,7 +78,12 @@ class ChargebackData:
     """Each team's quota in GPUs (empty: the scenario sets no quotas)."""
     quota_source: str = ""
     """Where the quotas come from: "kueue", "volcano" or "" (none)."""
-    jobs: JobTable = JobTable()
+    jobs: JobTable = field(default=JobTable(), metadata=IN_MEMORY)
+    """The per-job table (`planner report`'s FILE-jobs.csv), from the replay of this run.
+    Kept in memory only, never in `planner tco --json` or a saved result: it grows with the
+    trace (about 180 bytes a job), the reports need only the team totals above, and every
+    file the table goes into is rendered from a fresh run (`planner report` and the Compare
+    page price the scenario again). A report read back from JSON has an empty table."""
 
 
 @dataclass(frozen=True, slots=True)

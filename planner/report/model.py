@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from planner.core.i18n import Language
+from planner.core.notes import worded
 from planner.cost.ledger import SERVED, UNSERVED, Balance
 from planner.cost.results import Horizon, TcoReport
 from planner.report.cells import Cell, Kind
@@ -115,7 +116,8 @@ def build_report(
     ]
     notes.append(text("report.note.pnl", lang))
     for name, r in reports:
-        notes += [f"{name}: {n}" if many else str(n) for n in r.notes]
+        said = [worded(n, lang) for n in r.notes]
+        notes += [f"{name}: {n}" if many else n for n in said]
     return Report(
         lang=lang,
         currency=currencies[0],
@@ -256,7 +258,8 @@ def _sensitivity(reports: Sequence[Named], lang: Language) -> Table:
             continue
         for b in s.bars:
             label = _label("driver", b.driver, lang)
-            rows.append((name, s.output, label, b.low, b.high, b.swing, s.base))
+            output = worded(s.output, lang)
+            rows.append((name, output, label, b.low, b.high, b.swing, s.base))
     return Table(text("report.sheet.sensitivity", lang), columns, tuple(rows))
 
 
@@ -316,7 +319,7 @@ def _prices(reports: Sequence[Named], lang: Language) -> Table:
     rows = tuple(
         (
             name,
-            p.price,
+            worded(p.price, lang),
             p.per_gpu_hour,
             p.per_server,
             p.currency,

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 
 from planner.core.i18n import Language, fmt_money, fmt_number, fmt_percent
+from planner.core.notes import Note, note, worded
 from planner.cost.finance import discount_factors
 from planner.cost.results import Horizon, OptionReport, TcoReport
 from planner.cost.tco import Comparison
@@ -98,16 +99,17 @@ def option_name(name: str, lang: Language) -> str:
     return text(f"report.pdf.option.{name}", lang) if name in OWNED else name
 
 
-SENSITIVITY_OUTPUT = re.compile(r"NPV of buying vs (?P<name>.+), (?P<years>[0-9.]+) years")
-"""How the model names its sensitivity output (in English, also in saved JSON files)."""
+SENSITIVITY_OUTPUT = re.compile(r"NPV of buying vs (?P<option>.+), (?P<years>[0-9.]+) years")
+"""How the model names its sensitivity output in English (a JSON file saved before notes
+kept their codes has only this text)."""
 
 
 def output_text(output: str, lang: Language) -> str:
     """The sensitivity's output in `lang` (as given when it is not the model's wording)."""
-    found = SENSITIVITY_OUTPUT.fullmatch(output)
-    if found is None:
-        return output
-    return text("report.pdf.sensitivity_output", lang, **found.groupdict())
+    found = None if isinstance(output, Note) else SENSITIVITY_OUTPUT.fullmatch(output)
+    if found is not None:
+        output = note("sensitivity_output", **found.groupdict())
+    return worded(output, lang)
 
 
 def decision_text(d: Decision, lang: Language) -> str:

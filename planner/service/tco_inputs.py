@@ -94,7 +94,7 @@ class Inputs:
         """Note an assumption taken from the set if it is dated and stale (an undated one is a
         value of the set, not a quote: it is not flagged)."""
         if name in self.dated:
-            self._warn(f"assumption {name} ({self.set_name})", self.dated[name])
+            self._warn(note("assumption_in_set", name=name, set=self.set_name), self.dated[name])
 
     def _warn(self, name: str, as_of: date | None) -> None:
         warning = self.fresh.warning(name, as_of)
@@ -122,7 +122,7 @@ def load_inputs(con: Connection, scenario: TcoScenario, today: date | None = Non
             continue  # the other market's figure: never converted, never used
         value = item.value
         if item.currency:
-            value = inputs.to_reporting(value, item.currency, f"assumption {name}")
+            value = inputs.to_reporting(value, item.currency, note("assumption", name=name))
         inputs.assumptions[name] = value
         if item.as_of is not None:
             inputs.dated[name] = item.as_of

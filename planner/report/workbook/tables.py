@@ -9,6 +9,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
 from planner.core.i18n import Language
+from planner.core.notes import worded
 from planner.cost.inputs import ReplayFacts
 from planner.report.cells import Kind
 from planner.report.headline import Named
@@ -80,7 +81,7 @@ def sensitivity_sheet(book: Book, sheet: Worksheet, reports: Sequence[Named]) ->
             label = text(f"report.driver.{bar.driver}", lang)
             cells: tuple[tuple[str | float, Kind], ...] = (
                 (name, "text"),
-                (s.output, "text"),
+                (worded(s.output, lang), "text"),
                 (label, "text"),
                 (base * (1 - swing), kind),
                 (base * (1 + swing), kind),

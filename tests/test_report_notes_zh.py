@@ -1,0 +1,102 @@
+"""The model's notes in a Chinese report: the PDF (read back with pdftotext) and the workbook
+say every coded note in Chinese and none in English, after the report went through
+`planner tco --json` and back (the codes travel in the JSON); a note without a code is
+printed as written. The scenario is the worked example with a 3-month lead time, so the
+model notes the cloud bridge (and the server price, dated 2024, is stale)."""
+
+import json
+import re
+import subprocess
+from dataclasses import replace
+from io import BytesIO
+from pathlib import Path
+
+import pytest
+from openpyxl import load_workbook
+
+from planner.core.notes import CHINESE, Note, worded
+from planner.core.serialize import from_json
+from planner.cost.results import TcoReport
+from planner.report import build_report
+from planner.report.excel import write_xlsx
+from planner.report.pdf import write_pdf
+from planner.report.pdf_fonts import Fonts
+from tests.test_pdf_summary import fonts, poppler  # noqa: F401 -- fixtures, shared
+from tests.test_report import WORKED, tco_json
+
+NAME = "worked example"
+PLAIN = "a remark typed by hand, kept as written"
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory: pytest.TempPathFactory) -> TcoReport:
+    """The worked example with a lead time, through `planner tco --json` and back."""
+    folder = tmp_path_factory.mktemp("notes")
+    text = WORKED.read_text(encoding="utf-8")
+    scenario = folder / "lead.yaml"
+    scenario.write_text(re.sub(r"lead_time_months: 0\b", "lead_time_months: 3", text), "utf-8")
+    data = tco_json(folder / "p.duckdb", scenario)
+    read = from_json(TcoReport, json.loads(json.dumps(data)))
+    return replace(read, notes=(*read.notes, PLAIN))
+
+
+def _coded(report: TcoReport) -> list[Note]:
+    return [n for n in report.notes if isinstance(n, Note) and n.code]
+
+
+def _flat(text: str) -> str:
+    """`text` without whitespace: pdftotext breaks lines where the page did."""
+    return re.sub(r"\s+", "", text)
+
+
+def test_the_json_round_trip_keeps_the_bridge_notes_code(report: TcoReport) -> None:
+    bridge = [n for n in _coded(report) if n.code == "bridge_cloud"]
+
+    assert len(bridge) == 1
+    assert bridge[0].values == {"months": 3, "option": "AWS p5.48xlarge on-demand"}
+    assert {"bridge_cloud", "stale_price"} <= {n.code for n in _coded(report)}
+
+
+def test_the_chinese_pdf_says_every_note_in_chinese_and_none_in_english(
+    report: TcoReport,
+    fonts: Fonts,  # noqa: F811 -- the fixture imported above
+    poppler: None,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    out = write_pdf(build_report([(NAME, report)], 0, "zh"), fonts)
+    path = tmp_path / "zh.pdf"
+    path.write_bytes(out.data)
+
+    said = _flat(subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True,
+                                check=True).stdout)  # fmt: skip
+
+    for note in _coded(report):
+        assert _flat(worded(note, "zh")) in said, note.code
+        assert _flat(str(note)) not in said, note.code
+    assert "servers are paid at order" not in said
+    assert _flat(CHINESE["bridge_cloud"].split("{")[0]) in said
+    assert _flat(PLAIN) in said
+
+
+def test_the_chinese_workbook_says_every_note_in_chinese_and_none_in_english(
+    report: TcoReport,
+) -> None:
+    book = load_workbook(BytesIO(write_xlsx(build_report([(NAME, report)], 0, "zh"))))
+
+    cells = [str(c.value) for sheet in book for row in sheet.iter_rows() for c in row if c.value]
+    notes = [str(c.value) for row in book["说明"].iter_rows(min_row=2) for c in row if c.value]
+
+    for note in _coded(report):
+        assert worded(note, "zh") in notes, note.code
+        assert not [c for c in cells if str(note) in c], note.code
+    assert PLAIN in notes
+    sensitivity = {str(c.value) for c in book["敏感性"]["B"][1:]}
+    assert sensitivity == {"相对 AWS p5.48xlarge on-demand 购买的 NPV（3 年）"}
+
+
+def test_the_english_reports_keep_the_english_notes(report: TcoReport) -> None:
+    book = load_workbook(BytesIO(write_xlsx(build_report([(NAME, report)], 0, "en"))))
+
+    notes = [str(c.value) for row in book["Notes"].iter_rows(min_row=2) for c in row if c.value]
+
+    assert [n for n in notes if n in report.notes] == list(report.notes)
