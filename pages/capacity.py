@@ -19,12 +19,12 @@ source = step.source_or_stop(lang)
 scenario = source.scenario
 pool_index = step.pool_picked(scenario, lang)
 pool = scenario.self_hosted[pool_index]
+step.fill_defaults(scenario, pool_index)
 counts_col, target_col, horizon_col = st.columns([2, 1, 1])
 text = counts_col.text_input(
     t("capacity.counts", gpu=md(pool.gpu), servers=fmt_number(pool.servers)),
-    ", ".join(str(n) for n in view.default_counts(pool.servers)),
     help=t("capacity.counts_help", max=view.MAX_POINTS),
-    key="capacity_range",
+    key=step.COUNTS,
 )
 target = target_col.number_input(
     t("capacity.target"),
@@ -44,9 +44,8 @@ burst_text = None
 if scenario.hybrid is not None:
     burst_text = st.text_input(
         t("capacity.burst"),
-        ", ".join(f"{h:g}" for h in view.default_thresholds(scenario.hybrid.burst_after_s / 3600)),
         help=t("capacity.burst_help", max=view.MAX_POINTS),
-        key="capacity_thresholds",
+        key=step.THRESHOLDS,
     )
 
 counts, thresholds = step.points_or_stop(text, burst_text)

@@ -20,6 +20,8 @@ from planner.ui.safe import md
 from planner.ui.widgets import plot
 
 RESULT = "capacity_result"  # the last sweep: (inputs, rows, currency)
+COUNTS, THRESHOLDS = "capacity_range", "capacity_thresholds"  # the sweep's text inputs
+DEFAULTS = "capacity_defaults"  # the defaults the inputs were last filled with
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +115,22 @@ def pool_picked(scenario: TcoScenario, lang: Language) -> int:
     )  # fmt: skip
     st.caption(t("capacity.held", fixed=md(view.held_fixed(scenario, index, lang))))
     return index
+
+
+def fill_defaults(scenario: TcoScenario, pool: int) -> None:
+    """Start the server counts (halvings of the pool's servers) and the hybrid's thresholds
+    afresh when another scenario or pool changes them: 1 to 128 servers makes no
+    sense for a pool of 4. A user's own edits stay while the defaults do."""
+    counts = ", ".join(str(n) for n in view.default_counts(scenario.self_hosted[pool].servers))
+    hybrid = scenario.hybrid
+    hours = view.default_thresholds(hybrid.burst_after_s / 3600) if hybrid is not None else []
+    thresholds = ", ".join(f"{h:g}" for h in hours)
+    changed = st.session_state.get(DEFAULTS) != (counts, thresholds)
+    st.session_state[DEFAULTS] = (counts, thresholds)
+    # a widget's value is forgotten in runs that do not draw it (no hybrid, another page)
+    for key, value in ((COUNTS, counts), (THRESHOLDS, thresholds)):
+        if value and (changed or key not in st.session_state):
+            st.session_state[key] = value
 
 
 def points_or_stop(text: str, burst_text: str | None) -> tuple[list[int], list[float]]:

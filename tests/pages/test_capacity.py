@@ -635,6 +635,9 @@ def own(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
             cpu_id = import_file(con, cpu, IngestOptions()).trace_id
             assert trace_id is not None
             assert cpu_id is not None
+            for name, cluster in REPLAYS.items():
+                text = f"name: {name}\ntrace: {trace_id}\ncluster: {cluster}\n"
+                scenario_store.save(con, name, Prepared("replay", text, trace_id))
             mine = scenario_store.to_yaml(forms.build(hybrid_form(trace_id, 3)))
             scenario_store.save(con, MINE, Prepared("tco", mine, trace_id))
             cloud = forms.OptionForm(
@@ -644,6 +647,12 @@ def own(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
             scenario_store.save(con, CLOUD_ONLY, Prepared("tco", text, trace_id))
             expected = expected_table(con, trace_id)
         yield {"trace": trace_id, "cpu": cpu_id, "expected": expected}
+
+
+REPLAYS = {  # saved on Cluster & policy: priced as owning their cluster
+    "two A100 nodes": "{pools: [{gpu_type: A100, gpus_per_node: 8, count: 2}]}",
+    "moved node list": "{node_list: /nonexistent/planner-test/nodes.csv}",
+}
 
 
 def open_with_trace(trace_id: str, lang: str = "en") -> AppTest:
@@ -670,6 +679,7 @@ def test_a_saved_scenario_on_the_users_trace_sweeps_to_what_the_service_prices(
     at.selectbox(key="capacity_pool").set_value(1).run()  # H800, A100 held
     assert "Held as they are in every point: 4 A100 servers." in captions(at)
     assert at.text_input(key="capacity_range").label == "H800 servers to try (the scenario has 3)"
+    assert at.text_input(key="capacity_range").value == "1, 3"  # started afresh for the pool
     at.text_input(key="capacity_range").set_value(", ".join(map(str, SWEPT_H800)))
     at.text_input(key="capacity_thresholds").set_value("1")
     at.number_input(key="capacity_target").set_value(0.5)
@@ -701,6 +711,33 @@ def test_a_saved_scenario_on_the_users_trace_sweeps_to_what_the_service_prices(
         r"Swept: \*\*mine\*\* \[x\](http:" + JOINER + r"//evil.example) (saved), replaying "
         rf"\*\*ours\*\* \[a\](b) · {own['trace']} (120 jobs)."
     )
+
+
+def test_a_saved_cluster_is_swept_as_owned_servers_and_a_broken_one_says_why(
+    own: dict[str, Any],
+) -> None:
+    at = open_with_trace(own["trace"])
+    assert at.selectbox(key="capacity_scenario").options[:3] == [
+        f"{MINE} (saved)",
+        "moved node list (saved)",
+        "two A100 nodes (saved)",
+    ]
+
+    at.selectbox(key="capacity_scenario").set_value("saved:two A100 nodes").run()
+
+    assert not at.exception
+    assert not at.error
+    assert at.text_input(key="capacity_range").label == "A100 servers to try (the scenario has 2)"
+    assert at.text_input(key="capacity_range").value == "1, 2"
+    assert "capacity_pool" not in [b.key for b in at.selectbox]  # one pool: nothing to pick
+    assert runs_note(at) == "Runs in this sweep: 2, one per server count."
+
+    at.selectbox(key="capacity_scenario").set_value("saved:moved node list").run()
+
+    assert not at.exception
+    assert at.error[0].value.startswith("The scenario moved node list (saved) cannot be swept: ")
+    assert "/nonexistent/planner-test/nodes.csv" in at.error[0].value
+    assert not at.get("button")
 
 
 def test_a_trace_without_gpu_jobs_says_there_is_nothing_to_size(own: dict[str, Any]) -> None:
