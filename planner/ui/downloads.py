@@ -12,13 +12,12 @@ buttons; `table_downloads` offers the CSV report's chargeback and per-job files.
 import hashlib
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from datetime import date
 
 import streamlit as st
 
 from planner.core.serialize import to_json
-from planner.cost.chargeback import JOB_COLUMNS, JobTable, Rule
+from planner.cost.chargeback import JOB_COLUMNS, Rule
 from planner.cost.results import TcoReport
 from planner.report.pdf_fonts import Fonts, find_fonts
 from planner.report.render import CHARGEBACK, JOBS, FileKind, render
@@ -82,18 +81,15 @@ def _stem() -> str:
 
 
 def _digest(reports: Sequence[tuple[str, TcoReport]]) -> str:
-    """The reports' content hash (the files' cache key). The per-job table is hashed from
-    its columns' text, not walked into JSON: with many jobs that walk would cost every
-    rerun of the page more than the rest of the report."""
+    """The reports' content hash (the files' cache key): their JSON, which leaves the per-job
+    table out, and that table's columns as text (a walk into JSON would cost every rerun of
+    the page more than the rest of the report)."""
     h = hashlib.sha256()
     for name, report in reports:
-        data = report.chargeback
-        light = report
-        if data is not None:
-            light = replace(report, chargeback=replace(data, jobs=JobTable()))
-            columns = tuple(getattr(data.jobs, k) for k in JOB_COLUMNS)
+        if report.chargeback is not None:
+            columns = tuple(getattr(report.chargeback.jobs, k) for k in JOB_COLUMNS)
             h.update(repr(columns).encode("utf-8"))
-        h.update(json.dumps([name, to_json(light)], default=str).encode("utf-8"))
+        h.update(json.dumps([name, to_json(report)], default=str).encode("utf-8"))
     return h.hexdigest()
 
 
