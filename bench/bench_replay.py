@@ -90,7 +90,9 @@ def case_yardstick(jobs: int) -> CaseResult:
         pods.append(row.pods)
         per_pod.append(row.gpus // row.pods)
     setup = time.perf_counter() - started
+    cpu = time.process_time()
     figures = yardstick(submit, duration, pods, per_pod, nodes=NODES, gpus_per_node=GPUS_PER_NODE)
+    cpu = time.process_time() - cpu
     span_s = submit[-1] - submit[0]
     gpu_s = sum(p * g * d for p, g, d in zip(pods, per_pod, duration, strict=True))
     notes = {
@@ -100,7 +102,7 @@ def case_yardstick(jobs: int) -> CaseResult:
         "offered_load": f"{gpu_s / (NODES * GPUS_PER_NODE * span_s):.3f}",
         "makespan_days": f"{figures['makespan_s'] / 86_400:,.1f}",
     }
-    return CaseResult("yardstick", jobs, figures["seconds"], setup, notes)
+    return CaseResult("yardstick", jobs, figures["seconds"], setup, notes, cpu_seconds=cpu)
 
 
 def case_engine_1m(jobs: int) -> CaseResult:
@@ -114,16 +116,16 @@ def case_engine_1m(jobs: int) -> CaseResult:
     nodes = [(f"n{i:04d}", "A100", GPUS_PER_NODE, 0.0, 0.0) for i in range(NODES)]
     setup = time.perf_counter() - started
     policy = Policy(admission="gang", placement="best-fit", queueing="backfill")
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     result = simulate(trace, nodes, policy)
-    seconds = time.perf_counter() - started
+    seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
     summary = summarize(result)
     notes = {
         "utilization": f"{summary.utilization:.4f}",
         "completed": f"{summary.completed}",
         "wait_p95_s": f"{summary.wait_s.p95:.0f}",
     }
-    return CaseResult("engine-1m", jobs, seconds, setup, notes)
+    return CaseResult("engine-1m", jobs, seconds, setup, notes, cpu_seconds=cpu)
 
 
 def _twenty_queues() -> Any:
@@ -228,9 +230,9 @@ def _case_fill(placement: str) -> Callable[[int], CaseResult]:
         pods, _ = read_pod_requests(OPENB_PODS, IngestOptions())
         nodes = load_nodes(OPENB_GPU_NODES)
         setup = time.perf_counter() - started
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         result = fill(pods, nodes, placement=placement, seeds=range(42, 52), until=1.3)
-        seconds = time.perf_counter() - started
+        seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
         at_100 = result.points[100]
         notes = {
             "nodes": f"{len(nodes):,}",
@@ -239,7 +241,7 @@ def _case_fill(placement: str) -> Callable[[int], CaseResult]:
             "alloc_pct_at_130": f"{result.points[-1].gpu_allocation_pct:.1f}",
             "frag_pct_at_100": f"{at_100.frag_gpu_pct:.1f}",
         }
-        return CaseResult(name, len(pods), seconds, setup, notes)
+        return CaseResult(name, len(pods), seconds, setup, notes, cpu_seconds=cpu)
 
     return case
 
@@ -331,7 +333,9 @@ def run_case(case: str, jobs: int) -> CaseResult:
     return CaseResult(**json.loads(done.stdout.strip().splitlines()[-1]))
 
 
-def report(result: CaseResult, yardstick_s: float | None) -> str:
+def report(result: CaseResult, earlier: dict[str, CaseResult]) -> str:
+    """One case's lines; the ratios the issue sets goals on are taken against cases run
+    earlier in the same invocation (wall and CPU: other processes may load the machine)."""
     if result.skipped:
         return f"{result.name:<14} skipped: {result.skipped}"
     line = (
@@ -341,8 +345,12 @@ def report(result: CaseResult, yardstick_s: float | None) -> str:
     )
     if result.cpu_seconds:
         line += f"  cpu {result.cpu_seconds:.2f} s"
-    if result.name == "engine-1m" and yardstick_s:
-        line += f"  {result.seconds / yardstick_s:.1f}x yardstick"
+    base = {"engine-1m": "yardstick", "fill-fgd": "fill-best-fit"}.get(result.name)
+    if base in earlier and not earlier[base].skipped:
+        ref = earlier[base]
+        line += f"  {result.seconds / ref.seconds:.2f}x {base}"
+        if ref.cpu_seconds and result.cpu_seconds:
+            line += f" (cpu {result.cpu_seconds / ref.cpu_seconds:.2f}x)"
     extras = "  ".join(f"{key}={value}" for key, value in result.notes.items())
     return f"{line}\n{'':<15}{extras}" if extras else line
 
@@ -360,12 +368,11 @@ def main() -> None:
     unknown = sorted(set(names) - set(CASES))
     if unknown:
         parser.error(f"unknown cases {unknown}; choose from {', '.join(CASES)}")
-    yardstick_s: float | None = None
+    earlier: dict[str, CaseResult] = {}
     for name in names:
         result = run_case(name, args.jobs)
-        if name == "yardstick" and not result.skipped:
-            yardstick_s = result.seconds
-        print(report(result, yardstick_s), flush=True)
+        earlier[name] = result
+        print(report(result, earlier), flush=True)
 
 
 if __name__ == "__main__":
