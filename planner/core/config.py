@@ -9,6 +9,8 @@ from typing import Annotated, NamedTuple, Self
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
+from planner.core.errors import CodedValueError
+
 GPU_TYPE_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]*$"
 MAX_NODES = 100_000
 """Nodes of one cluster, all pools and explicit nodes together: the replay holds each
@@ -68,10 +70,15 @@ def check_node_total(pools: Sequence[NodePool], nodes: Sequence["Node"]) -> None
     """
     total = sum(pool.count for pool in pools) + len(nodes)
     if total > MAX_NODES:
-        raise ValueError(
+        raise CodedValueError(
             f"the cluster has {total:,} nodes ({len(pools):,} pools, {len(nodes):,} explicit "
             f"nodes), more than the {MAX_NODES:,} the planner replays; describe a cluster of "
-            "at most that size (a smaller share of the fleet, or fewer, larger nodes)"
+            "at most that size (a smaller share of the fleet, or fewer, larger nodes)",
+            "too_many_nodes",
+            total=total,
+            pools=len(pools),
+            nodes=len(nodes),
+            limit=MAX_NODES,
         )
 
 

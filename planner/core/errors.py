@@ -9,11 +9,38 @@
 
 Row-level problems are not exceptions: they become rejected rows with reasons in the
 ingest report, and the rest of the file is kept.
+
+`str(err)` is English, as the CLI prints it. An error may also carry a `code` and the
+`values` it was written from (like `planner.core.notes.Note`), so the app words it in the
+reader's language (planner/ui/error_text.py) instead of showing English to a Chinese reader.
 """
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Self
+
+_NO_VALUES: Mapping[str, object] = MappingProxyType({})
 
 
 class PlannerError(Exception):
     """Base class of every error the CLI and the app show to a user."""
+
+    code: str = ""
+    values: Mapping[str, object] = _NO_VALUES
+
+    def coded(self, code: str, **values: object) -> Self:
+        """This error, with the code and values another language words it from."""
+        self.code, self.values = code, values
+        return self
+
+
+class CodedValueError(ValueError):
+    """A value a pydantic validator refuses, with a code and values like `PlannerError`'s
+    (pydantic keeps the exception in the problem's context, where the app finds them)."""
+
+    def __init__(self, text: str, code: str, **values: object) -> None:
+        super().__init__(text)
+        self.code, self.values = code, values
 
 
 class TraceError(PlannerError):

@@ -4,21 +4,47 @@ Each problem names its key path (`cloud.0.price_per_gpu_hour`), what was expecte
 line of the file it is on when the YAML is known (last, so `file: key: message` reads as
 before). An unknown key (a typo) names the closest key the model accepts at that place,
 found by walking the model's field types along the path.
+
+The error also keeps each problem as a `Problem` (pydantic's type and context, or the code
+of a `CodedValueError` a validator raised), so the app words it in the reader's language.
 """
 
 import difflib
 import types
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Annotated, Any, TypeVar, Union, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
 
-from planner.core.errors import ScenarioError
+from planner.core.errors import CodedValueError, ScenarioError
 from planner.core.yaml_text import YamlDocument
 
 Loc = Sequence[str | int]
 M = TypeVar("M", bound=BaseModel)
 _SHOWN_KEYS = 12
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One problem with a user's file: where, what was expected (English), and the kind and
+    context another language words it from."""
+
+    where: str
+    """The key path (`cloud.0.price_per_gpu_hour`); empty for the whole document."""
+    kind: str
+    """pydantic's error type ("missing", "greater_than", ...) or a `CodedValueError`'s code."""
+    context: Mapping[str, object]
+    message: str
+    line: int | None = None
+    close: str = ""
+    """For an unknown key: the closest key allowed there."""
+    allowed: tuple[str, ...] = ()
+    """For an unknown key with no close one: the keys allowed there."""
+
+    def __str__(self) -> str:
+        line = f" (line {self.line})" if self.line else ""
+        return f"{self.where or 'scenario'}: {self.message}{line}"
 
 
 def validated(model: type[M], document: YamlDocument) -> M:
@@ -31,8 +57,11 @@ def validated(model: type[M], document: YamlDocument) -> M:
     try:
         return model.model_validate(document.data if document.data is not None else {})
     except ValidationError as err:
-        text = problems_text(err, model, document.line_of)
-        raise ScenarioError(f"{document.source}: {text}") from err
+        found = problems(err, model, document.line_of)
+        text = "; ".join(map(str, found))
+        raise ScenarioError(f"{document.source}: {text}").coded(
+            "validation", source=document.source, problems=found
+        ) from err
 
 
 def problems_text(
@@ -40,31 +69,64 @@ def problems_text(
     model: type[BaseModel] | None = None,
     line_of: Callable[[Loc], int | None] | None = None,
 ) -> str:
-    """`key.path: message (line N); ...` (the line when `line_of` finds it; the closest
-    valid key of an unknown one when `model` is given)."""
-    parts = []
-    for problem in err.errors():
-        loc = problem["loc"]
-        where = ".".join(str(p) for p in loc) or "scenario"
-        message = problem["msg"].removeprefix("Value error, ")
-        if problem["type"] == "extra_forbidden" and model is not None:
-            message = unknown_key_text(model, loc)
-        line = line_of(loc) if line_of is not None else None
-        parts.append(f"{where}: {message}" + (f" (line {line})" if line else ""))
-    return "; ".join(parts)
+    """`key.path: message (line N); ...`, as `problems` finds them."""
+    return "; ".join(map(str, problems(err, model, line_of)))
+
+
+def problems(
+    err: ValidationError,
+    model: type[BaseModel] | None = None,
+    line_of: Callable[[Loc], int | None] | None = None,
+) -> tuple[Problem, ...]:
+    """Each problem of `err`, with its line when `line_of` finds it and, for an unknown key,
+    the closest valid key (or those allowed) when `model` is given."""
+    return tuple(_problem(problem, model, line_of) for problem in err.errors())
+
+
+def _problem(
+    problem: Any, model: type[BaseModel] | None, line_of: Callable[[Loc], int | None] | None
+) -> Problem:
+    loc = problem["loc"]
+    where = ".".join(str(p) for p in loc)
+    line = line_of(loc) if line_of is not None else None
+    context = dict(problem.get("ctx") or {})
+    coded = context.pop("error", None)
+    kind, message = problem["type"], problem["msg"].removeprefix("Value error, ")
+    if isinstance(coded, CodedValueError):
+        kind, context = coded.code, dict(coded.values)
+    if kind == "extra_forbidden" and model is not None:
+        close, allowed = _unknown_key(model, loc)
+        message = _unknown_key_message(close, allowed)
+        return Problem(where, kind, context, message, line, close, allowed)
+    return Problem(where, kind, context, message, line)
 
 
 def unknown_key_text(model: type[BaseModel], loc: Loc) -> str:
     """'unknown key; did you mean X?' (or the keys allowed there) for the key at `loc`."""
+    return _unknown_key_message(*_unknown_key(model, loc))
+
+
+def _unknown_key(model: type[BaseModel], loc: Loc) -> tuple[str, tuple[str, ...]]:
+    """(the closest key allowed at `loc`, or "" and the keys allowed there)."""
     owner = _model_at(model, loc[:-1])
     if owner is None or not loc:
-        return "unknown key"
+        return "", ()
     keys = [field.alias or name for name, field in owner.model_fields.items()]
     close = difflib.get_close_matches(str(loc[-1]), keys, n=1, cutoff=0.6)
+    return (close[0], ()) if close else ("", tuple(keys))
+
+
+def _unknown_key_message(close: str, allowed: Sequence[str]) -> str:
     if close:
-        return f"unknown key; did you mean '{close[0]}'?"
-    shown = ", ".join(keys[:_SHOWN_KEYS]) + (", ..." if len(keys) > _SHOWN_KEYS else "")
-    return f"unknown key; the keys allowed here are {shown}"
+        return f"unknown key; did you mean '{close}'?"
+    if not allowed:
+        return "unknown key"
+    return f"unknown key; the keys allowed here are {shown_keys(allowed)}"
+
+
+def shown_keys(keys: Sequence[str]) -> str:
+    """The first keys, comma-separated, "..." when there are more."""
+    return ", ".join(keys[:_SHOWN_KEYS]) + (", ..." if len(keys) > _SHOWN_KEYS else "")
 
 
 def _model_at(model: type[BaseModel], loc: Loc) -> type[BaseModel] | None:

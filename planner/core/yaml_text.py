@@ -7,6 +7,7 @@ laughs") and an anchor inside itself (a structure with no end). They are refused
 the file, the line and the limit, before anything walks the data; so are tags beyond plain
 YAML's (`!!python/object`, `!!binary`, a custom `!tag`), by line, instead of PyYAML's long
 constructor message. The node tree is kept so a validation problem can name its key's line.
+Each error carries a code ("yaml_tag", ...) and its values, for the app's other languages.
 """
 
 from collections.abc import Iterator, Sequence
@@ -69,15 +70,18 @@ def read_yaml_text(path: Path, what: str = "scenario") -> str:
     try:
         size = path.stat().st_size
         if size > MAX_YAML_BYTES:
-            raise ScenarioError(_too_large(str(path), what, size))
+            raise _too_large(str(path), what, size)
         return path.read_bytes().decode("utf-8")
     except OSError as err:
-        raise ScenarioError(f"{path}: cannot read the {what}: {err.strerror or err}") from err
+        reason = err.strerror or str(err)
+        raise ScenarioError(f"{path}: cannot read the {what}: {reason}").coded(
+            "yaml_unreadable", source=str(path), what=what, reason=reason
+        ) from err
     except UnicodeDecodeError as err:
         raise ScenarioError(
             f"{path}: the {what} is not UTF-8 text (byte {err.start + 1:,} is not); is this "
             "the right file? Save it as UTF-8 YAML"
-        ) from err
+        ).coded("yaml_not_utf8", source=str(path), what=what, byte=err.start + 1) from err
 
 
 def load_yaml(text: str, source: str, what: str = "scenario") -> YamlDocument:
@@ -100,7 +104,7 @@ def load_yaml_all(text: str, source: str, what: str) -> list[YamlDocument]:
 def _documents(text: str, source: str, what: str, *, single: bool) -> list[YamlDocument]:
     size = len(text.encode("utf-8", errors="replace"))
     if size > MAX_YAML_BYTES:
-        raise ScenarioError(_too_large(source, what, size))
+        raise _too_large(source, what, size)
     loader = _Loader(text)
     try:
         nodes = [loader.get_single_node()] if single else list(_nodes(loader))
@@ -113,17 +117,32 @@ def _documents(text: str, source: str, what: str, *, single: bool) -> list[YamlD
             if node is not None
         ]
     except yaml.YAMLError as err:
-        raise ScenarioError(f"{source}: cannot read the {what}: {err}") from err
+        raise ScenarioError(f"{source}: cannot read the {what}: {err}").coded(
+            "yaml_syntax", source=source, what=what, **_where(err, text)
+        ) from err
     finally:
         loader.dispose()
 
 
-def _too_large(source: str, what: str, size: int) -> str:
-    return (
-        f"{source}: the {what} is {size / (1 << 20):.1f} MiB, more than the "
-        f"{MAX_YAML_BYTES >> 20} MiB a {what} file may hold; is this the right file? Many "
-        "nodes are written as pools (count: N) or as a node list file (cluster.node_list)"
-    )
+def _where(err: yaml.YAMLError, text: str) -> dict[str, int]:
+    """The line and column (1-based) PyYAML found the problem at; none when it names none."""
+    mark = getattr(err, "problem_mark", None) or getattr(err, "context_mark", None)
+    if mark is not None:
+        return {"line": mark.line + 1, "column": mark.column + 1}
+    position = getattr(err, "position", None)  # a ReaderError: a character YAML forbids
+    if isinstance(position, int):
+        before = text[:position]
+        return {"line": before.count("\n") + 1, "column": position - before.rfind("\n")}
+    return {}
+
+
+def _too_large(source: str, what: str, size: int) -> ScenarioError:
+    mib, limit = f"{size / (1 << 20):.1f}", MAX_YAML_BYTES >> 20
+    return ScenarioError(
+        f"{source}: the {what} is {mib} MiB, more than the {limit} MiB a {what} file may "
+        "hold; is this the right file? Many nodes are written as pools (count: N) or as a "
+        "node list file (cluster.node_list)"
+    ).coded("yaml_too_large", source=source, what=what, mib=mib, limit=limit)
 
 
 def _nodes(loader: Any) -> Iterator[Node]:
@@ -147,15 +166,15 @@ def _check(root: Node, source: str, what: str) -> None:
             open_nodes.discard(key)
             sizes[key] = 1 + sum(sizes[id(child)] for child in _children(node))
             if sizes[key] > MAX_YAML_VALUES:
-                raise ScenarioError(_too_many(node, source, what))
+                raise _too_many(node, source, what)
         elif key not in sizes:
             if key in open_nodes:
                 raise ScenarioError(
                     f"{source}: {_at(node)}: an anchor (&name) is used inside itself, so this "
                     f"value never ends; write the {what} without that alias (*name)"
-                )
+                ).coded("yaml_self_alias", source=source, what=what, **_mark(node))
             if node.tag not in _PLAIN_TAGS:
-                raise ScenarioError(_bad_tag(node, source, what))
+                raise _bad_tag(node, source, what)
             open_nodes.add(key)
             stack.append((node, True))
             stack.extend((child, False) for child in _children(node))
@@ -169,23 +188,27 @@ def _children(node: Node) -> list[Node]:
     return []
 
 
+def _mark(node: Node) -> dict[str, int]:
+    """Where `node` starts: line and column, 1-based."""
+    return {"line": node.start_mark.line + 1, "column": node.start_mark.column + 1}
+
+
 def _at(node: Node) -> str:
-    mark = node.start_mark
-    return f"line {mark.line + 1}, column {mark.column + 1}"
+    return "line {line}, column {column}".format(**_mark(node))
 
 
-def _too_many(node: Node, source: str, what: str) -> str:
-    return (
+def _too_many(node: Node, source: str, what: str) -> ScenarioError:
+    return ScenarioError(
         f"{source}: {_at(node)}: this value expands to more than {MAX_YAML_VALUES:,} values "
         "through anchors and aliases (&name, *name) reused inside each other (a 'billion "
         f"laughs' file); no {what} needs that many: write the values out instead"
-    )
+    ).coded("yaml_too_many", source=source, what=what, limit=MAX_YAML_VALUES, **_mark(node))
 
 
-def _bad_tag(node: Node, source: str, what: str) -> str:
+def _bad_tag(node: Node, source: str, what: str) -> ScenarioError:
     tag = node.tag.replace(_PLAIN, "!!")
     shown = tag if len(tag) <= 60 else f"{tag[:60]}…"
-    return (
+    return ScenarioError(
         f"{source}: {_at(node)}: the tag {shown} is not allowed; a {what} holds only plain "
         "values (text, numbers, true/false, dates, lists and mappings): remove the tag"
-    )
+    ).coded("yaml_tag", source=source, what=what, tag=shown, **_mark(node))

@@ -10,7 +10,7 @@ from typing import Annotated, Literal, Self
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from planner.core.config import MAX_NODES, NodeSpec, Whole
-from planner.core.errors import ScenarioError
+from planner.core.errors import CodedValueError, ScenarioError
 from planner.cost.cloud import PricingModel
 from planner.engine.calibration import CalibrationSpec
 from planner.engine.scenario import (
@@ -206,9 +206,13 @@ class TcoScenario(_Config):
     def _servers_in_all(cls, pools: tuple[OwnedPoolSpec, ...]) -> tuple[OwnedPoolSpec, ...]:
         servers = sum(p.servers for p in pools)
         if servers > MAX_SERVERS:
-            raise ValueError(
+            raise CodedValueError(
                 f"{servers:,} servers in all ({len(pools):,} pools), more than the "
-                f"{MAX_SERVERS:,} the planner replays and prices; describe at most that many"
+                f"{MAX_SERVERS:,} the planner replays and prices; describe at most that many",
+                "too_many_servers",
+                servers=servers,
+                pools=len(pools),
+                limit=MAX_SERVERS,
             )
         return pools
 

@@ -38,7 +38,7 @@ def header_line(text: str, delimiter: str, *, whole: bool, file: str) -> tuple[i
             f"the first line (the header) is longer than {size_text(MAX_HEADER_BYTES)}; a job "
             "history's header names its columns in far less: is this the right file?",
             file=file,
-        )
+        ).coded("header_too_long", file=file, limit=size_text(MAX_HEADER_BYTES))
     names = next(csv.reader([lines[blank]], delimiter=delimiter))
     return blank, [name.strip().lstrip("\ufeff") for name in names]
 
@@ -53,7 +53,7 @@ def check_width(names: Sequence[object], *, file: str) -> None:
             "duration, GPUs, queue, user, status; for nodes: name, GPU type and count, CPU, "
             "memory) and import it again",
             file=file,
-        )
+        ).coded("too_many_columns", file=file, columns=len(names), limit=MAX_COLUMNS)
 
 
 def unique_header(names: Sequence[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:

@@ -113,6 +113,13 @@ def _too_big(
         "file is real, split it or raise the limit (planner ingest --max-unpacked-gib N; for "
         f"the app, set {UNPACKED_ENV}=N where it runs)",
         file=path.name,
+    ).coded(
+        "unpacked_too_big",
+        file=path.name,
+        compression=compression,
+        limit=size_text(limit),
+        line=lines + 1,
+        variable=UNPACKED_ENV,
     )
 
 
@@ -227,6 +234,7 @@ class RecordMeter:
 
     def _too_long(self, line: int, *, spans_lines: bool) -> TraceError:
         limit = size_text(self.max_record_bytes)
+        values = {"file": self.file, "line": line, "limit": limit}
         if spans_lines:
             problem = (
                 f"the row starting on line {line:,} is longer than {limit}: a quoted cell "
@@ -238,7 +246,8 @@ class RecordMeter:
                 "hold (reading stopped there); is this the right file, or were its line "
                 "breaks lost?"
             )
-        return TraceError(problem, file=self.file)
+        code = "row_too_long" if spans_lines else "line_too_long"
+        return TraceError(problem, file=self.file).coded(code, **values)
 
 
 def _line_breaks(data: npt.NDArray[np.uint8], units: bytes) -> _Ints:

@@ -33,7 +33,7 @@ from planner.engine.scenario import (
 )
 from planner.engine.sharing import NAMED_LAYOUTS
 from planner.engine.volcano import VolcanoQueueSpec, VolcanoSpec
-from planner.service.replay import cluster_nodes, validation_text, with_volcano_queues
+from planner.service.replay import cluster_nodes, with_volcano_queues
 from planner.ui.cluster_view import (
     DYNAMIC,
     NODE_COLUMNS,
@@ -47,6 +47,7 @@ from planner.ui.cluster_view import (
     flavor_name,
     gpu_totals,
 )
+from planner.ui.error_text import error_text
 from planner.ui.i18n import t
 from planner.ui.safe import md
 
@@ -85,7 +86,7 @@ def build_scenario(base: Scenario, edits: Edits) -> tuple[Scenario | None, list[
         except SectionError as err:
             problems.append(_problem(err.section, str(err)))
         except (PlannerError, ValidationError, ValueError) as err:
-            problems.append(_problem(section, _text(err)))
+            problems.append(_problem(section, error_text(err)))
     if problems:
         return None, problems
     kueue, volcano = parts.pop("queues")
@@ -97,7 +98,7 @@ def build_scenario(base: Scenario, edits: Edits) -> tuple[Scenario | None, list[
         )
         check_runs(scenario)
     except (PlannerError, ValidationError, ValueError) as err:
-        return None, [_problem("scenario", _text(err))]
+        return None, [_problem("scenario", error_text(err))]
     return scenario, []
 
 
@@ -116,10 +117,6 @@ def check_runs(scenario: Scenario) -> None:
 
 def _problem(section: str, text: str) -> str:
     return t("cluster.error.problem", section=t("cluster.section." + section), problem=md(text))
-
-
-def _text(err: Exception) -> str:
-    return validation_text(err) if isinstance(err, ValidationError) else str(err)
 
 
 def _model(model: type[M], values: Mapping[str, Any]) -> M:
@@ -182,7 +179,7 @@ def _row_model(
         return model.model_validate({k: v for k, v in row.items() if v is not None})
     except ValidationError as err:
         raise SectionError(
-            section, t("cluster.error.row", row=number, problem=validation_text(err))
+            section, t("cluster.error.row", row=number, problem=error_text(err))
         ) from err
 
 
@@ -244,7 +241,7 @@ def _volcano_queue(
         return VolcanoQueueSpec.model_validate(values)
     except ValidationError as err:
         raise ScenarioError(
-            t("cluster.error.row", row=rows[0][0], problem=validation_text(err))
+            t("cluster.error.row", row=rows[0][0], problem=error_text(err))
         ) from err
 
 
@@ -320,7 +317,7 @@ def _cluster_queue(
             )
         except ValidationError as err:
             raise ScenarioError(
-                t("cluster.error.row", row=number, problem=validation_text(err))
+                t("cluster.error.row", row=number, problem=error_text(err))
             ) from err
     preemption = (kept.preemption if kept is not None else PreemptionSpec()).model_dump()
     for column in ("within_cluster_queue", "reclaim_within_cohort"):
@@ -336,7 +333,7 @@ def _cluster_queue(
         return ClusterQueueSpec.model_validate(values)
     except ValidationError as err:
         raise ScenarioError(
-            t("cluster.error.row", row=rows[0][0], problem=validation_text(err))
+            t("cluster.error.row", row=rows[0][0], problem=error_text(err))
         ) from err
 
 
@@ -386,7 +383,7 @@ def _sharing(frame: pd.DataFrame | None) -> tuple[SharingSpec, ...]:
             specs.append(SharingSpec.model_validate(values))
         except ValidationError as err:
             raise ScenarioError(
-                t("cluster.error.row", row=number, problem=validation_text(err))
+                t("cluster.error.row", row=number, problem=error_text(err))
             ) from err
     return tuple(specs)
 

@@ -22,6 +22,7 @@ from planner.engine.sharing import NAMED_LAYOUTS
 from planner.ui import cluster_import as imports
 from planner.ui import cluster_view as view
 from planner.ui import widgets
+from planner.ui.error_text import error_text
 from planner.ui.i18n import MISSING, t
 from planner.ui.safe import code, md
 from planner.ui.state import replace_and_rerun, revision
@@ -62,7 +63,7 @@ def labels(
 
 
 def show_error(err: Exception) -> None:
-    st.error(md(err), icon=":material/error:")
+    st.error(md(error_text(err)), icon=":material/error:")
 
 
 # ------------------------------------------------------------------ 1. node pools

@@ -26,6 +26,7 @@ from planner.ui import (
 from planner.ui import compare_saved as many
 from planner.ui import compare_view as view
 from planner.ui.downloads import report_downloads
+from planner.ui.error_text import error_text
 from planner.ui.i18n import MISSING, fmt_money, fmt_number, fmt_percent, language, note_text, t
 from planner.ui.safe import md
 from planner.ui.widgets import plot
@@ -56,7 +57,7 @@ def _table(frame: pd.DataFrame, currency: str, key: str) -> None:
 def _notes(report: TcoReport) -> None:
     warnings, remarks = view.notes(report)
     for warning in warnings:
-        st.warning(md(warning), icon=":material/warning:")
+        st.warning(md(note_text(warning)), icon=":material/warning:")
     for remark in remarks:
         st.caption(t("compare.note", note=md(note_text(remark))))
 
@@ -88,7 +89,7 @@ def file_panel() -> None:
         with st.spinner(t("compare.pricing")):
             run = view.run(scenario)
     except PlannerError as err:
-        st.error(md(err), icon=":material/error:")
+        st.error(md(error_text(err)), icon=":material/error:")
         return
     report, cur = run.report, run.report.currency
     years = [h.years for h in report.horizons]
@@ -201,7 +202,7 @@ def saved_panel() -> None:
         saved = scenario_box.saved_scenarios()
         traces = cache.stored_traces()
     except PlannerError as err:
-        st.error(md(err), icon=":material/error:")
+        st.error(md(error_text(err)), icon=":material/error:")
         return
     if saved:
         _saved_comparison(saved, traces)
@@ -251,7 +252,7 @@ def _saved_comparison(saved: list[Any], traces: list[dict[str, Any]]) -> None:
             priced = many.price(chosen, trace_id, float(years))
             tornado = many.tornado_run(priced)
     except PlannerError as err:
-        st.error(md(err), icon=":material/error:")
+        st.error(md(error_text(err)), icon=":material/error:")
         return
     _saved_results(priced, tornado)
 

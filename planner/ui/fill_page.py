@@ -11,6 +11,7 @@ from planner.engine.fill import FillResult
 from planner.engine.scenario import Scenario
 from planner.ui import cache, history_view, trace_choice
 from planner.ui import fill_view as view
+from planner.ui.error_text import error_text
 from planner.ui.i18n import MISSING, fmt_number, fmt_percent, t
 from planner.ui.safe import md
 from planner.ui.widgets import plot
@@ -40,7 +41,7 @@ def _stored_trace() -> tuple[str, bool] | None:
     try:
         sample_id, traces = cache.sample_trace(), cache.stored_traces()
     except PlannerError as err:
-        st.error(md(err), icon=":material/error:")
+        st.error(md(error_text(err)), icon=":material/error:")
         return None
     if not traces:
         st.info(t("fill.no_traces"), icon=":material/info:")
@@ -64,7 +65,7 @@ def _uploaded() -> tuple[str, bool] | None:
         path = history_view.stage(upload.getvalue(), upload.name)
         pods, report = view.read_file(path)
     except PlannerError as err:
-        st.error(md(err), icon=":material/error:")
+        st.error(md(error_text(err)), icon=":material/error:")
         return None
     st.caption(
         t("fill.read", file=md(upload.name), pods=fmt_number(pods), rejected=report.rejected)
@@ -90,7 +91,7 @@ def cluster_or_stop(working: Scenario) -> None:
     try:
         nodes = view.nodes_of(working.cluster)
     except PlannerError as err:
-        st.error(md(err), icon=":material/error:")
+        st.error(md(error_text(err)), icon=":material/error:")
         st.stop()
     gpus = fmt_number(sum(node[2] for node in nodes))
     groups = view.node_groups(nodes)
@@ -140,7 +141,7 @@ def results(request: view.FillRequest) -> None:
         with st.spinner(t("fill.running", percent=""), show_time=True):
             found = view.run(request)
     except PlannerError as err:
-        st.error(md(err), icon=":material/error:")
+        st.error(md(error_text(err)), icon=":material/error:")
         return
     _peaks(found)
     plot(st, view.figure(view.curves(found)), key="fill_chart")

@@ -12,6 +12,7 @@ from planner.report.csv_table import frame_csv
 from planner.store.trace_stats import TraceStats
 from planner.ui import cache, cluster_import, trace_choice
 from planner.ui import history_view as view
+from planner.ui.error_text import error_text
 from planner.ui.i18n import MISSING, fmt_number, t
 from planner.ui.safe import code, md
 from planner.ui.state import FLASH_KEY, set_working_scenario, working_scenario
@@ -64,9 +65,10 @@ def upload_panel(upload: UploadedFile) -> None:
 
 def _file_error(upload: UploadedFile, err: PlannerError) -> str:
     """The error's text, naming the uploaded file when the error does not already."""
-    if upload.name in str(err):
-        return md(err)
-    return md(t("history.file_error", name=upload.name, error=err))
+    text = error_text(err)
+    if upload.name in text:
+        return md(text)
+    return md(t("history.file_error", name=upload.name, error=text))
 
 
 def _detect(upload: UploadedFile) -> view.Detected | None:
@@ -147,7 +149,7 @@ def _offer_nodes(outcome: view.Imported) -> None:
     try:
         updated = cluster_import.with_nodes(working_scenario(), imported, as_pools=True)
     except PlannerError as err:
-        st.error(md(err), icon=":material/error:")
+        st.error(md(error_text(err)), icon=":material/error:")
         return
     set_working_scenario(updated)
     st.session_state[FLASH_KEY] = [t("history.nodes_used", file=md(outcome.report.file))]
@@ -226,7 +228,7 @@ def trace_overview(trace_id: str) -> None:
         stats = cache.trace_summary(trace_id)
         arrivals = view.arrivals_frame(stats)
     except PlannerError as err:
-        st.error(md(err), icon=":material/error:")
+        st.error(md(error_text(err)), icon=":material/error:")
         st.stop()
     _headline(stats)
     left, right = st.columns(2)

@@ -17,6 +17,7 @@ from planner.service.option_forms import CloudForm, HybridForm, Kind, OptionForm
 from planner.service.scenario_store import Prepared
 from planner.ui import cache, option_sections, scenario_box, trace_choice
 from planner.ui.cache import cursor
+from planner.ui.error_text import error_text
 from planner.ui.i18n import fmt_number, reporting_currency, t
 from planner.ui.safe import md
 from pricing import CURRENCIES
@@ -50,7 +51,7 @@ def builder(expanded: bool) -> None:
                 known = forms.catalog(cur)
             trace_id, trace_name = _trace()
         except PlannerError as err:
-            st.error(md(err), icon=":material/error:")
+            st.error(md(error_text(err)), icon=":material/error:")
             return
         st.caption(t("options.caption"))
         if trace_id is None:
@@ -125,7 +126,7 @@ def _built(form: OptionForm) -> TcoScenario | None:
     try:
         return forms.build(form)
     except PlannerError as err:
-        st.error(md(err), icon=":material/error:")
+        st.error(md(error_text(err)), icon=":material/error:")
         return None
 
 

@@ -19,6 +19,7 @@ from planner.engine.scenario import Scenario
 from planner.service import scenario_store
 from planner.service.scenario_store import Kind, Prepared, SavedScenario
 from planner.ui.cache import cursor
+from planner.ui.error_text import error_text
 from planner.ui.i18n import MISSING, t
 from planner.ui.safe import md
 from planner.ui.state import replace_and_rerun, show_flash
@@ -59,7 +60,7 @@ def save_scenario(
             scenario_store.parse(prepared.yaml_text, name, BUNDLED_FILES)
             scenario_store.save(cur, name, prepared, results=results, replace=replace)
     except PlannerError as err:
-        return str(err)
+        return error_text(err)
     return None
 
 
@@ -81,7 +82,7 @@ def upload_scenario(name: str, text: str, source: str, *, replace: bool = False)
         with cursor() as cur:
             prepared = scenario_store.prepare(cur, text, source, BUNDLED_FILES)
     except PlannerError as err:
-        return str(err)
+        return error_text(err)
     return save_scenario(name, prepared, replace=replace)
 
 
@@ -146,7 +147,7 @@ def library(key: str) -> None:
     try:
         saved = saved_scenarios()
     except PlannerError as err:
-        st.error(md(err), icon=":material/error:")
+        st.error(md(error_text(err)), icon=":material/error:")
         return
     if saved:
         st.dataframe(library_frame(saved), hide_index=True, key=f"{key}_table", placeholder=MISSING)
@@ -177,7 +178,7 @@ def _actions(saved: list[SavedScenario], key: str) -> None:
             with cursor() as cur:
                 scenario_store.delete(cur, name)
         except PlannerError as err:
-            st.error(md(err), icon=":material/error:")
+            st.error(md(error_text(err)), icon=":material/error:")
             return
         st.success(t("scenarios.deleted", name=md(name)), icon=":material/check:")
 
@@ -186,7 +187,7 @@ def _load(chosen: SavedScenario) -> None:
     try:
         scenario = scenario_store.parse(chosen.yaml_text, chosen.name, BUNDLED_FILES)
     except PlannerError as err:
-        st.error(md(err), icon=":material/error:")
+        st.error(md(error_text(err)), icon=":material/error:")
         return
     if not isinstance(scenario, Scenario):
         st.info(t("scenarios.load_tco", name=md(chosen.name)), icon=":material/info:")

@@ -1,0 +1,92 @@
+"""An error as the page shows it, in the session's language.
+
+English is the error's own text, exactly what the CLI prints. In 简体中文 an error that
+carries a code (`PlannerError.coded`) is worded from `planner/ui/text/errors.py` with its
+values, and a file pydantic refused problem by problem; an error without a code, or a
+problem of a kind with no Chinese wording yet, keeps its English rather than show nothing.
+The result is plain text: pages escape it (`planner.ui.safe.md`) like any message.
+"""
+
+import re
+from collections.abc import Mapping
+
+from pydantic import ValidationError
+
+from planner.core.validation import Problem, problems, shown_keys
+from planner.ui.i18n import Language, language
+from planner.ui.text.errors import ZH
+
+_LIST = "、"
+_PROBLEMS = "；"
+_NO_SPACE = re.compile(r" +(?=[：；，。）])")
+
+
+def error_text(err: BaseException, lang: Language | None = None) -> str:
+    """`err` worded in `lang` (default: the session's); a pydantic error problem by problem
+    (`key.path: message; ...`)."""
+    if isinstance(err, ValidationError):
+        found = problems(err)
+        if (lang or language()) != "zh":
+            return "; ".join(map(str, found))
+        return _PROBLEMS.join(map(problem_text, found))
+    code = str(getattr(err, "code", ""))
+    values: Mapping[str, object] = getattr(err, "values", {})
+    if (lang or language()) != "zh" or code not in ZH:
+        return str(err)
+    filled = dict(values)
+    if "what" in filled:
+        filled["what"] = _spaced(ZH.get(f"what.{filled['what']}", str(filled["what"])))
+    if code == "validation":
+        listed = filled.get("problems")
+        found = listed if isinstance(listed, tuple) else ()
+        filled["problems"] = _PROBLEMS.join(
+            problem_text(p) for p in found if isinstance(p, Problem)
+        )
+    return _filled(ZH[code], filled, str(err))
+
+
+def problem_text(problem: Problem) -> str:
+    """One problem in Chinese: its key path, what was expected, its line."""
+    message = _problem_message(problem)
+    if not problem.where:
+        return ZH["problem.whole"].format(message=message)
+    key = "problem.where_line" if problem.line else "problem.where"
+    return ZH[key].format(where=problem.where, message=message, line=problem.line)
+
+
+def _problem_message(problem: Problem) -> str:
+    if problem.kind == "extra_forbidden":
+        if problem.close:
+            return ZH["problem.unknown_key_close"].format(close=problem.close)
+        if problem.allowed:
+            allowed = shown_keys([f"`{key}`" for key in problem.allowed]).replace(", ", _LIST)
+            return ZH["problem.unknown_key_allowed"].format(allowed=allowed)
+        return ZH["problem.unknown_key"]
+    template = ZH.get(f"problem.{problem.kind}")
+    if template is None:
+        return problem.message
+    context = {k: _number(v) for k, v in problem.context.items()}
+    if "expected" in context:  # pydantic's "'a', 'b' or 'c'"
+        context["expected"] = str(context["expected"]).replace(" or ", _LIST).replace(", ", _LIST)
+    return _filled(template, context, problem.message)
+
+
+def _spaced(word: str) -> str:
+    """`word` for a place between Chinese characters: a space on a side that is Latin
+    ("任何 Kueue YAML 都"), none before Chinese punctuation (`_filled` drops it)."""
+    return f"{' ' if word[:1].isascii() else ''}{word}{' ' if word[-1:].isascii() else ''}"
+
+
+def _number(value: object) -> object:
+    """A limit from pydantic's context with thousands marks (100,000), as the English has."""
+    is_number = isinstance(value, int | float) and not isinstance(value, bool)
+    return f"{value:,}" if is_number else value
+
+
+def _filled(template: str, values: Mapping[str, object], english: str) -> str:
+    """`template` filled; the English text when the values do not fit it (a code whose
+    values changed): a message in the wrong language beats none."""
+    try:
+        return _NO_SPACE.sub("", template.format(**values))
+    except (KeyError, IndexError, ValueError):
+        return english

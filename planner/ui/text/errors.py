@@ -1,0 +1,110 @@
+"""Errors from the core, readers and validators in 简体中文, by the code they carry.
+
+Unlike the page catalogs, this one has no English half: an error's English is its own text
+(`str(err)`, what the CLI prints), and `planner/ui/error_text.py` uses these only for a
+Chinese reader. Keys are `PlannerError.code` values, "problem.<kind>" for one problem of a
+file pydantic refused (its error type, or a `CodedValueError`'s code) and "what.<what>" for
+the kind of file a message names. Placeholders are the error's own values; a problem's
+numbers arrive with their thousands marks already ("100,000").
+"""
+
+ZH: dict[str, str] = {
+    # the bounded YAML reader (planner/core/yaml_text.py)
+    "yaml_unreadable": "{source}：无法读取{what}：{reason}",
+    "yaml_not_utf8": (
+        "{source}：{what}不是 UTF-8 文本（第 {byte:,} 个字节不是）；是否选错了文件？"
+        "请将它另存为 UTF-8 编码的 YAML"
+    ),
+    "yaml_too_large": (
+        "{source}：{what}有 {mib} MiB，超过{what}文件最多 {limit} MiB 的上限；是否选错了文件？"
+        "大量节点可以写成节点池（`count: N`）或节点列表文件（`cluster.node_list`）"
+    ),
+    "yaml_syntax": (
+        "{source}：第 {line} 行第 {column} 列：此处不是有效的 YAML，无法读取{what}；"
+        "请检查这里的缩进、冒号和引号"
+    ),
+    "yaml_syntax_nowhere": "{source}：无法读取{what}：文件不是有效的 YAML",
+    "yaml_self_alias": (
+        "{source}：第 {line} 行第 {column} 列：锚点（&名称）在它自身内部被引用，这个值永无"
+        "尽头；请去掉该别名（*名称）后再写{what}"
+    ),
+    "yaml_too_many": (
+        "{source}：第 {line} 行第 {column} 列：这个值经层层嵌套的锚点和别名（&名称、*名称）"
+        "展开后超过 {limit:,} 个值（“十亿笑声”式文件）；任何{what}都用不了这么多值：请直接写出"
+        "这些值"
+    ),
+    "yaml_tag": (
+        "{source}：第 {line} 行第 {column} 列：不允许使用标签 {tag}；{what}只能包含普通值"
+        "（文本、数字、true/false、日期、列表和映射）：请删除该标签"
+    ),
+    # a file pydantic refused (planner/core/validation.py): the problems joined by "；"
+    "validation": "{source}：{problems}",
+    "problem.where": "`{where}`：{message}",
+    "problem.where_line": "`{where}`：{message}（第 {line} 行）",
+    "problem.whole": "整个文件：{message}",
+    "problem.unknown_key": "未知的键",
+    "problem.unknown_key_close": "未知的键；您是否想写 `{close}`？",
+    "problem.unknown_key_allowed": "未知的键；此处允许的键有 {allowed}",
+    "problem.missing": "缺少此项，必须填写",
+    "problem.greater_than": "应大于 {gt}",
+    "problem.greater_than_equal": "应大于或等于 {ge}",
+    "problem.less_than": "应小于 {lt}",
+    "problem.less_than_equal": "应小于或等于 {le}",
+    "problem.int_parsing": "应为整数",
+    "problem.int_type": "应为整数",
+    "problem.int_from_float": "应为整数，不能带小数",
+    "problem.float_parsing": "应为数字",
+    "problem.float_type": "应为数字",
+    "problem.finite_number": "应为有限的数字（不能是 NaN 或无穷大）",
+    "problem.bool_parsing": "应为 true 或 false",
+    "problem.bool_type": "应为 true 或 false",
+    "problem.string_type": "应为文本",
+    "problem.string_pattern_mismatch": "格式不符，应匹配 {pattern}",
+    "problem.string_too_short": "至少应有 {min_length} 个字符",
+    "problem.string_too_long": "最多只能有 {max_length} 个字符",
+    "problem.too_short": "至少应有 {min_length} 项",
+    "problem.too_long": "最多只能有 {max_length} 项",
+    "problem.literal_error": "应为以下之一：{expected}",
+    "problem.enum": "应为以下之一：{expected}",
+    "problem.dict_type": "应为映射（键: 值）",
+    "problem.model_type": "应为映射（键: 值）",
+    "problem.model_attributes_type": "应为映射（键: 值）",
+    "problem.list_type": "应为列表",
+    "problem.tuple_type": "应为列表",
+    "problem.date_parsing": "应为日期（YYYY-MM-DD）",
+    "problem.date_from_datetime_parsing": "应为日期（YYYY-MM-DD）",
+    "problem.datetime_parsing": "应为日期和时间（YYYY-MM-DD hh:mm）",
+    "problem.too_many_nodes": (
+        "集群共有 {total} 个节点（{pools} 个节点池、{nodes} 个单列节点），超过规划器可回放"
+        "的 {limit} 个；请描述不超过这一规模的集群（取机群的一部分，或用更少、更大的节点）"
+    ),
+    "problem.too_many_servers": (
+        "共 {servers} 台服务器（{pools} 个池），超过规划器可回放和定价的 {limit} 台；"
+        "最多描述这么多台"
+    ),
+    # job history and node list files (planner/ingest)
+    "header_too_long": (
+        "{file}：第一行（表头）超过 {limit}；作业历史的表头列出列名远用不了这么长：是否选错了文件？"
+    ),
+    "too_many_columns": (
+        "{file}：表头有 {columns:,} 列，超过作业历史或节点列表最多 {limit:,} 列的上限（尚未读取"
+        "任何行）；是否选错了文件？如果没错，请只保留规划器读取的列（作业 ID、提交、开始、结束"
+        "或时长、GPU 数、队列、用户、状态；节点：名称、GPU 型号和数量、CPU、内存）后重新导入"
+    ),
+    "unpacked_too_big": (
+        "{file}：{compression} 数据解压后超过 {limit}（在第 {line:,} 行停止读取），远超任何"
+        "作业历史的规模。如果文件确实如此，请拆分文件或提高上限（命令行："
+        "`planner ingest --max-unpacked-gib N`；本应用：在运行它的环境中设置 `{variable}=N`）"
+    ),
+    "line_too_long": (
+        "{file}：第 {line:,} 行超过 {limit}，即作业历史一行的上限（已在此停止读取）；"
+        "是否选错了文件，或者文件的换行符丢失了？"
+    ),
+    "row_too_long": (
+        "{file}：从第 {line:,} 行开始的一行超过 {limit}：那里有一个带引号的单元格延续了很多行；"
+        '是否缺少闭合的引号（"）？'
+    ),
+    # the kinds of file a message names ("what"); a kind not listed is shown as it is
+    "what.scenario": "场景",
+    "what.TCO scenario": "TCO 场景",
+}
