@@ -9,6 +9,7 @@ offers carry the rule (confidence L for rules of thumb) so a report can say so.
 from dataclasses import dataclass, replace
 from datetime import date
 
+from planner.core.notes import offer_name
 from planner.core.pricing_model import PricingModel
 from planner.store import Connection
 from pricing.assumptions import Assumption, discount_for
@@ -54,8 +55,9 @@ class Offer:
 
     @property
     def name(self) -> str:
-        derived = f" from {self.point.pricing_model}" if self.discount else ""
-        return f"{self.point.provider} {self.point.instance_type} ({self.pricing_model}{derived})"
+        """ "AWS p5.48xlarge (on_demand)", a coded note (the reports say it in Chinese)."""
+        base = self.point.pricing_model if self.discount else None
+        return offer_name(self.point.provider, self.point.instance_type, self.pricing_model, base)
 
 
 def offers_for(

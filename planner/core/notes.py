@@ -9,9 +9,10 @@ English. `planner.core.serialize` keeps code and values through a JSON file; a p
 """
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, get_args
 
 from planner.core.i18n import Language
+from planner.core.pricing_model import PricingModel
 
 # The English wording of each code; `{name}` placeholders are filled from the values.
 ENGLISH: dict[str, str] = {
@@ -50,6 +51,9 @@ ENGLISH: dict[str, str] = {
         "{price}: derived from on-demand with the rule of thumb {rule} = {value} (confidence "
         "{confidence})"
     ),
+    "offer": "{provider} {instance} ({plan})",
+    "offer_derived": "{provider} {instance} ({plan} from {base})",
+    **{f"plan_{model}": model for model in get_args(PricingModel)},
     "source_override": "scenario override",
     "source_default": "model default (reference 2.1)",
     "source_book": "{set}: {source}",
@@ -93,6 +97,16 @@ CHINESE: dict[str, str] = {
     "derived_discount": (
         "{price}：由按需价格按经验规则 {rule} = {value} 推算（可信度 {confidence}）"
     ),
+    "offer": "{provider} {instance}（{plan}）",
+    "offer_derived": "{provider} {instance}（{plan}，由{base}推算）",
+    "plan_on_demand": "按需",
+    "plan_spot": "竞价",
+    "plan_reserved": "预留",
+    "plan_savings_plan": "节省计划",
+    "plan_cud": "承诺使用折扣",
+    "plan_subscription": "包年包月",
+    "plan_capacity_block": "容量块",
+    "plan_quote": "报价",
     "source_override": "场景覆盖值",
     "source_default": "模型默认值（参考资料 2.1）",
     "source_book": "{set}：{source}",
@@ -123,6 +137,19 @@ class Note(str):
 def note(code: str, **values: Any) -> Note:
     """The note `code` in English, filled from `values` (which it keeps)."""
     return Note(ENGLISH[code].format(**values), code, values)
+
+
+def offer_name(provider: str, instance: str, plan: str, base: str | None = None) -> Note:
+    """A cloud price's name, "AWS p5.48xlarge (on_demand)": `plan` is how it is paid, `base`
+    the price it was derived from (a discount rule on on-demand), if any."""
+    said = {"provider": provider, "instance": instance, "plan": _plan(plan)}
+    if base is None:
+        return note("offer", **said)
+    return note("offer_derived", **said, base=_plan(base))
+
+
+def _plan(model: str) -> str:
+    return note(f"plan_{model}") if f"plan_{model}" in ENGLISH else model
 
 
 def worded(text: str, lang: Language) -> str:
