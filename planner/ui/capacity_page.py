@@ -10,12 +10,14 @@ import streamlit as st
 
 from planner.core.errors import PlannerError
 from planner.cost.scenario import TcoScenario
+from planner.engine.scenario import Scenario
 from planner.service.scenario_store import SavedScenario
 from planner.ui import capacity_sources as sources
 from planner.ui import capacity_view as view
-from planner.ui import scenario_box, trace_choice
+from planner.ui import scenario_box, state, trace_choice, working_names
 from planner.ui.i18n import MISSING, Language, fmt_number, reporting_currency, t
 from planner.ui.overview_view import fx_rate
+from planner.ui.replay_view import default_scenario
 from planner.ui.safe import md
 from planner.ui.widgets import plot
 
@@ -60,8 +62,9 @@ def source_or_stop(lang: Language) -> Source:
     """The scenario and trace picked side by side (the trace the session's chosen one);
     stops with the reason when nothing can be swept."""
     saved = _saved_or_stop()
-    options = sources.choices(saved)
-    names = sources.labels(options, lang)
+    working = own_working()
+    options = sources.choices(saved, working)
+    names = sources.labels(options, lang, working.name if working is not None else "")
     scenario_col, trace_col = st.columns(2)
     choice = scenario_col.selectbox(
         t("capacity.scenario"), options, format_func=names.__getitem__,
@@ -70,7 +73,7 @@ def source_or_stop(lang: Language) -> Source:
     with trace_col:
         trace = trace_or_stop()
     try:
-        scenario = sources.load(choice, saved, trace["trace_id"])
+        scenario = sources.load(choice, saved, trace["trace_id"], working)
     except PlannerError as err:
         st.error(t("capacity.cannot_load", source=md(names[choice]), error=md(err)))
         st.stop()
@@ -78,6 +81,15 @@ def source_or_stop(lang: Language) -> Source:
         st.info(t("capacity.no_servers", source=md(names[choice])), icon=":material/info:")
         st.stop()
     return Source(scenario, names[choice], trace)
+
+
+def own_working() -> Scenario | None:
+    """The working scenario of the Cluster & policy page, named for what is in use, once the
+    user has changed it (the untouched sample is the bundled sample-tco.yaml's cluster)."""
+    working = state.working_scenario()
+    if working == default_scenario() or working.cluster is None:
+        return None
+    return working_names.in_use(working)
 
 
 def _saved_or_stop() -> list[SavedScenario]:

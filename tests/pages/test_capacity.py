@@ -16,6 +16,7 @@ from streamlit.testing.v1 import AppTest
 from planner.core.errors import ScenarioError
 from planner.core.file_access import BUNDLED_FILES
 from planner.cost.results import Horizon, OptionReport, TcoReport, plain_report
+from planner.engine.scenario import ClusterSpec
 from planner.ingest import IngestOptions
 from planner.service import option_forms as forms
 from planner.service import scenario_store
@@ -23,8 +24,11 @@ from planner.service.importer import import_file
 from planner.service.scenario_store import Prepared
 from planner.service.tco_run import run_tco
 from planner.store import connect
+from planner.ui import capacity_sources as sources
 from planner.ui import capacity_view as view
+from planner.ui import state
 from planner.ui.cost_charts import option_colors
+from planner.ui.replay_view import default_scenario
 from planner.ui.safe import JOINER
 from tests.pages.app import APP, open_app_page
 
@@ -740,6 +744,31 @@ def test_a_saved_cluster_is_swept_as_owned_servers_and_a_broken_one_says_why(
     assert not at.get("button")
 
 
+def test_the_working_cluster_once_changed_is_offered_and_swept(own: dict[str, Any]) -> None:
+    at = open_with_trace(own["trace"])
+    assert not any(o.startswith("working:") for o in at.selectbox(key="capacity_scenario").options)
+    cluster = {"pools": [{"gpu_type": "A100", "gpus_per_node": 8, "count": 3}]}
+    at.session_state[state.SCENARIO_KEY] = default_scenario().model_copy(
+        update={"cluster": ClusterSpec.model_validate(cluster)}
+    )  # as the Cluster & policy page leaves it
+    at.run()
+
+    at.selectbox(key="capacity_scenario").set_value(sources.WORKING).run()
+    at.text_input(key="capacity_range").set_value("1, 3")
+    at = at.button(key="capacity_run").click().run()
+
+    assert not at.exception
+    assert not at.error
+    label = at.selectbox(key="capacity_scenario").format_func(sources.WORKING)
+    assert label.endswith(" on 3 nodes (working scenario, Cluster & policy)")
+    assert at.text_input(key="capacity_range").label == "A100 servers to try (the scenario has 3)"
+    table = at.dataframe[0].value
+    assert table["Option"].tolist() == ["self-hosted", "self-hosted"]  # no cloud option in it
+    assert table["Servers"].tolist() == [1, 3]
+    totals = [float(v.strip("$").replace(",", "")) for v in table["Total over 3 years"]]
+    assert totals[0] < totals[1]
+
+
 def test_a_trace_without_gpu_jobs_says_there_is_nothing_to_size(own: dict[str, Any]) -> None:
     at = open_with_trace(own["cpu"])
 
@@ -753,7 +782,7 @@ def test_a_trace_without_gpu_jobs_says_there_is_nothing_to_size(own: dict[str, A
 
 def test_the_users_scenario_and_trace_are_named_in_chinese(own: dict[str, Any]) -> None:
     at = open_with_trace(own["trace"], "zh")
-    at.selectbox(key="capacity_pool").set_value(1)
+    at.selectbox(key="capacity_pool").set_value(1).run()  # its counts start afresh
     at.text_input(key="capacity_range").set_value("1")
     at.text_input(key="capacity_thresholds").set_value("1")
     at = at.button(key="capacity_run").click().run()

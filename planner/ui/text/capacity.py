@@ -11,11 +11,12 @@ EN = {
     "capacity.scenario": "Scenario",
     "capacity.scenario_help": (
         "Your saved scenarios that own servers (build and save one on the Compare page, or "
-        "save a cluster on the Cluster & policy page), then the bundled examples. The chosen "
-        "trace replaces the one the scenario was saved with."
+        "save a cluster on the Cluster & policy page), the cluster you are editing there, then "
+        "the bundled examples. The chosen trace replaces the one the scenario was saved with."
     ),
     "capacity.source_saved": "{name} (saved)",
     "capacity.source_bundled": "{name} (bundled example)",
+    "capacity.source_working": "{name} (working scenario, Cluster & policy)",
     "capacity.trace": "Job history to replay",
     "capacity.trace_help": (
         "The trace chosen on any page stays chosen here; every point of the sweep replays it."
@@ -137,10 +138,12 @@ ZH = {
     "capacity.scenario": "场景",
     "capacity.scenario_help": (
         "先列出您保存的、拥有服务器的场景（可在“比较”页面构建并保存，或在“集群与策略”页面"
-        "保存集群），然后是内置示例。所选作业轨迹会替换场景保存时所用的轨迹。"
+        "保存集群），以及您在该页面正在编辑的集群，然后是内置示例。所选作业轨迹会替换场景保存"
+        "时所用的轨迹。"
     ),
     "capacity.source_saved": "{name}（已保存）",
     "capacity.source_bundled": "{name}（内置示例）",
+    "capacity.source_working": "{name}（工作场景，集群与策略）",
     "capacity.trace": "要重放的作业历史",
     "capacity.trace_help": "在任一页面选择的作业轨迹在此保持选中；扫描的每个点都重放它。",
     "capacity.trace_label": "{name} · {jobs} 个作业 · {trace_id}",
