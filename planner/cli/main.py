@@ -28,6 +28,7 @@ from planner.cli.prices import add_price_commands
 from planner.cli.replay import add_commands
 from planner.cli.report import add_report_command
 from planner.cli.scenarios import add_scenario_commands
+from planner.cli.sweep import add_sweep_command
 from planner.cli.tco import add_tco_command
 from planner.cli.twin import add_twin_command
 from planner.core.errors import PlannerError
@@ -117,6 +118,7 @@ def _parser() -> argparse.ArgumentParser:
     synth.set_defaults(run=_synth)
     add_commands(sub, _read_options, _options)
     add_tco_command(sub, _read_options, _options)
+    add_sweep_command(sub, _read_options, _options)
     add_report_command(sub, _read_options, _options)
     add_twin_command(sub, _read_options, _options)
     add_price_commands(sub)

@@ -68,10 +68,14 @@ def tco_of_jobs(
     jobs: list[Job] | None,
     *,
     today: date | None = None,
+    summaries: dict[str, ReplaySummary] | None = None,
 ) -> TcoReport:
     """The TCO report on `jobs` already loaded (None: the demand is a utilization); only the
-    jobs in the scenario's scope are priced, the same ones by every option."""
+    jobs in the scenario's scope are priced, the same ones by every option. `summaries`, if
+    given, receives each owned option's replay summary (for `planner sweep`'s percentiles)."""
     inputs = load_inputs(con, scenario, today)
+    if summaries is not None:
+        inputs.replays = summaries  # filled as the options are replayed
     left_out = Scoped([]).left_out()
     if jobs is not None:
         scoped = scoped_jobs(scenario, jobs)

@@ -1,15 +1,12 @@
-"""The capacity page's glue: sweep the servers of one self-hosted pool (the first unless the
-user picks another; the others are held fixed and the answer says so) and, with a hybrid, its
-burst threshold; price every point with the compare page's cached `run_tco`, and
-find the smallest cluster that meets a p95 wait target and the cheapest option overall.
-
-A point's rows are plain dicts (option, servers, burst threshold and p95 wait in hours, years,
-total, per useful GPU-hour) so the helpers that pick answers can be tested on hand-made rows.
+"""The capacity page's glue: read the sweep's inputs, run `planner.service.sweep` (the servers
+of one self-hosted pool, the others held fixed and the answer says so, and with a hybrid its
+burst threshold) with every point priced by the Compare page's cached `run_tco`, and say its
+answer (the smallest cluster meeting a p95 wait target, the cheapest option) in words, a
+table and a chart.
 """
 
 import math
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
 from typing import Any
 
 import pandas as pd
@@ -18,6 +15,19 @@ import plotly.graph_objects as go
 from planner.core.errors import ScenarioError
 from planner.cost.results import TcoReport
 from planner.cost.scenario import TcoScenario
+from planner.service import sweep as service
+
+# the sweep and its answers are planner.service.sweep's (`planner sweep` runs them too); the
+# page reaches them through here
+from planner.service.sweep import (
+    Row,
+    cheapest,
+    convert,
+    for_horizon,
+    point_rows,
+    smallest_meeting,
+    with_servers,
+)
 from planner.ui import compare_view
 from planner.ui.charts import MEASURE, TEMPLATE
 from planner.ui.cost_charts import option_colors
@@ -27,22 +37,38 @@ DEFAULT_SCENARIO = "sample-tco.yaml"
 MAX_POINTS = 8  # server counts, and burst thresholds, in one sweep
 MAX_RUNS = 60  # (servers, threshold) pairs: each is one replay-and-price run
 OWNED = compare_view.OWNED  # ("self-hosted", "hybrid")
-
-
-@dataclass(frozen=True, slots=True)
-class Row:
-    """One option at one point of the sweep (its server count and, for the hybrid, its burst
-    threshold) over one horizon; money in the report's currency, waits in hours."""
-
-    option: str
-    servers: int | None
-    """The owned options' server count (None for a cloud option)."""
-    years: float
-    total: float
-    per_useful_gpu_hour: float | None
-    p95_wait_h: float | None
-    burst_after_h: float | None = None
-    """The hybrid's burst threshold (None for the other options)."""
+__all__ = [  # this module's own names, and the sweep's it passes on
+    "DEFAULT_SCENARIO",
+    "MAX_POINTS",
+    "MAX_RUNS",
+    "OWNED",
+    "Row",
+    "chart",
+    "cheapest",
+    "check_runs",
+    "convert",
+    "default_counts",
+    "default_thresholds",
+    "for_horizon",
+    "held_fixed",
+    "label",
+    "parse_counts",
+    "parse_thresholds",
+    "point_rows",
+    "pool_label",
+    "runs",
+    "runs_note",
+    "scenarios",
+    "sentence",
+    "series",
+    "series_colors",
+    "series_name",
+    "short",
+    "smallest_meeting",
+    "sweep",
+    "table",
+    "with_servers",
+]
 
 
 # marker shapes of a hybrid's threshold series (their colours repeat after five shades)
@@ -155,48 +181,6 @@ def held_fixed(scenario: TcoScenario, pool: int, lang: Language) -> str:
     )
 
 
-def with_servers(
-    scenario: TcoScenario, servers: int, burst_after_s: float | None = None, pool: int = 0
-) -> TcoScenario:
-    """The scenario with self-hosted pool number `pool` at `servers` (and the hybrid keeping
-    as many of that pool when it names it); the hybrid's burst threshold replaced if given."""
-    pools = list(scenario.self_hosted)
-    swept = pools[pool]
-    pools[pool] = swept.model_copy(update={"servers": servers})
-    update: dict[str, Any] = {"self_hosted": tuple(pools)}
-    hybrid = scenario.hybrid
-    if hybrid is not None:
-        gpu = swept.gpu.upper()
-        kept = {k: (servers if k.upper() == gpu else v) for k, v in hybrid.servers.items()}
-        changes: dict[str, Any] = {"servers": kept}
-        if burst_after_s is not None:
-            changes["burst_after_s"] = burst_after_s
-        update["hybrid"] = hybrid.model_copy(update=changes)
-    return scenario.model_copy(update=update)
-
-
-def point_rows(report: TcoReport, servers: int, burst_after_h: float | None = None) -> list[Row]:
-    """Every option of every horizon of one point's report, as rows (the hybrid's with its
-    burst threshold)."""
-    rows: list[Row] = []
-    for horizon in report.horizons:
-        for o in horizon.options:
-            owned = o.name in OWNED
-            wait = o.wait_p95_s
-            rows.append(
-                Row(
-                    option=o.name,
-                    servers=servers if owned else None,
-                    years=horizon.years,
-                    total=o.total,
-                    per_useful_gpu_hour=o.cost_per_useful_gpu_hour,
-                    p95_wait_h=None if wait is None else wait / 3600,
-                    burst_after_h=burst_after_h if o.name == "hybrid" else None,
-                )
-            )
-    return rows
-
-
 def sweep(
     scenario: TcoScenario,
     counts: Sequence[int],
@@ -206,65 +190,10 @@ def sweep(
     run: Callable[[TcoScenario], TcoReport] | None = None,
     pool: int = 0,
 ) -> tuple[list[Row], str]:
-    """Price every (server count of pool number `pool`, burst threshold) pair (cached per
-    scenario value); rows and the currency. Without thresholds the hybrid keeps the
-    scenario's. Self-hosted rows do not depend on the threshold and cloud rows on neither, so
-    they are kept once per server count and once overall."""
+    """`planner.service.sweep.sweep`, each point priced by the Compare page's cached run
+    (or `run`)."""
     price = run or (lambda s: compare_view.run(s).report)
-    own = scenario.hybrid.burst_after_s / 3600 if scenario.hybrid is not None else None
-    hours: list[float | None] = list(thresholds_h) if scenario.hybrid and thresholds_h else [own]
-    pairs = [(n, h) for n in counts for h in hours]
-    rows: list[Row] = []
-    currency = scenario.currency.upper()
-    for done, (servers, burst_h) in enumerate(pairs, start=1):
-        burst_s = None if burst_h is None else burst_h * 3600
-        report = price(with_servers(scenario, servers, burst_s, pool))
-        currency = report.currency
-        first_of_count = burst_h == hours[0]
-        rows += [
-            r
-            for r in point_rows(report, servers, burst_h)
-            if r.option == "hybrid" or (r.option in OWNED and first_of_count) or done == 1
-        ]
-        if on_point is not None:
-            on_point(done, len(pairs))
-    return rows, currency
-
-
-def for_horizon(rows: Iterable[Row], years: float) -> list[Row]:
-    return [r for r in rows if r.years == years]
-
-
-def smallest_meeting(
-    rows: Iterable[Row], target_h: float, option: str = "self-hosted"
-) -> Row | None:
-    """The fewest servers of `option` whose p95 wait is at most the target (None if none)."""
-    meeting = [
-        r
-        for r in rows
-        if r.option == option and r.p95_wait_h is not None and r.p95_wait_h <= target_h
-    ]
-    return min(meeting, key=lambda r: r.servers or 0, default=None)  # owned: never None
-
-
-def cheapest(rows: Iterable[Row]) -> Row | None:
-    """The row with the lowest cost per useful GPU-hour (ties: the lower total)."""
-    priced = [r for r in rows if r.per_useful_gpu_hour is not None]
-    return min(priced, key=lambda r: (r.per_useful_gpu_hour, r.total), default=None)
-
-
-def convert(rows: Iterable[Row], rate: float) -> list[Row]:
-    """The rows with their money (total, per useful GPU-hour) multiplied by an FX `rate`."""
-    return [
-        replace(
-            r,
-            total=r.total * rate,
-            per_useful_gpu_hour=None
-            if r.per_useful_gpu_hour is None
-            else r.per_useful_gpu_hour * rate,
-        )
-        for r in rows
-    ]
+    return service.sweep(scenario, counts, thresholds_h, price=price, on_point=on_point, pool=pool)
 
 
 def short(value: float, currency: str) -> str:

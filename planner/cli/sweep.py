@@ -1,0 +1,309 @@
+"""`planner sweep`: a TCO scenario replayed and priced at every combination of the values
+given (`--vary`), or sized by search to a wait target (`--target`); one row per point."""
+
+import argparse
+import itertools
+import json
+import sys
+import time
+from collections.abc import Callable, Sequence
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from planner.cli.db import database
+from planner.core.errors import PlannerError
+from planner.core.file_access import LOCAL_FILES
+
+if TYPE_CHECKING:
+    from planner.ingest import IngestOptions
+    from planner.service.sweep_keys import Point, Value
+    from planner.service.sweep_point import PointResult
+    from planner.service.sweep_run import Sweep
+    from planner.service.sweep_search import Search
+    from planner.store import Connection
+
+ReadOptions = Callable[[argparse.Namespace], "IngestOptions"]
+AddReadOptions = Callable[[argparse.ArgumentParser], None]
+
+DESCRIPTION = """\
+Replay a trace and price it at every combination of the values given (--vary), or find the
+fewest servers of one pool that meet a wait target (--target). Each point is stored in the
+database under a hash of the scenario, trace, price book, date and the point, so running the
+same sweep again (after Ctrl-C, say) computes only the points not stored yet.
+
+KEY is a path into the scenario as written in YAML (policy.placement, self_hosted[1].servers,
+cloud[0].committed_gpus, hybrid.burst_after_s, ...) or a short name:
+  servers         servers of the first self-hosted pool (and the hybrid's kept servers of it)
+  servers.GPU     servers of the pool of that GPU, e.g. servers.H800
+  burst_after_h   the hybrid's burst threshold in hours
+  placement, queueing, admission      policy.*
+  committed_gpus, pricing_model, term_months      cloud[0].*
+  discount_rate
+"""
+EPILOG = """\
+examples:
+  planner sweep --scenario data/scenarios/sample-tco.yaml --vary servers=1,2,4,8 \\
+      --vary placement=best-fit,spread --workers 2 --out sweep.parquet
+  planner sweep --scenario data/scenarios/sample-tco.yaml --target p95_wait=1h
+"""
+
+
+def add_sweep_command(
+    sub: Any, add_read_options: AddReadOptions, read_options: ReadOptions
+) -> None:
+    sweep = sub.add_parser(
+        "sweep",
+        help="replay and price a scenario over a grid of values, or size a pool to a wait target",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sweep.add_argument("--scenario", type=Path, required=True, metavar="BASE.yaml")
+    sweep.add_argument("--trace", help="job history file or stored trace id (else `trace:`)")
+    sweep.add_argument(
+        "--vary", action="append", default=[], metavar="KEY=V1,V2,...", help="values to sweep"
+    )
+    sweep.add_argument(
+        "--target",
+        metavar="STAT=VALUE",
+        help="size by search: p95_wait, mean_wait or p99_wait of the scenario's wait scope "
+        "(GPU jobs unless it says otherwise), e.g. p95_wait=1h, mean_wait=600s",
+    )
+    sweep.add_argument(
+        "--size",
+        default="servers",
+        metavar="KEY",
+        help="with --target: the pool to size, servers (the first) or servers.GPU",
+    )
+    sweep.add_argument(
+        "--option",
+        default="self-hosted",
+        help="the option shown and sized: self-hosted (default), hybrid or a cloud option",
+    )
+    sweep.add_argument(
+        "--workers", type=int, metavar="N", help="worker processes (default: all cores)"
+    )
+    sweep.add_argument(
+        "--out", type=Path, metavar="FILE", help="write every row to FILE.parquet or FILE.csv"
+    )
+    add_read_options(sweep)  # --db, --json and how to read the trace
+    sweep.set_defaults(run=lambda args: _sweep(args, read_options))
+
+
+def _sweep(args: argparse.Namespace, read_options: ReadOptions) -> int:
+    from planner.service.replay import load_jobs, resolve_trace
+    from planner.service.sweep_keys import parse_vary
+    from planner.service.sweep_run import Sweep
+    from planner.service.tco_files import load_tco_scenario
+
+    _check_out(args.out)
+    workers = _workers(args.workers)
+    scenario = load_tco_scenario(args.scenario)
+    varied = parse_vary(args.vary, scenario)
+    if not varied and not args.target:
+        raise PlannerError("give --vary KEY=V1,V2,... (one or more) or --target STAT=VALUE")
+    ref = args.trace or scenario.trace
+    if ref is None:
+        raise PlannerError("a sweep replays a trace: give --trace or `trace:` in the scenario")
+    with database(args.db) as con:
+        trace_id = resolve_trace(con, ref, read_options(args), files=LOCAL_FILES)
+        sweep = Sweep(scenario, load_jobs(con, trace_id), trace_id, date.today())
+        if args.target:
+            searches = _search(con, sweep, args, varied)
+            results = [r for s in searches for r in s.tried]
+            _print_search(searches, args)
+        else:
+            results = _grid(con, sweep, varied, workers)
+            _print_points(results, args)
+    if args.out is not None:
+        _write(results, args.out)
+        print(f"wrote {len(results)} points to {args.out}", file=sys.stderr)
+    return 0
+
+
+def _grid(
+    con: "Connection", sweep: "Sweep", varied: list[tuple[str, list["Value"]]], workers: int
+) -> list["PointResult"]:
+    from planner.service.sweep_run import run_sweep
+
+    points = _combinations(varied)
+    outcome = run_sweep(con, sweep, points, workers=workers, on_point=_progress())
+    stored = len(points) - outcome.computed
+    print(
+        f"{len(points)} points: {outcome.computed} computed, {stored} stored already",
+        file=sys.stderr,
+    )
+    return list(outcome.results)
+
+
+def _search(
+    con: "Connection", sweep: "Sweep", args: argparse.Namespace, varied: list[Any]
+) -> list["Search"]:
+    """One search per combination of the varied keys other than the sized pool's."""
+    from planner.service.sweep_run import run_sweep
+    from planner.service.sweep_search import parse_target, smallest
+
+    target = parse_target(args.target, args.option)
+    others = [(k, v) for k, v in varied if k != args.size]
+    progress = _progress()
+
+    def evaluate(points: list["Point"]) -> list["PointResult"]:
+        return list(run_sweep(con, sweep, points, on_point=progress).results)
+
+    return [
+        smallest(sweep.scenario, args.size, target, evaluate, fixed)
+        for fixed in _combinations(others)
+    ]
+
+
+def _combinations(varied: Sequence[tuple[str, Sequence["Value"]]]) -> list["Point"]:
+    keys = [k for k, _ in varied]
+    return [
+        tuple(zip(keys, values, strict=True))
+        for values in itertools.product(*(v for _, v in varied))
+    ]
+
+
+def _workers(asked: int | None) -> int:
+    import os
+
+    if asked is None:
+        return os.cpu_count() or 1
+    if asked < 1:
+        raise PlannerError(f"--workers must be 1 or more, got {asked}")
+    return asked
+
+
+def _check_out(path: Path | None) -> None:
+    if path is not None and path.suffix.lower() not in {".parquet", ".csv"}:
+        raise PlannerError(f"--out {path}: write a .parquet or .csv file")
+
+
+def _progress() -> Callable[[int, int], None]:
+    started = time.monotonic()
+
+    def show(done: int, total: int) -> None:
+        spent = time.monotonic() - started
+        print(f"sweep: point {done}/{total} done ({spent:,.1f} s)", file=sys.stderr, flush=True)
+
+    return show
+
+
+# --- output ----------------------------------------------------------------------------------
+
+
+def _print_points(results: Sequence["PointResult"], args: argparse.Namespace) -> None:
+    if args.json:
+        print(json.dumps([_point_json(r) for r in results], indent=2))
+        return
+    for line in point_lines(results, args.option):
+        print(line)
+
+
+def _print_search(searches: Sequence["Search"], args: argparse.Namespace) -> None:
+    if args.json:
+        found = [
+            {
+                "size": s.key,
+                "target": args.target,
+                "answer": None if s.answer is None else _point_json(s.answer),
+                "held_fixed": list(s.held),
+                "tried": [_point_json(r) for r in s.tried],
+            }
+            for s in searches
+        ]
+        print(json.dumps(found, indent=2))
+        return
+    for s in searches:
+        print("\n".join(search_lines(s, args.target, args.option)))
+
+
+def _point_json(result: "PointResult") -> dict[str, Any]:
+    from dataclasses import asdict
+
+    return {
+        "point": dict(result.point),
+        "currency": result.currency,
+        "options": [asdict(o) for o in result.options],
+    }
+
+
+def search_lines(search: "Search", target: str, option: str) -> list[str]:
+    """The answer in a sentence, what was held fixed, then every point priced."""
+    fixed = ", ".join(f"{k}={v}" for k, v in (search.tried[0].point[1:] if search.tried else ()))
+    at = f" with {fixed}" if fixed else ""
+    if search.answer is None:
+        head = f"no {search.key} up to {search.ceiling} meets {target} for {option}{at}"
+    else:
+        n = search.answer.point[0][1]
+        head = f"smallest {search.key} meeting {target} for {option}{at}: {n}"
+    held = f"held fixed: {', '.join(search.held)}" if search.held else ""
+    return [head, *([held] if held else []), *point_lines(search.tried, option)]
+
+
+HEADER = (
+    "point",
+    "util",
+    "wait mean",
+    "p50",
+    "p95",
+    "p99 (h)",
+    "per useful GPU-h",
+    "total",
+    "NPV vs cloud",
+)
+
+
+def point_lines(results: Sequence["PointResult"], option: str) -> list[str]:
+    """A table: one row per point, `option` over the first horizon."""
+    rows = [HEADER] + [_cells(r, option) for r in results]
+    widths = [max(len(row[k]) for row in rows) for k in range(len(HEADER))]
+    return [
+        "  ".join(
+            c.rjust(w) if k else c.ljust(w)
+            for k, (c, w) in enumerate(zip(row, widths, strict=True))
+        )
+        for row in rows
+    ]
+
+
+def _cells(result: "PointResult", option: str) -> tuple[str, ...]:
+    point = " ".join(f"{k}={v}" for k, v in result.point)
+    found = result.option(option)
+    if found is None:
+        return (point, f"no option {option}", *[""] * (len(HEADER) - 2))
+    cur = result.currency
+
+    def hours(s: float | None) -> str:
+        return "–" if s is None else f"{s / 3600:,.2f}"
+
+    def money(v: float | None, digits: int = 0) -> str:
+        return "–" if v is None else f"{v:,.{digits}f} {cur}"
+
+    return (
+        point,
+        "–" if found.utilization is None else f"{found.utilization:.1%}",
+        hours(found.wait_mean_s),
+        hours(found.wait_p50_s),
+        hours(found.wait_p95_s),
+        hours(found.wait_p99_s),
+        money(found.per_useful_gpu_hour, 2),
+        money(found.total),
+        money(found.npv_vs_cloud),
+    )
+
+
+def _write(results: Sequence["PointResult"], path: Path) -> None:
+    import pandas as pd
+
+    from planner.service.sweep_point import records
+
+    frame = pd.DataFrame(records(results))
+    try:
+        if path.suffix.lower() == ".csv":
+            frame.to_csv(path, index=False)
+        else:
+            frame.to_parquet(path, index=False)
+    except OSError as err:
+        raise PlannerError(f"Cannot write {path}: {err.strerror}") from err

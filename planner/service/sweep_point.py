@@ -1,0 +1,124 @@
+"""One point of a sweep: the scenario with the point's values, the trace replayed and priced on
+it, and each option's figures per horizon.
+
+`price_point` is a pure function of (price book, scenario, jobs, point, date): the same
+arguments give the same result in any process, which is what lets a sweep spread its points
+over workers (`planner.service.sweep_run`) and check them against one worker's bit for bit.
+"""
+
+from collections.abc import Sequence
+from dataclasses import asdict, astuple, dataclass
+from datetime import date
+
+from planner.core.model import Job
+from planner.cost.finance import npv
+from planner.cost.results import Horizon, TcoReport
+from planner.cost.scenario import TcoScenario
+from planner.engine.summary import ReplaySummary
+from planner.service.sweep_keys import Point, apply
+from planner.service.tco_run import tco_of_jobs
+from planner.store import Connection
+
+OWNED = ("self-hosted", "hybrid")
+
+
+@dataclass(frozen=True, slots=True)
+class OptionResult:
+    """One option over one horizon at one point; money in the point's currency, seconds.
+    Field order is `planner.store.sweeps.OPTION_COLUMNS`."""
+
+    option: str
+    years: float
+    total: float
+    per_useful_gpu_hour: float | None
+    utilization: float | None
+    """The owned GPUs' allocated share in the replay (None for a cloud option)."""
+    wait_mean_s: float | None
+    wait_p50_s: float | None
+    wait_p95_s: float | None
+    wait_p99_s: float | None
+    """Waits of the scenario's `wait_scope` (GPU jobs unless it says otherwise); a cloud
+    option's mean and p95 are its start-up time, its p50 and p99 are not kept."""
+    npv_vs_cloud: float | None
+    """NPV of buying this owned option against renting the first cloud option (None for a
+    cloud option, or without one)."""
+
+    def values(self) -> tuple[object, ...]:
+        return astuple(self)
+
+
+@dataclass(frozen=True, slots=True)
+class PointResult:
+    point: Point
+    currency: str
+    options: tuple[OptionResult, ...]
+
+    def option(self, name: str, years: float | None = None) -> OptionResult | None:
+        """The option `name` over `years` (the first horizon if None)."""
+        found = [o for o in self.options if o.option == name]
+        if years is not None:
+            found = [o for o in found if o.years == years]
+        return found[0] if found else None
+
+
+def price_point(
+    con: Connection, scenario: TcoScenario, jobs: list[Job], point: Point, today: date
+) -> PointResult:
+    """Replay `jobs` on the scenario with `point`'s values and price every option."""
+    varied = apply(scenario, point)
+    summaries: dict[str, ReplaySummary] = {}
+    report = tco_of_jobs(con, varied, jobs, today=today, summaries=summaries)
+    return PointResult(point, report.currency, option_results(report, summaries))
+
+
+def option_results(
+    report: TcoReport, summaries: dict[str, ReplaySummary]
+) -> tuple[OptionResult, ...]:
+    """Every option of every horizon of a report, with the replays' percentiles."""
+    results: list[OptionResult] = []
+    for horizon in report.horizons:
+        npvs = _npv_vs_cloud(horizon, report.discount_rate or 0.0)
+        for o in horizon.options:
+            summary = summaries.get(o.name)
+            wait = summary.wait_s if summary is not None else None
+            results.append(
+                OptionResult(
+                    option=o.name,
+                    years=horizon.years,
+                    total=o.total,
+                    per_useful_gpu_hour=o.cost_per_useful_gpu_hour,
+                    utilization=summary.utilization if summary is not None else None,
+                    wait_mean_s=o.wait_mean_s,
+                    wait_p50_s=wait.p50 if wait is not None else None,
+                    wait_p95_s=o.wait_p95_s,
+                    wait_p99_s=wait.p99 if wait is not None else None,
+                    npv_vs_cloud=npvs.get(o.name),
+                )
+            )
+    return tuple(results)
+
+
+def _npv_vs_cloud(horizon: Horizon, rate: float) -> dict[str, float]:
+    """Each owned option's NPV of buying against the first cloud option, from their monthly
+    cash as `planner.cost.tco.compare` computes it (the report compares only self-hosted)."""
+    cloud = next((o for o in horizon.options if o.name not in OWNED), None)
+    if cloud is None:
+        return {}
+    return {
+        o.name: npv([r - x for r, x in zip(cloud.monthly_cash, o.monthly_cash, strict=True)], rate)
+        for o in horizon.options
+        if o.name in OWNED
+    }
+
+
+def from_rows(point: Point, currency: str, rows: Sequence[tuple[object, ...]]) -> PointResult:
+    """A stored point back as a result (rows in `OptionResult` field order)."""
+    return PointResult(point, currency, tuple(OptionResult(*row) for row in rows))  # type: ignore[arg-type]
+
+
+def records(results: Sequence[PointResult]) -> list[dict[str, object]]:
+    """One flat record per point, option and horizon: the point's keys, then the option's
+    figures and the currency (the rows of `planner sweep --out`)."""
+    return [
+        {**dict(r.point), **asdict(o), "currency": r.currency} for r in results for o in r.options
+    ]

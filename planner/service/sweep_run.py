@@ -1,0 +1,135 @@
+"""Run a sweep's points, each once: points stored by an earlier run are read back, the others
+priced (in this process, or on a pool of worker processes) and stored as each one finishes.
+
+A point's key hashes the scenario, the trace id, the price book and the point's values, so a
+re-run of the same sweep computes nothing, a changed price or scenario computes everything
+again, and an interrupted run (Ctrl-C) keeps every point it finished. Workers are spawned
+processes that receive the scenario and the jobs once each (not once per point) and open a
+copy of the price book, since DuckDB lets one process at a time use the database file; they
+run the same `price_point`, so their results equal one worker's exactly.
+"""
+
+import hashlib
+import json
+import multiprocessing
+import shutil
+import signal
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+from planner.core.model import Job
+from planner.cost.scenario import TcoScenario
+from planner.service.sweep_keys import Point
+from planner.service.sweep_point import PointResult, from_rows, price_point
+from planner.store import Connection, open_store
+from planner.store.scenarios import price_book_key
+from planner.store.sweeps import copy_price_book, done_keys, load_points, save_point
+from pricing import ensure_seeded
+
+Progress = Callable[[int, int], None]
+"""Called after each computed point with (points computed, points to compute)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Sweep:
+    """What every point of a sweep shares: the base scenario, its jobs and their trace id,
+    and the date prices are taken at."""
+
+    scenario: TcoScenario
+    jobs: list[Job]
+    trace_id: str
+    today: date
+
+
+@dataclass(frozen=True, slots=True)
+class SweepOutcome:
+    results: tuple[PointResult, ...]
+    """One per point, in the order asked."""
+    computed: int
+    """Points priced by this run (the others were stored already)."""
+
+
+def sweep_key(con: Connection, sweep: Sweep) -> str:
+    """A hash of what every point's result depends on besides its own values."""
+    scenario = sweep.scenario.model_dump(mode="json", exclude={"trace"})
+    # today: prices are converted at today's FX rate unless the scenario names a date
+    parts = [scenario, sweep.trace_id, price_book_key(con), str(sweep.today)]
+    text = json.dumps(parts, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def point_key(sweep_hash: str, point: Point) -> str:
+    text = json.dumps([sweep_hash, [list(kv) for kv in point]])
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def run_sweep(
+    con: Connection,
+    sweep: Sweep,
+    points: Sequence[Point],
+    *,
+    workers: int = 1,
+    on_point: Progress | None = None,
+) -> SweepOutcome:
+    """Every point's result, computing (on `workers` processes) only those not stored."""
+    ensure_seeded(con)  # before the key: a first run's seeding would change the price book
+    base = sweep_key(con, sweep)
+    keys = {p: point_key(base, p) for p in points}
+    done = done_keys(con, keys.values())
+    todo = [p for p in dict.fromkeys(points) if keys[p] not in done]
+    computed = 0
+    for result in _computed(con, sweep, todo, workers):
+        options = [o.values() for o in result.options]
+        save_point(con, (keys[result.point], base), result.point, result.currency, options)
+        computed += 1
+        if on_point is not None:
+            on_point(computed, len(todo))
+    stored = load_points(con, list(keys.values()))
+    results = tuple(from_rows(p, *stored[keys[p]]) for p in points)
+    return SweepOutcome(results, computed)
+
+
+def _computed(
+    con: Connection, sweep: Sweep, todo: Sequence[Point], workers: int
+) -> Iterator[PointResult]:
+    if workers <= 1 or len(todo) <= 1:
+        for point in todo:
+            yield price_point(con, sweep.scenario, sweep.jobs, point, sweep.today)
+        return
+    with tempfile.TemporaryDirectory(prefix="planner-sweep-") as folder:
+        prices = Path(folder) / "prices.duckdb"
+        copy_price_book(con, prices)
+        context = multiprocessing.get_context("spawn")  # no fork of a process DuckDB runs in
+        pool = context.Pool(min(workers, len(todo)), _start_worker, (prices, sweep))
+        try:
+            yield from pool.imap_unordered(_price, todo)
+            pool.close()
+        except BaseException:
+            pool.terminate()  # Ctrl-C or an error: the points stored so far stay
+            raise
+        finally:
+            pool.join()
+
+
+# --- inside a worker process -----------------------------------------------------------------
+
+_WORKER: dict[str, object] = {}
+
+
+def _start_worker(prices: Path, sweep: Sweep) -> None:
+    """Open a private copy of the price book and keep the sweep for every point to come."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what Ctrl-C stops
+    own = prices.with_name(f"worker-{multiprocessing.current_process().pid}.duckdb")
+    shutil.copyfile(prices, own)
+    _WORKER["con"] = open_store(own)
+    _WORKER["sweep"] = sweep
+
+
+def _price(point: Point) -> PointResult:
+    con = _WORKER["con"]
+    sweep = _WORKER["sweep"]
+    assert isinstance(sweep, Sweep)
+    return price_point(con, sweep.scenario, sweep.jobs, point, sweep.today)  # type: ignore[arg-type]

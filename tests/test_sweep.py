@@ -1,0 +1,231 @@
+"""`planner sweep`: keys applied to a scenario, points stored and resumed, workers equal to one
+worker, Ctrl-C keeping finished points, and sizing by search checked against a grid.
+
+The priced scenario is the bundled sample without its hybrid (one replay per point) and with
+8 A100 servers, so a grid of every count from 1 to 8 is cheap enough to brute-force.
+"""
+
+import json
+from collections.abc import Iterator
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from planner.cli.main import main
+from planner.core.errors import ScenarioError
+from planner.core.file_access import LOCAL_FILES
+from planner.cost.scenario import TcoScenario
+from planner.service.replay import load_jobs, resolve_trace
+from planner.service.sweep_keys import apply, known_keys, parse_vary
+from planner.service.sweep_run import Sweep, run_sweep
+from planner.service.sweep_search import Target, parse_target, smallest
+from planner.service.tco_files import load_tco_scenario
+from planner.service.tco_run import tco_of_jobs
+from planner.store import Connection, connect
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = ROOT / "data" / "scenarios" / "sample-tco.yaml"
+TODAY = date(2026, 12, 1)
+
+
+@pytest.fixture(scope="module")
+def sample() -> TcoScenario:
+    return load_tco_scenario(SAMPLE)
+
+
+@pytest.fixture(scope="module")
+def small(sample: TcoScenario) -> TcoScenario:
+    """The sample with 8 A100 servers and no hybrid."""
+    trace = str(ROOT / "data" / "traces" / "sample.csv")
+    return apply(sample, (("servers", 8),)).model_copy(update={"hybrid": None, "trace": trace})
+
+
+@pytest.fixture(scope="module")
+def store(
+    tmp_path_factory: pytest.TempPathFactory, small: TcoScenario
+) -> Iterator[tuple[Connection, Sweep]]:
+    with connect(tmp_path_factory.mktemp("sweep") / "planner.duckdb") as con:
+        assert small.trace is not None
+        trace_id = resolve_trace(con, small.trace, files=LOCAL_FILES)
+        yield con, Sweep(small, load_jobs(con, trace_id), trace_id, TODAY)
+
+
+def points(*counts: int) -> list[tuple[tuple[str, int], ...]]:
+    return [(("servers", n),) for n in counts]
+
+
+# --- keys ------------------------------------------------------------------------------------
+
+
+def test_a_mistyped_key_is_refused_with_the_nearest_keys(sample: TcoScenario) -> None:
+    with pytest.raises(ScenarioError, match=r"no such key; did you mean .*policy\.placement"):
+        parse_vary(["policy.placment=spread"], sample)
+    with pytest.raises(ScenarioError, match="did you mean placement"):
+        parse_vary(["placment=spread"], sample)
+
+
+def test_values_read_as_numbers_and_keys_reach_nested_fields(sample: TcoScenario) -> None:
+    varied = parse_vary(["servers.h800=2,4", "placement=spread", "burst_after_h=0.5"], sample)
+
+    assert varied == [("servers.h800", [2, 4]), ("placement", ["spread"]), ("burst_after_h", [0.5])]
+    changed = apply(sample, (("servers.h800", 2), ("placement", "spread"), ("burst_after_h", 0.5)))
+    assert [p.servers for p in changed.self_hosted] == [128, 2]
+    assert changed.hybrid is not None
+    assert changed.hybrid.servers == {"A100": 16, "H800": 2}  # the hybrid keeps what is left
+    assert changed.hybrid.burst_after_s == 1800.0
+    assert changed.policy.placement == "spread"
+    assert sample.policy.placement == "best-fit"  # the base is untouched
+    assert "self_hosted[1].servers" in known_keys(sample)
+    assert "cloud[0].committed_gpus" in known_keys(sample)
+    by_path = apply(sample, (("self_hosted[1].servers", 3), ("cloud[0].committed_gpus", 16)))
+    assert by_path.self_hosted[1].servers == 3
+    assert by_path.cloud[0].committed_gpus == 16
+
+
+def test_a_value_the_scenario_refuses_names_the_key(sample: TcoScenario) -> None:
+    with pytest.raises(ScenarioError, match="--vary placement=roundabout: Input should be"):
+        apply(sample, (("placement", "roundabout"),))
+    with pytest.raises(ScenarioError, match="cloud has 1 entries, no \\[3\\]"):
+        apply(sample, (("cloud[3].committed_gpus", 1),))
+    with pytest.raises(ScenarioError, match="no self-hosted pool of V100"):
+        parse_vary(["servers.V100=1"], sample)
+
+
+def test_a_target_reads_units() -> None:
+    assert parse_target("p95_wait=1h") == Target("p95_wait", 3600.0)
+    assert parse_target("mean_wait=30m").seconds == 1800.0
+    assert parse_target("p95_wait=600").seconds == 600.0
+    with pytest.raises(ScenarioError, match="STAT one of p95_wait"):
+        parse_target("p90_wait=1h")
+
+
+# --- running, storing, resuming --------------------------------------------------------------
+
+
+def test_a_second_run_computes_nothing_and_reads_the_same_results(
+    store: tuple[Connection, Sweep],
+) -> None:
+    con, sweep = store
+    first = run_sweep(con, sweep, points(1, 2))
+    again = run_sweep(con, sweep, points(2, 1))
+
+    assert first.computed == 2
+    assert again.computed == 0
+    assert again.results == first.results[::-1]
+    own = first.results[0].option("self-hosted")
+    assert own is not None
+    assert own.wait_p50_s is not None
+    assert own.wait_p99_s is not None
+    assert own.wait_p50_s <= own.wait_p95_s <= own.wait_p99_s  # type: ignore[operator]
+    assert 0 < own.utilization < 1  # type: ignore[operator]
+
+
+def test_a_point_equals_the_tco_of_its_scenario(store: tuple[Connection, Sweep]) -> None:
+    con, sweep = store
+    [result] = run_sweep(con, sweep, points(2)).results
+    report = tco_of_jobs(con, apply(sweep.scenario, points(2)[0]), sweep.jobs, today=TODAY)
+
+    horizon = report.horizons[0]
+    own = result.option("self-hosted", horizon.years)
+    assert own is not None
+    assert own.total == horizon.options[0].total
+    assert own.wait_p95_s == horizon.options[0].wait_p95_s
+    assert own.npv_vs_cloud == pytest.approx(horizon.comparisons[0].npv_of_buying, rel=1e-12)
+    assert len(result.options) == 2 * len(report.horizons)  # self-hosted and AWS, per horizon
+
+
+def test_an_interrupted_sweep_keeps_the_points_it_finished(
+    store: tuple[Connection, Sweep],
+) -> None:
+    con, sweep = store
+
+    def stop(done: int, total: int) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_sweep(con, sweep, points(3, 5, 6), on_point=stop)
+    resumed = run_sweep(con, sweep, points(3, 5, 6))
+
+    assert resumed.computed == 2  # the first point was stored before the interrupt
+
+
+def test_two_workers_give_one_workers_results_exactly(
+    tmp_path: Path, store: tuple[Connection, Sweep]
+) -> None:
+    con, sweep = store
+    one = run_sweep(con, sweep, points(1, 2, 3)).results
+    with connect(tmp_path / "fresh.duckdb") as fresh:
+        resolve_trace(fresh, str(sweep.scenario.trace), files=LOCAL_FILES)
+        two = run_sweep(fresh, sweep, points(1, 2, 3), workers=2)
+
+    assert two.computed == 3
+    assert two.results == one
+
+
+# --- sizing by search ------------------------------------------------------------------------
+
+
+def test_the_search_finds_the_grids_smallest_count_meeting_the_target(
+    store: tuple[Connection, Sweep],
+) -> None:
+    con, sweep = store
+    grid = run_sweep(con, sweep, points(*range(1, 9))).results
+    target = Target("p95_wait", 0.5 * 3600)
+    meeting = [r.point[0][1] for r in grid if target.met_by(r)]
+    computed: list[int] = []
+
+    def evaluate(pts: list) -> list:  # type: ignore[type-arg]
+        outcome = run_sweep(con, sweep, pts)
+        computed.append(outcome.computed)
+        return list(outcome.results)
+
+    found = smallest(sweep.scenario, "servers", target, evaluate)
+
+    assert 1 < min(meeting) < 8  # the target is neither trivial nor out of reach
+    assert found.answer is not None
+    assert found.answer.point == (("servers", min(meeting)),)
+    assert len(found.tried) <= 4  # bisection: 8, then at most 3 halvings, not 8 points
+    assert sum(computed) == 0  # every point was stored by the grid
+    assert found.held == ("128 x H800",)
+
+
+# --- the command -----------------------------------------------------------------------------
+
+
+def test_the_command_prints_json_writes_csv_and_refuses_unknown_keys(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], small: TcoScenario
+) -> None:
+    scenario = tmp_path / "small.yaml"
+    data = small.model_dump(mode="json", exclude_unset=True)
+    scenario.write_text(json.dumps(data), encoding="utf-8")
+    base = ["sweep", "--scenario", str(scenario), "--db", str(tmp_path / "db.duckdb")]
+
+    code = main(
+        [
+            *base,
+            "--vary",
+            "servers=2,4",
+            "--workers",
+            "1",
+            "--json",
+            "--out",
+            str(tmp_path / "o.csv"),
+        ]
+    )
+    printed = json.loads(capsys.readouterr().out)
+
+    assert code == 0
+    assert [p["point"] for p in printed] == [{"servers": 2}, {"servers": 4}]
+    assert printed[0]["options"][0]["option"] == "self-hosted"
+    lines = (tmp_path / "o.csv").read_text().splitlines()
+    assert lines[0].startswith("servers,option,years,total,per_useful_gpu_hour,utilization,")
+    assert len(lines) == 1 + 2 * 2 * 2  # points x options x horizons
+
+    assert main([*base, "--vary", "servers=2", "--target", "p95_wait=0.5h"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("smallest servers meeting p95_wait=0.5h for self-hosted: ")
+    assert "held fixed: 128 x H800" in out
+
+    assert main([*base, "--vary", "placment=spread"]) == 2
+    assert "did you mean placement" in capsys.readouterr().err
