@@ -1,6 +1,7 @@
-"""The Capacity page's steps: pick a scenario (saved or bundled) and a stored trace, check
-the sweep's inputs, run the sweep with a progress bar, and show its answer. Each draws its
-output and calls `capacity_view` (the sweep) or `capacity_sources` (what can be swept).
+"""The Capacity page's steps: pick a scenario (saved, working or bundled) and a stored
+trace, check the sweep's inputs, run the sweep with a progress bar, and show its answer. Each
+draws its output and calls `capacity_view` (the sweep) or `capacity_sources` (what can be
+swept).
 """
 
 from dataclasses import dataclass
@@ -75,7 +76,8 @@ def source_or_stop(lang: Language) -> Source:
     try:
         scenario = sources.load(choice, saved, trace["trace_id"], working)
     except PlannerError as err:
-        st.error(t("capacity.cannot_load", source=md(names[choice]), error=md(err)))
+        error = t("capacity.cannot_load", source=md(names[choice]), error=md(err))
+        st.error(error, icon=":material/error:")
         st.stop()
     if not scenario.self_hosted:
         st.info(t("capacity.no_servers", source=md(names[choice])), icon=":material/info:")
@@ -85,7 +87,7 @@ def source_or_stop(lang: Language) -> Source:
 
 def own_working() -> Scenario | None:
     """The working scenario of the Cluster & policy page, named for what is in use, once the
-    user has changed it (the untouched sample is the bundled sample-tco.yaml's cluster)."""
+    user has changed it (the untouched sample is not theirs: the bundled scenarios hold it)."""
     working = state.working_scenario()
     if working == default_scenario() or working.cluster is None:
         return None
