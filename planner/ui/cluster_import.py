@@ -33,8 +33,9 @@ from planner.engine.volcano_queues import gpu_total
 from planner.ingest.kubectl import kubectl_sharing, looks_like_kubectl
 from planner.ingest.kueue_yaml import read_kueue
 from planner.ingest.volcano_yaml import looks_like_volcano, read_volcano
-from planner.service.replay import cluster_nodes, read_nodes, validation_text
+from planner.service.replay import cluster_nodes, read_nodes
 from planner.ui.cluster_build import check_runs
+from planner.ui.error_text import error_text
 from planner.ui.i18n import fmt_number, t
 from planner.ui.uploads import write_once
 
@@ -196,7 +197,7 @@ def _revalidated(scenario: Scenario) -> Scenario:
     try:
         checked = Scenario.model_validate({k: getattr(scenario, k) for k in Scenario.model_fields})
     except ValidationError as err:
-        raise ScenarioError(validation_text(err)) from err
+        raise ScenarioError(error_text(err)) from err
     check_runs(checked)
     return checked
 

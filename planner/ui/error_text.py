@@ -18,7 +18,7 @@ from planner.ui.text.errors import ZH
 
 _LIST = "、"
 _PROBLEMS = "；"
-_NO_SPACE = re.compile(r" +(?=[：；，。）])")
+_NO_SPACE = re.compile(r" +(?=[：；，。）])|(?<=[：；，。（]) +")
 
 
 def error_text(err: BaseException, lang: Language | None = None) -> str:
@@ -73,7 +73,7 @@ def _problem_message(problem: Problem) -> str:
 
 def _spaced(word: str) -> str:
     """`word` for a place between Chinese characters: a space on a side that is Latin
-    ("任何 Kueue YAML 都"), none before Chinese punctuation (`_filled` drops it)."""
+    ("任何 Kueue YAML 都"), none next to Chinese punctuation (`_filled` drops it)."""
     return f"{' ' if word[:1].isascii() else ''}{word}{' ' if word[-1:].isascii() else ''}"
 
 

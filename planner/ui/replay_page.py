@@ -13,10 +13,10 @@ from pydantic import ValidationError
 from planner.core.errors import PlannerError
 from planner.engine.scenario import Scenario
 from planner.engine.summary import ReplaySummary
-from planner.service.replay import validation_text
 from planner.ui import charts, state, trace_choice
 from planner.ui import replay_frames as frames
 from planner.ui import replay_view as view
+from planner.ui.error_text import error_text
 from planner.ui.i18n import MISSING, fmt_duration, fmt_number, fmt_percent, t
 from planner.ui.safe import md
 from planner.ui.text import CATALOGS
@@ -29,7 +29,7 @@ def stored_or_stop() -> tuple[str | None, list[dict[str, Any]], Scenario]:
     try:
         working = state.working_scenario()
     except PlannerError as err:
-        st.error(md(err), icon=":material/error:")
+        st.error(md(error_text(err)), icon=":material/error:")
         st.stop()
     sample_id, traces = trace_choice.stored_or_stop("replay")
     return sample_id, traces, working
@@ -58,10 +58,10 @@ def replay_or_stop(scenario: Scenario, trace_label: str) -> view.ReplayView:
     try:
         return view.replay_with_progress(scenario, trace_label)
     except PlannerError as err:
-        st.error(md(err), icon=":material/error:")
+        st.error(md(error_text(err)), icon=":material/error:")
         st.stop()
     except ValidationError as err:
-        st.error(md(validation_text(err)), icon=":material/error:")
+        st.error(md(error_text(err)), icon=":material/error:")
         st.stop()
 
 

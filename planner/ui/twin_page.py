@@ -10,6 +10,7 @@ from planner.service.twin import NoTwinError
 from planner.ui import charts, scenario_box
 from planner.ui import twin_frames as frames
 from planner.ui import twin_view as view
+from planner.ui.error_text import error_text
 from planner.ui.i18n import MISSING, fmt_number, fmt_percent, t
 from planner.ui.safe import md
 from planner.ui.widgets import plot
@@ -42,7 +43,7 @@ def section(replayed: Scenario, trace_id: str, trace_label: str) -> None:
         st.info(t("twin.no_starts"), icon=":material/info:")
         return
     except PlannerError as err:
-        st.error(md(err), icon=":material/error:")
+        st.error(md(error_text(err)), icon=":material/error:")
         return
     report(checked)
 

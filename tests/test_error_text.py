@@ -1,0 +1,137 @@
+"""Errors worded for the page (planner/ui/error_text.py): English is the CLI's own text, and
+in 简体中文 every coded error and every common validation problem reads in Chinese, with its
+line and column, its values filled in (never the English fallback)."""
+
+import re
+from pathlib import Path
+
+import pytest
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from planner.core.errors import PlannerError
+from planner.core.validation import validated
+from planner.core.yaml_text import load_yaml, read_yaml_text
+from planner.cost.scenario import TcoScenario
+from planner.ui.error_text import error_text
+from planner.ui.text.errors import ZH
+from tests.pages.test_hostile_uploads_zh import english_phrases
+from tests.test_hostile_inputs import bomb_under
+
+ROOT = Path(__file__).resolve().parents[1]
+_CODED = re.compile(r'\.coded\(\s*"(\w+)"|CodedValueError\(.*?\n\s*"([a-z_]+)",\n', re.DOTALL)
+_CODE_OF_FLAG = re.compile(r'code = "(\w+)" if \w+ else "(\w+)"')
+
+
+def refusal(text: str, what: str = "scenario") -> PlannerError:
+    with pytest.raises(PlannerError) as caught:
+        load_yaml(text, "f.yaml", what)
+    return caught.value
+
+
+def invalid(text: str) -> PlannerError:
+    with pytest.raises(PlannerError) as caught:
+        validated(TcoScenario, load_yaml(text, "t.yaml", "TCO scenario"))
+    return caught.value
+
+
+def chinese(err: BaseException) -> str:
+    text = error_text(err, "zh")
+    assert text != str(err)
+    assert not english_phrases(text), text
+    return text
+
+
+def test_every_code_the_planner_raises_has_a_chinese_text() -> None:
+    sources = [p.read_text(encoding="utf-8") for p in (ROOT / "planner").rglob("*.py")]
+    found = {code for text in sources for pair in _CODED.findall(text) for code in pair if code}
+    found |= {code for text in sources for pair in _CODE_OF_FLAG.findall(text) for code in pair}
+
+    assert {"yaml_tag", "too_many_nodes", "unpacked_too_big", "line_too_long"} <= found
+    assert sorted(c for c in found if c not in ZH and f"problem.{c}" not in ZH) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("a: &x [*x]\n", "f.yaml：第 1 行第 4 列：锚点（&名称）在它自身内部被引用"),
+        (
+            "a: !!python/object:os.system x\n",
+            "f.yaml：第 1 行第 4 列：不允许使用标签 !!python/object",
+        ),
+        ("a: 1\nb: c: d\n", "f.yaml：第 2 行第 5 列：此处不是有效的 YAML，无法读取场景"),
+        ("a: [1, 2\n", "f.yaml：第 2 行第 1 列：此处不是有效的 YAML"),
+        ("a: b\x00\n", "f.yaml：第 1 行第 5 列：此处不是有效的 YAML"),
+        (bomb_under("x"), "f.yaml：第 9 行第 9 列：这个值经层层嵌套的锚点和别名"),
+    ],
+)
+def test_yaml_refusals_name_the_line_and_column_in_chinese(text: str, expected: str) -> None:
+    err = refusal(text)
+
+    assert chinese(err).startswith(expected)
+    assert error_text(err, "en") == str(err)
+
+
+def test_a_kind_of_file_not_translated_is_spaced_from_the_chinese() -> None:
+    err = refusal("a: !!binary aGk=\n", "Kueue YAML")
+
+    assert "；Kueue YAML 只能包含普通值" in chinese(err)
+
+
+def test_a_large_or_undecodable_file_is_refused_in_chinese(tmp_path: Path) -> None:
+    path = tmp_path / "big.yaml"
+    path.write_bytes(b"a: " + b"x" * (5 << 20))
+    with pytest.raises(PlannerError) as big:
+        read_yaml_text(path)
+    path.write_bytes(b"a: \xff\n")
+    with pytest.raises(PlannerError) as latin:
+        read_yaml_text(path)
+
+    assert "场景有 5.0 MiB，超过场景文件最多 4 MiB 的上限" in chinese(big.value)
+    assert "场景不是 UTF-8 文本（第 4 个字节不是）" in chinese(latin.value)
+
+
+def test_validation_problems_are_worded_one_by_one_with_their_lines() -> None:
+    err = invalid(
+        "name: t\nself_hosted: [{gpu: H100, servers: 0}]\nhorizons_years: [x]\n"
+        "discount_rate: .inf\nhorizon_years: [3]\n"
+    )
+
+    text = chinese(err)
+    assert text.startswith("t.yaml：`")
+    assert "`self_hosted.0.servers`：应大于或等于 1（第 2 行）" in text
+    assert "`horizons_years.0`：应为数字（第 3 行）" in text
+    assert "`discount_rate`：应为有限的数字（不能是 NaN 或无穷大）（第 4 行）" in text
+    assert "`horizon_years`：未知的键；您是否想写 `horizons_years`？（第 5 行）" in text
+    assert "self_hosted.0.servers: Input should be greater than or equal to 1 (line 2)" in str(err)
+
+
+def test_a_missing_key_and_an_unknown_one_with_nothing_close() -> None:
+    err = invalid("self_hosted: [{servers: 1}]\nzzz: 1\n")
+
+    text = chinese(err)
+    assert "`self_hosted.0.gpu`：缺少此项，必须填写（第 1 行）" in text
+    assert "`zzz`：未知的键；此处允许的键有 `name`、`currency`" in text
+
+
+class _Form(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    kind: str = Field(pattern=r"^[a-z]+$")
+    mode: bool = False
+    tags: list[str] = Field(default_factory=list, max_length=1)
+
+
+def test_a_pydantic_error_from_a_form_is_worded_in_chinese() -> None:
+    with pytest.raises(ValidationError) as caught:
+        _Form.model_validate({"kind": "A!", "mode": "perhaps", "tags": ["a", "b"]})
+
+    text = chinese(caught.value)
+    assert "`kind`：格式不符，应匹配 ^[a-z]+$" in text
+    assert "`mode`：应为 true 或 false" in text
+    assert "`tags`：最多只能有 1 项" in text
+    assert error_text(caught.value, "en").startswith("kind: String should match pattern")
+
+
+def test_an_error_without_a_code_keeps_its_english() -> None:
+    err = PlannerError("something new")
+
+    assert error_text(err, "zh") == "something new"
