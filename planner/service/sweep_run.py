@@ -1,12 +1,13 @@
 """Run a sweep's points, each once: points stored by an earlier run are read back, the others
 priced (in this process, or on a pool of worker processes) and stored as each one finishes.
 
-A point's key hashes the scenario, the trace id, the price book and the point's values, so a
-re-run of the same sweep computes nothing, a changed price or scenario computes everything
-again, and an interrupted run (Ctrl-C) keeps every point it finished. Workers are spawned
-processes that receive the scenario and the jobs once each (not once per point) and open a
-copy of the price book, since DuckDB lets one process at a time use the database file; they
-run the same `price_point`, so their results equal one worker's exactly.
+A point's key hashes the scenario, the trace id, the price book, the date and the point's
+values, so a re-run of the same sweep computes nothing, a changed price or scenario computes
+everything again, and an interrupted run (Ctrl-C) keeps every point it finished. Workers are
+processes forked from a fork server (never from this process, where DuckDB runs threads); each
+receives the scenario and the jobs once (not once per point) and opens its own copy of the
+price book, since DuckDB lets one process at a time use the database file. They run the same
+`price_point`, so their results equal one worker's exactly.
 """
 
 import hashlib
@@ -102,7 +103,10 @@ def _computed(
     with tempfile.TemporaryDirectory(prefix="planner-sweep-") as folder:
         prices = Path(folder) / "prices.duckdb"
         copy_price_book(con, prices)
-        context = multiprocessing.get_context("spawn")  # no fork of a process DuckDB runs in
+        # a fork server, not a fork: DuckDB's threads run in this process. It imports the
+        # planner once, and each worker forks from it ready to price.
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload([__name__])
         pool = context.Pool(min(workers, len(todo)), _start_worker, (prices, sweep))
         try:
             yield from pool.imap_unordered(_price, todo)
