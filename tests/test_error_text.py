@@ -3,6 +3,7 @@ in 简体中文 every coded error and every common validation problem reads in C
 line and column, its values filled in (never the English fallback)."""
 
 import re
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,8 @@ from planner.core.errors import PlannerError
 from planner.core.validation import validated
 from planner.core.yaml_text import load_yaml, read_yaml_text
 from planner.cost.scenario import TcoScenario
+from planner.ingest.limits import ReadLimits
+from planner.ingest.source import open_source
 from planner.ui.error_text import error_text
 from planner.ui.text.errors import ZH
 from tests.pages.test_hostile_uploads_zh import english_phrases
@@ -135,3 +138,24 @@ def test_an_error_without_a_code_keeps_its_english() -> None:
     err = PlannerError("something new")
 
     assert error_text(err, "zh") == "something new"
+
+
+def _refused_file(path: Path, limits: ReadLimits | None = None) -> PlannerError:
+    with pytest.raises(PlannerError) as caught:
+        open_source(path, limits)
+    return caught.value
+
+
+def test_file_refusals_of_the_reader_are_worded_in_chinese(tmp_path: Path) -> None:
+    empty, binary, book = tmp_path / "e.csv", tmp_path / "b.csv", tmp_path / "w.xlsx"
+    empty.write_bytes(b"")
+    binary.write_bytes(b"\x00\x01\x02" * 100)
+    with zipfile.ZipFile(book, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("xl/worksheets/sheet1.xml", b"0" * (2 << 20))
+    small = ReadLimits(max_unpacked_bytes=1 << 20)
+
+    assert chinese(_refused_file(empty)) == "e.csv：文件是空的；请重新导出作业历史"
+    assert chinese(_refused_file(binary)).startswith("b.csv：这是一个二进制文件")
+    assert chinese(_refused_file(book, small)).startswith(
+        "w.xlsx：工作簿解压后有 2 MiB，超过 1 MiB"
+    )

@@ -86,7 +86,9 @@ def open_source(path: Path, limits: ReadLimits | None = None) -> Source:
     _check_regular_file(path)
     size, digest, head = _hash_and_head(path)
     if size == 0:
-        raise TraceError("the file is empty; export the job history again", file=path.name)
+        raise TraceError("the file is empty; export the job history again", file=path.name).coded(
+            "empty_file", file=path.name
+        )
     if head.startswith(_ZIP_MAGIC):
         return _open_xlsx(path, digest, size, limits)
     compression: Literal["gzip"] | None = "gzip" if head.startswith(_GZIP_MAGIC) else None
@@ -157,7 +159,9 @@ def _sample(path: Path, compression: Literal["gzip"] | None) -> bytes:
     except (OSError, EOFError) as err:
         raise TraceError(f"the gzip data is damaged ({err})", file=path.name) from err
     if not sample:
-        raise TraceError("the compressed file is empty", file=path.name)
+        raise TraceError("the compressed file is empty", file=path.name).coded(
+            "compressed_empty", file=path.name
+        )
     if sample.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return sample
     if b"\x00" in sample or _control_share(sample) > 0.05:
@@ -165,7 +169,7 @@ def _sample(path: Path, compression: Literal["gzip"] | None) -> bytes:
             "this is a binary file, not a CSV/TSV text export or an .xlsx workbook; "
             "export the job history as CSV, TSV or Excel",
             file=path.name,
-        )
+        ).coded("binary_file", file=path.name)
     return sample
 
 
@@ -197,7 +201,9 @@ def _read_layout(
     for encoding in candidates:
         text = sample.decode(encoding, errors="ignore")
         if not text.strip():
-            raise TraceError("the file holds no text (only blank lines)", file=path.name)
+            raise TraceError("the file holds no text (only blank lines)", file=path.name).coded(
+                "no_text", file=path.name
+            )
         delimiter = detect_delimiter(text)
         whole = len(sample) < SAMPLE_BYTES
         header_row, names = header_line(text, delimiter, whole=whole, file=path.name)
@@ -345,6 +351,12 @@ def _check_unpacked_size(path: Path, limit: int) -> None:
             f"CSV (or raise the limit: planner ingest --max-unpacked-gib N; for the app, set "
             f"{UNPACKED_ENV}=N where it runs)",
             file=path.name,
+        ).coded(
+            "workbook_too_big",
+            file=path.name,
+            unpacked=size_text(unpacked),
+            limit=size_text(limit),
+            variable=UNPACKED_ENV,
         )
 
 

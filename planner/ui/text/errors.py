@@ -96,6 +96,18 @@ ZH: dict[str, str] = {
         "作业历史的规模。如果文件确实如此，请拆分文件或提高上限（命令行："
         "`planner ingest --max-unpacked-gib N`；本应用：在运行它的环境中设置 `{variable}=N`）"
     ),
+    "workbook_too_big": (
+        "{file}：工作簿解压后有 {unpacked}，超过 {limit}，远超任何作业历史的规模。"
+        "如果文件确实如此，请导出为 CSV（或提高上限，命令行："
+        "`planner ingest --max-unpacked-gib N`；本应用：在运行它的环境中设置 `{variable}=N`）"
+    ),
+    "empty_file": "{file}：文件是空的；请重新导出作业历史",
+    "compressed_empty": "{file}：压缩文件是空的",
+    "no_text": "{file}：文件中没有文字（只有空行）",
+    "binary_file": (
+        "{file}：这是一个二进制文件，不是 CSV/TSV 文本导出，也不是 .xlsx 工作簿；"
+        "请将作业历史导出为 CSV、TSV 或 Excel"
+    ),
     "line_too_long": (
         "{file}：第 {line:,} 行超过 {limit}，即作业历史一行的上限（已在此停止读取）；"
         "是否选错了文件，或者文件的换行符丢失了？"
