@@ -29,10 +29,13 @@ from planner.cost.results import Horizon, OptionReport, TcoReport
 from planner.cost.scenario import TcoScenario
 from planner.report import build_report
 from planner.report.excel import write_xlsx
+from planner.report.text import text
 from planner.report.workbook.cloud_inputs import PARTS
 from planner.report.workbook.owned import ROW, VALUE_COLUMN
 from planner.report.workbook.rented import COL as CLOUD_COL
 from planner.report.workbook.rented import ROWS as CLOUD_ROW
+from planner.report.workbook.sensitivity import COL as SENS
+from planner.report.workbook.sensitivity import LIVE
 from planner.service.tco_files import load_tco_scenario
 from planner.service.tco_run import run_tco
 from planner.store import open_store
@@ -125,6 +128,13 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, TcoReport]:
                 ("cloud", "cloud-on-demand"),
             )
         }
+        worked = load_tco_scenario(SCENARIOS / "worked-example-h100.yaml")
+        found["worked10"] = run_tco(
+            con,
+            worked.model_copy(update={"sensitivity_swing": 0.1}),
+            files=LOCAL_FILES,
+            today=TODAY,
+        )
         hand = TcoScenario.model_validate(HAND)
         found["hand"] = run_tco(con, hand, files=LOCAL_FILES, today=TODAY)
         cloud = {**HAND["cloud"][0], "name": LINK}  # type: ignore[index]
@@ -181,6 +191,7 @@ def recalculated(
     files["worked_tariff"] = _changed(files["worked"], {"Tariff": 0.135})
     files["sample_changed"] = _changed(files["sample"], {"Tariff": 0.12, "Servers_A100": 100})
     files["hand_tariff"] = _changed(files["hand"], {"Tariff": 0.2})
+    files["worked_swing"] = _changed(files["worked"], {"SensitivitySwing": 0.1})
     files["mixed_committed"] = _changed(
         files["mixed"], {"Cloud_2_Committed": 4, "Burst_2_Committed": 4}
     )
@@ -426,7 +437,7 @@ def test_two_scenarios_in_one_workbook_each_recalculate(
 
 
 EXCEL_FUNCTIONS = {
-    "AND", "AVERAGE", "IF", "IFERROR", "INDEX", "INT", "IRR", "MATCH", "MAX", "MIN", "NPV",
+    "ABS", "AND", "AVERAGE", "IF", "IFERROR", "INDEX", "INT", "IRR", "MATCH", "MAX", "MIN", "NPV",
     "OR", "ROUND", "ROUNDUP", "SUM", "SUMPRODUCT", "VDB",
 }  # fmt: skip
 
@@ -434,7 +445,7 @@ EXCEL_FUNCTIONS = {
 def test_formulas_use_excel_functions_and_valid_names(reports: dict[str, TcoReport]) -> None:
     import re
 
-    for name in ("sample", "taxed", "cloud"):
+    for name in ("sample", "taxed", "cloud", "mixed"):
         book = load_workbook(BytesIO(_xlsx(reports[name])))
         formulas = [
             str(c.value) for s in book.worksheets for row in s.iter_rows() for c in row
@@ -543,3 +554,65 @@ def test_changing_the_on_demand_price_above_the_commitment_moves_npv_as_the_mode
     assert _figure(book, "reserved", "total_pnl", True) == pytest.approx(sum(rent.pnl), abs=CENT)
     assert book["Comparison"]["B5"].value == pytest.approx(npv, abs=CENT)
     assert npv - horizon.comparisons[1].npv_of_buying > 1000  # renting dearer: buying gains
+
+
+def _tornado(book: Workbook) -> list[tuple[Any, ...]]:
+    """The bar table's rows (the case blocks start after an empty row)."""
+    rows = []
+    for row in book["Sensitivity"].iter_rows(min_row=2, max_col=SENS["how"], values_only=True):
+        if row[0] is None:
+            break
+        rows.append(row)
+    return rows
+
+
+@pytest.mark.parametrize(
+    ("name", "workbook"),
+    [(n, n) for n in ("worked", "sample", "taxed", "committed", "mixed")]
+    + [("worked10", "worked_swing")],
+)
+def test_the_tornado_recalculates_to_the_models_bars(
+    name: str, workbook: str, reports: dict[str, TcoReport], recalculated: dict[str, Workbook]
+) -> None:
+    """Every live case (a column re-evaluating the saving with one input moved) gives the
+    model's NPV at that driver's low and high to the cent; server life and FX are the model's
+    values and say so. `worked_swing` is the worked workbook with the swing changed to 10% on
+    Assumptions against the model run with a 10% swing (its model-only rows stay at 20%)."""
+    s = reports[name].sensitivity
+    assert s is not None
+    rows = {r[SENS["driver"] - 1]: r for r in _tornado(recalculated[workbook])}
+    assert len(rows) == len(s.bars)
+    for bar in s.bars:
+        row = rows[text(f"report.driver.{bar.driver}", "en")]
+        live = bar.driver in LIVE
+        assert row[SENS["how"] - 1].startswith("live" if live else "computed by the model")
+        assert row[SENS["base"] - 1] == pytest.approx(s.base, abs=CENT)
+        if not live and workbook != name:
+            continue  # the model's values stay those of the report the workbook was made of
+        assert row[SENS["low"] - 1] == pytest.approx(bar.low, abs=CENT), bar.driver
+        assert row[SENS["high"] - 1] == pytest.approx(bar.high, abs=CENT), bar.driver
+    live = {b.driver for b in s.bars} & set(LIVE)
+    assert {"rate", "electricity", "pue", "staff", "cloud_price", "server_price"} <= live
+
+
+def test_a_workbook_of_another_horizon_states_the_tornado_as_the_models(
+    recalculated: dict[str, Workbook],
+) -> None:
+    rows = _tornado(recalculated["worked5"])
+    assert rows
+    assert all(str(r[SENS["how"] - 1]).startswith("computed by the model") for r in rows)
+
+
+def test_a_changed_tariff_moves_the_tornado_base_and_its_cases(
+    recalculated: dict[str, Workbook],
+) -> None:
+    before, after = (_tornado(recalculated[k]) for k in ("worked", "worked_tariff"))
+    npv = recalculated["worked_tariff"]["Comparison"]["B4"].value
+    assert after[0][SENS["base"] - 1] == pytest.approx(npv, abs=CENT)
+    moved = [
+        a[SENS["low"] - 1] - b[SENS["low"] - 1]
+        for a, b in zip(after, before, strict=True)
+        if a[SENS["how"] - 1].startswith("live")
+    ]
+    assert len(moved) >= 6
+    assert min(abs(m) for m in moved) > 1.0  # every live case follows the tariff

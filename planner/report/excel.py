@@ -5,8 +5,9 @@ headline facts), Assumptions (every input with unit, source, date and confidence
 defined name), one sheet per option with the monthly P&L and cash flow as live formulas over
 those names and the replay's monthly quantities, Comparison (NPV, IRR, payback and break-even
 of buying as formulas, with a break-even chart), Monthly cash flow (with a cumulative cash
-chart), Depreciation (book and tax), Sensitivity, Ledger (its balance a formula), Replay,
-Chargeback, Options (every horizon, as the planner computed it), Prices used and Notes.
+chart), Depreciation (book and tax), Sensitivity (live where one input moves), Ledger (its
+balance a formula), Replay, Chargeback, Options (every horizon, as the planner computed
+it), Prices used and Notes.
 Change an input on Assumptions and the totals, NPV and break-even move as the Python model
 says (tests/test_workbook_formulas.py recalculates it with LibreOffice).
 
@@ -35,11 +36,11 @@ from planner.report.workbook.book import Book, number_format
 from planner.report.workbook.cover import cover_sheet
 from planner.report.workbook.flows import cash_flow_sheet
 from planner.report.workbook.scenario import Live, live_sheets
+from planner.report.workbook.sensitivity import sensitivity_sheet
 from planner.report.workbook.tables import (
     ledger_sheet,
     notes_sheet,
     replay_sheet,
-    sensitivity_sheet,
     table_sheet,
 )
 
@@ -74,7 +75,8 @@ def write_xlsx(report: Report, chargeback: Rule = "use") -> bytes:
     cover_sheet(book, cover, report, live)
     cash_flow_sheet(book, book.sheet(text("report.sheet.cash", lang)), report, live)
     book.wb.move_sheet(depreciation, len(book.wb.worksheets) - 1 - book.wb.index(depreciation))
-    sensitivity_sheet(book, book.sheet(text("report.sheet.sensitivity", lang)), report.sources)
+    sensitivity = book.sheet(text("report.sheet.sensitivity", lang))
+    sensitivity_sheet(book, sensitivity, report.sources, live)
     ledger_sheet(book, book.sheet(text("report.sheet.ledger", lang)), report.ledger)
     replay_sheet(book, book.sheet(text("report.wb.sheet.replay", lang)), report.sources)
     add_chargeback_sheet(book.wb, report, chargeback)

@@ -83,6 +83,8 @@ class Names:
     months: str
     hours: str
     tax: str
+    swing: str
+    """The sensitivity's swing (low = base x (1 - swing), high = base x (1 + swing))."""
     scalars: dict[str, str] = field(default_factory=dict)
     methods: tuple[str, str] = ("straight_line", "straight_line")
     pools: dict[str, str] = field(default_factory=dict)
@@ -116,9 +118,11 @@ def assumptions_sheet(
         ("months", months, "int", "Months", "months"),
         ("hours", HOURS_PER_MONTH, "decimal", "HoursPerMonth", "hours"),
         ("tax_rate", inputs.tax_rate, "percent", "TaxRate", "share"),
+        ("swing", inputs.sensitivity_swing, "percent", "SensitivitySwing", "share"),
     )
     sources = {
         "discount_rate": (text("report.wb.source.scenario", lang), "", ""),
+        "swing": (text("report.wb.source.scenario", lang), "", ""),
         "tax_rate": _source(inputs, "tax_rate"),
     }
     defined = [
@@ -132,7 +136,8 @@ def assumptions_sheet(
         )
         for key, value, kind, name, unit in general
     ]
-    names = Names(rate=defined[0], months=defined[1], hours=defined[2], tax=defined[3])
+    rate, months_name, hours, tax, swing = defined
+    names = Names(rate, months_name, hours, tax, swing)
     if inputs.owned:
         _bare_metal(out, inputs, names)
         _pools(out, inputs, names)

@@ -56,8 +56,8 @@ def comparison_sheet(
     lang, cur = book.lang, book.currency
     put_text(sheet.cell(1, 1), text("report.wb.compare_title", lang)).font = TITLE
     header(sheet, 3, [text(f"report.wb.cmp.{k}", lang) for k in _SUMMARY])
-    top = len(clouds) + 6
-    first, last = top + 1, top + months
+    _, first, last = saving_cells(len(clouds), 0, months)
+    top = first - 1
     header(sheet, top, [text("report.wb.cmp.month", lang), text("report.wb.cmp.factor", lang)])
     for r in range(first, last + 1):
         put_formula(sheet.cell(r, 1), f"{r - top}", "int", cur)
@@ -91,6 +91,13 @@ def comparison_sheet(
     sheet.freeze_panes = sheet.cell(first, 3).coordinate
     widths(sheet, {1: 34, 2: 16, **dict.fromkeys(range(3, 3 + 6 * max(1, len(clouds))), 15.0)})
     _chart(sheet, clouds, top, last, lang)
+
+
+def saving_cells(clouds: int, k: int, months: int) -> tuple[int, int, int]:
+    """Where cloud option `k`'s monthly saving of buying is on the comparison sheet of
+    `clouds` options: its column and first and last rows (row 4 + k holds its NPV)."""
+    top = clouds + 6
+    return 3 + k * len(_PER_CLOUD), top + 1, top + months
 
 
 def _monthly(

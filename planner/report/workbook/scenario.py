@@ -9,7 +9,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 from planner.cost.inputs import TcoInputs
 from planner.cost.results import Horizon, TcoReport
 from planner.report.text import text
-from planner.report.workbook.assumptions import assumptions_sheet
+from planner.report.workbook.assumptions import Names, assumptions_sheet
 from planner.report.workbook.book import Book, option_label, ref
 from planner.report.workbook.compare import comparison_sheet
 from planner.report.workbook.owned import COL as OWN
@@ -21,11 +21,16 @@ from planner.report.workbook.rented import rented_figure, rented_sheet
 @dataclass(frozen=True, slots=True)
 class Live:
     """What the other sheets refer to: each option's sheet and cash column, the comparison
-    sheet (None without owned servers and a cloud option)."""
+    sheet (None without owned servers and a cloud option), the defined names, and the
+    self-hosted and first cloud option's sheets (None without them)."""
 
     options: tuple[tuple[str, Worksheet, int], ...]
     comparison: Worksheet | None
     months: int
+    names: Names | None = None
+    owned: Worksheet | None = None
+    cloud: Worksheet | None = None
+    clouds: int = 0
 
 
 def live_sheets(
@@ -90,7 +95,15 @@ def live_sheets(
     options = tuple(
         (name, sheet, OWN["cash"] if name in owned else RENT["cash"]) for name, sheet in sheets
     )
-    return Live(options, comparison, months)
+    return Live(
+        options,
+        comparison,
+        months,
+        names=names,
+        owned=own[0] if own else None,
+        cloud=clouds[0][1] if clouds else None,
+        clouds=len(clouds),
+    )
 
 
 def _owned_columns(sheet: Worksheet) -> list[int]:
