@@ -33,8 +33,11 @@ lint: $(STAMP)
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 
+# Tests run in parallel workers (pytest-xdist): two on a 2-core machine, at most four. Browser
+# tests spend much of their time waiting on a server and a browser, which a second worker
+# fills. Whole files go to one worker (--dist loadfile), so module fixtures still run once.
 test: lint
-	$(BIN)/pytest
+	$(BIN)/pytest --numprocesses auto --maxprocesses 4 --dist loadfile
 
 bench: $(STAMP)
 	$(BIN)/python bench/bench_ingest.py

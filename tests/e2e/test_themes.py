@@ -15,7 +15,6 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.browser import SCREENSHOTS, wait_for_app
-from tests.e2e.server import serve_app
 
 pytestmark = pytest.mark.e2e
 MIN_CONTRAST = 4.5  # WCAG AA, normal text
@@ -64,24 +63,22 @@ def _chart_text_colours(page: Page) -> list[tuple[bool, str, str]]:
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
 @pytest.mark.parametrize("where", ["compare", "history"])  # pages with charts on open
-def test_chart_text_is_readable(page: Page, tmp_path: Path, theme: str, where: str) -> None:
+def test_chart_text_is_readable(
+    page: Page, app_url: str, tmp_path: Path, theme: str, where: str
+) -> None:
+    # the session's server: the pages are only read, and each test has its own browser page
     page.emulate_media(color_scheme=theme)  # the app follows the system's light/dark setting
-    with serve_app(tmp_path) as url:
-        page.goto(f"{url}/{where}")
-        expect(page.get_by_role("heading", name=HEADINGS[where], exact=True)).to_be_visible()
-        wait_for_app(page)
-        expect(page.get_by_test_id("stException")).to_have_count(0)
-        background = page.get_by_test_id("stApp").evaluate(
-            "el => getComputedStyle(el).backgroundColor"
-        )
-        fills = _chart_text_colours(page)
+    page.goto(f"{app_url}/{where}")
+    expect(page.get_by_role("heading", name=HEADINGS[where], exact=True)).to_be_visible()
+    wait_for_app(page)
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+    background = page.get_by_test_id("stApp").evaluate("el => getComputedStyle(el).backgroundColor")
+    fills = _chart_text_colours(page)
 
-        assert any(tick for tick, _, _ in fills), "the chart drew no tick labels"
-        assert any(not tick for tick, _, _ in fills), "the chart drew no title or legend"
-        poor = [
-            (text, fill) for _, text, fill in fills if contrast(fill, background) < MIN_CONTRAST
-        ]
-        assert poor == [], (theme, background)
-        folder = SCREENSHOTS if os.environ.get("UPDATE_SCREENSHOTS") == "1" else tmp_path
-        folder.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(folder / f"{where}-{theme}.png"), full_page=True)
+    assert any(tick for tick, _, _ in fills), "the chart drew no tick labels"
+    assert any(not tick for tick, _, _ in fills), "the chart drew no title or legend"
+    poor = [(text, fill) for _, text, fill in fills if contrast(fill, background) < MIN_CONTRAST]
+    assert poor == [], (theme, background)
+    folder = SCREENSHOTS if os.environ.get("UPDATE_SCREENSHOTS") == "1" else tmp_path
+    folder.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(folder / f"{where}-{theme}.png"), full_page=True)
