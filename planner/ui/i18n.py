@@ -15,7 +15,7 @@ import streamlit as st
 
 from planner.core import i18n as core
 from planner.core.i18n import STYLES, Language, NumberStyle
-from planner.core.notes import Note
+from planner.core.notes import worded
 from planner.ui.text import CATALOGS
 
 __all__ = [
@@ -60,14 +60,9 @@ def t(key: str, lang: Language | None = None, **values: object) -> str:
 
 
 def note_text(note: str, lang: Language | None = None) -> str:
-    """A core note (`planner.core.notes.Note`) worded in `lang`; any other text as it is
-    (a note read back from a saved report is plain English)."""
-    if isinstance(note, Note) and f"notes.{note.code}" in CATALOGS["en"]:
-        values = {
-            k: note_text(v, lang) if isinstance(v, Note) else v for k, v in note.values.items()
-        }
-        return t(f"notes.{note.code}", lang, **values)
-    return str(note)
+    """A core note (`planner.core.notes.Note`) worded in `lang` (default: the session's), as
+    the reports word it; any other text as it is."""
+    return worded(note, lang or language())
 
 
 def reporting_currency() -> str:
