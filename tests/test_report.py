@@ -123,7 +123,7 @@ def test_monthly_cash_sheet_refers_to_each_options_cash_formulas(worked: TcoRepo
     assert header[: 1 + len(options)] == ["Month", *(o.name for o in options)]
     assert sheet.max_row == 1 + 60
     assert sheet.cell(2, 2).value == "='self-hosted'!Q2"  # the owned sheet's cash column
-    assert sheet.cell(61, 3).value == f"='{options[1].name}'!F61"  # a cloud sheet's
+    assert sheet.cell(61, 3).value == f"='{options[1].name}'!K61"  # a cloud sheet's (cash)
 
     plain = replace(worked, inputs=None)
     sheet = load_workbook(io.BytesIO(write_xlsx(build_report([(NAME, plain)], horizon, "en"))))[

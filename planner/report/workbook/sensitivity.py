@@ -33,6 +33,7 @@ from openpyxl.chart import BarChart, Reference
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
+from planner.core.notes import worded
 from planner.cost.results import SensitivityBar, TcoReport
 from planner.report.cells import Kind
 from planner.report.headline import Named
@@ -151,7 +152,7 @@ def _bar_row(
     live = block is not None and bar.driver in LIVE
     for key, value in (
         ("scenario", name),
-        ("output", s.output),
+        ("output", worded(s.output, lang)),
         ("driver", text(f"report.driver.{bar.driver}", lang)),
         ("input", text(f"report.wb.sens_input.{bar.driver}", lang)),
         ("how", text(f"report.wb.sens.{'live' if live else 'model'}", lang)),

@@ -1,15 +1,13 @@
 """The workbook's value sheets: the report's tables (options over every horizon, prices used,
-notes), the Ledger with its balance as a formula, Sensitivity with the tornado's inputs and a
-bar chart, and the Replay summary (utilization, waits, why jobs waited)."""
+notes), the Ledger with its balance as a formula, and the Replay summary (utilization, waits,
+why jobs waited). Sensitivity is `planner.report.workbook.sensitivity`."""
 
 from collections.abc import Sequence
 
-from openpyxl.chart import BarChart, Reference
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
 from planner.core.i18n import Language
-from planner.core.notes import worded
 from planner.cost.inputs import ReplayFacts
 from planner.report.cells import Kind
 from planner.report.headline import Named
@@ -62,48 +60,6 @@ def notes_sheet(book: Book, sheet: Worksheet, notes: Sequence[str]) -> None:
         put_text(sheet.cell(r, 1), note).alignment = WRAP
     sheet.freeze_panes = "A2"
     sheet.column_dimensions["A"].width = 120
-
-
-def sensitivity_sheet(book: Book, sheet: Worksheet, reports: Sequence[Named]) -> None:
-    """Each driver moved alone: its low and high input and the NPV at each, widest first."""
-    lang, cur = book.lang, book.currency
-    keys = ("scenario", "output", "driver", "input_low", "input_high", "low", "high", "swing")
-    header(sheet, 1, [text(f"report.wb.sens.{k}", lang) for k in (*keys, "base")])
-    r = 2
-    for name, report in reports:
-        s, swing = report.sensitivity, report.inputs.sensitivity_swing if report.inputs else 0.2
-        if s is None:
-            continue
-        rate = report.inputs.discount_rate if report.inputs else None
-        for bar in s.bars:
-            base = rate if bar.driver == "rate" and rate is not None else 1.0
-            kind: Kind = "percent" if bar.driver == "rate" else "decimal"
-            label = text(f"report.driver.{bar.driver}", lang)
-            cells: tuple[tuple[str | float, Kind], ...] = (
-                (name, "text"),
-                (worded(s.output, lang), "text"),
-                (label, "text"),
-                (base * (1 - swing), kind),
-                (base * (1 + swing), kind),
-                (bar.low, "money"),
-                (bar.high, "money"),
-                (bar.swing, "money"),
-                (s.base, "money"),
-            )
-            for k, (value, cell_kind) in enumerate(cells, start=1):
-                put(sheet.cell(r, k), value, cell_kind, cur)
-            r += 1
-    sheet.freeze_panes = "A2"
-    for k, size in enumerate((24, 40, 22, 12, 12, 16, 16, 16, 16), start=1):
-        sheet.column_dimensions[get_column_letter(k)].width = size
-    if r > 2:
-        chart = BarChart()
-        chart.type = "bar"
-        chart.title = text("report.wb.chart.tornado", lang)
-        chart.add_data(Reference(sheet, min_col=6, max_col=7, min_row=1, max_row=r - 1), True)
-        chart.set_categories(Reference(sheet, min_col=3, min_row=2, max_row=r - 1))
-        chart.height, chart.width = 9, 18
-        sheet.add_chart(chart, "K2")
 
 
 def replay_sheet(book: Book, sheet: Worksheet, reports: Sequence[Named]) -> None:
