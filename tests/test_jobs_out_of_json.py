@@ -62,3 +62,14 @@ def test_a_report_read_back_from_json_writes_the_same_files(run: TcoReport, kind
     assert same == expected  # all but the per-job table, which only the run has
     if kind == "csv":
         assert fresh[CHARGEBACK].count(b"\r\n") > 3  # teams were charged, from the totals
+
+
+def test_a_result_saved_with_its_per_job_table_still_loads(run: TcoReport) -> None:
+    data = json_dict(run)
+    data["chargeback"]["jobs"] = {"job_id": ["j1"], "team": ["team-a"]}  # as saved before
+
+    read = from_json(TcoReport, data)
+
+    assert read.chargeback is not None
+    assert read.chargeback.usage == run.chargeback.usage  # type: ignore[union-attr]
+    assert len(read.chargeback.jobs) == 0

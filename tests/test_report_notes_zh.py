@@ -10,12 +10,13 @@ import subprocess
 from dataclasses import replace
 from io import BytesIO
 from pathlib import Path
+from typing import Any
 
 import pytest
 from openpyxl import load_workbook
 
 from planner.core.notes import CHINESE, Note, worded
-from planner.core.serialize import from_json
+from planner.core.serialize import NOTE_CODES, from_json
 from planner.cost.results import TcoReport
 from planner.report import build_report
 from planner.report.excel import write_xlsx
@@ -29,14 +30,19 @@ PLAIN = "a remark typed by hand, kept as written"
 
 
 @pytest.fixture(scope="module")
-def report(tmp_path_factory: pytest.TempPathFactory) -> TcoReport:
-    """The worked example with a lead time, through `planner tco --json` and back."""
+def printed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """`planner tco --json` on the worked example with a lead time."""
     folder = tmp_path_factory.mktemp("notes")
     text = WORKED.read_text(encoding="utf-8")
     scenario = folder / "lead.yaml"
     scenario.write_text(re.sub(r"lead_time_months: 0\b", "lead_time_months: 3", text), "utf-8")
-    data = tco_json(folder / "p.duckdb", scenario)
-    read = from_json(TcoReport, json.loads(json.dumps(data)))
+    return tco_json(folder / "p.duckdb", scenario)
+
+
+@pytest.fixture(scope="module")
+def report(printed: dict[str, Any]) -> TcoReport:
+    """That JSON read back, with a note typed by hand (no code) added."""
+    read = from_json(TcoReport, json.loads(json.dumps(printed)))
     return replace(read, notes=(*read.notes, PLAIN))
 
 
@@ -104,3 +110,15 @@ def test_the_english_reports_keep_the_english_notes(report: TcoReport) -> None:
     notes = [str(c.value) for row in book["Notes"].iter_rows(min_row=2) for c in row if c.value]
 
     assert [n for n in notes if n in report.notes] == list(report.notes)
+
+
+def test_json_saved_before_codes_were_kept_is_reported_as_written(
+    printed: dict[str, Any],
+) -> None:
+    saved = {k: v for k, v in printed.items() if k != NOTE_CODES}
+    read = from_json(TcoReport, saved)
+
+    notes = build_report([(NAME, read)], 0, "zh").notes
+
+    assert all(type(n) is str for n in read.notes)
+    assert [n for n in notes if n in printed["notes"]] == printed["notes"]  # English, as saved
