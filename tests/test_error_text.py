@@ -159,3 +159,17 @@ def test_file_refusals_of_the_reader_are_worded_in_chinese(tmp_path: Path) -> No
     assert chinese(_refused_file(book, small)).startswith(
         "w.xlsx：工作簿解压后有 2 MiB，超过 1 MiB"
     )
+
+
+def test_a_long_line_and_an_unclosed_quote_name_their_line_in_chinese(tmp_path: Path) -> None:
+    long_line, open_quote = tmp_path / "long.csv", tmp_path / "quote.csv"
+    long_line.write_text("job_id,gpus\nj1,1\nj2," + "9" * 5000 + "\n")
+    open_quote.write_text('job_id,note\nj1,"opened\n' + "x\n" * 3000)
+    small = ReadLimits(max_line_bytes=1 << 10)
+
+    assert chinese(_refused_file(long_line, small)).startswith(
+        "long.csv：第 3 行超过 1 KiB，即作业历史一行的上限"
+    )
+    assert chinese(_refused_file(open_quote, small)).startswith(
+        "quote.csv：从第 2 行开始的一行超过 1 KiB"
+    )
