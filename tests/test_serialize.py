@@ -7,14 +7,17 @@
 import contextlib
 import io
 import json
+import string
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from planner.cli.main import main
 from planner.core.model import Job
-from planner.core.notes import Note, note
+from planner.core.notes import ENGLISH, Note, note, worded
 from planner.core.serialize import (
     FLATTEN,
     IN_MEMORY,
@@ -201,3 +204,36 @@ def test_the_per_job_table_stays_out_of_the_json() -> None:
         "quota_source": "kueue",
     }
     assert from_json(ChargebackData, written) == replace(data, jobs=JobTable())
+
+
+_VALUE = st.one_of(st.text(max_size=12), st.integers(-(10**6), 10**6))
+
+
+@st.composite
+def _any_note(draw: st.DrawFn) -> Note:
+    code = draw(st.sampled_from(sorted(ENGLISH)))
+    names = {n for _, n, _, _ in string.Formatter().parse(ENGLISH[code]) if n}
+    return note(code, **{name: draw(_VALUE) for name in sorted(names)})
+
+
+@given(notes=st.lists(_any_note(), max_size=4))
+def test_any_coded_note_survives_json_and_is_worded_the_same(notes: list[Note]) -> None:
+    read = from_json(_Noted, json.loads(json.dumps(to_json(_Noted(tuple(notes))))))
+
+    assert read.notes == tuple(notes)
+    for before, after in zip(notes, read.notes, strict=True):
+        twins = {(n.code, tuple(n.values.items())) for n in notes if n == before}
+        if len(twins) == 1:
+            assert worded(after, "zh") == worded(before, "zh")
+        else:  # two notes wrote the same text: read back as that text, never misworded
+            assert type(after) is str
+
+
+def test_a_text_two_notes_share_is_read_back_as_text() -> None:
+    offer = note("offer", provider="assumption", instance="x", plan="y")
+    assumption = note("assumption_in_set", name="x", set="y")
+
+    read = from_json(_Noted, to_json(_Noted((offer, assumption))))
+
+    assert offer == assumption
+    assert [type(n) for n in read.notes] == [str, str]

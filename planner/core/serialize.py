@@ -21,7 +21,8 @@ Coded notes (`planner.core.notes.Note`, in `notes`, price names, the sensitivity
 are written as their English text where they stand, so readers of the JSON see strings as
 before, and once each under the top-level key `NOTE_CODES`: text -> {"code", "values"}.
 `from_json` turns every string found there back into its `Note`; a file without that key
-(saved before codes were kept) reads its notes as plain strings.
+(saved before codes were kept) reads its notes as plain strings, and so does a text two
+different notes happen to share.
 
 Fields marked `IN_MEMORY` are never written: data a run keeps for the files it renders
 (the per-job table) but that would make every saved result grow with the trace.
@@ -59,9 +60,14 @@ def to_json(value: Any) -> Any:
     a dataclass with coded notes in it also gets their codes under `NOTE_CODES`."""
     codes: Codes = {}
     out = _write(value, codes)
-    if codes and dataclasses.is_dataclass(value) and not isinstance(value, type):
-        out[NOTE_CODES] = codes
+    kept = {text: said for text, said in codes.items() if said is not _AMBIGUOUS}
+    if kept and dataclasses.is_dataclass(value) and not isinstance(value, type):
+        out[NOTE_CODES] = kept
     return out
+
+
+_AMBIGUOUS: dict[str, Any] = {}
+"""Marks a text two different notes wrote: it is read back as plain text, never misworded."""
 
 
 def _write(value: Any, codes: Codes) -> Any:
@@ -81,8 +87,10 @@ def _write(value: Any, codes: Codes) -> Any:
     if isinstance(value, list | tuple):
         return [_write(item, codes) for item in value]
     if isinstance(value, Note) and value.code:
-        codes[str(value)] = {"code": value.code, "values": _write(value.values, codes)}
-        return str(value)
+        said = {"code": value.code, "values": _write(value.values, codes)}
+        text = str(value)
+        codes[text] = said if codes.get(text, said) == said else _AMBIGUOUS
+        return text
     return value
 
 
