@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from planner.cli.main import main
@@ -222,10 +223,18 @@ def test_the_command_prints_json_writes_csv_and_refuses_unknown_keys(
     assert lines[0].startswith("servers,option,years,total,per_useful_gpu_hour,utilization,")
     assert len(lines) == 1 + 2 * 2 * 2  # points x options x horizons
 
+    parquet = tmp_path / "o.parquet"
+    assert main([*base, "--vary", "servers=4,2", "--out", str(parquet)]) == 0
+    assert "2 points: 0 computed, 2 stored already" in capsys.readouterr().err
+    frame = pd.read_parquet(parquet)
+    assert frame["servers"].tolist() == [4] * 4 + [2] * 4
+    assert frame["total"].tolist()[4] == printed[0]["options"][0]["total"]
+
     assert main([*base, "--vary", "servers=2", "--target", "p95_wait=0.5h"]) == 0
-    out = capsys.readouterr().out
-    assert out.startswith("smallest servers meeting p95_wait=0.5h for self-hosted: ")
-    assert "held fixed: 128 x H800" in out
+    captured = capsys.readouterr()
+    assert captured.out.startswith("smallest servers meeting p95_wait=0.5h for self-hosted: ")
+    assert "held fixed: 128 x H800" in captured.out
+    assert "search: servers=8: p95_wait 0.00 h, meets" in captured.err
 
     assert main([*base, "--vary", "placment=spread"]) == 2
     assert "did you mean placement" in capsys.readouterr().err

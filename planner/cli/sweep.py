@@ -146,10 +146,18 @@ def _search(
 
     target = parse_target(args.target, args.option)
     others = [(k, v) for k, v in varied if k != args.size]
-    progress = _progress()
+    started = time.monotonic()
 
     def evaluate(points: list["Point"]) -> list["PointResult"]:
-        return list(run_sweep(con, sweep, points, on_point=progress).results)
+        results = list(run_sweep(con, sweep, points).results)
+        for r in results:  # progress: each point as the bisection tries it
+            wait = target.wait_of(r)
+            shown = "no waits" if wait is None else f"{target.stat} {wait / 3600:,.2f} h"
+            verdict = "meets" if target.met_by(r) else "misses"
+            point = " ".join(f"{k}={v}" for k, v in r.point)
+            spent = time.monotonic() - started
+            print(f"search: {point}: {shown}, {verdict} ({spent:,.1f} s)", file=sys.stderr)
+        return results
 
     return [
         smallest(sweep.scenario, args.size, target, evaluate, fixed)

@@ -32,11 +32,14 @@ class Target:
     seconds: float
     option: str = "self-hosted"
 
+    def wait_of(self, result: PointResult) -> float | None:
+        """The option's wait statistic over the first horizon, in seconds."""
+        return _wait(result.option(self.option), self.stat)
+
     def met_by(self, result: PointResult) -> bool:
         """Whether the option's wait over the first horizon is at most the target (a point
         without waits, where no job of the scope ran, does not meet it)."""
-        found = result.option(self.option)
-        wait = _wait(found, self.stat)
+        wait = self.wait_of(result)
         return wait is not None and wait <= self.seconds
 
 
@@ -99,9 +102,7 @@ def _search(
     scenario: TcoScenario,
     pool: int,
 ) -> Search:
-    held = tuple(
-        f"{p.servers} x {p.gpu}" for k, p in enumerate(scenario.self_hosted) if k != pool
-    )
+    held = tuple(f"{p.servers} x {p.gpu}" for k, p in enumerate(scenario.self_hosted) if k != pool)
     ordered = tuple(tried[n] for n in sorted(tried))
     return Search(key, answer, ordered, max(tried), held)
 
