@@ -130,69 +130,57 @@ def bill_rows(
     out: Writer, bill: CloudBillInputs, name: str, tag: str, *, prices: Prices, hours: str
 ) -> tuple[BillNames, Pending | None]:
     """The bill's inputs as rows (`name` prefixes their names, `tag` labels them)."""
-    lang = out.book.lang
-    replay = out.source("replay")
     names = BillNames(hours=hours)
     for j, line in enumerate(bill.compute, start=1):
-        label = text("report.wb.in.quantity", lang, name=tag, sku=line.sku, unit=line.unit)
-        quantity = out.input(
-            label,
-            line.quantity_per_month,
-            "hours",
-            f"{name}_qty{j}",
-            unit=f"{line.unit}s",
-            source=replay,
-        )
-        share = ""
-        if line.rerun_share:
-            label = text("report.wb.in.rerun", lang, name=tag, sku=line.sku)
-            share = out.input(
-                label,
-                line.rerun_share,
-                "percent",
-                f"{name}_rerun{j}",
-                unit=out.unit("share"),
-                source=replay,
-            )
+        quantity, share = _sku_rows(out, line, f"{name}_qty{j}", f"{name}_rerun{j}", tag)
         names.lines.append((quantity, share, prices[(line.sku, line.price)]))
     if bill.committed_gpus:
         names.committed = _commitment(out, bill, name, tag, names)
     for j, line in enumerate(bill.cpu, start=1):
-        label = text("report.wb.in.cpu_qty", lang, name=tag, unit=line.unit)
-        quantity = out.input(
-            label,
-            line.quantity_per_month,
-            "hours",
-            f"{name}_cpu{j}",
-            unit=f"{line.unit}s",
-            source=replay,
-        )
-        label = text("report.wb.in.cpu_price", lang, name=tag, unit=line.unit)
-        unit = f"{out.book.currency} / {line.unit}"
-        price = out.input(
-            label,
-            line.price,
-            "rate",
-            f"{name}_cpu_price{j}",
-            unit=unit,
-            source=out.source("cloud_terms"),
-        )
-        names.cpu.append((quantity, price))
+        names.cpu.append(_cpu_rows(out, line, f"{name}_cpu{j}", tag))
     for line in bill.data:
         names.data[line.sku] = _data(out, line, name, tag)
     for category, amount in bill.other.items():
-        what = text(f"report.cat.{category}", lang) if category in PARTS[:-1] else category
-        label = text("report.wb.in.stated", lang, name=tag, what=what)
+        what = category
+        if category in PARTS[:-1]:
+            what = text(f"report.cat.{category}", out.book.lang)
+        label = text("report.wb.in.stated", out.book.lang, name=tag, what=what)
+        unit, source = out.unit("per_month"), out.source("model_amount")
         names.other[category] = out.input(
-            label,
-            amount,
-            "money",
-            f"{name}_{category}",
-            unit=out.unit("per_month"),
-            source=out.source("model_amount"),
+            label, amount, "money", f"{name}_{category}", unit=unit, source=source
         )
     pending = Pending(bill, names, name, tag) if bill.committed_gpus and bill.levels else None
     return names, pending
+
+
+def _sku_rows(
+    out: Writer, line: PricedQuantity, quantity_name: str, share_name: str, tag: str
+) -> tuple[str, str]:
+    """A SKU's units a month and (on spot) the share re-run; their names ("" for none)."""
+    lang, replay = out.book.lang, out.source("replay")
+    label = text("report.wb.in.quantity", lang, name=tag, sku=line.sku, unit=line.unit)
+    unit = f"{line.unit}s"
+    quantity = out.input(
+        label, line.quantity_per_month, "hours", quantity_name, unit=unit, source=replay
+    )
+    if not line.rerun_share:
+        return quantity, ""
+    label = text("report.wb.in.rerun", lang, name=tag, sku=line.sku)
+    unit = out.unit("share")
+    share = out.input(label, line.rerun_share, "percent", share_name, unit=unit, source=replay)
+    return quantity, share
+
+
+def _cpu_rows(out: Writer, line: PricedQuantity, name: str, tag: str) -> tuple[str, str]:
+    """CPU-only jobs' vCPU-hours (or GiB-hours) a month and the rate per unit."""
+    lang = out.book.lang
+    label = text("report.wb.in.cpu_qty", lang, name=tag, unit=line.unit)
+    unit, replay = f"{line.unit}s", out.source("replay")
+    quantity = out.input(label, line.quantity_per_month, "hours", name, unit=unit, source=replay)
+    label = text("report.wb.in.cpu_price", lang, name=tag, unit=line.unit)
+    unit, source = f"{out.book.currency} / {line.unit}", out.source("cloud_terms")
+    price = out.input(label, line.price, "rate", f"{name}_price", unit=unit, source=source)
+    return quantity, price
 
 
 def _commitment(
