@@ -91,6 +91,8 @@ def test_a_value_the_scenario_refuses_names_the_key(sample: TcoScenario) -> None
         apply(sample, (("cloud[3].committed_gpus", 1),))
     with pytest.raises(ScenarioError, match="no self-hosted pool of V100"):
         parse_vary(["servers.V100=1"], sample)
+    with pytest.raises(ScenarioError, match="servers=0: give a whole number of servers"):
+        parse_vary(["servers=4,0"], sample)  # refused before any point is priced
 
 
 def test_a_target_reads_units() -> None:
@@ -189,6 +191,8 @@ def test_the_search_finds_the_grids_smallest_count_meeting_the_target(
     assert len(found.tried) <= 4  # bisection: 8, then at most 3 halvings, not 8 points
     assert sum(computed) == 0  # every point was stored by the grid
     assert found.held == ("128 x H800",)
+    with pytest.raises(ScenarioError, match="options are self-hosted, AWS H100 on-demand"):
+        smallest(sweep.scenario, "servers", Target("p95_wait", 60, "hybrid"), evaluate)
 
 
 # --- the command -----------------------------------------------------------------------------

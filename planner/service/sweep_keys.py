@@ -55,7 +55,10 @@ def parse_vary(texts: Sequence[str], scenario: TcoScenario) -> list[tuple[str, l
         if key in (k for k, _ in varied):
             raise ScenarioError(f"--vary {key} is given twice; give all its values in one --vary")
         check_key(scenario, key)
-        varied.append((key, list(dict.fromkeys(values))))
+        values = list(dict.fromkeys(values))
+        for value in values:  # a refused value stops the sweep before any point is priced
+            apply(scenario, ((key, value),))
+        varied.append((key, values))
     return varied
 
 

@@ -3,9 +3,10 @@ over server counts rather than a grid.
 
 The search assumes the wait falls (or stays) as servers are added: it brackets the answer
 between a count that misses the target and one that meets it (doubling from the scenario's
-count when that misses), then halves the bracket, so it prices about log2(count) points. Each
-point goes through `planner.service.sweep_run`, so it is stored and a repeated search prices
-nothing. The other pools stay as the scenario has them, and the answer says so.
+count when that misses, up to `GROWTH` times it), then halves the bracket, so it prices about
+log2(count) points. Each point goes through `planner.service.sweep_run`, so it is stored and
+a repeated search prices nothing. The other pools stay as the scenario has them, and the
+answer says so.
 """
 
 import re
@@ -19,6 +20,8 @@ from planner.service.sweep_point import OptionResult, PointResult
 
 STATS = {"p95_wait": "wait_p95_s", "mean_wait": "wait_mean_s", "p99_wait": "wait_p99_s"}
 _UNITS = {"s": 1.0, "m": 60.0, "min": 60.0, "h": 3600.0, "d": 86_400.0}
+GROWTH = 16
+"""The search tries at most this many times the scenario's servers (doubling from them)."""
 _TARGET = re.compile(r"^\s*([a-z0-9_]+)\s*=\s*([0-9]*\.?[0-9]+)\s*([a-z]*)\s*$")
 
 Evaluate = Callable[[list[Point]], list[PointResult]]
@@ -74,18 +77,20 @@ def smallest(
     """The fewest servers of `key`'s pool meeting `target`, the other varied keys at `fixed`."""
     pool = pool_of(scenario, key)
     start = scenario.self_hosted[pool].servers
+    ceiling = min(MAX_SERVERS, start * GROWTH)
     tried: dict[int, PointResult] = {}
 
     def meets(n: int) -> bool:
         if n not in tried:
             tried[n] = evaluate([((key, n), *fixed)])[0]
+            _check_option(tried[n], target.option)
         return target.met_by(tried[n])
 
     low, high = 0, start  # low misses (0 servers serve nothing), high is tried next
     while not meets(high):
-        if high >= MAX_SERVERS:
+        if high >= ceiling:
             return _search(key, None, tried, scenario, pool)
-        low, high = high, min(high * 2, MAX_SERVERS)
+        low, high = high, min(high * 2, ceiling)
     while high - low > 1:
         mid = (low + high) // 2
         if meets(mid):
@@ -105,6 +110,12 @@ def _search(
     held = tuple(f"{p.servers} x {p.gpu}" for k, p in enumerate(scenario.self_hosted) if k != pool)
     ordered = tuple(tried[n] for n in sorted(tried))
     return Search(key, answer, ordered, max(tried), held)
+
+
+def _check_option(result: PointResult, option: str) -> None:
+    names = list(dict.fromkeys(o.option for o in result.options))
+    if option not in names:
+        raise ScenarioError(f"--option {option}: the scenario's options are {', '.join(names)}")
 
 
 def _wait(option: OptionResult | None, stat: str) -> float | None:
