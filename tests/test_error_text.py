@@ -2,7 +2,7 @@
 in 简体中文 every coded error and every common validation problem reads in Chinese, with its
 line and column, its values filled in (never the English fallback)."""
 
-import re
+import ast
 import zipfile
 from pathlib import Path
 
@@ -21,8 +21,25 @@ from tests.pages.test_hostile_uploads_zh import english_phrases
 from tests.test_hostile_inputs import bomb_under
 
 ROOT = Path(__file__).resolve().parents[1]
-_CODED = re.compile(r'\.coded\(\s*"(\w+)"|CodedValueError\(.*?\n\s*"([a-z_]+)",\n', re.DOTALL)
-_CODE_OF_FLAG = re.compile(r'code = "(\w+)" if \w+ else "(\w+)"')
+
+
+def _codes(tree: ast.AST) -> set[str]:
+    """The codes a module raises: `.coded("x", ...)`, `CodedValueError(text, "x", ...)` and
+    `code = "x" if ... else "y"` (a code chosen, then passed on)."""
+    found = set()
+    for node in ast.walk(tree):
+        parts: list[ast.expr] = []
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            parts = node.args[:1] if node.func.attr == "coded" else []
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            parts = node.args[1:2] if node.func.id == "CodedValueError" else []
+        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.IfExp):
+            names = [t.id for t in node.targets if isinstance(t, ast.Name)]
+            parts = [node.value.body, node.value.orelse] if names == ["code"] else []
+        found |= {
+            p.value for p in parts if isinstance(p, ast.Constant) and isinstance(p.value, str)
+        }
+    return found
 
 
 def refusal(text: str, what: str = "scenario") -> PlannerError:
@@ -45,11 +62,17 @@ def chinese(err: BaseException) -> str:
 
 
 def test_every_code_the_planner_raises_has_a_chinese_text() -> None:
-    sources = [p.read_text(encoding="utf-8") for p in (ROOT / "planner").rglob("*.py")]
-    found = {code for text in sources for pair in _CODED.findall(text) for code in pair if code}
-    found |= {code for text in sources for pair in _CODE_OF_FLAG.findall(text) for code in pair}
+    found = set()
+    for path in (ROOT / "planner").rglob("*.py"):
+        found |= _codes(ast.parse(path.read_text(encoding="utf-8")))
 
-    assert {"yaml_tag", "too_many_nodes", "unpacked_too_big", "line_too_long"} <= found
+    assert {
+        "yaml_tag",
+        "too_many_nodes",
+        "unpacked_too_big",
+        "line_too_long",
+        "no_options",
+    } <= found
     assert sorted(c for c in found if c not in ZH and f"problem.{c}" not in ZH) == []
 
 
@@ -173,3 +196,13 @@ def test_a_long_line_and_an_unclosed_quote_name_their_line_in_chinese(tmp_path: 
     assert chinese(_refused_file(open_quote, small)).startswith(
         "quote.csv：从第 2 行开始的一行超过 1 KiB"
     )
+
+
+def test_the_scenario_validators_own_refusals_are_worded_in_chinese() -> None:
+    empty = invalid("name: t\n")
+    hybrid = invalid("name: t\nself_hosted: [{gpu: H100, servers: true}]\nhybrid: {cloud: x}\n")
+
+    assert chinese(empty) == (
+        "t.yaml：整个文件：请给出自有服务器（`self_hosted`）、云方案（`cloud`）或两者"
+    )
+    assert "`self_hosted.0.servers`：应为整数，而不是 true（第 2 行）" in chinese(hybrid)

@@ -20,7 +20,8 @@ node's state, so a few lines of YAML (10,000 pools of 100,000) must not ask for 
 def _not_a_boolean(value: object) -> object:
     """YAML's `true` is not 1: a count given as true/false is a mistake, not a number."""
     if isinstance(value, bool):
-        raise ValueError(f"expected a whole number, got {str(value).lower()}")  # noqa: TRY004
+        shown = str(value).lower()
+        raise CodedValueError(f"expected a whole number, got {shown}", "boolean_count", value=shown)
     return value
 
 
@@ -48,7 +49,7 @@ class NodePool(_Config):
     @model_validator(mode="after")
     def _gpu_type_when_gpus(self) -> Self:
         if self.gpus_per_node > 0 and not self.gpu_type:
-            raise ValueError("a pool with GPUs needs a gpu_type")
+            raise CodedValueError("a pool with GPUs needs a gpu_type", "pool_without_gpu_type")
         return self
 
 
@@ -102,11 +103,11 @@ class ClusterConfig(_Config):
     @model_validator(mode="after")
     def _not_empty_and_unique(self) -> Self:
         if not self.pools and not self.nodes:
-            raise ValueError("a cluster needs at least one pool or one node")
+            raise CodedValueError("a cluster needs at least one pool or one node", "empty_cluster")
         check_node_total(self.pools, self.nodes)
         ids = [spec.node_id for spec in self.node_specs()]
         if len(ids) != len(set(ids)):
-            raise ValueError("node ids must be unique")
+            raise CodedValueError("node ids must be unique", "duplicate_node_ids")
         return self
 
     def node_specs(self) -> list[NodeSpec]:

@@ -148,6 +148,46 @@ class HybridSpec(_Config):
     )
 
 
+class TeamGrowthSpec(_Config):
+    """A synthetic team that joins from a year on (`planner.synth.profiles` profiles)."""
+
+    name: str = Field(min_length=1, max_length=80, description="its queue")
+    profile: str = Field(min_length=1, description="philly, helios, llm or teams")
+    from_year: Whole = Field(default=1, ge=1, le=MAX_HORIZON_YEARS)
+    share: float = Field(gt=0, le=100, description="its GPU-hours as a share of the year's")
+    gpu: str = Field(default="", description="GPU type its jobs ask for (default: any)")
+
+
+class GrowthSpec(_Config):
+    """Demand growth over the horizon: each year's months are priced from that year's replay.
+
+    Year 1 is the trace's; `arrival_rate` gives each year's factor on the trace's arrival
+    rate (years past the list keep its last factor), `arrival_rate_per_year` compounds one."""
+
+    arrival_rate: tuple[Annotated[float, Field(ge=0, le=1000)], ...] = Field(
+        default=(), max_length=MAX_HORIZON_YEARS, description="factor per year, year 1 first"
+    )
+    arrival_rate_per_year: float | None = Field(
+        default=None, gt=0, le=100, description="year k's factor is this to the power k - 1"
+    )
+    add_team: TeamGrowthSpec | None = None
+    seed: int = Field(default=0, ge=0, description="the resampling's seed")
+
+    @model_validator(mode="after")
+    def _one_rate(self) -> Self:
+        if self.arrival_rate and self.arrival_rate_per_year is not None:
+            raise ValueError("give `arrival_rate` (per year) or `arrival_rate_per_year`, not both")
+        return self
+
+    def factor(self, year: int) -> float:
+        """Year `year`'s (1 = the trace's) factor on the trace's arrival rate."""
+        if self.arrival_rate_per_year is not None:
+            return float(self.arrival_rate_per_year ** (year - 1))
+        if self.arrival_rate:
+            return self.arrival_rate[min(year, len(self.arrival_rate)) - 1]
+        return 1.0
+
+
 class TcoScenario(_Config):
     name: str = ""
     currency: str = Field(default="USD", min_length=3, max_length=3)
@@ -200,6 +240,9 @@ class TcoScenario(_Config):
         description="whose waits the options report and the capacity target uses: gpu-jobs "
         "(jobs asking for GPUs), all-jobs or team:NAME (one queue's jobs)",
     )
+    growth: GrowthSpec | None = Field(
+        default=None, description="demand growth by year of the horizon (needs a trace)"
+    )
 
     @field_validator("self_hosted")
     @classmethod
@@ -219,20 +262,28 @@ class TcoScenario(_Config):
     @model_validator(mode="after")
     def _consistent(self) -> Self:
         if not self.self_hosted and not self.cloud:
-            raise ValueError("give servers to own (`self_hosted`), cloud options (`cloud`) or both")
+            raise CodedValueError(
+                "give servers to own (`self_hosted`), cloud options (`cloud`) or both", "no_options"
+            )
         if self.hybrid and not self.self_hosted:
-            raise ValueError("hybrid needs self-hosted servers to keep")
+            raise CodedValueError("hybrid needs self-hosted servers to keep", "hybrid_no_owned")
         if self.hybrid and not self.cloud:
-            raise ValueError("hybrid needs a cloud option to burst to")
+            raise CodedValueError("hybrid needs a cloud option to burst to", "hybrid_no_cloud")
         names = [c.label() for c in self.cloud]
         if self.hybrid and self.hybrid.cloud and self.hybrid.cloud not in names:
-            raise ValueError(f"hybrid.cloud '{self.hybrid.cloud}' is not a cloud option")
+            raise CodedValueError(
+                f"hybrid.cloud '{self.hybrid.cloud}' is not a cloud option",
+                "hybrid_unknown_cloud",
+                cloud=self.hybrid.cloud,
+            )
         owned = {p.gpu.upper() for p in self.self_hosted}
         for gpu, count in (self.hybrid.servers if self.hybrid else {}).items():
             if gpu.upper() not in owned or count < 0:
                 raise ValueError(f"hybrid.servers: '{gpu}: {count}' is not a self-hosted pool")
         if len(set(names)) != len(names):
-            raise ValueError("two cloud options have the same name: give them `name`s")
+            raise CodedValueError(
+                "two cloud options have the same name: give them `name`s", "duplicate_cloud_names"
+            )
         for key, value in self.speed.items():
             if "/" not in key or value <= 0:
                 raise ValueError(f"speed '{key}: {value}': write 'FAST/SLOW: factor > 0'")

@@ -82,6 +82,15 @@ ZH: dict[str, str] = {
         "共 {servers} 台服务器（{pools} 个池），超过规划器可回放和定价的 {limit} 台；"
         "最多描述这么多台"
     ),
+    "problem.boolean_count": "应为整数，而不是 {value}",
+    "problem.pool_without_gpu_type": "有 GPU 的节点池需要写明 `gpu_type`",
+    "problem.empty_cluster": "集群至少需要一个节点池或一个节点",
+    "problem.duplicate_node_ids": "节点 ID 不能重复",
+    "problem.no_options": "请给出自有服务器（`self_hosted`）、云方案（`cloud`）或两者",
+    "problem.hybrid_no_owned": "混合方案需要保留的自有服务器",
+    "problem.hybrid_no_cloud": "混合方案需要一个用于突发的云方案",
+    "problem.hybrid_unknown_cloud": "`hybrid.cloud` 的 '{cloud}' 不是任何一个云方案",
+    "problem.duplicate_cloud_names": "两个云方案同名：请用 `name` 为它们命名",
     # job history and node list files (planner/ingest)
     "header_too_long": (
         "{file}：第一行（表头）超过 {limit}；作业历史的表头列出列名远用不了这么长：是否选错了文件？"
