@@ -616,3 +616,21 @@ def test_a_changed_tariff_moves_the_tornado_base_and_its_cases(
     ]
     assert len(moved) >= 6
     assert min(abs(m) for m in moved) > 1.0  # every live case follows the tariff
+
+
+def test_two_scenarios_each_get_their_live_tornado(
+    reports: dict[str, TcoReport], recalculated: dict[str, Workbook]
+) -> None:
+    """The Compare page's workbook: each scenario's cases in its own block, on its own
+    sheets and names."""
+    rows = _tornado(recalculated["two"])
+    expected = [
+        (tag, bar)
+        for tag, name in (("A", "worked"), ("B", "taxed"))
+        for bar in (reports[name].sensitivity.bars if reports[name].sensitivity else ())
+    ]
+    assert len(rows) == len(expected)
+    for row, (tag, bar) in zip(rows, expected, strict=True):
+        assert row[0] == tag
+        assert row[SENS["low"] - 1] == pytest.approx(bar.low, abs=CENT), (tag, bar.driver)
+        assert row[SENS["high"] - 1] == pytest.approx(bar.high, abs=CENT), (tag, bar.driver)
