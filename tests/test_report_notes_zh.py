@@ -96,6 +96,9 @@ def test_the_chinese_workbook_says_every_note_in_chinese_and_none_in_english(
         assert worded(note, "zh") in notes, note.code
         assert not [c for c in cells if str(note) in c], note.code
     assert PLAIN in notes
+    sources = {str(c.value) for c in book["假设"]["D"]}
+    assert {"模型默认值（参考资料 2.1）", "场景覆盖值"} <= sources  # where each input came from
+    assert not [c for c in cells if c in {"model default (reference 2.1)", "scenario override"}]
     prices = {str(c.value) for c in book["所用价格"]["B"][1:]}
     assert {"服务器 8xH100", "AWS p5.48xlarge（按需）"} <= prices  # price names worded too
     assert not [c for c in cells if "(on_demand)" in c or "server 8xH100" in c]

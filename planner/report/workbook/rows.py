@@ -3,6 +3,7 @@ confidence, defined name), its value cell a workbook name the formula sheets use
 
 from openpyxl.worksheet.worksheet import Worksheet
 
+from planner.core.notes import worded
 from planner.report.cells import Kind
 from planner.report.text import text
 from planner.report.workbook.book import BOLD, INPUT, Book, put, put_text
@@ -38,7 +39,7 @@ class Writer:
         put_text(sheet.cell(r, 1), label)
         put(sheet.cell(r, 2), value, kind, self.book.currency).font = INPUT
         for k, item in enumerate((unit, *source), start=3):
-            put_text(sheet.cell(r, k), item)
+            put_text(sheet.cell(r, k), worded(item, self.book.lang))  # a coded source note
         defined = self.book.define(self.prefix + name, sheet, sheet.cell(r, 2))
         put_text(sheet.cell(r, 7), defined)
         self.row += 1
