@@ -80,6 +80,7 @@ def tco_lines(r: TcoReport) -> list[str]:
             f"self-hosted: {_money(r.cost_per_installed_gpu_hour, cur)} per installed "
             f"GPU-hour, {_money(r.cost_per_allocated_gpu_hour, cur)} per allocated GPU-hour",
         ]
+    lines += _demand_lines(r)
     for name, value in r.break_even_utilization.items():
         shown = "never" if value is None else f"{value:.1%}"
         lines.append(f"  break-even utilization vs {name}: {shown}")
@@ -93,6 +94,8 @@ def tco_lines(r: TcoReport) -> list[str]:
             )
             if o.ledger is not None:
                 lines.append(f"    ledger: {_ledger_line(o.ledger.gpu_hours)}")
+            if r.demand_by_year:
+                lines.append(f"    P&L by year: {_by_year(o.monthly_pnl)}")
         for c in horizon.comparisons:
             month = c.break_even_month
             lines.append(
@@ -102,6 +105,24 @@ def tco_lines(r: TcoReport) -> list[str]:
     lines.append(f"scope: {_SCOPES.get(r.scope, r.scope)}")
     lines += [f"note: {n}" for n in r.notes]
     return lines
+
+
+def _demand_lines(r: TcoReport) -> list[str]:
+    """Each year's demand when the scenario grows it (`growth:`), so a user can recompute."""
+    lines = ["demand by year (jobs in scope, GPU-hours over the trace's span, a month of it):"]
+    for y in r.demand_by_year or ():
+        team = f", {y.team_jobs:,} of a synthetic team" if y.team_jobs else ""
+        lines.append(
+            f"  year {y.year}: arrival rate x{y.arrival_rate:g}, {y.jobs:,} jobs{team}, "
+            f"{y.gpu_hours:,.1f} GPU-h, {y.gpu_hours_per_month:,.0f} GPU-h/month"
+        )
+    return lines if r.demand_by_year else []
+
+
+def _by_year(monthly: tuple[float, ...]) -> str:
+    """'1: 1,200.00, 2: 2,400.00': the monthly P&L summed year by year."""
+    years = (monthly[k : k + 12] for k in range(0, len(monthly), 12))
+    return ", ".join(f"{n}: {sum(part):,.2f}" for n, part in enumerate(years, start=1))
 
 
 _SCOPES = {

@@ -35,6 +35,15 @@ ENGLISH: dict[str, str] = {
         "useful GPU-hours differ: self-hosted {owned}/month, hybrid {hybrid}/month (jobs "
         "unfinished or unschedulable on prem)"
     ),
+    "growth_applied": (
+        "demand grows by year ({factors} the trace's arrival rate, seed {seed}): each year's "
+        "months are priced from that year's replay and cloud bills; break-even utilization, "
+        "the sensitivity and the chargeback are year 1's"
+    ),
+    "growth_team": (
+        "team {team} ({profile} profile) joins in year {year} with {share} of each year's "
+        "GPU-hours on top: {jobs} synthetic jobs in all"
+    ),
     "sensitivity_output": "NPV of buying vs {option}, {years} years",
     "server": "server {name}",
     "assumption": "assumption {name}",
@@ -54,6 +63,16 @@ ENGLISH: dict[str, str] = {
     "offer": "{provider} {instance} ({plan})",
     "offer_derived": "{provider} {instance} ({plan} from {base})",
     **{f"plan_{model}": model for model in get_args(PricingModel)},
+    "calibrated": (
+        "calibrated on {fitted_on}: validation window p50 {p50}, p90 {p90}, p99 {p99} of "
+        "observed; withdrawn {withdrawn}"
+    ),
+    "calibrated_verdict": (
+        "calibrated on {fitted_on}: validation window p50 {p50}, p90 {p90}, p99 {p99} of "
+        "observed; withdrawn {withdrawn}; {verdict}"
+    ),
+    "a_history": "a history",
+    "not_available": "n/a",
     "source_override": "scenario override",
     "source_default": "model default (reference 2.1)",
     "source_book": "{set}: {source}",
@@ -84,6 +103,14 @@ CHINESE: dict[str, str] = {
         "有效 GPU 小时不同：自建每月 {owned}，混合每月 {hybrid}"
         "（部分作业在自有集群上未完成或无法调度）"
     ),
+    "growth_applied": (
+        "需求逐年增长（到达率为作业轨迹的 {factors}，随机种子 {seed}）：每年各月按当年的"
+        "重放和云账单计价；盈亏平衡利用率、敏感性分析和费用分摊按第 1 年计算"
+    ),
+    "growth_team": (
+        "团队 {team}（{profile} 画像）从第 {year} 年起加入，每年在原有基础上增加 {share} 的 "
+        "GPU 小时：共 {jobs} 个合成作业"
+    ),
     "sensitivity_output": "相对 {option} 购买的 NPV（{years} 年）",
     "server": "服务器 {name}",
     "assumption": "假设 {name}",
@@ -107,6 +134,16 @@ CHINESE: dict[str, str] = {
     "plan_subscription": "包年包月",
     "plan_capacity_block": "容量块",
     "plan_quote": "报价",
+    "calibrated": (
+        "已按 {fitted_on} 校准：验证窗口内 p50 为实测的 {p50}、p90 为 {p90}、p99 为 {p99}；"
+        "撤回为 {withdrawn}"
+    ),
+    "calibrated_verdict": (
+        "已按 {fitted_on} 校准：验证窗口内 p50 为实测的 {p50}、p90 为 {p90}、p99 为 {p99}；"
+        "撤回为 {withdrawn}；{verdict}"
+    ),
+    "a_history": "一段作业历史",
+    "not_available": "无",
     "source_override": "场景覆盖值",
     "source_default": "模型默认值（参考资料 2.1）",
     "source_book": "{set}：{source}",

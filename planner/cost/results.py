@@ -16,6 +16,7 @@ from planner.cost.inputs import TcoInputs
 from planner.cost.ledger import Ledger
 from planner.cost.scope import LeftOut
 from planner.cost.tco import Comparison
+from planner.cost.year_demand import YearDemand
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +118,8 @@ class TcoReport:
     inputs: TcoInputs | None = field(default=None, metadata=OMIT)
     """What the options were priced from (assumptions, replay quantities, bills), for the
     workbook's formulas; None in a hand-made report or one saved before it was recorded."""
+    demand_by_year: tuple[YearDemand, ...] | None = field(default=None, metadata=OMIT)
+    """Each year's demand when the scenario grows it (`growth:`); None: year 1 repeated."""
 
     @property
     def owns_servers(self) -> bool:

@@ -39,6 +39,7 @@ from planner.engine.metrics import summarize, useful_gpu_hours
 from planner.engine.policy import Policy
 from planner.engine.summary import ReplaySummary
 from planner.ingest import IngestOptions
+from planner.service.growth import grown_report
 from planner.service.replay import load_jobs, resolve_trace, with_volcano_queues
 from planner.service.tco_inputs import Inputs, bare_metal, cpu_rate, load_inputs, per_gpu_hour, skus
 from planner.service.tco_record import HYBRID_BURST, record
@@ -72,7 +73,10 @@ def tco_of_jobs(
 ) -> TcoReport:
     """The TCO report on `jobs` already loaded (None: the demand is a utilization); only the
     jobs in the scenario's scope are priced, the same ones by every option. `summaries`, if
-    given, receives each owned option's replay summary (for `planner sweep`'s percentiles)."""
+    given, receives each owned option's replay summary (for `planner sweep`'s percentiles);
+    with `growth`, year 1's replays (`planner.service.growth` prices each year)."""
+    if scenario.growth is not None:
+        return _grown(con, scenario, jobs, today=today, summaries=summaries)
     inputs = load_inputs(con, scenario, today)
     if summaries is not None:
         inputs.replays = summaries  # filled as the options are replayed
@@ -107,6 +111,26 @@ def tco_of_jobs(
         chargeback=charged,
         inputs=record(con, scenario, inputs, owned=owning, rented=rented, scale=scale),
     )
+
+
+def _grown(
+    con: Connection,
+    scenario: TcoScenario,
+    jobs: list[Job] | None,
+    *,
+    today: date | None,
+    summaries: dict[str, ReplaySummary] | None,
+) -> TcoReport:
+    if jobs is None:
+        raise ScenarioError(
+            "`growth` needs a trace (`trace:` or --trace): it grows the trace's jobs year by year"
+        )
+
+    def price_year(plain: TcoScenario, year_jobs: list[Job], first: bool) -> TcoReport:
+        kept = summaries if first else None
+        return tco_of_jobs(con, plain, year_jobs, today=today, summaries=kept)
+
+    return grown_report(scenario, jobs, price_year)
 
 
 # --- demand without a trace --------------------------------------------------------------------

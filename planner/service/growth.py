@@ -1,0 +1,135 @@
+"""`planner tco` over growing demand: one replay and set of bills per year, spliced.
+
+Each year k of the longest horizon gets its own jobs (`planner.synth.growth.grow_year`: the
+trace with the arrival rate scaled, and a synthetic team from its year on) and a whole TCO
+report on them (`price_year`, the usual `tco_of_jobs`), over the horizons the splice needs
+(`planner.cost.growth.year_horizons`); `planner.cost.growth.splice` takes year k's months from
+year k's report for every option, so the owned replay, the hybrid's and every cloud bill move
+with the demand, and each month's ledger balances as it does without growth. Year 1 is the
+trace itself when its factor is 1 and no team joins in year 1: the months of year 1 are
+exactly the report without growth.
+"""
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from planner.core.errors import ScenarioError
+from planner.core.model import Job
+from planner.core.notes import note
+from planner.cost import tco
+from planner.cost.baremetal import HOURS_PER_MONTH
+from planner.cost.growth import splice, year_horizons, years_of
+from planner.cost.results import TcoReport
+from planner.cost.scenario import GrowthSpec, TcoScenario
+from planner.cost.scope import is_cpu_only, scoped_jobs
+from planner.cost.year_demand import YearDemand
+from planner.synth.growth import TeamPlan, YearJobs, grow_year
+
+PriceYear = Callable[[TcoScenario, list[Job], bool], TcoReport]
+"""Prices one year's jobs under a scenario without growth (True: year 1, which keeps the
+caller's extras such as the replay summaries)."""
+
+
+def grown_report(scenario: TcoScenario, jobs: list[Job], price_year: PriceYear) -> TcoReport:
+    """The TCO report of `scenario` (with `growth`) on `jobs`, year by year."""
+    growth = scenario.growth
+    assert growth is not None  # the caller routes only growing scenarios here
+    horizons = tco.horizons_months(scenario.horizons_years)
+    years = [year_jobs(scenario, jobs, k) for k in range(1, years_of(horizons) + 1)]
+    by_year = tuple(_year_demand(scenario, y) for y in years)
+    if all(y.jobs is jobs for y in years):  # no year differs: today's report, to the bit
+        today = price_year(scenario.model_copy(update={"growth": None}), jobs, True)
+        return replace(today, demand_by_year=by_year)
+    reports = []
+    for grown in years:
+        months = year_horizons(horizons, grown.year)
+        plain = scenario.model_copy(
+            update={"growth": None, "horizons_years": tuple(m / 12 for m in months)}
+        )
+        reports.append(price_year(plain, grown.jobs, grown.year == 1))
+    spliced = splice(reports, horizons, scenario.discount_rate)
+    first = reports[0]
+    head = spliced[0].options[0]
+    notes = [*first.notes, *_notes(growth, years)]
+    notes += [n for r in reports[1:] for n in r.notes]
+    return replace(
+        first,
+        horizons=spliced,
+        cost_per_useful_gpu_hour=head.cost_per_useful_gpu_hour,
+        cost_per_installed_gpu_hour=head.cost_per_installed_gpu_hour,
+        cost_per_allocated_gpu_hour=head.cost_per_allocated_gpu_hour,
+        notes=tuple(dict.fromkeys(notes)),
+        demand_by_year=by_year,
+        # the workbook's formulas rebuild one month of year 1 and repeat it: with growth it
+        # shows the model's values instead (inputs None), as a report saved before inputs were
+        inputs=None,
+    )
+
+
+def year_jobs(scenario: TcoScenario, jobs: list[Job], year: int) -> YearJobs:
+    """Year `year`'s jobs (1 = the trace's) under the scenario's `growth`. Only the jobs in
+    its scope grow (the span they cover stays); CPU-only jobs left out are kept as they are,
+    so each year's report says the same about them."""
+    growth = scenario.growth
+    assert growth is not None
+    spec = growth.add_team
+    team = None
+    if spec is not None and year >= spec.from_year:
+        team = TeamPlan(spec.name, spec.profile, spec.share, spec.gpu)
+    factor = growth.factor(year)
+    if factor == 1.0 and team is None:
+        return YearJobs(year, factor, jobs)  # the trace itself, in its own order
+    kept = [j for j in jobs if not _left_out(scenario, j)]
+    try:
+        grown = grow_year(kept, year, factor, growth.seed, team)
+    except ScenarioError as err:  # an unknown profile names the known ones
+        raise ScenarioError(f"growth.add_team: {err}") from None
+    rest = [j for j in jobs if _left_out(scenario, j)]
+    return replace(grown, jobs=grown.jobs + rest)
+
+
+def _left_out(scenario: TcoScenario, job: Job) -> bool:
+    return scenario.scope == "gpu-jobs" and is_cpu_only(job)
+
+
+def _year_demand(scenario: TcoScenario, grown: YearJobs) -> YearDemand:
+    """The year's jobs in the scenario's scope, as every option prices them."""
+    jobs = scoped_jobs(scenario, grown.jobs).jobs
+    gpu_hours = sum(j.gpu_hours for j in jobs)
+    span_h = _span_hours(jobs)
+    return YearDemand(
+        year=grown.year,
+        arrival_rate=grown.arrival_rate,
+        jobs=len(jobs),
+        gpu_hours=gpu_hours,
+        gpu_hours_per_month=gpu_hours * HOURS_PER_MONTH / span_h if span_h else 0.0,
+        team_jobs=grown.team_jobs,
+    )
+
+
+def _span_hours(jobs: list[Job]) -> float:
+    """As the TCO's: first submit to last end, at least an hour (0 with no jobs)."""
+    if not jobs:
+        return 0.0
+    start = min(j.submit_s for j in jobs)
+    end = max(j.submit_s + j.duration_s for j in jobs)
+    return max(end - start, 3600.0) / 3600.0
+
+
+def _notes(growth: GrowthSpec, years: list[YearJobs]) -> list[str]:
+    factors = ", ".join(f"x{y.arrival_rate:g}" for y in years)
+    notes: list[str] = [note("growth_applied", factors=factors, seed=growth.seed)]
+    team = growth.add_team
+    if team is not None:
+        added = sum(y.team_jobs for y in years)
+        notes.append(
+            note(
+                "growth_team",
+                team=team.name,
+                profile=team.profile,
+                year=team.from_year,
+                share=f"{team.share:.0%}",
+                jobs=f"{added:,}",
+            )
+        )
+    return notes

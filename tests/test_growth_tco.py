@@ -1,0 +1,212 @@
+"""TCO over growing demand: each year's months priced from that year's replay and bills, the
+ledger balanced, year 1 exactly today's, and `planner tco` showing each year's demand."""
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from planner.core.errors import ScenarioError
+from planner.core.file_access import LOCAL_FILES
+from planner.core.model import Job
+from planner.core.serialize import from_json, to_json
+from planner.cost.results import TcoReport
+from planner.cost.scenario import TcoScenario
+from planner.service.scenario_store import parse
+from planner.service.tco_run import tco_of_jobs
+from planner.store import open_store
+from tests.test_ledger import SETTINGS, _check_balanced, jobs_strategy
+
+TODAY = date(2026, 6, 1)
+SERVER = {"gpu": "A100", "servers": 2, "price": 100_000, "idle_kw": 1, "load_kw": 5, "max_kw": 6}
+RENT = {"name": "rent", "gpu": "A100", "price_per_gpu_hour": 2.0}
+# a day of 8-GPU jobs, one an hour for two hours each
+JOBS = [Job(f"j{i}", i * 3_600.0, 7_200.0, gpus=8.0, gpu_types=("A100",)) for i in range(24)]
+
+
+@pytest.fixture(scope="module")
+def book(tmp_path_factory: pytest.TempPathFactory) -> Iterator[duckdb.DuckDBPyConnection]:
+    con = open_store(Path(tmp_path_factory.mktemp("growth")) / "planner.duckdb")
+    yield con
+    con.close()
+
+
+def _scenario(**fields: Any) -> TcoScenario:
+    data = {
+        "horizons_years": [2, 1.5],
+        "self_hosted": [SERVER],
+        "cloud": [RENT],
+        "hybrid": {"burst_after_s": 600, "servers": {"A100": 1}},
+        "overrides": {"lead_time_months": 2},
+    } | fields
+    return TcoScenario.model_validate(data)
+
+
+_CASH_ONLY = {"capex", "tax_shield"}
+
+
+def _year(values: tuple[float, ...], year: int) -> float:
+    return sum(values[(year - 1) * 12 : year * 12])
+
+
+def test_no_growth_gives_exactly_todays_report(book: duckdb.DuckDBPyConnection) -> None:
+    today = tco_of_jobs(book, _scenario(), JOBS, today=TODAY)
+
+    for growth in ({"arrival_rate": [1.0]}, {"arrival_rate_per_year": 1.0}, {"seed": 3}):
+        grown = tco_of_jobs(book, _scenario(growth=growth), JOBS, today=TODAY)
+
+        assert grown.horizons == today.horizons
+        assert grown.cost_per_useful_gpu_hour == today.cost_per_useful_gpu_hour
+        assert grown.sensitivity == today.sensitivity
+        assert [y.gpu_hours for y in grown.demand_by_year or ()] == [384.0, 384.0]
+
+
+def test_year_one_months_are_todays_when_later_years_grow(
+    book: duckdb.DuckDBPyConnection,
+) -> None:
+    today = tco_of_jobs(book, _scenario(), JOBS, today=TODAY)
+
+    grown = tco_of_jobs(book, _scenario(growth={"arrival_rate": [1, 2]}), JOBS, today=TODAY)
+
+    for h_today, h_grown in zip(today.horizons, grown.horizons, strict=True):
+        for t, g in zip(h_today.options, h_grown.options, strict=True):
+            assert g.monthly_pnl[:12] == t.monthly_pnl[:12]
+            assert g.monthly_cash[:12] == t.monthly_cash[:12]
+            assert g.total > t.total  # year 2 costs more on every option
+    assert grown.sensitivity == today.sensitivity  # year 1's, as the note says
+    assert any("demand grows by year (x1, x2" in n for n in grown.notes)
+
+
+def test_cloud_on_demand_doubles_in_the_year_demand_doubles(
+    book: duckdb.DuckDBPyConnection,
+) -> None:
+    # by hand: 24 jobs x 8 GPUs x 2 h = 384 GPU-h over a span of 25 h, a month is 730/25 of
+    # it: 11,212.8 GPU-h at 2.00 = 22,425.60 a month, 269,107.20 in year 1; x2 jobs in year
+    # 2 (each job once more, shifted by whole weeks: none fit in a day, so at its own time)
+    scenario = TcoScenario.model_validate(
+        {"horizons_years": [2], "cloud": [RENT], "growth": {"arrival_rate": [1, 2], "seed": 9}}
+    )
+
+    report = tco_of_jobs(book, scenario, JOBS, today=TODAY)
+
+    rent = report.horizons[0].options[0]
+    assert _year(rent.monthly_pnl, 1) == pytest.approx(12 * 384 * 730 / 25 * 2.0)
+    assert _year(rent.monthly_pnl, 1) == pytest.approx(269_107.20)
+    assert _year(rent.monthly_pnl, 2) == pytest.approx(2 * _year(rent.monthly_pnl, 1))
+    assert rent.totals["cloud_compute"] == pytest.approx(3 * 269_107.20)
+    years = report.demand_by_year or ()
+    assert [(y.year, y.jobs, y.gpu_hours) for y in years] == [(1, 24, 384.0), (2, 48, 768.0)]
+    assert years[1].gpu_hours_per_month == pytest.approx(2 * 11_212.8)
+    assert rent.ledger is not None
+    assert rent.ledger.gpu_hours.demanded == pytest.approx(12 * 11_212.8 * 3)
+
+
+def test_each_year_replays_its_own_demand_on_the_owned_servers(
+    book: duckdb.DuckDBPyConnection,
+) -> None:
+    grown = tco_of_jobs(book, _scenario(growth={"arrival_rate_per_year": 2}), JOBS, today=TODAY)
+
+    owned, hybrid = grown.horizons[0].options[:2]
+    # energy follows each year's allocation; the hybrid (one server) bursts twice as much
+    energy = owned.pnl_by_category["energy"] if owned.pnl_by_category else ()
+    assert _year(energy, 2) > _year(energy, 1)
+    burst = hybrid.pnl_by_category["cloud_burst"] if hybrid.pnl_by_category else ()
+    assert _year(burst, 2) > 1.9 * _year(burst, 1) > 0
+    assert owned.wait_p95_s is not None
+
+
+@SETTINGS
+@given(jobs=jobs_strategy, lead=st.integers(0, 14), rate=st.sampled_from([0.5, 1.5, 2.0, 3.0]))
+def test_the_ledger_balances_with_growth(
+    book: duckdb.DuckDBPyConnection, jobs: list[Job], lead: int, rate: float
+) -> None:
+    scenario = _scenario(
+        overrides={"lead_time_months": lead},
+        growth={"arrival_rate_per_year": rate, "seed": 1},
+    )
+
+    report = tco_of_jobs(book, scenario, jobs, today=TODAY)
+
+    _check_balanced(report)
+    for horizon in report.horizons:
+        for option in horizon.options:
+            assert sum(option.monthly_pnl) == pytest.approx(option.total)
+            pnl = {k: v for k, v in option.totals.items() if k not in _CASH_ONLY}
+            assert sum(pnl.values()) == pytest.approx(option.total, rel=1e-9, abs=1e-6)
+
+
+def test_growth_needs_a_trace(book: duckdb.DuckDBPyConnection) -> None:
+    scenario = _scenario(hybrid=None, growth={"arrival_rate": [1, 2]})
+
+    with pytest.raises(ScenarioError, match="growth"):
+        tco_of_jobs(book, scenario, None, today=TODAY)
+
+
+def test_a_team_joins_from_its_year(book: duckdb.DuckDBPyConnection) -> None:
+    growth = {"add_team": {"name": "vision", "profile": "philly", "from_year": 2, "share": 0.5}}
+
+    report = tco_of_jobs(book, _scenario(growth=growth), JOBS, today=TODAY)
+
+    years = report.demand_by_year or ()
+    assert [y.team_jobs > 0 for y in years] == [False, True]
+    assert years[1].gpu_hours >= 1.5 * years[0].gpu_hours
+    assert any("team vision (philly profile) joins in year 2" in n for n in report.notes)
+
+
+@pytest.mark.parametrize(
+    ("yaml", "expected"),
+    [
+        ("growth: {arival_rate: [1, 2]}\n", "did you mean 'arrival_rate'"),
+        ("growth: {arrival_rate: [1, 2], arrival_rate_per_year: 2}\n", "not both"),
+        ("growth: {arrival_rate: [1, -2]}\n", "arrival_rate.1"),
+        ("growth: {add_team: {name: t, profile: llm, share: 0.5, from: 2}}\n", "from_year"),
+    ],
+)
+def test_bad_growth_is_refused_by_key(yaml: str, expected: str) -> None:
+    text = f"name: probe\nself_hosted: [{{gpu: H100, servers: 1}}]\n{yaml}"
+
+    with pytest.raises(ScenarioError, match=expected):
+        parse(text, "g.yaml", LOCAL_FILES)
+
+
+def test_planner_tco_prints_each_years_demand(tmp_path: Path) -> None:
+    trace = tmp_path / "t.csv"
+    rows = [f"j{i},{i * 3600},{7200},8,A100" for i in range(24)]
+    trace.write_text("job_id,submit_s,duration_s,gpus,gpu_type\n" + "\n".join(rows) + "\n")
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(
+        "cloud: [{name: rent, gpu: A100, price_per_gpu_hour: 2.0}]\n"
+        "horizons_years: [2]\ntrace: t.csv\ngrowth: {arrival_rate: [1, 2], seed: 4}\n"
+    )
+    command = [sys.executable, "-m", "planner", "tco", "--scenario", str(scenario)]
+    command += ["--db", str(tmp_path / "p.duckdb")]
+
+    text = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    data = json.loads(
+        subprocess.run([*command, "--json"], capture_output=True, text=True, check=True).stdout
+    )
+
+    assert "year 2: arrival rate x2, 48 jobs, 768.0 GPU-h" in text
+    assert "P&L by year: 1: 269,107.20, 2: 538,214.40" in text
+    assert [(y["year"], y["jobs"], y["gpu_hours"]) for y in data["demand_by_year"]] == [
+        (1, 24, 384.0),
+        (2, 48, 768.0),
+    ]
+    assert any(n.startswith("demand grows by year") for n in data["notes"])
+
+
+def test_each_years_demand_survives_a_json_round_trip(book: duckdb.DuckDBPyConnection) -> None:
+    report = tco_of_jobs(book, _scenario(growth={"arrival_rate": [1, 3]}), JOBS, today=TODAY)
+
+    again = from_json(TcoReport, json.loads(json.dumps(to_json(report))))
+
+    assert again.demand_by_year == report.demand_by_year
+    assert again.horizons[0].options[0].total == report.horizons[0].options[0].total
