@@ -5,6 +5,7 @@ import pickle
 import string
 
 from planner.core.notes import CHINESE, ENGLISH, Note, note, worded
+from planner.engine.calibration import CalibrationSpec, error_bar_text
 from planner.ui.i18n import note_text
 from planner.ui.text import CATALOGS
 
@@ -53,3 +54,25 @@ def test_the_reports_word_a_note_and_its_noted_values_without_the_app() -> None:
     )
     assert worded("typed by hand", "zh") == "typed by hand"
     assert worded(Note("an unknown code", "nope"), "zh") == "an unknown code"
+
+
+def test_a_calibrated_replays_error_bar_is_a_coded_note() -> None:
+    spec = CalibrationSpec.from_fit(
+        None,
+        fitted_on="",
+        fit_until_s=100.0,
+        validation_window_s=(100.0, 200.0),
+        validation={"p50_ratio": 1.0, "p90_ratio": None, "p99_ratio": 1.06, "verdict": ""},
+    )
+    bar = spec.error_bar()
+    assert bar is not None
+
+    said = error_bar_text(bar)
+
+    assert said == (
+        "calibrated on a history: validation window p50 x1.0, p90 n/a, p99 x1.06 of observed; "
+        "withdrawn n/a"
+    )
+    assert worded(said, "zh") == (
+        "已按 一段作业历史 校准：验证窗口内 p50 为实测的 x1.0、p90 为 无、p99 为 x1.06；撤回为 无"
+    )

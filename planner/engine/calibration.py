@@ -13,6 +13,7 @@ from typing import Annotated, Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from planner.core.notes import note
 from planner.engine.latency import SizeClasses, StartLatency
 from planner.engine.policy import MAX_SIMULATED_S
 from planner.engine.summary import CalibrationNote, ValidationRatios
@@ -160,16 +161,21 @@ class CalibrationSpec(_Config):
         )
 
 
-def error_bar_text(note: CalibrationNote) -> str:
-    """A calibrated replay's error bar in one line (`planner replay`, TCO notes)."""
-    v = note.validation
+def error_bar_text(bar: CalibrationNote) -> str:
+    """A calibrated replay's error bar in one line (`planner replay`, TCO notes): a coded
+    note, so the reports and pages can word it (the verdict stays as `planner twin` wrote it)."""
+    v = bar.validation
 
     def times(ratio: float | None) -> str:
-        return "n/a" if ratio is None else f"x{round(ratio, 2)}"
+        return note("not_available") if ratio is None else f"x{round(ratio, 2)}"
 
-    line = (
-        f"calibrated on {note.fitted_on or 'a history'}: validation window p50 "
-        f"{times(v.p50_ratio)}, p90 {times(v.p90_ratio)}, p99 {times(v.p99_ratio)} of "
-        f"observed; withdrawn {times(v.withdrawn_ratio)}"
-    )
-    return f"{line}; {v.verdict}" if v.verdict else line
+    said = {
+        "fitted_on": bar.fitted_on or note("a_history"),
+        "p50": times(v.p50_ratio),
+        "p90": times(v.p90_ratio),
+        "p99": times(v.p99_ratio),
+        "withdrawn": times(v.withdrawn_ratio),
+    }
+    if v.verdict:
+        return note("calibrated_verdict", **said, verdict=v.verdict)
+    return note("calibrated", **said)

@@ -7,6 +7,7 @@ from datetime import date
 
 from openpyxl.worksheet.worksheet import Worksheet
 
+from planner.core.notes import worded
 from planner.report.model import Report
 from planner.report.text import text
 from planner.report.workbook.book import (
@@ -43,7 +44,7 @@ def cover_sheet(book: Book, sheet: Worksheet, report: Report, live: Sequence[Liv
     for name, tco in report.sources:
         twin = tco.inputs.calibration if tco.inputs and tco.inputs.calibration else None
         label = text("report.wb.cover.twin", lang)
-        shown = twin or text("report.wb.cover.no_twin", lang)
+        shown = worded(twin, lang) if twin else text("report.wb.cover.no_twin", lang)
         rows.append((f"{label}: {name}" if many else label, shown))
     r = 3
     for text_label, value in rows:
