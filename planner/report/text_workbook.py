@@ -265,8 +265,8 @@ _PAIRS = {
     "report.wb.section.pools": ("Server pools", "服务器池"),
     "report.wb.section.cloud": ("Cloud prices (each once)", "云价格（每个一次）"),
     "report.wb.section.replay": (
-        "The replay's quantities a month, and amounts the model states",
-        "回放得到的每月数量，以及模型给定的金额",
+        "The replay's quantities a month, and each cloud bill's rates and commitment",
+        "回放得到的每月数量，以及各云账单的费率与承诺",
     ),
     "report.wb.pool.pool": ("Pool (GPU)", "服务器池（GPU）"),
     "report.wb.pool.servers": ("Servers", "服务器数"),
