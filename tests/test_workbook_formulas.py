@@ -28,7 +28,7 @@ from planner.core.serialize import from_json, to_json
 from planner.cost import cloud, finance, tco
 from planner.cost.baremetal import HOURS_PER_MONTH, BareMetal
 from planner.cost.cloud import CloudJob, Sku
-from planner.cost.inputs import TcoInputs
+from planner.cost.inputs import CloudBillInputs, TcoInputs
 from planner.cost.results import Horizon, OptionReport, TcoReport
 from planner.cost.scenario import TcoScenario
 from planner.report import build_report
@@ -97,6 +97,23 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, TcoReport]:
     return {k: from_json(TcoReport, to_json(r)) for k, r in found.items()}
 
 
+def _saved_before(report: TcoReport) -> TcoReport:
+    """`report` as saved before the bills' parts were recorded: SKU quantities only without
+    a commitment, every other part a stated monthly amount."""
+    assert report.inputs is not None
+    clouds = []
+    for c in report.inputs.clouds:
+        stated = {k: v for k, v in c.rented.per_month.items() if v}
+        committed = c.bill.committed_gpus
+        lines = () if committed else c.bill.compute
+        stated.pop("commitment", None)
+        if lines:
+            stated.pop("cloud_compute", None)
+        old = CloudBillInputs(lines, committed, c.bill.commit_price, stated)
+        clouds.append(replace(c, bill=old))
+    return replace(report, inputs=replace(report.inputs, clouds=tuple(clouds)))
+
+
 def _xlsx(report: TcoReport, horizon: int = 0) -> bytes:
     return write_xlsx(build_report([(report.scenario, report)], horizon, "en", TODAY))
 
@@ -129,6 +146,7 @@ def recalculated(
     files["mixed_on_demand"] = _changed(files["mixed"], {ON_DEMAND: 70.0})
     both = build_report([("A", reports["worked"]), ("B", reports["taxed"])], 0, "en", TODAY)
     files["two"] = write_xlsx(both)
+    files["cloud_saved_before"] = _xlsx(_saved_before(reports["cloud"]))
     paths = []
     for name, data in files.items():
         path = folder / f"{name}.xlsx"
@@ -565,3 +583,18 @@ def test_two_scenarios_each_get_their_live_tornado(
         assert row[0] == tag
         assert row[SENS["low"] - 1] == pytest.approx(bar.low, abs=CENT), (tag, bar.driver)
         assert row[SENS["high"] - 1] == pytest.approx(bar.high, abs=CENT), (tag, bar.driver)
+
+
+def test_a_report_saved_before_the_bills_parts_states_them_and_still_adds_up(
+    reports: dict[str, TcoReport], recalculated: dict[str, Workbook]
+) -> None:
+    """Saved JSON without the parts' quantities: the overflow is a stated amount (the
+    'other' column) and every option still recalculates to the model's cash."""
+    report, book = reports["cloud"], recalculated["cloud_saved_before"]
+    months = round(report.horizons[0].years * 12)
+    for o in report.horizons[0].options:
+        cash = _column(book, o.name, CLOUD_COL["cash"], months)
+        assert cash == pytest.approx(list(o.monthly_cash), abs=CENT)
+    reserved = report.horizons[0].options[1]
+    stated = sum(_column(book, reserved.name, CLOUD_COL["other"], months))
+    assert stated == pytest.approx(reserved.totals["overflow"], abs=CENT)
