@@ -10,7 +10,15 @@ from hypothesis import strategies as st
 
 from planner.core.errors import ScenarioError
 from planner.core.model import Job
-from planner.synth.growth import WEEK_S, TeamPlan, grow_year, scale_arrivals, team_jobs
+from planner.synth.growth import (
+    WEEK_S,
+    TeamPlan,
+    YearPlan,
+    grow_year,
+    scale_arrivals,
+    team_jobs,
+    time_warp,
+)
 
 jobs_strategy = st.lists(
     st.builds(
@@ -135,7 +143,7 @@ def test_a_team_adds_its_share_of_gpu_hours_inside_the_span() -> None:
 def test_a_year_with_a_team_counts_its_jobs() -> None:
     jobs = [Job(f"j{i}", i * 3_600.0, 3_600.0, gpus=2.0) for i in range(200)]
 
-    year = grow_year(jobs, 2, 2.0, 3, TeamPlan("t", "helios", 0.5))
+    year = grow_year(jobs, YearPlan(2, arrival_rate=2.0, seed=3, team=TeamPlan("t", "helios", 0.5)))
 
     assert year.team_jobs > 0
     assert len(year.jobs) == 400 + year.team_jobs
@@ -145,3 +153,33 @@ def test_a_year_with_a_team_counts_its_jobs() -> None:
 def test_an_unknown_profile_names_the_known_ones() -> None:
     with pytest.raises(ScenarioError, match="philly"):
         team_jobs([Job("a", 0.0, 3_600.0)], TeamPlan("t", "nope", 0.5), seed=0, year=1)
+
+
+@SETTINGS
+@given(jobs=jobs_strategy, factor=st.floats(0.2, 5.0))
+def test_a_time_warp_compresses_the_submit_times_and_keeps_the_jobs(
+    jobs: list[Job], factor: float
+) -> None:
+    warped = time_warp(jobs, factor)
+
+    start = min(j.submit_s for j in jobs)
+    for before, after in zip(jobs, warped, strict=True):
+        assert after.submit_s - start == pytest.approx((before.submit_s - start) / factor)
+        assert (after.job_id, after.duration_s, after.gpus) == (
+            before.job_id,
+            before.duration_s,
+            before.gpus,
+        )
+    assert time_warp(jobs, 1.0) == jobs
+
+
+def test_a_warped_year_fits_the_same_work_into_a_shorter_span() -> None:
+    # a job of a minute every hour for 100 hours: twice as fast, half the span
+    jobs = [Job(f"j{i}", i * 3_600.0, 60.0, gpus=1.0) for i in range(100)]
+
+    year = grow_year(jobs, YearPlan(2, time_warp=2.0))
+
+    start, end = _span(year.jobs)
+    assert end - start == pytest.approx(99 * 1_800.0 + 60.0)
+    assert _gpu_hours(year.jobs) == _gpu_hours(jobs)
+    assert year.time_warp == 2.0

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
 import pytest
@@ -24,6 +24,9 @@ from planner.service.scenario_store import parse
 from planner.service.tco_run import tco_of_jobs
 from planner.store import open_store
 from tests.test_ledger import SETTINGS, _check_balanced, jobs_strategy
+
+if TYPE_CHECKING:
+    from planner.engine.summary import ReplaySummary
 
 TODAY = date(2026, 6, 1)
 SERVER = {"gpu": "A100", "servers": 2, "price": 100_000, "idle_kw": 1, "load_kw": 5, "max_kw": 6}
@@ -210,3 +213,46 @@ def test_each_years_demand_survives_a_json_round_trip(book: duckdb.DuckDBPyConne
 
     assert again.demand_by_year == report.demand_by_year
     assert again.horizons[0].options[0].total == report.horizons[0].options[0].total
+
+
+def test_waits_and_the_replay_summaries_are_the_worst_years(
+    book: duckdb.DuckDBPyConnection,
+) -> None:
+    # one server for a day of 8-GPU jobs: queues grow with the demand, so year 3 is worst
+    scenario = _scenario(
+        hybrid=None, self_hosted=[SERVER | {"servers": 1}], growth={"arrival_rate": [1, 2, 3]}
+    )
+    summaries: dict[str, ReplaySummary] = {}
+    year_one: dict[str, ReplaySummary] = {}
+
+    report = tco_of_jobs(book, scenario, JOBS, today=TODAY, summaries=summaries)
+    tco_of_jobs(
+        book,
+        _scenario(hybrid=None, self_hosted=[SERVER | {"servers": 1}]),
+        JOBS,
+        today=TODAY,
+        summaries=year_one,
+    )
+
+    owned = report.horizons[0].options[0]
+    assert summaries["self-hosted"].wait_s.p95 == owned.wait_p95_s
+    assert summaries["self-hosted"].wait_s.mean == owned.wait_mean_s
+    assert owned.wait_p95_s is not None
+    assert owned.wait_p95_s > year_one["self-hosted"].wait_s.p95
+
+
+def test_a_time_warp_prices_the_same_jobs_in_a_shorter_span(
+    book: duckdb.DuckDBPyConnection,
+) -> None:
+    # 24 jobs an hour apart, 2 h each: span 25 h; warped x2 the span is 11.5 + 2 = 13.5 h
+    scenario = TcoScenario.model_validate(
+        {"horizons_years": [2], "cloud": [RENT], "growth": {"time_warp": [1, 2]}}
+    )
+
+    report = tco_of_jobs(book, scenario, JOBS, today=TODAY)
+
+    rent = report.horizons[0].options[0]
+    assert _year(rent.monthly_pnl, 2) == pytest.approx(12 * 384 * 730 / 13.5 * 2.0)
+    years = report.demand_by_year or ()
+    assert [(y.jobs, y.time_warp) for y in years] == [(24, 1.0), (24, 2.0)]
+    assert any(n.startswith("each year's clock runs faster") for n in report.notes)

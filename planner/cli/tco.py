@@ -68,15 +68,16 @@ def _write_files(args: argparse.Namespace, report: TcoReport) -> None:
 def tco_lines(r: TcoReport) -> list[str]:
     """`planner tco`'s text: the headline, each horizon's options and comparisons, notes."""
     cur = r.currency
+    per_month = "GPU-h/month in year 1" if r.demand_by_year else "GPU-h/month"
     if r.allocation is None:  # cloud only
         lines = [
             f"{r.scenario or 'TCO'}: cloud only, useful "
-            f"{r.useful_gpu_hours_per_month:,.0f} GPU-h/month"
+            f"{r.useful_gpu_hours_per_month:,.0f} {per_month}"
         ]
     else:
         lines = [
             f"{r.scenario or 'TCO'}: {r.installed_gpus} owned GPUs, allocation "
-            f"{r.allocation:.1%}, useful {r.useful_gpu_hours_per_month:,.0f} GPU-h/month",
+            f"{r.allocation:.1%}, useful {r.useful_gpu_hours_per_month:,.0f} {per_month}",
             f"self-hosted: {_money(r.cost_per_installed_gpu_hour, cur)} per installed "
             f"GPU-hour, {_money(r.cost_per_allocated_gpu_hour, cur)} per allocated GPU-hour",
         ]
@@ -112,8 +113,9 @@ def _demand_lines(r: TcoReport) -> list[str]:
     lines = ["demand by year (jobs in scope, GPU-hours over the trace's span, a month of it):"]
     for y in r.demand_by_year or ():
         team = f", {y.team_jobs:,} of a synthetic team" if y.team_jobs else ""
+        warp = f", time-warp x{y.time_warp:g}" if y.time_warp != 1.0 else ""
         lines.append(
-            f"  year {y.year}: arrival rate x{y.arrival_rate:g}, {y.jobs:,} jobs{team}, "
+            f"  year {y.year}: arrival rate x{y.arrival_rate:g}{warp}, {y.jobs:,} jobs{team}, "
             f"{y.gpu_hours:,.1f} GPU-h, {y.gpu_hours_per_month:,.0f} GPU-h/month"
         )
     return lines if r.demand_by_year else []

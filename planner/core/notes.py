@@ -40,6 +40,10 @@ ENGLISH: dict[str, str] = {
         "months are priced from that year's replay and cloud bills; break-even utilization, "
         "the sensitivity and the chargeback are year 1's"
     ),
+    "growth_warp": (
+        "each year's clock runs faster than the trace's ({factors}): the same jobs arrive in "
+        "a shorter span, so a month holds more of them"
+    ),
     "growth_team": (
         "team {team} ({profile} profile) joins in year {year} with {share} of each year's "
         "GPU-hours on top: {jobs} synthetic jobs in all"
@@ -106,6 +110,10 @@ CHINESE: dict[str, str] = {
     "growth_applied": (
         "需求逐年增长（到达率为作业轨迹的 {factors}，随机种子 {seed}）：每年各月按当年的"
         "重放和云账单计价；盈亏平衡利用率、敏感性分析和费用分摊按第 1 年计算"
+    ),
+    "growth_warp": (
+        "每年的时钟比作业轨迹快（{factors}）：同样的作业在更短的时间跨度内到达，"
+        "因此每月包含更多作业"
     ),
     "growth_team": (
         "团队 {team}（{profile} 画像）从第 {year} 年起加入，每年在原有基础上增加 {share} 的 "

@@ -9,8 +9,8 @@ are the difference of year k's report over 12k months and over 12(k-1) months: e
 cost depends on the month and the demand, never on the horizon's length, so the differences
 are exactly the year's months. Ratios (cost per useful, installed, allocated GPU-hour),
 equivalent annual cost and each comparison of buying against renting are recomputed from the
-spliced series; waits are the worst year's. Break-even utilization, the sensitivity and the
-chargeback stay year 1's (the report's notes say so).
+spliced series; waits are the worst year's (by p95, then mean: `worst_year`). Break-even
+utilization, the sensitivity and the chargeback stay year 1's (the report's notes say so).
 
 Pure: reports in, a report out. Which horizons each year's report needs: `year_horizons`.
 """
@@ -98,6 +98,7 @@ def _option(
     per_installed = base.cost_per_installed_gpu_hour
     installed = _own(base) / per_installed if per_installed else 0.0
     idle = None if base.idle_cost is None else summed(lambda o: o.idle_cost or 0.0)
+    worst = whole[worst_year([(o.wait_p95_s, o.wait_mean_s) for o in whole])]
     return replace(
         base,
         total=total,
@@ -112,8 +113,8 @@ def _option(
         equivalent_annual_cost=finance.equivalent_annual_cost(
             finance.npv(cash, rate), rate, months / MONTHS_PER_YEAR
         ),
-        wait_mean_s=_worst([o.wait_mean_s for o in whole]),
-        wait_p95_s=_worst([o.wait_p95_s for o in whole]),
+        wait_mean_s=worst.wait_mean_s,
+        wait_p95_s=worst.wait_p95_s,
         ledger=_ledger(by_year, segments, index),
         pnl_by_category=_by_category(whole, segments),
     )
@@ -134,9 +135,10 @@ def _allocated(option: OptionReport) -> float:
     return _own(option) / option.cost_per_allocated_gpu_hour
 
 
-def _worst(values: Sequence[float | None]) -> float | None:
-    known = [v for v in values if v is not None]
-    return max(known) if known else None
+def worst_year(waits: Sequence[tuple[float | None, float | None]]) -> int:
+    """The index of the year with the longest (p95, mean) wait; the first of equals."""
+    keys = [(p95 or 0.0, mean or 0.0) for p95, mean in waits]
+    return keys.index(max(keys))
 
 
 def _by_category(

@@ -162,13 +162,19 @@ class GrowthSpec(_Config):
     """Demand growth over the horizon: each year's months are priced from that year's replay.
 
     Year 1 is the trace's; `arrival_rate` gives each year's factor on the trace's arrival
-    rate (years past the list keep its last factor), `arrival_rate_per_year` compounds one."""
+    rate (years past the list keep its last factor), `arrival_rate_per_year` compounds one;
+    `time_warp` runs each year's clock faster (the same jobs in a shorter span)."""
 
     arrival_rate: tuple[Annotated[float, Field(ge=0, le=1000)], ...] = Field(
         default=(), max_length=MAX_HORIZON_YEARS, description="factor per year, year 1 first"
     )
     arrival_rate_per_year: float | None = Field(
         default=None, gt=0, le=100, description="year k's factor is this to the power k - 1"
+    )
+    time_warp: tuple[Annotated[float, Field(gt=0, le=1000)], ...] = Field(
+        default=(),
+        max_length=MAX_HORIZON_YEARS,
+        description="per year, year 1 first: the trace's clock runs this much faster",
     )
     add_team: TeamGrowthSpec | None = None
     seed: int = Field(default=0, ge=0, description="the resampling's seed")
@@ -186,6 +192,10 @@ class GrowthSpec(_Config):
         if self.arrival_rate:
             return self.arrival_rate[min(year, len(self.arrival_rate)) - 1]
         return 1.0
+
+    def warp(self, year: int) -> float:
+        """Year `year`'s time-warp (years past the list keep its last one)."""
+        return self.time_warp[min(year, len(self.time_warp)) - 1] if self.time_warp else 1.0
 
 
 class TcoScenario(_Config):

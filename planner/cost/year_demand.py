@@ -20,3 +20,5 @@ class YearDemand:
     """`gpu_hours` scaled to a 730-hour month, as the costs are."""
     team_jobs: int = 0
     """Jobs of the synthetic team added (`growth.add_team`)."""
+    time_warp: float = 1.0
+    """How much faster the year's clock runs than the trace's (`growth.time_warp`)."""

@@ -18,35 +18,48 @@ from planner.core.model import Job
 from planner.core.notes import note
 from planner.cost import tco
 from planner.cost.baremetal import HOURS_PER_MONTH
-from planner.cost.growth import splice, year_horizons, years_of
+from planner.cost.growth import splice, worst_year, year_horizons, years_of
 from planner.cost.results import TcoReport
 from planner.cost.scenario import GrowthSpec, TcoScenario
 from planner.cost.scope import is_cpu_only, scoped_jobs
 from planner.cost.year_demand import YearDemand
-from planner.synth.growth import TeamPlan, YearJobs, grow_year
+from planner.engine.summary import ReplaySummary
+from planner.synth.growth import TeamPlan, YearJobs, YearPlan, grow_year
 
-PriceYear = Callable[[TcoScenario, list[Job], bool], TcoReport]
-"""Prices one year's jobs under a scenario without growth (True: year 1, which keeps the
-caller's extras such as the replay summaries)."""
+PriceYear = Callable[[TcoScenario, list[Job], dict[str, ReplaySummary]], TcoReport]
+"""Prices one year's jobs under a scenario without growth, filling in each owned option's
+replay summary."""
 
 
-def grown_report(scenario: TcoScenario, jobs: list[Job], price_year: PriceYear) -> TcoReport:
-    """The TCO report of `scenario` (with `growth`) on `jobs`, year by year."""
+def grown_report(
+    scenario: TcoScenario,
+    jobs: list[Job],
+    price_year: PriceYear,
+    summaries: dict[str, ReplaySummary] | None = None,
+) -> TcoReport:
+    """The TCO report of `scenario` (with `growth`) on `jobs`, year by year; `summaries`, if
+    given, receives each owned option's replay summary of its worst year (the waits the
+    report gives it)."""
     growth = scenario.growth
     assert growth is not None  # the caller routes only growing scenarios here
     horizons = tco.horizons_months(scenario.horizons_years)
     years = [year_jobs(scenario, jobs, k) for k in range(1, years_of(horizons) + 1)]
     by_year = tuple(_year_demand(scenario, y) for y in years)
     if all(y.jobs is jobs for y in years):  # no year differs: today's report, to the bit
-        today = price_year(scenario.model_copy(update={"growth": None}), jobs, True)
+        kept = {} if summaries is None else summaries
+        today = price_year(scenario.model_copy(update={"growth": None}), jobs, kept)
         return replace(today, demand_by_year=by_year)
-    reports = []
+    reports: list[TcoReport] = []
+    replays: list[dict[str, ReplaySummary]] = []
     for grown in years:
         months = year_horizons(horizons, grown.year)
         plain = scenario.model_copy(
             update={"growth": None, "horizons_years": tuple(m / 12 for m in months)}
         )
-        reports.append(price_year(plain, grown.jobs, grown.year == 1))
+        replays.append({})
+        reports.append(price_year(plain, grown.jobs, replays[-1]))
+    if summaries is not None:
+        summaries |= _worst_replays(replays)
     spliced = splice(reports, horizons, scenario.discount_rate)
     first = reports[0]
     head = spliced[0].options[0]
@@ -66,6 +79,16 @@ def grown_report(scenario: TcoScenario, jobs: list[Job], price_year: PriceYear) 
     )
 
 
+def _worst_replays(replays: list[dict[str, ReplaySummary]]) -> dict[str, ReplaySummary]:
+    """Each option's replay summary of the year with its longest waits (as the splice's)."""
+    worst = {}
+    for name in replays[0]:
+        years = [r[name] for r in replays if name in r]
+        waits = [(s.wait_s.p95, s.wait_s.mean) for s in years]
+        worst[name] = years[worst_year(waits)]
+    return worst
+
+
 def year_jobs(scenario: TcoScenario, jobs: list[Job], year: int) -> YearJobs:
     """Year `year`'s jobs (1 = the trace's) under the scenario's `growth`. Only the jobs in
     its scope grow (the span they cover stays); CPU-only jobs left out are kept as they are,
@@ -76,12 +99,12 @@ def year_jobs(scenario: TcoScenario, jobs: list[Job], year: int) -> YearJobs:
     team = None
     if spec is not None and year >= spec.from_year:
         team = TeamPlan(spec.name, spec.profile, spec.share, spec.gpu)
-    factor = growth.factor(year)
-    if factor == 1.0 and team is None:
-        return YearJobs(year, factor, jobs)  # the trace itself, in its own order
+    plan = YearPlan(year, growth.factor(year), growth.warp(year), growth.seed, team)
+    if plan.arrival_rate == 1.0 and plan.time_warp == 1.0 and team is None:
+        return YearJobs(year, 1.0, jobs)  # the trace itself, in its own order
     kept = [j for j in jobs if not _left_out(scenario, j)]
     try:
-        grown = grow_year(kept, year, factor, growth.seed, team)
+        grown = grow_year(kept, plan)
     except ScenarioError as err:  # an unknown profile names the known ones
         raise ScenarioError(f"growth.add_team: {err}") from None
     rest = [j for j in jobs if _left_out(scenario, j)]
@@ -104,6 +127,7 @@ def _year_demand(scenario: TcoScenario, grown: YearJobs) -> YearDemand:
         gpu_hours=gpu_hours,
         gpu_hours_per_month=gpu_hours * HOURS_PER_MONTH / span_h if span_h else 0.0,
         team_jobs=grown.team_jobs,
+        time_warp=grown.time_warp,
     )
 
 
@@ -119,6 +143,9 @@ def _span_hours(jobs: list[Job]) -> float:
 def _notes(growth: GrowthSpec, years: list[YearJobs]) -> list[str]:
     factors = ", ".join(f"x{y.arrival_rate:g}" for y in years)
     notes: list[str] = [note("growth_applied", factors=factors, seed=growth.seed)]
+    if growth.time_warp:
+        warps = ", ".join(f"x{y.time_warp:g}" for y in years)
+        notes.append(note("growth_warp", factors=warps))
     team = growth.add_team
     if team is not None:
         added = sum(y.team_jobs for y in years)

@@ -74,7 +74,7 @@ def tco_of_jobs(
     """The TCO report on `jobs` already loaded (None: the demand is a utilization); only the
     jobs in the scenario's scope are priced, the same ones by every option. `summaries`, if
     given, receives each owned option's replay summary (for `planner sweep`'s percentiles);
-    with `growth`, year 1's replays (`planner.service.growth` prices each year)."""
+    with `growth`, each one's worst year (`planner.service.growth` prices each year)."""
     if scenario.growth is not None:
         return _grown(con, scenario, jobs, today=today, summaries=summaries)
     inputs = load_inputs(con, scenario, today)
@@ -126,11 +126,12 @@ def _grown(
             "`growth` needs a trace (`trace:` or --trace): it grows the trace's jobs year by year"
         )
 
-    def price_year(plain: TcoScenario, year_jobs: list[Job], first: bool) -> TcoReport:
-        kept = summaries if first else None
+    def price_year(
+        plain: TcoScenario, year_jobs: list[Job], kept: dict[str, ReplaySummary]
+    ) -> TcoReport:
         return tco_of_jobs(con, plain, year_jobs, today=today, summaries=kept)
 
-    return grown_report(scenario, jobs, price_year)
+    return grown_report(scenario, jobs, price_year, summaries)
 
 
 # --- demand without a trace --------------------------------------------------------------------

@@ -19,6 +19,10 @@ scaling of the span is unchanged and only the jobs differ:
   span, and with it the months a replay stands for, never changes (for f < 1 they may add
   their GPU-hours to the bound). Inter-arrival times shrink by f on average: f x the jobs
   in the same span.
+* **Time-warp x w** compresses the trace's clock: every submit time moves toward the span's
+  start to start + (submit - start) / w, run times unchanged, so the same jobs arrive w times
+  as fast in a shorter span (a month holds about w x the work; exactly w x when run times
+  are short next to the span). Deterministic; applied after the resampling.
 * **A team** adds jobs of a synthetic profile (`planner.synth.profiles`) until they reach
   `share` of the year's GPU-hours, spread over the span in their own arrival order.
 
@@ -31,10 +35,9 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
 
 from planner.core.model import Job
-from planner.synth import generate
+from planner.synth import SynthRow, generate
 
 WEEK_S = 7 * 86_400.0
 _TEAM_BATCH = 256
@@ -61,15 +64,37 @@ class YearJobs:
     arrival_rate: float
     jobs: list[Job]
     team_jobs: int = 0
+    time_warp: float = 1.0
 
 
-def grow_year(
-    jobs: Sequence[Job], year: int, arrival_rate: float, seed: int, team: TeamPlan | None
-) -> YearJobs:
-    """Year `year` (1 = the trace's) of the demand; rate 1 and no team is the trace itself."""
-    grown = scale_arrivals(jobs, arrival_rate, seed=seed, year=year)
-    added = [] if team is None else team_jobs(grown, team, seed=seed, year=year)
-    return YearJobs(year, arrival_rate, grown + added, len(added))
+@dataclass(frozen=True, slots=True)
+class YearPlan:
+    """What makes year `year` (1 = the trace's) of the demand."""
+
+    year: int
+    arrival_rate: float = 1.0
+    time_warp: float = 1.0
+    seed: int = 0
+    team: TeamPlan | None = None
+
+
+def grow_year(jobs: Sequence[Job], plan: YearPlan) -> YearJobs:
+    """The year's jobs: resampled, time-warped, then the team's added inside the span."""
+    grown = scale_arrivals(jobs, plan.arrival_rate, seed=plan.seed, year=plan.year)
+    grown = time_warp(grown, plan.time_warp)
+    team = plan.team
+    added = [] if team is None else team_jobs(grown, team, seed=plan.seed, year=plan.year)
+    return YearJobs(plan.year, plan.arrival_rate, grown + added, len(added), plan.time_warp)
+
+
+def time_warp(jobs: Sequence[Job], factor: float) -> list[Job]:
+    """`jobs` arriving `factor` times as fast (see the module's docstring)."""
+    if factor <= 0 or not math.isfinite(factor):
+        raise ValueError(f"a time-warp factor must be finite and > 0, not {factor}")
+    if factor == 1.0 or not jobs:
+        return list(jobs)
+    start = min(j.submit_s for j in jobs)
+    return [_moved(j, start + (j.submit_s - start) / factor - j.submit_s) for j in jobs]
 
 
 def scale_arrivals(jobs: Sequence[Job], factor: float, *, seed: int, year: int) -> list[Job]:
@@ -108,35 +133,37 @@ def team_jobs(jobs: Sequence[Job], team: TeamPlan, *, seed: int, year: int) -> l
     drawn: list[Job] = []
     total, batch = 0.0, 0
     while total < target:
-        rows = list(generate(team.profile, _TEAM_BATCH, seed * 1_000 + year * 10 + batch))
-        origin = datetime.fromisoformat(rows[0].submit_time)
+        rows = generate(team.profile, _TEAM_BATCH, seed * 1_000 + year * 10 + batch)
         for row in rows:
             if total >= target:
                 break
-            if row.duration_s > end - start:
-                continue
-            pods = row.pods
-            offset = (datetime.fromisoformat(row.submit_time) - origin).total_seconds()
-            job = Job(
-                job_id=f"{team.name}~y{year}b{batch}-{row.job_id}",
-                submit_s=offset,  # placed over the span below, in arrival order
-                duration_s=float(row.duration_s),
-                pods=pods,
-                gpus=row.gpus / pods,
-                cpu=row.cpu / pods,
-                mem_gib=row.mem_gib / pods,
-                gpu_types=(team.gpu,) if team.gpu else (),
-                queue=team.name,
-                user=f"{team.name}-{row.user}",
-            )
-            drawn.append(job)
-            total += job.gpu_hours
+            if row.duration_s <= end - start:
+                drawn.append(_team_job(row, team, f"{team.name}~y{year}b{batch}-{row.job_id}"))
+                total += drawn[-1].gpu_hours
         batch += 1
     return _spread(drawn, start, end)
 
 
+def _team_job(row: SynthRow, team: TeamPlan, job_id: str) -> Job:
+    """A synthetic row as one of the team's jobs (its time is set by `_spread`)."""
+    pods = row.pods
+    return Job(
+        job_id=job_id,
+        submit_s=0.0,
+        duration_s=float(row.duration_s),
+        pods=pods,
+        gpus=row.gpus / pods,
+        cpu=row.cpu / pods,
+        mem_gib=row.mem_gib / pods,
+        gpu_types=(team.gpu,) if team.gpu else (),
+        queue=team.name,
+        user=f"{team.name}-{row.user}",
+    )
+
+
 def _spread(drawn: list[Job], start: float, end: float) -> list[Job]:
-    """The drawn jobs' arrivals laid evenly over [start, end), each ending by `end`."""
+    """The drawn jobs' arrivals laid evenly over [start, end) in their draw order, each
+    ending by `end` (the profile's own arrival times would fill another span)."""
     count = len(drawn)
     return [
         replace(job, submit_s=min(start + (end - start) * k / count, end - job.duration_s))
@@ -166,15 +193,18 @@ def _shift(job: Job, start: float, end: float, rng: random.Random) -> float:
 
 
 def _copy(job: Job, copy: int, year: int, shift_s: float) -> Job:
-    moved = None if job.start_s is None else job.start_s + shift_s
-    ended = None if job.end_s is None else job.end_s + shift_s
+    # a copy is a new arrival, not one censored by the window
+    moved = replace(_moved(job, shift_s), running_at_start=False)
+    return replace(moved, job_id=f"{job.job_id}~y{year}c{copy}")
+
+
+def _moved(job: Job, shift_s: float) -> Job:
+    """`job` submitted `shift_s` later, its observed start and end with it."""
     return replace(
         job,
-        job_id=f"{job.job_id}~y{year}c{copy}",
         submit_s=job.submit_s + shift_s,
-        start_s=moved,
-        end_s=ended,
-        running_at_start=False,  # a copy is a new arrival, not one censored by the window
+        start_s=None if job.start_s is None else job.start_s + shift_s,
+        end_s=None if job.end_s is None else job.end_s + shift_s,
     )
 
 
