@@ -1,6 +1,7 @@
 """TCO over growing demand: each year's months priced from that year's replay and bills, the
 ledger balanced, year 1 exactly today's, and `planner tco` showing each year's demand."""
 
+import io
 import json
 import subprocess
 import sys
@@ -13,6 +14,7 @@ import duckdb
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from openpyxl import load_workbook
 
 from planner.core.errors import ScenarioError
 from planner.core.file_access import LOCAL_FILES
@@ -20,6 +22,9 @@ from planner.core.model import Job
 from planner.core.serialize import from_json, to_json
 from planner.cost.results import TcoReport
 from planner.cost.scenario import TcoScenario
+from planner.report.excel import write_xlsx
+from planner.report.model import build_report
+from planner.report.pdf import write_pdf
 from planner.service.scenario_store import parse
 from planner.service.tco_run import tco_of_jobs
 from planner.store import open_store
@@ -256,3 +261,19 @@ def test_a_time_warp_prices_the_same_jobs_in_a_shorter_span(
     years = report.demand_by_year or ()
     assert [(y.jobs, y.time_warp) for y in years] == [(24, 1.0), (24, 2.0)]
     assert any(n.startswith("each year's clock runs faster") for n in report.notes)
+
+
+def test_the_workbook_and_pdf_show_the_grown_months(book: duckdb.DuckDBPyConnection) -> None:
+    report = tco_of_jobs(book, _scenario(growth={"arrival_rate": [1, 2]}), JOBS, today=TODAY)
+    model = build_report([("grown", report)], 0, "en")
+
+    sheets = load_workbook(io.BytesIO(write_xlsx(model)))
+    pdf = write_pdf(model)
+
+    rent = report.horizons[0].options[-1]
+    rows = list(sheets[sheets.sheetnames[1]].iter_rows(values_only=True))
+    column = rows[0].index("rent")
+    assert [row[column] for row in rows[1:25]] == pytest.approx(rent.monthly_cash)
+    assert rent.monthly_cash[12] == pytest.approx(2 * rent.monthly_cash[11])
+    assert pdf.data.startswith(b"%PDF")
+    assert pdf.pages >= 1
