@@ -23,6 +23,7 @@ from planner.cli.choices import (
     NODE_FIELDS,
 )
 from planner.cli.db import add_db_commands, database
+from planner.cli.montecarlo import add_montecarlo_command
 from planner.cli.output import visible_controls
 from planner.cli.prices import add_price_commands
 from planner.cli.replay import add_commands
@@ -119,6 +120,7 @@ def _parser() -> argparse.ArgumentParser:
     add_commands(sub, _read_options, _options)
     add_tco_command(sub, _read_options, _options)
     add_sweep_command(sub, _read_options, _options)
+    add_montecarlo_command(sub, _read_options, _options)
     add_report_command(sub, _read_options, _options)
     add_twin_command(sub, _read_options, _options)
     add_price_commands(sub)

@@ -88,6 +88,15 @@ ENGLISH: dict[str, str] = {
         "{price}: price as of {as_of} is stale ({age} days old, over the limit of {limit} "
         "days); update it on the Prices page or with `planner prices`"
     ),
+    "mc_method": (
+        "Monte Carlo: {draws} draws, seed {seed}; cloud prices {cloud}, electricity "
+        "{electricity}, server price spread {server}, demand spread {demand}; each draw "
+        "re-prices the replay's quantities (waits are the replay's, not re-run)"
+    ),
+    "mc_without_inputs": (
+        "{count} stored points keep no inputs to re-price (stored before inputs were kept) "
+        "and are left out"
+    ),
 }
 
 # The same codes in 简体中文 (tests/test_core_notes.py checks both name the same codes).
@@ -161,6 +170,12 @@ CHINESE: dict[str, str] = {
         "{price}：价格日期为 {as_of}，已过时（{age} 天，超过 {limit} 天的期限）；"
         "请在“价格”页面或用 `planner prices` 更新"
     ),
+    "mc_method": (
+        "蒙特卡洛：{draws} 次抽样，随机种子 {seed}；云价格 {cloud}，电价 {electricity}，"
+        "服务器价格离散度 {server}，需求离散度 {demand}；每次抽样对重放得到的用量重新计价"
+        "（等待时间取自重放，不重新运行）"
+    ),
+    "mc_without_inputs": "{count} 个已存储的点没有可重新计价的输入（在保存输入之前存储），已略去",
 }
 
 CATALOGS: Mapping[Language, Mapping[str, str]] = {"en": ENGLISH, "zh": CHINESE}

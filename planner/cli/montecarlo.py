@@ -1,0 +1,171 @@
+"""`planner montecarlo`: each option's NPV of costs as a distribution over seeded price paths
+and the probability that owning beats renting, for a scenario or every stored point of a
+sweep (`--sweep`); the draws re-price the recorded inputs, they never replay."""
+
+import argparse
+import json
+from collections.abc import Callable
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from planner.cli.db import database
+from planner.core.errors import PlannerError
+from planner.core.file_access import LOCAL_FILES
+
+if TYPE_CHECKING:
+    from planner.cost.montecarlo import OwningWins
+    from planner.cost.montecarlo_paths import PathSpec
+    from planner.ingest import IngestOptions
+    from planner.service.montecarlo import McReport, McSettings
+
+ReadOptions = Callable[[argparse.Namespace], "IngestOptions"]
+AddReadOptions = Callable[[argparse.ArgumentParser], None]
+
+DESCRIPTION = """\
+Replay the scenario once (or read every stored point of a sweep), then re-price it under
+--draws seeded price paths: cloud prices and electricity move as geometric Brownian motions
+(a trend and a volatility a year), the servers' price at purchase and the demand (the replay's
+calibration error) get one spread each. Prints each option's NPV of costs (mean, p5, p50,
+p95) per horizon and, for each owned option against each cloud option, the probability that
+owning costs less. The same seed gives the same numbers.
+
+defaults (see README, planner montecarlo): cloud -20%/yr, volatility 15%/yr; electricity
++3%/yr, volatility 10%/yr; server price spread 10%; demand spread 10%.
+"""
+EPILOG = """\
+examples:
+  planner montecarlo --scenario data/scenarios/worked-example-h100.yaml --draws 1000 --seed 7
+  planner sweep --scenario data/scenarios/sample-tco.yaml --vary servers=1,2,4
+  planner montecarlo --scenario data/scenarios/sample-tco.yaml --sweep --seed 7 --json
+"""
+
+
+def add_montecarlo_command(
+    sub: Any, add_read_options: AddReadOptions, read_options: ReadOptions
+) -> None:
+    mc = sub.add_parser(
+        "montecarlo",
+        help="NPV distributions over price paths and the chance owning beats renting",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    mc.add_argument("--scenario", type=Path, required=True, metavar="FILE.yaml")
+    mc.add_argument("--trace", help="job history file or stored trace id (else the scenario's)")
+    mc.add_argument("--draws", type=int, default=1000, help="price paths (default 1000)")
+    mc.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    mc.add_argument(
+        "--sweep",
+        action="store_true",
+        help="every point `planner sweep` stored today for this scenario and trace",
+    )
+    _driver_options(mc)
+    add_read_options(mc)  # --db, --json and how to read the trace
+    mc.set_defaults(run=lambda args: _montecarlo(args, read_options))
+
+
+def _driver_options(mc: argparse.ArgumentParser) -> None:
+    for flag, what in (
+        ("--cloud-trend", "cloud prices' expected change a year, e.g. -0.2"),
+        ("--cloud-vol", "cloud prices' volatility a year, e.g. 0.15"),
+        ("--electricity-trend", "electricity's expected change a year, e.g. 0.03"),
+        ("--electricity-vol", "electricity's volatility a year, e.g. 0.1"),
+        ("--server-sd", "spread of the servers' price at purchase, e.g. 0.1"),
+        ("--demand-sd", "spread of the demand (calibration error), e.g. 0.1"),
+    ):
+        mc.add_argument(flag, type=float, metavar="X", help=what)
+    mc.add_argument("--flat", action="store_true", help="no uncertainty: the model's own NPVs")
+
+
+def path_spec(args: argparse.Namespace) -> "PathSpec":
+    """The drivers: the defaults (or none with --flat), with each option given replacing one."""
+    from dataclasses import replace
+
+    from planner.cost.montecarlo_paths import FLAT, PathSpec
+
+    spec = FLAT if args.flat else PathSpec()
+    cloud = replace(spec.cloud, **_given(args, trend="cloud_trend", volatility="cloud_vol"))
+    power = _given(args, trend="electricity_trend", volatility="electricity_vol")
+    return PathSpec(
+        cloud=cloud,
+        electricity=replace(spec.electricity, **power),
+        server=replace(spec.server, **_given(args, level_sd="server_sd")),
+        demand=replace(spec.demand, **_given(args, level_sd="demand_sd")),
+    )
+
+
+def _given(args: argparse.Namespace, **names: str) -> dict[str, float]:
+    return {
+        field: getattr(args, name)
+        for field, name in names.items()
+        if getattr(args, name) is not None
+    }
+
+
+def _montecarlo(args: argparse.Namespace, read_options: ReadOptions) -> int:
+    from planner.core.serialize import to_json
+    from planner.service.montecarlo import McSettings, run_montecarlo
+    from planner.service.tco_files import load_tco_scenario
+
+    if args.draws < 1:
+        raise PlannerError(f"--draws must be at least 1 (got {args.draws})")
+    settings = McSettings(args.draws, args.seed, path_spec(args))
+    scenario = load_tco_scenario(args.scenario)
+    if args.sweep:
+        return _sweep(args, read_options, settings)
+    with database(args.db) as con:
+        report = run_montecarlo(
+            con, scenario, settings, files=LOCAL_FILES, trace=args.trace, today=date.today()
+        )
+    if args.json:
+        print(json.dumps(to_json(report), indent=2, default=str))
+    else:
+        print("\n".join(report_lines(report)))
+    return 0
+
+
+def _sweep(args: argparse.Namespace, read_options: ReadOptions, settings: "McSettings") -> int:
+    from planner.core.serialize import to_json
+    from planner.service.montecarlo import sweep_montecarlo
+    from planner.service.replay import resolve_trace
+    from planner.service.sweep_run import Sweep
+    from planner.service.tco_files import load_tco_scenario
+
+    scenario = load_tco_scenario(args.scenario)
+    ref = args.trace or scenario.trace
+    if ref is None:
+        raise PlannerError("a sweep replays a trace: give --trace or `trace:` in the scenario")
+    with database(args.db) as con:
+        trace_id = resolve_trace(con, ref, read_options(args), files=LOCAL_FILES)
+        found = sweep_montecarlo(con, Sweep(scenario, [], trace_id, date.today()), settings)
+    if args.json:
+        print(json.dumps(to_json(found), indent=2, default=str))
+        return 0
+    for report in found.points:
+        print("\n".join(report_lines(report, notes=False)))
+    print("\n".join(f"note: {n}" for n in found.notes))
+    return 0
+
+
+def report_lines(r: "McReport", *, notes: bool = True) -> list[str]:
+    """Per horizon: each option's NPV of costs, then how often owning beats each cloud."""
+    cur = r.currency
+    point = ", ".join(f"{k}={v}" for k, v in (r.point or {}).items())
+    lines = [f"{r.scenario}{f' [{point}]' if point else ''}: {r.draws:,} draws, seed {r.seed}"]
+    for h in r.horizons:
+        lines.append(f"over {h.years:g} years, NPV of costs ({cur}):")
+        lines.append(f"  {'option':<32} {'mean':>15} {'p5':>15} {'p50':>15} {'p95':>15}")
+        for o in h.options:
+            cells = " ".join(f"{v:>15,.0f}" for v in (o.mean, o.p5, o.p50, o.p95))
+            lines.append(f"  {o.option:<32} {cells}")
+        lines += [_wins_line(w) for w in h.owning_wins]
+    return lines + ([f"note: {n}" for n in r.notes] if notes else [])
+
+
+def _wins_line(w: "OwningWins") -> str:
+    return (
+        f"  {w.owned} beats {w.rented}: {w.probability:.1%} of draws (NPV of buying mean "
+        f"{w.npv_of_buying_mean:,.0f}, p5 {w.npv_of_buying_p5:,.0f}, "
+        f"p95 {w.npv_of_buying_p95:,.0f})"
+    )

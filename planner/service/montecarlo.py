@@ -1,0 +1,165 @@
+"""`planner montecarlo`: every option's NPV as a distribution over seeded price paths, and the
+probability that owning beats renting, for one scenario or for every stored point of a sweep.
+
+A scenario is replayed and priced once (`run_tco`); its report's inputs (`TcoReport.inputs`)
+are then re-priced under each draw's prices (`planner.cost.montecarlo`), never replayed. A
+sweep's stored points keep their inputs (`sweep_point_inputs`), so the Monte Carlo of a sweep
+reads them and replays nothing; every point is priced on the same paths, so points differ by
+their own choices, not by luck.
+"""
+
+import json
+from dataclasses import dataclass, field
+from datetime import date
+
+from planner.core.errors import ScenarioError
+from planner.core.file_access import FileAccess
+from planner.core.notes import note
+from planner.cost import tco
+from planner.cost.inputs import TcoInputs
+from planner.cost.montecarlo import McHorizon, monte_carlo
+from planner.cost.montecarlo_paths import Driver, Paths, PathSpec, draw_paths
+from planner.cost.results import TcoReport
+from planner.cost.scenario import TcoScenario
+from planner.service.mc_inputs import read_inputs
+from planner.service.sweep_run import Sweep, sweep_key
+from planner.service.tco_run import run_tco
+from planner.store import Connection
+from planner.store.sweep_inputs import load_inputs, sweep_point_keys
+
+
+@dataclass(frozen=True, slots=True)
+class McSettings:
+    draws: int = 1000
+    seed: int = 0
+    paths: PathSpec = field(default_factory=PathSpec)
+
+
+@dataclass(frozen=True, slots=True)
+class McReport:
+    """One scenario's (or one sweep point's) Monte Carlo (`planner montecarlo --json`)."""
+
+    scenario: str
+    currency: str
+    draws: int
+    seed: int
+    paths: PathSpec
+    horizons: tuple[McHorizon, ...]
+    notes: tuple[str, ...] = ()
+    point: dict[str, object] | None = None
+    """The sweep point's values (None: not a sweep point)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SweepMc:
+    """Every stored point of a sweep, each one's Monte Carlo on the same paths."""
+
+    points: tuple[McReport, ...]
+    without_inputs: int
+    """Stored points that keep no inputs (stored before they were kept): left out."""
+    notes: tuple[str, ...] = ()
+
+
+def run_montecarlo(
+    con: Connection,
+    scenario: TcoScenario,
+    settings: McSettings,
+    *,
+    files: FileAccess,
+    trace: str | None = None,
+    today: date | None = None,
+) -> McReport:
+    """The scenario's report (one replay), then `settings.draws` re-pricings of it."""
+    if scenario.growth is not None:
+        raise ScenarioError(
+            "Monte Carlo re-prices one year's demand; a scenario with `growth:` needs each "
+            "year's replay per draw, which is not done yet: remove `growth:` to run it"
+        )
+    report = run_tco(con, scenario, files=files, trace=trace, today=today)
+    if report.inputs is None:
+        raise ScenarioError("the TCO report kept no inputs to re-price")
+    return of_inputs(report.inputs, report, scenario, settings)
+
+
+def of_inputs(
+    inputs: TcoInputs,
+    report: TcoReport | None,
+    scenario: TcoScenario,
+    settings: McSettings,
+) -> McReport:
+    """The Monte Carlo of a report priced from `inputs` over the scenario's horizons."""
+    horizons = tco.horizons_months(scenario.horizons_years)
+    paths = draw_paths(settings.paths, settings.draws, max(horizons), settings.seed)
+    currency = report.currency if report is not None else scenario.currency.upper()
+    return _report(inputs, scenario, currency, settings, paths)
+
+
+def _report(
+    inputs: TcoInputs,
+    scenario: TcoScenario,
+    currency: str,
+    settings: McSettings,
+    paths: Paths,
+    *,
+    point: dict[str, object] | None = None,
+) -> McReport:
+    horizons = tco.horizons_months(scenario.horizons_years)
+    return McReport(
+        scenario=scenario.name,
+        currency=currency,
+        draws=settings.draws,
+        seed=settings.seed,
+        paths=settings.paths,
+        horizons=monte_carlo(inputs, horizons, paths),
+        notes=(method_note(settings),),
+        point=point,
+    )
+
+
+def sweep_montecarlo(con: Connection, sweep: Sweep, settings: McSettings) -> SweepMc:
+    """The Monte Carlo of every point of `sweep` stored in the database (`planner sweep`
+    with the same scenario, trace, price book and day)."""
+    stored = sweep_point_keys(con, sweep_key(con, sweep))
+    if not stored:
+        raise ScenarioError(
+            "no stored points of this sweep: run `planner sweep` with the same scenario and "
+            "trace first (points are keyed by the scenario, trace, price book and today's date)"
+        )
+    texts = load_inputs(con, [key for key, _ in stored])
+    horizons = tco.horizons_months(sweep.scenario.horizons_years)
+    paths = draw_paths(settings.paths, settings.draws, max(horizons), settings.seed)
+    currency = sweep.scenario.currency.upper()
+    reports = [
+        _report(
+            read_inputs(texts[key]),
+            sweep.scenario,
+            currency,
+            settings,
+            paths,
+            point=dict(json.loads(v)),
+        )
+        for key, v in stored
+        if key in texts
+    ]
+    missing = len(stored) - len(reports)
+    notes = [method_note(settings)]
+    if missing:
+        notes.append(note("mc_without_inputs", count=missing))
+    return SweepMc(tuple(reports), missing, tuple(notes))
+
+
+def method_note(settings: McSettings) -> str:
+    p = settings.paths
+    return note(
+        "mc_method",
+        draws=f"{settings.draws:,}",
+        seed=settings.seed,
+        cloud=_driver(p.cloud),
+        electricity=_driver(p.electricity),
+        server=f"{p.server.level_sd:.0%}",
+        demand=f"{p.demand.level_sd:.0%}",
+    )
+
+
+def _driver(d: Driver) -> str:
+    return f"{d.trend:+.0%}/yr, vol {d.volatility:.0%}"
