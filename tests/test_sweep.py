@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from planner.cli.main import main
 from planner.core.errors import ScenarioError
@@ -19,8 +21,9 @@ from planner.core.file_access import LOCAL_FILES
 from planner.cost.scenario import TcoScenario
 from planner.service.replay import load_jobs, resolve_trace
 from planner.service.sweep_keys import apply, known_keys, parse_vary
+from planner.service.sweep_point import OptionResult, PointResult
 from planner.service.sweep_run import Sweep, run_sweep
-from planner.service.sweep_search import Target, parse_target, smallest
+from planner.service.sweep_search import GROWTH, Target, parse_target, smallest
 from planner.service.tco_files import load_tco_scenario
 from planner.service.tco_run import tco_of_jobs
 from planner.store import Connection, connect
@@ -193,6 +196,42 @@ def test_the_search_finds_the_grids_smallest_count_meeting_the_target(
     assert found.held == ("128 x H800",)
     with pytest.raises(ScenarioError, match="options are self-hosted, AWS H100 on-demand"):
         smallest(sweep.scenario, "servers", Target("p95_wait", 60, "hybrid"), evaluate)
+
+
+def waited(point: tuple, wait_s: float) -> PointResult:  # type: ignore[type-arg]
+    own = OptionResult("self-hosted", 3.0, 1.0, 1.0, 0.5, wait_s, 0.0, wait_s, wait_s, 0.0)
+    return PointResult(point, "USD", (own,))
+
+
+@given(
+    start=st.integers(1, 40),
+    drops=st.lists(st.floats(0, 3600), min_size=1, max_size=700),
+    target_s=st.floats(0, 20_000),
+)
+def test_bisection_agrees_with_a_grid_whenever_the_wait_falls_with_servers(
+    sample: TcoScenario, start: int, drops: list[float], target_s: float
+) -> None:
+    """Any non-increasing wait curve: the search's answer is the grid's smallest count meeting
+    the target up to 16x the scenario's servers, and it prices far fewer points."""
+    base = apply(sample, (("servers", start),))
+    ceiling = start * GROWTH
+    curve = [20_000 - sum(drops[:n]) for n in range(ceiling + 1)]  # wait with n servers
+    target = Target("p95_wait", target_s)
+    asked: list[int] = []
+
+    def evaluate(points: list) -> list:  # type: ignore[type-arg]
+        asked.extend(p[0][1] for p in points)
+        return [waited(p, curve[p[0][1]]) for p in points]
+
+    found = smallest(base, "servers", target, evaluate)
+
+    grid = [n for n in range(1, ceiling + 1) if curve[n] <= target_s]
+    if grid:
+        assert found.answer is not None
+        assert found.answer.point[0][1] == min(grid)
+    else:
+        assert found.answer is None
+    assert len(asked) == len(set(asked)) <= 2 * ceiling.bit_length() + 2
 
 
 # --- the command -----------------------------------------------------------------------------
