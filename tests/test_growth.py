@@ -183,3 +183,9 @@ def test_a_warped_year_fits_the_same_work_into_a_shorter_span() -> None:
     assert end - start == pytest.approx(99 * 1_800.0 + 60.0)
     assert _gpu_hours(year.jobs) == _gpu_hours(jobs)
     assert year.time_warp == 2.0
+
+
+def test_a_team_with_no_job_short_enough_for_the_span_is_refused() -> None:
+    # a span of half a second: every synthetic job runs a second or more
+    with pytest.raises(ScenarioError, match="short enough"):
+        team_jobs([Job("a", 0.0, 0.5)], TeamPlan("t", "llm", 0.5), seed=0, year=1)

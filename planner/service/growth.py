@@ -105,7 +105,7 @@ def year_jobs(scenario: TcoScenario, jobs: list[Job], year: int) -> YearJobs:
     kept = [j for j in jobs if not _left_out(scenario, j)]
     try:
         grown = grow_year(kept, plan)
-    except ScenarioError as err:  # an unknown profile names the known ones
+    except ScenarioError as err:  # an unknown profile, or one with no short enough job
         raise ScenarioError(f"growth.add_team: {err}") from None
     rest = [j for j in jobs if _left_out(scenario, j)]
     return replace(grown, jobs=grown.jobs + rest)

@@ -36,6 +36,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from planner.core.errors import ScenarioError
 from planner.core.model import Job
 from planner.synth import SynthRow, generate
 
@@ -133,13 +134,23 @@ def team_jobs(jobs: Sequence[Job], team: TeamPlan, *, seed: int, year: int) -> l
     drawn: list[Job] = []
     total, batch = 0.0, 0
     while total < target:
-        rows = generate(team.profile, _TEAM_BATCH, seed * 1_000 + year * 10 + batch)
-        for row in rows:
+        # one seed per (seed, year, batch): batches of one year never repeat another's
+        batch_seed = random.Random(f"team:{seed}:{year}:{batch}").getrandbits(62)
+        fits = [
+            r
+            for r in generate(team.profile, _TEAM_BATCH, batch_seed)
+            if r.duration_s <= end - start
+        ]
+        if not fits:
+            raise ScenarioError(
+                f"team {team.name}: no {team.profile} job is short enough for the trace's "
+                f"span of {end - start:,.0f} s; use a longer trace or another profile"
+            )
+        for row in fits:
             if total >= target:
                 break
-            if row.duration_s <= end - start:
-                drawn.append(_team_job(row, team, f"{team.name}~y{year}b{batch}-{row.job_id}"))
-                total += drawn[-1].gpu_hours
+            drawn.append(_team_job(row, team, f"{team.name}~y{year}b{batch}-{row.job_id}"))
+            total += drawn[-1].gpu_hours
         batch += 1
     return _spread(drawn, start, end)
 
