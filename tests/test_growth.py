@@ -3,6 +3,7 @@ the trace's own jobs, and a synthetic team added; seeded, span-keeping, mix-keep
 
 import math
 from collections import Counter
+from typing import get_args
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -10,6 +11,7 @@ from hypothesis import strategies as st
 
 from planner.core.errors import ScenarioError
 from planner.core.model import Job
+from planner.cost.scenario import SynthProfile
 from planner.synth.growth import (
     WEEK_S,
     TeamPlan,
@@ -19,6 +21,7 @@ from planner.synth.growth import (
     team_jobs,
     time_warp,
 )
+from planner.synth.profiles import PROFILES
 
 jobs_strategy = st.lists(
     st.builds(
@@ -189,3 +192,7 @@ def test_a_team_with_no_job_short_enough_for_the_span_is_refused() -> None:
     # a span of half a second: every synthetic job runs a second or more
     with pytest.raises(ScenarioError, match="short enough"):
         team_jobs([Job("a", 0.0, 0.5)], TeamPlan("t", "llm", 0.5), seed=0, year=1)
+
+
+def test_the_scenarios_team_profiles_are_the_synthetic_profiles() -> None:
+    assert sorted(get_args(SynthProfile)) == sorted(PROFILES)

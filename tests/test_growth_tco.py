@@ -176,6 +176,7 @@ def test_a_team_joins_from_its_year(book: duckdb.DuckDBPyConnection) -> None:
         ("growth: {arrival_rate: [1, 2], arrival_rate_per_year: 2}\n", "not both"),
         ("growth: {arrival_rate: [1, -2]}\n", "arrival_rate.1"),
         ("growth: {add_team: {name: t, profile: llm, share: 0.5, from: 2}}\n", "from_year"),
+        ("growth: {add_team: {name: t, profile: lm, share: 0.5}}\n", "'philly', 'helios'"),
     ],
 )
 def test_bad_growth_is_refused_by_key(yaml: str, expected: str) -> None:

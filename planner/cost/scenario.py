@@ -148,11 +148,15 @@ class HybridSpec(_Config):
     )
 
 
+SynthProfile = Literal["philly", "helios", "llm", "teams"]
+"""`planner.synth.profiles.PROFILES`' names (tests/test_growth.py checks they agree)."""
+
+
 class TeamGrowthSpec(_Config):
     """A synthetic team that joins from a year on (`planner.synth.profiles` profiles)."""
 
     name: str = Field(min_length=1, max_length=80, description="its queue")
-    profile: str = Field(min_length=1, description="philly, helios, llm or teams")
+    profile: SynthProfile = Field(description="a `planner synth` profile")
     from_year: Whole = Field(default=1, ge=1, le=MAX_HORIZON_YEARS)
     share: float = Field(gt=0, le=100, description="its GPU-hours as a share of the year's")
     gpu: str = Field(default="", description="GPU type its jobs ask for (default: any)")
