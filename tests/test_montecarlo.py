@@ -207,3 +207,44 @@ def test_the_command_flat_prints_the_tco_npv(tmp_path: Path) -> None:
         for win, c in zip(mc["owning_wins"], horizon["comparisons"], strict=True):
             assert win["rented"] == c["rented"]
             assert win["npv_of_buying_mean"] == pytest.approx(c["npv_of_buying"], abs=0.005)
+
+
+def test_a_stored_sweep_is_repriced_without_replaying(tmp_path: Path) -> None:
+    """`planner sweep` keeps each point's inputs; `planner montecarlo --sweep --flat` gives
+    back each point's stored NPV of buying, and a seed gives the same numbers twice."""
+    db = str(tmp_path / "p.duckdb")
+    swept = io.StringIO()
+    sweep = ["sweep", "--scenario", str(SAMPLE), "--vary", "servers=1,2", "--workers", "1"]
+    with contextlib.redirect_stdout(swept):
+        assert main([*sweep, "--db", db, "--json"]) == 0
+    stored = json.loads(swept.getvalue())
+    mc_args = ["montecarlo", "--scenario", str(SAMPLE), "--sweep", "--db", db, "--json"]
+
+    def mc(*args: str) -> dict[str, Any]:
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            assert main([*mc_args, *args]) == 0
+        found: dict[str, Any] = json.loads(out.getvalue())
+        return found
+
+    flat = mc("--flat", "--draws", "2")
+    assert flat["without_inputs"] == 0
+    assert [p["point"] for p in flat["points"]] == [{"servers": 1}, {"servers": 2}]
+    for point in flat["points"]:
+        servers = point["point"]["servers"]
+        for horizon in point["horizons"]:
+            win = horizon["owning_wins"][0]
+            row = next(
+                r
+                for r in _rows(stored)
+                if r["servers"] == servers
+                and r["option"] == win["owned"]
+                and r["years"] == horizon["years"]
+            )
+            assert win["npv_of_buying_mean"] == pytest.approx(row["npv_vs_cloud"], abs=0.005)
+    assert mc("--draws", "100", "--seed", "3") == mc("--draws", "100", "--seed", "3")
+
+
+def _rows(stored: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """`planner sweep --json`'s points as one row per point, option and horizon."""
+    return [{**p["point"], **o} for p in stored for o in p["options"]]

@@ -7,7 +7,7 @@ over workers (`planner.service.sweep_run`) and check them against one worker's b
 """
 
 from collections.abc import Sequence
-from dataclasses import asdict, astuple, dataclass
+from dataclasses import asdict, astuple, dataclass, field
 from datetime import date
 
 from planner.core.model import Job
@@ -15,6 +15,7 @@ from planner.cost.finance import npv
 from planner.cost.results import Horizon, TcoReport
 from planner.cost.scenario import TcoScenario
 from planner.engine.summary import ReplaySummary
+from planner.service.mc_inputs import inputs_text
 from planner.service.sweep_keys import Point, apply
 from planner.service.tco_run import tco_of_jobs
 from planner.store import Connection
@@ -52,6 +53,9 @@ class PointResult:
     point: Point
     currency: str
     options: tuple[OptionResult, ...]
+    inputs: str = field(default="", compare=False)
+    """What the point was priced from, as JSON (`planner.service.mc_inputs`), for
+    `planner montecarlo --sweep`; "" when read back from the store."""
 
     def option(self, name: str, years: float | None = None) -> OptionResult | None:
         """The option `name` over `years` (the first horizon if None)."""
@@ -68,7 +72,8 @@ def price_point(
     varied = apply(scenario, point)
     summaries: dict[str, ReplaySummary] = {}
     report = tco_of_jobs(con, varied, jobs, today=today, summaries=summaries)
-    return PointResult(point, report.currency, option_results(report, summaries))
+    results = option_results(report, summaries)
+    return PointResult(point, report.currency, results, inputs_text(report))
 
 
 def option_results(

@@ -27,6 +27,7 @@ from planner.service.sweep_keys import Point
 from planner.service.sweep_point import PointResult, from_rows, price_point
 from planner.store import Connection, open_store
 from planner.store.scenarios import price_book_key
+from planner.store.sweep_inputs import save_inputs
 from planner.store.sweeps import copy_price_book, done_keys, load_points, save_point
 from pricing import ensure_seeded
 
@@ -74,17 +75,21 @@ def run_sweep(
     *,
     workers: int = 1,
     on_point: Progress | None = None,
+    cluster: str | None = None,
 ) -> SweepOutcome:
-    """Every point's result, computing (on `workers` processes) only those not stored."""
+    """Every point's result, computing (on `workers` processes, or on the Dask cluster at
+    `cluster`: `planner.service.sweep_dask`) only those not stored."""
     ensure_seeded(con)  # before the key: a first run's seeding would change the price book
     base = sweep_key(con, sweep)
     keys = {p: point_key(base, p) for p in points}
     done = done_keys(con, keys.values())
     todo = [p for p in dict.fromkeys(points) if keys[p] not in done]
     computed = 0
-    for result in _computed(con, sweep, todo, workers):
+    for result in _computed(con, sweep, todo, workers, cluster):
         options = [o.values() for o in result.options]
         save_point(con, (keys[result.point], base), result.point, result.currency, options)
+        if result.inputs:  # for `planner montecarlo --sweep`
+            save_inputs(con, keys[result.point], result.inputs)
         computed += 1
         if on_point is not None:
             on_point(computed, len(todo))
@@ -94,8 +99,13 @@ def run_sweep(
 
 
 def _computed(
-    con: Connection, sweep: Sweep, todo: Sequence[Point], workers: int
+    con: Connection, sweep: Sweep, todo: Sequence[Point], workers: int, cluster: str | None
 ) -> Iterator[PointResult]:
+    if cluster is not None and todo:
+        from planner.service.sweep_dask import dask_computed  # Dask loads only when asked
+
+        yield from dask_computed(con, sweep, todo, cluster)
+        return
     if workers <= 1 or len(todo) <= 1:
         for point in todo:
             yield price_point(con, sweep.scenario, sweep.jobs, point, sweep.today)
