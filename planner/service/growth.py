@@ -1,13 +1,14 @@
 """`planner tco` over growing demand: one replay and set of bills per year, spliced.
 
 Each year k of the longest horizon gets its own jobs (`planner.synth.growth.grow_year`: the
-trace with the arrival rate scaled, and a synthetic team from its year on) and a whole TCO
+trace with the arrival rate scaled, its clock time-warped, and a synthetic team from its year
+on) and a whole TCO
 report on them (`price_year`, the usual `tco_of_jobs`), over the horizons the splice needs
 (`planner.cost.growth.year_horizons`); `planner.cost.growth.splice` takes year k's months from
 year k's report for every option, so the owned replay, the hybrid's and every cloud bill move
-with the demand, and each month's ledger balances as it does without growth. Year 1 is the
-trace itself when its factor is 1 and no team joins in year 1: the months of year 1 are
-exactly the report without growth.
+with the demand, and each month's ledger balances as it does without growth. A year with
+factor 1, no warp and no team is the trace itself: its months are exactly the report without
+growth, and when every year is, the report is today's to the bit. Costs one replay per year.
 """
 
 from collections.abc import Callable
