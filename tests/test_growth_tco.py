@@ -25,15 +25,18 @@ from planner.cost.scenario import TcoScenario
 from planner.report.excel import write_xlsx
 from planner.report.model import build_report
 from planner.report.pdf import write_pdf
+from planner.service.replay import load_jobs
 from planner.service.scenario_store import parse
-from planner.service.tco_run import tco_of_jobs
+from planner.service.tco_run import run_tco, tco_of_jobs
 from planner.store import open_store
+from tests.conftest import ingest
 from tests.test_ledger import SETTINGS, _check_balanced, jobs_strategy
 
 if TYPE_CHECKING:
     from planner.engine.summary import ReplaySummary
 
 TODAY = date(2026, 6, 1)
+OPENB = "openb_pod_list_default.csv.gz"
 SERVER = {"gpu": "A100", "servers": 2, "price": 100_000, "idle_kw": 1, "load_kw": 5, "max_kw": 6}
 RENT = {"name": "rent", "gpu": "A100", "price_per_gpu_hour": 2.0}
 # a day of 8-GPU jobs, one an hour for two hours each
@@ -278,3 +281,29 @@ def test_the_workbook_and_pdf_show_the_grown_months(book: duckdb.DuckDBPyConnect
     assert rent.monthly_cash[12] == pytest.approx(2 * rent.monthly_cash[11])
     assert pdf.data.startswith(b"%PDF")
     assert pdf.pages >= 1
+
+
+def test_the_openb_cloud_bill_grows_with_its_demand(
+    shared_traces: Path, con: duckdb.DuckDBPyConnection
+) -> None:
+    # a whole factor copies every pod: the bill of year 2 is exactly twice year 1's; x1.5
+    # draws half the pods once more, within two of the largest pod's bill of half of it
+    trace = str(ingest(con, shared_traces / "alibaba-openb-2023" / OPENB).trace_id)
+    flat = {"name": "flat", "gpu": "A100", "price_per_gpu_hour": 2.0}
+    by_rate = {}
+    for rate in (2.0, 1.5):
+        scenario = TcoScenario.model_validate(
+            {"horizons_years": [2], "cloud": [flat], "growth": {"arrival_rate": [1, rate]}}
+        )
+        report = run_tco(con, scenario, files=LOCAL_FILES, trace=trace, today=TODAY)
+        by_rate[rate] = report
+        rent = report.horizons[0].options[0]
+        assert rent.ledger is not None
+        assert rent.ledger.gpu_hours.imbalance == pytest.approx(0.0, abs=1e-6)
+
+    double = by_rate[2.0].horizons[0].options[0].monthly_pnl
+    assert _year(double, 2) == pytest.approx(2 * _year(double, 1), rel=1e-9)
+    years = by_rate[1.5].demand_by_year or ()
+    largest = max(j.gpu_hours for j in load_jobs(con, trace) if j.gpus)
+    assert abs(years[1].gpu_hours - 1.5 * years[0].gpu_hours) <= 2 * largest
+    assert years[1].jobs == pytest.approx(1.5 * years[0].jobs, abs=1)
