@@ -16,7 +16,7 @@ the model, tax shield, lead time and salvage included, stays the model's):
 A draw's cash in month m is then
 
     owned   fixed + S server + E(m) energy(min(1, u_h D(m))) + C(m) D(m) cloud
-    rented  (1 - tax) (locked + C(m) D(m) moving)
+    rented  locked + C(m) D(m) moving          (both after tax)
 
 (S server price at purchase, E electricity, C cloud price, D demand: `montecarlo_paths`), and
 with every multiplier 1 the cash is the report's, so the NPVs are the model's to the cent.
@@ -26,6 +26,7 @@ again (waits stay the replay's), and the owned servers never serve more than the
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -57,15 +58,15 @@ class OwnedParts:
     """Per hour of day: what that hour's allocation (0..1) adds to a month's energy cost,
     after tax (sum over hours of busy x utilization, plus idle: the month's energy)."""
     utilization: Array
-    """Per hour of day (24)."""
+    """Per month and hour of day (months x 24)."""
 
 
 @dataclass(frozen=True, slots=True)
 class RentedParts:
     name: str
-    locked: float
-    moving: float
-    """Cash a month (after tax)."""
+    locked: Array
+    moving: Array
+    """Cash by month (after tax)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,12 +79,46 @@ class Parts:
     rented: tuple[RentedParts, ...]
 
 
-def parts_of(inputs: TcoInputs, months: int) -> Parts:
-    """The options of a report priced from `inputs`, over `months`."""
+def parts_of(inputs: TcoInputs | Sequence[TcoInputs], months: int) -> Parts:
+    """The options of a report priced from `inputs`, over `months`; with one `TcoInputs` per
+    year (growing demand), year k's months come from year k's (the last year's beyond), as
+    `planner.cost.growth.splice` takes them from year k's report."""
+    years = [inputs] if isinstance(inputs, TcoInputs) else list(inputs)
+    if not years:
+        raise ScenarioError("no inputs to re-price")
+    each = [_parts(y, months) for y in years]
+    if len(each) == 1:
+        return each[0]
+    segments = [
+        (each[min(k, len(each) - 1)], slice(start, min(start + 12, months)))
+        for k, start in enumerate(range(0, months, 12))
+    ]
+    return replace(
+        each[0],
+        owned=tuple(_spliced(k, segments, "owned") for k in range(len(each[0].owned))),
+        rented=tuple(_spliced(k, segments, "rented") for k in range(len(each[0].rented))),
+    )
+
+
+_MONTHLY = ("fixed", "server", "cloud", "utilization", "locked", "moving")
+
+
+def _spliced(index: int, segments: list[tuple["Parts", slice]], kind: str) -> Any:
+    """Option `index` of `kind` with every monthly array taken year by year."""
+    first = getattr(segments[0][0], kind)[index]
+    moved = {
+        name: np.concatenate([getattr(getattr(p, kind)[index], name)[s] for p, s in segments])
+        for name in _MONTHLY
+        if hasattr(first, name)
+    }
+    return replace(first, **moved)
+
+
+def _parts(inputs: TcoInputs, months: int) -> Parts:
     first = inputs.clouds[0].rented if inputs.clouds else None
     rate = inputs.discount_rate
     owned = tuple(_owned_parts(o, first, months, rate) for o in inputs.owned)
-    rented = tuple(_rented_parts(c.rented, inputs.tax_rate) for c in inputs.clouds)
+    rented = tuple(_rented_parts(c.rented, inputs.tax_rate, months) for c in inputs.clouds)
     return Parts(months, rate, owned, rented)
 
 
@@ -114,14 +149,15 @@ def _owned_parts(
         in_service=in_service,
         idle_energy=idle * month,
         busy_energy=np.array(busy) * month,
-        utilization=np.array(_by_hour(demand.utilization_by_hour)),
+        utilization=np.tile(_by_hour(demand.utilization_by_hour), (months, 1)),
     )
 
 
-def _rented_parts(rented: tco.Rented, tax_rate: float) -> RentedParts:
+def _rented_parts(rented: tco.Rented, tax_rate: float, months: int) -> RentedParts:
     after_tax = 1 - tax_rate
-    locked = rented.per_month.get("commitment", 0.0)
-    return RentedParts(rented.name, locked * after_tax, (rented.monthly_total - locked) * after_tax)
+    locked = rented.per_month.get("commitment", 0.0) * after_tax
+    moving = rented.monthly_total * after_tax - locked
+    return RentedParts(rented.name, np.full(months, locked), np.full(months, moving))
 
 
 def _bridge(demand: tco.Demand, first: tco.Rented | None) -> tco.Bridge:
@@ -154,7 +190,7 @@ def _by_hour(values: Sequence[float]) -> list[float]:
 def owned_cash(parts: OwnedParts, paths: Paths, months: int) -> Array:
     """Cash by draw and month (draws x months)."""
     demand = paths.demand[:, :months]
-    share = np.minimum(1.0, demand[:, :, None] * parts.utilization[None, None, :])
+    share = np.minimum(1.0, demand[:, :, None] * parts.utilization[None, :, :])
     energy = np.where(parts.in_service, parts.idle_energy + share @ parts.busy_energy, 0.0)
     cloud = parts.cloud * paths.cloud[:, :months] * demand
     moved = energy * paths.electricity[:, :months] + cloud
