@@ -19,6 +19,7 @@ from openpyxl import load_workbook
 from planner.core.errors import ScenarioError
 from planner.core.file_access import LOCAL_FILES
 from planner.core.model import Job
+from planner.core.notes import worded
 from planner.core.serialize import from_json, to_json
 from planner.cost.results import TcoReport
 from planner.cost.scenario import TcoScenario
@@ -307,3 +308,16 @@ def test_the_openb_cloud_bill_grows_with_its_demand(
     largest = max(j.gpu_hours for j in load_jobs(con, trace) if j.gpus)
     assert abs(years[1].gpu_hours - 1.5 * years[0].gpu_hours) <= 2 * largest
     assert years[1].jobs == pytest.approx(1.5 * years[0].jobs, abs=1)
+
+
+def test_a_later_years_own_notes_say_which_year(book: duckdb.DuckDBPyConnection) -> None:
+    # from year 2 a team asks for H100s: the A100 cloud option prices them at speed 1.0
+    team = {"name": "llm", "profile": "llm", "from_year": 2, "share": 0.5, "gpu": "H100"}
+    scenario = _scenario(hybrid=None, growth={"add_team": team})
+
+    report = tco_of_jobs(book, scenario, JOBS, today=TODAY)
+
+    later = [n for n in report.notes if n.startswith("year 2: rent:")]
+    assert len(later) == 1
+    assert "priced at speed 1.0" in later[0]
+    assert worded(later[0], "zh").startswith("第 2 年：rent：")

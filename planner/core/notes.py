@@ -48,6 +48,7 @@ ENGLISH: dict[str, str] = {
         "team {team} ({profile} profile) joins in year {year} with {share} of each year's "
         "GPU-hours on top: {jobs} synthetic jobs in all"
     ),
+    "growth_year_note": "year {year}: {text}",
     "sensitivity_output": "NPV of buying vs {option}, {years} years",
     "server": "server {name}",
     "assumption": "assumption {name}",
@@ -128,6 +129,7 @@ CHINESE: dict[str, str] = {
         "团队 {team}（{profile} 画像）从第 {year} 年起加入，每年在原有基础上增加 {share} 的 "
         "GPU 小时：共 {jobs} 个合成作业"
     ),
+    "growth_year_note": "第 {year} 年：{text}",
     "sensitivity_output": "相对 {option} 购买的 NPV（{years} 年）",
     "server": "服务器 {name}",
     "assumption": "假设 {name}",

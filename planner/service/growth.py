@@ -65,7 +65,12 @@ def grown_report(
     first = reports[0]
     head = spliced[0].options[0]
     notes = [*first.notes, *_notes(growth, years)]
-    notes += [n for r in reports[1:] for n in r.notes]
+    notes += [
+        note("growth_year_note", year=k, text=n)
+        for k, r in enumerate(reports[1:], start=2)
+        for n in r.notes
+        if n not in first.notes
+    ]
     return replace(
         first,
         horizons=spliced,
