@@ -15,14 +15,16 @@ import pytest
 
 from planner.cli import main
 from planner.core.file_access import LOCAL_FILES
+from planner.core.model import Job
 from planner.cost import finance
 from planner.cost.montecarlo import npvs, parts_of
 from planner.cost.montecarlo_paths import FLAT, Driver, PathSpec, draw_paths
 from planner.cost.results import TcoReport
+from planner.cost.scenario import TcoScenario
 from planner.service.mc_inputs import inputs_text, read_inputs
-from planner.service.montecarlo import McSettings, of_inputs
+from planner.service.montecarlo import McSettings, montecarlo_of_jobs, of_inputs
 from planner.service.tco_files import load_tco_scenario
-from planner.service.tco_run import run_tco
+from planner.service.tco_run import run_tco, tco_of_jobs
 from planner.store import open_store
 
 SCENARIOS = Path(__file__).parent.parent / "data" / "scenarios"
@@ -248,3 +250,34 @@ def test_a_stored_sweep_is_repriced_without_replaying(tmp_path: Path) -> None:
 def _rows(stored: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """`planner sweep --json`'s points as one row per point, option and horizon."""
     return [{**p["point"], **o} for p in stored for o in p["options"]]
+
+
+def test_growing_demand_prices_each_year_from_its_own_inputs(tmp_path: Path) -> None:
+    """With `growth:`, flat draws give the spliced report's NPVs (year k's months from year
+    k's replay and bills, not year 1's repeated)."""
+    jobs = [Job(f"j{i}", i * 3_600.0, 7_200.0, gpus=8.0, gpu_types=("A100",)) for i in range(24)]
+    server = {"gpu": "A100", "servers": 2, "price": 100_000, "idle_kw": 1, "load_kw": 5}
+    scenario = TcoScenario.model_validate(
+        {
+            "horizons_years": [3],
+            "self_hosted": [server | {"max_kw": 6}],
+            "cloud": [{"name": "rent", "gpu": "A100", "price_per_gpu_hour": 2.0}],
+            "hybrid": {"burst_after_s": 600, "servers": {"A100": 1}},
+            "overrides": {"lead_time_months": 2},
+            "growth": {"arrival_rate_per_year": 1.5, "seed": 1},
+        }
+    )
+    con = open_store(tmp_path / "p.duckdb")
+    try:
+        report = tco_of_jobs(con, scenario, jobs, today=TODAY)
+        flat = montecarlo_of_jobs(con, scenario, jobs, McSettings(2, 0, FLAT), today=TODAY)
+    finally:
+        con.close()
+
+    horizon = report.horizons[0]
+    rent = next(o for o in horizon.options if o.name == "rent")
+    assert sum(rent.monthly_cash[24:36]) > 1.5 * sum(rent.monthly_cash[:12])  # it grows
+    spreads = {o.option: o for o in flat.horizons[0].options}
+    for option in horizon.options:
+        model = finance.npv(list(option.monthly_cash), report.discount_rate or 0.0)
+        assert spreads[option.name].mean == pytest.approx(model, abs=0.005), option.name

@@ -116,7 +116,13 @@ def _montecarlo(args: argparse.Namespace, read_options: ReadOptions) -> int:
         return _sweep(args, read_options, settings)
     with database(args.db) as con:
         report = run_montecarlo(
-            con, scenario, settings, files=LOCAL_FILES, trace=args.trace, today=date.today()
+            con,
+            scenario,
+            settings,
+            files=LOCAL_FILES,
+            trace=args.trace,
+            today=date.today(),
+            options=read_options(args),
         )
     if args.json:
         print(json.dumps(to_json(report), indent=2, default=str))

@@ -9,11 +9,13 @@ their own choices, not by luck.
 """
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
 from planner.core.errors import ScenarioError
 from planner.core.file_access import FileAccess
+from planner.core.model import Job
 from planner.core.notes import note
 from planner.cost import tco
 from planner.cost.inputs import TcoInputs
@@ -21,9 +23,13 @@ from planner.cost.montecarlo import McHorizon, monte_carlo
 from planner.cost.montecarlo_paths import Driver, Paths, PathSpec, draw_paths
 from planner.cost.results import TcoReport
 from planner.cost.scenario import TcoScenario
+from planner.engine.summary import ReplaySummary
+from planner.ingest import IngestOptions
+from planner.service.growth import grown_report
 from planner.service.mc_inputs import read_inputs
+from planner.service.replay import load_jobs, resolve_trace
 from planner.service.sweep_run import Sweep, sweep_key
-from planner.service.tco_run import run_tco
+from planner.service.tco_run import run_tco, tco_of_jobs
 from planner.store import Connection
 from planner.store.sweep_inputs import load_inputs, sweep_point_keys
 
@@ -68,26 +74,57 @@ def run_montecarlo(
     files: FileAccess,
     trace: str | None = None,
     today: date | None = None,
+    options: IngestOptions | None = None,
 ) -> McReport:
-    """The scenario's report (one replay), then `settings.draws` re-pricings of it."""
-    if scenario.growth is not None:
-        raise ScenarioError(
-            "Monte Carlo re-prices one year's demand; a scenario with `growth:` needs each "
-            "year's replay per draw, which is not done yet: remove `growth:` to run it"
-        )
-    report = run_tco(con, scenario, files=files, trace=trace, today=today)
-    if report.inputs is None:
-        raise ScenarioError("the TCO report kept no inputs to re-price")
-    return of_inputs(report.inputs, report, scenario, settings)
+    """The scenario's report (one replay, or one a year with `growth:`), then
+    `settings.draws` re-pricings of it."""
+    ref = trace or scenario.trace
+    if scenario.growth is None or ref is None:
+        report = run_tco(con, scenario, files=files, trace=trace, today=today, options=options)
+        if report.inputs is None:
+            raise ScenarioError("the TCO report kept no inputs to re-price")
+        return of_inputs(report.inputs, report, scenario, settings)
+    jobs = load_jobs(con, resolve_trace(con, ref, options, files=files))
+    return montecarlo_of_jobs(con, scenario, jobs, settings, today=today)
+
+
+def montecarlo_of_jobs(
+    con: Connection,
+    scenario: TcoScenario,
+    jobs: list[Job],
+    settings: McSettings,
+    *,
+    today: date | None = None,
+) -> McReport:
+    """As `run_montecarlo` on jobs already loaded. With `growth:`, each year's report is
+    priced as `planner tco` prices it (`grown_report`) and its inputs kept, so a draw prices
+    year k's months from year k's replay and bills."""
+    years: list[TcoInputs] = []
+
+    def price_year(
+        plain: TcoScenario, year_jobs: list[Job], kept: dict[str, ReplaySummary]
+    ) -> TcoReport:
+        report = tco_of_jobs(con, plain, year_jobs, today=today, summaries=kept)
+        if report.inputs is None:
+            raise ScenarioError("the TCO report kept no inputs to re-price")
+        years.append(report.inputs)
+        return report
+
+    if scenario.growth is None:
+        report = price_year(scenario, jobs, {})
+    else:
+        report = grown_report(scenario, jobs, price_year)
+    return of_inputs(years, report, scenario, settings)
 
 
 def of_inputs(
-    inputs: TcoInputs,
+    inputs: TcoInputs | Sequence[TcoInputs],
     report: TcoReport | None,
     scenario: TcoScenario,
     settings: McSettings,
 ) -> McReport:
-    """The Monte Carlo of a report priced from `inputs` over the scenario's horizons."""
+    """The Monte Carlo of a report priced from `inputs` (one a year with growth) over the
+    scenario's horizons."""
     horizons = tco.horizons_months(scenario.horizons_years)
     paths = draw_paths(settings.paths, settings.draws, max(horizons), settings.seed)
     currency = report.currency if report is not None else scenario.currency.upper()
@@ -95,7 +132,7 @@ def of_inputs(
 
 
 def _report(
-    inputs: TcoInputs,
+    inputs: TcoInputs | Sequence[TcoInputs],
     scenario: TcoScenario,
     currency: str,
     settings: McSettings,
