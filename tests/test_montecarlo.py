@@ -245,6 +245,17 @@ def test_a_stored_sweep_is_repriced_without_replaying(tmp_path: Path) -> None:
             )
             assert win["npv_of_buying_mean"] == pytest.approx(row["npv_vs_cloud"], abs=0.005)
     assert mc("--draws", "100", "--seed", "3") == mc("--draws", "100", "--seed", "3")
+    con = open_store(Path(db))  # a point stored before inputs were kept
+    try:
+        con.execute(
+            "DELETE FROM sweep_point_inputs WHERE point_key IN (SELECT min(point_key) FROM sweep_point_inputs)"
+        )
+    finally:
+        con.close()
+    partial = mc("--draws", "10")
+    assert partial["without_inputs"] == 1
+    assert len(partial["points"]) == 1
+    assert any("1 stored points keep no inputs" in n for n in partial["notes"])
 
 
 def _rows(stored: list[dict[str, Any]]) -> list[dict[str, Any]]:
