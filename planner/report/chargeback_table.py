@@ -14,8 +14,7 @@ from planner.core.i18n import Language
 from planner.cost.chargeback import OptionCharges, Rule, charge_options
 from planner.cost.results import Horizon, TcoReport
 from planner.report.cells import Cell
-from planner.report.headline import Named
-from planner.report.pdf_summary import option_name
+from planner.report.headline import Named, option_name
 from planner.report.text import text
 
 SEPARATOR = " · "

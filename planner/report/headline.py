@@ -177,3 +177,8 @@ def _against(report: TcoReport, horizon: Horizon, name: str, lang: Language) -> 
             )
         )
     return out
+
+
+def option_name(name: str, lang: Language) -> str:
+    """The model's own option names in `lang` (a cloud option keeps the name it was given)."""
+    return text(f"report.pdf.option.{name}", lang) if name in OWNED else name

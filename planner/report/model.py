@@ -16,7 +16,7 @@ from planner.core.notes import worded
 from planner.cost.ledger import SERVED, UNSERVED, Balance
 from planner.cost.results import Horizon, TcoReport
 from planner.report.cells import Cell, Kind
-from planner.report.headline import Headline, Named, headline
+from planner.report.headline import Headline, Named, headline, option_name
 from planner.report.text import text
 
 CATEGORIES = (
@@ -110,7 +110,7 @@ def build_report(
     day = generated or date.today()
     many = len(reports) > 1
     cash_columns = [
-        (_option_label(name, o.name, many), o.monthly_cash)
+        (_option_label(name, option_name(o.name, lang), many), o.monthly_cash)
         for (name, _), h in zip(reports, picked, strict=True)
         for o in h.options
     ]
@@ -206,7 +206,7 @@ def _options(reports: Sequence[Named], lang: Language) -> Table:
         (
             name,
             float(h.years),
-            str(o.name),
+            option_name(o.name, lang),
             *(o.totals.get(c) for c in cats),
             o.total,
             o.cost_per_useful_gpu_hour,
@@ -288,7 +288,8 @@ def _ledger(reports: Sequence[Named], lang: Language) -> Table:
                         money = o.ledger.cloud_per_job_sum if unit == "gpu_hours" else None
                         label = text(f"report.ledger.{unit}", lang)
                         values = _ledger_values(balance)
-                        rows.append((name, float(h.years), o.name, label, *values, money))
+                        option = option_name(o.name, lang)
+                        rows.append((name, float(h.years), option, label, *values, money))
     return Table(text("report.sheet.ledger", lang), columns, tuple(rows))
 
 

@@ -10,13 +10,13 @@ from collections.abc import Sequence
 from planner.cost.ledger import SERVED, UNSERVED
 from planner.cost.results import TcoReport
 from planner.report.cells import Cell, Kind, cell_text
+from planner.report.headline import option_name
 from planner.report.model import Report, Table
 from planner.report.pdf_charts import Pen, break_even_chart
 from planner.report.pdf_summary import (
     Decision,
     assumptions,
     discounted_savings,
-    option_name,
     output_text,
     price_text,
     rate_text,

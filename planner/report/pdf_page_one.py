@@ -8,7 +8,7 @@ The page is laid out to fit A4 for one scenario or a few; charts are kept short 
 from collections.abc import Sequence
 from itertools import accumulate
 
-from planner.report.headline import Headline
+from planner.report.headline import Headline, option_name
 from planner.report.model import Report, Series
 from planner.report.pdf_charts import Pen, cash_chart, tornado_chart
 from planner.report.pdf_summary import (
@@ -18,7 +18,6 @@ from planner.report.pdf_summary import (
     decision_text,
     figures,
     npv_text,
-    option_name,
     output_text,
     per_useful_text,
     price_text,

@@ -18,7 +18,7 @@ from planner.cost.finance import discount_factors
 from planner.cost.results import Horizon, OptionReport, TcoReport
 from planner.cost.tco import Comparison
 from planner.report.cells import Cell
-from planner.report.headline import OWNED, Named, cheapest
+from planner.report.headline import OWNED, Named, cheapest, option_name
 from planner.report.model import Table
 from planner.report.text import text
 
@@ -92,11 +92,6 @@ def discounted_savings(decision: Decision) -> tuple[float, ...]:
 
 
 # --- the summary's figures as text -------------------------------------------------------------
-
-
-def option_name(name: str, lang: Language) -> str:
-    """The model's own option names in `lang` (a cloud option keeps the name it was given)."""
-    return text(f"report.pdf.option.{name}", lang) if name in OWNED else name
 
 
 SENSITIVITY_OUTPUT = re.compile(r"NPV of buying vs (?P<option>.+), (?P<years>[0-9.]+) years")

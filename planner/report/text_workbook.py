@@ -227,7 +227,7 @@ _PAIRS = {
         "{name}: allocation at hour {hour}",
         "{name}：{hour} 时的分配率",
     ),
-    "report.wb.in.quantity": ("{name}: {sku}, {unit}s a month", "{name}：{sku}，每月 {unit} 数"),
+    "report.wb.in.quantity": ("{name}: {sku}, {units} a month", "{name}：{sku}，每月{units}数"),
     "report.wb.in.stated": ("{name}: {what} a month", "{name}：每月{what}"),
     "report.wb.in.rerun": (
         "{name}: {sku}, share re-run after spot interruptions",
@@ -238,12 +238,12 @@ _PAIRS = {
         "{name}：每月承诺计费小时数",
     ),
     "report.wb.in.cpu_qty": (
-        "{name}: CPU-only jobs, {unit}s a month",
-        "{name}：纯 CPU 作业，每月 {unit} 数",
+        "{name}: CPU-only jobs, {units} a month",
+        "{name}：纯 CPU 作业，每月{units}数",
     ),
     "report.wb.in.cpu_price": (
         "{name}: CPU instances, price per {unit}",
-        "{name}：CPU 实例，每 {unit} 价格",
+        "{name}：CPU 实例，每{unit}价格",
     ),
     "report.wb.in.storage_qty": ("{name}: storage kept (GB)", "{name}：存储容量（GB）"),
     "report.wb.in.storage_price": (
@@ -259,7 +259,7 @@ _PAIRS = {
         "超出承诺的比例按需计费）",
     ),
     "report.wb.level.gpus": ("GPUs held at once", "同时占用的 GPU 数"),
-    "report.wb.level.hours": ("{sku}: {unit}s a month", "{sku}：每月 {unit} 数"),
+    "report.wb.level.hours": ("{sku}: {units} a month", "{sku}：每月{units}数"),
     "report.wb.level.above": ("Share above the commitment", "超出承诺的比例"),
     "report.wb.section.owned": ("Owned servers", "自有服务器"),
     "report.wb.section.pools": ("Server pools", "服务器池"),
@@ -410,6 +410,27 @@ _PAIRS = {
 }
 
 
+_QUANTITY_UNITS = {
+    # a bill's quantity unit (planner.cost.inputs.PricedQuantity.unit): one, many, Chinese
+    "GPU-hour": ("GPU-hour", "GPU-hours", "GPU 小时"),
+    "instance-hour": ("instance-hour", "instance-hours", "实例小时"),
+    "vCPU-hour": ("vCPU-hour", "vCPU-hours", "vCPU 小时"),
+    "GiB-hour": ("GiB-hour", "GiB-hours", "GiB 小时"),
+}
+_METHODS = {
+    # planner.cost.depreciation.Method
+    "straight_line": ("straight line", "直线法"),
+    "double_declining": ("double declining balance", "双倍余额递减法"),
+    "sum_of_years_digits": ("sum of the years' digits", "年数总和法"),
+}
+
+
+def _units(index: int) -> dict[str, str]:
+    one, many = (0, 1) if index == 0 else (2, 2)
+    words = {f"report.wb.qty.{k}": v[one] for k, v in _QUANTITY_UNITS.items()}
+    return words | {f"report.wb.qtys.{k}": v[many] for k, v in _QUANTITY_UNITS.items()}
+
+
 def _catalog(index: int) -> dict[str, str]:
     out = {key: pair[index] for key, pair in _PAIRS.items()}
     groups = (
@@ -422,7 +443,8 @@ def _catalog(index: int) -> dict[str, str]:
     )
     for prefix, group in groups:
         out |= {prefix + key: pair[index] for key, pair in group.items()}
-    return out
+    out |= {f"report.wb.method.{k}": pair[index] for k, pair in _METHODS.items()}
+    return out | _units(index)
 
 
 WORKBOOK_EN = _catalog(0)

@@ -181,7 +181,8 @@ def _bare_metal(out: Writer, inputs: TcoInputs, names: Names) -> None:
         label = text(f"report.wb.bm.{field_name}", lang)
         out.input(
             label,
-            str(getattr(bm, field_name)),
+            # the method's name: the depreciation formulas follow `names.methods`, not the cell
+            text(f"report.wb.method.{getattr(bm, field_name)}", lang),
             "text",
             name,
             unit="",

@@ -158,8 +158,8 @@ def _sku_rows(
 ) -> tuple[str, str]:
     """A SKU's units a month and (on spot) the share re-run; their names ("" for none)."""
     lang, replay = out.book.lang, out.source("replay")
-    label = text("report.wb.in.quantity", lang, name=tag, sku=line.sku, unit=line.unit)
-    unit = f"{line.unit}s"
+    unit = text(f"report.wb.qtys.{line.unit}", lang)
+    label = text("report.wb.in.quantity", lang, name=tag, sku=line.sku, units=unit)
     quantity = out.input(
         label, line.quantity_per_month, "hours", quantity_name, unit=unit, source=replay
     )
@@ -174,11 +174,12 @@ def _sku_rows(
 def _cpu_rows(out: Writer, line: PricedQuantity, name: str, tag: str) -> tuple[str, str]:
     """CPU-only jobs' vCPU-hours (or GiB-hours) a month and the rate per unit."""
     lang = out.book.lang
-    label = text("report.wb.in.cpu_qty", lang, name=tag, unit=line.unit)
-    unit, replay = f"{line.unit}s", out.source("replay")
+    unit, replay = text(f"report.wb.qtys.{line.unit}", lang), out.source("replay")
+    label = text("report.wb.in.cpu_qty", lang, name=tag, units=unit)
     quantity = out.input(label, line.quantity_per_month, "hours", name, unit=unit, source=replay)
-    label = text("report.wb.in.cpu_price", lang, name=tag, unit=line.unit)
-    unit, source = f"{out.book.currency} / {line.unit}", out.source("cloud_terms")
+    one = text(f"report.wb.qty.{line.unit}", lang)
+    label = text("report.wb.in.cpu_price", lang, name=tag, unit=one)
+    unit, source = f"{out.book.currency} / {one}", out.source("cloud_terms")
     price = out.input(label, line.price, "rate", f"{name}_price", unit=unit, source=source)
     return quantity, price
 
@@ -247,7 +248,10 @@ def _level_table(out: Writer, item: Pending) -> None:
     committed = names.committed[0]
     out.section("report.wb.section.levels", name=item.tag)
     heads = [text("report.wb.level.gpus", lang)]
-    heads += [text("report.wb.level.hours", lang, sku=q.sku, unit=q.unit) for q in bill.compute]
+    heads += [
+        text("report.wb.level.hours", lang, sku=q.sku, units=text(f"report.wb.qtys.{q.unit}", lang))
+        for q in bill.compute
+    ]
     heads.append(text("report.wb.level.above", lang))
     header(sheet, out.row, heads)
     out.row += 1
