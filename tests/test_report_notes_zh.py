@@ -107,6 +107,22 @@ def test_the_chinese_workbook_says_every_note_in_chinese_and_none_in_english(
     assert not [c for c in cells if "NPV of buying vs" in c]
 
 
+def test_the_chinese_workbook_words_the_models_own_names_and_units(report: TcoReport) -> None:
+    """Option names the model gives (self-hosted), quantity units and depreciation methods are
+    the report's words, not the model's identifiers; cloud options keep the names given."""
+    book = load_workbook(BytesIO(write_xlsx(build_report([(NAME, report)], 0, "zh"))))
+
+    cells = {str(c.value) for sheet in book for row in sheet.iter_rows() for c in row if c.value}
+    cash_heads = {str(c.value) for c in book["月度现金流"][1]}
+
+    assert {"自建", "自建 (累计)"} <= cash_heads
+    assert "AWS p5.48xlarge on-demand" in cash_heads  # the name the scenario gave
+    assert "直线法" in cells
+    assert "GPU 小时" in {str(c.value) for c in book["假设"]["C"]}
+    for english in ("self-hosted", "straight_line", "GPU-hours", "GPU-hour"):
+        assert not [c for c in cells if english in c], english
+
+
 def test_the_english_reports_keep_the_english_notes(report: TcoReport) -> None:
     book = load_workbook(BytesIO(write_xlsx(build_report([(NAME, report)], 0, "en"))))
 
