@@ -255,8 +255,11 @@ class McHorizon:
     owning_wins: tuple[OwningWins, ...]
 
 
-def monte_carlo(inputs: TcoInputs, horizons: Sequence[int], paths: Paths) -> tuple[McHorizon, ...]:
-    """Every option's NPV distribution over each horizon (months), on the same `paths`."""
+def monte_carlo(
+    inputs: TcoInputs | Sequence[TcoInputs], horizons: Sequence[int], paths: Paths
+) -> tuple[McHorizon, ...]:
+    """Every option's NPV distribution over each horizon (months), on the same `paths`
+    (`inputs`: one a year with growing demand, see `parts_of`)."""
     out = []
     for months in horizons:
         parts = parts_of(inputs, months)
