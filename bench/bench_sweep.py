@@ -21,6 +21,7 @@ from pathlib import Path
 from planner.core.file_access import LOCAL_FILES
 from planner.cost.scenario import TcoScenario
 from planner.service.replay import load_jobs, resolve_trace
+from planner.service.sweep_keys import Point
 from planner.service.sweep_run import Sweep, run_sweep
 from planner.store import connect
 from planner.synth import write_trace
@@ -57,6 +58,22 @@ def _cpu_s() -> float:
     return own.ru_utime + own.ru_stime
 
 
+def prepared(root: Path, jobs: int, points: int) -> tuple[Path, Sweep, list[Point]]:
+    """A database `root/base.duckdb` holding a synthetic philly trace of `jobs` jobs, the sweep
+    over it and `points` server counts (also used by bench/bench_sweep_dask.py)."""
+    trace = root / "philly.csv"
+    started = time.perf_counter()
+    write_trace(trace, profile="philly", jobs=jobs, seed=1)
+    base = root / "base.duckdb"
+    with connect(base) as con:
+        trace_id = resolve_trace(con, str(trace), files=LOCAL_FILES)
+        loaded = load_jobs(con, trace_id)
+    setup = time.perf_counter() - started
+    print(f"{jobs:,} jobs written, ingested, loaded in {setup:,.1f} s")
+    sweep = Sweep(scenario(trace), loaded, trace_id, date.today())
+    return base, sweep, [(("servers", SERVERS_PER_POINT * (k + 1)),) for k in range(points)]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=20_000)
@@ -66,17 +83,7 @@ def main() -> None:
     counts = [1, *[int(w) for w in args.workers.split(",")]][1:]
     with tempfile.TemporaryDirectory(prefix="bench-sweep-") as folder:
         root = Path(folder)
-        trace = root / "philly.csv"
-        started = time.perf_counter()
-        write_trace(trace, profile="philly", jobs=args.jobs, seed=1)
-        base = root / "base.duckdb"
-        with connect(base) as con:
-            trace_id = resolve_trace(con, str(trace), files=LOCAL_FILES)
-            jobs = load_jobs(con, trace_id)
-        setup = time.perf_counter() - started
-        print(f"{args.jobs:,} jobs written, ingested, loaded in {setup:,.1f} s")
-        sweep = Sweep(scenario(trace), jobs, trace_id, date.today())
-        points = [(("servers", SERVERS_PER_POINT * (k + 1)),) for k in range(args.points)]
+        base, sweep, points = prepared(root, args.jobs, args.points)
         first = None
         for workers in counts:
             db = root / f"w{workers}.duckdb"

@@ -85,6 +85,12 @@ def add_sweep_command(
         "--workers", type=int, metavar="N", help="worker processes (default: all cores)"
     )
     sweep.add_argument(
+        "--cluster",
+        metavar="ADDRESS",
+        help="price the points on a Dask cluster: its scheduler's address (tcp://host:8786), "
+        "or local[:N] for N worker processes on this machine (instead of --workers)",
+    )
+    sweep.add_argument(
         "--out", type=Path, metavar="FILE", help="write every row to FILE.parquet or FILE.csv"
     )
     add_read_options(sweep)  # --db, --json and how to read the trace
@@ -114,7 +120,7 @@ def _sweep(args: argparse.Namespace, read_options: ReadOptions) -> int:
             results = [r for s in searches for r in s.tried]
             _print_search(searches, args)
         else:
-            results = _grid(con, sweep, varied, workers)
+            results = _grid(con, sweep, varied, workers, args.cluster)
             _print_points(results, args)
     if args.out is not None:
         _write(results, args.out)
@@ -123,12 +129,16 @@ def _sweep(args: argparse.Namespace, read_options: ReadOptions) -> int:
 
 
 def _grid(
-    con: "Connection", sweep: "Sweep", varied: list[tuple[str, list["Value"]]], workers: int
+    con: "Connection",
+    sweep: "Sweep",
+    varied: list[tuple[str, list["Value"]]],
+    workers: int,
+    cluster: str | None,
 ) -> list["PointResult"]:
     from planner.service.sweep_run import run_sweep
 
     points = _combinations(varied)
-    outcome = run_sweep(con, sweep, points, workers=workers, on_point=_progress())
+    outcome = run_sweep(con, sweep, points, workers=workers, on_point=_progress(), cluster=cluster)
     stored = len(points) - outcome.computed
     print(
         f"{len(points)} points: {outcome.computed} computed, {stored} stored already",

@@ -102,7 +102,7 @@ def _computed(
     con: Connection, sweep: Sweep, todo: Sequence[Point], workers: int, cluster: str | None
 ) -> Iterator[PointResult]:
     if cluster is not None and todo:
-        from planner.service.sweep_dask import dask_computed  # Dask loads only when asked
+        from planner.service.sweep_dask import dask_computed  # noqa: PLC0415 -- Dask only if asked
 
         yield from dask_computed(con, sweep, todo, cluster)
         return

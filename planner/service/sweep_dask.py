@@ -1,0 +1,130 @@
+"""A sweep's points priced on a Dask distributed cluster (`planner sweep --cluster ADDRESS`).
+
+The same pure `price_point` as the local pool, so a point's result is the same on any machine.
+What every point shares travels once per worker, not once per point: a worker plugin carries
+the sweep (scenario and jobs) and the price book as bytes; its setup writes the book to the
+worker's own temporary DuckDB file and opens it once (DuckDB lets one process at a time use a
+file). Then one task per point; results come back as they finish, so the caller stores each
+at once and Ctrl-C keeps them (the outstanding tasks are cancelled). Unregistering the plugin
+closes and deletes the workers' copies.
+
+Imported only when a sweep names a cluster: the CLI and the app never load Dask otherwise.
+"""
+
+import os
+import shutil
+import tempfile
+import threading
+import uuid
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+from distributed import Client, LocalCluster, WorkerPlugin, as_completed, get_worker
+
+from planner.core.errors import PlannerError
+from planner.service.sweep_keys import Point
+from planner.service.sweep_point import PointResult, price_point
+from planner.service.sweep_run import Sweep
+from planner.store import Connection, open_store
+from planner.store.sweeps import copy_price_book
+
+LOCAL = "local"
+"""`--cluster local` or `local:N`: a cluster of N worker processes on this machine's loopback."""
+
+
+def dask_computed(
+    con: Connection, sweep: Sweep, todo: Sequence[Point], address: str
+) -> Iterator[PointResult]:
+    """Each point of `todo` priced on the cluster at `address`, in the order they finish."""
+    with _client(address) as client:
+        name = f"planner-sweep-{uuid.uuid4().hex}"
+        client.register_plugin(SweepPlugin(sweep, _price_book(con)), name=name)
+        futures = [client.submit(_price, name, point, pure=False) for point in todo]
+        try:
+            for future in as_completed(futures):
+                yield future.result()
+        finally:  # Ctrl-C, an error or done: nothing left running, the workers' copies gone
+            client.cancel(futures)
+            client.unregister_worker_plugin(name)
+
+
+def parse_cluster(address: str) -> tuple[str, int | None]:
+    """(`local`, N or None for all cores) or (a scheduler address, None)."""
+    if address != LOCAL and not address.startswith(f"{LOCAL}:"):
+        return address, None
+    count = address.removeprefix(LOCAL).removeprefix(":")
+    if not count:
+        return LOCAL, None
+    if not count.isdigit() or int(count) < 1:
+        raise PlannerError(f"--cluster {address}: write local or local:N with N 1 or more")
+    return LOCAL, int(count)
+
+
+@contextmanager
+def _client(address: str) -> Iterator[Client]:
+    where, workers = parse_cluster(address)
+    if where == LOCAL:
+        with local_cluster(workers or os.cpu_count() or 1) as cluster, Client(cluster) as client:
+            yield client
+        return
+    try:
+        client = Client(where, timeout="30s")
+    except (OSError, ValueError) as err:
+        raise PlannerError(
+            f"--cluster {where}: cannot reach a Dask scheduler there ({err}); start one with "
+            "`dask scheduler` and workers with `dask worker ADDRESS`, or use --cluster local"
+        ) from err
+    with client:
+        yield client
+
+
+def local_cluster(workers: int) -> LocalCluster:
+    """`workers` processes of one thread each on loopback, no dashboard (points are pure
+    Python: threads would share one GIL)."""
+    return LocalCluster(
+        n_workers=workers,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+    )
+
+
+def _price_book(con: Connection) -> bytes:
+    with tempfile.TemporaryDirectory(prefix="planner-sweep-") as folder:
+        path = Path(folder) / "prices.duckdb"
+        copy_price_book(con, path)
+        return path.read_bytes()
+
+
+# --- on a worker -----------------------------------------------------------------------------
+
+
+class SweepPlugin(WorkerPlugin):
+    """The sweep and a private copy of the price book, set up once on each worker."""
+
+    def __init__(self, sweep: Sweep, book: bytes) -> None:
+        self.sweep = sweep
+        self.book = book
+
+    def setup(self, worker: object) -> None:
+        self.folder = tempfile.mkdtemp(prefix="planner-sweep-worker-")
+        path = Path(self.folder) / "prices.duckdb"
+        path.write_bytes(self.book)
+        self.con = open_store(path)
+        # a connection is not for two threads at once; points are pure Python (the GIL),
+        # so a worker's threads would not price faster side by side anyway
+        self.lock = threading.Lock()
+
+    def teardown(self, worker: object) -> None:
+        self.con.close()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def _price(name: str, point: Point) -> PointResult:
+    plugin = get_worker().plugins[name]
+    assert isinstance(plugin, SweepPlugin)
+    sweep = plugin.sweep
+    with plugin.lock:
+        return price_point(plugin.con, sweep.scenario, sweep.jobs, point, sweep.today)

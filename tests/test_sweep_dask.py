@@ -1,0 +1,131 @@
+"""`planner sweep --cluster`: points priced on a real Dask cluster (two worker processes on
+loopback) equal one process's and the local pool's bit for bit, as results and as stored rows;
+the CLI reaches the same cluster by address; the workers are gone once the cluster closes.
+
+The priced scenario is the bundled sample with 4 A100 servers and no hybrid (one replay per
+point), swept over a few server counts.
+"""
+
+import json
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import date
+from pathlib import Path
+
+import psutil
+import pytest
+from distributed import Client
+
+from planner.cli.main import main
+from planner.core.errors import PlannerError
+from planner.core.file_access import LOCAL_FILES
+from planner.service.replay import load_jobs, resolve_trace
+from planner.service.sweep_dask import local_cluster, parse_cluster
+from planner.service.sweep_keys import apply
+from planner.service.sweep_run import Sweep, SweepOutcome, point_key, run_sweep, sweep_key
+from planner.service.tco_files import load_tco_scenario
+from planner.store import Connection, connect
+from planner.store.sweeps import load_points
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = ROOT / "data" / "scenarios" / "sample-tco.yaml"
+TRACE = ROOT / "data" / "traces" / "sample.csv"
+POINTS = [(("servers", n),) for n in (1, 2, 3)]
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[str]:
+    """A real two-worker cluster; after it closes, none of its worker processes is left."""
+    with local_cluster(2) as local, Client(local) as client:
+        pids = list(client.run(os.getpid).values())
+        assert len(set(pids)) == 2  # two processes of their own
+        assert os.getpid() not in pids
+        yield local.scheduler_address
+    assert not [p for p in pids if psutil.pid_exists(p) and _alive(p)]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
+@pytest.fixture(scope="module")
+def sweep(tmp_path_factory: pytest.TempPathFactory) -> Sweep:
+    scenario = apply(load_tco_scenario(SAMPLE), (("servers", 4),))
+    scenario = scenario.model_copy(update={"hybrid": None, "trace": str(TRACE)})
+    with connect(tmp_path_factory.mktemp("dask") / "jobs.duckdb") as con:
+        trace_id = resolve_trace(con, str(TRACE), files=LOCAL_FILES)
+        return Sweep(scenario, load_jobs(con, trace_id), trace_id, date(2026, 12, 1))
+
+
+@contextmanager
+def _fresh(path: Path) -> Iterator[Connection]:
+    with connect(path) as con:
+        resolve_trace(con, str(TRACE), files=LOCAL_FILES)
+        yield con
+
+
+def _stored(con: Connection, sweep: Sweep) -> list[object]:
+    base = sweep_key(con, sweep)
+    keys = [point_key(base, p) for p in POINTS]
+    rows = load_points(con, keys)
+    return [rows[k] for k in keys]
+
+
+def _swept(path: Path, sweep: Sweep, **how: object) -> tuple[SweepOutcome, list[object]]:
+    with _fresh(path) as con:
+        outcome = run_sweep(con, sweep, POINTS, **how)  # type: ignore[arg-type]
+        return outcome, _stored(con, sweep)
+
+
+def test_the_cluster_gives_the_local_pools_results_bit_for_bit(
+    tmp_path: Path, cluster: str, sweep: Sweep
+) -> None:
+    one, one_rows = _swept(tmp_path / "one.duckdb", sweep)
+    pool, pool_rows = _swept(tmp_path / "pool.duckdb", sweep, workers=2)
+    dask, dask_rows = _swept(tmp_path / "dask.duckdb", sweep, cluster=cluster)
+
+    assert dask.computed == len(POINTS)
+    assert dask.results == pool.results == one.results
+    assert dask_rows == pool_rows == one_rows
+    # bit for bit: floats compared by their bytes, not within a tolerance
+    figures = [(o.total, o.wait_p95_s, o.npv_vs_cloud) for r in dask.results for o in r.options]
+    expected = [(o.total, o.wait_p95_s, o.npv_vs_cloud) for r in one.results for o in r.options]
+    assert repr(figures) == repr(expected)
+    assert len({r.option("self-hosted").total for r in one.results}) == len(POINTS)  # type: ignore[union-attr]
+
+
+def test_a_resumed_cluster_sweep_prices_only_the_new_points(
+    tmp_path: Path, cluster: str, sweep: Sweep
+) -> None:
+    with _fresh(tmp_path / "resume.duckdb") as con:
+        first = run_sweep(con, sweep, POINTS[:2], cluster=cluster)
+        again = run_sweep(con, sweep, POINTS, cluster=cluster)
+
+    assert (first.computed, again.computed) == (2, 1)
+    assert again.results[:2] == first.results
+
+
+def test_the_cli_sweeps_on_the_cluster_at_an_address(
+    tmp_path: Path, cluster: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["sweep", "--scenario", str(SAMPLE), "--trace", str(TRACE)]
+    args += ["--vary", "servers.A100=1,2", "--json"]
+    assert main([*args, "--db", str(tmp_path / "a.duckdb"), "--cluster", cluster]) == 0
+    on_cluster = json.loads(capsys.readouterr().out)
+    assert main([*args, "--db", str(tmp_path / "b.duckdb"), "--workers", "1"]) == 0
+    in_process = json.loads(capsys.readouterr().out)
+
+    assert [p["point"] for p in on_cluster] == [{"servers.A100": 1}, {"servers.A100": 2}]
+    assert on_cluster == in_process
+
+
+def test_cluster_addresses_read_as_local_or_a_scheduler() -> None:
+    assert parse_cluster("local") == ("local", None)
+    assert parse_cluster("local:3") == ("local", 3)
+    assert parse_cluster("tcp://10.0.0.5:8786") == ("tcp://10.0.0.5:8786", None)
+    with pytest.raises(PlannerError, match="local:N with N 1 or more"):
+        parse_cluster("local:0")
