@@ -289,6 +289,11 @@ def test_growing_demand_prices_each_year_from_its_own_inputs(tmp_path: Path) -> 
     rent = next(o for o in horizon.options if o.name == "rent")
     assert sum(rent.monthly_cash[24:36]) > 1.5 * sum(rent.monthly_cash[:12])  # it grows
     spreads = {o.option: o for o in flat.horizons[0].options}
+    kept = read_inputs(inputs_text(report))  # as a sweep point keeps them: one a year
+    assert isinstance(kept, list)
+    assert len(kept) == 3
+    from_text = npvs(parts_of(kept, 36), draw_paths(FLAT, 1, 36, seed=0))
     for option in horizon.options:
         model = finance.npv(list(option.monthly_cash), report.discount_rate or 0.0)
         assert spreads[option.name].mean == pytest.approx(model, abs=0.005), option.name
+        assert from_text[option.name][0] == pytest.approx(model, abs=0.005), option.name

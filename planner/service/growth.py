@@ -20,6 +20,7 @@ from planner.core.notes import note
 from planner.cost import tco
 from planner.cost.baremetal import HOURS_PER_MONTH
 from planner.cost.growth import splice, worst_year, year_horizons, years_of
+from planner.cost.inputs import TcoInputs
 from planner.cost.results import TcoReport
 from planner.cost.scenario import GrowthSpec, TcoScenario
 from planner.cost.scope import is_cpu_only, scoped_jobs
@@ -82,7 +83,14 @@ def grown_report(
         # the workbook's formulas rebuild one month of year 1 and repeat it: with growth it
         # shows the model's values instead (inputs None), as a report saved before inputs were
         inputs=None,
+        inputs_by_year=_inputs_by_year(reports),
     )
+
+
+def _inputs_by_year(reports: list[TcoReport]) -> tuple[TcoInputs, ...] | None:
+    """Each year's inputs, for the Monte Carlo (`planner.cost.montecarlo.parts_of`)."""
+    kept = tuple(r.inputs for r in reports if r.inputs is not None)
+    return kept if len(kept) == len(reports) else None
 
 
 def _worst_replays(replays: list[dict[str, ReplaySummary]]) -> dict[str, ReplaySummary]:

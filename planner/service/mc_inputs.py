@@ -10,23 +10,32 @@ from planner.cost.results import TcoReport
 
 
 def inputs_text(report: TcoReport) -> str:
-    """The report's inputs as JSON for `sweep_point_inputs`; the cloud bills' quantity tables
-    (demand levels, SKU lines) are left out: the Monte Carlo reads only the monthly figures."""
-    if report.inputs is None:
-        return ""
-    inputs = report.inputs
-    slim = replace(
+    """The report's inputs as JSON for `sweep_point_inputs` (with `growth:`, a list of each
+    year's); the cloud bills' quantity tables (demand levels, SKU lines) are left out: the
+    Monte Carlo reads only the monthly figures. "" when the report kept none."""
+    if report.inputs is not None:
+        return json.dumps(to_json(_slim(report.inputs)), default=str)
+    if report.inputs_by_year:
+        return json.dumps([to_json(_slim(y)) for y in report.inputs_by_year], default=str)
+    return ""
+
+
+def _slim(inputs: TcoInputs) -> TcoInputs:
+    return replace(
         inputs,
         owned=tuple(_slim_owned(o) for o in inputs.owned),
         clouds=tuple(CloudInputs(c.rented, CloudBillInputs()) for c in inputs.clouds),
         sources={},
     )
-    return json.dumps(to_json(slim), default=str)
 
 
 def _slim_owned(owned: OwnedInputs) -> OwnedInputs:
     return replace(owned, burst=None, replay=None)
 
 
-def read_inputs(text: str) -> TcoInputs:
-    return from_json(TcoInputs, json.loads(text))
+def read_inputs(text: str) -> TcoInputs | list[TcoInputs]:
+    """`inputs_text`'s JSON back: one report's inputs, or each year's."""
+    data = json.loads(text)
+    if isinstance(data, list):
+        return [from_json(TcoInputs, year) for year in data]
+    return from_json(TcoInputs, data)

@@ -23,11 +23,8 @@ from planner.cost.montecarlo import McHorizon, monte_carlo
 from planner.cost.montecarlo_paths import Driver, Paths, PathSpec, draw_paths
 from planner.cost.results import TcoReport
 from planner.cost.scenario import TcoScenario
-from planner.engine.summary import ReplaySummary
 from planner.ingest import IngestOptions
-from planner.service.growth import grown_report
 from planner.service.mc_inputs import read_inputs
-from planner.service.replay import load_jobs, resolve_trace
 from planner.service.sweep_run import Sweep, sweep_key
 from planner.service.tco_run import run_tco, tco_of_jobs
 from planner.store import Connection
@@ -78,14 +75,8 @@ def run_montecarlo(
 ) -> McReport:
     """The scenario's report (one replay, or one a year with `growth:`), then
     `settings.draws` re-pricings of it."""
-    ref = trace or scenario.trace
-    if scenario.growth is None or ref is None:
-        report = run_tco(con, scenario, files=files, trace=trace, today=today, options=options)
-        if report.inputs is None:
-            raise ScenarioError("the TCO report kept no inputs to re-price")
-        return of_inputs(report.inputs, report, scenario, settings)
-    jobs = load_jobs(con, resolve_trace(con, ref, options, files=files))
-    return montecarlo_of_jobs(con, scenario, jobs, settings, today=today)
+    report = run_tco(con, scenario, files=files, trace=trace, today=today, options=options)
+    return of_inputs(_recorded(report), report, scenario, settings)
 
 
 def montecarlo_of_jobs(
@@ -97,24 +88,17 @@ def montecarlo_of_jobs(
     today: date | None = None,
 ) -> McReport:
     """As `run_montecarlo` on jobs already loaded. With `growth:`, each year's report is
-    priced as `planner tco` prices it (`grown_report`) and its inputs kept, so a draw prices
-    year k's months from year k's replay and bills."""
-    years: list[TcoInputs] = []
+    priced as `planner tco` prices it and its inputs kept (`inputs_by_year`), so a draw
+    prices year k's months from year k's replay and bills."""
+    report = tco_of_jobs(con, scenario, jobs, today=today)
+    return of_inputs(_recorded(report), report, scenario, settings)
 
-    def price_year(
-        plain: TcoScenario, year_jobs: list[Job], kept: dict[str, ReplaySummary]
-    ) -> TcoReport:
-        report = tco_of_jobs(con, plain, year_jobs, today=today, summaries=kept)
-        if report.inputs is None:
-            raise ScenarioError("the TCO report kept no inputs to re-price")
-        years.append(report.inputs)
-        return report
 
-    if scenario.growth is None:
-        report = price_year(scenario, jobs, {})
-    else:
-        report = grown_report(scenario, jobs, price_year)
-    return of_inputs(years, report, scenario, settings)
+def _recorded(report: TcoReport) -> TcoInputs | tuple[TcoInputs, ...]:
+    found = report.inputs or report.inputs_by_year
+    if not found:
+        raise ScenarioError("the TCO report kept no inputs to re-price")
+    return found
 
 
 def of_inputs(
