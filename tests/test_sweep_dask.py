@@ -109,6 +109,24 @@ def test_a_resumed_cluster_sweep_prices_only_the_new_points(
     assert again.results[:2] == first.results
 
 
+def test_an_interrupted_cluster_sweep_keeps_its_finished_points_and_cleans_up(
+    tmp_path: Path, cluster: str, sweep: Sweep
+) -> None:
+    def stop(done: int, total: int) -> None:
+        raise KeyboardInterrupt
+
+    with _fresh(tmp_path / "stop.duckdb") as con:
+        with pytest.raises(KeyboardInterrupt):
+            run_sweep(con, sweep, POINTS, cluster=cluster, on_point=stop)
+        resumed = run_sweep(con, sweep, POINTS)
+    with Client(cluster) as client:
+        plugins = client.run(lambda dask_worker: list(dask_worker.plugins))
+
+    assert resumed.computed == len(POINTS) - 1  # the first point was stored before Ctrl-C
+    left = [n for names in plugins.values() for n in names if n.startswith("planner-sweep")]
+    assert left == []  # the workers' copies of the sweep and price book are gone
+
+
 def test_the_cli_sweeps_on_the_cluster_at_an_address(
     tmp_path: Path, cluster: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
