@@ -41,6 +41,7 @@ from planner.engine.pod_fit import PodFit
 from planner.engine.selection import Candidate, NodePicker
 from planner.engine.shared_gpus import SharedGpus
 from planner.engine.sharing import SharingMode
+from planner.engine.single_pod import SinglePod
 
 __all__ = [
     "MILLI",
@@ -105,6 +106,7 @@ class ClusterState:
         self._groups_for = self.index.groups_for
         self._cap = self.fit.cap
         self._state_class = self.index.state_class
+        self._single = SinglePod(self.index, self.fit, self.picker)
 
     # --- what the engine asks -------------------------------------------------------------
 
@@ -198,28 +200,21 @@ class ClusterState:
         """
         pid = self._pid(pod)
         picker = self.picker
+        reserved_in = self.index.reserved_in
+        reserved = reserved_in if avoid_reserved and reserved_in else None
         if count == 1 and picker.at_random:
             node = picker.random_node(pod, pid, allowed, avoid_reserved, self.node_class)
             if node is not None:
                 return [(node, 1)]
+        elif count == 1 and reserved is None:
+            return self._single.plan(pod, pid, allowed)
         candidates: list[Candidate] = []
         total = 0
-        cap, classes = self._cap[pid], self._state_class
-        reserved_in = self.index.reserved_in
-        reserved = reserved_in if avoid_reserved and reserved_in else None
-        for group in self._groups_for(pod, pid):
-            for sid, nodes in group.items():
-                if allowed is not None and classes[sid] not in allowed:
-                    continue
-                fit = cap.get(sid)
-                if fit is None:
-                    fit = self._fitting(sid, pod, pid, False)
-                if not fit:
-                    continue
-                usable = len(nodes) - (reserved.get(sid, 0) if reserved else 0)
-                if usable > 0:
-                    candidates.append((sid, fit, nodes, usable))
-                    total += (fit if fit < count else count) * usable  # min(), inlined
+        for sid, nodes, fit in self.fit.taking(pod, pid, allowed):
+            usable = len(nodes) - (reserved.get(sid, 0) if reserved else 0)
+            if usable > 0:
+                candidates.append((sid, fit, nodes, usable))
+                total += (fit if fit < count else count) * usable  # min(), inlined
         if total < count:
             return None
         if count == 1:
@@ -233,16 +228,18 @@ class ClusterState:
         slices: list[tuple[int, int]] = []
         cls = self.node_class[node]
         shared = self.shared.get(cls)
-        for _ in range(pods):
+        if shared is None and milli == MILLI:
+            # whole GPUs: each pod takes the first free ones, so all pods take the first
+            # gpus x pods free GPUs, in order
+            i = -1
+            for _ in range(gpus * pods):
+                i = free.index(MILLI, i + 1)
+                free[i] = 0
+                slices.append((i, MILLI))
+        for _ in range(pods if shared is not None or milli != MILLI else 0):
             if shared is not None:
                 if gpus:
                     slices += self._take_shared(node, shared, pod)
-            elif milli == MILLI:
-                i = -1
-                for _ in range(gpus):
-                    i = free.index(MILLI, i + 1)
-                    free[i] = 0
-                    slices.append((i, MILLI))
             elif gpus:
                 i = free.index(self.picker.gpu_value(tuple(sorted(free, reverse=True)), milli))
                 free[i] -= milli
@@ -253,7 +250,10 @@ class ClusterState:
             self.cpu_free[node] -= cpu * pods
         if self.mem_free[node] != UNLIMITED:
             self.mem_free[node] -= mem * pods
-        self.index.move(node, self._key_of(node))
+        if shared is not None:
+            self.index.move(node, self._key_of(node))
+        elif not self.index.follow(node, pod, pods, -1):
+            self.index.learn(node, pod, pods, -1, self._key_of(node))
         return new_tuple(NodeAlloc, (node, pods, tuple(slices)))
 
     def release(self, alloc: NodeAlloc, pod: PodShape) -> None:
@@ -304,7 +304,12 @@ class ClusterState:
             self.cpu_free[node] += sign * cpu * pods
         if self.mem_free[node] != UNLIMITED:
             self.mem_free[node] += sign * mem * pods
-        self.index.move(node, self._key_of(node))
+        # giving back a fraction of a GPU is not memoised: it lands on a GPU whose value
+        # the state does not say (see `NodeStates.follow`)
+        if shared is not None or (milli != MILLI and gpus):
+            self.index.move(node, self._key_of(node))
+        elif not self.index.follow(node, pod, pods, sign):
+            self.index.learn(node, pod, pods, sign, self._key_of(node))
 
     def _take_shared(self, node: int, shared: SharedGpus, pod: PodShape) -> list[tuple[int, int]]:
         milli, gpus, _, _ = pod

@@ -19,12 +19,16 @@ pod; `GetTypicalPods` keeps CPU-only pods unless `isInvolvedCpuPods` is false), 
 per node state, never per node.
 """
 
+from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 
 from planner.engine.cluster_types import Allowed, PodShape, TypicalPod
 from planner.engine.node_classes import NodeClasses
 from planner.engine.node_states import NodeStates
 from planner.engine.pod_fit import PodFit
+
+_Row = tuple[int, int, float, Allowed, bool, int]
+"""(CPU, memory, weight, allowed classes, whether the GPUs fit, milli lost) of a typical pod."""
 
 
 class Fragmentation:
@@ -41,6 +45,12 @@ class Fragmentation:
         self._gpu_rows: dict[tuple[int, ...], tuple[tuple[bool, int], ...]] = {}
         """Per GPUs' free values (many states differ only in CPU and memory), per typical pod:
         (whether its GPUs fit, free milli on GPUs too small for it)."""
+        self._by_level: dict[tuple[int, tuple[int, ...], int, int], float] = {}
+        """The measure of exclusive-GPU states by class, GPUs' free values and how many of
+        the typical pods' distinct CPU and memory requests they cover (see `of_state`)."""
+        self._state_rows: dict[tuple[int, ...], tuple[_Row, ...]] = {}
+        """The same per GPUs' free values, joined with each typical pod's CPU, memory,
+        weight and node classes: what `of_state` reads for every new state."""
         self.typical = tuple(typical)
 
     @property
@@ -56,8 +66,14 @@ class Fragmentation:
         self._gpu_typical = tuple(t for t in typical if t.pod.gpus)
         self._rows = tuple((*t.pod, t.weight, t.allowed) for t in self._gpu_typical)
         self._frag.clear()
+        self._pod_gpus = tuple((t.pod.milli, t.pod.gpus) for t in self._gpu_typical)
+        self._millis = tuple(dict.fromkeys(milli for milli, _ in self._pod_gpus))
+        self._cpu_steps = sorted({t.pod.cpu for t in self._gpu_typical})
+        self._mem_steps = sorted({t.pod.mem for t in self._gpu_typical})
         self._gpu_frag.clear()
         self._gpu_rows.clear()
+        self._state_rows.clear()
+        self._by_level.clear()
 
     def of_state(self, sid: int) -> float:
         """Milli-GPUs of a node in state `sid` fragmented against the mix (memoised)."""
@@ -75,16 +91,35 @@ class Fragmentation:
                 if not (usable and fit.fitting(sid, pod, fit.pid(pod), False)):
                     frag += typical.weight * total
         elif total:
-            gpu_rows = self._gpu_rows.get(free) or self._split(free)
-            for (_, _, cpu, mem, weight, allowed), (gpus_fit, lost) in zip(
-                self._rows, gpu_rows, strict=True
-            ):
+            # The sum below reads CPU and memory only through `>=` against the typical
+            # pods' requests: states alike in GPUs and in which requests their CPU and
+            # memory cover get the same terms in the same order, so the same bits.
+            level = (
+                cls,
+                free,
+                bisect_right(self._cpu_steps, cpu_free),
+                bisect_right(self._mem_steps, mem_free),
+            )
+            known = self._by_level.get(level)
+            if known is not None:
+                self._frag[sid] = known
+                return known
+            rows = self._state_rows.get(free)
+            if rows is None:
+                rows = self._state_rows[free] = tuple(
+                    (cpu, mem, weight, allowed, gpus_fit, lost)
+                    for (_, _, cpu, mem, weight, allowed), (gpus_fit, lost) in zip(
+                        self._rows, self._gpu_rows.get(free) or self._split(free), strict=True
+                    )
+                )
+            for cpu, mem, weight, allowed, gpus_fit, lost in rows:
                 if allowed is not None and cls not in allowed:
                     frag += weight * total
                 elif gpus_fit and cpu_free >= cpu and mem_free >= mem:
                     frag += weight * lost
                 else:
                     frag += weight * total
+            self._by_level[level] = frag
         self._frag[sid] = frag
         return frag
 
@@ -106,20 +141,29 @@ class Fragmentation:
         """Per typical pod: whether its GPUs fit these free GPUs, and the free milli on GPUs
         too small for it (computed once per distinct milli)."""
         by_milli: dict[int, tuple[int, int]] = {}
-        for milli, *_ in self._rows:
-            if milli not in by_milli:
-                fitting = sum(1 for f in free if f >= milli)
-                by_milli[milli] = (fitting, sum(f for f in free if f < milli))
+        for milli in self._millis:
+            fitting = lost = 0  # integers: the order of the sum does not matter
+            for f in free:
+                if f >= milli:
+                    fitting += 1
+                else:
+                    lost += f
+            by_milli[milli] = (fitting, lost)
         rows = tuple(
-            (by_milli[milli][0] >= gpus, by_milli[milli][1]) for milli, gpus, *_ in self._rows
+            (by_milli[milli][0] >= gpus, by_milli[milli][1]) for milli, gpus in self._pod_gpus
         )
         self._gpu_rows[free] = rows
         return rows
 
     def cluster(self) -> int:
         """Milli-GPUs fragmented in the whole cluster."""
-        members = self._states.members
-        return round(sum(self.of_state(sid) * len(nodes) for sid, nodes in members.items()))
+        members, memo = self._states.members, self._frag
+        return round(
+            sum(
+                (memo[sid] if sid in memo else self.of_state(sid)) * len(nodes)
+                for sid, nodes in members.items()
+            )
+        )
 
     def unusable_free_milli(self, waiting: Iterable[tuple[PodShape, Allowed]]) -> int:
         """Free milli-GPUs on nodes where none of the waiting pod shapes fits."""

@@ -125,6 +125,7 @@ class Replay:
         )
         self.shapes, self.shape_of, self.shape_cq, self.shape_priority, self.rounded_up = found
         self.shape_milli = [milli(shape) for shape in self.shapes]
+        self.pod_milli = [pod.milli * pod.gpus for pod, _, _ in self.shapes]
         # the FGD measure is reported for every policy; only `fgd` also places by it
         self.cluster.typical = tuple(
             typical_pods((self.shapes[s][0], self.shapes[s][2]) for s in self.shape_of)
@@ -193,6 +194,7 @@ class Replay:
         self.timeline = new_timeline(self.jobs, self.arrive, self.pools, self.timeline_bin_s)
         self.recorder = TimelineRecorder(self.timeline)
         self.distinct_max = self.cluster.distinct_states()
+        self.members = self.cluster.index.members  # the same dict, bound once
 
     def _bind(self, found: list[Plugin]) -> None:
         """Bind every hook once: the loop calls each directly, or skips it if none is set."""
@@ -300,7 +302,7 @@ class Replay:
         self.freed = True
 
     def _schedule(self, arrivals: list[int]) -> None:
-        if not self.queued_jobs and self.starts_arrivals(len(arrivals)):
+        if arrivals and not self.queued_jobs and self.starts_arrivals(len(arrivals)):
             # nobody waits: arrivals are the queue's head, in order, until one does not fit
             started = 0
             for i in arrivals:
@@ -318,7 +320,7 @@ class Replay:
         if (self.dirty or reasons.undecided) and reasons.waiting_shapes:
             reasons.decide()
         self.dirty = reasons.undecided = False
-        self.distinct_max = max(self.distinct_max, self.cluster.distinct_states())
+        self.distinct_max = max(self.distinct_max, len(self.members))
 
     def advance(self, t: float) -> None:
         """Integrate everything that is constant between instants, up to `t`."""
@@ -355,8 +357,7 @@ class Replay:
             self.dequeue(i)
         self.state[i] = RUNNING
         now = self.start[i] = self.now
-        pod = self.shapes[self.shape_of[i]][0]
-        milli = pod.milli * pod.gpus
+        milli = self.pod_milli[self.shape_of[i]]
         node_class, pool_index = self.cluster.node_class, self.pool_index
         for node, pods, _ in self.allocs[i]:
             self.alloc_by_pool[pool_index[node_class[node]]] += milli * pods

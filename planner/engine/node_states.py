@@ -14,6 +14,7 @@ from planner.engine.cluster_types import MILLI, PodShape, StateKey
 _SHARED_GROUP = (1 << 30, MILLI)
 """Group key of MIG and time-sliced states: every GPU pod looks at them (fit decides)."""
 
+_MAX_STEPS = 1 << 20
 Members = dict[int, list[int]]
 """State id -> the nodes in that state."""
 
@@ -37,6 +38,12 @@ class NodeStates:
         self.reserved: set[int] = set()
         self.reserved_in: dict[int, int] = {}
         """Reserved nodes per state id."""
+        self._steps: dict[tuple[int, PodShape, int, int], int] = {}
+        """(state id, pod, pods, -1 taken or +1 given back) -> the state after."""
+        self.version = 0
+        """Bumped whenever a state gains its first node or loses its last: what a
+        placement sees of the index (which states have nodes, in what order) is the same
+        while this stays put."""
 
     def intern(self, key: StateKey) -> int:
         sid = self._state_id.get(key)
@@ -64,8 +71,31 @@ class NodeStates:
 
     def move(self, node: int, key: StateKey) -> None:
         """Record that `node` is now in state `key` (O(1): swap-remove from the old list)."""
+        self.move_to(node, self.intern(key))
+
+    def follow(self, node: int, pod: PodShape, pods: int, direction: int) -> bool:
+        """Move `node` by a change seen before from its state (`learn`); False if unseen.
+
+        The caller vouches that the change's outcome follows from the state alone: on GPUs
+        that are not shared, whole-GPU pods take GPUs at 1000 milli and give back GPUs at
+        0 (sorted values do not care which), a fractional pod takes from the GPU its policy
+        picks from the sorted values, and CPU and memory change by the request."""
+        new = self._steps.get((self.node_state[node], pod, pods, direction))
+        if new is None:
+            return False
+        self.move_to(node, new)
+        return True
+
+    def learn(self, node: int, pod: PodShape, pods: int, direction: int, key: StateKey) -> None:
+        """Move `node` to state `key` after a change `follow` did not know; remember it."""
+        if len(self._steps) > _MAX_STEPS:  # bounded, however many states a replay sees
+            self._steps.clear()
+        new = self._steps[(self.node_state[node], pod, pods, direction)] = self.intern(key)
+        self.move_to(node, new)
+
+    def move_to(self, node: int, new: int) -> None:
+        """Record that `node` is now in the interned state `new`."""
         old = self.node_state[node]
-        new = self.intern(key)
         if new == old:
             return
         nodes = self.members[old]
@@ -77,6 +107,7 @@ class NodeStates:
         if not nodes:
             del self.members[old]
             del self._groups[self._state_group[old]][old]
+            self.version += 1
         target = self.members.get(new)
         if target is None:
             target = self._add_member_list(new)
@@ -126,6 +157,7 @@ class NodeStates:
         raise AssertionError("planned more nodes than the state has")
 
     def _add_member_list(self, sid: int) -> list[int]:
+        self.version += 1
         nodes: list[int] = []
         self.members[sid] = nodes
         gkey = self._state_group[sid]

@@ -4,9 +4,9 @@ Pod shapes are interned to small ids and the count is memoised per (state, shape
 state is judged once per shape however many nodes are in it and however often it is asked.
 """
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
-from planner.engine.cluster_types import MILLI, PodShape
+from planner.engine.cluster_types import MILLI, Allowed, PodShape
 from planner.engine.node_states import NodeStates
 from planner.engine.shared_gpus import SharedGpus
 
@@ -18,6 +18,7 @@ class PodFit:
 
     def __init__(self, states: NodeStates, shared: Mapping[int, SharedGpus]) -> None:
         self._states = states.states
+        self._index = states
         self._shared = shared
         self._pod_id: dict[PodShape, int] = {}
         self.cap: list[dict[int, int]] = []
@@ -32,6 +33,22 @@ class PodFit:
             self.cap.append({})
             self._cap_gpu.append({})
         return pid
+
+    def taking(
+        self, pod: PodShape, pid: int, allowed: Allowed
+    ) -> Iterator[tuple[int, list[int], int]]:
+        """(state id, its nodes, pods one node takes) of the states with nodes, of an
+        allowed class, that take at least one `pod`, in the index's order."""
+        cap, classes = self.cap[pid], self._index.state_class
+        for group in self._index.groups_for(pod, pid):
+            for sid, nodes in group.items():
+                if allowed is not None and classes[sid] not in allowed:
+                    continue
+                fit = cap.get(sid)
+                if fit is None:
+                    fit = self.fitting(sid, pod, pid, False)
+                if fit:
+                    yield sid, nodes, fit
 
     def fitting(self, sid: int, pod: PodShape, pid: int, gpu_only: bool) -> int:
         """How many `pod`s a node in state `sid` takes (memoised per state and pod)."""

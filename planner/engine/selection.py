@@ -60,6 +60,10 @@ class NodePicker:
                 if chosen < usable:
                     return self._states.node_in(nodes, avoid, chosen)
                 chosen -= usable
+        return self._states.node_in(self.best_one(candidates, pod, pid)[2], avoid, 0)
+
+    def best_one(self, candidates: list[Candidate], pod: PodShape, pid: int) -> Candidate:
+        """The candidate a single pod goes to under a scoring policy (first of equals)."""
         best = candidates[0]
         if len(candidates) > 1:
             memo = self._memo(pid, 1)
@@ -71,7 +75,7 @@ class NodePicker:
                     score = memo[sid] = self._score(sid, pod, 1)
                 if not index or score < best_score:
                     best, best_score = candidate, score
-        return self._states.node_in(best[2], avoid, 0)
+        return best
 
     def plan_gang(
         self, candidates: list[Candidate], pod: PodShape, pid: int, count: int, avoid: bool
@@ -104,6 +108,14 @@ class NodePicker:
         """Free milli of the GPU a pod asking for `milli` of one GPU goes on."""
         options = sorted({f for f in free if f >= milli})
         return self.policy.gpu_choice(self._view, free, options, milli)
+
+    def scores(self, pid: int) -> dict[int, Score]:
+        """The memo of single-pod scores of one pod shape, by state id."""
+        return self._memo(pid, 1)
+
+    def scored(self, memo: dict[int, Score], sid: int, pod: PodShape) -> Score:
+        """One pod's score in state `sid`, through `memo` (from `scores`)."""
+        return self._scored(memo, sid, pod, 1)
 
     def _memo(self, pid: int, pods: int) -> dict[int, Score]:
         memo = self._scores.get((pid, pods))

@@ -33,18 +33,34 @@ def find_shapes(
     allowed_of: dict[tuple[tuple[str, ...], int], Allowed] = {}
     shape_of: list[int] = []
     rounded_up = 0
+    # (what the shape is made of, as the job gives it) -> shape id: most jobs repeat one
+    seen: dict[tuple[float, float, float, tuple[str, ...], int, int, int], int] = {}
     for index, job in enumerate(jobs):
-        pod = pod_shape(job.gpus, job.cpu, job.mem_gib, cpu_on=cpu_on, mem_on=mem_on)
-        pod = mig_request(pod, job.gpu_types)
-        if job.gpus > 1 and job.gpus != int(job.gpus):
+        gpus = job.gpus
+        if gpus > 1 and gpus != int(gpus):
             rounded_up += job.pods
         priority = priorities[index] if priorities is not None else job.priority
         cq, priority = (cq_of_job[index], priority) if cq_of_job else (-1, 0)
-        where = (job.gpu_types, cq)
-        if where not in allowed_of:
-            allowed_of[where] = intersect(cluster.classes_for(job.gpu_types), cq_allowed.get(cq))
-        key = ((pod, job.pods, allowed_of[where]), cq, priority)
-        shape_of.append(keys.setdefault(key, len(keys)))
+        raw = (
+            gpus,
+            job.cpu if cpu_on else 0.0,
+            job.mem_gib if mem_on else 0.0,
+            job.gpu_types,
+            job.pods,
+            cq,
+            priority,
+        )
+        sid = seen.get(raw)
+        if sid is None:
+            pod = pod_shape(gpus, job.cpu, job.mem_gib, cpu_on=cpu_on, mem_on=mem_on)
+            pod = mig_request(pod, job.gpu_types)
+            where = (job.gpu_types, cq)
+            if where not in allowed_of:
+                allowed = intersect(cluster.classes_for(job.gpu_types), cq_allowed.get(cq))
+                allowed_of[where] = allowed
+            key = ((pod, job.pods, allowed_of[where]), cq, priority)
+            sid = seen[raw] = keys.setdefault(key, len(keys))
+        shape_of.append(sid)
     shapes = [shape for shape, _, _ in keys]
     return (
         shapes,

@@ -1,0 +1,62 @@
+"""Placing one pod under a scoring policy with no reservation to avoid: the common case.
+
+Most jobs are one pod, and most of a replay's placements are this case. Where the pod goes
+depends only on which node states have nodes and in what order (fits and scores are memoised
+per state), so the chosen state is remembered until `NodeStates.version` moves; the node is
+the last of its state, as `NodeStates.node_in` takes it. The choice is the one
+`ClusterState.plan` makes through `NodePicker.best_one`, to the bit.
+"""
+
+from planner.engine.cluster_types import Allowed, PodShape, Score
+from planner.engine.node_states import NodeStates
+from planner.engine.pod_fit import PodFit
+from planner.engine.selection import NodePicker
+
+
+class SinglePod:
+    """The remembered choice per (pod shape, allowed classes), and the scan that makes it."""
+
+    def __init__(self, index: NodeStates, fit: PodFit, picker: NodePicker) -> None:
+        self._index = index
+        self._fit = fit
+        self._picker = picker
+        self._chosen: dict[tuple[int, Allowed], tuple[int, int]] = {}
+        """(pod id, allowed) -> (index version, state id or -1 for none fits)."""
+
+    def plan(self, pod: PodShape, pid: int, allowed: Allowed) -> list[tuple[int, int]] | None:
+        """The node for one `pod` (id `pid`), as a one-entry plan; None if it fits nowhere."""
+        index = self._index
+        key = (pid, allowed)
+        hit = self._chosen.get(key)
+        if hit is not None and hit[0] == index.version:
+            sid = hit[1]
+        else:
+            sid = self._best_state(pod, pid, allowed)
+            self._chosen[key] = (index.version, sid)
+        if sid < 0:
+            return None
+        nodes = index.members[sid]
+        return [(nodes[len(nodes) - 1], 1)]
+
+    def _best_state(self, pod: PodShape, pid: int, allowed: Allowed) -> int:
+        """`NodePicker.best_one` over the states that take the pod, fused (-1: none does).
+
+        NOTE: inlined for speed; a lone candidate is not scored, as `best_one` does not
+        score one (scoring may intern states)."""
+        picker = self._picker
+        first = best = -1
+        best_score: Score = 0
+        memo: dict[int, Score] | None = None
+        for sid, _, _ in self._fit.taking(pod, pid, allowed):
+            if first < 0:
+                first = best = sid
+                continue
+            if memo is None:  # a second candidate: score the first too
+                memo = picker.scores(pid)
+                best_score = picker.scored(memo, first, pod)
+            score = memo.get(sid)
+            if score is None:
+                score = picker.scored(memo, sid, pod)
+            if score < best_score:
+                best, best_score = sid, score
+        return best
