@@ -1,13 +1,43 @@
-"""Fixtures for the AppTest page tests: each test gets its own database file."""
+"""Fixtures for the AppTest page tests: each test gets its own database file.
 
+The app's first run on a fresh file migrates it and imports the bundled sample (about a
+third of a short page test's CPU). That state is built once per session and each test gets
+a copy: what the app then does is what it does on every later run (the sample is recognised
+by its hash). Tests that need a file without the sample use `empty_db`.
+"""
+
+import shutil
 from pathlib import Path
 
 import pytest
 
+from planner.store import open_store
+from planner.ui.cache import ensure_sample
+
+
+@pytest.fixture(scope="session")
+def sample_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A database as the app's first run leaves it: migrated, the bundled sample imported."""
+    path = tmp_path_factory.mktemp("sample-db") / "planner.duckdb"
+    con = open_store(path)
+    try:
+        ensure_sample(con)
+    finally:
+        con.close()  # checkpointed: the one file holds everything, ready to copy
+    return path
+
 
 @pytest.fixture
-def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A fresh database file for the app (cached connections and runs key on its path)."""
+def empty_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A path for a fresh database file, not yet created (the app creates it)."""
     path = tmp_path / "planner.duckdb"
     monkeypatch.setenv("PLANNER_DB", str(path))
     return path
+
+
+@pytest.fixture
+def db(empty_db: Path, sample_db: Path) -> Path:
+    """A database file of the test's own, as the app's first run leaves it (cached
+    connections and runs key on its path)."""
+    shutil.copyfile(sample_db, empty_db)
+    return empty_db

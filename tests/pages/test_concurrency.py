@@ -85,7 +85,9 @@ def session(name: str, trace: Path, problems: list[str], import_after: int) -> C
     return body
 
 
-def test_two_sessions_saving_and_importing_at_once_lose_nothing(db: Path, tmp_path: Path) -> None:
+def test_two_sessions_saving_and_importing_at_once_lose_nothing(
+    empty_db: Path, tmp_path: Path
+) -> None:
     traces = {"alice": trace_file(tmp_path, "alice", 300), "bob": trace_file(tmp_path, "bob", 200)}
     problems: list[str] = []
 

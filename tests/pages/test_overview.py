@@ -81,7 +81,7 @@ def test_selecting_another_trace_shows_its_numbers(
 
 
 def test_without_any_trace_the_page_says_how_to_import_one(
-    db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    empty_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(cache, "SAMPLE_TRACE", tmp_path / "absent.csv")
 
