@@ -17,10 +17,10 @@ import tempfile
 import threading
 import uuid
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
-from distributed import Client, LocalCluster, WorkerPlugin, as_completed, get_worker
+from distributed import Client, Future, LocalCluster, WorkerPlugin, as_completed, get_worker
 
 from planner.core.errors import PlannerError
 from planner.service.sweep_keys import Point
@@ -44,9 +44,17 @@ def dask_computed(
         try:
             for future in as_completed(futures):
                 yield future.result()
-        finally:  # Ctrl-C, an error or done: nothing left running, the workers' copies gone
-            client.cancel(futures)
-            client.unregister_worker_plugin(name)
+        except BaseException:  # Ctrl-C, an error, or the caller stopped: that one is told
+            with suppress(Exception):
+                _clean_up(client, futures, name)
+            raise
+        _clean_up(client, futures, name)
+
+
+def _clean_up(client: Client, futures: "list[Future[PointResult]]", name: str) -> None:
+    """Nothing left to run; the workers' copies of the sweep and price book gone."""
+    client.cancel(futures)
+    client.unregister_worker_plugin(name)
 
 
 def parse_cluster(address: str) -> tuple[str, int | None]:
@@ -118,7 +126,8 @@ class SweepPlugin(WorkerPlugin):
         self.lock = threading.Lock()
 
     def teardown(self, worker: object) -> None:
-        self.con.close()
+        with self.lock:  # a point cancelled while running finishes first
+            self.con.close()
         shutil.rmtree(self.folder, ignore_errors=True)
 
 

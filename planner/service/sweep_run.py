@@ -16,7 +16,8 @@ import multiprocessing
 import shutil
 import signal
 import tempfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
+from contextlib import closing
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -85,14 +86,17 @@ def run_sweep(
     done = done_keys(con, keys.values())
     todo = [p for p in dict.fromkeys(points) if keys[p] not in done]
     computed = 0
-    for result in _computed(con, sweep, todo, workers, cluster):
-        options = [o.values() for o in result.options]
-        save_point(con, (keys[result.point], base), result.point, result.currency, options)
-        if result.inputs:  # for `planner montecarlo --sweep`
-            save_inputs(con, keys[result.point], result.inputs)
-        computed += 1
-        if on_point is not None:
-            on_point(computed, len(todo))
+    # closing: on Ctrl-C (or an error) here, the workers stop now, not when the generator
+    # is collected
+    with closing(_computed(con, sweep, todo, workers, cluster)) as computing:
+        for result in computing:
+            options = [o.values() for o in result.options]
+            save_point(con, (keys[result.point], base), result.point, result.currency, options)
+            if result.inputs:  # for `planner montecarlo --sweep`
+                save_inputs(con, keys[result.point], result.inputs)
+            computed += 1
+            if on_point is not None:
+                on_point(computed, len(todo))
     stored = load_points(con, list(keys.values()))
     results = tuple(from_rows(p, *stored[keys[p]]) for p in points)
     return SweepOutcome(results, computed)
@@ -100,7 +104,7 @@ def run_sweep(
 
 def _computed(
     con: Connection, sweep: Sweep, todo: Sequence[Point], workers: int, cluster: str | None
-) -> Iterator[PointResult]:
+) -> Generator[PointResult]:
     if cluster is not None and todo:
         from planner.service.sweep_dask import dask_computed  # noqa: PLC0415 -- Dask only if asked
 
