@@ -88,14 +88,16 @@ def _client(address: str) -> Iterator[Client]:
 
 
 def local_cluster(workers: int) -> LocalCluster:
-    """`workers` processes of one thread each on loopback, no dashboard (points are pure
-    Python: threads would share one GIL)."""
+    """`workers` processes of one thread each on loopback (points are pure Python: threads
+    would share one GIL)."""
     return LocalCluster(
         n_workers=workers,
         threads_per_worker=1,
         processes=True,
         host="127.0.0.1",
-        dashboard_address=None,
+        # its HTTP server (health, metrics; the dashboard too if bokeh is installed) on a free
+        # loopback port: the default 8787 may be another cluster's, and then start-up fails
+        dashboard_address="127.0.0.1:0",
     )
 
 
