@@ -13,6 +13,7 @@ already, which would otherwise wait for itself) and the connection is closed as 
 last cursor is back, so sessions that keep the app busy cannot starve a CLI command.
 """
 
+import atexit
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -87,9 +88,13 @@ class SharedStore:
                 self._con = None
 
     def close(self) -> None:
-        """Close now (tests; a process about to end)."""
+        """Close now (tests; a process about to end), and wait for the linger timer's thread
+        to end."""
         with self._lock:
+            closer = self._closer
             self._close()
+        if closer is not None and closer is not threading.current_thread():
+            closer.join()
 
     def _close(self) -> None:
         """Close the connection and cancel its linger (the caller holds the lock)."""
@@ -103,6 +108,17 @@ class SharedStore:
 
 _STORES: dict[Path, SharedStore] = {}
 _STORES_LOCK = threading.Lock()
+
+
+@atexit.register
+def _close_all() -> None:
+    """Close every store as the process ends. A linger timer still waiting when the
+    interpreter shuts down would wake in the middle of it, and its thread's forced exit
+    aborts the process (`terminate called ... exception not rethrown`, exit status 134)."""
+    with _STORES_LOCK:
+        stores = list(_STORES.values())
+    for store in stores:
+        store.close()
 
 
 def shared_store(path: Path) -> SharedStore:
