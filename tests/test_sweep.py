@@ -175,10 +175,14 @@ def test_two_workers_give_one_workers_results_exactly(
 def test_the_search_finds_the_grids_smallest_count_meeting_the_target(
     store: tuple[Connection, Sweep],
 ) -> None:
+    """From 7 servers: the grid's smallest count whose p95 wait meets the target and that
+    starts as many jobs as 7 do (fewer servers cannot run the largest A100 gangs)."""
     con, sweep = store
-    grid = run_sweep(con, sweep, points(*range(1, 9))).results
+    grid = run_sweep(con, sweep, points(*range(1, 8))).results
     target = Target("p95_wait", 0.5 * 3600)
-    meeting = [r.point[0][1] for r in grid if target.met_by(r)]
+    ran_all = never_ran(grid[-1])  # as many jobs started as with the most servers
+    meeting = [r.point[0][1] for r in grid if target.met_by(r) and never_ran(r) <= ran_all]
+    by_wait_alone = [r.point[0][1] for r in grid if target.met_by(r)]
     computed: list[int] = []
 
     def evaluate(pts: list) -> list:  # type: ignore[type-arg]
@@ -186,21 +190,44 @@ def test_the_search_finds_the_grids_smallest_count_meeting_the_target(
         computed.append(outcome.computed)
         return list(outcome.results)
 
-    found = smallest(sweep.scenario, "servers", target, evaluate)
+    found = smallest(apply(sweep.scenario, (("servers", 7),)), "servers", target, evaluate)
 
-    assert 1 < min(meeting) < 8  # the target is neither trivial nor out of reach
+    assert 1 < min(meeting) < 7  # the target is neither trivial nor out of reach
+    assert min(by_wait_alone) < min(meeting)  # the jobs left out would have hidden in waits
     assert found.answer is not None
     assert found.answer.point == (("servers", min(meeting)),)
-    assert len(found.tried) <= 4  # bisection: 8, then at most 3 halvings, not 8 points
+    assert len(found.tried) <= 4  # bisection: 7, then at most 3 halvings, not 7 points
     assert sum(computed) == 0  # every point was stored by the grid
     assert found.held == ("128 x H800",)
     with pytest.raises(ScenarioError, match="options are self-hosted, AWS H100 on-demand"):
         smallest(sweep.scenario, "servers", Target("p95_wait", 60, "hybrid"), evaluate)
 
 
-def waited(point: tuple, wait_s: float) -> PointResult:  # type: ignore[type-arg]
-    own = OptionResult("self-hosted", 3.0, 1.0, 1.0, 0.5, wait_s, 0.0, wait_s, wait_s, 0.0)
+def never_ran(result: PointResult) -> int:
+    found = result.option("self-hosted")
+    assert found is not None
+    assert found.never_ran is not None
+    return found.never_ran
+
+
+def waited(point: tuple, wait_s: float, left: int = 0) -> PointResult:  # type: ignore[type-arg]
+    own = OptionResult("self-hosted", 3.0, 1.0, 1.0, 0.5, wait_s, 0.0, wait_s, wait_s, 0.0, left)
     return PointResult(point, "USD", (own,))
+
+
+def test_a_count_that_leaves_jobs_out_does_not_meet_the_target(sample: TcoScenario) -> None:
+    """Too few servers for the largest gangs: those never run and are in no wait, so the
+    waits of the jobs that did run meet any target; the search goes on to the count that
+    runs as many jobs as the most servers priced."""
+    left = {1: 40, 2: 40, 3: 12, 4: 3, 5: 3, 6: 0, 7: 0, 8: 0}  # jobs never started
+
+    def evaluate(points: list) -> list:  # type: ignore[type-arg]
+        return [waited(p, 0.0, left[p[0][1]]) for p in points]
+
+    found = smallest(apply(sample, (("servers", 8),)), "servers", Target("p95_wait", 60), evaluate)
+
+    assert found.answer is not None
+    assert found.answer.point == (("servers", 6),)
 
 
 @given(
@@ -277,7 +304,10 @@ def test_the_command_prints_json_writes_csv_and_refuses_unknown_keys(
     captured = capsys.readouterr()
     assert captured.out.startswith("smallest servers meeting p95_wait=0.5h for self-hosted: ")
     assert "held fixed: 128 x H800" in captured.out
-    assert "search: servers=8: p95_wait 0.00 h, meets" in captured.err
+    assert "search: servers=8: p95_wait 0.00 h, 165 jobs never ran, meets" in captured.err
+    # fewer servers wait no longer, but leave out more jobs (gangs too large for them)
+    assert "search: servers=7: p95_wait 0.00 h, 237 jobs never ran, misses" in captured.err
+    assert "165 jobs never ran, as with the most servers tried" in captured.out
 
     assert main([*base, "--vary", "placment=spread"]) == 2
     assert "did you mean placement" in capsys.readouterr().err

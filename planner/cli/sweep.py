@@ -159,18 +159,21 @@ def _search(
     started = time.monotonic()
 
     def evaluate(points: list["Point"]) -> list["PointResult"]:
-        results = list(run_sweep(con, sweep, points).results)
-        for r in results:  # progress: each point as the bisection tries it
-            wait = target.wait_of(r)
-            shown = "no waits" if wait is None else f"{target.stat} {wait / 3600:,.2f} h"
-            verdict = "meets" if target.met_by(r) else "misses"
-            point = " ".join(f"{k}={v}" for k, v in r.point)
-            spent = time.monotonic() - started
-            print(f"search: {point}: {shown}, {verdict} ({spent:,.1f} s)", file=sys.stderr)
-        return results
+        return list(run_sweep(con, sweep, points).results)
+
+    def tried(r: "PointResult", met: bool) -> None:  # progress: each point the search tries
+        wait = target.wait_of(r)
+        shown = "no waits" if wait is None else f"{target.stat} {wait / 3600:,.2f} h"
+        found = r.option(target.option)
+        if found is not None and found.never_ran:
+            shown += f", {found.never_ran:,} jobs never ran"
+        point = " ".join(f"{k}={v}" for k, v in r.point)
+        spent = time.monotonic() - started
+        verdict = "meets" if met else "misses"
+        print(f"search: {point}: {shown}, {verdict} ({spent:,.1f} s)", file=sys.stderr)
 
     return [
-        smallest(sweep.scenario, args.size, target, evaluate, fixed)
+        smallest(sweep.scenario, args.size, target, evaluate, fixed, on_tried=tried)
         for fixed in _combinations(others)
     ]
 
@@ -257,7 +260,12 @@ def search_lines(search: "Search", target: str, option: str) -> list[str]:
         n = search.answer.point[0][1]
         head = f"smallest {search.key} meeting {target} for {option}{at}: {n}"
     held = f"held fixed: {', '.join(search.held)}" if search.held else ""
-    return [head, *([held] if held else []), *point_lines(search.tried, option)]
+    found = search.answer.option(option) if search.answer is not None else None
+    left = found.never_ran if found is not None else None
+    # the search never counts a point that leaves out jobs a larger one runs; these none runs
+    never = f"{left:,} jobs never ran, as with the most servers tried" if left else ""
+    extra = [line for line in (held, never) if line]
+    return [head, *extra, *point_lines(search.tried, option)]
 
 
 HEADER = (
@@ -270,6 +278,7 @@ HEADER = (
     "per useful GPU-h",
     "total",
     "NPV vs cloud",
+    "never ran",
 )
 
 
@@ -309,6 +318,7 @@ def _cells(result: "PointResult", option: str) -> tuple[str, ...]:
         money(found.per_useful_gpu_hour, 2),
         money(found.total),
         money(found.npv_vs_cloud),
+        "–" if found.never_ran is None else f"{found.never_ran:,}",
     )
 
 

@@ -11,13 +11,14 @@ useful GPU-hour) so the helpers that pick answers can be tested on hand-made row
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from planner.cost.results import TcoReport
+from planner.cost.results import OptionReport, TcoReport
 from planner.cost.scenario import TcoScenario
 from planner.service.sweep_keys import with_burst
 from planner.service.sweep_keys import with_servers as _with_servers
 from planner.service.sweep_point import OWNED
 
 Price = Callable[[TcoScenario], TcoReport]
+_ROUNDING_GPU_H = 1e-6
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +35,9 @@ class Row:
     p95_wait_h: float | None
     burst_after_h: float | None = None
     """The hybrid's burst threshold (None for the other options)."""
+    left_out_gpu_h: float = 0.0
+    """GPU-hours of jobs the owned GPUs never ran (too large for the cluster, or unfinished
+    when the replay ended), from the option's ledger; 0 for a cloud option."""
 
 
 def with_servers(
@@ -62,9 +66,17 @@ def point_rows(report: TcoReport, servers: int, burst_after_h: float | None = No
                     per_useful_gpu_hour=o.cost_per_useful_gpu_hour,
                     p95_wait_h=None if wait is None else wait / 3600,
                     burst_after_h=burst_after_h if o.name == "hybrid" else None,
+                    left_out_gpu_h=_left_out(o) if owned else 0.0,
                 )
             )
     return rows
+
+
+def _left_out(option: OptionReport) -> float:
+    if option.ledger is None:
+        return 0.0
+    unserved = option.ledger.gpu_hours.unserved
+    return unserved.get("unschedulable", 0.0) + unserved.get("unfinished", 0.0)
 
 
 def sweep(
@@ -107,11 +119,15 @@ def for_horizon(rows: Iterable[Row], years: float) -> list[Row]:
 def smallest_meeting(
     rows: Iterable[Row], target_h: float, option: str = "self-hosted"
 ) -> Row | None:
-    """The fewest servers of `option` whose p95 wait is at most the target (None if none)."""
+    """The fewest servers of `option` whose p95 wait is at most the target and that run as
+    many jobs as the most servers swept (None if none): a cluster too small for the largest
+    gangs leaves them out of its waits and would otherwise seem to meet any target."""
+    mine = [r for r in rows if r.option == option]
+    floor = min((r.left_out_gpu_h for r in mine), default=0.0) + _ROUNDING_GPU_H
     meeting = [
         r
-        for r in rows
-        if r.option == option and r.p95_wait_h is not None and r.p95_wait_h <= target_h
+        for r in mine
+        if r.p95_wait_h is not None and r.p95_wait_h <= target_h and r.left_out_gpu_h <= floor
     ]
     return min(meeting, key=lambda r: r.servers or 0, default=None)  # owned: never None
 

@@ -43,6 +43,10 @@ class OptionResult:
     npv_vs_cloud: float | None
     """NPV of buying this owned option against renting the first cloud option (None for a
     cloud option, or without one)."""
+    never_ran: int | None = None
+    """Jobs the owned GPUs never started: too large for the cluster, or still waiting when
+    the replay ended (None for a cloud option). Their waits are in no wait statistic, so a
+    small cluster can seem to meet a wait target by leaving jobs out; the search counts them."""
 
     def values(self) -> tuple[object, ...]:
         return astuple(self)
@@ -98,9 +102,14 @@ def option_results(
                     wait_p95_s=o.wait_p95_s,
                     wait_p99_s=wait.p99 if wait is not None else None,
                     npv_vs_cloud=npvs.get(o.name),
+                    never_ran=_never_ran(summary),
                 )
             )
     return tuple(results)
+
+
+def _never_ran(summary: ReplaySummary | None) -> int | None:
+    return None if summary is None else summary.unschedulable + summary.still_waiting
 
 
 def _npv_vs_cloud(horizon: Horizon, rate: float) -> dict[str, float]:

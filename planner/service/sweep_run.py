@@ -32,6 +32,9 @@ from planner.store.sweep_inputs import save_inputs
 from planner.store.sweeps import copy_price_book, done_keys, load_points, save_point
 from pricing import ensure_seeded
 
+POINT_FORMAT = 2
+"""Bumped when a stored point gains a figure: points stored before are priced again."""
+
 Progress = Callable[[int, int], None]
 """Called after each computed point with (points computed, points to compute)."""
 
@@ -59,7 +62,7 @@ def sweep_key(con: Connection, sweep: Sweep) -> str:
     """A hash of what every point's result depends on besides its own values."""
     scenario = sweep.scenario.model_dump(mode="json", exclude={"trace"})
     # today: prices are converted at today's FX rate unless the scenario names a date
-    parts = [scenario, sweep.trace_id, price_book_key(con), str(sweep.today)]
+    parts = [scenario, sweep.trace_id, price_book_key(con), str(sweep.today), POINT_FORMAT]
     text = json.dumps(parts, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 

@@ -4,9 +4,11 @@ over server counts rather than a grid.
 The search assumes the wait falls (or stays) as servers are added: it brackets the answer
 between a count that misses the target and one that meets it (doubling from the scenario's
 count when that misses, up to `GROWTH` times it), then halves the bracket, so it prices about
-log2(count) points. Each point goes through `planner.service.sweep_run`, so it is stored and
-a repeated search prices nothing. The other pools stay as the scenario has them, and the
-answer says so.
+log2(count) points. A count meets the target only if it also starts as many jobs as the
+largest count priced: a cluster too small for the largest gangs would otherwise leave them
+out of its waits and seem to meet any target. Each point goes through
+`planner.service.sweep_run`, so it is stored and a repeated search prices nothing. The
+other pools stay as the scenario has them, and the answer says so.
 """
 
 import re
@@ -26,6 +28,8 @@ _TARGET = re.compile(r"^\s*([a-z0-9_]+)\s*=\s*([0-9]*\.?[0-9]+)\s*([a-z]*)\s*$")
 
 Evaluate = Callable[[list[Point]], list[PointResult]]
 """Prices points (stored ones read back) and gives their results in order."""
+Tried = Callable[[PointResult, bool], None]
+"""Told each point the search tries and whether it meets the target."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +76,13 @@ def parse_target(text: str, option: str = "self-hosted") -> Target:
 
 
 def smallest(
-    scenario: TcoScenario, key: str, target: Target, evaluate: Evaluate, fixed: Point = ()
+    scenario: TcoScenario,
+    key: str,
+    target: Target,
+    evaluate: Evaluate,
+    fixed: Point = (),
+    *,
+    on_tried: Tried | None = None,
 ) -> Search:
     """The fewest servers of `key`'s pool meeting `target`, the other varied keys at `fixed`."""
     pool = pool_of(scenario, key)
@@ -84,7 +94,12 @@ def smallest(
         if n not in tried:
             tried[n] = evaluate([((key, n), *fixed)])[0]
             _check_option(tried[n], target.option)
-        return target.met_by(tried[n])
+        # the largest count priced is the reference: while doubling it is `n` itself
+        reference = _never_ran(tried[max(tried)], target)
+        met = target.met_by(tried[n]) and _never_ran(tried[n], target) <= reference
+        if on_tried is not None:
+            on_tried(tried[n], met)
+        return met
 
     low, high = 0, start  # low misses (0 servers serve nothing), high is tried next
     while not meets(high):
@@ -98,6 +113,11 @@ def smallest(
         else:
             low = mid
     return _search(key, tried[high], tried, scenario, pool)
+
+
+def _never_ran(result: PointResult, target: Target) -> int:
+    found = result.option(target.option)
+    return 0 if found is None or found.never_ran is None else found.never_ran
 
 
 def _search(

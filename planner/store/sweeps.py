@@ -27,6 +27,7 @@ OPTION_COLUMNS = (
     "wait_p95_s",
     "wait_p99_s",
     "npv_vs_cloud",
+    "never_ran",
 )
 """The columns of a point's option rows, in the order `save_point` takes and `load_points`
 gives them."""

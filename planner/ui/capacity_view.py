@@ -297,6 +297,10 @@ def table(rows: Sequence[Row], years: float, currency: str, lang: Language) -> p
             fmt_money(r.per_useful_gpu_hour, currency) for r in rows
         ],
         t("capacity.col.wait", lang): [fmt_number(r.p95_wait_h, 2, currency) for r in rows],
+        # why a short wait need not meet the target: these jobs are in no wait
+        t("capacity.col.left_out", lang): [
+            fmt_number(r.left_out_gpu_h, 0, currency) if r.servers is not None else "" for r in rows
+        ],
     }
     return pd.DataFrame(columns)
 

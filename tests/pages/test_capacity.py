@@ -217,12 +217,13 @@ def test_a_two_by_two_sweep_prices_the_hybrid_at_every_threshold() -> None:
         "Total over 3 years",
         "Per useful GPU-hour",
         "p95 wait (h)",
+        "Never run (GPU-h over the horizon)",
     ]
     assert table.values.tolist()[:4] == [
-        ["self-hosted", 1, "", "$10", "$3.00", "1.00"],
-        ["self-hosted", 4, "", "$40", "$3.00", "0.25"],
-        ["hybrid", 1, "0.25", "$5", "$1.00", "0.25"],
-        ["hybrid", 4, "0.25", "$20", "$1.00", "0.25"],
+        ["self-hosted", 1, "", "$10", "$3.00", "1.00", "0"],
+        ["self-hosted", 4, "", "$40", "$3.00", "0.25", "0"],
+        ["hybrid", 1, "0.25", "$5", "$1.00", "0.25", "0"],
+        ["hybrid", 4, "0.25", "$20", "$1.00", "0.25", "0"],
     ]
     assert table["Burst after (h)"].tolist()[4:] == ["2", "2", ""]
     assert view.table(rows, 3.0, "EUR", "en")["Burst after (h)"][2] == "0,25"
@@ -486,7 +487,11 @@ def test_a_three_point_sweep_shows_the_chart_the_table_and_the_answer(db: Path) 
     }
     assert all(total.startswith("$") for total in table["Total over 3 years"])
     assert waits[1] > 0.5 >= waits[4]
-    assert "p95 wait of 0.5 h is 4 A100 servers" in text
+    # 4 servers wait less than the target, but never run the gangs too large for them
+    never_run = own_rows["Never run (GPU-h over the horizon)"]
+    left_out = dict(zip(own_rows["Servers"], never_run, strict=True))
+    assert float(left_out[4].replace(",", "")) > float(left_out[16].replace(",", "")) > 0
+    assert "p95 wait of 0.5 h is 16 A100 servers" in text
     assert text.endswith(
         "Only the A100 pool was sized; held fixed in every point: 128 H800 servers."
     )
@@ -506,7 +511,7 @@ def test_a_three_point_sweep_shows_the_chart_the_table_and_the_answer(db: Path) 
 
     # a new target re-marks the answer without a new sweep
     at.number_input(key="capacity_target").set_value(1000.0).run()
-    assert "meeting a p95 wait of 1000 h is 1 A100 server " in at.info[0].value
+    assert "meeting a p95 wait of 1000 h is 16 A100 servers " in at.info[0].value
 
 
 def test_the_page_and_its_conclusion_are_in_chinese(db: Path) -> None:
@@ -526,6 +531,7 @@ def test_the_page_and_its_conclusion_are_in_chinese(db: Path) -> None:
         "3 年总成本",
         "每有效 GPU 小时",
         "p95 等待（小时）",
+        "从未运行（期限内 GPU 小时）",
     ]
     figure = json.loads(at.get("plotly_chart")[0].proto.spec)
     assert figure["layout"]["xaxis"]["title"]["text"] == "p95 等待（小时）"

@@ -6,7 +6,9 @@ EN = {
     "capacity.caption": (
         "Sweep the servers of one self-hosted pool of a scenario (yours or a bundled one), "
         "replay your job history at each size and price it: total cost against the "
-        "95th-percentile wait, with the cloud options beside."
+        "95th-percentile wait, with the cloud options beside. A size meets the wait target "
+        "only if it runs every job the most servers swept run: jobs too large for a size "
+        'never start and are in no wait (the table\'s "Never run" column).'
     ),
     "capacity.scenario": "Scenario",
     "capacity.scenario_help": (
@@ -120,6 +122,7 @@ EN = {
     "capacity.col.total": "Total over {years} years",
     "capacity.col.per_hour": "Per useful GPU-hour",
     "capacity.col.wait": "p95 wait (h)",
+    "capacity.col.left_out": "Never run (GPU-h over the horizon)",
     "capacity.chart_title": "Total cost over {years} years against p95 wait, by server count",
     "capacity.x_title": "p95 wait (hours)",
     "capacity.y_title": "Total cost over {years} years ({currency})",
@@ -134,6 +137,8 @@ ZH = {
     "capacity.caption": (
         "对场景（您自己的或内置的）中一个自建资源池的服务器数量进行扫描，在每个规模下重放"
         "您的作业历史并计算成本：总成本与第 95 百分位等待时间的对比，并列出云方案作参照。"
+        "只有能运行扫描中最大规模所能运行的全部作业时，某一规模才算满足等待目标："
+        "对该规模过大的作业从未启动，也不计入任何等待（见表中“从未运行”列）。"
     ),
     "capacity.scenario": "场景",
     "capacity.scenario_help": (
@@ -236,6 +241,7 @@ ZH = {
     "capacity.col.total": "{years} 年总成本",
     "capacity.col.per_hour": "每有效 GPU 小时",
     "capacity.col.wait": "p95 等待（小时）",
+    "capacity.col.left_out": "从未运行（期限内 GPU 小时）",
     "capacity.chart_title": "按服务器数量：{years} 年总成本与 p95 等待时间",
     "capacity.x_title": "p95 等待（小时）",
     "capacity.y_title": "{years} 年总成本（{currency}）",
