@@ -250,7 +250,8 @@ class ClusterState:
             self.cpu_free[node] -= cpu * pods
         if self.mem_free[node] != UNLIMITED:
             self.mem_free[node] -= mem * pods
-        if shared is not None:
+        # a fraction of a GPU taken at random lands on a GPU the state does not decide
+        if shared is not None or (milli != MILLI and gpus and self.picker.at_random):
             self.index.move(node, self._key_of(node))
         elif not self.index.follow(node, pod, pods, -1):
             self.index.learn(node, pod, pods, -1, self._key_of(node))
