@@ -250,8 +250,8 @@ class ClusterState:
             self.cpu_free[node] -= cpu * pods
         if self.mem_free[node] != UNLIMITED:
             self.mem_free[node] -= mem * pods
-        # a fraction of a GPU taken at random lands on a GPU the state does not decide
-        if shared is not None or (milli != MILLI and gpus and self.picker.at_random):
+        # a fraction of a GPU on a drawn GPU lands where the state does not decide
+        if shared is not None or (milli != MILLI and gpus and self.picker.policy.gpu_choice_drawn):
             self.index.move(node, self._key_of(node))
         elif not self.index.follow(node, pod, pods, -1):
             self.index.learn(node, pod, pods, -1, self._key_of(node))

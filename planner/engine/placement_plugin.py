@@ -49,6 +49,9 @@ class PlacementPolicy:
     score: ScoreFn | None
     gpu_choice: GpuChoice = tightest_gpu
     shared_choice: Choice = "pack"
+    gpu_choice_drawn: bool = False
+    """True when `gpu_choice` draws from the run's random source: its pick is then not
+    decided by the node's state, so the engine cannot remember the state it leads to."""
 
 
 def free_share(view: ClusterView, after: StateKey) -> float:

@@ -7,4 +7,4 @@ def random_gpu(view: ClusterView, _: tuple[int, ...], options: list[int], __: in
     return options[view.rng.randrange(len(options))]
 
 
-RANDOM = PlacementPolicy(None, random_gpu, "random")
+RANDOM = PlacementPolicy(None, random_gpu, "random", gpu_choice_drawn=True)
