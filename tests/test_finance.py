@@ -393,7 +393,20 @@ amounts = st.floats(-1e4, 1e4, allow_nan=False, allow_subnormal=False)
 inflows = st.lists(st.floats(0, 1e4, allow_subnormal=False), min_size=1, max_size=48)
 
 
-@given(flows=st.lists(amounts, min_size=2, max_size=48))
+@st.composite
+def flows_with_a_root(draw: st.DrawFn) -> list[float]:
+    """Monthly flows whose NPV is zero at a drawn yearly rate: the first flow balances the rest.
+
+    Arbitrary flows mostly have no IRR, and filtering them out starved Hypothesis (its
+    filter_too_much health check failed CI); a planted root keeps almost every draw.
+    """
+    later = draw(st.lists(amounts, min_size=1, max_size=47))
+    rate = draw(st.floats(-0.5, 2.0))
+    first = -sum(cf * (1 + rate) ** (-m / 12) for m, cf in enumerate(later, start=1))
+    return [first, *later]
+
+
+@given(flows=flows_with_a_root())
 def test_npv_at_the_irr_is_zero(flows: list[float]) -> None:
     result = irr(flows)
     assume(result.annual_rate is not None)
