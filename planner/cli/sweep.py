@@ -40,6 +40,9 @@ cloud[0].committed_gpus, hybrid.burst_after_s, ...) or a short name:
   placement, queueing, admission      policy.*
   committed_gpus, pricing_model, term_months      cloud[0].*
   discount_rate
+A list-valued key (growth.arrival_rate, growth.time_warp: a factor per year) takes one list in
+brackets per point, the points separated by commas; quote it so the shell keeps the brackets:
+  --vary 'growth.arrival_rate=[1,1.5],[1,2,4]'     two points: x1.5 in year 2, or x2 then x4
 """
 EPILOG = """\
 examples:
@@ -252,7 +255,11 @@ def _point_json(result: "PointResult") -> dict[str, Any]:
 
 def search_lines(search: "Search", target: str, option: str) -> list[str]:
     """The answer in a sentence, what was held fixed, then every point priced."""
-    fixed = ", ".join(f"{k}={v}" for k, v in (search.tried[0].point[1:] if search.tried else ()))
+    from planner.service.sweep_keys import shown
+
+    fixed = ", ".join(
+        f"{k}={shown(v)}" for k, v in (search.tried[0].point[1:] if search.tried else ())
+    )
     at = f" with {fixed}" if fixed else ""
     if search.answer is None:
         head = f"no {search.key} up to {search.ceiling} meets {target} for {option}{at}"
@@ -296,7 +303,9 @@ def point_lines(results: Sequence["PointResult"], option: str) -> list[str]:
 
 
 def _cells(result: "PointResult", option: str) -> tuple[str, ...]:
-    point = " ".join(f"{k}={v}" for k, v in result.point)
+    from planner.service.sweep_keys import shown
+
+    point = " ".join(f"{k}={shown(v)}" for k, v in result.point)
     found = result.option(option)
     if found is None:
         return (point, f"no option {option}", *[""] * (len(HEADER) - 2))

@@ -7,6 +7,12 @@ short names in `ALIASES`. `servers` (the first pool) and `servers.GPU` (the pool
 also set the servers the hybrid keeps of that pool, as the Capacity page does. An unknown
 key is refused with the nearest known ones; a value the scenario refuses is refused with
 pydantic's reason, naming the key.
+
+A list-valued key (`growth.arrival_rate`, `growth.time_warp`: one factor per year) takes one
+list in brackets per point, the points separated by commas as scalars are:
+`--vary 'growth.arrival_rate=[1,1.5],[1,2,4]'` is two points. Brackets are YAML's own list
+syntax, need no other separator, and are unambiguous (a comma inside brackets belongs to the
+list); quote the option so the shell does not read the brackets as a pattern.
 """
 
 import difflib
@@ -21,7 +27,9 @@ from pydantic import BaseModel, ValidationError
 from planner.core.errors import ScenarioError
 from planner.cost.scenario import TcoScenario
 
-Value = int | float | str | None
+Scalar = int | float | str | None
+Value = Scalar | tuple[Scalar, ...]
+"""A key's value at one point: a list-valued key's is a tuple (one list in brackets)."""
 Point = tuple[tuple[str, Value], ...]
 """One value per varied key, in the order the keys were given."""
 
@@ -49,12 +57,12 @@ def parse_vary(texts: Sequence[str], scenario: TcoScenario) -> list[tuple[str, l
     for text in texts:
         key, sep, rest = text.partition("=")
         key = key.strip()
-        values = [value_of(v) for v in rest.split(",") if v.strip()]
-        if not sep or not key or not values:
+        if not sep or not key or not rest.strip():
             raise ScenarioError(f"--vary '{text}': write KEY=V1,V2,... (e.g. servers=4,8,16)")
         if key in (k for k, _ in varied):
             raise ScenarioError(f"--vary {key} is given twice; give all its values in one --vary")
         check_key(scenario, key)
+        values = values_of(key, rest, listed=is_list_key(scenario, key))
         values = list(dict.fromkeys(values))
         for value in values:  # a refused value stops the sweep before any point is priced
             apply(scenario, ((key, value),))
@@ -62,7 +70,94 @@ def parse_vary(texts: Sequence[str], scenario: TcoScenario) -> list[tuple[str, l
     return varied
 
 
-def value_of(text: str) -> Value:
+def values_of(key: str, text: str, *, listed: bool) -> list[Value]:
+    """The values after `KEY=`: scalars split at commas, or (`listed`) one `[...]` list per
+    point; a ScenarioError says how to write them, with the nearest reading of what was given."""
+    groups = _groups(key, text)
+    lists = [g for g in groups if isinstance(g, tuple)]
+    if listed and len(lists) < len(groups):
+        raise ScenarioError(
+            f"--vary {key}={text}: {key} takes a list per point, in brackets; "
+            f"did you mean {key}='{_bracketed(text)}'? (quote it for the shell)"
+        )
+    if not listed and lists:
+        plain = ",".join(str(v) for g in groups for v in (g if isinstance(g, tuple) else (g,)))
+        raise ScenarioError(
+            f"--vary {key}={text}: {key} takes one value per point, not a list; "
+            f"did you mean {key}={plain}?"
+        )
+    return groups
+
+
+def is_list_key(scenario: TcoScenario, key: str) -> bool:
+    """Whether the key's field holds a list of plain values (one per year, ...)."""
+    if key in (SERVERS, BURST_H) or key.startswith(f"{SERVERS}."):
+        return False
+    model: type[BaseModel] | None = type(scenario)
+    annotation: object = None
+    for name, _ in _steps(ALIASES.get(key, key)):
+        if model is None or name not in model.model_fields:
+            return False
+        annotation = model.model_fields[name].annotation
+        model = _model_in(annotation)
+    return model is None and _is_tuple(annotation)
+
+
+def _is_tuple(annotation: object) -> bool:
+    origin = typing.get_origin(annotation)
+    if origin is tuple:
+        return True
+    if origin in (typing.Union, types.UnionType):
+        return any(_is_tuple(a) for a in typing.get_args(annotation))
+    return False
+
+
+def _groups(key: str, text: str) -> list[Value]:
+    """`1,2` -> [1, 2]; `[1,2],[3]` -> [(1, 2), (3,)]; malformed brackets refused."""
+    out: list[Value] = []
+    rest = text.strip()
+    while rest:
+        if rest.startswith("["):
+            end = rest.find("]")
+            inner = rest[1:end] if end > 0 else ""
+            if end < 0 or "[" in inner:
+                raise ScenarioError(_malformed(key, text, "a '[' is not closed by ']'"))
+            items = [value_of(v) for v in inner.split(",")]
+            if not inner.strip() or any(v is None or v == "" for v in items):
+                raise ScenarioError(_malformed(key, text, "a list needs values, comma-separated"))
+            out.append(tuple(items))
+            rest = rest[end + 1 :].strip()
+            if rest.startswith("]"):
+                raise ScenarioError(_malformed(key, text, "a ']' has no '['"))
+            if rest and not rest.startswith(","):
+                raise ScenarioError(_malformed(key, text, "lists are separated by commas"))
+        else:
+            item, _, _ = rest.partition(",")
+            if "[" in item or "]" in item:
+                raise ScenarioError(_malformed(key, text, "a ']' has no '['"))
+            if item.strip():
+                out.append(value_of(item))
+            rest = rest[len(item) :]
+        rest = rest.removeprefix(",").strip()
+    return out
+
+
+def _malformed(key: str, text: str, why: str) -> str:
+    return (
+        f"--vary {key}={text}: {why}; write one list in brackets per point, e.g. "
+        f"{key}='{_bracketed(text)}'"
+    )
+
+
+def _bracketed(text: str) -> str:
+    """The nearest bracketed reading of `text`: its groups (split at ';', '|' or existing
+    brackets) each one list; without any, all its values as one list."""
+    parts = [p for p in re.split(r"[;|\[\]]", text) if p.strip(" ,")]
+    lists = ["[" + ",".join(v.strip() for v in p.split(",") if v.strip()) + "]" for p in parts]
+    return ",".join(lists) or "[V1,V2]"
+
+
+def value_of(text: str) -> Scalar:
     """'8' -> 8, '0.5' -> 0.5, 'none' -> None, anything else the text itself."""
     text = text.strip()
     if text.lower() in {"none", "null"}:
@@ -96,7 +191,14 @@ def _apply_one(scenario: TcoScenario, key: str, value: Value) -> TcoScenario:
         return TcoScenario.model_validate(data)
     except ValidationError as err:
         problems = "; ".join(e["msg"] for e in err.errors(include_url=False))
-        raise ScenarioError(f"--vary {key}={value}: {problems}") from None
+        raise ScenarioError(f"--vary {key}={shown(value)}: {problems}") from None
+
+
+def shown(value: Value) -> str:
+    """A value as `--vary` takes it: a list in brackets (`[1,1.5]`), a scalar as itself."""
+    if isinstance(value, tuple):
+        return "[" + ",".join(str(v) for v in value) + "]"
+    return str(value)
 
 
 def with_servers(scenario: TcoScenario, servers: int, pool: int = 0) -> TcoScenario:
