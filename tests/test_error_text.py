@@ -3,7 +3,10 @@ in 简体中文 every coded error and every common validation problem reads in C
 line and column, its values filled in (never the English fallback)."""
 
 import ast
+import gzip
+import io
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -13,8 +16,12 @@ from planner.core.errors import PlannerError
 from planner.core.validation import validated
 from planner.core.yaml_text import load_yaml, read_yaml_text
 from planner.cost.scenario import TcoScenario
+from planner.ingest import IngestOptions, open_jobs
+from planner.ingest.kubectl import read_kubectl_nodes
+from planner.ingest.kueue_yaml import read_kueue
 from planner.ingest.limits import ReadLimits
 from planner.ingest.source import open_source
+from planner.ingest.volcano_yaml import read_volcano
 from planner.ui.error_text import error_text
 from planner.ui.text.errors import ZH
 from tests.pages.test_hostile_uploads_zh import english_phrases
@@ -72,6 +79,11 @@ def test_every_code_the_planner_raises_has_a_chinese_text() -> None:
         "unpacked_too_big",
         "line_too_long",
         "no_options",
+        "unknown_format",
+        "missing_column",
+        "not_utf8_or_gbk",
+        "kubectl_not_json",
+        "volcano_no_queue",
     } <= found
     assert sorted(c for c in found if c not in ZH and f"problem.{c}" not in ZH) == []
 
@@ -206,3 +218,168 @@ def test_the_scenario_validators_own_refusals_are_worded_in_chinese() -> None:
         "t.yaml：整个文件：请给出自有服务器（`self_hosted`）、云方案（`cloud`）或两者"
     )
     assert "`self_hosted.0.servers`：应为整数，而不是 true（第 2 行）" in chinese(hybrid)
+
+
+HEADER = "job_id,submit_time,duration_s,gpus\n"
+ROW = "j1,2024-01-01,60,1\n"
+
+
+def _zip_of_text() -> bytes:
+    packed = io.BytesIO()
+    with zipfile.ZipFile(packed, "w") as archive:
+        archive.writestr("a.txt", "hi")
+    return packed.getvalue()
+
+
+def _read_jobs(path: Path, **options: str) -> None:
+    for _ in open_jobs(path, IngestOptions(**options)).chunks():
+        pass
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "options", "expected"),
+    [
+        (
+            "odd.csv",
+            b"alpha,beta,gamma\n1,2,3\n",
+            {},
+            "odd.csv：文件的列（共 3 列）：`alpha`、`beta`、`gamma`，不符合任何已知格式",
+        ),
+        (
+            "nosubmit.csv",
+            b"job_id,gpus,queue\nj1,1,a\n",
+            {},
+            "nosubmit.csv：找不到字段 `submit`、`start`（任一即可）对应的列；文件中相近的列："
+            "`queue`。文件中的列（共 3 列）：`job_id`、`gpus`、`queue`。请在列映射表中为它选择一列"
+            "（命令行：`--map submit=列名`）",
+        ),
+        (
+            "latin.csv",
+            (HEADER + ROW).encode() + b"j2,2024-01-01,60,\xff\x80\n",
+            {},
+            "latin.csv：文本既不是 UTF-8 也不是 GBK/GB18030（第 3 行有无效的字节）",
+        ),
+        (
+            "cut.csv.gz",
+            gzip.compress((HEADER + ROW * 1000).encode())[:-30],
+            {},
+            "cut.csv.gz：gzip 数据已损坏，无法解压",
+        ),
+        ("book.xlsx", _zip_of_text(), {}, "book.xlsx：这是 zip 压缩包，但不是 Excel .xlsx 工作簿"),
+        ("ok.csv", (HEADER + ROW).encode(), {"tz": "Mars/Olympus"}, "未知的时区 `Mars/Olympus`"),
+        (
+            "ok.csv",
+            (HEADER + ROW).encode(),
+            {"format": "sacct"},
+            "ok.csv：未知的 `--format` 值 `sacct`；请从以下格式中选择：`generic`、",
+        ),
+        (
+            "nodes.csv",
+            b"node_name,gpu_model,gpu_num\nn1,A100,8\n",
+            {},
+            "nodes.csv：这是节点列表（`nodes`），不是作业历史",
+        ),
+    ],
+)
+def test_the_job_history_readers_refusals_are_worded_in_chinese(
+    tmp_path: Path, name: str, data: bytes, options: dict[str, str], expected: str
+) -> None:
+    path = tmp_path / name
+    path.write_bytes(data)
+    with pytest.raises(PlannerError) as caught:
+        _read_jobs(path, **options)
+
+    assert chinese(caught.value).startswith(expected)
+    assert error_text(caught.value, "en") == str(caught.value)
+
+
+def test_a_map_to_a_missing_column_names_the_close_ones_in_chinese(tmp_path: Path) -> None:
+    path = tmp_path / "jobs.csv"
+    path.write_text(HEADER + ROW)
+    with pytest.raises(PlannerError) as wrong_column:
+        _read_jobs_mapped(path, {"gpus": "gpu"})
+    with pytest.raises(PlannerError) as wrong_field:
+        _read_jobs_mapped(path, {"cards": "gpus"})
+
+    assert chinese(wrong_column.value) == (
+        "jobs.csv：`--map gpus=gpu`：文件中没有名为 `gpu` 的列；文件中相近的列：`gpus`"
+    )
+    assert chinese(wrong_field.value).startswith(
+        "jobs.csv：`--map` 指定了未知的字段 `cards`；可用的字段有：`job_id`、"
+    )
+
+
+def _read_jobs_mapped(path: Path, mapping: dict[str, str]) -> None:
+    for _ in open_jobs(path, IngestOptions(mapping=mapping)).chunks():
+        pass
+
+
+KUEUE_GPU = "      resources:\n      - {name: nvidia.com/gpu, nominalQuota: lots}\n"
+VOLCANO = "apiVersion: scheduling.volcano.sh/v1beta1\nkind: Queue\n"
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "read", "expected"),
+    [
+        (
+            "n.json",
+            '{"items": [ {"kind": "Node",\n "x": }',
+            read_kubectl_nodes,
+            "n.json：第 2 行第 7 列：此处不是有效的 JSON；请上传 `kubectl get nodes -o json` 的输出",
+        ),
+        (
+            "n.json",
+            '{"kind": "NodeList", "items": {}}',
+            read_kubectl_nodes,
+            "n.json：应为 `kubectl get nodes -o json` 的输出：顶层应是带有 `items` 列表的 JSON 对象",
+        ),
+        (
+            "n.json",
+            '{"items": [{"kind": "Pod"}, {"kind": "Pod"}]}',
+            read_kubectl_nodes,
+            "n.json：kubectl 输出的 2 项中没有一个可用的节点",
+        ),
+        (
+            "q.yaml",
+            "kind: ResourceFlavor\nmetadata: {name: f}\n",
+            read_kueue,
+            "q.yaml：没有找到 ClusterQueue；至少需要一个 `kind: ClusterQueue` 文档",
+        ),
+        (
+            "q.yaml",
+            "kind: ClusterQueue\nmetadata: {}\n",
+            read_kueue,
+            "q.yaml：有一个 `ClusterQueue` 没有 `metadata.name`；请为它命名",
+        ),
+        (
+            "q.yaml",
+            "kind: ClusterQueue\nmetadata: {name: cq}\nspec:\n  resourceGroups: {a: 1}\n",
+            read_kueue,
+            "q.yaml：`ClusterQueue cq` 的结构与 Kueue 写出的不同",
+        ),
+        (
+            "q.yaml",
+            "kind: ClusterQueue\nmetadata: {name: cq}\nspec:\n  resourceGroups:\n"
+            "  - flavors:\n    - name: f\n" + KUEUE_GPU,
+            read_kueue,
+            "`ClusterQueue cq`：`lots` 不是资源数量；应为 8、500m、512Gi 或 1Ti",
+        ),
+        ("v.yaml", VOLCANO + "metadata: {}\n", read_volcano, "v.yaml：有一个 Queue 没有"),
+        (
+            "v.yaml",
+            VOLCANO + "metadata: {name: root}\n",
+            read_volcano,
+            "v.yaml：没有找到 Volcano Queue；至少需要一个 `kind: Queue` 文档",
+        ),
+    ],
+)
+def test_kubectl_kueue_and_volcano_refusals_are_worded_in_chinese(
+    tmp_path: Path, name: str, text: str, read: Callable[[Path], object], expected: str
+) -> None:
+    path = tmp_path / name
+    path.write_text(text)
+    with pytest.raises(PlannerError) as caught:
+        read(path)
+
+    assert chinese(caught.value).startswith(expected)
+    assert error_text(caught.value, "en") == str(caught.value)

@@ -146,6 +146,11 @@ def sniff(path: Path, options: IngestOptions) -> tuple[Source, Format]:
             raise TraceError(
                 f"unknown --format '{shorten(options.format)}'; choose one of {', '.join(FORMATS)}",
                 file=source.name,
+            ).coded(
+                "unknown_format_option",
+                file=source.name,
+                format=shorten(options.format),
+                choices=tuple(FORMATS),
             )
         return source, options.format  # type: ignore[return-value]
     return source, detect_format(source.header, file=source.name)
@@ -159,7 +164,9 @@ def open_jobs(path: Path, options: IngestOptions) -> JobStream:
 def jobs_from(source: Source, fmt: Format, options: IngestOptions) -> JobStream:
     """A job stream over an already sniffed source (hashing a big file twice is slow)."""
     if fmt in NODE_FORMATS:
-        raise TraceError(f"this is a node list ({fmt}), not a job history", file=source.name)
+        raise TraceError(f"this is a node list ({fmt}), not a job history", file=source.name).coded(
+            "node_list_not_jobs", file=source.name, format=fmt
+        )
     columns = resolve_columns(source.header, options.mapping, file=source.name)
     if fmt == "generic":
         require(columns, _JOB_NEEDS, source.header, file=source.name)
@@ -180,4 +187,4 @@ def _check_timezone(tz: str) -> None:
         raise TraceError(
             f"unknown time zone '{shorten(tz)}'; use an IANA name such as UTC, "
             "Asia/Shanghai or America/Los_Angeles"
-        ) from err
+        ).coded("unknown_time_zone", tz=shorten(tz)) from err

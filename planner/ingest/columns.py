@@ -296,12 +296,16 @@ def resolve_columns(
                 f"--map names an unknown field '{shorten(field)}'; fields are: "
                 f"{', '.join(synonyms)}",
                 file=file,
-            )
+            ).coded("map_unknown_field", file=file, field=shorten(field), fields=tuple(synonyms))
         if column not in header:
+            close = _close_columns(column, header)
+            code = "map_no_column_close" if close else "map_no_column"
             raise MissingColumnError(
                 f"--map {shorten(field)}={shorten(column)}: the file has no column "
-                f"'{shorten(column)}'{_close_hint(column, header)}",
+                f"'{shorten(column)}'{_close_hint(close)}",
                 file=file,
+            ).coded(
+                code, file=file, field=shorten(field), column=shorten(column), close=_cut(close)
             )
         chosen[field] = column
     taken = set(chosen.values())
@@ -361,18 +365,42 @@ def require(
             continue
         field = alternatives[0]
         names = " or ".join(f"'{f}'" for f in alternatives)
-        hint = _close_hint(field, header, synonyms)
+        close = _close_columns(field, header, synonyms)
+        code = "missing_column_close" if close else "missing_column"
         raise MissingColumnError(
-            f"no column for {names} was found{hint}. Columns in the file: "
+            f"no column for {names} was found{_close_hint(close)}. Columns in the file: "
             f"{shown_columns(header)}. Name the column with --map {field}=COLUMN.",
             file=file,
+        ).coded(
+            code,
+            file=file,
+            field=field,
+            fields=tuple(alternatives),
+            close=_cut(close),
+            **file_columns(header),
         )
 
 
-def _close_hint(
+def file_columns(header: Sequence[str], most: int = 30) -> dict[str, object]:
+    """A message's values for the file's columns: the first `most` (cut short) and how many
+    there are, for `error.coded(..., **file_columns(header))`."""
+    return {"columns": _cut(header[:most]), "count": len(header)}
+
+
+def _cut(names: Sequence[str]) -> tuple[str, ...]:
+    """Column names cut short for a message, as `shown_columns` shows them."""
+    return tuple(shorten(col, 40) for col in names)
+
+
+def _close_hint(close: Sequence[str]) -> str:
+    """'; close matches in the file: a, b', or '' when there are none."""
+    return f"; close matches in the file: {shown_columns(close)}" if close else ""
+
+
+def _close_columns(
     wanted: str, header: Sequence[str], synonyms: Mapping[str, tuple[str, ...]] = SYNONYMS
-) -> str:
-    """'; close matches: a, b' from the header, or ''."""
+) -> tuple[str, ...]:
+    """Up to five columns of `header` whose names are close to `wanted` or its synonyms."""
     candidates = {normalise_name(col): col for col in header}
     pool = list(candidates) + list(synonyms.get(wanted, ()))
     matches = difflib.get_close_matches(normalise_name(wanted), pool, n=6, cutoff=0.5)
@@ -381,7 +409,7 @@ def _close_hint(
         for norm, col in candidates.items():
             if col not in shown and (synonym in norm or norm in synonym) and len(norm) > 1:
                 shown.append(col)
-    return f"; close matches in the file: {shown_columns(shown[:5])}" if shown else ""
+    return tuple(shown[:5])
 
 
 def shown_columns(header: Sequence[str], most: int = 30) -> str:

@@ -11,7 +11,13 @@ from typing import Literal, get_args
 import pandas as pd
 
 from planner.core.errors import UnknownFormatError
-from planner.ingest.columns import SYNONYMS, ColumnMap, normalise_name, shown_columns
+from planner.ingest.columns import (
+    SYNONYMS,
+    ColumnMap,
+    file_columns,
+    normalise_name,
+    shown_columns,
+)
 from planner.ingest.source import ROW
 
 Format = Literal["generic", "openb-pods", "openb-nodes", "slurm", "nodes"]
@@ -50,7 +56,7 @@ def detect_format(header: Sequence[str], *, file: str) -> Format:
         "lists. Use --format generic with --map FIELD=COLUMN, e.g. --map gpus=卡数 "
         "--map submit=提交时间 --map duration=运行时长",
         file=file,
-    )
+    ).coded("unknown_format", file=file, **file_columns(header, 12))
 
 
 def openb_pods(frame: pd.DataFrame) -> tuple[pd.DataFrame, ColumnMap]:

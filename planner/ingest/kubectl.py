@@ -70,10 +70,12 @@ def _read(path: Path) -> tuple[list[Node], list[str], dict[str, MigSetup]]:
     try:
         document = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise TraceError(f"not readable as kubectl JSON: {err}", file=path.name) from err
+        raise _unreadable(path.name, err) from err
     items = document.get("items") if isinstance(document, dict) else None
     if not isinstance(items, list):
-        raise TraceError("expected the output of `kubectl get nodes -o json`", file=path.name)
+        raise TraceError(
+            "expected the output of `kubectl get nodes -o json`", file=path.name
+        ).coded("kubectl_not_nodes", file=path.name)
     nodes: list[Node] = []
     notes: list[str] = []
     setups: dict[str, MigSetup] = {}
@@ -87,8 +89,20 @@ def _read(path: Path) -> tuple[list[Node], list[str], dict[str, MigSetup]]:
             if found[1] is not None:
                 setups[found[0].node_id] = found[1]
     if not nodes:
-        raise TraceError("no usable node in the kubectl output", file=path.name)
+        raise TraceError("no usable node in the kubectl output", file=path.name).coded(
+            "kubectl_no_nodes", file=path.name, items=len(items)
+        )
     return nodes, notes, setups
+
+
+def _unreadable(file: str, err: Exception) -> TraceError:
+    """The refusal of a file that is not JSON text, with where it stops being JSON."""
+    error = TraceError(f"not readable as kubectl JSON: {err}", file=file)
+    if isinstance(err, json.JSONDecodeError):
+        return error.coded("kubectl_not_json", file=file, line=err.lineno, column=err.colno)
+    if isinstance(err, UnicodeDecodeError):
+        return error.coded("kubectl_not_utf8", file=file, byte=err.start + 1)
+    return error.coded("kubectl_unreadable", file=file, reason=str(err))
 
 
 def _node(

@@ -13,9 +13,11 @@ from typing import Any
 from pydantic import ValidationError
 
 from planner.core.errors import ScenarioError
+from planner.core.validation import problems as found_problems
 from planner.core.yaml_text import load_yaml_all, read_yaml_text
 from planner.engine.scenario import QueuesSpec
 from planner.ingest.kubectl import gpu_model, kubernetes_quantity
+from planner.ingest.limits import shorten
 
 GPU_RESOURCE = "nvidia.com/gpu"
 _RESOURCES = {GPU_RESOURCE: "gpus", "cpu": "cpu", "memory": "mem_gib"}
@@ -58,6 +60,12 @@ def _add(reader: "_Reader", document: Any) -> None:
             f"{reader.file}: {kind} {name} is not shaped as Kueue writes it (a list where a "
             "mapping belongs, or the other way round); compare it with `kubectl get "
             f"{kind.lower()} {name} -o yaml`"
+        ).coded(
+            "kueue_shape",
+            file=reader.file,
+            kind=kind,
+            name=name,
+            command=f"kubectl get {kind.lower()} {name} -o yaml",
         ) from err
 
 
@@ -82,7 +90,9 @@ class _Reader:
             self.notes.append(f"{where}: kind not modelled, skipped")
             return
         if not name:
-            raise ScenarioError(f"{self.file}: a {kind} has no metadata.name")
+            raise ScenarioError(f"{self.file}: a {kind} has no metadata.name").coded(
+                "kueue_no_name", file=self.file, kind=kind
+            )
         for key in sorted(set(spec) - _MODELLED.get(kind, set())):
             self.notes.append(f"{where}: spec.{key} not modelled, ignored")
         if kind == "ResourceFlavor":
@@ -160,7 +170,9 @@ class _Reader:
 
     def spec(self) -> QueuesSpec:
         if not self.queues:
-            raise ScenarioError(f"{self.file}: no ClusterQueue found")
+            raise ScenarioError(f"{self.file}: no ClusterQueue found").coded(
+                "kueue_no_queue", file=self.file
+            )
         flavors = self.flavors or [{"name": "default-flavor", "gpu_type": ""}]
         try:
             return QueuesSpec.model_validate(
@@ -173,7 +185,9 @@ class _Reader:
             )
         except ValidationError as err:
             problems = "; ".join(str(e["msg"]) for e in err.errors())
-            raise ScenarioError(f"{self.file}: {problems}") from err
+            raise ScenarioError(f"{self.file}: {problems}").coded(
+                "validation", source=self.file, problems=tuple(found_problems(err))
+            ) from err
 
 
 def _limit_field(prefix: str, suffix: str) -> str:
@@ -194,4 +208,6 @@ def quantity(value: Any, where: str) -> float:
     try:
         return kubernetes_quantity(value)
     except ValueError as err:
-        raise ScenarioError(f"{where}: '{value}' is not a resource quantity") from err
+        raise ScenarioError(f"{where}: '{value}' is not a resource quantity").coded(
+            "not_a_quantity", where=where, value=shorten(str(value))
+        ) from err

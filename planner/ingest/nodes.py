@@ -16,6 +16,7 @@ from planner.ingest.columns import (
     NODE_NEEDS,
     NODE_SYNONYMS,
     ColumnMap,
+    file_columns,
     other_matches,
     resolve_columns,
     shown_columns,
@@ -57,6 +58,12 @@ def _require(columns: ColumnMap, header: tuple[str, ...], *, file: str) -> None:
             f"column is named like one ({names}, ...). Columns in the file: "
             f"{shown_columns(header)}. Name the column with --map {field}=COLUMN.",
             file=file,
+        ).coded(
+            "node_missing_column",
+            file=file,
+            field=field,
+            names=NODE_SYNONYMS[field][:6],
+            **file_columns(header),
         )
 
 

@@ -33,7 +33,7 @@ def read_pod_requests(path: Path, options: IngestOptions) -> tuple[list[PodReque
         if fmt in NODE_FORMATS:
             raise TraceError(
                 f"this is a node list ({fmt}), not a pod or job list", file=source.name
-            )
+            ).coded("node_list_not_pods", file=source.name, format=fmt)
         if fmt != "openb-pods":
             return _from_jobs(path, options)
     fmt = "openb-pods"

@@ -34,11 +34,12 @@ _NO_RECORDS: _Ints = np.zeros(0, dtype=np.int64)
 
 
 class UndecodableError(ValueError):
-    """The text is not in the encoding tried; `problem` says where it first fails."""
+    """The text is not in the encoding tried; `problem` says where it first fails, `line`
+    on which line (0: the file ends in the middle of a character)."""
 
-    def __init__(self, problem: str) -> None:
+    def __init__(self, problem: str, line: int = 0) -> None:
         super().__init__(problem)
-        self.problem = problem
+        self.problem, self.line = problem, line
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +91,9 @@ def scan_text(
     except UnicodeDecodeError as err:
         raise UndecodableError("the file ends in the middle of a character") from err
     except (OSError, EOFError) as err:
-        raise TraceError(f"the gzip data is damaged ({err})", file=path.name) from err
+        raise TraceError(f"the gzip data is damaged ({err})", file=path.name).coded(
+            "gzip_damaged", file=path.name
+        ) from err
     sizer.add(meter.finish())
     utf8 = mixed.finish() if mixed is not None else Utf8Lines()
     return TextScan(sizer.rows(chunk_bytes), meter.lines, tuple(utf8.first), utf8.count)
@@ -101,7 +104,7 @@ def _decode(decoder: codecs.IncrementalDecoder, block: bytes, lines_before: int)
         return str(decoder.decode(block))
     except UnicodeDecodeError as err:
         bad_line = lines_before + 1 + block[: err.start].count(b"\n")
-        raise UndecodableError(f"invalid byte on line {bad_line:,}") from err
+        raise UndecodableError(f"invalid byte on line {bad_line:,}", bad_line) from err
 
 
 def _too_big(

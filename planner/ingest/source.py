@@ -124,19 +124,23 @@ def _check_regular_file(path: Path) -> None:
     try:
         mode = path.stat().st_mode
     except FileNotFoundError:
-        raise TraceError("no such file", file=str(path)) from None
+        raise TraceError("no such file", file=str(path)).coded(
+            "no_such_file", file=str(path)
+        ) from None
     except OSError as err:
-        raise TraceError(f"cannot be opened ({err.strerror})", file=str(path)) from err
+        raise TraceError(f"cannot be opened ({err.strerror})", file=str(path)).coded(
+            "cannot_open", file=str(path), reason=str(err.strerror)
+        ) from err
     if stat.S_ISDIR(mode):
         raise TraceError(
             "is a directory; give the path of a CSV, TSV or .xlsx file", file=str(path)
-        )
+        ).coded("is_directory", file=str(path))
     if not stat.S_ISREG(mode):
         raise TraceError(
             "is not a regular file (a pipe, socket or device); save the export to a file "
             "and give that file's path",
             file=str(path),
-        )
+        ).coded("not_regular_file", file=str(path))
 
 
 def _hash_and_head(path: Path) -> tuple[int, str, bytes]:
@@ -157,7 +161,9 @@ def _sample(path: Path, compression: Literal["gzip"] | None) -> bytes:
         with open_binary(path, compression) as handle:
             sample = handle.read(SAMPLE_BYTES)
     except (OSError, EOFError) as err:
-        raise TraceError(f"the gzip data is damaged ({err})", file=path.name) from err
+        raise TraceError(f"the gzip data is damaged ({err})", file=path.name).coded(
+            "gzip_damaged", file=path.name
+        ) from err
     if not sample:
         raise TraceError("the compressed file is empty", file=path.name).coded(
             "compressed_empty", file=path.name
@@ -197,7 +203,7 @@ def _read_layout(
         candidates: tuple[str, ...] = ("utf-16",)
     else:
         candidates = ("utf-8-sig", "gb18030")
-    first_error = ""
+    first_error: UndecodableError | None = None
     for encoding in candidates:
         text = sample.decode(encoding, errors="ignore")
         if not text.strip():
@@ -218,15 +224,21 @@ def _read_layout(
                 chunk_bytes=CHUNK_BYTES,
             )
         except UndecodableError as err:
-            first_error = first_error or err.problem
+            first_error = first_error or err
             continue
-        notes = _encoding_notes(scan, first_error)
+        notes = _encoding_notes(scan, first_error.problem if first_error else "")
         return _Layout(encoding, delimiter, header_row, names, scan, notes)
-    raise TraceError(
-        f"the text is neither UTF-8 nor GBK/GB18030 ({first_error}); re-save the file as "
+    raise _undecodable(path.name, first_error or UndecodableError(""))
+
+
+def _undecodable(file: str, first: UndecodableError) -> TraceError:
+    """Neither encoding fits; `first` is where UTF-8 failed (the first encoding tried)."""
+    code = "not_utf8_or_gbk" if first.line else "not_utf8_or_gbk_end"
+    return TraceError(
+        f"the text is neither UTF-8 nor GBK/GB18030 ({first.problem}); re-save the file as "
         "UTF-8 (in Excel: Save As, 'CSV UTF-8')",
-        file=path.name,
-    )
+        file=file,
+    ).coded(code, file=file, line=first.line)
 
 
 def _encoding_notes(scan: TextScan, utf8_error: str) -> tuple[str, ...]:
@@ -253,7 +265,7 @@ def _iter_text(source: Source, problems: LineProblems, chunk_rows: int) -> Itera
             except StopIteration:
                 return
             except (pd.errors.ParserError, UnicodeDecodeError, ValueError) as err:
-                raise TraceError(_parser_message(err), file=source.name) from err
+                raise _parser_error(source.name, err) from err
         skipped = _record_bad_lines(caught, problems)
         frame, next_line = _number_rows(frame, next_line, skipped, problems)
         if not frame.empty:
@@ -283,15 +295,19 @@ def _read_csv_chunks(source: Source, chunk_rows: int) -> Iterator[pd.DataFrame]:
         yield from reader
 
 
-def _parser_message(err: Exception) -> str:
+def _parser_error(file: str, err: Exception) -> TraceError:
     text = str(err)
     if "EOF inside string" in text:
         row = text.rsplit("row", 1)[-1].strip()
-        return (
+        return TraceError(
             f'a quote (") opened on row {row} is never closed, so the rest of the file '
-            "would be one cell; fix or remove that quote and export again"
-        )
-    return f"cannot be read as a table: {shorten(text, 200)}"
+            "would be one cell; fix or remove that quote and export again",
+            file=file,
+        ).coded("quote_never_closed", file=file, row=row)
+    reason = shorten(text, 200)
+    return TraceError(f"cannot be read as a table: {reason}", file=file).coded(
+        "not_a_table", file=file, reason=reason
+    )
 
 
 def _record_bad_lines(caught: list[warnings.WarningMessage], problems: LineProblems) -> list[int]:
@@ -328,7 +344,9 @@ def _open_xlsx(path: Path, digest: str, size: int, limits: ReadLimits) -> Source
     _check_unpacked_size(path, limits.max_unpacked_bytes)
     header = next(_xlsx_rows(path), None)
     if header is None:
-        raise TraceError("the workbook's first sheet is empty", file=path.name)
+        raise TraceError("the workbook's first sheet is empty", file=path.name).coded(
+            "workbook_empty", file=path.name
+        )
     check_width(header[1], file=path.name)
     names, notes = unique_header(["" if v is None else str(v).strip() for v in header[1]])
     return Source(path, digest, size, "xlsx", None, "xlsx", "", names, notes=notes)
@@ -374,7 +392,7 @@ def _xlsx_rows(path: Path) -> Iterator[tuple[int, tuple[object, ...]]]:
             "this is a zip archive but not an Excel .xlsx workbook; export the job history "
             "as CSV, TSV or .xlsx",
             file=path.name,
-        ) from err
+        ).coded("zip_not_xlsx", file=path.name) from err
     try:
         sheet = book.worksheets[0]
         for number, values in enumerate(sheet.iter_rows(values_only=True), start=1):

@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from planner.core.errors import ScenarioError
+from planner.core.validation import problems as found_problems
 from planner.core.yaml_text import load_yaml, load_yaml_all, read_yaml_text
 from planner.engine.volcano import ROOT, VolcanoSpec
 from planner.ingest.kueue_yaml import quantity
@@ -81,7 +82,9 @@ class _Reader:
             self.notes.append(f"{kind or 'a document'} {name}: kind not modelled, skipped")
             return
         if not name:
-            raise ScenarioError(f"{self.file}: a Queue has no metadata.name")
+            raise ScenarioError(f"{self.file}: a Queue has no metadata.name").coded(
+                "volcano_no_name", file=self.file
+            )
         if name == ROOT:
             self.notes.append("Queue root: Volcano sizes the root queue from the cluster; skipped")
             return
@@ -150,7 +153,9 @@ class _Reader:
 
     def spec(self) -> VolcanoSpec:
         if not self.queues:
-            raise ScenarioError(f"{self.file}: no Volcano Queue found")
+            raise ScenarioError(f"{self.file}: no Volcano Queue found").coded(
+                "volcano_no_queue", file=self.file
+            )
         data: dict[str, Any] = {"queues": self.queues, "plugin": self._plugin()}
         if self.scheduler is None:
             self.notes.append(
@@ -168,7 +173,9 @@ class _Reader:
             return VolcanoSpec.model_validate(data)
         except ValidationError as err:
             problems = "; ".join(str(e["msg"]) for e in err.errors())
-            raise ScenarioError(f"{self.file}: {problems}") from err
+            raise ScenarioError(f"{self.file}: {problems}").coded(
+                "validation", source=self.file, problems=tuple(found_problems(err))
+            ) from err
 
     def _plugin(self) -> str:
         """capacity if the scheduler enables it (or, without its ConfigMap, if a queue sets

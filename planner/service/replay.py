@@ -256,10 +256,14 @@ def read_nodes(
         return ClusterConfig(nodes=tuple(nodes)).node_specs(), notes
     source, fmt = sniff(path, options or IngestOptions())
     if fmt not in NODE_FORMATS:
-        raise TraceError(f"this is a job history ({fmt}), not a node list", file=source.name)
+        raise TraceError(f"this is a job history ({fmt}), not a node list", file=source.name).coded(
+            "jobs_not_node_list", file=source.name, format=fmt
+        )
     cluster, report = read_cluster(source, fmt)
     if report.rejected and not cluster.nodes:
-        raise TraceError("no usable node in the node list", file=source.name)
+        raise TraceError("no usable node in the node list", file=source.name).coded(
+            "no_usable_node", file=source.name, rejected=report.rejected
+        )
     notes = [
         f"{source.name} row {example.row}: {reason}, {example.message}; node skipped"
         for reason, examples in report.examples.items()

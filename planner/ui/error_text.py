@@ -14,6 +14,7 @@ from pydantic import ValidationError
 
 from planner.core.validation import Problem, problems, shown_keys
 from planner.ui.i18n import Language, language
+from planner.ui.safe import code as inline_code
 from planner.ui.text.errors import ZH
 
 _LIST = "、"
@@ -33,16 +34,27 @@ def error_text(err: BaseException, lang: Language | None = None) -> str:
     values: Mapping[str, object] = getattr(err, "values", {})
     if (lang or language()) != "zh" or code not in ZH:
         return str(err)
-    filled = dict(values)
+    filled = _listed(values)
     if "what" in filled:
         filled["what"] = _spaced(ZH.get(f"what.{filled['what']}", str(filled["what"])))
+    if "field" in filled:  # a field's meaning in words ("GPUs per node")
+        filled["field_words"] = ZH.get(f"field.{filled['field']}", str(filled["field"]))
     if code == "validation":
-        listed = filled.get("problems")
+        listed = values.get("problems")
         found = listed if isinstance(listed, tuple) else ()
         filled["problems"] = _PROBLEMS.join(
             problem_text(p) for p in found if isinstance(p, Problem)
         )
     return _filled(ZH[code], filled, str(err))
+
+
+def _listed(values: Mapping[str, object]) -> dict[str, object]:
+    """`values` with each tuple of names (columns, fields, formats) as inline code joined
+    by "、": names from a user's file, shown as they are and never as an English list."""
+    return {
+        key: _LIST.join(inline_code(v) for v in value) if isinstance(value, tuple) else value
+        for key, value in values.items()
+    }
 
 
 def problem_text(problem: Problem) -> str:

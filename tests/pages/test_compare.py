@@ -272,7 +272,9 @@ def test_the_horizon_of_saved_scenarios_scales_their_totals(db: Path) -> None:
 def test_the_saved_comparison_speaks_chinese(db: Path) -> None:
     save_bundled("own", "sample.yaml")
     save_bundled("rent", "cloud-on-demand.yaml")
-    at = AppTest.from_file(str(Path(__file__).resolve().parents[2] / "streamlit_app.py"))
+    at = AppTest.from_file(
+        str(Path(__file__).resolve().parents[2] / "streamlit_app.py"), default_timeout=TIMEOUT_S
+    )
     at.session_state["lang"] = "zh"
     at.run(timeout=TIMEOUT_S)
     at.switch_page(PAGE).run(timeout=TIMEOUT_S)
@@ -336,7 +338,7 @@ def save_form_app(count: int = 2) -> None:
 
 
 def test_the_save_form_saves_refuses_a_taken_name_and_replaces_when_asked(db: Path) -> None:
-    at = AppTest.from_function(save_form_app).run()
+    at = AppTest.from_function(save_form_app, default_timeout=TIMEOUT_S).run()
     submit = "FormSubmitter:box_save_form-Save"
 
     at.text_input(key="box_name").set_value("mine")  # form fields are sent with the submit
@@ -348,7 +350,7 @@ def test_the_save_form_saves_refuses_a_taken_name_and_replaces_when_asked(db: Pa
     assert not at.error
     assert at.success[0].value == "Saved 'mine'."
 
-    other = AppTest.from_function(save_form_app, args=(3,)).run()
+    other = AppTest.from_function(save_form_app, args=(3,), default_timeout=TIMEOUT_S).run()
     other.text_input(key="box_name").set_value("mine")
     other.button(key=submit).click().run()
     assert "A scenario named 'mine' is saved already" in other.error[0].value

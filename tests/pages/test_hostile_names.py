@@ -201,7 +201,7 @@ def save_form_app() -> None:
     "name", ["two\nlines", "car\rriage", "red \x1b[31mALERT\x1b[0m", "bell\x07", "tab\tname"]
 )
 def test_the_save_box_refuses_control_characters_in_a_name(db: Path, name: str) -> None:
-    at = AppTest.from_function(save_form_app).run()
+    at = AppTest.from_function(save_form_app, default_timeout=TIMEOUT_S).run()
 
     at.text_input(key="box_name").set_value(name)
     at.button(key="FormSubmitter:box_save_form-Save").click().run()

@@ -125,6 +125,102 @@ ZH: dict[str, str] = {
         "{file}：从第 {line:,} 行开始的一行超过 {limit}：那里有一个带引号的单元格延续了很多行；"
         '是否缺少闭合的引号（"）？'
     ),
+    "not_utf8_or_gbk": (
+        "{file}：文本既不是 UTF-8 也不是 GBK/GB18030（第 {line:,} 行有无效的字节）；"
+        "请将文件另存为 UTF-8（Excel：“另存为”，选择“CSV UTF-8”）"
+    ),
+    "not_utf8_or_gbk_end": (
+        "{file}：文本既不是 UTF-8 也不是 GBK/GB18030（文件在一个字符的中间结束）；"
+        "请将文件另存为 UTF-8（Excel：“另存为”，选择“CSV UTF-8”）"
+    ),
+    "gzip_damaged": (
+        "{file}：gzip 数据已损坏，无法解压；文件可能在复制或下载时被截断：请重新压缩或重新导出"
+    ),
+    "quote_never_closed": (
+        '{file}：第 {row} 行的引号（"）没有闭合，文件其余部分都会成为一个单元格；'
+        "请修正或删除该引号后重新导出"
+    ),
+    "not_a_table": "{file}：无法作为表格读取（解析器提示：`{reason}`）",
+    "workbook_empty": (
+        "{file}：工作簿的第一个工作表是空的；请把作业历史放在第一个工作表中，或导出为 CSV"
+    ),
+    "zip_not_xlsx": (
+        "{file}：这是 zip 压缩包，但不是 Excel .xlsx 工作簿；请将作业历史导出为 CSV、TSV 或 .xlsx"
+    ),
+    "no_such_file": "{file}：没有这个文件",
+    "cannot_open": "{file}：无法打开（系统提示：{reason}）",
+    "is_directory": "{file}：这是一个文件夹；请给出 CSV、TSV 或 .xlsx 文件的路径",
+    "not_regular_file": (
+        "{file}：不是普通文件（而是管道、套接字或设备）；请将导出内容保存为文件，再给出该文件的路径"
+    ),
+    # formats and columns (planner/ingest/formats.py, columns.py, nodes.py); lists of names
+    # ({columns}, {fields}, {close}) arrive as inline code joined by "、"
+    "unknown_format": (
+        "{file}：文件的列（共 {count:,} 列）：{columns}，不符合任何已知格式。可识别的格式有："
+        "阿里巴巴 openb 的 Pod 列表和节点列表、Slurm `sacct --parsable2` 的输出、通用作业历史"
+        "（CSV/TSV/XLSX，含作业 ID、提交时间、时长、GPU 数等列，如 `job_id`、`submit_time`、"
+        "`duration`、`gpus`）以及节点列表。命令行可用 `--format generic` 配合 "
+        "`--map 字段=列名`，例如 `--map gpus=卡数 --map submit=提交时间 --map duration=运行时长`"
+    ),
+    "unknown_format_option": (
+        "{file}：未知的 `--format` 值 `{format}`；请从以下格式中选择：{choices}"
+    ),
+    "node_list_not_jobs": "{file}：这是节点列表（`{format}`），不是作业历史；请选择作业历史文件",
+    "jobs_not_node_list": "{file}：这是作业历史（`{format}`），不是节点列表；请选择节点列表文件",
+    "no_usable_node": "{file}：节点列表中没有可用的节点（{rejected:,} 行被拒绝）",
+    "node_list_not_pods": "{file}：这是节点列表（`{format}`），不是 Pod 或作业列表",
+    "unknown_time_zone": (
+        "未知的时区 `{tz}`；请使用 IANA 时区名称，例如 UTC、Asia/Shanghai 或 America/Los_Angeles"
+    ),
+    "map_unknown_field": "{file}：`--map` 指定了未知的字段 `{field}`；可用的字段有：{fields}",
+    "map_no_column": "{file}：`--map {field}={column}`：文件中没有名为 `{column}` 的列",
+    "map_no_column_close": (
+        "{file}：`--map {field}={column}`：文件中没有名为 `{column}` 的列；文件中相近的列：{close}"
+    ),
+    "missing_column": (
+        "{file}：找不到字段 {fields}（任一即可）对应的列。文件中的列（共 {count:,} 列）："
+        "{columns}。请在列映射表中为它选择一列（命令行：`--map {field}=列名`）"
+    ),
+    "missing_column_close": (
+        "{file}：找不到字段 {fields}（任一即可）对应的列；文件中相近的列：{close}。"
+        "文件中的列（共 {count:,} 列）：{columns}。请在列映射表中为它选择一列"
+        "（命令行：`--map {field}=列名`）"
+    ),
+    "node_missing_column": (
+        "{file}：节点列表需要一列表示 `{field}`（{field_words}），但没有列的名称与之相符"
+        "（例如 {names}）。文件中的列（共 {count:,} 列）：{columns}。请在列映射表中为它选择"
+        "一列（命令行：`--map {field}=列名`）"
+    ),
+    "field.node_id": "节点 ID",
+    "field.gpu_type": "GPU 型号",
+    "field.gpus": "每节点 GPU 数",
+    "field.cpu": "CPU 核数",
+    "field.mem": "内存",
+    # kubectl node lists and Kueue / Volcano queue files (planner/ingest/kubectl.py, ...)
+    "kubectl_not_json": (
+        "{file}：第 {line} 行第 {column} 列：此处不是有效的 JSON；"
+        "请上传 `kubectl get nodes -o json` 的输出"
+    ),
+    "kubectl_not_utf8": (
+        "{file}：不是 UTF-8 文本（第 {byte:,} 个字节不是）；"
+        "请上传 `kubectl get nodes -o json` 的输出"
+    ),
+    "kubectl_unreadable": "{file}：无法读取（系统提示：{reason}）",
+    "kubectl_not_nodes": (
+        "{file}：应为 `kubectl get nodes -o json` 的输出：顶层应是带有 `items` 列表的 JSON 对象"
+    ),
+    "kubectl_no_nodes": "{file}：kubectl 输出的 {items:,} 项中没有一个可用的节点",
+    "kueue_shape": (
+        "{file}：`{kind} {name}` 的结构与 Kueue 写出的不同（应为映射的地方是列表，或者相反）；"
+        "请与 `{command}` 的输出对照"
+    ),
+    "kueue_no_name": "{file}：有一个 `{kind}` 没有 `metadata.name`；请为它命名",
+    "kueue_no_queue": "{file}：没有找到 ClusterQueue；至少需要一个 `kind: ClusterQueue` 文档",
+    "not_a_quantity": (
+        "`{where}`：`{value}` 不是资源数量；应为 8、500m、512Gi 或 1Ti 这样的 Kubernetes 数量"
+    ),
+    "volcano_no_name": "{file}：有一个 Queue 没有 `metadata.name`；请为它命名",
+    "volcano_no_queue": "{file}：没有找到 Volcano Queue；至少需要一个 `kind: Queue` 文档",
     # the kinds of file a message names ("what"); a kind not listed is shown as it is
     "what.scenario": "场景",
     "what.TCO scenario": "TCO 场景",
