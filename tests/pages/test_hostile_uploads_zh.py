@@ -7,7 +7,9 @@ names, YAML keys and commands as inline code, technical tokens (gzip, MiB, YAML,
 """
 
 import gzip
+import io
 import re
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -126,3 +128,88 @@ def test_the_cluster_page_words_a_kueue_bomb_in_chinese(db: Path) -> None:
     assert "第 11 行第 9 列" in shown
     assert "超过 1,000,000 个值" in shown
     assert "任何 Kueue YAML 都用不了这么多值" in shown
+
+
+HISTORY_HEADER = "job_id,submit_time,duration_s,gpus\n"
+HISTORY_ROW = "j1,2024-01-05,60,1\n"
+
+
+def _history_upload(at: AppTest, name: str, data: bytes) -> AppTest:
+    return at.file_uploader(key="history_upload").set_value((name, data, "text/csv")).run()
+
+
+def _workbook_that_is_no_workbook() -> bytes:
+    packed = io.BytesIO()
+    with zipfile.ZipFile(packed, "w") as archive:
+        archive.writestr("notes.txt", "hello")
+    return packed.getvalue()
+
+
+def test_the_history_page_words_the_readers_older_refusals_in_chinese(db: Path) -> None:
+    at = open_in_chinese("pages/history.py")
+    latin = (HISTORY_HEADER + HISTORY_ROW).encode() + b"j2,2024-01-05,60,\xff\x80\n"
+    cut = gzip.compress((HISTORY_HEADER + HISTORY_ROW * 2000).encode())[:-30]
+
+    odd = only_error(_history_upload(at, "odd.csv", b"alpha,beta,gamma\n1,2,3\n"))
+    encoding = only_error(_history_upload(at, "latin.csv", latin))
+    damaged = only_error(_history_upload(at, "cut.csv.gz", cut))
+    book = only_error(_history_upload(at, "book.xlsx", _workbook_that_is_no_workbook()))
+
+    assert odd.startswith(
+        "odd.csv：文件的列（共 3 列）：`alpha`、`beta`、`gamma`，不符合任何已知格式"
+    )
+    assert "第 3 行有无效的字节" in encoding
+    assert encoding.startswith("latin.csv：文本既不是 UTF-8 也不是 GBK/GB18030")
+    assert damaged.startswith("cut.csv.gz：gzip 数据已损坏，无法解压")
+    assert book.startswith("book.xlsx：这是 zip 压缩包，但不是 Excel .xlsx 工作簿")
+    assert "history_import" not in [b.key for b in at.button]
+
+
+def test_the_history_page_words_import_refusals_in_chinese(db: Path) -> None:
+    at = open_in_chinese("pages/history.py")
+
+    at = _history_upload(at, "nosubmit.csv", b"job_id,gpus,queue\nj1,1,a\n")
+    missing = only_error(at.button(key="history_import").click().run())
+    at = _history_upload(at, "jobs.csv", (HISTORY_HEADER + HISTORY_ROW).encode())
+    at.text_input(key="history_tz").set_value("Mars/Olympus")
+    zone = only_error(at.button(key="history_import").click().run())
+    quote = HISTORY_HEADER + HISTORY_ROW + 'j2,"2024-01-05,60,1\n' + HISTORY_ROW
+    at = _history_upload(at, "quote.csv", quote.encode())
+    if not at.error:  # the first rows read fine: the parser meets the quote on import
+        at = at.button(key="history_import").click().run()
+    unclosed = only_error(at)
+
+    assert missing.startswith("nosubmit.csv：找不到字段 `submit`、`start`（任一即可）对应的列")
+    assert "文件中的列（共 3 列）：`job_id`、`gpus`、`queue`" in missing
+    assert zone.startswith("文件 jobs.csv：未知的时区 `Mars/Olympus`；请使用 IANA 时区名称")
+    assert unclosed.startswith("quote.csv：第 ")
+    assert '的引号（"）没有闭合' in unclosed
+
+
+def _cluster_upload(at: AppTest, name: str, field: str, text: str) -> str:
+    """The error naming `name` (the other uploader's file stays, with its own error)."""
+    at.file_uploader(key=key(at, field)).set_value((name, text.encode(), "text/plain"))
+    at.run()
+    assert not at.exception
+    [shown] = [e.value for e in at.error if e.value.startswith(name)]
+    assert not english_phrases(shown), shown
+    return shown
+
+
+def test_the_cluster_page_words_kubectl_kueue_and_volcano_refusals_in_chinese(db: Path) -> None:
+    at = open_in_chinese("pages/cluster.py")
+    volcano = "apiVersion: scheduling.volcano.sh/v1beta1\nkind: Queue\n"
+
+    broken = _cluster_upload(
+        at, "nodes.json", "node_upload", '{"items": [ {"kind": "Node",\n "x": }'
+    )
+    pods = _cluster_upload(at, "pods.json", "node_upload", '{"items": [{"kind": "Pod"}]}')
+    no_queue = _cluster_upload(
+        at, "k.yaml", "queue_upload", "kind: ResourceFlavor\nmetadata: {name: f}\n"
+    )
+    nameless = _cluster_upload(at, "v.yaml", "queue_upload", volcano + "metadata: {}\n")
+
+    assert broken.startswith("nodes.json：第 2 行第 7 列：此处不是有效的 JSON")
+    assert pods.startswith("pods.json：kubectl 输出的 1 项中没有一个可用的节点")
+    assert no_queue.startswith("k.yaml：没有找到 ClusterQueue")
+    assert nameless.startswith("v.yaml：有一个 Queue 没有 `metadata.name`")
