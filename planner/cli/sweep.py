@@ -27,8 +27,11 @@ ReadOptions = Callable[[argparse.Namespace], "IngestOptions"]
 AddReadOptions = Callable[[argparse.ArgumentParser], None]
 
 DESCRIPTION = """\
-Replay a trace and price it at every combination of the values given (--vary), or find the
-fewest servers of one pool that meet a wait target (--target). Each point is stored in the
+Replay a trace and price it at every combination of the values given (--vary), find the
+fewest servers of one pool that meet a wait target (--target), or the cheapest mix of owned
+servers, committed cloud GPUs and on-demand (or spot) bursts that meets it (--target --mix:
+the scenario's hybrid keeping n servers of the pool, its commitment sized to the replay's
+burst demand; every count tried is shown, cost against wait). Each point is stored in the
 database under a hash of the scenario, trace, price book, date and the point, so running the
 same sweep again (after Ctrl-C, say) computes only the points not stored yet.
 
@@ -49,6 +52,8 @@ examples:
   planner sweep --scenario data/scenarios/sample-tco.yaml --vary servers=1,2,4,8 \\
       --vary placement=best-fit,spread --workers 2 --out sweep.parquet
   planner sweep --scenario data/scenarios/sample-tco.yaml --target p95_wait=1h
+  planner sweep --scenario data/scenarios/sample-tco.yaml --target p95_wait=1h --mix \
+      --size servers.H800 --json
 """
 
 
@@ -78,6 +83,18 @@ def add_sweep_command(
         default="servers",
         metavar="KEY",
         help="with --target: the pool to size, servers (the first) or servers.GPU",
+    )
+    sweep.add_argument(
+        "--mix",
+        action="store_true",
+        help="with --target: the cheapest mix of the hybrid's kept servers of the pool, "
+        "committed GPUs and on-demand (or spot) bursts meeting the target",
+    )
+    sweep.add_argument(
+        "--commitment",
+        metavar="MODEL",
+        help="with --mix: how committed GPUs are paid, reserved (default, unless the hybrid's "
+        "cloud option is a commitment), savings_plan, cud or subscription",
     )
     sweep.add_argument(
         "--option",
@@ -112,13 +129,16 @@ def _sweep(args: argparse.Namespace, read_options: ReadOptions) -> int:
     varied = parse_vary(args.vary, scenario)
     if not varied and not args.target:
         raise PlannerError("give --vary KEY=V1,V2,... (one or more) or --target STAT=VALUE")
+    _check_mix(args, varied)
     ref = args.trace or scenario.trace
     if ref is None:
         raise PlannerError("a sweep replays a trace: give --trace or `trace:` in the scenario")
     with database(args.db) as con:
         trace_id = resolve_trace(con, ref, read_options(args), files=LOCAL_FILES)
         sweep = Sweep(scenario, load_jobs(con, trace_id), trace_id, date.today())
-        if args.target:
+        if args.mix:
+            results = _mix(con, sweep, args)
+        elif args.target:
             searches = _search(con, sweep, args, varied)
             results = [r for s in searches for r in s.tried]
             _print_search(searches, args)
@@ -129,6 +149,39 @@ def _sweep(args: argparse.Namespace, read_options: ReadOptions) -> int:
         _write(results, args.out)
         print(f"wrote {len(results)} points to {args.out}", file=sys.stderr)
     return 0
+
+
+def _check_mix(args: argparse.Namespace, varied: list[Any]) -> None:
+    if not args.mix:
+        if args.commitment:
+            raise PlannerError("--commitment goes with --mix")
+        return
+    if not args.target:
+        raise PlannerError("--mix needs --target STAT=VALUE (the wait the mix must meet)")
+    if varied:
+        raise PlannerError("--mix sizes one scenario: leave out --vary")
+
+
+def _mix(con: "Connection", sweep: "Sweep", args: argparse.Namespace) -> list["PointResult"]:
+    from planner.cli.sweep_mix import mix_json, mix_lines, tried_line
+    from planner.service.sweep_mix import cheapest_mix
+    from planner.service.sweep_search import parse_target
+
+    target = parse_target(args.target)
+    started = time.monotonic()
+    mix = cheapest_mix(
+        con,
+        sweep,
+        args.size,
+        target,
+        commitment=args.commitment,
+        on_tried=lambda p: print(tried_line(p, target, started), file=sys.stderr, flush=True),
+    )
+    if args.json:
+        print(json.dumps(mix_json(mix, args.target), indent=2))
+    else:
+        print("\n".join(mix_lines(mix, args.target)))
+    return [p.result for p in mix.frontier]
 
 
 def _grid(

@@ -1,0 +1,145 @@
+"""The cheapest commitment for a demand curve (`planner.cost.commitment`): the newsvendor rule
+equals a brute-force minimum over every whole number of committed GPUs of what
+`planner.cost.cloud.with_commitment` bills, for any jobs and prices; hand-computed curves."""
+
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from planner.core.model import Job
+from planner.cost import cloud
+from planner.cost.bill_quantities import bill_quantities
+from planner.cost.cloud import CloudJob, Sku
+from planner.cost.commitment import (
+    DemandCurve,
+    best_commitment,
+    bill_at,
+    brute_force,
+    curve_of,
+    share_at_least,
+)
+from planner.cost.ledger import PricedBill
+
+SKUS = [Sku("one", "H100", 1.0, 3.0, 1.0, 60.0), Sku("eight", "H100", 8.0, 20.0, 60.0, 60.0)]
+job_lists = st.lists(
+    st.builds(
+        Job,
+        job_id=st.just(""),
+        submit_s=st.integers(0, 30_000).map(float),
+        duration_s=st.integers(60, 12_000).map(float),
+        pods=st.integers(1, 3),
+        gpus=st.sampled_from([1.0, 2.0, 4.0, 8.0]),
+    ),
+    min_size=1,
+    max_size=30,
+)
+
+
+def _cloud(jobs: list[Job]) -> list[CloudJob]:
+    return [CloudJob(str(k), j.submit_s, j.duration_s, j.pods, j.gpus) for k, j in enumerate(jobs)]
+
+
+def _billed(given: list[Job], committed: int, price: float) -> float:
+    """What the model bills for the GPUs (commitment + overflow) with `committed` GPUs."""
+    jobs = _cloud(given)
+    bill = cloud.price_jobs(jobs, SKUS)
+    if committed:
+        bill = cloud.with_commitment(
+            bill, jobs, SKUS, committed_gpus=committed, commit_price_per_gpu_hour=price
+        )
+    return bill.compute + bill.commitment + bill.overflow
+
+
+def _curve(given: list[Job]) -> tuple[DemandCurve, float]:
+    """The jobs' demand curve over their span (scale 1) and the hours the commitment is paid,
+    read off a bill recorded with one committed GPU as `planner tco` records it."""
+    jobs = _cloud(given)
+    bill = cloud.with_commitment(
+        cloud.price_jobs(jobs, SKUS), jobs, SKUS, committed_gpus=1, commit_price_per_gpu_hour=1.0
+    )
+    recorded = bill_quantities(PricedBill(bill, SKUS, None, given), 1.0, committed_gpus=1.0)
+    return curve_of(recorded), recorded.commit_hours
+
+
+def _close(a: float, b: float) -> bool:
+    return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-6)
+
+
+@given(jobs=job_lists, price=st.sampled_from([0.5, 1.2, 1.9, 2.4, 2.9]))
+def test_the_rule_is_the_cheapest_commitment_the_model_bills(jobs: list[Job], price: float) -> None:
+    """Over every whole commitment from 0 to the peak, the model's own bill is lowest at the
+    rule's answer (the one-GPU SKU costs 3.00 and the eight-GPU one 2.50 a GPU-hour)."""
+    curve, hours = _curve(jobs)
+    peak = math.ceil(max(curve.levels, default=0.0))
+    billed = {c: _billed(jobs, c, price) for c in range(peak + 1)}
+
+    best = best_commitment(curve, price, hours)
+
+    assert _close(best.total, min(billed.values()))
+    assert _close(best.total, billed[best.committed_gpus])
+    assert best.committed_gpus == brute_force(curve, price, hours).committed_gpus
+
+
+@given(jobs=job_lists, committed=st.integers(0, 40))
+def test_a_commitments_bill_and_gpu_hours_add_up(jobs: list[Job], committed: int) -> None:
+    curve, hours = _curve(jobs)
+
+    bill = bill_at(curve, committed, 2.0, hours)
+
+    assert _close(bill.total, _billed(jobs, committed, 2.0))
+    used, over = bill.committed_gpu_hours_used, bill.on_demand_gpu_hours
+    assert _close(used + over, sum(curve.gpu_hours))
+    # the committed GPUs serve at most all of themselves while there is demand
+    assert used <= committed * curve.hours_at_least(0.0) + 1e-6
+
+
+def test_a_hand_computed_curve_commits_while_the_share_of_hours_exceeds_the_price_ratio() -> None:
+    """A 100-hour month: 8 GPUs for 70 h, 16 for 20 h, 24 for 10 h, on demand at 3.00 a
+    GPU-hour. Committed at 2.10 (ratio 0.7): the share of hours with at least C GPUs is 1.0
+    up to 8 (all 100 h hold 8 or more... the 70 + 20 + 10), 0.3 up to 16 and 0.1 up to 24,
+    so the rule commits 8 (0.3 < 0.7). At 0.60 (ratio 0.2) it commits 16 (0.3 > 0.2 but
+    0.1 < 0.2)."""
+    curve = DemandCurve(
+        levels=(8.0, 16.0, 24.0),
+        gpu_hours=(8 * 70.0, 16 * 20.0, 24 * 10.0),
+        on_demand_cost=(3.0 * 8 * 70, 3.0 * 16 * 20, 3.0 * 24 * 10),
+    )
+    assert share_at_least(curve, 8, 100.0) == 1.0
+    assert share_at_least(curve, 9, 100.0) == pytest.approx(0.3)
+    assert share_at_least(curve, 17, 100.0) == pytest.approx(0.1)
+
+    at_2_10 = best_commitment(curve, 2.10, 100.0)
+    at_0_60 = best_commitment(curve, 0.60, 100.0)
+
+    assert at_2_10.committed_gpus == 8
+    # 8 x 2.10 x 100 = 1,680; above 8: 8 GPUs x 20 h + 16 x 10 h = 320 GPU-h at 3.00 = 960
+    assert at_2_10.commitment == pytest.approx(1680.0)
+    assert at_2_10.overflow == pytest.approx(960.0)
+    assert at_2_10.on_demand_gpu_hours == pytest.approx(320.0)
+    assert at_0_60.committed_gpus == 16
+    # 16 x 0.60 x 100 = 960; above 16: 8 GPUs x 10 h = 80 GPU-h at 3.00 = 240
+    assert at_0_60.total == pytest.approx(960.0 + 240.0)
+    assert at_0_60.total < bill_at(curve, 15, 0.60, 100.0).total
+    assert at_0_60.total < bill_at(curve, 17, 0.60, 100.0).total
+
+
+def test_a_commitment_dearer_than_on_demand_is_never_taken() -> None:
+    curve = DemandCurve((4.0,), (400.0,), (1200.0,))  # 4 GPUs for all 100 h at 3.00
+
+    assert best_commitment(curve, 3.5, 100.0).committed_gpus == 0
+    assert best_commitment(curve, 2.9, 100.0).committed_gpus == 4  # always busy: commit all
+    assert best_commitment(DemandCurve((), (), ()), 1.0, 100.0).committed_gpus == 0
+
+
+def test_a_fractional_level_is_committed_to_the_cheaper_whole_count_around_it() -> None:
+    """2.5 GPUs for all 10 h at 1.00 a GPU-hour, committed at 0.5: 2 GPUs cost 10 + 5 of
+    overflow, 3 GPUs cost 15 and nothing above."""
+    curve = DemandCurve((2.5,), (25.0,), (25.0,))
+
+    best = best_commitment(curve, 0.5, 10.0)
+
+    assert best.total == pytest.approx(15.0)
+    assert best.committed_gpus == 2  # 2 and 3 tie: the fewer
+    assert brute_force(curve, 0.5, 10.0).total == pytest.approx(15.0)
