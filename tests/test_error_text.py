@@ -383,3 +383,22 @@ def test_kubectl_kueue_and_volcano_refusals_are_worded_in_chinese(
 
     assert chinese(caught.value).startswith(expected)
     assert error_text(caught.value, "en") == str(caught.value)
+
+
+def test_hybrid_servers_speed_and_growth_refusals_are_worded_in_chinese() -> None:
+    owned = "name: t\nself_hosted: [{gpu: H100, servers: 2}]\ncloud: [{gpu: H100}]\n"
+    hybrid = invalid(owned + "hybrid: {burst_after_s: 60, servers: {A100: 1}}\n")
+    speed = invalid(owned + "speed: {H100: 2}\n")
+    growth = invalid(owned + "growth: {arrival_rate: [1, 2], arrival_rate_per_year: 1.5}\n")
+
+    assert chinese(hybrid) == (
+        "t.yaml：整个文件：`hybrid.servers` 中的 `A100: 1` 不是自有服务器池：应写某个自有池的"
+        " GPU 型号（`self_hosted` 中的 `gpu`）和不小于 0 的台数"
+    )
+    assert chinese(speed).startswith("t.yaml：整个文件：`speed` 中的 `H100: 2.0` 写法不对")
+    assert "`growth`：请给出 `arrival_rate`（逐年的倍数）或 `arrival_rate_per_year`" in chinese(
+        growth
+    )
+    assert "hybrid.servers: 'A100: 1' is not a self-hosted pool" in str(hybrid)
+    assert "speed 'H100: 2.0': write 'FAST/SLOW: factor > 0'" in str(speed)
+    assert "give `arrival_rate` (per year) or `arrival_rate_per_year`, not both" in str(growth)

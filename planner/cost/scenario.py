@@ -186,7 +186,10 @@ class GrowthSpec(_Config):
     @model_validator(mode="after")
     def _one_rate(self) -> Self:
         if self.arrival_rate and self.arrival_rate_per_year is not None:
-            raise ValueError("give `arrival_rate` (per year) or `arrival_rate_per_year`, not both")
+            raise CodedValueError(
+                "give `arrival_rate` (per year) or `arrival_rate_per_year`, not both",
+                "growth_two_rates",
+            )
         return self
 
     def factor(self, year: int) -> float:
@@ -293,14 +296,24 @@ class TcoScenario(_Config):
         owned = {p.gpu.upper() for p in self.self_hosted}
         for gpu, count in (self.hybrid.servers if self.hybrid else {}).items():
             if gpu.upper() not in owned or count < 0:
-                raise ValueError(f"hybrid.servers: '{gpu}: {count}' is not a self-hosted pool")
+                raise CodedValueError(
+                    f"hybrid.servers: '{gpu}: {count}' is not a self-hosted pool",
+                    "hybrid_servers_not_owned",
+                    gpu=gpu,
+                    count=count,
+                )
         if len(set(names)) != len(names):
             raise CodedValueError(
                 "two cloud options have the same name: give them `name`s", "duplicate_cloud_names"
             )
         for key, value in self.speed.items():
             if "/" not in key or value <= 0:
-                raise ValueError(f"speed '{key}: {value}': write 'FAST/SLOW: factor > 0'")
+                raise CodedValueError(
+                    f"speed '{key}: {value}': write 'FAST/SLOW: factor > 0'",
+                    "speed_format",
+                    key=key,
+                    value=value,
+                )
         return self
 
     def replay_scenario(self) -> Scenario:

@@ -91,6 +91,18 @@ ZH: dict[str, str] = {
     "problem.hybrid_no_cloud": "混合方案需要一个用于突发的云方案",
     "problem.hybrid_unknown_cloud": "`hybrid.cloud` 的 '{cloud}' 不是任何一个云方案",
     "problem.duplicate_cloud_names": "两个云方案同名：请用 `name` 为它们命名",
+    "problem.hybrid_servers_not_owned": (
+        "`hybrid.servers` 中的 `{gpu}: {count}` 不是自有服务器池：应写某个自有池的 GPU 型号"
+        "（`self_hosted` 中的 `gpu`）和不小于 0 的台数"
+    ),
+    "problem.speed_format": (
+        "`speed` 中的 `{key}: {value}` 写法不对：应写成 `快/慢: 倍数`（倍数大于 0），"
+        "例如 `H100/A100: 2.5`"
+    ),
+    "problem.growth_two_rates": (
+        "请给出 `arrival_rate`（逐年的倍数）或 `arrival_rate_per_year`（每年复合的倍数）之一，"
+        "不能两者都给"
+    ),
     # job history and node list files (planner/ingest)
     "header_too_long": (
         "{file}：第一行（表头）超过 {limit}；作业历史的表头列出列名远用不了这么长：是否选错了文件？"
