@@ -97,10 +97,9 @@ def test_a_commitments_bill_and_gpu_hours_add_up(jobs: list[Job], committed: int
 
 def test_a_hand_computed_curve_commits_while_the_share_of_hours_exceeds_the_price_ratio() -> None:
     """A 100-hour month: 8 GPUs for 70 h, 16 for 20 h, 24 for 10 h, on demand at 3.00 a
-    GPU-hour. Committed at 2.10 (ratio 0.7): the share of hours with at least C GPUs is 1.0
-    up to 8 (all 100 h hold 8 or more... the 70 + 20 + 10), 0.3 up to 16 and 0.1 up to 24,
-    so the rule commits 8 (0.3 < 0.7). At 0.60 (ratio 0.2) it commits 16 (0.3 > 0.2 but
-    0.1 < 0.2)."""
+    GPU-hour. The share of hours with at least C GPUs is 1.0 for C up to 8 (70 + 20 + 10 h),
+    0.3 from 9 to 16 and 0.1 from 17 to 24. Committed at 2.10 (ratio 0.7) the rule commits 8
+    (0.3 < 0.7); at 0.60 (ratio 0.2) it commits 16 (0.3 > 0.2 but 0.1 < 0.2)."""
     curve = DemandCurve(
         levels=(8.0, 16.0, 24.0),
         gpu_hours=(8 * 70.0, 16 * 20.0, 24 * 10.0),

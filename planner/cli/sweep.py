@@ -127,9 +127,9 @@ def _sweep(args: argparse.Namespace, read_options: ReadOptions) -> int:
     workers = _workers(args.workers)
     scenario = load_tco_scenario(args.scenario)
     varied = parse_vary(args.vary, scenario)
+    _check_mix(args, varied)
     if not varied and not args.target:
         raise PlannerError("give --vary KEY=V1,V2,... (one or more) or --target STAT=VALUE")
-    _check_mix(args, varied)
     ref = args.trace or scenario.trace
     if ref is None:
         raise PlannerError("a sweep replays a trace: give --trace or `trace:` in the scenario")

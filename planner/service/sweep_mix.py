@@ -204,7 +204,7 @@ def cheapest_mix(
             if on_tried is not None:
                 on_tried(tried[n])
 
-    for n in (ceiling, 0, *_powers_below(ceiling)):  # the ceiling first: the reference
+    for n in (ceiling, *_powers_below(ceiling, _fewest(terms))):  # the ceiling: the reference
         evaluate(n)
     while new := _refinements(tried):
         for n in new:
@@ -213,12 +213,24 @@ def cheapest_mix(
     return Mix(_cheapest(frontier), frontier, alone, ceiling, terms)
 
 
-def _powers_below(ceiling: int) -> list[int]:
-    powers, n = [], 1
+def _fewest(terms: MixTerms) -> int:
+    """0 when the hybrid keeps servers of another pool, else 1: the cost model prices no
+    hybrid without servers (renting only is the scenario's cloud option)."""
+    scenario = terms.scenario
+    assert scenario.hybrid is not None
+    kept = {k.upper(): v for k, v in scenario.hybrid.servers.items()}
+    sized = terms.servers_key.split(".", 2)[2].upper()
+    pools = [p for p in scenario.self_hosted if p.gpu.upper() != sized]
+    return 0 if sum(kept.get(p.gpu.upper(), p.servers) for p in pools) else 1
+
+
+def _powers_below(ceiling: int, fewest: int) -> list[int]:
+    """`fewest`, then the powers of two from it up to below `ceiling`."""
+    counts, n = [fewest], max(fewest, 1)
     while n < ceiling:
-        powers.append(n)
+        counts.append(n)
         n *= 2
-    return powers
+    return [c for c in dict.fromkeys(counts) if c < ceiling]
 
 
 def _cheapest(points: tuple[MixPoint, ...]) -> MixPoint | None:

@@ -1,0 +1,279 @@
+"""The cheapest mix of owned servers, committed GPUs and on-demand bursts meeting a wait target
+(`planner sweep --target ... --mix`), checked against a brute-force grid over (servers,
+committed GPUs) priced by the same TCO code, on a small hand-made trace; on the bundled
+sample through the command.
+
+The hand-made trace (100 h): job a holds 8 GPUs for all 100 h from 0 h, job c 8 GPUs for
+100 h from 0.1 h, and ten 1-hour jobs of 8 GPUs start at 5 h, 15 h, ..., 95 h. One 8-GPU A100
+server runs a; c waits an hour and bursts (8 GPUs in the cloud from 1.1 h to 101.1 h) and so
+does each short job (16 GPUs for 10 of those hours). AWS H100 reserved costs 0.64 of on
+demand, so the rule commits 8 GPUs (held all the time) and not a ninth (held 10 % of it);
+the 80 GPU-hours above them (8 GPUs x 10 h) go on demand, 80 x 730 / 100.1 a month.
+"""
+
+import contextlib
+import io
+import json
+import math
+from collections.abc import Iterator
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+import yaml
+
+from planner.cli.main import main
+from planner.core.file_access import LOCAL_FILES
+from planner.core.model import Job
+from planner.cost.scenario import TcoScenario
+from planner.service.sweep_keys import apply
+from planner.service.sweep_mix import Mix, cheapest_mix, committed_point, mix_scenario
+from planner.service.sweep_run import Sweep
+from planner.service.sweep_search import parse_target
+from planner.service.tco_files import tco_scenario_from_text
+from planner.service.tco_run import tco_of_jobs
+from planner.store import Connection, connect
+
+if TYPE_CHECKING:
+    from planner.engine.summary import ReplaySummary
+
+ROOT = Path(__file__).resolve().parents[1]
+TODAY = date(2026, 12, 1)
+H = 3600.0
+TARGET = 2 * H
+JOBS = [
+    Job("a", 0.0, 100 * H, gpus=8.0),
+    Job("c", 0.1 * H, 100 * H, gpus=8.0),
+    *(Job(f"b{k}", (10 * k + 5) * H, H, gpus=8.0) for k in range(10)),
+]
+SCENARIO = TcoScenario.model_validate(
+    {
+        "name": "mix by hand",
+        "horizons_years": [3],
+        "self_hosted": [{"gpu": "A100", "servers": 1}],
+        "cloud": [{"name": "AWS H100 on-demand", "provider": "AWS", "gpu": "H100"}],
+        "hybrid": {"burst_after_s": 3600, "servers": {"A100": 1}},
+    }
+)
+
+
+@pytest.fixture(scope="module")
+def searched(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Connection, Mix]]:
+    with connect(tmp_path_factory.mktemp("mix") / "planner.duckdb") as con:
+        sweep = Sweep(SCENARIO, JOBS, "mix-by-hand", TODAY)
+        yield con, cheapest_mix(con, sweep, "servers", parse_target("p95_wait=2h"))
+
+
+def _priced(con: Connection, scenario: TcoScenario) -> tuple[float, float | None, int]:
+    """The hybrid's total over 3 years, its p95 wait and jobs never run, by `planner tco`'s
+    code."""
+    kept: dict[str, ReplaySummary] = {}
+    report = tco_of_jobs(con, scenario, JOBS, today=TODAY, summaries=kept)
+    hybrid = next(o for o in report.horizons[0].options if o.name == "hybrid")
+    summary = kept["hybrid"]
+    return hybrid.total, hybrid.wait_p95_s, summary.unschedulable + summary.still_waiting
+
+
+def test_the_hand_made_trace_commits_eight_gpus_and_bursts_eighty_gpu_hours_on_demand(
+    searched: tuple[Connection, Mix],
+) -> None:
+    _, mix = searched
+    at = {p.servers: p for p in mix.frontier}
+
+    assert mix.ceiling == 3  # owning alone: a, c and the short jobs each on a server
+    assert sorted(at) == [1, 2, 3]  # a single pool: no hybrid without servers
+    one = at[1]
+    assert one.committed_gpus == 8
+    assert one.on_demand_gpu_hours == pytest.approx(80 * 730 / 100.1)
+    assert one.hybrid.wait_p95_s == pytest.approx(H)
+    assert at[3].committed_gpus == 0  # nothing bursts
+    assert at[3].on_demand_gpu_hours == 0.0
+    assert all(p.meets for p in mix.frontier)
+
+
+def test_the_answer_is_the_cheapest_of_a_brute_force_grid(
+    searched: tuple[Connection, Mix],
+) -> None:
+    """Every (servers, committed GPUs) priced as `planner tco` would, up to one GPU above the
+    burst demand's peak (16 GPUs at 1 server, 8 at 2, none at 3; more only adds cost): the
+    search's answer is the cheapest that meets the target."""
+    con, mix = searched
+    grid: dict[tuple[int, int], float] = {}
+    for n, peak in ((1, 16), (2, 8), (3, 0)):
+        for c in range(peak + 2):
+            point = committed_point(mix.terms, n, c)
+            total, wait, never = _priced(con, apply(mix.terms.scenario, point))
+            if wait is not None and wait <= TARGET and never == 0:
+                grid[(n, c)] = total
+
+    best = min(grid, key=lambda k: (grid[k], k))
+
+    assert mix.answer is not None
+    assert (mix.answer.servers, mix.answer.committed_gpus) == best
+    assert math.isclose(mix.answer.total, grid[best], rel_tol=1e-12)
+
+
+def test_the_mix_written_as_a_scenario_costs_what_planner_tco_says(
+    searched: tuple[Connection, Mix],
+) -> None:
+    con, mix = searched
+    assert mix.answer is not None
+    text = yaml.safe_dump(
+        mix_scenario(mix.terms, mix.answer).model_dump(mode="json", exclude_unset=True)
+    )
+
+    written = tco_scenario_from_text(text, "mix.yaml", LOCAL_FILES)
+
+    assert _priced(con, written)[0] == mix.answer.total
+
+
+def test_a_second_search_prices_and_replays_nothing(searched: tuple[Connection, Mix]) -> None:
+    """With no jobs at all, anything priced again would fail: every point and commitment is
+    read back from the store."""
+    con, mix = searched
+    again = cheapest_mix(
+        con, Sweep(SCENARIO, [], "mix-by-hand", TODAY), "servers", parse_target("p95_wait=2h")
+    )
+
+    assert again.frontier == mix.frontier
+    assert again.answer == mix.answer
+
+
+def test_the_commitment_at_each_count_is_the_brute_force_cheapest(
+    searched: tuple[Connection, Mix],
+) -> None:
+    con, mix = searched
+    for point in mix.frontier:
+        total = {
+            c: _priced(
+                con, apply(mix.terms.scenario, committed_point(mix.terms, point.servers, c))
+            )[0]
+            for c in (max(point.committed_gpus - 1, 0), point.committed_gpus + 1)
+        }
+        assert all(t >= point.total for t in total.values())
+
+
+def test_with_a_spot_option_bursts_go_to_spot_where_it_is_cheaper(tmp_path: Path) -> None:
+    """The same trace with an AWS H100 spot option (about 0.4 of on demand, below the 0.64 of
+    reserved): every count that bursts bursts to spot. With 2 servers a and c run owned and
+    only the short jobs burst: 80 spot GPU-hours (80 x 730 / 100.1 a month)."""
+    spot = {"name": "AWS H100 spot", "provider": "AWS", "gpu": "H100", "pricing_model": "spot"}
+    data = SCENARIO.model_dump(mode="json", exclude_unset=True)
+    scenario = TcoScenario.model_validate({**data, "cloud": [*data["cloud"], spot]})
+    with connect(tmp_path / "planner.duckdb") as con:
+        sweep = Sweep(scenario, JOBS, "mix-by-hand", TODAY)
+        mix = cheapest_mix(con, sweep, "servers", parse_target("p95_wait=2h"))
+        at = {p.servers: p for p in mix.frontier}
+        assert mix.terms.spot == "AWS H100 spot"
+        two = at[2]
+        assert two.result.point == (("hybrid.servers.A100", 2), ("hybrid.cloud", "AWS H100 spot"))
+        assert two.spot_gpu_hours == pytest.approx(80 * 730 / 100.1)
+        assert (two.on_demand_gpu_hours, two.committed_gpus) == (0.0, 0)
+        committed = committed_point(mix.terms, 2, at[2].committed_gpus)
+        assert _priced(con, apply(mix.terms.scenario, committed))[0] > two.total
+        assert mix.answer is not None
+        assert _priced(con, mix_scenario(mix.terms, mix.answer))[0] == mix.answer.total
+
+
+# --- the command, on the bundled sample --------------------------------------------------------
+
+SAMPLE = ROOT / "data" / "scenarios" / "sample-tco.yaml"
+
+
+@pytest.fixture(scope="module")
+def sample_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+    """`planner sweep --target p95_wait=1h --mix --json` on the bundled sample, once."""
+    folder = tmp_path_factory.mktemp("sample-mix")
+    db = folder / "planner.duckdb"
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        code = main(
+            [
+                *("sweep", "--db", str(db), "--scenario", str(SAMPLE)),
+                *("--target", "p95_wait=1h", "--mix", "--json"),
+            ]
+        )
+    assert code == 0
+    return db, json.loads(printed.getvalue())
+
+
+def test_on_the_sample_the_answer_is_the_cheapest_meeting_count_tried(
+    sample_run: tuple[Path, dict[str, Any]],
+) -> None:
+    _, found = sample_run
+    meeting = [p for p in found["frontier"] if p["meets"]]
+    answer = found["answer"]
+
+    assert found["ceiling"] == 128  # its 1,024-GPU gangs need 128 A100 servers owned alone
+    assert found["held_fixed"] == ["16 x H800"]
+    assert answer == min(meeting, key=lambda p: (p["total"], p["servers"]))
+    counts = [p["servers"] for p in found["frontier"]]
+    assert counts[:2] == [0, 1]  # the hybrid keeps H800 servers: 0 A100 is a mix
+    assert answer["point"]["hybrid.servers.A100"] == answer["servers"]
+
+
+def test_on_the_sample_planner_tco_prices_the_mix_as_the_search_did_and_no_commitment_is_cheaper(
+    sample_run: tuple[Path, dict[str, Any]], tmp_path: Path
+) -> None:
+    """The answer written as a scenario, priced by `planner tco`; then with one committed GPU
+    fewer and one more, priced the same way: neither is cheaper."""
+    db, found = sample_run
+    answer = found["answer"]
+    totals = {}
+    for c in {
+        answer["committed_gpus"],
+        answer["committed_gpus"] + 1,
+        max(answer["committed_gpus"] - 1, 0),
+    }:
+        data = found["scenario"]
+        cloud = data["cloud"][-1]
+        data["cloud"][-1] = {**cloud, **_commitment(c)}
+        path = tmp_path / f"mix-{c}.yaml"
+        path.write_text(yaml.safe_dump(data), encoding="utf-8")
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            assert main(["tco", "--db", str(db), "--scenario", str(path), "--json"]) == 0
+        report = json.loads(printed.getvalue())
+        options = report["horizons"][0]["options"]
+        totals[c] = next(o["total"] for o in options if o["name"] == "hybrid")
+
+    assert totals[answer["committed_gpus"]] == answer["total"]
+    assert min(totals.values()) == answer["total"]
+
+
+def _commitment(c: int) -> dict[str, object]:
+    if c:
+        return {"pricing_model": "reserved", "term_months": 12, "committed_gpus": c}
+    return {"pricing_model": "on_demand", "term_months": None, "committed_gpus": None}
+
+
+def test_the_command_refuses_a_mix_it_cannot_price_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = str(tmp_path / "db.duckdb")
+    base = ["sweep", "--db", db, "--scenario", str(SAMPLE)]
+    no_hybrid = tmp_path / "own.yaml"
+    data = yaml.safe_load(SAMPLE.read_text(encoding="utf-8"))
+    del data["hybrid"]
+    data["trace"] = str(ROOT / "data" / "traces" / "sample.csv")
+    no_hybrid.write_text(yaml.safe_dump(data), encoding="utf-8")
+
+    refused = {
+        "--mix needs --target": main([*base, "--mix"]),
+        "leave out --vary": main(
+            [*base, "--mix", "--target", "p95_wait=1h", "--vary", "servers=2"]
+        ),
+        "--commitment goes with --mix": main(
+            [*base, "--target", "p95_wait=1h", "--commitment", "cud"]
+        ),
+        "--mix sizes the scenario's hybrid": main(
+            ["sweep", "--db", db, "--scenario", str(no_hybrid), "--target", "p95_wait=1h", "--mix"]
+        ),
+    }
+
+    err = capsys.readouterr().err
+    assert set(refused.values()) == {2}
+    for text in refused:
+        assert text in err
+    assert "Traceback" not in err
