@@ -16,6 +16,7 @@ import io
 import json
 import math
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -174,6 +175,35 @@ def test_with_a_spot_option_bursts_go_to_spot_where_it_is_cheaper(tmp_path: Path
         assert _priced(con, apply(mix.terms.scenario, committed))[0] > two.total
         assert mix.answer is not None
         assert _priced(con, mix_scenario(mix.terms, mix.answer))[0] == mix.answer.total
+
+
+def test_each_pool_sized_keeps_its_own_commitments(tmp_path: Path) -> None:
+    """Two pools, one stored sweep: a and c ask for A100, the short jobs for H800, and the
+    hybrid keeps one server of each. With no A100 kept, a and c burst at submission: 16 GPUs
+    all the time, all committed. With no H800 kept, c (waiting on a) and the short jobs
+    burst: 8 GPUs all the time, 16 a tenth of it, so 8 committed. The second search must not
+    read the first one's commitments."""
+    typed = [
+        replace(j, gpu_types=("H800",) if j.job_id.startswith("b") else ("A100",)) for j in JOBS
+    ]
+    data = SCENARIO.model_dump(mode="json", exclude_unset=True)
+    h800 = {"price": 300000, "idle_kw": 2.5, "load_kw": 8.0, "max_kw": 10.2}  # as the sample
+    pools = [{"gpu": "A100", "servers": 1}, {"gpu": "H800", "servers": 1, **h800}]
+    hybrid = {"burst_after_s": 3600, "servers": {"A100": 1, "H800": 1}}
+    scenario = TcoScenario.model_validate({**data, "self_hosted": pools, "hybrid": hybrid})
+    with connect(tmp_path / "planner.duckdb") as con:
+        sweep = Sweep(scenario, typed, "mix-two-pools", TODAY)
+        by_size = {
+            key: {
+                p.servers: p
+                for p in cheapest_mix(con, sweep, key, parse_target("p95_wait=2h")).frontier
+            }
+            for key in ("servers", "servers.H800")
+        }
+
+    assert by_size["servers"][0].committed_gpus == 16
+    assert by_size["servers.H800"][0].committed_gpus == 8
+    assert by_size["servers.H800"][0].on_demand_gpu_hours == pytest.approx(80 * 730 / 100.1)
 
 
 # --- the command, on the bundled sample --------------------------------------------------------

@@ -309,7 +309,9 @@ class _Pricer:
 
     def decision(self, n: int) -> Decision:
         self.base = self.base or sweep_key(self.con, self.sweep)
-        key = point_key(self.base, (("mix.commitment", n),))
+        # keyed by the probe's point: the pool sized, n and how the commitment is paid
+        probe = committed_point(self.terms, n, 1)
+        key = point_key(self.base, (("mix.commitment", "newsvendor"), *probe))
         stored = load_inputs(self.con, [key])
         if key in stored:
             return Decision.read(stored[key])
