@@ -16,7 +16,9 @@ import pytest
 from planner.cli import main
 from planner.core.file_access import LOCAL_FILES
 from planner.core.model import Job
+from planner.core.serialize import to_json
 from planner.cost import finance
+from planner.cost.inputs import TcoInputs
 from planner.cost.montecarlo import npvs, parts_of
 from planner.cost.montecarlo_paths import FLAT, Driver, PathSpec, draw_paths
 from planner.cost.results import TcoReport
@@ -289,11 +291,18 @@ def test_growing_demand_prices_each_year_from_its_own_inputs(tmp_path: Path) -> 
     rent = next(o for o in horizon.options if o.name == "rent")
     assert sum(rent.monthly_cash[24:36]) > 1.5 * sum(rent.monthly_cash[:12])  # it grows
     spreads = {o.option: o for o in flat.horizons[0].options}
-    kept = read_inputs(inputs_text(report))  # as a sweep point keeps them: one a year
-    assert isinstance(kept, list)
-    assert len(kept) == 3
-    from_text = npvs(parts_of(kept, 36), draw_paths(FLAT, 1, 36, seed=0))
+    kept = read_inputs(inputs_text(report))  # as a sweep point keeps them: years 2, 3 later
+    assert isinstance(kept, TcoInputs)
+    assert [y.year for y in kept.later_years or ()] == [2, 3]
+    # a point stored before kept a list of each year's: it reads and prices the same
+    before = read_inputs(json.dumps([to_json(y) for y in kept.by_year()], default=str))
+    assert isinstance(before, list)
+    assert len(before) == 3
+    path = draw_paths(FLAT, 1, 36, seed=0)
+    from_text = npvs(parts_of(kept, 36), path)
+    from_list = npvs(parts_of(before, 36), path)
     for option in horizon.options:
         model = finance.npv(list(option.monthly_cash), report.discount_rate or 0.0)
         assert spreads[option.name].mean == pytest.approx(model, abs=0.005), option.name
         assert from_text[option.name][0] == pytest.approx(model, abs=0.005), option.name
+        assert from_list[option.name][0] == from_text[option.name][0]

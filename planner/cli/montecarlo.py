@@ -26,12 +26,15 @@ DESCRIPTION = """\
 Replay the scenario once (or read every stored point of a sweep), then re-price it under
 --draws seeded price paths: cloud prices and electricity move as geometric Brownian motions
 (a trend and a volatility a year), the servers' price at purchase and the demand (the replay's
-calibration error) get one spread each. Prints each option's NPV of costs (mean, p5, p50,
+calibration error) get one spread each. The demand's spread is the scenario's twin check (its
+calibrated replay's allocation error e, as e x sqrt(pi/2)) when it has one, else 10%; a note
+says which. Prints each option's NPV of costs (mean, p5, p50,
 p95) per horizon and, for each owned option against each cloud option, the probability that
 owning costs less. The same seed gives the same numbers.
 
 defaults (see README, planner montecarlo): cloud -20%/yr, volatility 15%/yr; electricity
-+3%/yr, volatility 10%/yr; server price spread 10%; demand spread 10%.
++3%/yr, volatility 10%/yr; server price spread 10%; demand spread from the twin check, else
+10%.
 """
 EPILOG = """\
 examples:
@@ -72,7 +75,7 @@ def _driver_options(mc: argparse.ArgumentParser) -> None:
         ("--electricity-trend", "electricity's expected change a year, e.g. 0.03"),
         ("--electricity-vol", "electricity's volatility a year, e.g. 0.1"),
         ("--server-sd", "spread of the servers' price at purchase, e.g. 0.1"),
-        ("--demand-sd", "spread of the demand (calibration error), e.g. 0.1"),
+        ("--demand-sd", "spread of the demand (default: the twin check's error, else 0.1)"),
     ):
         mc.add_argument(flag, type=float, metavar="X", help=what)
     mc.add_argument("--flat", action="store_true", help="no uncertainty: the model's own NPVs")
@@ -82,7 +85,7 @@ def path_spec(args: argparse.Namespace) -> "PathSpec":
     """The drivers: the defaults (or none with --flat), with each option given replacing one."""
     from dataclasses import replace
 
-    from planner.cost.montecarlo_paths import FLAT, PathSpec
+    from planner.cost.montecarlo_paths import FLAT, Driver, PathSpec
 
     spec = FLAT if args.flat else PathSpec()
     cloud = replace(spec.cloud, **_given(args, trend="cloud_trend", volatility="cloud_vol"))
@@ -91,7 +94,8 @@ def path_spec(args: argparse.Namespace) -> "PathSpec":
         cloud=cloud,
         electricity=replace(spec.electricity, **power),
         server=replace(spec.server, **_given(args, level_sd="server_sd")),
-        demand=replace(spec.demand, **_given(args, level_sd="demand_sd")),
+        # None: the scenario's twin check, else the default (planner.service.montecarlo)
+        demand=spec.demand if args.demand_sd is None else Driver(level_sd=args.demand_sd),
     )
 
 

@@ -11,7 +11,7 @@ reads them.
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from planner.core.serialize import OMIT
 from planner.cost.baremetal import HOURS_PER_MONTH, BareMetal
@@ -115,6 +115,17 @@ class AssumptionSource:
 
 
 @dataclass(frozen=True, slots=True)
+class YearInputs:
+    """With growing demand (`growth:`), what a later year's months were priced from where it
+    differs from year 1: each owned option's demand (and burst bill) and each cloud option's
+    bill, from that year's replay. The assumptions are year 1's (`TcoInputs`)."""
+
+    year: int
+    owned: tuple[OwnedInputs, ...]
+    clouds: tuple[CloudInputs, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class TcoInputs:
     """Everything the report's options were priced from (`TcoReport.inputs`)."""
 
@@ -130,3 +141,13 @@ class TcoInputs:
     """By BareMetal field name: the price book set, the scenario's override or the default."""
     calibration: str = ""
     """The replay's twin check (error bar) when the scenario is calibrated."""
+    later_years: tuple[YearInputs, ...] | None = field(default=None, metadata=OMIT)
+    """With `growth:`, years 2, 3, ... of the horizon (None: every year is year 1's)."""
+
+    def by_year(self) -> "tuple[TcoInputs, ...]":
+        """Each year's inputs, year 1 first (this one alone without growth)."""
+        later = tuple(
+            replace(self, owned=y.owned, clouds=y.clouds, later_years=None)
+            for y in self.later_years or ()
+        )
+        return (replace(self, later_years=None), *later)

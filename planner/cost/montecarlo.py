@@ -80,10 +80,11 @@ class Parts:
 
 
 def parts_of(inputs: TcoInputs | Sequence[TcoInputs], months: int) -> Parts:
-    """The options of a report priced from `inputs`, over `months`; with one `TcoInputs` per
-    year (growing demand), year k's months come from year k's (the last year's beyond), as
+    """The options of a report priced from `inputs`, over `months`; with growing demand (its
+    `later_years`, or one `TcoInputs` a year as sweep points stored them before), year k's
+    months come from year k's (the last year's beyond), as
     `planner.cost.growth.splice` takes them from year k's report."""
-    years = [inputs] if isinstance(inputs, TcoInputs) else list(inputs)
+    years = list(inputs.by_year()) if isinstance(inputs, TcoInputs) else list(inputs)
     if not years:
         raise ScenarioError("no inputs to re-price")
     each = [_parts(y, months) for y in years]

@@ -21,11 +21,17 @@ montecarlo" section and `../shared/reference/pricing-and-tco.md`):
                section 2.1, [B8], H for the level; the trend is an estimate).
   server       one level draw, 10 % spread: 8xH100 server quotes range $270k-$350k around
                the $300k default (reference section 2.1, [B2][B3][B6], M).
-  demand       one level draw, 10 % spread (the replay's calibration error; a twin's error
-               bar is on waits, not on demand, so it is not used); no trend (growth needs a
-               replay per year).
+  demand       one level draw; its spread is the replay's calibration error: with a twin
+               check (`planner twin --save-scenario`: `calibration.validation.
+               allocation_error`, the calibrated replay's allocated GPUs per hour bin against
+               the observed, mean absolute error / mean) e x sqrt(pi/2), the standard
+               deviation of a normal error whose mean absolute size is e
+               (`demand_from_twin`); without one 10 % (`DEFAULT_DEMAND_SD`, L: a calibrated
+               twin of the Alibaba openb export missed by 1.8 %, README "Twin check", so 10 %
+               is the cautious case). No trend (growth needs a replay per year).
 """
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -52,14 +58,25 @@ class Driver:
             raise ScenarioError("volatility and level spread must not be negative")
 
 
+DEFAULT_DEMAND_SD = 0.10
+"""The demand's spread without a twin check measuring the replay's error (module docstring)."""
+
+
+def demand_from_twin(allocation_error: float) -> Driver:
+    """The demand's spread from a twin check's mean absolute allocation error e: a normal
+    error with mean absolute size e has standard deviation e x sqrt(pi / 2)."""
+    return Driver(level_sd=allocation_error * math.sqrt(math.pi / 2))
+
+
 @dataclass(frozen=True, slots=True)
 class PathSpec:
-    """The drivers of a Monte Carlo (defaults: the module's docstring)."""
+    """The drivers of a Monte Carlo (defaults: the module's docstring); `demand` None: from
+    the scenario's twin check, else `DEFAULT_DEMAND_SD` (`planner.service.montecarlo`)."""
 
     cloud: Driver = field(default_factory=lambda: Driver(trend=-0.20, volatility=0.15))
     electricity: Driver = field(default_factory=lambda: Driver(trend=0.03, volatility=0.10))
     server: Driver = field(default_factory=lambda: Driver(level_sd=0.10))
-    demand: Driver = field(default_factory=lambda: Driver(level_sd=0.10))
+    demand: Driver | None = None
 
 
 FLAT = PathSpec(Driver(), Driver(), Driver(), Driver())
@@ -88,7 +105,8 @@ def draw_paths(spec: PathSpec, draws: int, months: int, seed: int) -> Paths:
     rng = np.random.default_rng(seed)
     cloud = _path(rng, spec.cloud, draws, months)
     electricity = _path(rng, spec.electricity, draws, months)
-    demand = _path(rng, spec.demand, draws, months)
+    given = spec.demand or Driver(level_sd=DEFAULT_DEMAND_SD)
+    demand = _path(rng, given, draws, months)
     server = _path(rng, spec.server, draws, 1)[:, 0]
     return Paths(cloud, electricity, demand, server)
 

@@ -10,7 +10,7 @@ Comparison`. Nothing here computes anything.
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from planner.core.serialize import IN_MEMORY, OMIT
+from planner.core.serialize import OMIT
 from planner.cost.chargeback import ChargebackData
 from planner.cost.inputs import TcoInputs
 from planner.cost.ledger import Ledger
@@ -120,9 +120,6 @@ class TcoReport:
     workbook's formulas; None in a hand-made report or one saved before it was recorded."""
     demand_by_year: tuple[YearDemand, ...] | None = field(default=None, metadata=OMIT)
     """Each year's demand when the scenario grows it (`growth:`); None: year 1 repeated."""
-    inputs_by_year: tuple[TcoInputs, ...] | None = field(default=None, metadata=IN_MEMORY)
-    """With `growth:`, what each year's months were priced from (year k's report's inputs),
-    for `planner montecarlo`; never written to JSON (None: no growth, or not kept)."""
 
     @property
     def owns_servers(self) -> bool:

@@ -98,6 +98,11 @@ class ValidationSpec(_Config):
     p99_ratio: Ratio | None = None
     withdrawn_ratio: Ratio | None = None
     verdict: str = ""
+    allocation_error: Ratio | None = Field(
+        default=None,
+        description="mean absolute error of the allocated GPUs per bin / mean observed "
+        "(the Monte Carlo's demand spread)",
+    )
 
 
 class CalibrationSpec(_Config):
@@ -133,8 +138,8 @@ class CalibrationSpec(_Config):
         """The block `planner twin` writes: its fitted latency and what it measured.
 
         `policy_fit`: {admission, queueing, score}; `validation`: {p50_ratio, p90_ratio,
-        p99_ratio, withdrawn_ratio, verdict} (ratios replayed / observed, None where the
-        observed value is 0)."""
+        p99_ratio, withdrawn_ratio, verdict, allocation_error} (ratios replayed / observed,
+        None where the observed value is 0)."""
         return cls(
             fitted_on=fitted_on,
             fit_until_s=fit_until_s,

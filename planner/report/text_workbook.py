@@ -268,6 +268,15 @@ _PAIRS = {
         "The replay's quantities a month, and each cloud bill's rates and commitment",
         "回放得到的每月数量，以及各云账单的费率与承诺",
     ),
+    "report.wb.section.replay_year": (
+        "Year {year} (demand grown): the replay's quantities a month, and each cloud bill's "
+        "rates and commitment",
+        "第 {year} 年（需求增长后）：回放得到的每月数量，以及各云账单的费率与承诺",
+    ),
+    "report.wb.in.year_tag": ("{name}, year {year}", "{name}，第 {year} 年"),
+    "report.wb.year.allocation": ("Allocation, year {year}", "第 {year} 年分配率"),
+    "report.wb.year.kw": ("kW drawn, year {year}", "第 {year} 年用电功率（千瓦）"),
+    "report.wb.year.figures": ("Year {year}", "第 {year} 年"),
     "report.wb.pool.pool": ("Pool (GPU)", "服务器池（GPU）"),
     "report.wb.pool.servers": ("Servers", "服务器数"),
     "report.wb.pool.gpus": ("GPUs per server", "每台 GPU 数"),

@@ -20,7 +20,7 @@ from planner.core.notes import note
 from planner.cost import tco
 from planner.cost.baremetal import HOURS_PER_MONTH
 from planner.cost.growth import splice, worst_year, year_horizons, years_of
-from planner.cost.inputs import TcoInputs
+from planner.cost.inputs import TcoInputs, YearInputs
 from planner.cost.results import TcoReport
 from planner.cost.scenario import GrowthSpec, TcoScenario
 from planner.cost.scope import is_cpu_only, scoped_jobs
@@ -80,17 +80,21 @@ def grown_report(
         cost_per_allocated_gpu_hour=head.cost_per_allocated_gpu_hour,
         notes=tuple(dict.fromkeys(notes)),
         demand_by_year=by_year,
-        # the workbook's formulas rebuild one month of year 1 and repeat it: with growth it
-        # shows the model's values instead (inputs None), as a report saved before inputs were
-        inputs=None,
-        inputs_by_year=_inputs_by_year(reports),
+        inputs=_grown_inputs(reports),
     )
 
 
-def _inputs_by_year(reports: list[TcoReport]) -> tuple[TcoInputs, ...] | None:
-    """Each year's inputs, for the Monte Carlo (`planner.cost.montecarlo.parts_of`)."""
-    kept = tuple(r.inputs for r in reports if r.inputs is not None)
-    return kept if len(kept) == len(reports) else None
+def _grown_inputs(reports: list[TcoReport]) -> TcoInputs | None:
+    """Year 1's inputs with each later year's quantities (`TcoInputs.later_years`): what the
+    workbook's formulas and the Monte Carlo re-price, year k's months from year k's."""
+    kept = [r.inputs for r in reports if r.inputs is not None]
+    if len(kept) < len(reports):
+        return None
+    later = tuple(
+        YearInputs(year, inputs.owned, inputs.clouds)
+        for year, inputs in enumerate(kept[1:], start=2)
+    )
+    return replace(kept[0], later_years=later)
 
 
 def _worst_replays(replays: list[dict[str, ReplaySummary]]) -> dict[str, ReplaySummary]:

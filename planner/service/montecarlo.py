@@ -10,7 +10,7 @@ their own choices, not by luck.
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 
 from planner.core.errors import ScenarioError
@@ -20,7 +20,14 @@ from planner.core.notes import note
 from planner.cost import tco
 from planner.cost.inputs import TcoInputs
 from planner.cost.montecarlo import McHorizon, monte_carlo
-from planner.cost.montecarlo_paths import Driver, Paths, PathSpec, draw_paths
+from planner.cost.montecarlo_paths import (
+    DEFAULT_DEMAND_SD,
+    Driver,
+    Paths,
+    PathSpec,
+    demand_from_twin,
+    draw_paths,
+)
 from planner.cost.results import TcoReport
 from planner.cost.scenario import TcoScenario
 from planner.ingest import IngestOptions
@@ -88,17 +95,16 @@ def montecarlo_of_jobs(
     today: date | None = None,
 ) -> McReport:
     """As `run_montecarlo` on jobs already loaded. With `growth:`, each year's report is
-    priced as `planner tco` prices it and its inputs kept (`inputs_by_year`), so a draw
+    priced as `planner tco` prices it and its inputs kept (`TcoInputs.later_years`), so a draw
     prices year k's months from year k's replay and bills."""
     report = tco_of_jobs(con, scenario, jobs, today=today)
     return of_inputs(_recorded(report), report, scenario, settings)
 
 
 def _recorded(report: TcoReport) -> TcoInputs | tuple[TcoInputs, ...]:
-    found = report.inputs or report.inputs_by_year
-    if not found:
+    if report.inputs is None:
         raise ScenarioError("the TCO report kept no inputs to re-price")
-    return found
+    return report.inputs
 
 
 def of_inputs(
@@ -109,10 +115,33 @@ def of_inputs(
 ) -> McReport:
     """The Monte Carlo of a report priced from `inputs` (one a year with growth) over the
     scenario's horizons."""
+    settings, source = demand_spread(settings, scenario)
     horizons = tco.horizons_months(scenario.horizons_years)
     paths = draw_paths(settings.paths, settings.draws, max(horizons), settings.seed)
     currency = report.currency if report is not None else scenario.currency.upper()
-    return _report(inputs, scenario, currency, settings, paths)
+    mc = _report(inputs, scenario, currency, settings, paths)
+    return replace(mc, notes=(*mc.notes, source))
+
+
+def demand_spread(settings: McSettings, scenario: TcoScenario) -> tuple[McSettings, str]:
+    """The settings with the demand's spread resolved, and a note saying where it came from:
+    as given, the scenario's twin check (its replay's allocation error), or the default."""
+    paths = settings.paths
+    if paths.demand is not None:
+        return settings, note("mc_demand_given", sd=f"{paths.demand.level_sd:.1%}")
+    calibration = scenario.scheduling.calibration if scenario.scheduling else None
+    validation = calibration.validation if calibration else None
+    error = validation.allocation_error if validation else None
+    if calibration is None or error is None:
+        driver = Driver(level_sd=DEFAULT_DEMAND_SD)
+        said = note("mc_demand_default", sd=f"{DEFAULT_DEMAND_SD:.0%}")
+    else:
+        driver = demand_from_twin(error)
+        fitted_on = calibration.fitted_on or note("a_history")
+        said = note(
+            "mc_demand_twin", sd=f"{driver.level_sd:.1%}", error=f"{error:.1%}", fitted_on=fitted_on
+        )
+    return replace(settings, paths=replace(paths, demand=driver)), said
 
 
 def _report(
@@ -147,6 +176,7 @@ def sweep_montecarlo(con: Connection, sweep: Sweep, settings: McSettings) -> Swe
             "trace first (points are keyed by the scenario, trace, price book and today's date)"
         )
     texts = load_inputs(con, [key for key, _ in stored])
+    settings, source = demand_spread(settings, sweep.scenario)
     horizons = tco.horizons_months(sweep.scenario.horizons_years)
     paths = draw_paths(settings.paths, settings.draws, max(horizons), settings.seed)
     currency = sweep.scenario.currency.upper()
@@ -163,7 +193,7 @@ def sweep_montecarlo(con: Connection, sweep: Sweep, settings: McSettings) -> Swe
         if key in texts
     ]
     missing = len(stored) - len(reports)
-    notes = [method_note(settings)]
+    notes = [method_note(settings), source]
     if missing:
         notes.append(note("mc_without_inputs", count=missing))
     return SweepMc(tuple(reports), missing, tuple(notes))
@@ -178,7 +208,7 @@ def method_note(settings: McSettings) -> str:
         cloud=_driver(p.cloud),
         electricity=_driver(p.electricity),
         server=f"{p.server.level_sd:.0%}",
-        demand=f"{p.demand.level_sd:.0%}",
+        demand="?" if p.demand is None else f"{p.demand.level_sd:.1%}",
     )
 
 

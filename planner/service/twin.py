@@ -99,6 +99,7 @@ def calibrated(scenario: Scenario, result: TwinResult) -> Scenario:
             "p99_ratio": after.ratios["p99"],
             "withdrawn_ratio": replayed / seen if seen else None,
             "verdict": after.verdict,
+            "allocation_error": after.allocation_error,
         },
     )
     policy = PolicySpec.model_validate(

@@ -8,7 +8,7 @@ cloud_inputs`).
 """
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from planner.cost.baremetal import HOURS_PER_MONTH, BareMetal
 from planner.cost.inputs import TcoInputs
@@ -76,6 +76,15 @@ class CloudNames:
 
 
 @dataclass
+class YearNames:
+    """A later year's quantities (growing demand): per owned and cloud option, as year 1's."""
+
+    year: int
+    owned: list[OwnedNames]
+    clouds: list[CloudNames]
+
+
+@dataclass
 class Names:
     """One scenario's defined names."""
 
@@ -92,6 +101,8 @@ class Names:
     tariff_hours: int = 1
     owned: list[OwnedNames] = field(default_factory=list)
     clouds: list[CloudNames] = field(default_factory=list)
+    years: list[YearNames] = field(default_factory=list)
+    """Years 2, 3, ... of growing demand (`TcoInputs.later_years`; empty without growth)."""
 
 
 def assumptions_sheet(
@@ -141,9 +152,21 @@ def assumptions_sheet(
     if inputs.owned:
         _bare_metal(out, inputs, names)
         _pools(out, inputs, names)
-    bills = [c.bill for c in inputs.clouds] + [o.burst for o in inputs.owned if o.burst]
+    years = inputs.by_year()
+    bills = [c.bill for y in years for c in y.clouds]
+    bills += [o.burst for y in years for o in y.owned if o.burst]
     named = cloud_prices(out, bills, prices)
-    level_tables(out, _quantities(out, inputs, names, named))
+    pending = [(prefix, _quantities(out, inputs, names, named))]
+    for year, grown in enumerate(years[1:], start=2):
+        # year k's quantities under names prefixed Y<k>_ (Y2_Useful_1, ...)
+        out.prefix = f"{prefix}Y{year}_"
+        mine = replace(names, owned=[], clouds=[])
+        pending.append((out.prefix, _quantities(out, grown, mine, named, year=year)))
+        names.years.append(YearNames(year, mine.owned, mine.clouds))
+    for year_prefix, later in pending:
+        out.prefix = year_prefix
+        level_tables(out, later)
+    out.prefix = prefix
     widths(sheet, {1: 46, 2: 16, 3: 26, 4: 48, 5: 12, 6: 11, 7: 26, 8: 14})
     return names
 
@@ -245,15 +268,24 @@ def _pools(out: Writer, inputs: TcoInputs, names: Names) -> None:
         )
 
 
-def _quantities(out: Writer, inputs: TcoInputs, names: Names, prices: Prices) -> list[Pending]:
-    """The replay's quantities a month and each bill's rates; the bills whose level tables
-    are still to write."""
+def _quantities(
+    out: Writer, inputs: TcoInputs, names: Names, prices: Prices, *, year: int = 1
+) -> list[Pending]:
+    """The replay's quantities a month and each bill's rates (of a later `year` of growing
+    demand, labelled so); the bills whose level tables are still to write."""
     lang = out.book.lang
-    out.section("report.wb.section.replay")
+    if year == 1:
+        out.section("report.wb.section.replay")
+    else:
+        out.section("report.wb.section.replay_year", year=str(year))
     pending: list[Pending] = []
     replay = (text("report.wb.source.replay", lang), "", "")
+
+    def tagged(name: str) -> str:
+        return name if year == 1 else text("report.wb.in.year_tag", lang, name=name, year=year)
+
     for k, owned in enumerate(inputs.owned, start=1):
-        tag = option_label(owned.name, lang)
+        tag = tagged(option_label(owned.name, lang))
         label = text("report.wb.in.useful", lang, name=tag)
         useful = out.input(
             label,
@@ -273,7 +305,7 @@ def _quantities(out: Writer, inputs: TcoInputs, names: Names, prices: Prices) ->
         pool = names.pools["servers" if k == 1 else "hybrid"]
         names.owned.append(OwnedNames(pool, util, hours, useful, burst))
     for k, cloud in enumerate(inputs.clouds, start=1):
-        tag = cloud.rented.name
+        tag = tagged(cloud.rented.name)
         value = cloud.rented.useful_gpu_hours
         if value is None:
             value = inputs.owned[0].demand.useful_gpu_hours if inputs.owned else 0.0

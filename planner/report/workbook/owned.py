@@ -15,7 +15,7 @@ rebuilding `planner.cost.tco.owned_option` and `planner.cost.baremetal.monthly`:
 The key figures (column U) sit at fixed rows so other sheets can refer to them.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -121,6 +121,21 @@ class Bridge:
     useful: str = "0"
 
 
+LATER_COLUMN = 28
+"""Growing demand: year k's (k >= 2) allocation and kW by hour of day in columns
+28 + 2 (k - 2) and the next (AB, AC, ...), its figures that move with the demand below them."""
+LATER_ROWS = {"energy_per_hour": 27, "bridge": 28, "burst": 29}
+Later = Sequence[tuple[OwnedNames, Bridge]]
+"""Years 2, 3, ... of growing demand: the option's names and the bridge in each."""
+
+
+def year_figure(sheet: Worksheet, key: str, year: int, here: Worksheet | None = None) -> str:
+    """A figure of year `year`'s demand: year 1's key figure, a later year's own cell."""
+    if year == 1 or key not in LATER_ROWS:
+        return figure(sheet, key, here)
+    return ref(sheet, LATER_ROWS[key], LATER_COLUMN + 2 * (year - 2) + 1, here)
+
+
 def owned_sheet(
     book: Book,
     sheet: Worksheet,
@@ -131,24 +146,28 @@ def owned_sheet(
     months: int,
     bridge: Bridge,
     depreciation: tuple[Worksheet, int],
+    later: Later = (),
 ) -> None:
     """Fill `sheet` (created empty) for an owned option over `months`; its depreciation goes
-    to `depreciation` (sheet, first column)."""
+    to `depreciation` (sheet, first column); `later`: years 2, 3, ... of growing demand, each
+    year's months priced from its own energy, bridge and bursts."""
     lang, cur = book.lang, book.currency
     labels = [text(f"report.wb.own.{k}", lang) for k in COLUMNS]
     header(sheet, 1, labels)
     _figures(book, sheet, names, mine, hybrid=hybrid, bridge=bridge)
     _energy(book, sheet, names, mine)
+    for year, (grown, its_bridge) in enumerate(later, start=2):
+        _later_year(book, sheet, names, grown, (year, its_bridge))
     dep_sheet, dep_col = depreciation
-    last = months + 1
+    last, years = months + 1, 1 + len(later)
     for r in range(2, last + 1):
         put_formula(sheet.cell(r, 1), f"{r - 1}", "int", cur)
 
         def c(key: str, row: int = r) -> str:
             return ref(sheet, row, COL[key], sheet)
 
-        def f(key: str) -> str:
-            return figure(sheet, key, sheet)
+        def f(key: str, row: int = r) -> str:
+            return year_figure(sheet, key, year_of(row - 1, years), sheet)
 
         cells = {
             "in_service": f"IF({c('month')}-1>={f('lead')},1,0)",
@@ -178,7 +197,7 @@ def owned_sheet(
         for key, formula in cells.items():
             kind: Kind = "int" if key == "in_service" else "money"
             put_formula(sheet.cell(r, COL[key]), formula, kind, cur)
-    _totals(book, sheet, names, mine, bridge=bridge, months=months)
+    _totals(book, sheet, names, [(mine, bridge), *later], months=months)
     _depreciation(book, (dep_sheet, dep_col), sheet, names=names, months=months)
     sheet.freeze_panes = "B2"
     widths(sheet, {**dict.fromkeys(range(1, 19), 14.0), LABEL_COLUMN: 40, VALUE_COLUMN: 16})
@@ -260,11 +279,89 @@ def _energy(book: Book, sheet: Worksheet, names: Names, mine: OwnedNames) -> Non
         put_formula(sheet.cell(r, ENERGY_COLUMN + 3), kw, "decimal", cur)
 
 
-def _totals(
-    book: Book, sheet: Worksheet, names: Names, mine: OwnedNames, *, bridge: Bridge, months: int
+def _later_year(
+    book: Book, sheet: Worksheet, names: Names, mine: OwnedNames, grown: tuple[int, Bridge]
 ) -> None:
-    """Totals and unit costs over the horizon, as `owned_option` reports them."""
+    """Year `year`'s allocation and kW by hour of day, and its energy a month, bridge and
+    bursts (`LATER_ROWS`), in its two columns."""
+    lang, cur, p = book.lang, book.currency, names.pools
+    year, bridge = grown
+    first = LATER_COLUMN + 2 * (year - 2)
+    labels = [text(f"report.wb.year.{k}", lang, year=year) for k in ("allocation", "kw")]
+    header(sheet, 1, labels, first)
+    for h in range(24):
+        r = h + 2
+        util = f"INDEX({mine.util},{h + 1})" if mine.util_hours > 1 else mine.util
+        alloc = ref(sheet, r, first, sheet)
+        kw = (
+            f"SUMPRODUCT({mine.servers},{p['idle']})"
+            f"+SUMPRODUCT({mine.servers},{p['load']}-{p['idle']})*{alloc}"
+        )
+        put_formula(sheet.cell(r, first), util, "percent", cur)
+        put_formula(sheet.cell(r, first + 1), kw, "decimal", cur)
+    kw_span = span(sheet, 2, 25, first + 1, sheet)
+    formulas = {
+        "energy_per_hour": (
+            f"SUMPRODUCT({kw_span},{_energy_span(sheet)[2]})*{names.scalars['pue']}/24"
+        ),
+        "bridge": bridge.per_month,
+        "burst": mine.burst.formula() if mine.burst else "0",
+    }
+    for key, formula in formulas.items():
+        put_text(sheet.cell(LATER_ROWS[key], first), text(f"report.wb.fig.{key}", lang))
+        put_formula(sheet.cell(LATER_ROWS[key], first + 1), formula, _KINDS.get(key, "money"), cur)
+    widths(sheet, {first: 14.0, first + 1: 16.0})
+
+
+def year_of(month: int, years: int) -> int:
+    """The year of demand month `month` (1-based) is priced from (the last beyond)."""
+    return min((month - 1) // 12 + 1, years)
+
+
+def _year_rows(months: int, years: int) -> list[tuple[int, int]]:
+    """Each year's first and last row of the monthly table (years with no month left out)."""
+    spans = [
+        ((k - 1) * 12 + 1, months if k == years else min(k * 12, months))
+        for k in range(1, years + 1)
+    ]
+    return [(a + 1, b + 1) for a, b in spans if a <= months]
+
+
+def _by_year(
+    sheet: Worksheet, mine: Sequence[tuple[OwnedNames, Bridge]], months: int
+) -> tuple[str, str]:
+    """Useful GPU-hours over the horizon and the in-service-weighted allocation, each year's
+    months at that year's demand (in service: the option's own; before it, the bridge's)."""
+    useful, weighted = [], []
+    for k, (first, last) in enumerate(_year_rows(months, len(mine))):
+        own, bridge = mine[k]
+        served = f"SUM({span(sheet, first, last, COL['in_service'], sheet)})"
+        useful.append(f"{own.useful}*{served}+{bridge.useful}*({last - first + 1}-{served})")
+        column = ENERGY_COLUMN + 1 if k == 0 else LATER_COLUMN + 2 * (k - 1)
+        weighted.append(f"AVERAGE({span(sheet, 2, 25, column, sheet)})*{served}")
+    in_service = f"SUM({span(sheet, 2, months + 1, COL['in_service'], sheet)})"
+    year_one = f"AVERAGE({_energy_span(sheet)[1]})"
+    allocation = f"IF({in_service}>0,({'+'.join(weighted)})/{in_service},{year_one})"
+    return "+".join(useful), allocation
+
+
+def _totals(
+    book: Book,
+    sheet: Worksheet,
+    names: Names,
+    mine: Sequence[tuple[OwnedNames, Bridge]],
+    *,
+    months: int,
+) -> None:
+    """Totals and unit costs over the horizon, as `owned_option` reports them; `mine`: the
+    option's names and bridge in each year of demand (year 1's alone without growth)."""
     s, p, here, last = names.scalars, names.pools, sheet, months + 1
+    (first_year, bridge) = mine[0]
+    useful = f"{first_year.useful}*({names.months}-{figure(sheet, 'lead', here)})"
+    useful += f"+{bridge.useful}*{figure(sheet, 'lead', here)}"
+    allocation = f"AVERAGE({_energy_span(sheet)[1]})"
+    if len(mine) > 1:
+        useful, allocation = _by_year(sheet, mine, months)
 
     def f(key: str) -> str:
         return figure(sheet, key, here)
@@ -278,7 +375,7 @@ def _totals(
     fixed_year = (
         f"{f('capex')}*(1-{s['residual_share']})/{s['life_years']}"
         f"+12*({f('colocation')}+{f('support')}+{f('staff')}+{f('software')}+{f('spares')})"
-        f"+SUMPRODUCT({mine.servers},{p['idle']})"
+        f"+SUMPRODUCT({first_year.servers},{p['idle']})"
         f"*{s['pue']}*AVERAGE({hours[2]})*12*{names.hours}"
     )
     cash = column("cash")
@@ -286,20 +383,20 @@ def _totals(
     formulas = {
         "total_pnl": f"SUM({column('pnl')})",
         "total_cash": f"SUM({cash})",
-        "useful": (f"{mine.useful}*({names.months}-{f('lead')})+{bridge.useful}*{f('lead')}"),
+        "useful": useful,
         "per_useful": f'IF({f("useful")}>0,{f("total_pnl")}/{f("useful")},"")',
         "per_installed": (
             f"IF({f('gpus')}*{in_service}>0,"
             f'{own}/({f("gpus")}*{in_service}*{s["availability"]}),"")'
         ),
-        "allocation": f"AVERAGE({hours[1]})",
+        "allocation": allocation,
         "per_allocated": (
             f"IF({f('allocation')}*{f('gpus')}*{in_service}>0,"
             f'{own}/({f("allocation")}*{f("gpus")}*{in_service}),"")'
         ),
         "fixed": f"({fixed_year})/({f('gpus')}*12*{names.hours})",
         "variable": (
-            f"SUMPRODUCT({mine.servers},{p['load']}-{p['idle']})*{s['pue']}"
+            f"SUMPRODUCT({first_year.servers},{p['load']}-{p['idle']})*{s['pue']}"
             f"*AVERAGE({hours[2]})/{f('gpus')}"
         ),
         "idle": f"(1-{f('allocation')})*{f('fixed')}*{f('gpus')}*{in_service}",

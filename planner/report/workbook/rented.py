@@ -10,6 +10,7 @@ Its key figures (column U) sit at the rows `planner.report.workbook.owned` uses,
 bridge and the comparison refer to them by key.
 """
 
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from openpyxl.worksheet.worksheet import Worksheet
@@ -29,7 +30,7 @@ from planner.report.workbook.book import (
     widths,
 )
 from planner.report.workbook.cloud_inputs import PARTS
-from planner.report.workbook.owned import LABEL_COLUMN, VALUE_COLUMN, figure
+from planner.report.workbook.owned import LABEL_COLUMN, VALUE_COLUMN, figure, year_of
 
 if TYPE_CHECKING:
     from planner.report.cells import Kind
@@ -59,22 +60,42 @@ _KINDS: "dict[str, Kind]" = {
 }
 
 
-def rented_figure(sheet: Worksheet, key: str, here: Worksheet | None = None) -> str:
-    return ref(sheet, ROWS[key], VALUE_COLUMN, here)
+LATER_COLUMN = 23
+"""Growing demand: year k's (k >= 2) bill a month, by part, in column 23 + k - 2 (W, X, ...)."""
+_BY_YEAR = ("monthly_total", "useful_month", *PARTS)
 
 
-def rented_sheet(book: Book, sheet: Worksheet, names: Names, mine: CloudNames, months: int) -> None:
+def rented_figure(
+    sheet: Worksheet, key: str, here: Worksheet | None = None, *, year: int = 1
+) -> str:
+    """A key figure's cell; with growing demand, year `year`'s where it moves by year."""
+    column = VALUE_COLUMN if year == 1 or key not in _BY_YEAR else LATER_COLUMN + year - 2
+    return ref(sheet, ROWS[key], column, here)
+
+
+def rented_sheet(
+    book: Book,
+    sheet: Worksheet,
+    names: Names,
+    mine: CloudNames,
+    months: int,
+    *,
+    later: Sequence[CloudNames] = (),
+) -> None:
+    """Fill `sheet` for a cloud option over `months`; `later`: its names in years 2, 3, ...
+    of growing demand (each year's months priced from that year's bill)."""
     lang, cur, last = book.lang, book.currency, months + 1
     header(sheet, 1, [text(f"report.wb.cloud.{k}", lang) for k in COLUMNS])
+    years = 1 + len(later)
 
-    def f(key: str) -> str:
-        return rented_figure(sheet, key, sheet)
+    def f(key: str, year: int = 1) -> str:
+        return rented_figure(sheet, key, sheet, year=year)
 
     for r in range(2, last + 1):
         put_formula(sheet.cell(r, 1), f"{r - 1}", "int", cur)
         cash = ref(sheet, r, COL["cash"], sheet)
         cells = {
-            **{k: f(k) for k in PARTS},
+            **{k: f(k, year_of(r - 1, years)) for k in PARTS},
             "pnl": "+".join(ref(sheet, r, COL[k], sheet) for k in PARTS),
             "cash": f"{ref(sheet, r, COL['pnl'], sheet)}*(1-{names.tax})",
             "cumulative": (
@@ -92,7 +113,7 @@ def rented_sheet(book: Book, sheet: Worksheet, names: Names, mine: CloudNames, m
         **mine.bill.parts(),
         "total_pnl": f"SUM({span(sheet, 2, last, COL['pnl'], sheet)})",
         "total_cash": f"SUM({span(sheet, 2, last, COL['cash'], sheet)})",
-        "useful": f"{f('useful_month')}*{names.months}",
+        "useful": _useful(f, years, months),
         "per_useful": f'IF({f("useful")}>0,{f("total_pnl")}/{f("useful")},"")',
         # C, the price per useful GPU-hour, leaves out storage and egress (the model's)
         "per_gpu_hour": (
@@ -107,11 +128,39 @@ def rented_sheet(book: Book, sheet: Worksheet, names: Names, mine: CloudNames, m
         put_text(sheet.cell(row, LABEL_COLUMN), text(f"report.wb.cfig.{key}", lang))
         put_formula(sheet.cell(row, VALUE_COLUMN), formula, _KINDS.get(key, "money"), cur)
     put_text(sheet.cell(1, LABEL_COLUMN), text("report.wb.key_figures", lang)).font = BOLD
+    for year, grown in enumerate(later, start=2):
+        _later_year(book, sheet, grown, year)
     sheet.freeze_panes = "B2"
     widths(
         sheet,
         {**dict.fromkeys(range(1, len(COLUMNS) + 1), 14.0), LABEL_COLUMN: 40, VALUE_COLUMN: 16},
     )
+
+
+def _useful(f: Callable[[str, int], str], years: int, months: int) -> str:
+    """Useful GPU-hours over the horizon: each year's a month times its months."""
+    counts = [
+        sum(1 for m in range(1, months + 1) if year_of(m, years) == k) for k in range(1, 1 + years)
+    ]
+    return (
+        "+".join(f"{f('useful_month', k)}*{n}" for k, n in enumerate(counts, start=1) if n) or "0"
+    )
+
+
+def _later_year(book: Book, sheet: Worksheet, mine: CloudNames, year: int) -> None:
+    """Year `year`'s bill a month by part (and its useful GPU-hours) in its own column."""
+    column = LATER_COLUMN + year - 2
+    header(sheet, 1, [text("report.wb.year.figures", book.lang, year=year)], column)
+    parts = mine.bill.parts()
+    formulas = {
+        "monthly_total": "+".join(rented_figure(sheet, k, sheet, year=year) for k in PARTS),
+        "useful_month": mine.useful,
+        **parts,
+    }
+    for key, formula in formulas.items():
+        kind = _KINDS.get(key, "money")
+        put_formula(sheet.cell(ROWS[key], column), formula, kind, book.currency)
+    widths(sheet, {column: 16})
 
 
 __all__ = ["figure", "rented_figure", "rented_sheet"]

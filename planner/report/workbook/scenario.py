@@ -1,6 +1,7 @@
 """One scenario's live part of the workbook: its Assumptions sheet, a sheet per option with the
 monthly P&L and cash flow as formulas, its depreciation columns and the comparison of buying
-against each cloud option, for the report's horizon."""
+against each cloud option, for the report's horizon. With growing demand (`TcoInputs.
+later_years`) each year's months are priced from that year's quantities."""
 
 from dataclasses import dataclass
 
@@ -31,6 +32,8 @@ class Live:
     owned: Worksheet | None = None
     cloud: Worksheet | None = None
     clouds: int = 0
+    years: int = 1
+    """Years of demand the sheets price (more than 1 with growth)."""
 
 
 def live_sheets(
@@ -59,14 +62,23 @@ def live_sheets(
     owned = {o.name: o for o in inputs.owned}
     sheets = [(o.name, book.sheet(tag + option_label(o.name, lang))) for o in horizon.options]
     clouds = [(n, s) for n, s in sheets if n not in owned]
-    bridge = Bridge()
+    bridges = [Bridge()] * (1 + len(names.years))
     if clouds and names.clouds:
-        bridge = Bridge(rented_figure(clouds[0][1], "monthly_total"), names.clouds[0].useful)
+        first = clouds[0][1]
+        bridges = [
+            Bridge(rented_figure(first, "monthly_total", year=k), useful)
+            for k, useful in enumerate(
+                [names.clouds[0].useful, *(y.clouds[0].useful for y in names.years)], start=1
+            )
+        ]
+    bridge = bridges[0]
     for k, (_, sheet) in enumerate(clouds):
-        rented_sheet(book, sheet, names, names.clouds[k], months)
+        later = [y.clouds[k] for y in names.years]
+        rented_sheet(book, sheet, names, names.clouds[k], months, later=later)
     column = 1 + 8 * len(_owned_columns(depreciation))
     for name, sheet in ((n, s) for n, s in sheets if n in owned):
-        mine = names.owned[[o.name for o in inputs.owned].index(name)]
+        index = [o.name for o in inputs.owned].index(name)
+        mine = names.owned[index]
         owned_sheet(
             book,
             sheet,
@@ -76,6 +88,7 @@ def live_sheets(
             months=months,
             bridge=bridge,
             depreciation=(depreciation, column),
+            later=[(y.owned[index], b) for y, b in zip(names.years, bridges[1:], strict=True)],
         )
         column += 8
     comparison = None
@@ -103,6 +116,7 @@ def live_sheets(
         owned=own[0] if own else None,
         cloud=clouds[0][1] if clouds else None,
         clouds=len(clouds),
+        years=1 + len(names.years),
     )
 
 

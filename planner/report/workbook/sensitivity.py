@@ -131,8 +131,8 @@ def _plan(report: TcoReport, plan: Live | None) -> _Plan | None:
         return None
     if plan.owned is None or plan.cloud is None or not report.horizons:
         return None
-    if plan.months != round(report.horizons[0].years * 12):
-        return None
+    if plan.months != round(report.horizons[0].years * 12) or plan.years > 1:
+        return None  # another horizon, or growing demand: the model's tornado is year 1's
     return _Plan(plan.names, plan.owned, plan.cloud, plan.comparison, plan.clouds, plan.months)
 
 
