@@ -98,6 +98,19 @@ ENGLISH: dict[str, str] = {
         "{count} stored points keep no inputs to re-price (stored before inputs were kept) "
         "and are left out"
     ),
+    "mc_demand_twin": (
+        "demand spread {sd}: from the twin check of {fitted_on}, whose calibrated replay's "
+        "allocated GPUs missed the observed by {error} an hour on average over its validation "
+        "window (spread = {error} x sqrt(pi/2), the standard deviation of a normal error with "
+        "that mean absolute size)"
+    ),
+    "mc_demand_default": (
+        "demand spread {sd}: a default, confidence L (the scenario's replay has no twin check "
+        "measuring its allocation error: `planner twin --save-scenario` measures it); a "
+        "calibrated twin of the Alibaba openb export missed by 1.8% an hour (README, Twin "
+        "check), so {sd} is the cautious planning case"
+    ),
+    "mc_demand_given": "demand spread {sd}: as given",
 }
 
 # The same codes in 简体中文 (tests/test_core_notes.py checks both name the same codes).
@@ -178,6 +191,17 @@ CHINESE: dict[str, str] = {
         "（等待时间取自重放，不重新运行）"
     ),
     "mc_without_inputs": "{count} 个已存储的点没有可重新计价的输入（在保存输入之前存储），已略去",
+    "mc_demand_twin": (
+        "需求离散度 {sd}：取自 {fitted_on} 的孪生校验，其校准后重放的已分配 GPU 在验证窗口内"
+        "每小时平均偏离实际 {error}（离散度 = {error} x sqrt(pi/2)，即平均绝对误差为该值的"
+        "正态误差的标准差）"
+    ),
+    "mc_demand_default": (
+        "需求离散度 {sd}：默认值，置信度低（该场景的重放没有测得分配误差的孪生校验："
+        "`planner twin --save-scenario` 可测得）；阿里巴巴 openb 导出数据的校准孪生每小时"
+        "偏差 1.8%（README“孪生校验”一节），故 {sd} 为审慎的规划取值"
+    ),
+    "mc_demand_given": "需求离散度 {sd}：按给定值",
 }
 
 CATALOGS: Mapping[Language, Mapping[str, str]] = {"en": ENGLISH, "zh": CHINESE}
