@@ -1,13 +1,18 @@
-"""Capacity: how many servers? Cost against p95 wait over a sweep of one pool's size (and of
-the hybrid's burst threshold), for a saved or bundled scenario on a stored trace."""
+"""Capacity: how many servers? For a saved or bundled scenario on a stored trace, with demand
+growing or not: cost against p95 wait over a grid of one pool's sizes (and of the hybrid's
+burst threshold), the fewest servers meeting a wait target by search, and a Monte Carlo of
+the stored points' NPVs over price paths."""
+
+from dataclasses import replace
 
 import streamlit as st
 
+from planner.ui import capacity_growth as growth
+from planner.ui import capacity_mc as mc
 from planner.ui import capacity_page as step
-from planner.ui import capacity_view as view
+from planner.ui import capacity_search as search
 from planner.ui import frame
-from planner.ui.i18n import fmt_number, language, t
-from planner.ui.safe import md
+from planner.ui.i18n import language, t
 
 frame.require_menu()
 
@@ -16,41 +21,23 @@ lang = language()  # bound here: widgets' format functions also run outside this
 st.title(t("capacity.title"))
 st.caption(t("capacity.caption"))
 source = step.source_or_stop(lang)
+pool_index = step.pool_picked(source.scenario, lang)
+rate_col, seed_col, horizon_col = st.columns(3)
+source = replace(source, scenario=growth.grown_or_stop(source.scenario, rate_col, seed_col))
 scenario = source.scenario
-pool_index = step.pool_picked(scenario, lang)
-pool = scenario.self_hosted[pool_index]
-step.fill_defaults(scenario, pool_index)
-counts_col, target_col, horizon_col = st.columns([2, 1, 1])
-text = counts_col.text_input(
-    t("capacity.counts", gpu=md(pool.gpu), servers=fmt_number(pool.servers)),
-    help=t("capacity.counts_help", max=view.MAX_POINTS),
-    key=step.COUNTS,
-)
-target = target_col.number_input(
-    t("capacity.target"),
-    min_value=0.0,
-    value=1.0,
-    step=0.25,
-    help=t("capacity.target_help"),
-    key="capacity_target",
-)
 years = horizon_col.selectbox(
     t("capacity.horizon"),
     scenario.horizons_years,
     format_func=lambda y: t("capacity.years", lang, years=f"{y:g}"),
     key="capacity_horizon",
 )
-burst_text = None
-if scenario.hybrid is not None:
-    burst_text = st.text_input(
-        t("capacity.burst"),
-        help=t("capacity.burst_help", max=view.MAX_POINTS),
-        key=step.THRESHOLDS,
-    )
-
-counts, thresholds = step.points_or_stop(text, burst_text)
-st.caption(view.runs_note(counts, thresholds, lang))
-inputs = step.Inputs(scenario, pool_index, tuple(counts), tuple(thresholds))
-if st.button(t("capacity.run"), type="primary", key="capacity_run"):
-    step.run_sweep(inputs)
-step.answer(source, inputs, target, years, lang)
+st.caption(growth.replayed(scenario, lang))
+grid_tab, search_tab, mc_tab = st.tabs(
+    [t("capacity.tab_grid"), t("capacity.tab_search"), t("capacity.tab_mc")]
+)
+with grid_tab:
+    inputs = step.grid(source, pool_index, years, lang)
+with search_tab:
+    search.tab(source, pool_index, lang)
+with mc_tab:
+    mc.tab(scenario, source.trace["trace_id"], inputs, years, lang)

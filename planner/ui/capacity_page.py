@@ -147,22 +147,54 @@ def fill_defaults(scenario: TcoScenario, pool: int) -> None:
             st.session_state[key] = value
 
 
-def points_or_stop(text: str, burst_text: str | None) -> tuple[list[int], list[float]]:
-    """Server counts and burst thresholds read from their inputs; stops on a bad input or a
-    sweep too large."""
+def points_or_none(text: str, burst_text: str | None) -> tuple[list[int], list[float]] | None:
+    """Server counts and burst thresholds read from their inputs; None (the error shown) on a
+    bad input or a sweep too large."""
     try:
         counts = view.parse_counts(text)
         thresholds = [] if burst_text is None else view.parse_thresholds(burst_text)
         view.check_runs(counts, thresholds)
     except PlannerError as err:
         st.error(md(err), icon=":material/error:")
-        st.stop()
+        return None
     return counts, thresholds
 
 
-def run_sweep(inputs: Inputs) -> None:
+def grid(source: Source, pool_index: int, years: float, lang: Language) -> Inputs | None:
+    """The grid sweep's inputs, its Run button and its answer; the inputs (None when they
+    are wrong, the reason shown)."""
+    scenario = source.scenario
+    pool = scenario.self_hosted[pool_index]
+    fill_defaults(scenario, pool_index)
+    counts_col, target_col = st.columns([3, 1])
+    text = counts_col.text_input(
+        t("capacity.counts", gpu=md(pool.gpu), servers=fmt_number(pool.servers)),
+        help=t("capacity.counts_help", max=view.MAX_POINTS), key=COUNTS,
+    )  # fmt: skip
+    target = target_col.number_input(
+        t("capacity.target"), min_value=0.0, value=1.0, step=0.25,
+        help=t("capacity.target_help"), key="capacity_target",
+    )  # fmt: skip
+    burst_text = None
+    if scenario.hybrid is not None:
+        burst_text = st.text_input(
+            t("capacity.burst"), help=t("capacity.burst_help", max=view.MAX_POINTS), key=THRESHOLDS
+        )
+    points = points_or_none(text, burst_text)
+    if points is None:
+        return None
+    counts, thresholds = points
+    st.caption(view.runs_note(counts, thresholds, lang))
+    inputs = Inputs(scenario, pool_index, tuple(counts), tuple(thresholds))
+    if st.button(t("capacity.run"), type="primary", key="capacity_run") and not run_sweep(inputs):
+        return inputs
+    answer(source, inputs, target, years, lang)
+    return inputs
+
+
+def run_sweep(inputs: Inputs) -> bool:
     """Price every point with a progress bar; keeps the rows for `inputs` in the session,
-    or shows the error and stops."""
+    or shows the error (False)."""
     bar = st.progress(0.0, text=t("capacity.progress_start"))
 
     def advance(done: int, total: int) -> None:
@@ -175,38 +207,48 @@ def run_sweep(inputs: Inputs) -> None:
     except PlannerError as err:
         bar.empty()
         st.error(t("capacity.sweep_failed", error=md(err)), icon=":material/error:")
-        st.stop()
+        return False
     bar.empty()
     st.session_state[RESULT] = (inputs, rows, currency)
+    return True
 
 
-def result_or_stop(inputs: Inputs) -> tuple[list[view.Row], str]:
-    """The last sweep's rows and currency, if it was run on `inputs`; else ask for a run and
-    stop."""
+def result_for(inputs: Inputs) -> tuple[list[view.Row], str] | None:
+    """The last sweep's rows and currency, if it was run on `inputs`."""
     result = st.session_state.get(RESULT)
     if result is None or result[0] != inputs:
-        st.info(t("capacity.press_run"), icon=":material/play_arrow:")
-        st.stop()
+        return None
     _, rows, swept_in = result
     return rows, swept_in
 
 
-def answer(source: Source, inputs: Inputs, target: float, years: float, lang: Language) -> None:
-    """Where the sweep came from, its answer in a sentence, in the reporting currency where a
-    rate allows, then its chart and table."""
-    all_rows, swept_in = result_or_stop(inputs)
-    scenario, pool_index = inputs.scenario, inputs.pool
+def money_rate(swept_in: str, scenario: TcoScenario) -> tuple[str, float]:
+    """The currency amounts swept in `swept_in` are shown in (the reporting one where a rate
+    is stored) and the rate to it."""
     reporting = reporting_currency()
     rate = fx_rate(swept_in, reporting, scenario.fx_date)
-    currency = reporting if rate is not None else swept_in
-    rows = view.convert(view.for_horizon(all_rows, years), rate or 1.0)
+    return (reporting, rate) if rate is not None else (swept_in, 1.0)
+
+
+def answer(source: Source, inputs: Inputs, target: float, years: float, lang: Language) -> None:
+    """Where the sweep came from, its answer in a sentence, in the reporting currency where a
+    rate allows, then its chart and table (or a prompt to run it)."""
+    result = result_for(inputs)
+    if result is None:
+        st.info(t("capacity.press_run"), icon=":material/play_arrow:")
+        return
+    all_rows, swept_in = result
+    scenario, pool_index = inputs.scenario, inputs.pool
+    currency, rate = money_rate(swept_in, scenario)
+    rows = view.convert(view.for_horizon(all_rows, years), rate)
     fixed = view.held_fixed(scenario, pool_index, lang)
     swept = scenario.self_hosted[pool_index].gpu if fixed else ""
     text = view.sentence(rows, target, currency, lang, swept=swept, fixed=fixed)
     st.caption(source.origin(lang))
     st.info(md(text), icon=":material/lightbulb:")  # option names are the user's
+    reporting = reporting_currency()
     if swept_in != reporting:
-        key = "capacity.converted" if rate is not None else "capacity.not_converted"
+        key = "capacity.converted" if currency == reporting else "capacity.not_converted"
         st.caption(t(key, source=swept_in, target=reporting))
     plot(st, view.chart(rows, target, currency, years, lang), key="capacity_chart")
     st.dataframe(

@@ -130,7 +130,143 @@ EN = {
     "capacity.mark_cheapest": "cheapest option",
     "capacity.target_note": "target: {target} h",
     "capacity.hover": ("{label}<br>p95 wait {wait} h<br>{total} ({per_hour} per useful GPU-hour)"),
+    # demand growth (shared by the three tabs)
+    "capacity.growth_rate": "Demand growth: arrival rate × a year",
+    "capacity.growth_rate_none": "the scenario's",
+    "capacity.growth_rate_help": (
+        "Year k replays the trace with its arrival rate times this to the power k − 1 (1.5: "
+        "×1.5 in year 2, ×2.25 in year 3), and each year's months are priced from that year's "
+        "replay. Empty: the scenario's own `growth:` (none if it has none)."
+    ),
+    "capacity.growth_seed": "Growth seed",
+    "capacity.growth_seed_help": (
+        "The seed of the resampling that makes each year's jobs: the same seed, the same jobs."
+    ),
+    "capacity.growth_refused": "This growth cannot be priced: {error}",
+    "capacity.growth_none": (
+        "No demand growth: each point replays the trace once and every year of the horizon "
+        "repeats it."
+    ),
+    "capacity.growth_year": "year {year} ×{factor}",
+    "capacity.growth_years": (
+        "Demand grows: each point replays {years} years, one per year of the longest horizon, "
+        "at these factors on the trace's arrival rate: {steps} (seed {seed})."
+    ),
+    "capacity.growth_warp": " Each year's clock runs faster: {warps}.",
+    "capacity.growth_team": " A synthetic team of profile {profile} joins from year {year}.",
+    "capacity.tab_grid": "Sweep a grid",
+    "capacity.tab_search": "Size by search",
+    "capacity.tab_mc": "Monte Carlo",
+    # sizing by search
+    "capacity.search_caption": (
+        "The fewest servers of the pool above meeting a wait target, found as `planner sweep "
+        "--target` finds it: the scenario's count first, doubled until one meets the target "
+        "(at most {growth}×), then the bracket halved. A count meets the target only if it "
+        "runs as many jobs as the most servers tried. Every point tried is stored, so a "
+        "repeated search prices nothing."
+    ),
+    "capacity.search_stat": "Wait statistic",
+    "capacity.stat.p95_wait": "p95 wait",
+    "capacity.stat.mean_wait": "mean wait",
+    "capacity.stat.p99_wait": "p99 wait",
+    "capacity.search_value": "At most",
+    "capacity.search_unit": "Unit",
+    "capacity.unit.m": "minutes",
+    "capacity.unit.h": "hours",
+    "capacity.unit.d": "days",
+    "capacity.search_option": "Option sized",
+    "capacity.search_team": "Whose waits",
+    "capacity.search_team_help": (
+        "The scenario's wait scope (GPU jobs unless its `wait_scope` says otherwise), or one "
+        "team's (queue's) jobs of the trace."
+    ),
+    "capacity.search_team_own": "overall ({scope})",
+    "capacity.scope.gpu-jobs": "GPU jobs",
+    "capacity.scope.all-jobs": "all jobs",
+    "capacity.scope_team": "team {team}'s jobs",
+    "capacity.search_run": "Search",
+    "capacity.search_progress_start": "Pricing the scenario's own count…",
+    "capacity.search_progress": "{points} points tried; {servers} servers: {wait} h, {verdict}",
+    "capacity.search_meets": "meets",
+    "capacity.search_misses": "misses",
+    "capacity.search_failed": "The search could not be priced: {error}",
+    "capacity.search_press": "Press **Search** to find the fewest servers meeting the target.",
+    "capacity.search_no_chart": (
+        "No chart: no point tried has a wait to draw (no job of the scope ran at any count)."
+    ),
+    "capacity.search_target_text": "a {stat} of at most {value} {unit}",
+    "capacity.search_none": (
+        "No count of {gpu} servers up to {ceiling} gives {option} {target} for {scope}."
+    ),
+    "capacity.search_found": (
+        "The fewest {gpu} servers giving {option} {target} for {scope}: {servers}."
+    ),
+    "capacity.search_how": (
+        " {points} points priced, from the scenario's {start} (doubled up to {growth}× to "
+        "bracket the answer, then bisected)."
+    ),
+    "capacity.search_held": " Other pools held as the scenario has them: {fixed}.",
+    "capacity.search_never": (
+        " {jobs} jobs never run even then, as with the most servers tried (too large for the "
+        "cluster, or still waiting at the end)."
+    ),
+    "capacity.search_col.step": "Step",
+    "capacity.search_col.servers": "{gpu} servers",
+    "capacity.search_col.wait": "{stat} (h)",
+    "capacity.search_col.never": "Never run (jobs)",
+    "capacity.search_col.meets": "Meets the target",
+    "capacity.yes": "yes",
+    "capacity.no": "no",
+    "capacity.search_chart_title": "{stat} of each count of {gpu} servers tried, in order",
+    "capacity.search_y_title": "{stat} (hours)",
+    # Monte Carlo over the stored sweep
+    "capacity.mc_caption": (
+        "Each option's NPV of costs over seeded price paths, as `planner montecarlo --sweep` "
+        "gives it: every point stored today for this scenario on this trace (the grid's, the "
+        "search's, the command line's) is re-priced, never replayed; the grid's points not "
+        "stored yet are priced and stored first. The same seed gives the same figures."
+    ),
+    "capacity.mc_points": "The grid's points to store first: {points}.",
+    "capacity.mc_run": "Run Monte Carlo",
+    "capacity.mc_draws": "Draws (price paths)",
+    "capacity.mc_seed": "Seed",
+    "capacity.mc_cloud_trend": "Cloud prices: trend (% a year)",
+    "capacity.mc_cloud_vol": "Cloud prices: volatility (% a year)",
+    "capacity.mc_electricity_trend": "Electricity: trend (% a year)",
+    "capacity.mc_electricity_vol": "Electricity: volatility (% a year)",
+    "capacity.mc_server_sd": "Server price: spread (%)",
+    "capacity.mc_demand_sd": "Demand: spread (%)",
+    "capacity.mc_demand_default": "the twin check's error, else 10",
+    "capacity.mc_bad_driver": "The price paths cannot be drawn: {error}",
+    "capacity.mc_progress_start": "Storing the grid's points…",
+    "capacity.mc_progress_draws": "Re-pricing every stored point over {draws} price paths…",
+    "capacity.mc_failed": "The Monte Carlo could not be priced: {error}",
+    "capacity.mc_press": "Press **Run Monte Carlo** to see each option's NPV as a distribution.",
+    "capacity.mc_nothing": (
+        "No stored point keeps what it was priced from: run the grid or the search again to "
+        "store points the Monte Carlo can re-price."
+    ),
+    "capacity.mc_no_horizon": "No stored point was priced over {years} years.",
+    "capacity.mc_no_wins": (
+        "No owning-against-renting figures: the scenario has no cloud option to compare with."
+    ),
+    "capacity.mc_burst": "burst after {hours} h",
+    "capacity.mc_col.point": "Point",
+    "capacity.mc_col.option": "Option",
+    "capacity.mc_col.mean": "NPV of costs: mean",
+    "capacity.mc_col.p5": "p5",
+    "capacity.mc_col.p50": "p50",
+    "capacity.mc_col.p95": "p95",
+    "capacity.mc_col.owned": "Owning",
+    "capacity.mc_col.rented": "Against renting",
+    "capacity.mc_col.probability": "Owning costs less (share of draws)",
+    "capacity.mc_col.buy_mean": "NPV of buying: mean",
+    "capacity.mc_col.buy_p5": "p5",
+    "capacity.mc_col.buy_p95": "p95",
+    "capacity.mc_chart_title": "NPV of costs over {years} years by point: median, p5 to p95",
+    "capacity.mc_y_title": "NPV of costs over {years} years ({currency})",
 }
+
 
 ZH = {
     "capacity.title": "容量",
@@ -249,4 +385,124 @@ ZH = {
     "capacity.mark_cheapest": "最便宜的方案",
     "capacity.target_note": "目标：{target} 小时",
     "capacity.hover": "{label}<br>p95 等待 {wait} 小时<br>{total}（每有效 GPU 小时 {per_hour}）",
+    "capacity.growth_rate": "需求增长：每年到达率 ×",
+    "capacity.growth_rate_none": "按场景设置",
+    "capacity.growth_rate_help": (
+        "第 k 年按作业轨迹到达率乘以此值的 k − 1 次方重放（1.5：第 2 年 ×1.5，第 3 年 ×2.25），"
+        "每年各月的成本按当年的重放计算。留空：使用场景自身的 `growth:`（没有则不增长）。"
+    ),
+    "capacity.growth_seed": "增长随机种子",
+    "capacity.growth_seed_help": "生成每年作业的重采样所用的种子：种子相同，作业相同。",
+    "capacity.growth_refused": "无法按此增长计算成本：{error}",
+    "capacity.growth_none": "无需求增长：每个点重放一次作业轨迹，期限内每年都重复它。",
+    "capacity.growth_year": "第 {year} 年 ×{factor}",
+    "capacity.growth_years": (
+        "需求增长：每个点重放 {years} 年（最长期限的每年一次），到达率相对作业轨迹的倍数为："
+        "{steps}（种子 {seed}）。"
+    ),
+    "capacity.growth_warp": "每年的时钟加快：{warps}。",
+    "capacity.growth_team": "从第 {year} 年起加入一个画像为 {profile} 的合成团队。",
+    "capacity.tab_grid": "网格扫描",
+    "capacity.tab_search": "搜索规模",
+    "capacity.tab_mc": "蒙特卡洛",
+    "capacity.search_caption": (
+        "按 `planner sweep --target` 的方法，找出上方所选资源池满足等待目标的最少服务器数："
+        "先试场景中的数量，不满足则加倍（最多 {growth} 倍），再二分区间。只有运行的作业与所试"
+        "最多服务器时一样多，某一数量才算满足目标。所试的每个点都会存储，重复搜索无需重新计算。"
+    ),
+    "capacity.search_stat": "等待统计量",
+    "capacity.stat.p95_wait": "p95 等待",
+    "capacity.stat.mean_wait": "平均等待",
+    "capacity.stat.p99_wait": "p99 等待",
+    "capacity.search_value": "不超过",
+    "capacity.search_unit": "单位",
+    "capacity.unit.m": "分钟",
+    "capacity.unit.h": "小时",
+    "capacity.unit.d": "天",
+    "capacity.search_option": "要测算的方案",
+    "capacity.search_team": "统计谁的等待",
+    "capacity.search_team_help": (
+        "场景的等待范围（除非其 `wait_scope` 另有规定，否则为 GPU 作业），或作业轨迹中某个团队"
+        "（队列）的作业。"
+    ),
+    "capacity.search_team_own": "总体（{scope}）",
+    "capacity.scope.gpu-jobs": "GPU 作业",
+    "capacity.scope.all-jobs": "全部作业",
+    "capacity.scope_team": "团队 {team} 的作业",
+    "capacity.search_run": "搜索",
+    "capacity.search_progress_start": "正在计算场景自身数量的成本…",
+    "capacity.search_progress": "已试 {points} 个点；{servers} 台服务器：{wait} 小时，{verdict}",
+    "capacity.search_meets": "满足",
+    "capacity.search_misses": "不满足",
+    "capacity.search_failed": "无法计算搜索的成本：{error}",
+    "capacity.search_press": "点击**搜索**以找出满足目标的最少服务器数。",
+    "capacity.search_no_chart": (
+        "无图表：所试的点都没有可绘制的等待时间（任何数量下该范围的作业都未运行）。"
+    ),
+    "capacity.search_target_text": "{stat}不超过 {value} {unit}",
+    "capacity.search_none": (
+        "在 {ceiling} 台以内，没有任何 {gpu} 服务器数量能使{option}对{scope}达到{target}。"
+    ),
+    "capacity.search_found": (
+        "使{option}对{scope}达到{target}的最少 {gpu} 服务器数：{servers} 台。"
+    ),
+    "capacity.search_how": (
+        "共计算 {points} 个点，从场景中的 {start} 台开始（最多加倍到 {growth} 倍以确定区间，"
+        "再二分）。"
+    ),
+    "capacity.search_held": "其他资源池按场景保持不变：{fixed}。",
+    "capacity.search_never": (
+        "即便如此仍有 {jobs} 个作业从未运行，与所试最多服务器时相同（对集群过大，"
+        "或结束时仍在等待）。"
+    ),
+    "capacity.search_col.step": "步骤",
+    "capacity.search_col.servers": "{gpu} 服务器数",
+    "capacity.search_col.wait": "{stat}（小时）",
+    "capacity.search_col.never": "从未运行（作业数）",
+    "capacity.search_col.meets": "满足目标",
+    "capacity.yes": "是",
+    "capacity.no": "否",
+    "capacity.search_chart_title": "按尝试顺序：每个 {gpu} 服务器数量的{stat}",
+    "capacity.search_y_title": "{stat}（小时）",
+    "capacity.mc_caption": (
+        "按 `planner montecarlo --sweep` 的方法，在带种子的价格路径上给出每个方案的成本 NPV："
+        "今天为此场景和此作业轨迹存储的每个点（网格的、搜索的、命令行的）都会重新计价，而不重放；"
+        "尚未存储的网格点会先计算并存储。种子相同，结果相同。"
+    ),
+    "capacity.mc_points": "需先存储的网格点：{points} 个。",
+    "capacity.mc_run": "运行蒙特卡洛",
+    "capacity.mc_draws": "抽样次数（价格路径）",
+    "capacity.mc_seed": "随机种子",
+    "capacity.mc_cloud_trend": "云价格：趋势（每年 %）",
+    "capacity.mc_cloud_vol": "云价格：波动率（每年 %）",
+    "capacity.mc_electricity_trend": "电价：趋势（每年 %）",
+    "capacity.mc_electricity_vol": "电价：波动率（每年 %）",
+    "capacity.mc_server_sd": "服务器价格：离散度（%）",
+    "capacity.mc_demand_sd": "需求：离散度（%）",
+    "capacity.mc_demand_default": "取孪生检验的误差，否则为 10",
+    "capacity.mc_bad_driver": "无法生成价格路径：{error}",
+    "capacity.mc_progress_start": "正在存储网格点…",
+    "capacity.mc_progress_draws": "正在按 {draws} 条价格路径重新计价每个已存储的点…",
+    "capacity.mc_failed": "无法计算蒙特卡洛：{error}",
+    "capacity.mc_press": "点击**运行蒙特卡洛**以查看每个方案 NPV 的分布。",
+    "capacity.mc_nothing": (
+        "没有已存储的点保留了计价输入：请重新运行网格或搜索以存储可重新计价的点。"
+    ),
+    "capacity.mc_no_horizon": "没有已存储的点按 {years} 年计算过成本。",
+    "capacity.mc_no_wins": "无自有与租用的对比：场景中没有可比较的云方案。",
+    "capacity.mc_burst": "等待 {hours} 小时后溢出",
+    "capacity.mc_col.point": "点",
+    "capacity.mc_col.option": "方案",
+    "capacity.mc_col.mean": "成本 NPV：均值",
+    "capacity.mc_col.p5": "p5",
+    "capacity.mc_col.p50": "p50",
+    "capacity.mc_col.p95": "p95",
+    "capacity.mc_col.owned": "自有",
+    "capacity.mc_col.rented": "对比租用",
+    "capacity.mc_col.probability": "自有更便宜（抽样占比）",
+    "capacity.mc_col.buy_mean": "购买的 NPV：均值",
+    "capacity.mc_col.buy_p5": "p5",
+    "capacity.mc_col.buy_p95": "p95",
+    "capacity.mc_chart_title": "按点：{years} 年成本 NPV 的中位数及 p5 至 p95",
+    "capacity.mc_y_title": "{years} 年成本 NPV（{currency}）",
 }

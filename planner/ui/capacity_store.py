@@ -1,0 +1,72 @@
+"""The Capacity page's stored sweeps: the sizing search and the Monte Carlo run the services
+`planner sweep --target` and `planner montecarlo --sweep` run, on the app's database.
+
+Their points go through `planner.service.sweep_run`, so each is stored under the key `planner
+sweep` uses (the scenario, the trace, the price book and today's date): a repeated search
+prices nothing, the Monte Carlo re-prices every point stored for the scenario on the trace
+today (the search's, the grid's, the command line's) and replays none of them.
+"""
+
+from collections.abc import Sequence
+from datetime import date
+
+from planner.cost.scenario import TcoScenario
+from planner.service.montecarlo import McSettings, SweepMc, sweep_montecarlo
+from planner.service.replay import load_jobs
+from planner.service.sweep_keys import BURST_H, SERVERS, Point, pool_of
+from planner.service.sweep_point import PointResult
+from planner.service.sweep_run import Progress, Sweep, run_sweep
+from planner.service.sweep_search import Search, Target, Tried, smallest
+from planner.ui.cache import cursor
+
+
+def size_key(scenario: TcoScenario, pool: int) -> str:
+    """The `planner sweep` key of pool number `pool`'s servers: `servers` for the first,
+    `servers.GPU` for another (a second pool of the first one's GPU is sized as the first,
+    as `planner sweep --size servers.GPU` sizes it)."""
+    if pool == 0:
+        return SERVERS
+    key = f"{SERVERS}.{scenario.self_hosted[pool].gpu}"
+    return key if pool_of(scenario, key) == pool else SERVERS
+
+
+def grid_points(
+    scenario: TcoScenario, pool: int, counts: Sequence[int], thresholds_h: Sequence[float]
+) -> list[Point]:
+    """The Capacity grid's (server count, burst threshold) pairs as `planner sweep` points,
+    whole hours as whole numbers (as `--vary burst_after_h=1` reads them: the same key)."""
+    key = size_key(scenario, pool)
+    if scenario.hybrid is None or not thresholds_h:
+        return [((key, n),) for n in counts]
+    hours = [int(h) if h.is_integer() else h for h in thresholds_h]
+    return [((key, n), (BURST_H, h)) for n in counts for h in hours]
+
+
+def search(
+    scenario: TcoScenario, trace_id: str, pool: int, target: Target, on_tried: Tried
+) -> Search:
+    """`planner sweep --target`: the fewest servers of pool `pool` meeting `target` on the
+    trace, every point tried stored."""
+    with cursor() as con:
+        sweep = Sweep(scenario, load_jobs(con, trace_id), trace_id, date.today())
+
+        def evaluate(points: list[Point]) -> list[PointResult]:
+            return list(run_sweep(con, sweep, points).results)
+
+        return smallest(scenario, size_key(scenario, pool), target, evaluate, on_tried=on_tried)
+
+
+def store_points(
+    scenario: TcoScenario, trace_id: str, points: Sequence[Point], on_point: Progress
+) -> int:
+    """Price and store the points not stored yet (`planner sweep --vary`); how many were."""
+    with cursor() as con:
+        sweep = Sweep(scenario, load_jobs(con, trace_id), trace_id, date.today())
+        return run_sweep(con, sweep, points, on_point=on_point).computed
+
+
+def montecarlo(scenario: TcoScenario, trace_id: str, settings: McSettings) -> SweepMc:
+    """`planner montecarlo --sweep`: every point stored today for the scenario on the trace,
+    re-priced over the same seeded price paths."""
+    with cursor() as con:
+        return sweep_montecarlo(con, Sweep(scenario, [], trace_id, date.today()), settings)
