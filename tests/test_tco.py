@@ -81,7 +81,10 @@ def test_own_rent_and_hybrid_count_the_same_demand(tmp_path: Path) -> None:
         options = {o["name"]: o for o in horizon["options"]}
         useful = {name: o["useful_gpu_hours"] for name, o in options.items()}
         own, hybrid, cloud = useful["self-hosted"], useful["hybrid"], useful["AWS H100 on-demand"]
-        assert own == pytest.approx(cloud, rel=1e-9), useful
+        # the owned servers finish three 1,024-GPU gangs after the trace's window: carried
+        carried = options["self-hosted"]["ledger"]["gpu_hours"]["unserved"]["carried"]
+        assert carried > 0
+        assert own + carried == pytest.approx(cloud, rel=1e-9), useful
         assert hybrid == pytest.approx(cloud, rel=1e-9), useful
         waits = {name: o["wait_mean_s"] for name, o in options.items()}
         assert waits["AWS H100 on-demand"] == 0

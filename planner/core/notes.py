@@ -33,7 +33,12 @@ ENGLISH: dict[str, str] = {
     ),
     "useful_differ": (
         "useful GPU-hours differ: self-hosted {owned}/month, hybrid {hybrid}/month (jobs "
-        "unfinished or unschedulable on prem)"
+        "unfinished, unschedulable or carried past the trace's window on prem)"
+    ),
+    "carried_past_window": (
+        "{option}: {hours} GPU-hours a month of the trace's work were still waiting or running "
+        "on its servers when the trace's window closed: they count as unserved, carried past "
+        "the window (see the ledger), not as useful work"
     ),
     "growth_applied": (
         "demand grows by year ({factors} the trace's arrival rate, seed {seed}): each year's "
@@ -128,7 +133,11 @@ CHINESE: dict[str, str] = {
     ),
     "useful_differ": (
         "有效 GPU 小时不同：自建每月 {owned}，混合每月 {hybrid}"
-        "（部分作业在自有集群上未完成或无法调度）"
+        "（部分作业在自有集群上未完成、无法调度或拖到作业轨迹时间窗之后）"
+    ),
+    "carried_past_window": (
+        "{option}：作业轨迹时间窗结束时，其服务器上仍有每月 {hours} GPU 小时的作业在排队或运行："
+        "这部分计为未满足（拖到时间窗之后，见“各方案如何满足需求”表），不计为有效工作"
     ),
     "growth_applied": (
         "需求逐年增长（到达率为作业轨迹的 {factors}，随机种子 {seed}）：每年各月按当年的"

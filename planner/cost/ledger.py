@@ -2,11 +2,14 @@
 jobs under scope all-jobs), so that every option is seen to price the same demand.
 
     demanded = owned + cloud (bridge, burst, rented) + unserved (lead_time, unschedulable,
-               unpriced, withdrawn, unfinished)
+               unpriced, withdrawn, unfinished, carried)
 
-Each job in scope is counted once per run (owned replay, hybrid replay, cloud bill), whole:
-its GPUs x run time. A run's hours over the trace's span are scaled to a month like its
-costs, then to the horizon: an owned option's lead-time months come from the bridge's run
+Each job in scope is counted once per run (owned replay, hybrid replay, cloud bill): its GPUs
+x run time. A replay's job is split at the end of the trace's window (the span every option
+is priced over): the share of its runs done within the window is served, the rest `carried`
+past the window (a backlog an overloaded cluster works off after the trace ends, which no
+month of the window pays for). A run's hours over the trace's span are scaled to a month
+like its costs, then to the horizon: an owned option's lead-time months come from the bridge's run
 (the first cloud option) or are unserved `lead_time`, the months in service from its replay.
 Pure: plain numbers in, frozen `Ledger`s out (`planner.core.serialize` makes them JSON).
 """
@@ -21,7 +24,7 @@ from planner.cost.scope import cpu_hours, is_cpu_only
 from planner.engine import ReplayResult
 
 SERVED = ("owned", "bridge", "burst", "rented")
-UNSERVED = ("lead_time", "unschedulable", "unpriced", "withdrawn", "unfinished")
+UNSERVED = ("lead_time", "unschedulable", "unpriced", "withdrawn", "unfinished", "carried")
 _BY_STATUS = {
     "completed": "owned",
     "unschedulable": "unschedulable",
@@ -76,9 +79,10 @@ class Hours:
     cpu: dict[str, float] = field(default_factory=dict)
     per_job_cost: float = 0.0
 
-    def add(self, line: str, job: Job) -> None:
+    def add(self, line: str, job: Job, share: float = 1.0) -> None:
+        """`share` of `job`'s hours on `line` (x * 1.0 == x: a whole job's hours bit for bit)."""
         units, hours = (self.cpu, cpu_hours(job)) if is_cpu_only(job) else (self.gpu, job.gpu_hours)
-        units[line] = units.get(line, 0.0) + hours
+        units[line] = units.get(line, 0.0) + hours * share
 
     def scaled(self, factor: float) -> "Hours":
         return Hours(
@@ -146,14 +150,23 @@ def demanded(jobs: Sequence[Job]) -> Hours:
     return hours
 
 
-def replay_outcome(result: ReplayResult, burst: PricedBill | None = None) -> Hours:
+def replay_outcome(
+    result: ReplayResult, burst: PricedBill | None = None, within: Sequence[float] | None = None
+) -> Hours:
     """A replay's jobs by where they ran: on the owned servers, burst to the cloud (priced
-    there or not), or why they did not run."""
+    there or not), or why they did not run. With `within` (per job, the share of its runs
+    inside the trace's window: `planner.engine.metrics.run_share_in_window`), a completed
+    job's hours after the window are `carried`, not owned."""
     hours = Hours()
     for i, job in enumerate(result.jobs):
         status = result.status[i]
-        if status != "burst":
-            hours.add(_BY_STATUS.get(status, "unfinished"), job)
+        if status == "burst":
+            continue
+        line = _BY_STATUS.get(status, "unfinished")
+        share = 1.0 if within is None or line != "owned" else within[i]
+        hours.add(line, job, share)
+        if share < 1.0:
+            hours.add("carried", job, 1.0 - share)
     return hours if burst is None else hours.plus(burst.outcome("burst"))
 
 

@@ -53,16 +53,50 @@ def in_wait_scope(result: ReplayResult, i: int, scope: str) -> bool:
 
 
 def useful_gpu_hours(
-    result: ReplayResult, *, exclude_failed: bool = False, served: tuple[str, ...] = ("completed",)
+    result: ReplayResult,
+    *,
+    exclude_failed: bool = False,
+    served: tuple[str, ...] = ("completed",),
+    share: Sequence[float] | None = None,
 ) -> float:
     """GPU-hours of useful work the replay served: jobs whose replay status is in `served`
     ("completed" on the owned GPUs; add "burst" for a hybrid's cloud share) and whose work
-    counts (`planner.core.model.is_useful`). The Replay page's and the TCO's one definition."""
+    counts (`planner.core.model.is_useful`). The Replay page's and the TCO's one definition.
+    With `share` (per job, as `run_share_in_window` gives it), each job counts that share."""
+    parts = [1.0] * len(result.jobs) if share is None else share  # x * 1.0 == x: bit for bit
     return sum(
-        job.gpu_hours
-        for job, status in zip(result.jobs, result.status, strict=True)
+        job.gpu_hours * part
+        for job, status, part in zip(result.jobs, result.status, parts, strict=True)
         if status in served and is_useful(job, exclude_failed=exclude_failed)
     )
+
+
+def run_share_in_window(result: ReplayResult, start_s: float, end_s: float) -> list[float]:
+    """Per job, the share of its time on the replay's GPUs (each preempted run and the last)
+    that falls within [start_s, end_s]: 1.0 exactly for a job that ran wholly inside, 0.0 for
+    one that never ran there. A job's work is spread evenly over its runs, so its GPU-hours
+    (GPUs x run time, as every figure counts a job) x this share is the work done within the
+    window. Exact at the window's edges, which the timeline is not: its bins are wider than a
+    second, start at time 0 rather than at the window, and count GPUs allocated rather than
+    work done (container overhead, runs lost to preemption)."""
+    shares: list[float] = []
+    segments = result.segments
+    for i, (start, end) in enumerate(zip(result.start_s, result.end_s, strict=True)):
+        runs = [(a, b) for a, b, _ in segments.get(i, ())]
+        if start is not None and end is not None:
+            runs.append((start, end))
+        shares.append(_share_inside(runs, start_s, end_s))
+    return shares
+
+
+def _share_inside(runs: Sequence[tuple[float, float]], lo: float, hi: float) -> float:
+    if not runs:
+        return 0.0
+    total = sum(b - a for a, b in runs)
+    inside = sum(max(0.0, min(b, hi) - max(a, lo)) for a, b in runs)
+    if inside >= total:  # wholly inside: counted whole, bit for bit
+        return 1.0 if total > 0 or lo <= runs[-1][0] <= hi else 0.0
+    return inside / total
 
 
 def summarize(

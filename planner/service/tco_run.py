@@ -7,7 +7,9 @@ cluster bursting jobs that wait past the threshold (decided inside the replay), 
 cloud prices every job of the trace. Every option prices the same jobs: those in the
 scenario's scope (`planner.cost.scope`), and its ledger (`planner.cost.ledger`) shows where it
 serves them. Useful GPU-hours are counted the same way on every side (`planner.core.model.
-is_useful`: jobs' GPUs x run time, over the trace's span), and the report says if they differ.
+is_useful`: jobs' GPUs x run time, over the trace's span), and the report says if they differ:
+an owned cluster is credited only the work it did within that span (`planner.service.
+tco_window`); what it still had queued or running at its end is `carried` in the ledger.
 """
 
 from dataclasses import replace
@@ -26,7 +28,7 @@ from planner.cost.baremetal import (
     keep_servers,
 )
 from planner.cost.chargeback import ChargebackData
-from planner.cost.chargeback_usage import RAN, chargeback_data, job_table, served, team_hours
+from planner.cost.chargeback_usage import RAN, chargeback_data, job_table, team_hours
 from planner.cost.cloud import CloudJob, Spot, Terms, price_jobs, with_commitment
 from planner.cost.comparison import Priced, Runs, option_report, report
 from planner.cost.ledger import Hours, PricedBill, demanded, rented_ledger, replay_outcome
@@ -35,7 +37,6 @@ from planner.cost.scenario import CloudSpec, TcoScenario
 from planner.cost.scope import CPU_POOL, LeftOut, Scoped, scoped_jobs
 from planner.engine import ReplayResult, simulate
 from planner.engine.calibration import error_bar_text
-from planner.engine.metrics import summarize, useful_gpu_hours
 from planner.engine.policy import Policy
 from planner.engine.summary import ReplaySummary
 from planner.ingest import IngestOptions
@@ -43,9 +44,15 @@ from planner.service.growth import grown_report
 from planner.service.replay import load_jobs, resolve_trace, with_volcano_queues
 from planner.service.tco_inputs import Inputs, bare_metal, cpu_rate, load_inputs, per_gpu_hour, skus
 from planner.service.tco_record import HYBRID_BURST, record
+from planner.service.tco_window import (
+    Window,
+    carried_gpu_hours,
+    counted_shares,
+    replay_demand,
+    team_hours_within,
+    window,
+)
 from planner.store import Connection
-
-DAY_S = 86_400.0
 
 
 def run_tco(
@@ -102,7 +109,7 @@ def tco_of_jobs(
     owning = [("self-hosted", bm, owned)]
     if hybrid_run is not None:
         owning.append(("hybrid", hybrid_run[1], hybrid_run[0]))
-    scale = None if jobs is None else HOURS_PER_MONTH / _span_hours(jobs)
+    scale = None if jobs is None else window(jobs).scale
     return replace(
         result,
         notes=notes,
@@ -184,17 +191,19 @@ def _replayed(
     jobs: list[Job],
 ) -> tuple[tco.Demand, list[tco.Rented], tco.Demand | None, Runs, ChargebackData]:
     nodes = _nodes(bm, scenario)
-    scale = HOURS_PER_MONTH / _span_hours(jobs)
+    win = window(jobs)
+    scale = win.scale
     result = simulate(jobs, nodes, _policy(scenario, nodes, inputs))
-    owned = _demand(result, bm, scale, scenario, replays=inputs.replays, name="self-hosted")
+    within = counted_shares(result, win)
+    owned = _demand(result, bm, win, scenario, within=within, inputs=inputs, name="self-hosted")
     clouds = [_rent(con, spec, inputs, jobs, scenario) for spec in scenario.cloud]
     rented = [r for r, _ in clouds]
     runs = Runs(
         demanded(jobs).scaled(scale),
-        replay_outcome(result).scaled(scale),
+        replay_outcome(result, within=within).scaled(scale),
         [run.outcome("rented").scaled(scale) for _, run in clouds],
     )
-    usage = {"self-hosted": team_hours(served(result), scale)}
+    usage = {"self-hosted": team_hours_within(result, within, RAN, scale)}
     usage |= {r.name: team_hours(run.jobs, scale) for r, run in clouds}
     source = "volcano" if scenario.scheduling and scenario.scheduling.volcano else "kueue"
     if scenario.hybrid is None:
@@ -203,10 +212,14 @@ def _replayed(
     kept = _hybrid_servers(scenario, bm)
     hybrid_result, burst = _hybrid_replay(con, scenario, inputs, kept, jobs)
     per_month = burst.bill.total * scale if burst else 0.0
-    demand = _demand(hybrid_result, kept, scale, scenario, replays=inputs.replays, name="hybrid")
+    kept_within = counted_shares(hybrid_result, win)
+    demand = _demand(
+        hybrid_result, kept, win, scenario, within=kept_within, inputs=inputs, name="hybrid"
+    )
     hybrid = replace(demand, burst_per_month=per_month)
-    runs = replace(runs, hybrid=replay_outcome(hybrid_result, burst).scaled(scale))
-    usage["hybrid"] = team_hours(served(hybrid_result, (*RAN, "burst")), scale)
+    outcome = replay_outcome(hybrid_result, burst, kept_within)
+    runs = replace(runs, hybrid=outcome.scaled(scale))
+    usage["hybrid"] = team_hours_within(hybrid_result, kept_within, (*RAN, "burst"), scale)
     lines = job_table(result, hybrid_result)
     charged = chargeback_data(usage, result.policy.queues, source, lines)
     return owned, rented, hybrid, runs, charged
@@ -285,7 +298,7 @@ def _cloud_only(
         )
     clouds = [_rent(con, spec, inputs, jobs, scenario) for spec in scenario.cloud]
     rented = [r for r, _ in clouds]
-    scale = HOURS_PER_MONTH / _span_hours(jobs)
+    scale = window(jobs).scale
     wanted = demanded(jobs).scaled(scale)
     runs = [run.outcome("rented").scaled(scale) for _, run in clouds]
     tax_rate = scenario.overrides.get("tax_rate", 0.0)
@@ -331,50 +344,23 @@ def _cloud_only(
     )
 
 
-def _span_hours(jobs: list[Job]) -> float:
-    if not jobs:
-        raise ScenarioError("the trace has no jobs to price")
-    start = min(j.submit_s for j in jobs)
-    end = max(j.submit_s + j.duration_s for j in jobs)
-    return max(end - start, 3600.0) / 3600.0
-
-
 def _demand(
     result: ReplayResult,
     bm: BareMetal,
-    scale: float,
+    win: Window,
     scenario: TcoScenario,
     *,
-    replays: dict[str, ReplaySummary],
+    within: list[float],
+    inputs: Inputs,
     name: str,
 ) -> tco.Demand:
-    """One month of the replayed workload (`scale`: months a trace's span is): useful work
-    done (on prem and burst; less failed and cancelled jobs with `exclude_failed`), the
-    owned GPUs' allocation by hour of day and the waits of the scenario's `wait_scope`
-    (the replay's summary is kept in `replays[name]` for the report)."""
-    exclude = scenario.exclude_failed
-    done = useful_gpu_hours(result, exclude_failed=exclude, served=("completed", "burst"))
-    replays[name] = summarize(result, wait_scope=scenario.wait_scope)
-    wait = replays[name].wait_s
-    return tco.Demand(
-        useful_gpu_hours=done * scale,
-        utilization_by_hour=_by_hour(result, installed_gpus(bm)),
-        wait_mean_s=wait.mean,
-        wait_p95_s=wait.p95,
-    )
-
-
-def _by_hour(result: ReplayResult, gpus: int) -> tuple[float, ...]:
-    timeline = result.timeline
-    sums, weights = [0.0] * 24, [0.0] * 24
-    for k, pools in enumerate(timeline.allocated_gpus):
-        hour = int((((k + 0.5) * timeline.bin_s) % DAY_S) // 3600)
-        sums[hour] += sum(pools)
-        weights[hour] += 1.0
-    if not any(weights):
-        return (result.allocated_gpu_s / (gpus * result.horizon_s) if result.horizon_s else 0.0,)
-    mean = sum(sums) / sum(weights)
-    return tuple(min(1.0, (sums[h] / weights[h] if weights[h] else mean) / gpus) for h in range(24))
+    """One month of the replayed workload within the window; a note when the cluster left
+    work waiting or running at the window's end (it is `carried` in the ledger)."""
+    demand = replay_demand(result, bm, win, scenario, within, replays=inputs.replays, name=name)
+    if (carried := carried_gpu_hours(result, within)) > 0:
+        hours = f"{carried * win.scale:,.0f}"
+        inputs.notes.append(note("carried_past_window", option=name, hours=hours))
+    return demand
 
 
 def _rent(
@@ -387,12 +373,11 @@ def _rent(
     priced = _bill(con, spec, inputs, jobs, scenario)
     inputs.bills[spec.label()] = priced
     bill = priced.bill
-    span_h = _span_hours(jobs)
     if bill.unpriced:
         first = next(iter(bill.unpriced.values()))
         count = len(bill.unpriced)
         inputs.notes.append(note("unpriced_jobs", option=spec.label(), count=count, first=first))
-    scale = HOURS_PER_MONTH / span_h
+    scale = window(jobs).scale
     per_month = {
         "cloud_compute": bill.compute * scale,
         "commitment": bill.commitment * scale,

@@ -92,6 +92,7 @@ EN = {
     "compare.ledger.unpriced": "Not served: no cloud price",
     "compare.ledger.withdrawn": "Not served: withdrawn",
     "compare.ledger.unfinished": "Not served: unfinished",
+    "compare.ledger.carried": "Not served: backlog past the trace's window",
     "compare.ledger_unbalanced": (
         "The ledger of {option} does not balance: its lines miss the demand ({demanded}) by "
         "{imbalance}. Its costs cannot be compared with the others'; please report this."
@@ -254,6 +255,7 @@ ZH = {
     "compare.ledger.unpriced": "未满足：无云端价格",
     "compare.ledger.withdrawn": "未满足：撤回",
     "compare.ledger.unfinished": "未满足：未完成",
+    "compare.ledger.carried": "未满足：积压到作业轨迹时间窗之后",
     "compare.ledger_unbalanced": (
         "{option} 的账目不平衡：各项之和与需求（{demanded}）相差 {imbalance}。其成本无法与其他方案"
         "比较；请报告此问题。"

@@ -1,0 +1,127 @@
+"""One month of a replayed workload, counted within the trace's window.
+
+The window is the priced jobs' span, first submit to last submit + run time (at least an
+hour): what the cloud options are billed over, and what every figure is scaled from to a
+730-hour month. An owned cluster (the self-hosted one, the hybrid's kept servers) is credited
+only the work it did within it: a cluster too small for the demand builds a backlog that its
+replay works off after the trace ends, and no month of the window pays for that work. Each
+job's share inside the window comes from its runs (`planner.engine.metrics.
+run_share_in_window`), so useful GPU-hours, the ledger (the rest is `carried`), the
+allocation by hour of day and the chargeback's team hours all count the same work.
+"""
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from planner.core.errors import ScenarioError
+from planner.core.model import Job
+from planner.cost import tco
+from planner.cost.baremetal import HOURS_PER_MONTH, BareMetal, installed_gpus
+from planner.cost.scenario import TcoScenario
+from planner.engine import ReplayResult
+from planner.engine.metrics import run_share_in_window, summarize, useful_gpu_hours
+from planner.engine.summary import ReplaySummary
+
+DAY_S = 86_400.0
+_MIN_SPAN_S = 3600.0
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """The trace's window: work is counted within [start_s, end_s]; `hours` is its length
+    (at least one hour, as the month scale has always taken it)."""
+
+    start_s: float
+    end_s: float
+    hours: float
+
+    @property
+    def scale(self) -> float:
+        """Months per window: a figure over the window x this is the figure per month."""
+        return HOURS_PER_MONTH / self.hours
+
+
+def window(jobs: Sequence[Job]) -> Window:
+    if not jobs:
+        raise ScenarioError("the trace has no jobs to price")
+    start = min(j.submit_s for j in jobs)
+    end = max(j.submit_s + j.duration_s for j in jobs)
+    span = max(end - start, _MIN_SPAN_S)
+    return Window(start, end if end - start >= _MIN_SPAN_S else start + span, span / 3600.0)
+
+
+def counted_shares(result: ReplayResult, win: Window) -> list[float]:
+    """Per job of a replay, the share of its hours credited within the window: the share of
+    its runs on the owned GPUs inside it; a job burst to the cloud counts whole (its cloud
+    bill is counted whole)."""
+    inside = run_share_in_window(result, win.start_s, win.end_s)
+    return [1.0 if s == "burst" else v for s, v in zip(result.status, inside, strict=True)]
+
+
+def carried_gpu_hours(result: ReplayResult, shares: Sequence[float]) -> float:
+    """GPU-hours of the jobs the replay completed after the window closed (the ledger's
+    `carried`): each completed job's hours outside its share within the window."""
+    return sum(
+        job.gpu_hours * (1.0 - share)
+        for job, status, share in zip(result.jobs, result.status, shares, strict=True)
+        if status == "completed"
+    )
+
+
+def replay_demand(
+    result: ReplayResult,
+    bm: BareMetal,
+    win: Window,
+    scenario: TcoScenario,
+    shares: Sequence[float],
+    *,
+    replays: dict[str, ReplaySummary],
+    name: str,
+) -> tco.Demand:
+    """One month of the replayed workload: useful work done within the window (on prem and
+    burst; less failed and cancelled jobs with `exclude_failed`), the owned GPUs' allocation
+    by hour of day over the window and the waits of the scenario's `wait_scope` (the
+    replay's summary is kept in `replays[name]` for the report)."""
+    exclude = scenario.exclude_failed
+    done = useful_gpu_hours(
+        result, exclude_failed=exclude, served=("completed", "burst"), share=shares
+    )
+    replays[name] = summarize(result, wait_scope=scenario.wait_scope)
+    wait = replays[name].wait_s
+    return tco.Demand(
+        useful_gpu_hours=done * win.scale,
+        utilization_by_hour=by_hour(result, installed_gpus(bm), win),
+        wait_mean_s=wait.mean,
+        wait_p95_s=wait.p95,
+    )
+
+
+def by_hour(result: ReplayResult, gpus: int, win: Window) -> tuple[float, ...]:
+    """The owned GPUs' allocated share by hour of day, over the timeline's bins that overlap
+    the window (the backlog worked off after it is no month's)."""
+    timeline = result.timeline
+    width = timeline.bin_s
+    sums, weights = [0.0] * 24, [0.0] * 24
+    for k, pools in enumerate(timeline.allocated_gpus):
+        if (k + 1) * width <= win.start_s or k * width >= win.end_s:
+            continue
+        hour = int((((k + 0.5) * width) % DAY_S) // 3600)
+        sums[hour] += sum(pools)
+        weights[hour] += 1.0
+    if not any(weights):
+        return (result.allocated_gpu_s / (gpus * result.horizon_s) if result.horizon_s else 0.0,)
+    mean = sum(sums) / sum(weights)
+    return tuple(min(1.0, (sums[h] / weights[h] if weights[h] else mean) / gpus) for h in range(24))
+
+
+def team_hours_within(
+    result: ReplayResult, shares: Sequence[float], statuses: Sequence[str], scale: float
+) -> dict[str, float]:
+    """GPU-hours by team (`Job.queue`) of the jobs with one of `statuses`, each its share
+    within the window, times `scale` (the window to a month)."""
+    out: dict[str, float] = defaultdict(float)
+    for job, status, share in zip(result.jobs, result.status, shares, strict=True):
+        if status in statuses:
+            out[job.queue] += job.gpu_hours * share * scale
+    return dict(out)
