@@ -194,12 +194,11 @@ def cheapest_mix(
     def evaluate(n: int) -> None:
         if n not in tried:
             result, decided = pricer.priced(n)
-            reference = tried[ceiling].hybrid.never_ran if tried else None
-            left = result.option(HYBRID)
-            never = (left.never_ran or 0) if left is not None else 0
-            meets = on_hybrid.met_by(result) and never <= (
-                never if reference is None else reference
-            )
+            never = _never_ran(result)
+            # the ceiling, tried first, is the reference: a count meets only if it starts as
+            # many jobs (`sweep_search`'s rule)
+            reference = _never_ran(tried[ceiling].result) if tried else never
+            meets = on_hybrid.met_by(result) and never <= reference
             tried[n] = _mix_point(n, result, decided, meets)
             if on_tried is not None:
                 on_tried(tried[n])
