@@ -35,7 +35,12 @@ def test_a_list_key_takes_one_bracketed_list_per_point() -> None:
     ("given", "expected"),
     [
         # scalars for a list key: the nearest reading, split at ';' or '|' if given
-        ("growth.arrival_rate=1,1.5", "did you mean growth.arrival_rate='[1,1.5]'"),
+        (
+            "growth.arrival_rate=1,1.5",
+            "did you mean growth.arrival_rate='[1,1.5]' (quoted for the shell), or "
+            "growth.arrival_rate_per_year=1,1.5 (one factor per point)?",
+        ),
+        ("growth.time_warp=1,2", "did you mean growth.time_warp='[1,2]' (quoted for the shell)?"),
         ("growth.arrival_rate=1,1.5;1,2", "did you mean growth.arrival_rate='[1,1.5],[1,2]'"),
         ("growth.arrival_rate=1|2", "did you mean growth.arrival_rate='[1],[2]'"),
         ("growth.arrival_rate=[1,1.5", "a '[' is not closed by ']'"),

@@ -62,7 +62,9 @@ def parse_vary(texts: Sequence[str], scenario: TcoScenario) -> list[tuple[str, l
         if key in (k for k, _ in varied):
             raise ScenarioError(f"--vary {key} is given twice; give all its values in one --vary")
         check_key(scenario, key)
-        values = values_of(key, rest, listed=is_list_key(scenario, key))
+        scalar = f"{key}_per_year"  # a list key's one-factor form, if it has one
+        also = scalar if scalar in known_keys(scenario) else None
+        values = values_of(key, rest, listed=is_list_key(scenario, key), also=also)
         values = list(dict.fromkeys(values))
         for value in values:  # a refused value stops the sweep before any point is priced
             apply(scenario, ((key, value),))
@@ -70,15 +72,18 @@ def parse_vary(texts: Sequence[str], scenario: TcoScenario) -> list[tuple[str, l
     return varied
 
 
-def values_of(key: str, text: str, *, listed: bool) -> list[Value]:
+def values_of(key: str, text: str, *, listed: bool, also: str | None = None) -> list[Value]:
     """The values after `KEY=`: scalars split at commas, or (`listed`) one `[...]` list per
-    point; a ScenarioError says how to write them, with the nearest reading of what was given."""
+    point; a ScenarioError says how to write them, with the nearest reading of what was given
+    (and `also`, a scalar key taking such values, e.g. growth.arrival_rate_per_year)."""
     groups = _groups(key, text)
     lists = [g for g in groups if isinstance(g, tuple)]
     if listed and len(lists) < len(groups):
+        scalars = also is not None and not re.search(r"[;|\[\]]", text)  # maybe meant `also`
+        other = f", or {also}={text} (one factor per point)" if scalars else ""
         raise ScenarioError(
             f"--vary {key}={text}: {key} takes a list per point, in brackets; "
-            f"did you mean {key}='{_bracketed(text)}'? (quote it for the shell)"
+            f"did you mean {key}='{_bracketed(text)}' (quoted for the shell){other}?"
         )
     if not listed and lists:
         plain = ",".join(str(v) for g in groups for v in (g if isinstance(g, tuple) else (g,)))
