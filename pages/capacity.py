@@ -9,6 +9,7 @@ import streamlit as st
 
 from planner.ui import capacity_growth as growth
 from planner.ui import capacity_mc as mc
+from planner.ui import capacity_mix as mix
 from planner.ui import capacity_page as step
 from planner.ui import capacity_search as search
 from planner.ui import frame
@@ -38,6 +39,6 @@ grid_tab, search_tab, mc_tab = st.tabs(
 with grid_tab:
     inputs = step.grid(source, pool_index, years, lang)
 with search_tab:
-    search.tab(source, pool_index, lang)
+    mix.section(search.tab(source, pool_index, lang), lang)
 with mc_tab:
     mc.tab(scenario, source.trace["trace_id"], inputs, years, lang)

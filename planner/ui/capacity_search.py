@@ -37,13 +37,15 @@ class Asked:
     unit: str
 
 
-def tab(source: Source, pool: int, lang: Language) -> None:
-    """The search's inputs, its Search button and the last answer for these inputs."""
+def tab(source: Source, pool: int, lang: Language) -> Asked:
+    """The search's inputs, its Search button and the last answer for these inputs; the
+    inputs (the cheapest mix below meets the same target)."""
     st.caption(t("capacity.search_caption", growth=GROWTH))
     asked = _asked(source, pool, lang)
     if st.button(t("capacity.search_run"), type="primary", key="capacity_search_run"):
         _run(asked, lang)
     _show(asked, lang)
+    return asked
 
 
 def _asked(source: Source, pool: int, lang: Language) -> Asked:

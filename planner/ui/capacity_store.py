@@ -14,6 +14,8 @@ from planner.cost.scenario import TcoScenario
 from planner.service.montecarlo import McSettings, SweepMc, sweep_montecarlo
 from planner.service.replay import load_jobs
 from planner.service.sweep_keys import BURST_H, SERVERS, Point, pool_of
+from planner.service.sweep_mix import Mix, cheapest_mix
+from planner.service.sweep_mix import Tried as MixTried
 from planner.service.sweep_point import PointResult
 from planner.service.sweep_run import Progress, Sweep, run_sweep
 from planner.service.sweep_search import Search, Target, Tried, smallest
@@ -54,6 +56,15 @@ def search(
             return list(run_sweep(con, sweep, points).results)
 
         return smallest(scenario, size_key(scenario, pool), target, evaluate, on_tried=on_tried)
+
+
+def mix(scenario: TcoScenario, trace_id: str, pool: int, target: Target, on_tried: MixTried) -> Mix:
+    """`planner sweep --target ... --mix`: the cheapest mix of the hybrid's kept servers of
+    pool `pool`, a cloud commitment and on-demand (or spot) bursts meeting `target`."""
+    with cursor() as con:
+        sweep = Sweep(scenario, load_jobs(con, trace_id), trace_id, date.today())
+        key = size_key(scenario, pool)
+        return cheapest_mix(con, sweep, key, target, on_tried=on_tried)
 
 
 def store_points(

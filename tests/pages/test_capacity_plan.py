@@ -22,10 +22,12 @@ from planner.service.importer import import_file
 from planner.service.montecarlo import McSettings, sweep_montecarlo
 from planner.service.replay import load_jobs
 from planner.service.scenario_store import Prepared
+from planner.service.sweep_mix import cheapest_mix
 from planner.service.sweep_run import Sweep, run_sweep
+from planner.service.sweep_search import Target
 from planner.service.tco_run import run_tco
 from planner.store import connect
-from planner.ui import capacity_mc, capacity_search
+from planner.ui import capacity_mc, capacity_mix, capacity_search
 from planner.ui import capacity_sources as sources
 from planner.ui.capacity_growth import with_growth
 from planner.ui.i18n import fmt_money
@@ -298,3 +300,31 @@ def test_search_and_monte_carlo_speak_chinese(mine: dict[str, Any]) -> None:
     assert "步骤" in frame_with(at, "满足目标").columns
     assert "成本 NPV：均值" in frame_with(at, "p50").columns
     assert any(c.startswith("蒙特卡洛：") for c in captions(at))  # the method's note
+
+
+def test_the_cheapest_mix_is_the_services(mine: dict[str, Any]) -> None:
+    at = opened(mine)
+    at = at.number_input(key="capacity_search_value").set_value(2.0).run()  # hours
+    at = at.button(key="capacity_mix_run").click().run()
+
+    assert not at.exception
+    assert not at.error
+    asked, shown = at.session_state[capacity_mix.RESULT]
+    assert asked.target == Target("p95_wait", 2 * 3600, "hybrid")
+    with connect(mine["db"]) as con:
+        sweep = Sweep(mine["scenario"], load_jobs(con, mine["trace"]), mine["trace"], date.today())
+        direct = cheapest_mix(con, sweep, "servers.H800", asked.target)
+    assert shown == direct  # every point read back as the page stored it
+    best = direct.answer
+    assert best is not None
+    assert best.meets
+    assert len(direct.frontier) >= 2
+    assert all(p.total >= best.total for p in direct.frontier if p.meets)  # the cheapest tried
+    text = said(at, "The cheapest mix giving the hybrid a p95 wait of at most 2 hours")
+    kept = f"{best.servers} H800 server{'s' * (best.servers != 1)}"
+    assert f"keep {kept}, commit {best.committed_gpus} cloud GPUs" in text
+    assert rf"\${best.total:,.0f} over 3 years" in text  # escaped for Markdown
+    assert "Owning alone needs " in text
+    table = frame_with(at, "Committed GPUs")
+    assert table["H800 servers kept"].tolist() == [p.servers for p in direct.frontier]
+    assert table["Committed GPUs"].tolist() == [p.committed_gpus for p in direct.frontier]

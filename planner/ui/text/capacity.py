@@ -265,6 +265,51 @@ EN = {
     "capacity.mc_col.buy_p95": "p95",
     "capacity.mc_chart_title": "NPV of costs over {years} years by point: median, p5 to p95",
     "capacity.mc_y_title": "NPV of costs over {years} years ({currency})",
+    # the cheapest mix (under the search)
+    "capacity.mix_title": "Cheapest mix: owned, committed and on-demand",
+    "capacity.mix_caption": (
+        "The hybrid keeping n servers of the pool above and bursting the rest to the cloud, "
+        "with a commitment sized from the replay's burst demand and the overflow on demand (or "
+        "on spot where the scenario has a spot option): the cheapest n meeting the target "
+        "above, as `planner sweep --target ... --mix` finds it. Owning alone is sized first "
+        "and bounds n; then 0 (or 1), the powers of two below it, and counts around the "
+        "cheapest. Each count costs two replays the first time (a probe and the mix)."
+    ),
+    "capacity.mix_no_hybrid": (
+        "The cheapest mix sizes a hybrid: this scenario has none (build one on the Compare "
+        "page with the option form)."
+    ),
+    "capacity.mix_no_growth": "The cheapest mix is not sized with demand growth yet.",
+    "capacity.mix_run": "Find the cheapest mix",
+    "capacity.mix_progress_start": "Sizing owning alone first…",
+    "capacity.mix_progress": (
+        "{points} mixes priced; {servers} servers, {committed} GPUs committed: {total}, {verdict}"
+    ),
+    "capacity.mix_failed": "The cheapest mix could not be priced: {error}",
+    "capacity.mix_press": "Press **Find the cheapest mix** to size the hybrid to the target.",
+    "capacity.mix_found": (
+        "The cheapest mix giving the hybrid {target} for {scope}: keep {kept}, "
+        "commit {committed} cloud GPUs ({model}) and burst the rest {overflow}: "
+        "{total} over {years} years."
+    ),
+    "capacity.mix_none": (
+        "No mix keeping up to {ceiling} {gpu} servers gives the hybrid {target} for {scope}."
+    ),
+    "capacity.mix_on_demand": "on demand",
+    "capacity.mix_on_spot": "on spot",
+    "capacity.mix_alone": " Owning alone needs {kept} ({total}).",
+    "capacity.mix_alone_none": (
+        " Owning alone meets it with no count up to {ceiling} {gpu} servers."
+    ),
+    "capacity.mix_best": "cheapest mix",
+    "capacity.mix_col.servers": "{gpu} servers kept",
+    "capacity.mix_col.committed": "Committed GPUs",
+    "capacity.mix_col.committed_h": "Committed GPU-h a month",
+    "capacity.mix_col.on_demand_h": "On-demand GPU-h a month",
+    "capacity.mix_col.spot_h": "Spot GPU-h a month",
+    "capacity.mix_chart_title": (
+        "Each mix tried: total over {years} years against the hybrid's wait"
+    ),
 }
 
 
@@ -505,4 +550,41 @@ ZH = {
     "capacity.mc_col.buy_p95": "p95",
     "capacity.mc_chart_title": "按点：{years} 年成本 NPV 的中位数及 p5 至 p95",
     "capacity.mc_y_title": "{years} 年成本 NPV（{currency}）",
+    "capacity.mix_title": "最便宜的组合：自有、承诺用量与按需",
+    "capacity.mix_caption": (
+        "混合方案保留上方资源池的 n 台服务器，其余溢出到云端：按重放得到的溢出需求确定承诺用量，"
+        "超出部分按需（若场景有竞价方案则用竞价）计费；按 `planner sweep --target ... --mix` "
+        "的方法找出满足上方目标的最便宜的 n。先测算仅自有所需的数量作为上限，再试 0（或 1）、"
+        "其下的 2 的幂，以及最便宜数量附近的数量。每个数量首次需重放两次"
+        "（一次探测、一次组合）。"
+    ),
+    "capacity.mix_no_hybrid": (
+        "最便宜的组合测算的是混合方案：此场景没有混合方案（可在“比较”页面用方案表单构建）。"
+    ),
+    "capacity.mix_no_growth": "暂不支持在需求增长下测算最便宜的组合。",
+    "capacity.mix_run": "查找最便宜的组合",
+    "capacity.mix_progress_start": "正在先测算仅自有所需的数量…",
+    "capacity.mix_progress": (
+        "已计算 {points} 个组合；{servers} 台服务器，承诺 {committed} 块 GPU：{total}，{verdict}"
+    ),
+    "capacity.mix_failed": "无法计算最便宜组合的成本：{error}",
+    "capacity.mix_press": "点击**查找最便宜的组合**，按目标测算混合方案。",
+    "capacity.mix_found": (
+        "使混合方案对{scope}达到{target}的最便宜组合：保留 {kept}，"
+        "承诺 {committed} 块云 GPU（{model}），其余{overflow}溢出：{years} 年共 {total}。"
+    ),
+    "capacity.mix_none": (
+        "保留不超过 {ceiling} 台 {gpu} 服务器的组合都无法使混合方案对{scope}达到{target}。"
+    ),
+    "capacity.mix_on_demand": "按需",
+    "capacity.mix_on_spot": "以竞价",
+    "capacity.mix_alone": "仅自有需要 {kept}（{total}）。",
+    "capacity.mix_alone_none": "仅自有时，不超过 {ceiling} 台 {gpu} 服务器都无法满足。",
+    "capacity.mix_best": "最便宜的组合",
+    "capacity.mix_col.servers": "保留的 {gpu} 服务器数",
+    "capacity.mix_col.committed": "承诺 GPU 数",
+    "capacity.mix_col.committed_h": "承诺用量每月 GPU 小时",
+    "capacity.mix_col.on_demand_h": "按需每月 GPU 小时",
+    "capacity.mix_col.spot_h": "竞价每月 GPU 小时",
+    "capacity.mix_chart_title": "所试的每个组合：{years} 年总成本与混合方案的等待时间",
 }
