@@ -104,6 +104,13 @@ def test_compare_words_yaml_bombs_tags_typos_and_limits_in_chinese(db: Path) -> 
     )
     too_many = _upload_scenario(at, "many.yaml", many)
     nan = _upload_scenario(at, "nan.yaml", owned + "discount_rate: .nan\n")
+    both = owned + "cloud: [{gpu: H100}]\n"
+    hybrid = _upload_scenario(
+        at, "hybrid.yaml", both + "hybrid: {burst_after_s: 60, servers: {A100: 1}}\n"
+    )
+    speed = _upload_scenario(at, "speed.yaml", both + "speed: {H100: 2}\n")
+    rates = "growth: {arrival_rate: [1, 2], arrival_rate_per_year: 1.5}\n"
+    growth = _upload_scenario(at, "growth.yaml", owned + rates)
 
     assert "lol.yaml：第 11 行第 9 列：这个值经层层嵌套的锚点和别名" in bomb
     assert "超过 1,000,000 个值" in bomb
@@ -113,6 +120,9 @@ def test_compare_words_yaml_bombs_tags_typos_and_limits_in_chinese(db: Path) -> 
     assert "huge.yaml：`self_hosted.0.servers`：应小于或等于 100,000（第 2 行）" in huge
     assert "many.yaml：`self_hosted`：共 120,000 台服务器（2 个池），超过" in too_many
     assert "nan.yaml：`discount_rate`：应为有限的数字（不能是 NaN 或无穷大）（第 3 行）" in nan
+    assert "hybrid.yaml：整个文件：`hybrid.servers` 中的 `A100: 1` 不是自有服务器池" in hybrid
+    assert "speed.yaml：整个文件：`speed` 中的 `H100: 2.0` 写法不对" in speed
+    assert "growth.yaml：`growth`：请给出 `arrival_rate`（逐年的倍数）或" in growth
     assert not at.metric
 
 
