@@ -7,6 +7,7 @@ import json
 import sys
 import time
 from collections.abc import Callable, Sequence
+from contextlib import ExitStack
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -163,7 +164,7 @@ def _check_mix(args: argparse.Namespace, varied: list[Any]) -> None:
 
 
 def _mix(con: "Connection", sweep: "Sweep", args: argparse.Namespace) -> list["PointResult"]:
-    from planner.cli.sweep_mix import mix_json, mix_lines, tried_line
+    from planner.cli.sweep_mix import alone_line, mix_json, mix_lines, tried_line
     from planner.service.sweep_mix import cheapest_mix
     from planner.service.sweep_search import parse_target
 
@@ -176,6 +177,7 @@ def _mix(con: "Connection", sweep: "Sweep", args: argparse.Namespace) -> list["P
         target,
         commitment=args.commitment,
         on_tried=lambda p: print(tried_line(p, target, started), file=sys.stderr, flush=True),
+        on_alone=lambda r, met: print(alone_line(r, met, started), file=sys.stderr, flush=True),
     )
     if args.json:
         print(json.dumps(mix_json(mix, args.target), indent=2))
@@ -207,15 +209,19 @@ def _search(
     con: "Connection", sweep: "Sweep", args: argparse.Namespace, varied: list[Any]
 ) -> list["Search"]:
     """One search per combination of the varied keys other than the sized pool's."""
-    from planner.service.sweep_run import run_sweep
+    from planner.service.sweep_run import pricing, run_sweep
     from planner.service.sweep_search import parse_target, smallest
 
     target = parse_target(args.target, args.option)
     others = [(k, v) for k, v in varied if k != args.size]
     started = time.monotonic()
+    # as many counts a round as workers; the workers (or the cluster) start once, for all
+    width = _workers(args.workers)
+    session = ExitStack()
+    price = session.enter_context(pricing(con, sweep, workers=width, cluster=args.cluster))
 
     def evaluate(points: list["Point"]) -> list["PointResult"]:
-        return list(run_sweep(con, sweep, points).results)
+        return list(run_sweep(con, sweep, points, price=price).results)
 
     def tried(r: "PointResult", met: bool) -> None:  # progress: each point the search tries
         wait = target.wait_of(r)
@@ -228,10 +234,13 @@ def _search(
         verdict = "meets" if met else "misses"
         print(f"search: {point}: {shown}, {verdict} ({spent:,.1f} s)", file=sys.stderr)
 
-    return [
-        smallest(sweep.scenario, args.size, target, evaluate, fixed, on_tried=tried)
-        for fixed in _combinations(others)
-    ]
+    with session:
+        return [
+            smallest(
+                sweep.scenario, args.size, target, evaluate, fixed, on_tried=tried, width=width
+            )
+            for fixed in _combinations(others)
+        ]
 
 
 def _combinations(varied: Sequence[tuple[str, Sequence["Value"]]]) -> list["Point"]:

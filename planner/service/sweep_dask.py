@@ -16,16 +16,16 @@ import shutil
 import tempfile
 import threading
 import uuid
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager, suppress
+from collections.abc import Generator, Iterator, Sequence
+from contextlib import ExitStack, contextmanager, suppress
 from pathlib import Path
 
-from distributed import Client, Future, LocalCluster, WorkerPlugin, as_completed, get_worker
+from distributed import Client, LocalCluster, WorkerPlugin, as_completed, get_worker
 
 from planner.core.errors import PlannerError
 from planner.service.sweep_keys import Point
 from planner.service.sweep_point import PointResult, price_point
-from planner.service.sweep_run import Sweep
+from planner.service.sweep_run import Price, Sweep, pack, unpack
 from planner.store import Connection, open_store
 from planner.store.sweeps import copy_price_book
 
@@ -33,28 +33,42 @@ LOCAL = "local"
 """`--cluster local` or `local:N`: a cluster of N worker processes on this machine's loopback."""
 
 
-def dask_computed(
-    con: Connection, sweep: Sweep, todo: Sequence[Point], address: str
-) -> Iterator[PointResult]:
-    """Each point of `todo` priced on the cluster at `address`, in the order they finish."""
-    with _client(address) as client:
-        name = f"planner-sweep-{uuid.uuid4().hex}"
-        client.register_plugin(SweepPlugin(sweep, _price_book(con)), name=name)
-        futures = [client.submit(_price, name, point, pure=False) for point in todo]
-        try:
-            for future in as_completed(futures):
-                yield future.result()
-        except BaseException:  # Ctrl-C, an error, or the caller stopped: that one is told
-            with suppress(Exception):
-                _clean_up(client, futures, name)
-            raise
-        _clean_up(client, futures, name)
+@contextmanager
+def dask_pricing(con: Connection, sweep: Sweep, address: str) -> Iterator[Price]:
+    """A function pricing points on the cluster at `address` (in the order they finish), for
+    as many calls as the block makes: the cluster is reached, and the sweep shipped to its
+    workers, at the first call with points, once; the workers' copies go when the block ends."""
+    with ExitStack() as stack:
+        shipped: list[tuple[Client, str]] = []
+
+        def price(todo: Sequence[Point]) -> Generator[PointResult]:
+            if not todo:
+                return
+            if not shipped:
+                client = stack.enter_context(_client(address))
+                name = f"planner-sweep-{uuid.uuid4().hex}"
+                client.register_plugin(SweepPlugin(pack(sweep), _price_book(con)), name=name)
+                stack.callback(_unregister, client, name)
+                shipped.append((client, name))
+            yield from _priced(*shipped[0], todo)
+
+        yield price
 
 
-def _clean_up(client: Client, futures: "list[Future[PointResult]]", name: str) -> None:
-    """Nothing left to run; the workers' copies of the sweep and price book gone."""
-    client.cancel(futures)
-    client.unregister_worker_plugin(name)
+def _priced(client: Client, name: str, todo: Sequence[Point]) -> Iterator[PointResult]:
+    futures = [client.submit(_price, name, point, pure=False) for point in todo]
+    try:
+        for future in as_completed(futures):
+            yield future.result()
+    finally:  # Ctrl-C, an error, or the caller stopped: nothing of this call left to run
+        with suppress(Exception):
+            client.cancel(futures)
+
+
+def _unregister(client: Client, name: str) -> None:
+    """The workers' copies of the sweep and price book gone."""
+    with suppress(Exception):
+        client.unregister_worker_plugin(name)
 
 
 def parse_cluster(address: str) -> tuple[str, int | None]:
@@ -114,11 +128,12 @@ def _price_book(con: Connection) -> bytes:
 class SweepPlugin(WorkerPlugin):
     """The sweep and a private copy of the price book, set up once on each worker."""
 
-    def __init__(self, sweep: Sweep, book: bytes) -> None:
-        self.sweep = sweep
+    def __init__(self, sweep: bytes, book: bytes) -> None:
+        self.packed = sweep  # `sweep_run.pack`: unpacked once on each worker
         self.book = book
 
     def setup(self, worker: object) -> None:
+        self.sweep = unpack(self.packed)
         self.folder = tempfile.mkdtemp(prefix="planner-sweep-worker-")
         path = Path(self.folder) / "prices.duckdb"
         path.write_bytes(self.book)

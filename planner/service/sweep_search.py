@@ -1,18 +1,24 @@
 """Sizing by search: the fewest servers of one pool meeting a wait target, found by bisection
-over server counts rather than a grid.
+(or, with several workers, k-section) over server counts rather than a grid.
 
 The search assumes the wait falls (or stays) as servers are added: it brackets the answer
 between a count that misses the target and one that meets it (doubling from the scenario's
-count when that misses, up to `GROWTH` times it), then halves the bracket, so it prices about
+count when that misses, up to `GROWTH` times it), then narrows the bracket, so it prices about
 log2(count) points. A count meets the target only if it also starts as many jobs as the
-largest count priced: a cluster too small for the largest gangs would otherwise leave them
-out of its waits and seem to meet any target. Each point goes through
-`planner.service.sweep_run`, so it is stored and a repeated search prices nothing. The
-other pools stay as the scenario has them, and the answer says so.
+bracket's top count: a cluster too small for the largest gangs would otherwise leave them out
+of its waits and seem to meet any target.
+
+Which counts to price next is a pure function of the counts priced so far (`next_step`), so
+the search can price `width` counts at once on as many workers: the next `width` doublings,
+then `width` counts splitting the bracket into `width + 1` parts. Width 1 is plain bisection;
+every width finds the same answer when the verdicts fall in line with the count, in fewer
+rounds for more width. Each point goes through `planner.service.sweep_run`, so it is stored
+and a repeated search prices nothing. The other pools stay as the scenario has them, and the
+answer says so.
 """
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from planner.core.errors import ScenarioError
@@ -27,7 +33,8 @@ GROWTH = 16
 _TARGET = re.compile(r"^\s*([a-z0-9_]+)\s*=\s*([0-9]*\.?[0-9]+)\s*([a-z]*)\s*$")
 
 Evaluate = Callable[[list[Point]], list[PointResult]]
-"""Prices points (stored ones read back) and gives their results in order."""
+"""Prices points (stored ones read back) and gives their results in order; the points of one
+call may be priced side by side."""
 Tried = Callable[[PointResult, bool], None]
 """Told each point the search tries and whether it meets the target."""
 
@@ -63,6 +70,92 @@ class Search:
     """The other pools, held as the scenario has them ('128 x H800')."""
 
 
+# --- which counts to price next: a pure function of what is known --------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """What the search keeps of a priced count."""
+
+    wait_met: bool
+    """Its wait is at most the target."""
+    never_ran: int
+    """Jobs it never started."""
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    counts: tuple[int, ...]
+    """Counts to price next, side by side (empty: the search is over)."""
+    answer: int | None = None
+    """Once over, the fewest servers meeting the target (None: not even the ceiling)."""
+    reference: int | None = None
+    """Jobs never started by the bracket's top count, once bracketed: a count meets the
+    target only if it leaves out no more (None while doubling: the wait alone decides)."""
+
+    def meets(self, seen: Seen) -> bool:
+        return meets(seen, self.reference)
+
+
+def meets(seen: Seen, reference: int | None) -> bool:
+    """Whether a priced count meets the target, given the bracket's top's never-started jobs
+    (None while doubling)."""
+    return seen.wait_met and (reference is None or seen.never_ran <= reference)
+
+
+def ladder(start: int, ceiling: int) -> list[int]:
+    """The counts the search doubles through: start, 2 x start, ... up to the ceiling."""
+    counts = [start]
+    while counts[-1] < ceiling:
+        counts.append(min(counts[-1] * 2, ceiling))
+    return counts
+
+
+def next_step(seen: Mapping[int, Seen], start: int, ceiling: int, width: int = 1) -> Step:
+    """The counts to price next (up to `width`), given those priced so far, or the answer.
+
+    Doubling: the first count of the ladder whose wait meets the target tops the bracket,
+    the count before it (or 0) is its bottom; the next `width` ladder counts not priced are
+    asked for together, so a wide search may price a few above the top. Then k-section."""
+    rungs = ladder(start, ceiling)
+    low = 0
+    for k, n in enumerate(rungs):
+        if n not in seen:
+            return Step(tuple(c for c in rungs[k:] if c not in seen)[:width])
+        if seen[n].wait_met:
+            return _narrowed(seen, low, n, width)
+        low = n
+    return Step((), None)
+
+
+def _narrowed(seen: Mapping[int, Seen], low: int, high: int, width: int) -> Step:
+    """Within a bracket (`low` misses, `high` meets): the counts splitting it not priced yet,
+    or, once all are, the smaller bracket between the first that meets and the one before."""
+    reference = seen[high].never_ran
+    while high - low > 1:
+        inside = sections(low, high, width)
+        missing = tuple(n for n in inside if n not in seen)
+        if missing:
+            return Step(missing, reference=reference)
+        meeting = [n for n in inside if meets(seen[n], reference)]
+        if not meeting:
+            low = inside[-1]
+            continue
+        low = max((n for n in inside if n < meeting[0]), default=low)
+        high = meeting[0]
+    return Step((), high, reference)
+
+
+def sections(low: int, high: int, width: int) -> tuple[int, ...]:
+    """Up to `width` counts strictly between `low` and `high` splitting it into `width + 1`
+    near-equal parts (every count between when there are no more than `width`)."""
+    cuts = {low + (high - low) * j // (width + 1) for j in range(1, width + 1)}
+    return tuple(sorted(cuts - {low}))
+
+
+# --- the search ------------------------------------------------------------------------------
+
+
 def parse_target(text: str, option: str = "self-hosted") -> Target:
     """'p95_wait=1h' (or 30m, 600s, 0.5d; no unit: seconds) read into a Target."""
     match = _TARGET.match(text.lower())
@@ -83,36 +176,27 @@ def smallest(
     fixed: Point = (),
     *,
     on_tried: Tried | None = None,
+    width: int = 1,
 ) -> Search:
-    """The fewest servers of `key`'s pool meeting `target`, the other varied keys at `fixed`."""
+    """The fewest servers of `key`'s pool meeting `target`, the other varied keys at `fixed`;
+    `width` counts priced per call of `evaluate` (the workers it has)."""
     pool = pool_of(scenario, key)
     start = scenario.self_hosted[pool].servers
     ceiling = min(MAX_SERVERS, start * GROWTH)
     tried: dict[int, PointResult] = {}
-
-    def meets(n: int) -> bool:
-        if n not in tried:
-            tried[n] = evaluate([((key, n), *fixed)])[0]
-            _check_option(tried[n], target.option)
-        # the largest count priced is the reference: while doubling it is `n` itself
-        reference = _never_ran(tried[max(tried)], target)
-        met = target.met_by(tried[n]) and _never_ran(tried[n], target) <= reference
-        if on_tried is not None:
-            on_tried(tried[n], met)
-        return met
-
-    low, high = 0, start  # low misses (0 servers serve nothing), high is tried next
-    while not meets(high):
-        if high >= ceiling:
-            return _search(key, None, tried, scenario, pool)
-        low, high = high, min(high * 2, ceiling)
-    while high - low > 1:
-        mid = (low + high) // 2
-        if meets(mid):
-            high = mid
-        else:
-            low = mid
-    return _search(key, tried[high], tried, scenario, pool)
+    seen: dict[int, Seen] = {}
+    step = next_step(seen, start, ceiling, max(1, width))
+    while step.counts:
+        results = evaluate([((key, n), *fixed) for n in step.counts])
+        for n, result in zip(step.counts, results, strict=True):
+            _check_option(result, target.option)
+            tried[n] = result
+            seen[n] = Seen(target.met_by(result), _never_ran(result, target))
+            if on_tried is not None:
+                on_tried(result, step.meets(seen[n]))
+        step = next_step(seen, start, ceiling, max(1, width))
+    answer = None if step.answer is None else tried[step.answer]
+    return _search(key, answer, tried, scenario, pool)
 
 
 def _never_ran(result: PointResult, target: Target) -> int:
