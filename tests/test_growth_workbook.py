@@ -107,6 +107,8 @@ def test_the_workbook_is_live_over_each_years_quantities(report: TcoReport) -> N
     own = book["self-hosted"]
     assert str(own.cell(2, 17).value).startswith("=")  # month 1's cash, a formula
     assert own["E14"].value == "=B14*AC27*HoursPerMonth"  # month 13: year 2's energy
+    replays = {row[1] for row in book["Replay"].iter_rows(min_row=2, values_only=True)}
+    assert {"self-hosted, year 1", "self-hosted, year 2", "hybrid, year 3"} <= replays
     zh = load_workbook(BytesIO(_xlsx(report, "zh")))
     sheet = zh[zh.sheetnames[1]]
     cells = [str(c.value) for row in sheet.iter_rows() for c in row if c.value]

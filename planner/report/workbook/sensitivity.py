@@ -23,7 +23,8 @@ sheet's and the first cloud option's):
 so the saving moves only in the months the servers are in service). Server life and FX are
 the model's values, not live: a life moves the whole depreciation schedule (in whole months
 or years), FX moves server and cloud prices together; so are every driver of a scenario
-whose workbook shows another horizon than the first, or was saved without its inputs.
+whose workbook shows another horizon than the first, or was saved without its inputs, or
+grows its demand (the model's tornado is year 1's; the sheets price every year's).
 """
 
 from collections.abc import Callable, Sequence

@@ -63,20 +63,26 @@ def notes_sheet(book: Book, sheet: Worksheet, notes: Sequence[str]) -> None:
 
 
 def replay_sheet(book: Book, sheet: Worksheet, reports: Sequence[Named]) -> None:
-    """Each owned option's replay: jobs, utilization, waits and why jobs waited."""
+    """Each owned option's replay: jobs, utilization, waits and why jobs waited (with growing
+    demand, each year's replay)."""
     lang, cur = book.lang, book.currency
     r = 1
     keys = ("scenario", "option", "item", "value")
     header(sheet, r, [text(f"report.wb.replay.{k}", lang) for k in keys])
     sheet.freeze_panes = "A2"
     for name, report in reports:
-        for owned in report.inputs.owned if report.inputs else ():
+        years = report.inputs.by_year() if report.inputs else ()
+        owned_by_year = [(k, o) for k, year in enumerate(years, start=1) for o in year.owned]
+        for year, owned in owned_by_year:
             if owned.replay is None:
                 continue
+            option = option_label(owned.name, lang)
+            if len(years) > 1:
+                option = text("report.wb.in.year_tag", lang, name=option, year=year)
             for label, value, kind in _facts(owned.replay, lang):
                 r += 1
                 put_text(sheet.cell(r, 1), name)
-                put_text(sheet.cell(r, 2), option_label(owned.name, lang))
+                put_text(sheet.cell(r, 2), option)
                 put_text(sheet.cell(r, 3), label)
                 put(sheet.cell(r, 4), value, kind, cur)
     if r == 1:
