@@ -402,3 +402,36 @@ def test_hybrid_servers_speed_and_growth_refusals_are_worded_in_chinese() -> Non
     assert "hybrid.servers: 'A100: 1' is not a self-hosted pool" in str(hybrid)
     assert "speed 'H100: 2.0': write 'FAST/SLOW: factor > 0'" in str(speed)
     assert "give `arrival_rate` (per year) or `arrival_rate_per_year`, not both" in str(growth)
+
+
+VOLCANO_QUEUES = (
+    "apiVersion: scheduling.volcano.sh/v1beta1\nkind: Queue\nmetadata: {name: a}\n"
+    "spec: {capability: {nvidia.com/gpu: 2}, guarantee: {resource: {nvidia.com/gpu: 4}}}\n"
+)
+KUEUE_QUEUES = (
+    "kind: ResourceFlavor\nmetadata: {name: f}\n---\nkind: ResourceFlavor\nmetadata: {name: f}\n"
+    "---\nkind: ClusterQueue\nmetadata: {name: cq}\nspec: {}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "read", "expected"),
+    [
+        (
+            VOLCANO_QUEUES,
+            read_volcano,
+            "q.yaml：`queues.0`：队列 `a`：`guarantee` 超过了 `capability`",
+        ),
+        (KUEUE_QUEUES, read_kueue, "q.yaml：整个文件：ResourceFlavor 名称 `f` 用了两次"),
+    ],
+)
+def test_kueue_and_volcano_queue_checks_are_worded_in_chinese(
+    tmp_path: Path, text: str, read: Callable[[Path], object], expected: str
+) -> None:
+    path = tmp_path / "q.yaml"
+    path.write_text(text)
+    with pytest.raises(PlannerError) as caught:
+        read(path)
+
+    assert chinese(caught.value).startswith(expected)
+    assert error_text(caught.value, "en") == str(caught.value)

@@ -11,7 +11,7 @@ from typing import Annotated, Literal, Self
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from planner.core.config import Node, NodePool, Whole, check_node_total
-from planner.core.errors import ScenarioError
+from planner.core.errors import CodedValueError, ScenarioError
 from planner.engine.calibration import CalibrationSpec
 from planner.engine.cluster import Placement
 from planner.engine.colocation import Colocation
@@ -173,26 +173,44 @@ class QueuesSpec(_Config):
         for owner, quotas in owners:
             for quota in quotas:
                 if quota.flavor not in flavors:
-                    raise ValueError(f"{owner}: unknown flavor '{quota.flavor}'")
+                    raise CodedValueError(
+                        f"{owner}: unknown flavor '{quota.flavor}'",
+                        "kueue_unknown_flavor",
+                        owner=owner,
+                        flavor=quota.flavor,
+                    )
         for local, target in self.local_queues.items():
             if target not in queues:
-                raise ValueError(f"local queue '{local}' points to unknown ClusterQueue '{target}'")
+                raise CodedValueError(
+                    f"local queue '{local}' points to unknown ClusterQueue '{target}'",
+                    "kueue_local_unknown",
+                    local=local,
+                    target=target,
+                )
         if self.default_cluster_queue and self.default_cluster_queue not in queues:
-            raise ValueError(
-                f"default_cluster_queue '{self.default_cluster_queue}' is not a ClusterQueue"
+            raise CodedValueError(
+                f"default_cluster_queue '{self.default_cluster_queue}' is not a ClusterQueue",
+                "kueue_default_unknown",
+                queue=self.default_cluster_queue,
             )
         cohort_names = {c.name for c in self.cohorts} | {c.parent for c in self.cohorts if c.parent}
         cohort_names |= {q.cohort for q in self.cluster_queues if q.cohort}
         clash = sorted(cohort_names & queues)
         if clash:
-            raise ValueError(f"'{clash[0]}' names both a cohort and a ClusterQueue")
+            raise CodedValueError(
+                f"'{clash[0]}' names both a cohort and a ClusterQueue",
+                "kueue_cohort_clash",
+                name=clash[0],
+            )
         cohorts = {c.name: c.parent for c in self.cohorts}
         for name, first_parent in cohorts.items():
             seen = {name}
             parent = first_parent
             while parent:
                 if parent in seen:
-                    raise ValueError(f"cohort '{name}' is its own ancestor")
+                    raise CodedValueError(
+                        f"cohort '{name}' is its own ancestor", "kueue_cohort_cycle", name=name
+                    )
                 seen.add(parent)
                 parent = cohorts.get(parent)
         return self
@@ -260,7 +278,9 @@ def _unique(what: str, names: list[str]) -> None:
     seen: set[str] = set()
     for name in names:
         if name in seen:
-            raise ValueError(f"{what} name '{name}' is used twice")
+            raise CodedValueError(
+                f"{what} name '{name}' is used twice", "name_used_twice", what=what, name=name
+            )
         seen.add(name)
 
 

@@ -34,6 +34,8 @@ from typing import Annotated, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from planner.core.errors import CodedValueError
+
 Plugin = Literal["proportion", "capacity"]
 Vector = dict[str, float]
 """GPUs by GPU type ("" = any type)."""
@@ -73,7 +75,11 @@ class VolcanoQueueSpec(_Config):
     def _guarantee_within_capability(self) -> Self:
         for gpu_type, cap in self.capability.items():
             if self.guarantee.get(gpu_type, 0.0) > cap:
-                raise ValueError(f"queue '{self.name}': guarantee exceeds capability")
+                raise CodedValueError(
+                    f"queue '{self.name}': guarantee exceeds capability",
+                    "volcano_guarantee_over",
+                    queue=self.name,
+                )
         return self
 
     def mentions(self) -> set[str]:
@@ -104,24 +110,40 @@ class VolcanoSpec(_Config):
     def _consistent(self) -> Self:
         names = [q.name for q in self.queues]
         if len(names) != len(set(names)):
-            raise ValueError("a Volcano queue name is used twice")
+            raise CodedValueError("a Volcano queue name is used twice", "volcano_name_twice")
         if ROOT in names:
-            raise ValueError("'root' is Volcano's root queue, sized from the cluster")
+            raise CodedValueError(
+                "'root' is Volcano's root queue, sized from the cluster", "volcano_root_named"
+            )
         if self.any_gpu_type and any(q.mentions() - {""} for q in self.queues):
-            raise ValueError('give GPUs either for any type ("") or per GPU type, not both')
+            raise CodedValueError(
+                'give GPUs either for any type ("") or per GPU type, not both',
+                "volcano_gpu_types_mixed",
+            )
         parents = set(self.hierarchy.values()) - {ROOT}
         for queue in self.queues:
             if queue.parent not in (None, ROOT, *names):
-                raise ValueError(f"queue '{queue.name}': unknown parent '{queue.parent}'")
+                raise CodedValueError(
+                    f"queue '{queue.name}': unknown parent '{queue.parent}'",
+                    "volcano_unknown_parent",
+                    queue=queue.name,
+                    parent=queue.parent,
+                )
         _no_cycle({q.name: q.parent for q in self.queues if q.parent})
         targets = list(self.local_queues.values())
         if "default_queue" in self.model_fields_set and self.default_queue:
             targets.append(self.default_queue)
         for target in targets:
             if target not in names:
-                raise ValueError(f"'{target}' is not a Volcano queue")
+                raise CodedValueError(
+                    f"'{target}' is not a Volcano queue", "volcano_not_a_queue", target=target
+                )
             if target in parents:
-                raise ValueError(f"'{target}' has child queues; only leaf queues take jobs")
+                raise CodedValueError(
+                    f"'{target}' has child queues; only leaf queues take jobs",
+                    "volcano_not_leaf",
+                    target=target,
+                )
         self._children_within_parents()
         return self
 
@@ -136,8 +158,12 @@ class VolcanoSpec(_Config):
                 for gpu_type in {t for c in children for t in getattr(c, field)}:
                     below = sum(getattr(c, field).get(gpu_type, 0.0) for c in children)
                     if below > own.get(gpu_type, 0.0) + _EPSILON:
-                        raise ValueError(
-                            f"queue '{name}': its children's {field} ({below:g}) exceeds its own"
+                        raise CodedValueError(
+                            f"queue '{name}': its children's {field} ({below:g}) exceeds its own",
+                            "volcano_children_over",
+                            queue=name,
+                            field=field,
+                            below=f"{below:g}",
                         )
 
     @property
@@ -159,7 +185,9 @@ def _no_cycle(parent: Mapping[str, str]) -> None:
         seen, node = {name}, parent[name]
         while node in parent:
             if node in seen:
-                raise ValueError(f"queue '{name}' is its own ancestor")
+                raise CodedValueError(
+                    f"queue '{name}' is its own ancestor", "volcano_cycle", queue=name
+                )
             seen.add(node)
             node = parent[node]
 

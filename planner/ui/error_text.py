@@ -78,6 +78,8 @@ def _problem_message(problem: Problem) -> str:
     if template is None:
         return problem.message
     context = {k: _number(v) for k, v in problem.context.items()}
+    if "what" in context:
+        context["what"] = _spaced(ZH.get(f"what.{context['what']}", str(context["what"])))
     if "expected" in context:  # pydantic's "'a', 'b' or 'c'"
         context["expected"] = str(context["expected"]).replace(" or ", _LIST).replace(", ", _LIST)
     return _filled(template, context, problem.message)

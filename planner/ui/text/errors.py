@@ -103,6 +103,24 @@ ZH: dict[str, str] = {
         "请给出 `arrival_rate`（逐年的倍数）或 `arrival_rate_per_year`（每年复合的倍数）之一，"
         "不能两者都给"
     ),
+    # Kueue and Volcano queues (planner/engine/scenario.py, volcano.py)
+    "problem.kueue_unknown_flavor": "`{owner}`：未知的 ResourceFlavor `{flavor}`",
+    "problem.kueue_local_unknown": "LocalQueue `{local}` 指向不存在的 ClusterQueue `{target}`",
+    "problem.kueue_default_unknown": "`default_cluster_queue` 的 `{queue}` 不是 ClusterQueue",
+    "problem.kueue_cohort_clash": "`{name}` 既是 cohort 的名称又是 ClusterQueue 的名称",
+    "problem.kueue_cohort_cycle": "cohort `{name}` 是它自己的上级",
+    "problem.name_used_twice": "{what}名称 `{name}` 用了两次",
+    "problem.volcano_guarantee_over": "队列 `{queue}`：`guarantee` 超过了 `capability`",
+    "problem.volcano_name_twice": "有一个 Volcano 队列名称用了两次",
+    "problem.volcano_root_named": "`root` 是 Volcano 的根队列，其大小由集群决定",
+    "problem.volcano_gpu_types_mixed": ('请按任意类型（""）或按 GPU 型号给出 GPU 数，不能两者混用'),
+    "problem.volcano_unknown_parent": "队列 `{queue}`：未知的上级队列 `{parent}`",
+    "problem.volcano_not_a_queue": "`{target}` 不是 Volcano 队列",
+    "problem.volcano_not_leaf": "`{target}` 有子队列；只有叶子队列接收作业",
+    "problem.volcano_children_over": (
+        "队列 `{queue}`：子队列的 `{field}` 之和（{below}）超过了它自己的"
+    ),
+    "problem.volcano_cycle": "队列 `{queue}` 是它自己的上级",
     # job history and node list files (planner/ingest)
     "header_too_long": (
         "{file}：第一行（表头）超过 {limit}；作业历史的表头列出列名远用不了这么长：是否选错了文件？"
@@ -236,4 +254,7 @@ ZH: dict[str, str] = {
     # the kinds of file a message names ("what"); a kind not listed is shown as it is
     "what.scenario": "场景",
     "what.TCO scenario": "TCO 场景",
+    "what.flavor": "ResourceFlavor",
+    "what.cohort or ClusterQueue": "cohort 或 ClusterQueue",
+    "what.sharing gpu_type": "GPU 共享（`sharing`）的 `gpu_type`",
 }
