@@ -212,12 +212,13 @@ SAMPLE = ROOT / "data" / "scenarios" / "sample-tco.yaml"
 
 
 @pytest.fixture(scope="module")
-def sample_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
-    """`planner sweep --target p95_wait=1h --mix --json` on the bundled sample, once."""
+def sample_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any], str]:
+    """`planner sweep --target p95_wait=1h --mix --json` on the bundled sample, once: the
+    database, the JSON printed and the progress on stderr."""
     folder = tmp_path_factory.mktemp("sample-mix")
     db = folder / "planner.duckdb"
-    printed = io.StringIO()
-    with contextlib.redirect_stdout(printed):
+    printed, progress = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(progress):
         code = main(
             [
                 *("sweep", "--db", str(db), "--scenario", str(SAMPLE)),
@@ -225,13 +226,13 @@ def sample_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str
             ]
         )
     assert code == 0
-    return db, json.loads(printed.getvalue())
+    return db, json.loads(printed.getvalue()), progress.getvalue()
 
 
 def test_on_the_sample_the_answer_is_the_cheapest_meeting_count_tried(
-    sample_run: tuple[Path, dict[str, Any]],
+    sample_run: tuple[Path, dict[str, Any], str],
 ) -> None:
-    _, found = sample_run
+    _, found, progress = sample_run
     meeting = [p for p in found["frontier"] if p["meets"]]
     answer = found["answer"]
 
@@ -241,14 +242,19 @@ def test_on_the_sample_the_answer_is_the_cheapest_meeting_count_tried(
     counts = [p["servers"] for p in found["frontier"]]
     assert counts[:2] == [0, 1]  # the hybrid keeps H800 servers: 0 A100 is a mix
     assert answer["point"]["hybrid.servers.A100"] == answer["servers"]
+    assert "owning alone: servers=128: meets" in progress
+    assert "owning alone: servers=127: misses" in progress  # its gangs need all 128
+    assert (
+        f"mix: {answer['servers']} servers, {answer['committed_gpus']} GPUs committed" in progress
+    )
 
 
 def test_on_the_sample_planner_tco_prices_the_mix_as_the_search_did_and_no_commitment_is_cheaper(
-    sample_run: tuple[Path, dict[str, Any]], tmp_path: Path
+    sample_run: tuple[Path, dict[str, Any], str], tmp_path: Path
 ) -> None:
     """The answer written as a scenario, priced by `planner tco`; then with one committed GPU
     fewer and one more, priced the same way: neither is cheaper."""
-    db, found = sample_run
+    db, found, _ = sample_run
     answer = found["answer"]
     totals = {}
     for c in {

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from planner.service.sweep_mix import Mix, MixPoint
+    from planner.service.sweep_point import PointResult
     from planner.service.sweep_search import Target
 
 HEADER = (
@@ -35,6 +36,13 @@ def tried_line(point: "MixPoint", target: "Target", started: float) -> str:
         f"mix: {point.servers} servers, {point.committed_gpus} GPUs committed: {shown}, "
         f"{point.total:,.0f} {point.result.currency}, {verdict} ({spent:,.1f} s)"
     )
+
+
+def alone_line(result: "PointResult", met: bool, started: float) -> str:
+    """Progress: one count owning alone tried (the mix's ceiling)."""
+    point = " ".join(f"{k}={v}" for k, v in result.point)
+    verdict = "meets" if met else "misses"
+    return f"owning alone: {point}: {verdict} ({time.monotonic() - started:,.1f} s)"
 
 
 def held(mix: "Mix") -> list[str]:

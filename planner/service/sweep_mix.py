@@ -44,6 +44,7 @@ from planner.service.sweep_keys import Point, Value, apply, pool_of
 from planner.service.sweep_point import OptionResult, PointResult
 from planner.service.sweep_run import Sweep, point_key, run_sweep, sweep_key
 from planner.service.sweep_search import Search, Target, smallest
+from planner.service.sweep_search import Tried as AloneTried
 from planner.service.tco_run import tco_of_jobs
 from planner.store import Connection
 from planner.store.sweep_inputs import load_inputs, save_inputs
@@ -133,7 +134,11 @@ def mix_terms(scenario: TcoScenario, key: str, commitment: str | None = None) ->
     data["cloud"] = [*data.get("cloud", []), _on_demand(burst, name)]
     data["hybrid"]["cloud"] = name
     spot = next(
-        (c.label() for c in scenario.cloud if c.pricing_model == "spot" and c.gpu == burst.gpu),
+        (
+            c.label()
+            for c in scenario.cloud
+            if c.pricing_model == "spot" and c.gpu.upper() == burst.gpu.upper()
+        ),
         None,
     )
     return MixTerms(
@@ -177,14 +182,17 @@ def cheapest_mix(
     *,
     commitment: str | None = None,
     on_tried: Tried | None = None,
+    on_alone: AloneTried | None = None,
 ) -> Mix:
-    """The cheapest mix of `key`'s pool meeting `target` (see the module's docstring)."""
+    """The cheapest mix of `key`'s pool meeting `target` (see the module's docstring);
+    `on_alone` is told each count owning alone tries, `on_tried` each mix."""
     terms = mix_terms(sweep.scenario, key, commitment)
     alone = smallest(
         sweep.scenario,
         key,
         Target(target.stat, target.seconds, "self-hosted"),
         lambda points: list(run_sweep(con, sweep, points).results),
+        on_tried=on_alone,
     )
     ceiling = alone.ceiling if alone.answer is None else int(str(alone.answer.point[0][1]))
     pricer = _Pricer(con, Sweep(terms.scenario, sweep.jobs, sweep.trace_id, sweep.today), terms)
