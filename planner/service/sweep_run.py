@@ -5,9 +5,10 @@ A point's key hashes the scenario, the trace id, the price book, the date and th
 values, so a re-run of the same sweep computes nothing, a changed price or scenario computes
 everything again, and an interrupted run (Ctrl-C) keeps every point it finished. Workers are
 processes forked from a fork server (never from this process, where DuckDB runs threads); each
-receives the scenario and the jobs once (not once per point) and opens its own copy of the
-price book, since DuckDB lets one process at a time use the database file. They run the same
-`price_point`, so their results equal one worker's exactly.
+receives the scenario and the jobs once (not once per point, nor once per call: `pricing`
+keeps the workers for a search's rounds) and opens its own copy of the price book, since
+DuckDB lets one process at a time use the database file. They run the same `price_point`, so
+their results equal one worker's exactly.
 """
 
 import hashlib

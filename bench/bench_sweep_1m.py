@@ -1,0 +1,212 @@
+"""Sweep throughput at scale: 32 points of a 1,000,000-job synthetic trace with 1 and 2 local
+workers and on the Dask engine (`--cluster local:2`), as a table; peak memory per worker.
+
+Usage: python bench/bench_sweep_1m.py [--jobs 1000000] [--points 32] [--dask-workers 2]
+       python bench/bench_sweep_1m.py --jobs 100000 --points 8      (a smaller, quicker run)
+
+The trace, scenario and points are bench/bench_sweep.py's (synthetic philly, a V100 pool at
+4, 8, 12, ... servers against a cloud V100). Each run prices every point on its own copy of
+the database, so nothing is read back. Timed: the sweep call, workers' start and the trace's
+shipping included; the Dask cluster's own start is timed apart (a real cluster is started
+once and reused). Peak RSS: the peak (VmHWM) of each process this one started, sampled while
+the sweep runs; the largest `workers` of them are the workers (each holds the trace and a
+replay). Also printed: what each worker pays once (the sweep packed, shipped and unpacked)
+and per point (its result pickled, stored), against a point's replay. Prints; asserts nothing.
+"""
+
+import argparse
+import os
+import pickle
+import resource
+import shutil
+import tempfile
+import threading
+import time
+from contextlib import suppress
+from dataclasses import dataclass
+from pathlib import Path
+
+import psutil
+from bench_sweep import prepared
+
+from planner.service.sweep_dask import local_cluster
+from planner.service.sweep_keys import Point
+from planner.service.sweep_run import Sweep, pack, run_sweep, unpack
+from planner.store import connect
+
+
+@dataclass
+class Run:
+    name: str
+    workers: int
+    seconds: float
+    results: tuple[object, ...]
+    peaks_mb: list[float]
+    """Peak RSS of the workers, largest first (1 worker: this process)."""
+    cpu_s: float
+    """CPU seconds of the workers (1 worker: this process)."""
+    finished: list[float]
+    """Seconds from the start at which each point was stored."""
+
+
+class Peaks:
+    """Samples the peak RSS (VmHWM) of every process descended from this one until stopped."""
+
+    def __init__(self) -> None:
+        self.peaks: dict[int, float] = {}
+        self.cpu: dict[int, float] = {}
+        """CPU seconds of each process, as last sampled."""
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._sample, daemon=True)
+
+    def __enter__(self) -> "Peaks":
+        self.thread.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.done.set()
+        self.thread.join()
+
+    def _sample(self) -> None:
+        while not self.done.wait(0.2):
+            for child in psutil.Process().children(recursive=True):
+                peak = _vm_hwm_mb(child.pid)
+                if peak is not None:
+                    self.peaks[child.pid] = max(peak, self.peaks.get(child.pid, 0.0))
+                with suppress(psutil.Error):
+                    times = child.cpu_times()
+                    self.cpu[child.pid] = times.user + times.system
+
+    def largest(self, count: int) -> list[float]:
+        return sorted(self.peaks.values(), reverse=True)[:count]
+
+    def cpu_of_largest(self, count: int) -> float:
+        pids = sorted(self.peaks, key=self.peaks.__getitem__, reverse=True)[:count]
+        return sum(self.cpu.get(pid, 0.0) for pid in pids)
+
+
+def _vm_hwm_mb(pid: int) -> float | None:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return None
+    line = next((x for x in status.splitlines() if x.startswith("VmHWM:")), None)
+    return None if line is None else int(line.split()[1]) / 1024
+
+
+def _own_peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _own_cpu_s() -> float:
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    return own.ru_utime + own.ru_stime
+
+
+def timed_run(
+    name: str, count: int, base: Path, sweep: Sweep, points: list[Point], **how: object
+) -> Run:
+    """A sweep of every point on a fresh copy of the database, on `count` workers."""
+    copy = base.with_name(f"{name.replace(' ', '-').replace(':', '')}.duckdb")
+    shutil.copyfile(base, copy)
+    finished: list[float] = []
+    with connect(copy) as con, Peaks() as peaks:
+        started, cpu = time.perf_counter(), _own_cpu_s()
+        outcome = run_sweep(
+            con,
+            sweep,
+            points,
+            on_point=lambda done, total: finished.append(time.perf_counter() - started),
+            **how,  # type: ignore[arg-type]
+        )
+        spent, cpu = time.perf_counter() - started, _own_cpu_s() - cpu
+    if count == 1 and "cluster" not in how:
+        return Run(name, 1, spent, outcome.results, [_own_peak_mb()], cpu, finished)
+    found = peaks.largest(count)
+    return Run(name, count, spent, outcome.results, found, peaks.cpu_of_largest(count), finished)
+
+
+def balanced_bound(one: Run, workers: int) -> float:
+    """The wall time `workers` workers would take with no overhead at all: the 1-worker run's
+    point times dealt in order to whichever worker is free first (as the pool does)."""
+    times = [b - a for a, b in zip([0.0, *one.finished], one.finished, strict=False)]
+    free = [0.0] * workers
+    for t in times:
+        k = free.index(min(free))
+        free[k] += t
+    return max(free)
+
+
+def fixed_costs(sweep: Sweep, one: Run, points: int) -> list[str]:
+    """What a worker pays once and per point, against a point's replay (from the 1-worker run)."""
+    started = time.perf_counter()
+    packed = pack(sweep)
+    packing = time.perf_counter() - started
+    started = time.perf_counter()
+    unpack(packed)
+    unpacking = time.perf_counter() - started
+    result = pickle.dumps(one.results[0])
+    per_point = one.seconds / points
+    return [
+        f"a point (1 worker, stored included): {per_point:,.1f} s",
+        f"once per sweep: pack the sweep {packing:,.2f} s ({len(packed) / 1e6:,.1f} MB); "
+        f"once per worker: unpack it {unpacking:,.2f} s = {unpacking / per_point:.1%} of a point",
+        f"per point: a result pickles to {len(result):,} bytes (a point read back; a computed "
+        "one also carries its inputs, about 2 KB)",
+    ]
+
+
+def table(runs: list[Run], points: int) -> list[str]:
+    head = ("engine", "workers", "seconds", "points/s", "x of 1", "CPU s", "peak RSS/worker MB")
+    rows = [head] + [
+        (
+            run.name,
+            str(run.workers),
+            f"{run.seconds:,.1f}",
+            f"{points / run.seconds:.4f}",
+            f"{runs[0].seconds / run.seconds:.2f}",
+            f"{run.cpu_s:,.1f}",
+            " ".join(f"{p:,.0f}" for p in run.peaks_mb),
+        )
+        for run in runs
+    ]
+    widths = [max(len(r[k]) for r in rows) for k in range(len(head))]
+    lines = ["  ".join(c.rjust(w) for c, w in zip(r, widths, strict=True)) for r in rows]
+    same = all(run.results == runs[0].results for run in runs)
+    bound = balanced_bound(runs[0], 2)
+    return [
+        *lines,
+        f"every run's results equal the 1-worker run's: {same}",
+        f"2 workers with no overhead, the points dealt as the pool deals them: {bound:,.1f} s "
+        f"= x{runs[0].seconds / bound:.2f} of 1 (the rest of the gap is overhead or load)",
+    ]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--jobs", type=int, default=1_000_000)
+    parser.add_argument("--points", type=int, default=32)
+    parser.add_argument("--dask-workers", type=int, default=2)
+    parser.add_argument("--no-dask", action="store_true", help="local workers only")
+    args = parser.parse_args()
+    print(f"cores: {os.cpu_count()}, load average before: {os.getloadavg()[0]:.1f}")
+    with tempfile.TemporaryDirectory(prefix="bench-sweep-1m-") as folder:
+        base, sweep, points = prepared(Path(folder), args.jobs, args.points)
+        runs = [timed_run(f"local {w}", w, base, sweep, points, workers=w) for w in (1, 2)]
+        if not args.no_dask:
+            started = time.perf_counter()
+            with local_cluster(args.dask_workers) as cluster:
+                print(f"Dask LocalCluster started in {time.perf_counter() - started:,.1f} s")
+                address = cluster.scheduler_address
+                name = f"dask local:{args.dask_workers}"
+                runs.append(
+                    timed_run(name, args.dask_workers, base, sweep, points, cluster=address)
+                )
+        print(f"\n{args.jobs:,} jobs x {args.points} points")
+        print("\n".join(table(runs, args.points)))
+        print("\n".join(fixed_costs(sweep, runs[0], args.points)))
+    print(f"load average after: {os.getloadavg()[0]:.1f} (1 min), {os.getloadavg()[1]:.1f} (5 min)")
+
+
+if __name__ == "__main__":
+    main()
