@@ -5,7 +5,9 @@ an assumption on Assumptions moves NPV as the model predicts from each year's in
 
 Case: two A100 servers owned (a 2-month lead time bridged in the cloud), a hybrid keeping one
 and bursting, and renting at 2.00 a GPU-hour, over 2.5 years of a day of 8-GPU jobs growing
-x1, x2, x3 a year (year 3 a half year). One LibreOffice run recalculates both workbooks.
+x1, x2, x3 a year (year 3 a half year); and the workbook tests' mix (spot, CPU instances,
+storage, egress, an overflowed reservation, bursts) doubling in year 2. One LibreOffice run
+recalculates every workbook.
 """
 
 import json
@@ -17,6 +19,7 @@ import pytest
 from openpyxl import load_workbook
 from openpyxl.workbook.workbook import Workbook
 
+from planner.core.file_access import LOCAL_FILES
 from planner.core.model import Job
 from planner.core.serialize import from_json, to_json
 from planner.cost import finance, tco
@@ -29,10 +32,11 @@ from planner.report.model import build_report
 from planner.report.workbook.owned import ROW, VALUE_COLUMN
 from planner.report.workbook.rented import COL as CLOUD_COL
 from planner.report.workbook.rented import ROWS as CLOUD_ROW
-from planner.service.tco_run import tco_of_jobs
+from planner.service.tco_run import run_tco, tco_of_jobs
 from planner.store import open_store
 from tests.libreoffice import recalculate
 from tests.test_workbook_formulas import _changed
+from tests.workbook_cases import MIXED, MIXED_TRACE
 
 TODAY = date(2026, 6, 1)
 CENT = 0.005
@@ -60,17 +64,36 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> TcoReport:
     return from_json(TcoReport, json.loads(json.dumps(to_json(found))))
 
 
+@pytest.fixture(scope="module")
+def mixed(tmp_path_factory: pytest.TempPathFactory) -> TcoReport:
+    """The workbook tests' mix (spot with storage, egress and CPU instances, a reservation the
+    demand overflows, a hybrid bursting to it) over 2 years, its demand doubling in year 2."""
+    folder = tmp_path_factory.mktemp("mixed")
+    trace = folder / "mixed.csv"
+    trace.write_text(MIXED_TRACE)
+    grown = {**MIXED, "horizons_years": [2], "growth": {"arrival_rate": [1, 2], "seed": 3}}
+    con = open_store(folder / "planner.duckdb")
+    try:
+        found = run_tco(
+            con, TcoScenario.model_validate(grown), files=LOCAL_FILES, trace=str(trace), today=TODAY
+        )
+    finally:
+        con.close()
+    return from_json(TcoReport, json.loads(json.dumps(to_json(found))))
+
+
 def _xlsx(report: TcoReport, lang: str = "en") -> bytes:
     return write_xlsx(build_report([("grown", report)], 0, lang, TODAY))  # type: ignore[arg-type]
 
 
 @pytest.fixture(scope="module")
 def recalculated(
-    report: TcoReport, tmp_path_factory: pytest.TempPathFactory
+    report: TcoReport, mixed: TcoReport, tmp_path_factory: pytest.TempPathFactory
 ) -> dict[str, Workbook]:
     folder = tmp_path_factory.mktemp("xlsx")
     data = _xlsx(report)
     files = {"grown": data, "changed": _changed(data, {"Tariff": 0.25, "Servers_A100": 3})}
+    files["mixed"] = _xlsx(mixed)
     paths = []
     for name, content in files.items():
         path = folder / f"{name}.xlsx"
@@ -84,8 +107,8 @@ def _number(value: object) -> float:
     return float(value)
 
 
-def _column(book: Workbook, sheet: str, column: int) -> list[float]:
-    return [_number(book[sheet].cell(r, column).value) for r in range(2, MONTHS + 2)]
+def _column(book: Workbook, sheet: str, column: int, months: int = MONTHS) -> list[float]:
+    return [_number(book[sheet].cell(r, column).value) for r in range(2, months + 2)]
 
 
 def test_the_report_carries_each_later_years_quantities(report: TcoReport) -> None:
@@ -135,9 +158,25 @@ def test_every_total_and_npv_recalculates_to_the_models_cent(
     assert rent[24] == pytest.approx(3 * rent[0], abs=CENT)
 
 
-def _check_option(book: Workbook, o: OptionReport, *, owned: bool) -> None:
+def test_a_committed_spot_and_bursting_mix_recalculates_too(
+    mixed: TcoReport, recalculated: dict[str, Workbook]
+) -> None:
+    """Each year's spot re-runs, CPU instances, storage, egress, the reservation's demand
+    levels (Y2_Cloud_2_LevelHours1, ...) and the hybrid's burst bill, priced month by month."""
+    book = recalculated["mixed"]
+    horizon = mixed.horizons[0]
+    for o in horizon.options:
+        _check_option(book, o, owned=o.name in {"self-hosted", "hybrid"}, months=24)
+    for k, c in enumerate(horizon.comparisons):
+        assert book["Comparison"].cell(4 + k, 2).value == pytest.approx(c.npv_of_buying, abs=CENT)
+    reserved = _column(book, "reserved", CLOUD_COL["overflow"], 24)
+    assert reserved[12] > reserved[11] > 0  # year 2 overflows the same reservation more
+
+
+def _check_option(book: Workbook, o: OptionReport, *, owned: bool, months: int = MONTHS) -> None:
     cash_column = 17 if owned else CLOUD_COL["cash"]
-    assert _column(book, o.name, cash_column) == pytest.approx(list(o.monthly_cash), abs=CENT)
+    cash = _column(book, o.name, cash_column, months)
+    assert cash == pytest.approx(list(o.monthly_cash), abs=CENT)
     sheet = book[o.name]
     rows = ROW if owned else CLOUD_ROW
     assert sheet.cell(rows["total_pnl"], VALUE_COLUMN).value == pytest.approx(o.total, abs=CENT)
