@@ -82,10 +82,15 @@ def run_share_in_window(result: ReplayResult, start_s: float, end_s: float) -> l
     shares: list[float] = []
     segments = result.segments
     for i, (start, end) in enumerate(zip(result.start_s, result.end_s, strict=True)):
-        runs = [(a, b) for a, b, _ in segments.get(i, ())]
-        if start is not None and end is not None:
-            runs.append((start, end))
-        shares.append(_share_inside(runs, start_s, end_s))
+        if i in segments or start is None or end is None:
+            runs = [(a, b) for a, b, _ in segments.get(i, ())]
+            if start is not None and end is not None:
+                runs.append((start, end))
+            shares.append(_share_inside(runs, start_s, end_s))
+        elif start_s <= start and end <= end_s:  # the common case: one run, inside
+            shares.append(1.0)
+        else:
+            shares.append(_share_inside(((start, end),), start_s, end_s))
     return shares
 
 
