@@ -53,7 +53,7 @@ examples:
   planner sweep --scenario data/scenarios/sample-tco.yaml --vary servers=1,2,4,8 \\
       --vary placement=best-fit,spread --workers 2 --out sweep.parquet
   planner sweep --scenario data/scenarios/sample-tco.yaml --target p95_wait=1h
-  planner sweep --scenario data/scenarios/sample-tco.yaml --target p95_wait=1h --mix \
+  planner sweep --scenario data/scenarios/sample-tco.yaml --target p95_wait=1h --mix \\
       --size servers.H800 --json
 """
 
