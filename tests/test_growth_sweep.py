@@ -26,6 +26,7 @@ def test_a_list_key_takes_one_bracketed_list_per_point() -> None:
     assert [grown.growth.factor(k) for k in (1, 2, 3, 4)] == [1.0, 2.0, 4.0, 4.0]
     assert parse_vary(["growth.time_warp=[1,2]"], BASE) == [("growth.time_warp", [(1, 2)])]
     assert shown((1, 1.5)) == "[1,1.5]"
+    assert shown([1, 2]) == "[1,2]"  # as read back from a stored point's JSON
     assert is_list_key(BASE, "growth.arrival_rate")
     assert not is_list_key(BASE, "growth.arrival_rate_per_year")
     assert not is_list_key(BASE, "servers")

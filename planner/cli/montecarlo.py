@@ -160,8 +160,10 @@ def _sweep(args: argparse.Namespace, read_options: ReadOptions, settings: "McSet
 
 def report_lines(r: "McReport", *, notes: bool = True) -> list[str]:
     """Per horizon: each option's NPV of costs, then how often owning beats each cloud."""
+    from planner.service.sweep_keys import shown
+
     cur = r.currency
-    point = ", ".join(f"{k}={v}" for k, v in (r.point or {}).items())
+    point = ", ".join(f"{k}={shown(v)}" for k, v in (r.point or {}).items())
     lines = [f"{r.scenario}{f' [{point}]' if point else ''}: {r.draws:,} draws, seed {r.seed}"]
     for h in r.horizons:
         lines.append(f"over {h.years:g} years, NPV of costs ({cur}):")

@@ -199,9 +199,10 @@ def _apply_one(scenario: TcoScenario, key: str, value: Value) -> TcoScenario:
         raise ScenarioError(f"--vary {key}={shown(value)}: {problems}") from None
 
 
-def shown(value: Value) -> str:
-    """A value as `--vary` takes it: a list in brackets (`[1,1.5]`), a scalar as itself."""
-    if isinstance(value, tuple):
+def shown(value: object) -> str:
+    """A value as `--vary` takes it: a list in brackets (`[1,1.5]`, also one read back from
+    JSON), a scalar as itself."""
+    if isinstance(value, tuple | list):
         return "[" + ",".join(str(v) for v in value) + "]"
     return str(value)
 
