@@ -16,6 +16,7 @@ from planner.core.errors import PlannerError
 from planner.core.validation import validated
 from planner.core.yaml_text import load_yaml, read_yaml_text
 from planner.cost.scenario import TcoScenario
+from planner.engine.scenario import Scenario
 from planner.ingest import IngestOptions, open_jobs
 from planner.ingest.kubectl import read_kubectl_nodes
 from planner.ingest.kueue_yaml import read_kueue
@@ -435,3 +436,20 @@ def test_kueue_and_volcano_queue_checks_are_worded_in_chinese(
 
     assert chinese(caught.value).startswith(expected)
     assert error_text(caught.value, "en") == str(caught.value)
+
+
+def _replay_refusal(text: str) -> PlannerError:
+    with pytest.raises(PlannerError) as caught:
+        validated(Scenario, load_yaml(text, "s.yaml", "scenario"))
+    return caught.value
+
+
+def test_replay_scenario_checks_are_worded_in_chinese() -> None:
+    pools = "cluster: {pools: [{gpu_type: A100, gpus_per_node: 8, count: 1}]}\n"
+    both = _replay_refusal("cluster: {node_list: n.csv, nodes: [{node_id: a, gpus: 0}]}\n")
+    priority = _replay_refusal(pools + "priorities: {classes: {high: 9}, by_queue: {q: low}}\n")
+    sharing = _replay_refusal(pools + "sharing: [{gpu_type: A100}]\n")
+
+    assert "`cluster`：请给出 `node_list` 或 `pools`/`nodes` 之一，不能两者都给" in chinese(both)
+    assert "队列 `q`：未知的优先级类 `low`（已定义：`high`）" in chinese(priority)
+    assert "`A100`：请在 `mig` 和 `time_slicing` 中恰好给出一个" in chinese(sharing)

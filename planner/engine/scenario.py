@@ -79,9 +79,11 @@ class ClusterSpec(_Config):
     @model_validator(mode="after")
     def _one_source(self) -> Self:
         if self.node_list and (self.pools or self.nodes):
-            raise ValueError("give either node_list or pools/nodes, not both")
+            raise CodedValueError(
+                "give either node_list or pools/nodes, not both", "cluster_two_sources"
+            )
         if not self.node_list and not self.pools and not self.nodes:
-            raise ValueError("a cluster needs node_list, pools or nodes")
+            raise CodedValueError("a cluster needs node_list, pools or nodes", "cluster_no_source")
         check_node_total(self.pools, self.nodes)
         return self
 
@@ -364,7 +366,14 @@ class PrioritiesSpec(_Config):
         for queue, value in self.by_queue.items():
             if isinstance(value, str) and value not in self.classes:
                 known = ", ".join(self.classes) or "none defined"
-                raise ValueError(f"queue '{queue}': unknown priority class '{value}' ({known})")
+                code = "unknown_priority_class" if self.classes else "no_priority_classes"
+                raise CodedValueError(
+                    f"queue '{queue}': unknown priority class '{value}' ({known})",
+                    code,
+                    queue=queue,
+                    value=value,
+                    classes=tuple(self.classes),
+                )
         return self
 
     def values(self) -> dict[str, int]:
@@ -404,7 +413,11 @@ class SharingSpec(_Config):
     @model_validator(mode="after")
     def _one_mode(self) -> Self:
         if (self.mig is None) == (self.time_slicing is None):
-            raise ValueError(f"{self.gpu_type}: give exactly one of `mig` or `time_slicing`")
+            raise CodedValueError(
+                f"{self.gpu_type}: give exactly one of `mig` or `time_slicing`",
+                "sharing_one_mode",
+                gpu=self.gpu_type,
+            )
         try:
             self.to_mode()
         except ScenarioError as err:
@@ -444,10 +457,14 @@ class Scenario(_Config):
     @model_validator(mode="after")
     def _one_queue_model(self) -> Self:
         if self.queues is not None and self.volcano is not None:
-            raise ValueError("give either queues (Kueue) or volcano, not both")
+            raise CodedValueError(
+                "give either queues (Kueue) or volcano, not both", "queues_and_volcano"
+            )
         _unique("sharing gpu_type", [s.gpu_type.upper() for s in self.sharing])
         if self.priorities and self.priorities.by_queue and not (self.queues or self.volcano):
-            raise ValueError("priorities.by_queue needs queues (Kueue) or volcano")
+            raise CodedValueError(
+                "priorities.by_queue needs queues (Kueue) or volcano", "priorities_no_queues"
+            )
         return self
 
     def to_policy(self) -> Policy:

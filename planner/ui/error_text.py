@@ -77,7 +77,7 @@ def _problem_message(problem: Problem) -> str:
     template = ZH.get(f"problem.{problem.kind}")
     if template is None:
         return problem.message
-    context = {k: _number(v) for k, v in problem.context.items()}
+    context = _listed({k: _number(v) for k, v in problem.context.items()})
     if "what" in context:
         context["what"] = _spaced(ZH.get(f"what.{context['what']}", str(context["what"])))
     if "expected" in context:  # pydantic's "'a', 'b' or 'c'"

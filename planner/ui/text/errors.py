@@ -103,7 +103,18 @@ ZH: dict[str, str] = {
         "请给出 `arrival_rate`（逐年的倍数）或 `arrival_rate_per_year`（每年复合的倍数）之一，"
         "不能两者都给"
     ),
-    # Kueue and Volcano queues (planner/engine/scenario.py, volcano.py)
+    # replay scenarios, Kueue and Volcano queues (planner/engine/scenario.py, volcano.py)
+    "problem.cluster_two_sources": "请给出 `node_list` 或 `pools`/`nodes` 之一，不能两者都给",
+    "problem.cluster_no_source": "集群需要 `node_list`、`pools` 或 `nodes`",
+    "problem.sharing_one_mode": "`{gpu}`：请在 `mig` 和 `time_slicing` 中恰好给出一个",
+    "problem.unknown_priority_class": (
+        "队列 `{queue}`：未知的优先级类 `{value}`（已定义：{classes}）"
+    ),
+    "problem.no_priority_classes": (
+        "队列 `{queue}`：未知的优先级类 `{value}`（尚未定义任何优先级类）"
+    ),
+    "problem.queues_and_volcano": "请给出 `queues`（Kueue）或 `volcano` 之一，不能两者都给",
+    "problem.priorities_no_queues": "`priorities.by_queue` 需要 `queues`（Kueue）或 `volcano`",
     "problem.kueue_unknown_flavor": "`{owner}`：未知的 ResourceFlavor `{flavor}`",
     "problem.kueue_local_unknown": "LocalQueue `{local}` 指向不存在的 ClusterQueue `{target}`",
     "problem.kueue_default_unknown": "`default_cluster_queue` 的 `{queue}` 不是 ClusterQueue",
