@@ -120,6 +120,17 @@ def test_the_allocation_by_hour_leaves_out_the_backlog_worked_off_after_the_wind
     assert own.unserved["carried"] == pytest.approx(8 * HOURS_PER_MONTH / 2 * 12)
 
 
+def test_the_allocation_by_hour_leaves_out_the_idle_hours_before_the_first_submission(
+    book: duckdb.DuckDBPyConnection,
+) -> None:
+    # the trace's clock starts at 0, its one GPU job at 10 h: the window is 10-12 h, all busy
+    # (counted from 0, hours 0-9 would be idle: allocation 4/24)
+    report = tco_of_jobs(book, _scenario(), [_job("late", 10, 2)], today=TODAY)
+
+    assert report.allocation == pytest.approx(1.0)
+    assert report.useful_gpu_hours_per_month == pytest.approx(8 * HOURS_PER_MONTH)
+
+
 def test_a_server_that_keeps_up_gives_the_same_figures_as_counting_whole_jobs(
     book: duckdb.DuckDBPyConnection,
 ) -> None:

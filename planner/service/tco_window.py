@@ -99,7 +99,10 @@ def replay_demand(
 
 def by_hour(result: ReplayResult, gpus: int, win: Window) -> tuple[float, ...]:
     """The owned GPUs' allocated share by hour of day, over the timeline's bins that overlap
-    the window (the backlog worked off after it is no month's)."""
+    the window (the backlog worked off after it is no month's). The bin the window opens in
+    weighs the part of it inside: nothing ran before the first submission, so its mean over
+    the whole bin is all the window's. The bin it closes in weighs whole, as the replay's
+    last bin always has (its mean is over the full width)."""
     timeline = result.timeline
     width = timeline.bin_s
     sums, weights = [0.0] * 24, [0.0] * 24
@@ -108,7 +111,9 @@ def by_hour(result: ReplayResult, gpus: int, win: Window) -> tuple[float, ...]:
             continue
         hour = int((((k + 0.5) * width) % DAY_S) // 3600)
         sums[hour] += sum(pools)
-        weights[hour] += 1.0
+        weights[hour] += (
+            1.0 if k * width >= win.start_s else ((k + 1) * width - win.start_s) / width
+        )
     if not any(weights):
         return (result.allocated_gpu_s / (gpus * result.horizon_s) if result.horizon_s else 0.0,)
     mean = sum(sums) / sum(weights)
