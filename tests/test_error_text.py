@@ -17,6 +17,8 @@ from planner.core.validation import validated
 from planner.core.yaml_text import load_yaml, read_yaml_text
 from planner.cost.scenario import TcoScenario
 from planner.engine.scenario import Scenario
+from planner.engine.volcano import VolcanoSpec
+from planner.engine.volcano_queues import gpu_total
 from planner.ingest import IngestOptions, open_jobs
 from planner.ingest.kubectl import read_kubectl_nodes
 from planner.ingest.kueue_yaml import read_kueue
@@ -453,3 +455,11 @@ def test_replay_scenario_checks_are_worded_in_chinese() -> None:
     assert "`cluster`：请给出 `node_list` 或 `pools`/`nodes` 之一，不能两者都给" in chinese(both)
     assert "队列 `q`：未知的优先级类 `low`（已定义：`high`）" in chinese(priority)
     assert "`A100`：请在 `mig` 和 `time_slicing` 中恰好给出一个" in chinese(sharing)
+
+
+def test_volcano_queues_on_a_cluster_without_gpus_are_refused_in_chinese() -> None:
+    spec = VolcanoSpec.model_validate({"queues": [{"name": "a"}]})
+    with pytest.raises(PlannerError) as caught:
+        gpu_total(spec, {"A100": 0})
+
+    assert chinese(caught.value) == "集群没有可在 Volcano 队列之间分配的 GPU"

@@ -42,14 +42,16 @@ def gpu_total(spec: VolcanoSpec, gpus_by_type: Mapping[str, float]) -> Vector:
     """The dimensions Volcano divides: all GPUs as one, or GPUs per installed type."""
     installed = {t: float(n) for t, n in gpus_by_type.items() if n > 0}
     if not installed:
-        raise ScenarioError("the cluster has no GPUs to divide between Volcano queues")
+        raise ScenarioError("the cluster has no GPUs to divide between Volcano queues").coded(
+            "volcano_no_gpus"
+        )
     if spec.any_gpu_type:
         return {"": sum(installed.values())}
     if "" in installed:
         raise ScenarioError(
             "the Volcano queues give GPUs per GPU type, but some nodes have GPUs of no known "
             "type; name every node's GPU type, or give the queues' GPUs for any type"
-        )
+        ).coded("volcano_untyped_gpus")
     return installed
 
 

@@ -209,7 +209,9 @@ def resolve_trace(
     with _quoting_nothing(files, path):
         report = import_file(con, path, options or IngestOptions())
     if report.trace_id is None:
-        raise TraceError("this is a node list, not a job history", file=path.name)
+        raise TraceError("this is a node list, not a job history", file=path.name).coded(
+            "node_list_not_trace", file=path.name
+        )
     return report.trace_id
 
 
@@ -218,7 +220,9 @@ def cluster_nodes(spec: ClusterSpec, *, files: FileAccess) -> tuple[str, list[No
     if spec.node_list:
         path = files.file(spec.node_list, "cluster.node_list")
         if path is None:
-            raise ScenarioError(f"cluster.node_list: the node list {spec.node_list} does not exist")
+            raise ScenarioError(
+                f"cluster.node_list: the node list {spec.node_list} does not exist"
+            ).coded("node_list_missing", file=spec.node_list)
         with _quoting_nothing(files, path):
             nodes, notes = read_nodes(path)
         return Path(spec.node_list).stem, nodes, notes
@@ -235,7 +239,9 @@ def _quoting_nothing(files: FileAccess, path: Path) -> Iterator[None]:
     except TraceError as err:
         if files.is_local:
             raise
-        raise TraceError("cannot be read as a job history or node list", file=path.name) from err
+        raise TraceError("cannot be read as a job history or node list", file=path.name).coded(
+            "unreadable_trace_or_nodes", file=path.name
+        ) from err
 
 
 def load_nodes(path: Path, options: IngestOptions | None = None) -> list[NodeSpec]:

@@ -209,6 +209,14 @@ ZH: dict[str, str] = {
     "node_list_not_jobs": "{file}：这是节点列表（`{format}`），不是作业历史；请选择作业历史文件",
     "jobs_not_node_list": "{file}：这是作业历史（`{format}`），不是节点列表；请选择节点列表文件",
     "no_usable_node": "{file}：节点列表中没有可用的节点（{rejected:,} 行被拒绝）",
+    "node_list_not_trace": "{file}：这是节点列表，不是作业历史",
+    "node_list_missing": "`cluster.node_list`：节点列表 `{file}` 不存在",
+    "unreadable_trace_or_nodes": "{file}：无法作为作业历史或节点列表读取",
+    "volcano_no_gpus": "集群没有可在 Volcano 队列之间分配的 GPU",
+    "volcano_untyped_gpus": (
+        "Volcano 队列按 GPU 型号给出 GPU 数，但有些节点的 GPU 没有已知型号；请写明每个节点的 GPU"
+        " 型号，或按任意类型给出队列的 GPU 数"
+    ),
     "node_list_not_pods": "{file}：这是节点列表（`{format}`），不是 Pod 或作业列表",
     "unknown_time_zone": (
         "未知的时区 `{tz}`；请使用 IANA 时区名称，例如 UTC、Asia/Shanghai 或 America/Los_Angeles"
