@@ -40,6 +40,8 @@ ENGLISH: dict[str, str] = {
         "on its servers when the trace's window closed: they count as unserved, carried past "
         "the window (see the ledger), not as useful work"
     ),
+    "option_self_hosted": "self-hosted",
+    "option_hybrid": "hybrid",
     "growth_applied": (
         "demand grows by year ({factors} the trace's arrival rate, seed {seed}): each year's "
         "months are priced from that year's replay and cloud bills; break-even utilization, "
@@ -105,15 +107,15 @@ ENGLISH: dict[str, str] = {
     ),
     "mc_demand_twin": (
         "demand spread {sd}: from the twin check of {fitted_on}, whose calibrated replay's "
-        "allocated GPUs missed the observed by {error} an hour on average over its validation "
-        "window (spread = {error} x sqrt(pi/2), the standard deviation of a normal error with "
-        "that mean absolute size)"
+        "allocated GPU-hours over its validation window missed the observed by {error} "
+        "(spread = {error} x sqrt(pi/2), the standard deviation of a normal error with that "
+        "mean absolute size)"
     ),
     "mc_demand_default": (
         "demand spread {sd}: a default, confidence L (the scenario's replay has no twin check "
         "measuring its allocation error: `planner twin --save-scenario` measures it); a "
-        "calibrated twin of the Alibaba openb export missed by 1.8% an hour (README, Twin "
-        "check), so {sd} is the cautious planning case"
+        "calibrated twin of the Alibaba openb export missed its allocated GPU-hours by "
+        "{openb} (README, Twin check), so {sd} is the cautious planning case"
     ),
     "mc_demand_given": "demand spread {sd}: as given",
 }
@@ -139,6 +141,8 @@ CHINESE: dict[str, str] = {
         "{option}：作业轨迹时间窗结束时，其服务器上仍有每月 {hours} GPU 小时的作业在排队或运行："
         "这部分计为未满足（拖到时间窗之后，见“各方案如何满足需求”表），不计为有效工作"
     ),
+    "option_self_hosted": "自建",
+    "option_hybrid": "混合",
     "growth_applied": (
         "需求逐年增长（到达率为作业轨迹的 {factors}，随机种子 {seed}）：每年各月按当年的"
         "重放和云账单计价；盈亏平衡利用率、敏感性分析和费用分摊按第 1 年计算"
@@ -201,14 +205,14 @@ CHINESE: dict[str, str] = {
     ),
     "mc_without_inputs": "{count} 个已存储的点没有可重新计价的输入（在保存输入之前存储），已略去",
     "mc_demand_twin": (
-        "需求离散度 {sd}：取自 {fitted_on} 的孪生校验，其校准后重放的已分配 GPU 在验证窗口内"
-        "每小时平均偏离实际 {error}（离散度 = {error} x sqrt(pi/2)，即平均绝对误差为该值的"
+        "需求离散度 {sd}：取自 {fitted_on} 的孪生校验，其校准后重放在验证窗口内的已分配 GPU "
+        "小时偏离实际 {error}（离散度 = {error} x sqrt(pi/2)，即平均绝对误差为该值的"
         "正态误差的标准差）"
     ),
     "mc_demand_default": (
         "需求离散度 {sd}：默认值，置信度低（该场景的重放没有测得分配误差的孪生校验："
-        "`planner twin --save-scenario` 可测得）；阿里巴巴 openb 导出数据的校准孪生每小时"
-        "偏差 1.8%（README“孪生校验”一节），故 {sd} 为审慎的规划取值"
+        "`planner twin --save-scenario` 可测得）；阿里巴巴 openb 导出数据的校准孪生的已分配 "
+        "GPU 小时偏差 {openb}（README“孪生校验”一节），故 {sd} 为审慎的规划取值"
     ),
     "mc_demand_given": "需求离散度 {sd}：按给定值",
 }

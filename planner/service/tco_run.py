@@ -359,7 +359,8 @@ def _demand(
     demand = replay_demand(result, bm, win, scenario, within, replays=inputs.replays, name=name)
     if (carried := carried_gpu_hours(result, within)) > 0:
         hours = f"{carried * win.scale:,.0f}"
-        inputs.notes.append(note("carried_past_window", option=name, hours=hours))
+        option = note(f"option_{name.replace('-', '_')}")  # worded in the reader's language
+        inputs.notes.append(note("carried_past_window", option=option, hours=hours))
     return demand
 
 
