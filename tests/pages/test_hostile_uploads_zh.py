@@ -12,6 +12,7 @@ import re
 import zipfile
 from pathlib import Path
 
+import openpyxl
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -155,6 +156,12 @@ def _workbook_that_is_no_workbook() -> bytes:
     return packed.getvalue()
 
 
+def _empty_workbook() -> bytes:
+    packed = io.BytesIO()
+    openpyxl.Workbook().save(packed)
+    return packed.getvalue()
+
+
 def test_the_history_page_words_the_readers_older_refusals_in_chinese(db: Path) -> None:
     at = open_in_chinese("pages/history.py")
     latin = (HISTORY_HEADER + HISTORY_ROW).encode() + b"j2,2024-01-05,60,\xff\x80\n"
@@ -164,6 +171,7 @@ def test_the_history_page_words_the_readers_older_refusals_in_chinese(db: Path) 
     encoding = only_error(_history_upload(at, "latin.csv", latin))
     damaged = only_error(_history_upload(at, "cut.csv.gz", cut))
     book = only_error(_history_upload(at, "book.xlsx", _workbook_that_is_no_workbook()))
+    empty = only_error(_history_upload(at, "empty.xlsx", _empty_workbook()))
 
     assert odd.startswith(
         "odd.csv：文件的列（共 3 列）：`alpha`、`beta`、`gamma`，不符合任何已知格式"
@@ -172,6 +180,7 @@ def test_the_history_page_words_the_readers_older_refusals_in_chinese(db: Path) 
     assert encoding.startswith("latin.csv：文本既不是 UTF-8 也不是 GBK/GB18030")
     assert damaged.startswith("cut.csv.gz：gzip 数据已损坏，无法解压")
     assert book.startswith("book.xlsx：这是 zip 压缩包，但不是 Excel .xlsx 工作簿")
+    assert empty.startswith("empty.xlsx：工作簿的第一个工作表是空的")
     assert "history_import" not in [b.key for b in at.button]
 
 
@@ -199,9 +208,13 @@ def test_the_history_page_words_import_refusals_in_chinese(db: Path) -> None:
 def _cluster_upload(at: AppTest, name: str, field: str, text: str) -> str:
     """The error naming `name` (the other uploader's file stays, with its own error)."""
     at.file_uploader(key=key(at, field)).set_value((name, text.encode(), "text/plain"))
-    at.run()
+    return only_new_error(at.run(), name)
+
+
+def only_new_error(at: AppTest, start: str) -> str:
+    """The one error starting with `start`, in Chinese with no English phrase."""
     assert not at.exception
-    [shown] = [e.value for e in at.error if e.value.startswith(name)]
+    [shown] = [e.value for e in at.error if e.value.startswith(start)]
     assert not english_phrases(shown), shown
     return shown
 
@@ -218,8 +231,22 @@ def test_the_cluster_page_words_kubectl_kueue_and_volcano_refusals_in_chinese(db
         at, "k.yaml", "queue_upload", "kind: ResourceFlavor\nmetadata: {name: f}\n"
     )
     nameless = _cluster_upload(at, "v.yaml", "queue_upload", volcano + "metadata: {}\n")
+    jobs = _cluster_upload(at, "jobs.csv", "node_upload", HISTORY_HEADER + HISTORY_ROW)
+    quota = "{name: nvidia.com/gpu, nominalQuota: lots}"
+    kueue = f"kind: ClusterQueue\nmetadata: {{name: cq}}\nspec: {{resourceGroups: [{{flavors: [{{name: f, resources: [{quota}]}}]}}]}}\n"
+    at.file_uploader(key=key(at, "queue_upload")).set_value(
+        ("q.yaml", kueue.encode(), "text/plain")
+    )
+    lots = only_new_error(at.run(), "`ClusterQueue cq`")
+    over = "spec: {capability: {nvidia.com/gpu: 2}, guarantee: {resource: {nvidia.com/gpu: 4}}}\n"
+    guarantee = _cluster_upload(
+        at, "g.yaml", "queue_upload", volcano + "metadata: {name: a}\n" + over
+    )
 
     assert broken.startswith("nodes.json：第 2 行第 7 列：此处不是有效的 JSON")
     assert pods.startswith("pods.json：kubectl 输出的 1 项中没有一个可用的节点")
     assert no_queue.startswith("k.yaml：没有找到 ClusterQueue")
     assert nameless.startswith("v.yaml：有一个 Queue 没有 `metadata.name`")
+    assert jobs.startswith("jobs.csv：这是作业历史（`generic`），不是节点列表")
+    assert "`lots` 不是资源数量；应为 8、500m、512Gi 或 1Ti 这样的 Kubernetes 数量" in lots
+    assert guarantee.startswith("g.yaml：`queues.0`：队列 `a`：`guarantee` 超过了 `capability`")
