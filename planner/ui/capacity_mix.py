@@ -13,7 +13,7 @@ from planner.ui import capacity_mix_view as view
 from planner.ui import capacity_store as store
 from planner.ui.capacity_page import money_rate
 from planner.ui.capacity_search import Asked
-from planner.ui.capacity_search_view import UNITS, scope_words
+from planner.ui.capacity_search_view import scope_words, target_words
 from planner.ui.i18n import Language, fmt_money, t
 from planner.ui.safe import md
 from planner.ui.widgets import plot
@@ -71,16 +71,11 @@ def _show(asked: Asked, lang: Language) -> None:
     swept_in = mix.frontier[0].result.currency if mix.frontier else asked.scenario.currency
     currency, rate = money_rate(swept_in.upper(), asked.scenario)
     gpu = asked.scenario.self_hosted[asked.pool].gpu
-    value = asked.target.seconds / UNITS[asked.unit]
     words = {
         "gpu": gpu,
-        "target": t(
-            "capacity.search_target_text", lang,
-            stat=t(f"capacity.stat.{asked.target.stat}", lang),
-            value=f"{value:g}", unit=t(f"capacity.unit.{asked.unit}", lang),
-        ),
+        "target": target_words(asked.target, asked.unit, currency, lang),
         "scope": scope_words(asked.scenario.wait_scope, lang),
-    }  # fmt: skip
+    }
     st.info(md(view.sentence(mix, words, currency, rate, lang)), icon=":material/lightbulb:")
     figure = view.chart(mix, asked.target, currency, rate, lang)
     if figure is None:

@@ -45,13 +45,18 @@ def servers_of(result: PointResult) -> int:
 
 def target_text(found: Found, currency: str, lang: Language) -> str:
     """'p95 wait of at most 1 h' in `lang`, the value written as it was given."""
-    value = found.target.seconds / UNITS[found.unit]
+    return target_words(found.target, found.unit, currency, lang)
+
+
+def target_words(target: Target, unit: str, currency: str, lang: Language) -> str:
+    """`target` in `lang` in the `unit` it was given in, decimals in `currency`'s style."""
+    value = target.seconds / UNITS[unit]
     return t(
         "capacity.search_target_text",
         lang,
-        stat=t(f"capacity.stat.{found.target.stat}", lang),
+        stat=t(f"capacity.stat.{target.stat}", lang),
         value=short(round(value, 6), currency),
-        unit=t(f"capacity.unit.{found.unit}", lang),
+        unit=t(f"capacity.unit_short.{unit}", lang),
     )
 
 

@@ -174,6 +174,9 @@ EN = {
     "capacity.unit.m": "minutes",
     "capacity.unit.h": "hours",
     "capacity.unit.d": "days",
+    "capacity.unit_short.m": "min",
+    "capacity.unit_short.h": "h",
+    "capacity.unit_short.d": "d",
     "capacity.search_option": "Option sized",
     "capacity.search_team": "Whose waits",
     "capacity.search_team_help": (
@@ -464,6 +467,9 @@ ZH = {
     "capacity.unit.m": "分钟",
     "capacity.unit.h": "小时",
     "capacity.unit.d": "天",
+    "capacity.unit_short.m": "分钟",
+    "capacity.unit_short.h": "小时",
+    "capacity.unit_short.d": "天",
     "capacity.search_option": "要测算的方案",
     "capacity.search_team": "统计谁的等待",
     "capacity.search_team_help": (
