@@ -7,6 +7,12 @@ from streamlit.testing.v1 import AppTest
 APP = Path(__file__).resolve().parents[2] / "streamlit_app.py"
 
 
-def open_app_page(page: str, timeout_s: float = 60) -> AppTest:
-    at = AppTest.from_file(str(APP), default_timeout=timeout_s).run()
+def open_app_page(page: str, timeout_s: float = 60, **state: object) -> AppTest:
+    """`page` opened by its URL, as a bookmark opens it: the first run goes to the page, which
+    runs itself inside the app's menu (`planner.ui.frame.require_menu`). Opening the Overview
+    first and then switching drew the Overview on every test, twice the CPU of most pages.
+    `state` is put in the session before that run (the language switch's "lang", ...)."""
+    at = AppTest.from_file(str(APP), default_timeout=timeout_s)
+    for key, value in state.items():
+        at.session_state[key] = value
     return at.switch_page(page).run()

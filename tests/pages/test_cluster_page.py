@@ -27,11 +27,7 @@ VOLCANO = DATA / "volcano.yaml"
 
 
 def open_page(lang: str | None = None) -> AppTest:
-    if lang is None:
-        return open_app_page(PAGE)
-    at = AppTest.from_file(str(Path(__file__).parents[2] / "streamlit_app.py"), default_timeout=60)
-    at.session_state["lang"] = lang
-    return at.run(timeout=60).switch_page(PAGE).run(timeout=60)
+    return open_app_page(PAGE, 60, **({} if lang is None else {"lang": lang}))
 
 
 def key(at: AppTest, name: str) -> str:

@@ -12,7 +12,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from planner.ui import history_view
-from tests.pages.app import APP, open_app_page
+from tests.pages.app import open_app_page
 
 PAGE = "pages/history.py"
 TIMEOUT_S = 60  # the first run imports the sample trace
@@ -183,9 +183,7 @@ def test_an_oversized_upload_is_refused_with_its_size(
 
 
 def test_the_page_is_in_chinese(db: Path) -> None:
-    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT_S)
-    at.session_state["lang"] = "zh"
-    at = at.run().switch_page(PAGE).run()
+    at = open_app_page(PAGE, TIMEOUT_S, lang="zh")
 
     assert not at.exception
     assert at.title[0].value == "作业历史"
@@ -211,9 +209,7 @@ def test_the_page_is_in_chinese(db: Path) -> None:
 
 
 def test_numbers_follow_the_reporting_currency(db: Path) -> None:
-    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT_S)
-    at.session_state["reporting_currency"] = "EUR"
-    at = at.run().switch_page(PAGE).run()
+    at = open_app_page(PAGE, TIMEOUT_S, reporting_currency="EUR")
 
     assert not at.exception
     assert metrics(at)["Jobs"] == "4.000"

@@ -21,7 +21,7 @@ from pricing import (
     price_point,
     shipped_seeds,
 )
-from tests.pages.app import APP, open_app_page
+from tests.pages.app import open_app_page
 
 PAGE = "pages/prices.py"
 QUOTES = Path(__file__).resolve().parents[1] / "data" / "prices_quotes.csv"
@@ -274,9 +274,7 @@ def test_bare_metal_servers_and_assumptions_are_shown_with_confidence(db: Path) 
 
 
 def open_in_chinese() -> AppTest:
-    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT_S)
-    at.session_state["lang"] = "zh"
-    return at.run().switch_page(PAGE).run()
+    return open_app_page(PAGE, TIMEOUT_S, lang="zh")
 
 
 def headers(at: AppTest, column: str) -> dict[str, str]:

@@ -15,7 +15,7 @@ from planner.service.replay import SCHEDULE_COLUMNS, load_scenario, run_scenario
 from planner.ui import cluster_view, replay_view
 from planner.ui.cache import cursor
 from planner.ui.state import SCENARIO_KEY
-from tests.pages.app import APP
+from tests.pages.app import open_app_page
 
 PAGE = "pages/replay.py"
 TIMEOUT_S = 60  # the first run imports the sample trace
@@ -33,13 +33,12 @@ RESULT_CHARTS = [
 
 def open_page(working: Scenario | None = None, lang: str | None = None) -> AppTest:
     """The page, with `working` as the session's working scenario and `lang` if given."""
-    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT_S)
+    state: dict[str, object] = {}
     if lang is not None:
-        at.session_state["lang"] = lang  # before the first run, as the sidebar switch does
-    at = at.run()
+        state["lang"] = lang  # before the first run, as the sidebar switch does
     if working is not None:
-        at.session_state[SCENARIO_KEY] = working
-    return at.switch_page(PAGE).run()
+        state[SCENARIO_KEY] = working
+    return open_app_page(PAGE, TIMEOUT_S, **state)
 
 
 def run(at: AppTest) -> AppTest:

@@ -17,7 +17,7 @@ from planner.service.scenario_store import Prepared
 from planner.ui import scenario_box
 from planner.ui.cache import cursor
 from planner.ui.state import SCENARIO_KEY
-from tests.pages.app import APP, open_app_page
+from tests.pages.app import open_app_page
 
 TIMEOUT_S = 60
 SECRET = "secret-job-7f3a"  # a value of the server-only file that must never be shown
@@ -76,8 +76,11 @@ def saved_names() -> list[str]:
 # ---------------------------------------------------------------- Compare: one uploaded file
 
 
-def upload_to_compare(text: str) -> AppTest:
-    at = open_app_page("pages/compare.py", TIMEOUT_S)
+def open_compare() -> AppTest:
+    return open_app_page("pages/compare.py", TIMEOUT_S)
+
+
+def upload_to_compare(at: AppTest, text: str) -> AppTest:
     at.selectbox(key="compare_scenario").set_value(UPLOAD_CHOICE).run()
     upload = at.file_uploader(key="compare_upload")
     return upload.set_value(("hostile.yaml", text.encode(), "text/yaml")).run()
@@ -92,10 +95,10 @@ def test_an_uploaded_tco_scenario_cannot_read_a_server_file(
     db: Path, server_csv: Path, which: int
 ) -> None:
     ref = hostile_refs(server_csv)[which]
-    at = open_app_page("pages/compare.py", TIMEOUT_S)
+    at = open_compare()
     before = trace_count()
 
-    at = upload_to_compare(tco_yaml(ref))
+    at = upload_to_compare(at, tco_yaml(ref))
 
     assert not at.exception
     assert at.error, "the upload must be refused"
@@ -107,7 +110,7 @@ def test_an_uploaded_tco_scenario_cannot_read_a_server_file(
 
 
 def test_an_uploaded_tco_scenario_may_name_a_bundled_trace(db: Path) -> None:
-    at = upload_to_compare(tco_yaml("../traces/sample.csv"))
+    at = upload_to_compare(open_compare(), tco_yaml("../traces/sample.csv"))
 
     assert not at.exception
     assert not at.error
@@ -203,9 +206,7 @@ def test_comparing_a_saved_scenario_that_names_a_server_file_is_refused(
 
 def test_the_replay_page_does_not_read_a_working_scenario_s_server_file(db: Path) -> None:
     hostile = Scenario(cluster=ClusterSpec(node_list=str(PASSWD)))
-    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT_S).run()
-    at.session_state[SCENARIO_KEY] = hostile
-    at = at.switch_page("pages/replay.py").run()
+    at = open_app_page("pages/replay.py", TIMEOUT_S, **{SCENARIO_KEY: hostile})
 
     at = at.button(key="replay_run").click().run()
 

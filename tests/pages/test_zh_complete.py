@@ -30,7 +30,7 @@ import pytest
 import yaml
 from streamlit.testing.v1 import AppTest
 
-from tests.pages.app import APP
+from tests.pages.app import open_app_page
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT_S = 120  # the first page imports the sample trace; a busy machine is slow
@@ -60,12 +60,8 @@ Names = list[tuple[str, re.Pattern[str]]]
 
 
 def _open(page: str, **state: Any) -> AppTest:
-    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT_S)
-    at.session_state["lang"] = "zh"  # before the first run, as the sidebar switch does
-    at = at.run()
-    for key, value in state.items():
-        at.session_state[key] = value
-    return at.switch_page(f"pages/{page}.py").run()
+    # "lang" before the first run, as the sidebar switch does
+    return open_app_page(f"pages/{page}.py", TIMEOUT_S, lang="zh", **state)
 
 
 def _chart_texts(spec: dict[str, Any]) -> Iterator[tuple[str, str]]:

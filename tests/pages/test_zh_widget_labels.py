@@ -10,15 +10,13 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from tests.pages.app import APP
+from tests.pages.app import open_app_page
 
 TIMEOUT_S = 180
 
 
 def _compare_in_chinese() -> AppTest:
-    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT_S)
-    at.session_state["lang"] = "zh"
-    return at.run().switch_page("pages/compare.py").run()
+    return open_app_page("pages/compare.py", TIMEOUT_S, lang="zh")
 
 
 def test_the_option_forms_choices_are_set_by_value_in_chinese(db: Path) -> None:
