@@ -1,5 +1,5 @@
 """The Monte Carlo's demand spread comes from evidence: the scenario's twin check (its
-calibrated replay's allocation error e gives e x sqrt(pi/2)), else the stated 10 % default,
+calibrated replay's error e in allocated GPU-hours gives e x sqrt(pi/2)), else the stated 10 % default,
 and a note says which; the same seed gives the same draws, the spread shows in them."""
 
 import math
@@ -41,7 +41,12 @@ def _calibrated(error: float | None) -> TcoScenario:
         fitted_on="history.csv (t1)",
         fit_until_s=3600.0,
         validation_window_s=(3600.0, 7200.0),
-        validation={"p50_ratio": 1.2, "verdict": "it matches", "allocation_error": error},
+        validation={
+            "p50_ratio": 1.2,
+            "verdict": "it matches",
+            "allocation_error": 0.5,  # per hour: timing, not level; never the spread
+            "allocation_level_error": error,
+        },
     )
     scheduling = {"calibration": block.model_dump(exclude_none=True)}
     return TcoScenario.model_validate(BASE | {"scheduling": scheduling})
@@ -55,9 +60,9 @@ def test_a_twin_checks_allocation_error_sets_the_spread() -> None:
     assert settings.paths.demand.level_sd == pytest.approx(0.0501, abs=1e-4)  # by hand
     assert said == (
         "demand spread 5.0%: from the twin check of history.csv (t1), whose calibrated "
-        "replay's allocated GPUs missed the observed by 4.0% an hour on average over its "
-        "validation window (spread = 4.0% x sqrt(pi/2), the standard deviation of a normal "
-        "error with that mean absolute size)"
+        "replay's allocated GPU-hours over its validation window missed the observed by 4.0% "
+        "(spread = 4.0% x sqrt(pi/2), the standard deviation of a normal error with that mean "
+        "absolute size)"
     )
     assert worded(said, "zh").startswith("需求离散度 5.0%：取自 history.csv (t1) 的孪生校验")
 
@@ -68,7 +73,7 @@ def test_without_a_measured_error_the_default_is_stated(scenario: TcoScenario) -
 
     assert settings.paths.demand == Driver(level_sd=DEFAULT_DEMAND_SD)
     assert said.startswith("demand spread 10%: a default, confidence L")
-    assert "openb export missed by 1.8%" in said
+    assert "openb export missed its allocated GPU-hours by 1.6%" in said
     assert "默认值" in worded(said, "zh")
 
 

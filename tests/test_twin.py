@@ -151,6 +151,8 @@ def test_compare_counts_waits_withdrawals_and_allocation_by_hand():
     obs, rep = [10200 / 3600, 600 / 3600], [10830 / 3600, 0.0]
     error = (abs(obs[0] - rep[0]) + abs(obs[1] - rep[1])) / 2 / (sum(obs) / 2)
     assert c.allocation_error == pytest.approx(error)
+    # the window's totals: observed 10800, replayed 10830 GPU-s: 30 / 10800 off
+    assert c.allocation_level_error == pytest.approx(30 / 10800)
 
 
 def test_the_fit_window_defaults_to_sixty_percent_of_the_jobs():

@@ -178,6 +178,12 @@ def _table(before: "Comparison", after: "Comparison") -> list[str]:
             _pct(before.allocation_error),
             _pct(after.allocation_error),
         ),
+        (
+            "allocated GPU-hours over the window: error",
+            "",
+            _pct(before.allocation_level_error),
+            _pct(after.allocation_level_error),
+        ),
     ]
     return [f"  {a:<44} {b:>10} {c:>12} {d:>12}" for a, b, c, d in rows]
 

@@ -23,12 +23,14 @@ montecarlo" section and `../shared/reference/pricing-and-tco.md`):
                the $300k default (reference section 2.1, [B2][B3][B6], M).
   demand       one level draw; its spread is the replay's calibration error: with a twin
                check (`planner twin --save-scenario`: `calibration.validation.
-               allocation_error`, the calibrated replay's allocated GPUs per hour bin against
-               the observed, mean absolute error / mean) e x sqrt(pi/2), the standard
-               deviation of a normal error whose mean absolute size is e
-               (`demand_from_twin`); without one 10 % (`DEFAULT_DEMAND_SD`, L: a calibrated
-               twin of the Alibaba openb export missed by 1.8 %, README "Twin check", so 10 %
-               is the cautious case). No trend (growth needs a replay per year).
+               allocation_level_error` e, |replayed - observed| allocated GPU-hours over the
+               validation window / observed) e x sqrt(pi/2), the standard deviation of a
+               normal error whose mean absolute size is e (`demand_from_twin`). The level
+               is what a cost over the horizon inherits; the per-hour error
+               (`allocation_error`) also counts work that only ran earlier or later. Without
+               a twin check 10 % (`DEFAULT_DEMAND_SD`, L: a calibrated twin of the Alibaba
+               openb export missed its allocated GPU-hours by 1.6 %, README "Twin check", so
+               10 % is the cautious case). No trend (growth needs a replay per year).
 """
 
 import math
@@ -62,10 +64,11 @@ DEFAULT_DEMAND_SD = 0.10
 """The demand's spread without a twin check measuring the replay's error (module docstring)."""
 
 
-def demand_from_twin(allocation_error: float) -> Driver:
-    """The demand's spread from a twin check's mean absolute allocation error e: a normal
-    error with mean absolute size e has standard deviation e x sqrt(pi / 2)."""
-    return Driver(level_sd=allocation_error * math.sqrt(math.pi / 2))
+def demand_from_twin(level_error: float) -> Driver:
+    """The demand's spread from a twin check's error e in allocated GPU-hours: one observed
+    |error| is taken as a normal error's mean absolute size, whose standard deviation is
+    e x sqrt(pi / 2)."""
+    return Driver(level_sd=level_error * math.sqrt(math.pi / 2))
 
 
 @dataclass(frozen=True, slots=True)

@@ -100,8 +100,12 @@ class ValidationSpec(_Config):
     verdict: str = ""
     allocation_error: Ratio | None = Field(
         default=None,
-        description="mean absolute error of the allocated GPUs per bin / mean observed "
-        "(the Monte Carlo's demand spread)",
+        description="mean absolute error of the allocated GPUs per bin / mean observed",
+    )
+    allocation_level_error: Ratio | None = Field(
+        default=None,
+        description="|replayed - observed| allocated GPU-hours over the validation window / "
+        "observed (the Monte Carlo's demand spread)",
     )
 
 

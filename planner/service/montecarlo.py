@@ -125,13 +125,14 @@ def of_inputs(
 
 def demand_spread(settings: McSettings, scenario: TcoScenario) -> tuple[McSettings, str]:
     """The settings with the demand's spread resolved, and a note saying where it came from:
-    as given, the scenario's twin check (its replay's allocation error), or the default."""
+    as given, the scenario's twin check (its replay's error in allocated GPU-hours over the
+    validation window), or the default."""
     paths = settings.paths
     if paths.demand is not None:
         return settings, note("mc_demand_given", sd=f"{paths.demand.level_sd:.1%}")
     calibration = scenario.scheduling.calibration if scenario.scheduling else None
     validation = calibration.validation if calibration else None
-    error = validation.allocation_error if validation else None
+    error = validation.allocation_level_error if validation else None
     if calibration is None or error is None:
         driver = Driver(level_sd=DEFAULT_DEMAND_SD)
         said = note("mc_demand_default", sd=f"{DEFAULT_DEMAND_SD:.0%}")

@@ -100,6 +100,7 @@ def calibrated(scenario: Scenario, result: TwinResult) -> Scenario:
             "withdrawn_ratio": replayed / seen if seen else None,
             "verdict": after.verdict,
             "allocation_error": after.allocation_error,
+            "allocation_level_error": after.allocation_level_error,
         },
     )
     policy = PolicySpec.model_validate(

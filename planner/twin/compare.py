@@ -64,7 +64,7 @@ def compare(
     )
     qo, qr = quantiles(list(obs.values())), quantiles(list(rep.values()))
     ratios = {name: _ratio(getattr(qr, name), getattr(qo, name)) for name in (*QUANTILES, "mean")}
-    corr, error = _allocation_fit(jobs, observed, replayed, window_s, bin_s)
+    corr, error, level = _allocation_fit(jobs, observed, replayed, window_s, bin_s)
     misses = judge(qo, qr, withdrawn)
     return Comparison(
         window_s=window_s,
@@ -79,6 +79,7 @@ def compare(
         allocation_bin_s=bin_s,
         allocation_correlation=corr,
         allocation_error=error,
+        allocation_level_error=level,
         withdrawn=withdrawn,
         by_size=_groups(chosen, obs, rep, lambda j: gpu_size_class(j.total_gpus)),
         by_team=_groups(chosen, obs, rep, lambda j: j.queue),
@@ -201,8 +202,12 @@ def _allocation_fit(
     replayed: Mapping[str, Outcome],
     window_s: tuple[float, float],
     bin_s: float,
-) -> tuple[float | None, float | None]:
-    """Correlation and relative error of the allocated-GPU series, binned, over the window."""
+) -> tuple[float | None, float | None, float | None]:
+    """Correlation, relative error per bin and relative error of the total (the GPU-hours
+    allocated over the whole window) of the allocated-GPU series, binned, over the window.
+
+    The per-bin error counts work that only ran earlier or later than it did; the total's
+    is what a cost over the window inherits (the Monte Carlo's demand spread)."""
     low, high = window_s
     bins = max(int(np.ceil((high - low) / bin_s)), 1)
     series = [np.zeros(bins), np.zeros(bins)]
@@ -213,11 +218,12 @@ def _allocation_fit(
                 _add_interval(series[k], (out.start_s, out.end_s), job.total_gpus, low, bin_s)
     o, r = series[0] / bin_s, series[1] / bin_s
     if o.mean() <= 0:
-        return None, None
+        return None, None, None
     error = float(np.mean(np.abs(o - r)) / o.mean())
+    level = float(abs(r.mean() - o.mean()) / o.mean())
     if bins < 2 or o.std() == 0 or r.std() == 0:
-        return None, error
-    return float(np.corrcoef(o, r)[0, 1]), error
+        return None, error, level
+    return float(np.corrcoef(o, r)[0, 1]), error, level
 
 
 def _add_interval(

@@ -64,6 +64,8 @@ class Comparison:
     allocation_correlation: float | None
     allocation_error: float | None
     """Mean absolute difference of allocated GPUs per bin / mean observed allocated GPUs."""
+    allocation_level_error: float | None
+    """|replayed - observed| allocated GPU-hours over the window / observed."""
     withdrawn: tuple[int, int]
     """Jobs withdrawn (never started): observed, replayed."""
     by_size: tuple[GroupWaits, ...]

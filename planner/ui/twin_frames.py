@@ -159,6 +159,12 @@ def validation_frame(report: TwinReport) -> pd.DataFrame:
             fmt_percent(before.allocation_error),
             fmt_percent(after.allocation_error),
         ),
+        (
+            t("twin.row_level_error"),
+            dash,
+            fmt_percent(before.allocation_level_error),
+            fmt_percent(after.allocation_level_error),
+        ),
     ]
     columns = [t(f"twin.col_{c}") for c in ("measure", "observed", "before", "after")]
     return pd.DataFrame(rows, columns=columns)

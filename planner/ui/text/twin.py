@@ -61,6 +61,7 @@ EN = {
     "twin.row_wasserstein": "Wasserstein distance of the waits",
     "twin.row_correlation": "Allocated GPUs: correlation ({bin} bins)",
     "twin.row_error": "Allocated GPUs: mean error / mean ({bin} bins)",
+    "twin.row_level_error": "Allocated GPU-hours over the window: error",
     "twin.no_distance": "—",
     "twin.table_caption": (
         "The plain replay is the trace on the whole node list without start latency; the "
@@ -178,6 +179,7 @@ ZH = {
     "twin.row_wasserstein": "等待时间的 Wasserstein 距离",
     "twin.row_correlation": "已分配 GPU：相关系数（{bin} 分箱）",
     "twin.row_error": "已分配 GPU：平均误差 / 平均值（{bin} 分箱）",
+    "twin.row_level_error": "窗口内已分配 GPU 小时：误差",
     "twin.no_distance": "—",
     "twin.table_caption": (
         "普通回放是在整个节点列表上、不加启动延迟的回放；校准后的回放加上拟合的结果。"
