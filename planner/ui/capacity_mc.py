@@ -129,15 +129,18 @@ def _show(asked: Asked, years: float, lang: Language) -> None:
         return
     reports = view.ordered(found.points)
     currency, rate = money_rate(reports[0].currency, asked.scenario)
-    figure = view.chart(reports, years, currency, rate, lang)
+    gpu = asked.scenario.self_hosted[0].gpu  # whose servers a `servers` key counts
+    figure = view.chart(reports, years, currency, rate, lang, first_gpu=gpu)
     if figure is None:
         st.info(t("capacity.mc_no_horizon", years=years), icon=":material/info:")
         return
     plot(st, figure, key="capacity_mc_chart")
     st.dataframe(
-        view.quantiles(reports, years, currency, rate, lang), hide_index=True, key="capacity_mc_npv"
+        view.quantiles(reports, years, currency, rate, lang, first_gpu=gpu),
+        hide_index=True,
+        key="capacity_mc_npv",
     )
-    wins = view.owning_wins(reports, years, currency, rate, lang)
+    wins = view.owning_wins(reports, years, currency, rate, lang, first_gpu=gpu)
     if wins.empty:
         st.caption(t("capacity.mc_no_wins"))
     else:

@@ -18,12 +18,13 @@ from planner.ui.cost_charts import option_label
 from planner.ui.i18n import Language, fmt_money, fmt_percent, t
 
 
-def point_label(report: McReport, currency: str, lang: Language) -> str:
-    """'16 A100 servers, burst after 1 h' for a Capacity point; other keys as `key=value`."""
+def point_label(report: McReport, currency: str, lang: Language, first_gpu: str = "") -> str:
+    """'16 A100 servers, burst after 1 h' for a Capacity point (`servers` counts the first
+    pool's, of `first_gpu`); other keys as `key=value`."""
     parts = []
     for key, value in (report.point or {}).items():
         if key == SERVERS or key.startswith(f"{SERVERS}."):
-            gpu = key.partition(".")[2]
+            gpu = key.partition(".")[2] or first_gpu
             kind = "pool_servers" if gpu else "servers"
             count = f"{kind}_one" if value == 1 else f"{kind}_many"
             parts.append(t(f"capacity.{count}", lang, n=f"{value:,}", gpu=gpu))
@@ -51,7 +52,13 @@ def horizon_of(report: McReport, years: float) -> McHorizon | None:
 
 
 def quantiles(
-    reports: Sequence[McReport], years: float, currency: str, rate: float, lang: Language
+    reports: Sequence[McReport],
+    years: float,
+    currency: str,
+    rate: float,
+    lang: Language,
+    *,
+    first_gpu: str = "",
 ) -> pd.DataFrame:
     """One row per point and option: the NPV of costs' mean, p5, p50 and p95."""
     rows = []
@@ -60,7 +67,7 @@ def quantiles(
         for spread in horizon.options if horizon is not None else ():
             money = [fmt_money(v * rate, currency, 0) for v in _figures(spread)]
             name = option_label(spread.option, lang)
-            rows.append([point_label(report, currency, lang), name, *money])
+            rows.append([point_label(report, currency, lang, first_gpu), name, *money])
     columns = [
         t(f"capacity.mc_col.{c}", lang) for c in ("point", "option", "mean", "p5", "p50", "p95")
     ]
@@ -72,7 +79,13 @@ def _figures(spread: Spread) -> tuple[float, float, float, float]:
 
 
 def owning_wins(
-    reports: Sequence[McReport], years: float, currency: str, rate: float, lang: Language
+    reports: Sequence[McReport],
+    years: float,
+    currency: str,
+    rate: float,
+    lang: Language,
+    *,
+    first_gpu: str = "",
 ) -> pd.DataFrame:
     """One row per point, owned and rented option: the share of draws where owning costs
     less, and the NPV of buying's mean, p5 and p95."""
@@ -86,17 +99,25 @@ def owning_wins(
             ]
             share = fmt_percent(w.probability, 1, currency)
             owned, rented = option_label(w.owned, lang), option_label(w.rented, lang)
-            rows.append([point_label(report, currency, lang), owned, rented, share, *money])
+            rows.append(
+                [point_label(report, currency, lang, first_gpu), owned, rented, share, *money]
+            )
     keys = ("point", "owned", "rented", "probability", "buy_mean", "buy_p5", "buy_p95")
     return pd.DataFrame(rows, columns=[t(f"capacity.mc_col.{c}", lang) for c in keys])
 
 
 def chart(
-    reports: Sequence[McReport], years: float, currency: str, rate: float, lang: Language
+    reports: Sequence[McReport],
+    years: float,
+    currency: str,
+    rate: float,
+    lang: Language,
+    *,
+    first_gpu: str = "",
 ) -> go.Figure | None:
     """Each option's NPV of costs by point: the median, with a bar from p5 to p95; None
     when no point has the horizon (nothing to draw)."""
-    labels = [point_label(r, currency, lang) for r in reports]
+    labels = [point_label(r, currency, lang, first_gpu) for r in reports]
     spreads = [horizon_of(r, years) for r in reports]
     names = list(dict.fromkeys(s.option for h in spreads if h is not None for s in h.options))
     if not names:

@@ -19,7 +19,7 @@ from planner.ingest import IngestOptions
 from planner.service import option_forms as forms
 from planner.service import scenario_store
 from planner.service.importer import import_file
-from planner.service.montecarlo import McSettings, sweep_montecarlo
+from planner.service.montecarlo import McReport, McSettings, sweep_montecarlo
 from planner.service.replay import load_jobs
 from planner.service.scenario_store import Prepared
 from planner.service.sweep_mix import cheapest_mix
@@ -27,10 +27,10 @@ from planner.service.sweep_run import Sweep, run_sweep
 from planner.service.sweep_search import Target
 from planner.service.tco_run import run_tco
 from planner.store import connect
-from planner.ui import capacity_mc, capacity_mix, capacity_search
+from planner.ui import capacity_mc, capacity_mc_view, capacity_mix, capacity_search
 from planner.ui import capacity_sources as sources
 from planner.ui.capacity_growth import with_growth
-from planner.ui.i18n import fmt_money
+from planner.ui.i18n import Language, fmt_money
 from tests.pages.test_capacity import MINE, hybrid_form, open_with_trace, own_trace
 
 SAVED = f"saved:{MINE}"
@@ -329,3 +329,16 @@ def test_the_cheapest_mix_is_the_services(mine: dict[str, Any]) -> None:
     table = frame_with(at, "Committed GPUs")
     assert table["H800 servers kept"].tolist() == [p.servers for p in direct.frontier]
     assert table["Committed GPUs"].tolist() == [p.committed_gpus for p in direct.frontier]
+
+
+def test_a_points_label_names_its_pool_and_threshold() -> None:
+    def label(point: dict[str, object], lang: Language = "en") -> str:
+        report = McReport("s", "USD", 1, 0, PathSpec(), (), point=point)
+        return capacity_mc_view.point_label(report, "EUR", lang, first_gpu="A100")
+
+    assert label({"servers": 4, "burst_after_h": 0.5}) == "4 A100 servers, burst after 0,5 h"
+    assert label({"servers.H800": 1}) == "1 H800 server"
+    assert label({"servers": 1, "burst_after_h": 2}, "zh") == "1 台 A100 服务器，等待 2 小时后溢出"
+    assert label({"servers": 8, "policy.placement": "spread"}) == (
+        "8 A100 servers, policy.placement=spread"
+    )
