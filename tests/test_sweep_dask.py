@@ -147,3 +147,26 @@ def test_cluster_addresses_read_as_local_or_a_scheduler() -> None:
     assert parse_cluster("tcp://10.0.0.5:8786") == ("tcp://10.0.0.5:8786", None)
     with pytest.raises(PlannerError, match="local:N with N 1 or more"):
         parse_cluster("local:0")
+
+
+def test_a_search_on_the_cluster_finds_the_serial_searchs_answer(
+    tmp_path: Path, cluster: str, sweep: Sweep, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two counts a round on the cluster (one client, the sweep shipped once): the answer and
+    every point priced equal the one-worker bisection's, where both priced a count."""
+    scenario = tmp_path / "four.yaml"
+    data = sweep.scenario.model_dump(mode="json", exclude_unset=True)
+    scenario.write_text(json.dumps(data), encoding="utf-8")
+    args = ["sweep", "--scenario", str(scenario), "--target", "p95_wait=0.5h", "--json"]
+    assert main([*args, "--db", str(tmp_path / "a.duckdb"), "--cluster", cluster]) == 0
+    [wide] = json.loads(capsys.readouterr().out)
+    assert main([*args, "--db", str(tmp_path / "b.duckdb"), "--workers", "1"]) == 0
+    [serial] = json.loads(capsys.readouterr().out)
+
+    assert wide["answer"] is not None
+    assert wide["answer"] == serial["answer"]
+    both = [p for p in wide["tried"] if p in serial["tried"]]
+    assert len(both) >= 2  # the same figures for the counts both priced
+    assert {p["point"]["servers"] for p in both} == {
+        p["point"]["servers"] for p in wide["tried"]
+    } & {p["point"]["servers"] for p in serial["tried"]}
