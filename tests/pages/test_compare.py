@@ -272,12 +272,7 @@ def test_the_horizon_of_saved_scenarios_scales_their_totals(db: Path) -> None:
 def test_the_saved_comparison_speaks_chinese(db: Path) -> None:
     save_bundled("own", "sample.yaml")
     save_bundled("rent", "cloud-on-demand.yaml")
-    at = AppTest.from_file(
-        str(Path(__file__).resolve().parents[2] / "streamlit_app.py"), default_timeout=TIMEOUT_S
-    )
-    at.session_state["lang"] = "zh"
-    at.run(timeout=TIMEOUT_S)
-    at.switch_page(PAGE).run(timeout=TIMEOUT_S)
+    at = open_app_page(PAGE, TIMEOUT_S, lang="zh")
 
     assert not at.exception
     assert at.title[0].value == "比较"

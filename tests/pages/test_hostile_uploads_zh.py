@@ -17,7 +17,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from planner.ui.text import CATALOGS
-from tests.pages.app import APP
+from tests.pages.app import open_app_page
 from tests.pages.test_cluster_page import key
 from tests.test_hostile_inputs import HEADER, ROWS, bomb_under
 
@@ -33,9 +33,7 @@ def english_phrases(text: str) -> list[str]:
 
 
 def open_in_chinese(page: str) -> AppTest:
-    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT_S)
-    at.session_state["lang"] = "zh"
-    return at.run().switch_page(page).run()
+    return open_app_page(page, TIMEOUT_S, lang="zh")
 
 
 def only_error(at: AppTest) -> str:
