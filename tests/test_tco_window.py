@@ -25,7 +25,9 @@ from planner.cost.scenario import TcoScenario
 from planner.engine import simulate
 from planner.engine.metrics import run_share_in_window, useful_gpu_hours
 from planner.engine.policy import Policy
+from planner.report.csv_tidy import write_jobs_csv
 from planner.service.tco_run import run_tco, tco_of_jobs
+from planner.service.tco_window import window
 from planner.store import open_store
 from tests.conftest import ingest
 from tests.test_ledger import jobs_strategy
@@ -102,6 +104,13 @@ def test_an_overloaded_server_is_credited_its_gpus_times_the_window_and_carries_
         {"x": 24 * scale, "y": 16 * scale, "z": 24 * scale}
     )
     assert any("were still waiting or running" in n for n in report.notes), report.notes
+    # the per-job table says each job's part, so a team's hours can be redone by hand
+    table = report.chargeback.jobs
+    assert table.gpu_hours == (24.0, 16.0, 24.0)
+    assert table.gpu_hours_in_window == (24.0, 8.0, 0.0)
+    lines = write_jobs_csv([("s", report)]).decode().splitlines()
+    assert lines[0].split(",")[8] == "gpu_hours_in_window"
+    assert [line.split(",")[8] for line in lines[1:]] == ["24.0", "8.0", "0.0"]
 
 
 def test_the_allocation_by_hour_leaves_out_the_backlog_worked_off_after_the_window(
@@ -218,6 +227,20 @@ def test_served_within_the_window_never_exceeds_the_gpus_and_every_ledger_balanc
         ledger = _gpu_ledger(options[name])
         assert ledger.owned <= gpus * (months - lead) * bound, name  # served on prem
     assert _gpu_ledger(options["rent"]).unserved["carried"] == 0.0
+    # the per-job table's hours in the window add up to each team's chargeback hours
+    assert report.chargeback is not None
+    table, scale = report.chargeback.jobs, window(jobs).scale
+    for name, column in (
+        ("self-hosted", table.gpu_hours_in_window),
+        ("hybrid", table.hybrid_gpu_hours_in_window),
+    ):
+        by_team: dict[str, float] = {}
+        for team, hours in zip(table.team, column, strict=True):
+            by_team[team] = by_team.get(team, 0.0) + (hours or 0.0) * scale
+        usage = report.chargeback.usage[name]
+        assert {t: v for t, v in by_team.items() if v} == pytest.approx(
+            {t: v for t, v in usage.items() if v}, rel=1e-12
+        ), name
 
 
 def test_the_openb_pods_on_one_server_are_credited_at_most_its_gpus(

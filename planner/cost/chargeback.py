@@ -31,8 +31,8 @@ RULES: tuple[Rule, ...] = ("use", "quota", "idle")
 
 
 JOB_COLUMNS = (
-    "job_id", "team", "user", "gpus", "gpu_hours", "status", "wait_s", "hybrid_status",
-    "hybrid_wait_s",
+    "job_id", "team", "user", "gpus", "gpu_hours", "status", "wait_s", "gpu_hours_in_window",
+    "hybrid_status", "hybrid_wait_s", "hybrid_gpu_hours_in_window",
 )  # fmt: skip
 
 
@@ -40,7 +40,10 @@ JOB_COLUMNS = (
 class JobTable:
     """The replay's jobs as the per-job table shows them, one tuple per column: `status`
     and `wait_s` in the self-hosted replay, the hybrid's beside them (empty without a hybrid);
-    waits in seconds, None for a job that never started."""
+    waits in seconds, None for a job that never started. `gpu_hours_in_window` is what the
+    option's chargeback credits the job over the trace's window (its GPU-hours run on the
+    owned GPUs inside the window; a hybrid's burst counts whole): a team's GPU-hours a month
+    are its jobs' sum x 730 / the window's hours."""
 
     job_id: tuple[str, ...] = ()
     team: tuple[str, ...] = ()
@@ -49,22 +52,31 @@ class JobTable:
     gpu_hours: tuple[float, ...] = ()
     status: tuple[str, ...] = ()
     wait_s: tuple[float | None, ...] = ()
+    gpu_hours_in_window: tuple[float | None, ...] = ()
     hybrid_status: tuple[str, ...] = ()
     hybrid_wait_s: tuple[float | None, ...] = ()
+    hybrid_gpu_hours_in_window: tuple[float | None, ...] = ()
 
     def __len__(self) -> int:
         return len(self.job_id)
 
     def rows(
         self,
-    ) -> Iterator[tuple[str, str, str, float, float, str, float | None, str, float | None]]:
+    ) -> Iterator[
+        tuple[
+            str, str, str, float, float, str, float | None, float | None, str, float | None,
+            float | None,
+        ]
+    ]:  # fmt: skip
         """One tuple per job, in `JOB_COLUMNS` order ("" / None where there is no hybrid)."""
         n = len(self.job_id)
         hybrid = self.hybrid_status or ("",) * n
         hybrid_wait = self.hybrid_wait_s or (None,) * n
+        hybrid_in = self.hybrid_gpu_hours_in_window or (None,) * n
+        in_window = self.gpu_hours_in_window or (None,) * n
         return zip(
             self.job_id, self.team, self.user, self.gpus, self.gpu_hours, self.status,
-            self.wait_s, hybrid, hybrid_wait, strict=True,
+            self.wait_s, in_window, hybrid, hybrid_wait, hybrid_in, strict=True,
         )  # fmt: skip
 
 

@@ -60,14 +60,23 @@ def quotas(setup: QueueSetup | None, teams: Iterable[str]) -> dict[str, float]:
     return out
 
 
-def job_table(owned: ReplayResult, hybrid: ReplayResult | None) -> JobTable:
-    """The self-hosted replay's jobs, with their status in the hybrid's replay beside."""
+def job_table(
+    owned: ReplayResult,
+    owned_shares: Sequence[float],
+    hybrid: ReplayResult | None = None,
+    hybrid_shares: Sequence[float] = (),
+) -> JobTable:
+    """The self-hosted replay's jobs, with their status in the hybrid's replay beside, and
+    the GPU-hours each option's chargeback credits them: the hours of jobs that ran (and,
+    in the hybrid, burst) times their `*_shares` within the trace's window."""
     jobs = owned.jobs
     outcomes = [_outcome(owned, i) for i in range(len(jobs))]
-    other: dict[str, tuple[str, float | None]] = {}
+    credits = credited(owned, owned_shares, RAN)
+    other: dict[str, tuple[str, float | None, float | None]] = {}
     if hybrid is not None:
-        other = {job.job_id: _outcome(hybrid, i) for i, job in enumerate(hybrid.jobs)}
-    in_hybrid = [other.get(j.job_id, ("", None)) for j in jobs] if hybrid else []
+        burst = credited(hybrid, hybrid_shares, (*RAN, "burst"))
+        other = {job.job_id: (*_outcome(hybrid, i), burst[i]) for i, job in enumerate(hybrid.jobs)}
+    in_hybrid = [other.get(j.job_id, ("", None, None)) for j in jobs] if hybrid else []
     return JobTable(
         job_id=tuple(j.job_id for j in jobs),
         team=tuple(j.queue for j in jobs),
@@ -76,9 +85,19 @@ def job_table(owned: ReplayResult, hybrid: ReplayResult | None) -> JobTable:
         gpu_hours=tuple(j.gpu_hours for j in jobs),
         status=tuple(s for s, _ in outcomes),
         wait_s=tuple(w for _, w in outcomes),
-        hybrid_status=tuple(s for s, _ in in_hybrid),
-        hybrid_wait_s=tuple(w for _, w in in_hybrid),
+        gpu_hours_in_window=tuple(credits),
+        hybrid_status=tuple(s for s, _, _ in in_hybrid),
+        hybrid_wait_s=tuple(w for _, w, _ in in_hybrid),
+        hybrid_gpu_hours_in_window=tuple(c for _, _, c in in_hybrid),
     )
+
+
+def credited(result: ReplayResult, shares: Sequence[float], statuses: Sequence[str]) -> list[float]:
+    """Each job's GPU-hours credited within the window (0 for a job that did not run)."""
+    return [
+        job.gpu_hours * share if status in statuses else 0.0
+        for job, status, share in zip(result.jobs, result.status, shares, strict=True)
+    ]
 
 
 def _outcome(result: ReplayResult, i: int) -> tuple[str, float | None]:

@@ -54,6 +54,8 @@ CHARGEBACK_EN = {
     "report.jobs.col.wait_s": "Self-hosted wait (s)",
     "report.jobs.col.hybrid_status": "Hybrid status",
     "report.jobs.col.hybrid_wait_s": "Hybrid wait (s)",
+    "report.jobs.col.gpu_hours_in_window": "Self-hosted GPU-hours in the window",
+    "report.jobs.col.hybrid_gpu_hours_in_window": "Hybrid GPU-hours in the window",
 }
 
 CHARGEBACK_ZH = {
@@ -103,4 +105,6 @@ CHARGEBACK_ZH = {
     "report.jobs.col.wait_s": "自建等待（秒）",
     "report.jobs.col.hybrid_status": "混合状态",
     "report.jobs.col.hybrid_wait_s": "混合等待（秒）",
+    "report.jobs.col.gpu_hours_in_window": "自建窗口内 GPU 小时",
+    "report.jobs.col.hybrid_gpu_hours_in_window": "混合窗口内 GPU 小时",
 }

@@ -207,7 +207,8 @@ def _replayed(
     usage |= {r.name: team_hours(run.jobs, scale) for r, run in clouds}
     source = "volcano" if scenario.scheduling and scenario.scheduling.volcano else "kueue"
     if scenario.hybrid is None:
-        charged = chargeback_data(usage, result.policy.queues, source, job_table(result, None))
+        lines = job_table(result, within)
+        charged = chargeback_data(usage, result.policy.queues, source, lines)
         return owned, rented, None, runs, charged
     kept = _hybrid_servers(scenario, bm)
     hybrid_result, burst = _hybrid_replay(con, scenario, inputs, kept, jobs)
@@ -220,7 +221,7 @@ def _replayed(
     outcome = replay_outcome(hybrid_result, burst, kept_within)
     runs = replace(runs, hybrid=outcome.scaled(scale))
     usage["hybrid"] = team_hours_within(hybrid_result, kept_within, (*RAN, "burst"), scale)
-    lines = job_table(result, hybrid_result)
+    lines = job_table(result, within, hybrid_result, kept_within)
     charged = chargeback_data(usage, result.policy.queues, source, lines)
     return owned, rented, hybrid, runs, charged
 

@@ -18,6 +18,7 @@ from planner.core.errors import ScenarioError
 from planner.core.model import Job
 from planner.cost import tco
 from planner.cost.baremetal import HOURS_PER_MONTH, BareMetal, installed_gpus
+from planner.cost.chargeback_usage import credited
 from planner.cost.scenario import TcoScenario
 from planner.engine import ReplayResult
 from planner.engine.metrics import run_share_in_window, summarize, useful_gpu_hours
@@ -126,7 +127,8 @@ def team_hours_within(
     """GPU-hours by team (`Job.queue`) of the jobs with one of `statuses`, each its share
     within the window, times `scale` (the window to a month)."""
     out: dict[str, float] = defaultdict(float)
-    for job, status, share in zip(result.jobs, result.status, shares, strict=True):
-        if status in statuses:
-            out[job.queue] += job.gpu_hours * share * scale
+    hours = credited(result, shares, statuses)
+    for job, status, credit in zip(result.jobs, result.status, hours, strict=True):
+        if status in statuses:  # a team whose jobs ran only after the window is listed at 0
+            out[job.queue] += credit * scale
     return dict(out)
