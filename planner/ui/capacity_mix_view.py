@@ -34,7 +34,7 @@ def sentence(mix: Mix, words: dict[str, str], currency: str, rate: float, lang: 
             lang,
             kept=_servers(best.servers, gpu, lang),
             committed=f"{best.committed_gpus:,}",
-            model=mix.terms.commit_model,
+            model=t(f"labels.pricing.{mix.terms.commit_model}", lang),
             overflow=_overflow(best, lang),
             total=fmt_money(best.total * rate, currency, 0),
             years=short(years, currency),

@@ -329,6 +329,17 @@ def test_the_cheapest_mix_is_the_services(mine: dict[str, Any]) -> None:
     table = frame_with(at, "Committed GPUs")
     assert table["H800 servers kept"].tolist() == [p.servers for p in direct.frontier]
     assert table["Committed GPUs"].tolist() == [p.committed_gpus for p in direct.frontier]
+    assert "cloud GPUs (reserved)" in text
+
+
+def test_the_cheapest_mix_names_its_pricing_model_in_chinese(mine: dict[str, Any]) -> None:
+    at = opened(mine, "zh")
+    at = at.number_input(key="capacity_search_value").set_value(2.0).run()
+    at = at.button(key="capacity_mix_run").click().run()  # stored already: read back
+
+    assert not at.exception
+    text = said(at, "使混合方案")
+    assert "块云 GPU（预留（reserved））" in text
 
 
 def test_a_points_label_names_its_pool_and_threshold() -> None:
