@@ -27,17 +27,24 @@ $(STAMP): pyproject.toml | $(BIN)/python
 app: $(APP_STAMP)
 	$(BIN)/streamlit run streamlit_app.py --server.port $(PORT)
 
+LINT := $(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/mypy && $(BIN)/lint-imports
+
 lint: $(STAMP)
-	$(BIN)/ruff check .
-	$(BIN)/ruff format --check .
-	$(BIN)/mypy
-	$(BIN)/lint-imports
+	$(LINT)
 
 # Tests run in parallel workers (pytest-xdist): two on a 2-core machine, at most four. Browser
 # tests spend much of their time waiting on a server and a browser, which a second worker
-# fills. Whole files go to one worker (--dist loadfile), so module fixtures still run once.
-test: lint
-	$(BIN)/pytest --numprocesses auto --maxprocesses 4 --dist loadfile
+# fills. Whole files go to one worker (--dist loadfile), so module fixtures still run once,
+# longest first (tests/file_costs.py; --no-loadscope-reorder keeps that order) so that the
+# workers finish together. `make lint` runs beside the tests (mypy's cold run is a minute of
+# one CPU); its output is printed after the tests' and either failing fails `make test`.
+test: $(STAMP)
+	@(set -x; $(LINT)) > $(VENV)/lint.log 2>&1 & lint=$$!; \
+	trap 'kill $$lint 2>/dev/null' INT TERM; \
+	$(BIN)/pytest --numprocesses auto --maxprocesses 4 --dist loadfile --no-loadscope-reorder; \
+	tests=$$?; wait $$lint; linted=$$?; \
+	echo "---- make lint (ran beside the tests): exit $$linted ----"; cat $(VENV)/lint.log; \
+	[ $$tests -eq 0 ] && [ $$linted -eq 0 ]
 
 bench: $(STAMP)
 	$(BIN)/python bench/bench_ingest.py

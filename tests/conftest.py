@@ -11,6 +11,7 @@ from hypothesis import settings
 from planner.ingest import IngestOptions, IngestReport
 from planner.service.importer import import_file
 from planner.store import open_store
+from tests.file_costs import load_costs, longest_first
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 
@@ -19,6 +20,13 @@ SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 # never time; a test's own @settings may still set other options.
 settings.register_profile("planner", deadline=None)
 settings.load_profile("planner")
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Whole files, longest first (tests/file_costs.py), so that parallel workers finish
+    together instead of one running a long file alone at the end."""
+    items[:] = longest_first(items, load_costs())
 
 
 @pytest.fixture
