@@ -8,9 +8,8 @@ browser journey). A file's cost is its seconds in `file_costs.json`, measured by
     pytest --junitxml=junit.xml ... && python -m tests.file_costs junit.xml > tests/file_costs.json
 
 A file not listed yet (a new one) counts as a middling file. Only the order changes.
-The first table (2026-12-02) came from a run on a loaded machine that was stopped before
-the last files; the e2e journeys, the 1 GiB import and the sweep files carry estimates
-from issue 17's figures until the next recording.
+The table (2026-12-02, at 172ddb1) is a whole fresh-clone `make test` with two CPU hogs
+running beside it (wall seconds, so every file is slowed alike).
 """
 
 import json
