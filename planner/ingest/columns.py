@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from planner.core.errors import MissingColumnError
 from planner.ingest.limits import shorten
+from planner.ingest.notes import ingest_note
 
 # Canonical field -> synonyms, most specific first. Per-pod and per-job variants are
 # separate fields because they mean different numbers.
@@ -335,8 +336,7 @@ def other_matches(header: Sequence[str], columns: ColumnMap) -> list[str]:
         if chosen is not None and others:
             shown = ", ".join(f"'{shorten(col)}'" for col in others)
             notes.append(
-                f"'{shorten(chosen)}' is read as '{field}'; {shown} could be too "
-                f"(--map {field}=COLUMN or the mapping table picks another)"
+                ingest_note("other_columns", column=shorten(chosen), field=field, others=shown)
             )
     return notes
 
@@ -345,10 +345,7 @@ def _same_name_note(field: str, columns: Sequence[str]) -> list[str]:
     if len(columns) < 2:
         return []
     shown = ", ".join(f"'{shorten(col)}'" for col in columns)
-    return [
-        f"columns {shown} all name the field '{field}'; the first is used "
-        f"(--map {field}=COLUMN picks another)"
-    ]
+    return [ingest_note("same_name_columns", columns=shown, field=field)]
 
 
 def require(

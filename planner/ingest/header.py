@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from planner.core.errors import TraceError
 from planner.ingest.limits import MAX_COLUMNS, shorten, size_text
+from planner.ingest.notes import ingest_note
 
 DELIMITERS = (",", ";", "\t", "|")
 MAX_HEADER_BYTES = 1 << 16  # the sample a file's layout is read from
@@ -76,8 +77,12 @@ def unique_header(names: Sequence[str]) -> tuple[tuple[str, ...], tuple[str, ...
         seen[renamed] = number
         unique.append(renamed)
         notes.append(
-            f"duplicate column name: columns {seen[name] + 1} and {number + 1} are both "
-            f"'{shorten(name)}'; the first is the one matched by name, the other is read as "
-            f"'{shorten(renamed)}' (--map FIELD='{shorten(renamed)}' picks it)"
+            ingest_note(
+                "duplicate_column",
+                first=seen[name] + 1,
+                second=number + 1,
+                name=shorten(name),
+                renamed=shorten(renamed),
+            )
         )
     return tuple(unique), tuple(notes)

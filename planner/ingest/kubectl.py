@@ -22,6 +22,8 @@ from typing import Any
 from planner.core.config import Node
 from planner.core.errors import ScenarioError, TraceError
 from planner.engine.sharing import NAMED_LAYOUTS, find_profile, place_layout
+from planner.ingest.limits import shorten
+from planner.ingest.notes import ingest_note
 
 MigSetup = tuple[str, tuple[str, ...]]
 """(strategy, profiles per GPU); no profiles: dynamic MIG."""
@@ -59,10 +61,11 @@ def kubectl_sharing(path: Path) -> tuple[dict[str, MigSetup], list[str]]:
         (setup, count), *others = counts.most_common()
         chosen[gpu_type] = setup
         if others:
-            notes.append(
-                f"{gpu_type}: nodes differ in MIG layout; all modelled as that of {count} "
-                f"nodes ({setup[0]}, {', '.join(setup[1]) or 'dynamic'})"
-            )
+            said = {"gpu_type": gpu_type, "count": count, "strategy": setup[0]}
+            if setup[1]:
+                notes.append(ingest_note("kubectl_mig_differs", **said, layout=", ".join(setup[1])))
+            else:
+                notes.append(ingest_note("kubectl_mig_differs_dynamic", **said))
     return chosen, notes
 
 
@@ -81,7 +84,7 @@ def _read(path: Path) -> tuple[list[Node], list[str], dict[str, MigSetup]]:
     setups: dict[str, MigSetup] = {}
     for index, item in enumerate(items):
         if item.get("kind", "Node") != "Node":
-            notes.append(f"item {index}: kind {item.get('kind')} is not a Node, skipped")
+            notes.append(ingest_note("kubectl_not_node", index=index, kind=item.get("kind")))
             continue
         found = _node(item, index, notes)
         if found is not None:
@@ -113,7 +116,7 @@ def _node(
     status = item.get("status") or {}
     resources = status.get("allocatable") or status.get("capacity") or {}
     if (item.get("spec") or {}).get("unschedulable"):
-        notes.append(f"{name}: cordoned (unschedulable), kept as capacity")
+        notes.append(ingest_note("kubectl_cordoned", name=name))
     labels = metadata.get("labels") or {}
     try:
         gpus = int(kubernetes_quantity(resources.get("nvidia.com/gpu", 0)))
@@ -121,11 +124,11 @@ def _node(
         mem_gib = kubernetes_quantity(resources.get("memory", 0)) / 2**30
         gpus, setup = _mig(name, labels, resources, gpus, notes)
     except ValueError as err:
-        notes.append(f"{name}: skipped, unreadable resource quantity ({err})")
+        notes.append(ingest_note("kubectl_bad_quantity", name=name, value=err))
         return None
     gpu_type = _gpu_type(labels) if gpus else ""
     if gpus and not gpu_type:
-        notes.append(f"{name}: {gpus} GPUs without a GPU product label; GPU type 'GPU'")
+        notes.append(ingest_note("kubectl_no_product", name=name, gpus=gpus))
         gpu_type = "GPU"
     node = Node(node_id=name, gpu_type=gpu_type, gpus=gpus, cpu=cpu, mem_gib=round(mem_gib, 3))
     return node, setup
@@ -149,10 +152,10 @@ def _mig(
         return gpus, None
     unknown = [p for p in instances if find_profile(p) is None]
     if unknown:
-        notes.append(f"{name}: unknown MIG profiles {', '.join(unknown)}; whole GPUs only")
+        notes.append(ingest_note("kubectl_unknown_mig", name=name, profiles=", ".join(unknown)))
         return gpus, None
     if gpus:
-        notes.append(f"{name}: {gpus} whole GPUs beside MIG GPUs; all modelled as MIG")
+        notes.append(ingest_note("kubectl_whole_beside_mig", name=name, gpus=gpus))
     named = NAMED_LAYOUTS.get(str(labels.get("nvidia.com/mig.config", "")))
     if named is not None and physical is not None:
         return physical, ("mixed", tuple(sorted(named)))
@@ -164,12 +167,12 @@ def _single(
 ) -> tuple[int, MigSetup | None]:
     layout = NAMED_LAYOUTS.get(f"all-{prof}")
     if layout is None or not advertised:
-        notes.append(f"{name}: MIG single strategy without a known profile; whole GPUs only")
+        notes.append(ingest_note("kubectl_single_unknown", name=name))
         return advertised, None
     per_gpu = advertised // physical if physical else len(layout)
     gpus = physical or math.ceil(advertised / per_gpu)
     if not physical:
-        notes.append(f"{name}: no nvidia.com/gpu.count label; {gpus} GPUs inferred")
+        notes.append(ingest_note("kubectl_gpus_inferred", name=name, gpus=gpus))
     return gpus, ("single", (prof,) * min(per_gpu, len(layout)))
 
 
@@ -188,13 +191,10 @@ def _split(
         except ScenarioError:
             continue
         if not physical:
-            notes.append(f"{name}: no nvidia.com/gpu.count label; {mig_gpus} MIG GPUs inferred")
+            notes.append(ingest_note("kubectl_mig_gpus_inferred", name=name, gpus=mig_gpus))
         return whole + mig_gpus, ("mixed", layout)
     gpus = physical or whole + max(1, math.ceil(sum(instances.values()) / 7))
-    notes.append(
-        f"{name}: MIG instances {instances} do not split evenly into a legal layout per GPU; "
-        "modelled as dynamic MIG"
-    )
+    notes.append(ingest_note("kubectl_mig_uneven", name=name, instances=instances))
     return gpus, ("mixed", ())
 
 
@@ -212,13 +212,17 @@ def gpu_model(label: str) -> str:
 
 
 def kubernetes_quantity(value: Any) -> float:
-    """A Kubernetes quantity: 96, "95500m", "1056709728Ki", "512Gi", "1e3"."""
+    """A Kubernetes quantity: 96, "95500m", "1056709728Ki", "512Gi", "1e3"; a ValueError
+    whose text is the value (cut short) when it is none."""
     text = str(value).strip()
-    for suffix, scale in _BINARY.items():
-        if text.endswith(suffix):
-            return float(text[: -len(suffix)]) * scale
-    if text.endswith("m"):
-        return float(text[:-1]) / 1000
-    if text and text[-1] in _DECIMAL:
-        return float(text[:-1]) * _DECIMAL[text[-1]]
-    return float(text)
+    try:
+        for suffix, scale in _BINARY.items():
+            if text.endswith(suffix):
+                return float(text[: -len(suffix)]) * scale
+        if text.endswith("m"):
+            return float(text[:-1]) / 1000
+        if text and text[-1] in _DECIMAL:
+            return float(text[:-1]) * _DECIMAL[text[-1]]
+        return float(text)
+    except ValueError:
+        raise ValueError(shorten(text)) from None

@@ -18,6 +18,7 @@ from planner.core.yaml_text import load_yaml_all, read_yaml_text
 from planner.engine.scenario import QueuesSpec
 from planner.ingest.kubectl import gpu_model, kubernetes_quantity
 from planner.ingest.limits import shorten
+from planner.ingest.notes import ingest_note
 
 GPU_RESOURCE = "nvidia.com/gpu"
 _RESOURCES = {GPU_RESOURCE: "gpus", "cpu": "cpu", "memory": "mem_gib"}
@@ -80,21 +81,21 @@ class _Reader:
 
     def add(self, document: Any) -> None:
         if not isinstance(document, dict):
-            self.notes.append(f"{self.file}: skipped a document that is not a mapping")
+            self.notes.append(ingest_note("yaml_not_mapping", file=self.file))
             return
         kind = str(document.get("kind", ""))
         name = str((document.get("metadata") or {}).get("name", ""))
         spec = document.get("spec") or {}
         where = f"{kind} {name}"
         if kind not in {*_MODELLED, "WorkloadPriorityClass"}:
-            self.notes.append(f"{where}: kind not modelled, skipped")
+            self.notes.append(ingest_note("yaml_kind_skipped", kind=kind, name=name))
             return
         if not name:
             raise ScenarioError(f"{self.file}: a {kind} has no metadata.name").coded(
                 "kueue_no_name", file=self.file, kind=kind
             )
         for key in sorted(set(spec) - _MODELLED.get(kind, set())):
-            self.notes.append(f"{where}: spec.{key} not modelled, ignored")
+            self.notes.append(ingest_note("yaml_key_ignored", where=where, key=key))
         if kind == "ResourceFlavor":
             self.flavors.append({"name": name, "gpu_type": _gpu_type(spec.get("nodeLabels") or {})})
         elif kind == "ClusterQueue":
@@ -111,7 +112,7 @@ class _Reader:
                 self.local[f"{namespace}/{name}"] = target
         else:
             value = document.get("value")
-            self.notes.append(f"{where}: priority {value} noted; use the trace's priority column")
+            self.notes.append(ingest_note("kueue_priority", where=where, value=value))
 
     def _cluster_queue(self, name: str, spec: dict[str, Any], where: str) -> None:
         strategy = spec.get("queueingStrategy")
@@ -143,7 +144,7 @@ class _Reader:
         for key in sorted(
             set(spec) - {"withinClusterQueue", "reclaimWithinCohort", "borrowWithinCohort"}
         ):
-            self.notes.append(f"{where}: spec.preemption.{key} not modelled, ignored")
+            self.notes.append(ingest_note("kueue_preemption_ignored", where=where, key=key))
         return rules
 
     def _quotas(self, groups: list[dict[str, Any]], where: str) -> list[dict[str, Any]]:
@@ -156,8 +157,12 @@ class _Reader:
                     prefix = _RESOURCES.get(str(resource.get("name")))
                     if prefix is None:
                         self.notes.append(
-                            f"{where}: quota on {resource.get('name')} (flavor "
-                            f"{flavor.get('name')}) not modelled: GPU, CPU and memory quotas are"
+                            ingest_note(
+                                "kueue_quota_ignored",
+                                where=where,
+                                resource=resource.get("name"),
+                                flavor=flavor.get("name"),
+                            )
                         )
                         continue
                     scale = 2**30 if prefix == "mem_gib" else 1.0

@@ -21,6 +21,7 @@ from planner.ingest.columns import (
     resolve_columns,
     shown_columns,
 )
+from planner.ingest.notes import row_message
 from planner.ingest.rejections import Rejections
 from planner.ingest.report import IngestReport, ReportBuilder
 from planner.ingest.source import LineProblems, Source, describe, iter_frames
@@ -90,14 +91,19 @@ def read_cluster(
     for frame in iter_frames(source, problems):
         rej = Rejections(frame)
         ids = cleaned(frame[id_col])
-        rej.add(ids.isna(), "missing_value", id_col, "the node id is empty")
+        rej.add(ids.isna(), "missing_value", id_col, row_message("node_id_empty"))
         gpus = parse_numbers(frame[gpu_col]).values.fillna(0.0)
-        rej.add(parse_numbers(frame[gpu_col]).bad, "not_a_number", gpu_col, "expected a number")
+        rej.add(
+            parse_numbers(frame[gpu_col]).bad,
+            "not_a_number",
+            gpu_col,
+            row_message("expected_number"),
+        )
         rej.add(
             (gpus < 0) | (gpus != gpus.round()),
             "negative_value",
             gpu_col,
-            "expected a whole number of GPUs >= 0",
+            row_message("expected_gpus"),
         )
         cpu = _resource(frame, cpu_col, rej, is_cpu=True)
         mem = _resource(frame, mem_col, rej, is_cpu=False)
@@ -130,6 +136,6 @@ def _resource(
     else:
         unit = 1 / 1024 if "mib" in column.lower() or "mb" in column.lower() else 1.0
         parsed = parse_memory_gib(frame[column], unit_gib=unit)
-    rej.add(parsed.bad, "not_a_number", column, "expected a number")
-    rej.add(parsed.values < 0, "negative_value", column, "expected a number >= 0")
+    rej.add(parsed.bad, "not_a_number", column, row_message("expected_number"))
+    rej.add(parsed.values < 0, "negative_value", column, row_message("expected_zero_or_more"))
     return parsed.values.fillna(0.0)

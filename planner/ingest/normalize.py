@@ -15,6 +15,7 @@ import pandas as pd
 
 from planner.ingest.columns import ColumnMap
 from planner.ingest.limits import MAX_VALUE_CHARS
+from planner.ingest.notes import row_message
 from planner.ingest.rejections import Rejections
 from planner.ingest.source import ROW
 from planner.ingest.times import job_times
@@ -151,8 +152,7 @@ def _without_long_values(frame: pd.DataFrame, columns: ColumnMap, rej: Rejection
                 long,
                 "value_too_long",
                 name,
-                f"longer than {MAX_VALUE_CHARS} characters: no date, duration or number is "
-                "that long (is the right column mapped?)",
+                row_message("value_too_long", limit=MAX_VALUE_CHARS),
             )
             blanked[name] = frame[name].mask(long, "")
     return frame.assign(**blanked) if blanked else frame
@@ -185,7 +185,7 @@ def _job_ids(
         flags["job_id_generated"] = True
         return "row-" + frame[ROW].astype(str)
     ids = _printable(frame[name].astype("string").str.strip(), flags)
-    rej.add(ids.eq("") | ids.isna(), "missing_value", name, "the job id is empty")
+    rej.add(ids.eq("") | ids.isna(), "missing_value", name, row_message("job_id_empty"))
     return ids
 
 
@@ -204,7 +204,7 @@ def _resources(
     if pods_col is not None:
         pods = _count(frame, pods_col, rej, allow_zero=False, decimal=options.decimal_comma)
         pods = pods.fillna(1.0)
-        rej.add(pods != np.floor(pods), "not_a_number", pods_col, "the pod count must be whole")
+        rej.add(pods != np.floor(pods), "not_a_number", pods_col, row_message("pods_not_whole"))
     else:
         pods = pd.Series(1.0, index=frame.index)
     job_total = gpus * pods if per_pod else gpus
@@ -212,13 +212,13 @@ def _resources(
         job_total > MAX_GPUS_PER_JOB,
         "implausible_value",
         gpu_col,
-        f"more than {MAX_GPUS_PER_JOB:,} GPUs for one job; check the column and its unit",
+        row_message("too_many_gpus", limit=f"{MAX_GPUS_PER_JOB:,}"),
     )
     rej.add(
         (gpus > 1) & (gpus != np.floor(gpus)),
         "fractional_gpus",
         gpu_col,
-        "GPUs above one must be whole; a fraction is only allowed for a shared GPU (<1)",
+        row_message("fractional_gpus"),
     )
     if per_pod:
         return pods, gpus
@@ -230,8 +230,7 @@ def _resources(
         uneven,
         "gpus_not_divisible",
         gpu_col,
-        "the job's total GPUs cannot be split evenly over its pods; give GPUs per pod "
-        "with --map gpus_per_pod=COLUMN",
+        row_message("gpus_not_divisible"),
     )
     return pods, gpus / pods
 
@@ -255,14 +254,14 @@ def _count(
     frame: pd.DataFrame, column: str, rej: Rejections, *, allow_zero: bool, decimal: bool
 ) -> pd.Series:
     parsed = parse_numbers(frame[column], decimal_comma=decimal)
-    rej.add(parsed.values.isna() & ~parsed.bad, "missing_value", column, "the value is empty")
-    rej.add(parsed.bad, "not_a_number", column, "expected a number")
+    rej.add(parsed.values.isna() & ~parsed.bad, "missing_value", column, row_message("value_empty"))
+    rej.add(parsed.bad, "not_a_number", column, row_message("expected_number"))
     low = parsed.values < 0 if allow_zero else parsed.values <= 0
     rej.add(
         low,
         "negative_value",
         column,
-        "expected a number >= 0" if allow_zero else "expected a number >= 1",
+        row_message("expected_zero_or_more" if allow_zero else "expected_one_or_more"),
     )
     return parsed.values
 
@@ -284,8 +283,8 @@ def _per_pod(
     else:
         unit = 1 / 1024 if "mib" in name.lower() or "mb" in name.lower() else options.mem_unit_gib
         parsed = parse_memory_gib(frame[name], unit_gib=unit, decimal_comma=options.decimal_comma)
-    rej.add(parsed.bad, "not_a_number", name, "expected a number")
-    rej.add(parsed.values < 0, "negative_value", name, "expected a number >= 0")
+    rej.add(parsed.bad, "not_a_number", name, row_message("expected_number"))
+    rej.add(parsed.values < 0, "negative_value", name, row_message("expected_zero_or_more"))
     return parsed.values / pods if options.gpu_totals else parsed.values
 
 
@@ -299,7 +298,10 @@ def _statuses(frame: pd.DataFrame, columns: ColumnMap, rej: Rejections) -> pd.Se
     status = first_word.map(STATUS_WORDS).astype("string")
     known = ", ".join(sorted(set(STATUS_WORDS) - {"running-at-end"})[:12])
     rej.add(
-        text.notna() & status.isna(), "unknown_status", name, f"expected a status such as {known}"
+        text.notna() & status.isna(),
+        "unknown_status",
+        name,
+        row_message("expected_status", known=known),
     )
     return status
 
@@ -316,7 +318,7 @@ def _priorities(frame: pd.DataFrame, columns: ColumnMap, rej: Rejections) -> pd.
         text.notna() & value.isna(),
         "unknown_priority",
         name,
-        "expected a whole number or one of low, normal, high, critical",
+        row_message("expected_priority"),
     )
     return value.fillna(0).round().astype("int64")
 

@@ -14,6 +14,7 @@ from planner.core.errors import TraceError
 from planner.ingest import IngestOptions, IngestReport, ReportBuilder, jobs_from, sniff
 from planner.ingest.columns import normalise_name
 from planner.ingest.formats import NODE_FORMATS
+from planner.ingest.notes import row_message
 from planner.ingest.rejections import Rejections
 from planner.ingest.source import LineProblems, describe, iter_frames, open_source
 from planner.ingest.values import cleaned, parse_numbers
@@ -52,8 +53,8 @@ def read_pod_requests(path: Path, options: IngestOptions) -> tuple[list[PodReque
         columns = {}
         for name in ("num_gpu", "gpu_milli", "cpu_milli", "memory_mib"):
             parsed = parse_numbers(frame[name].replace("", "0"))
-            rej.add(parsed.bad, "not_a_number", name, "expected a number")
-            rej.add(parsed.values < 0, "negative_value", name, "expected a number >= 0")
+            rej.add(parsed.bad, "not_a_number", name, row_message("expected_number"))
+            rej.add(parsed.values < 0, "negative_value", name, row_message("expected_zero_or_more"))
             columns[name] = parsed.values.fillna(0.0)
         num, milli = columns["num_gpu"], columns["gpu_milli"]
         gpus = (num * milli.where(num > 0, 1000.0).where(milli > 0, 1000.0) / 1000.0).round(6)

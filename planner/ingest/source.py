@@ -30,6 +30,7 @@ from planner.ingest.header import (
     unique_header,
 )
 from planner.ingest.limits import UNPACKED_ENV, ReadLimits, shorten, size_text
+from planner.ingest.notes import ingest_note
 from planner.ingest.scan import TextScan, UndecodableError, open_binary, scan_text
 
 ROW = "__row__"
@@ -226,7 +227,7 @@ def _read_layout(
         except UndecodableError as err:
             first_error = first_error or err
             continue
-        notes = _encoding_notes(scan, first_error.problem if first_error else "")
+        notes = _encoding_notes(scan, first_error.line if first_error else 0)
         return _Layout(encoding, delimiter, header_row, names, scan, notes)
     raise _undecodable(path.name, first_error or UndecodableError(""))
 
@@ -241,17 +242,17 @@ def _undecodable(file: str, first: UndecodableError) -> TraceError:
     ).coded(code, file=file, line=first.line)
 
 
-def _encoding_notes(scan: TextScan, utf8_error: str) -> tuple[str, ...]:
+def _encoding_notes(scan: TextScan, utf8_line: int) -> tuple[str, ...]:
+    """The warning of a file read as GBK that has UTF-8 lines; `utf8_line` is where UTF-8
+    failed (0: the file ends in the middle of a character)."""
     if not scan.utf8_line_count:
         return ()
     shown = ", ".join(f"{n:,}" for n in scan.utf8_lines)
     more = ", ..." if scan.utf8_line_count > len(scan.utf8_lines) else ""
-    return (
-        f"mixed encodings: the file is not UTF-8 as a whole ({utf8_error}), so it was read "
-        f"as GBK/GB18030, but {scan.utf8_line_count:,} lines are UTF-8 (lines {shown}{more}) "
-        "and their non-ASCII text (Chinese names, queues, ...) is garbled; re-save the file "
-        "in one encoding (UTF-8) and import it again",
-    )
+    said = {"count": f"{scan.utf8_line_count:,}", "lines": f"{shown}{more}"}
+    if not utf8_line:
+        return (ingest_note("mixed_encodings_end", **said),)
+    return (ingest_note("mixed_encodings", line=f"{utf8_line:,}", **said),)
 
 
 def _iter_text(source: Source, problems: LineProblems, chunk_rows: int) -> Iterator[pd.DataFrame]:

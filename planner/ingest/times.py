@@ -8,6 +8,7 @@ import pandas as pd
 
 from planner.engine.policy import MAX_SIMULATED_S
 from planner.ingest.columns import ColumnMap
+from planner.ingest.notes import row_message
 from planner.ingest.rejections import Rejections
 from planner.ingest.values import ParsedTimes, parse_durations, parse_times
 
@@ -33,22 +34,19 @@ def job_times(
             times.nonexistent,
             "nonexistent_time",
             name,
-            f"this local time does not exist in {tz}: the clocks skipped it when "
-            "daylight saving began; fix the value or write it with its UTC offset",
+            row_message("nonexistent_time", tz=tz),
         )
         rej.add(
             times.ambiguous,
             "ambiguous_time",
             name,
-            f"this local time happens twice in {tz} (daylight saving ended), so the "
-            "instant is unknown; write it with its UTC offset (e.g. +01:00)",
+            row_message("ambiguous_time", tz=tz),
         )
         rej.add(
             times.bad,
             "bad_time",
             name,
-            "expected a date/time (ISO 8601, "
-            "'2024-01-05 10:00:00', epoch seconds) or seconds from the trace start",
+            row_message("bad_time"),
         )
         parsed[field_name] = times
     nan = pd.Series(np.nan, index=frame.index)
@@ -58,14 +56,14 @@ def job_times(
     duration = _durations(frame, columns, rej)
     end_col = columns.get("end")
     if end_col is not None:
-        rej.add(end < start, "end_before_start", end_col, "the end time is before the start time")
+        rej.add(end < start, "end_before_start", end_col, row_message("end_before_start"))
     absolute = _time_base(parsed, frame.index, rej, columns.get("submit") or "")
     run = duration.fillna(end - start)
     rej.add(
         run > MAX_SIMULATED_S,
         "implausible_value",
         columns.get("duration") or end_col or "",
-        "a run time over 100 years: is the duration in milliseconds, or the end year wrong?",
+        row_message("run_over_100_years"),
     )
     final = _final_status(status, run, end, columns, flags)
     # a row with no time at all (censored on both sides) is neither absolute nor relative
@@ -117,19 +115,26 @@ def _censor(
         withdrawn & submit.isna(),
         "never_started",
         never,
-        "the job never started and has no submit time: there is nothing to replay",
+        row_message("never_started"),
     )
-    rej.add(withdrawn & (end < submit), "end_before_start", end_col, "deleted before submit")
+    rej.add(
+        withdrawn & (end < submit),
+        "end_before_start",
+        end_col,
+        row_message("deleted_before_submit"),
+    )
     no_start = ~withdrawn & start.isna()
     if censored == "reject":
         rej.add(
             no_start & (columns.has("start") | run.isna()),
             "never_started",
             never,
-            "the job has no start time or run time (--censored reject)",
+            row_message("no_start_censored"),
         )
     from_submit = no_start & run.isna() & submit.notna()
-    rej.add(from_submit & (end < submit), "end_before_start", end_col, "ends before submit")
+    rej.add(
+        from_submit & (end < submit), "end_before_start", end_col, row_message("ends_before_submit")
+    )
     final = final.mask(withdrawn, "withdrawn")
     flags["running_at_end"] = final.eq("running-at-end")
     flags["running_at_start"] = no_start & submit.isna()
@@ -159,8 +164,8 @@ def _durations(frame: pd.DataFrame, columns: ColumnMap, rej: Rejections) -> pd.S
     if name is None:
         return pd.Series(np.nan, index=frame.index)
     parsed = parse_durations(frame[name])
-    rej.add(parsed.bad, "bad_duration", name, "expected seconds, HH:MM:SS or D-HH:MM:SS")
-    rej.add(parsed.values < 0, "negative_value", name, "a run time cannot be negative")
+    rej.add(parsed.bad, "bad_duration", name, row_message("bad_duration"))
+    rej.add(parsed.values < 0, "negative_value", name, row_message("negative_run_time"))
     return parsed.values
 
 
@@ -177,7 +182,7 @@ def _time_base(
         absolute & relative,
         "mixed_time_bases",
         column,
-        "one time is a date, another seconds-from-start",
+        row_message("mixed_time_bases"),
     )
     return absolute
 

@@ -20,6 +20,7 @@ from planner.core.validation import problems as found_problems
 from planner.core.yaml_text import load_yaml, load_yaml_all, read_yaml_text
 from planner.engine.volcano import ROOT, VolcanoSpec
 from planner.ingest.kueue_yaml import quantity
+from planner.ingest.notes import ingest_note
 
 API_GROUP = "scheduling.volcano.sh/"
 CONF_KEY = "volcano-scheduler.conf"
@@ -79,28 +80,29 @@ class _Reader:
             self._scheduler_conf(str(document["data"][CONF_KEY]), f"ConfigMap {name}")
             return
         if kind != "Queue":
-            self.notes.append(f"{kind or 'a document'} {name}: kind not modelled, skipped")
+            skipped = ingest_note("yaml_kind_skipped", kind=kind, name=name)
+            self.notes.append(skipped if kind else ingest_note("yaml_document_skipped", name=name))
             return
         if not name:
             raise ScenarioError(f"{self.file}: a Queue has no metadata.name").coded(
                 "volcano_no_name", file=self.file
             )
         if name == ROOT:
-            self.notes.append("Queue root: Volcano sizes the root queue from the cluster; skipped")
+            self.notes.append(ingest_note("volcano_root_skipped"))
             return
         self._queue(name, document.get("spec") or {})
 
     def _queue(self, name: str, spec: dict[str, Any]) -> None:
         where = f"Queue {name}"
         for key in sorted(set(spec) - _MODELLED):
-            self.notes.append(f"{where}: spec.{key} not modelled, ignored")
+            self.notes.append(ingest_note("yaml_key_ignored", where=where, key=key))
         queue: dict[str, Any] = {"name": name}
         for key in ("weight", "priority", "reclaimable", "parent"):
             if spec.get(key) is not None:
                 queue[key] = spec[key]
         guarantee = spec.get("guarantee") or {}
         for key in sorted(set(guarantee) - {"resource"}):
-            self.notes.append(f"{where}: spec.guarantee.{key} not modelled, ignored")
+            self.notes.append(ingest_note("volcano_guarantee_ignored", where=where, key=key))
         for field, resources in (
             ("capability", spec.get("capability") or {}),
             ("deserved", spec.get("deserved") or {}),
@@ -115,18 +117,16 @@ class _Reader:
         """GPUs of any type; CPU cores and memory GiB for a capability only."""
         for resource, value in resources.items():
             amount = quantity(value, f"{where}: spec.{field}.{resource}")
+            said = {"where": where, "field": field, "resource": resource}
             if resource == GPU_RESOURCE:
                 queue[field] = {"": amount}
             elif field == "capability" and resource in ("cpu", "memory"):
                 key = "cpu_capability" if resource == "cpu" else "mem_gib_capability"
                 queue[key] = amount if resource == "cpu" else amount / 2**30
             elif resource in ("cpu", "memory"):
-                self.notes.append(
-                    f"{where}: {field} of {resource} not modelled (only a CPU or memory "
-                    "capability is, as a hard cap)"
-                )
+                self.notes.append(ingest_note("volcano_cpu_memory_ignored", **said))
             else:
-                self.notes.append(f"{where}: {field} of {resource} not modelled, ignored")
+                self.notes.append(ingest_note("volcano_resource_ignored", **said))
 
     def _scheduler_conf(self, text: str, where: str) -> None:
         conf = load_yaml(text, f"{self.file}: {where}: {CONF_KEY}", CONF_KEY).data or {}
@@ -147,9 +147,9 @@ class _Reader:
         modelled = {"enqueue", "allocate", "preempt", "reclaim", "backfill"}
         for action in actions:
             if action not in modelled:
-                self.notes.append(f"{where}: action {action} not modelled, ignored")
+                self.notes.append(ingest_note("volcano_action_ignored", where=where, action=action))
         for plugin in sorted(set(plugins) - _PLUGINS_MODELLED - _PLUGINS_NOTED):
-            self.notes.append(f"{where}: plugin {plugin} not modelled, ignored")
+            self.notes.append(ingest_note("volcano_plugin_ignored", where=where, plugin=plugin))
 
     def spec(self) -> VolcanoSpec:
         if not self.queues:
@@ -158,10 +158,7 @@ class _Reader:
             )
         data: dict[str, Any] = {"queues": self.queues, "plugin": self._plugin()}
         if self.scheduler is None:
-            self.notes.append(
-                f"{self.file}: no {CONF_KEY} ConfigMap: Volcano's default actions assumed "
-                "(enqueue, allocate, backfill: no preempt, no reclaim)"
-            )
+            self.notes.append(ingest_note("volcano_no_conf", file=self.file, conf=CONF_KEY))
         else:
             data["preempt"] = self.scheduler["preempt"]
             data["reclaim"] = self.scheduler["reclaim"]
@@ -183,13 +180,13 @@ class _Reader:
         if self.scheduler is not None:
             plugins = self.scheduler["plugins"]
             if "capacity" in plugins and "proportion" in plugins:
-                self.notes.append("both proportion and capacity are enabled: capacity used")
+                self.notes.append(ingest_note("volcano_both_plugins"))
             if "capacity" in plugins:
                 return "capacity"
             if "proportion" not in plugins:
-                self.notes.append("neither proportion nor capacity is enabled: proportion used")
+                self.notes.append(ingest_note("volcano_no_plugin"))
             return "proportion"
         if any("deserved" in q for q in self.queues):
-            self.notes.append(f"{self.file}: queues set deserved: the capacity plugin assumed")
+            self.notes.append(ingest_note("volcano_deserved", file=self.file))
             return "capacity"
         return "proportion"

@@ -32,6 +32,7 @@ from planner.engine.waits import REASON_CODES
 from planner.ingest import NODE_FORMATS, IngestOptions, sniff
 from planner.ingest.kubectl import kubectl_sharing, looks_like_kubectl, read_kubectl_nodes
 from planner.ingest.nodes import read_cluster
+from planner.ingest.notes import ingest_note
 from planner.service.importer import import_file
 from planner.store import Connection, doing
 from planner.store.trace_stats import find_trace
@@ -271,12 +272,18 @@ def read_nodes(
             "no_usable_node", file=source.name, rejected=report.rejected
         )
     notes = [
-        f"{source.name} row {example.row}: {reason}, {example.message}; node skipped"
+        ingest_note(
+            "node_row_skipped",
+            file=source.name,
+            row=example.row,
+            reason=reason,
+            message=example.message,
+        )
         for reason, examples in report.examples.items()
         for example in examples
     ]
     if report.rejected > len(notes):
-        notes.append(f"{source.name}: {report.rejected} rows skipped in all")
+        notes.append(ingest_note("node_rows_skipped", file=source.name, count=report.rejected))
     return cluster.node_specs(), notes
 
 

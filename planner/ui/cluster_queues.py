@@ -22,6 +22,7 @@ from planner.ui.cluster_sections import (
     read_upload,
     show_error,
 )
+from planner.ui.error_text import note_md
 from planner.ui.i18n import MISSING, t
 from planner.ui.safe import md
 from planner.ui.state import replace_and_rerun
@@ -234,7 +235,7 @@ def _queue_import(base: Scenario) -> None:
         )
         _volcano_table(imported.volcano, base)
     for note in imported.notes:
-        st.caption(t("cluster.note", note=md(note)))
+        st.caption(t("cluster.note", note=note_md(note)))
     if st.button(t("cluster.queues.use"), icon=":material/done:", key=key("use_queues")):
         try:
             updated, changed = imports.with_queues(base, imported)

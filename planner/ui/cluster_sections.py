@@ -22,7 +22,7 @@ from planner.engine.sharing import NAMED_LAYOUTS
 from planner.ui import cluster_import as imports
 from planner.ui import cluster_view as view
 from planner.ui import widgets
-from planner.ui.error_text import error_text
+from planner.ui.error_text import error_text, note_md
 from planner.ui.i18n import MISSING, t
 from planner.ui.safe import code, md
 from planner.ui.state import replace_and_rerun, revision
@@ -143,7 +143,7 @@ def _node_import(base: Scenario) -> None:
         placeholder=MISSING,
     )
     for note in imported.notes:
-        st.caption(t("cluster.note", note=md(note)))
+        st.caption(t("cluster.note", note=note_md(note)))
     shapes = len(imports.shapes(imported.nodes))
     how = st.radio(
         t("cluster.import.as"),

@@ -5,17 +5,27 @@ carries a code (`PlannerError.coded`) is worded from `planner/ui/text/errors.py`
 values, and a file pydantic refused problem by problem; an error without a code, or a
 problem of a kind with no Chinese wording yet, keeps its English rather than show nothing.
 The result is plain text: pages escape it (`planner.ui.safe.md`) like any message.
+
+The readers' notes and row messages (planner/ingest/notes.py) are worded the same way, from
+`planner/ui/text/ingest_notes.py`: `note_md` for a caption or warning (values escaped one by
+one, so the Chinese around them stays plain), `note_words` for a table cell.
 """
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from pydantic import ValidationError
 
 from planner.core.validation import Problem, problems, shown_keys
+from planner.ingest.notes import recognised
+from planner.ingest.reasons import REJECTION_REASONS
 from planner.ui.i18n import Language, language
 from planner.ui.safe import code as inline_code
+from planner.ui.safe import md
 from planner.ui.text.errors import ZH
+from planner.ui.text.ingest_notes import NOTES as ZH_NOTES
+from planner.ui.text.ingest_notes import REASONS as ZH_REASONS
+from planner.ui.text.ingest_notes import ROWS as ZH_ROWS
 
 _LIST = "、"
 _PROBLEMS = "；"
@@ -104,3 +114,39 @@ def _filled(template: str, values: Mapping[str, object], english: str) -> str:
         return _NO_SPACE.sub("", template.format(**values))
     except (KeyError, IndexError, ValueError):
         return english
+
+
+def note_md(text: str, lang: Language | None = None) -> str:
+    """A reader's note (planner/ingest/notes.py) as Markdown in `lang`: in 简体中文 worded
+    from its code with each value escaped; otherwise (or with no Chinese wording) the
+    text as it is, escaped whole."""
+    return _note(text, lang or language(), md)
+
+
+def note_words(text: str, lang: Language | None = None) -> str:
+    """A reader's note or row message as plain text in `lang` (a table cell's), English
+    when it has no code or no Chinese wording."""
+    return _note(text, lang or language(), str)
+
+
+def reason_words(reason: str, lang: Language | None = None) -> str:
+    """What a rejection reason code means, in `lang` (the code itself if unknown)."""
+    catalog = ZH_REASONS if (lang or language()) == "zh" else REJECTION_REASONS
+    return catalog.get(reason, reason)
+
+
+def _note(text: str, lang: Language, escape: Callable[[str], str]) -> str:
+    found = recognised(text) if lang == "zh" else None
+    template = found and {**ZH_NOTES, **ZH_ROWS}.get(found[0])
+    if not found or not template:
+        return escape(text)
+    said = {key: escape(_value(key, value, lang)) for key, value in found[1].items()}
+    return _filled(template, said, escape(text))
+
+
+def _value(key: str, value: str, lang: Language) -> str:
+    """A note's value in `lang`: a row message or rejection reason inside a note is worded
+    too; names and numbers stay as given."""
+    if key == "message":
+        return _note(value, lang, str)
+    return reason_words(value, lang) if key == "reason" else value

@@ -12,7 +12,7 @@ from planner.report.csv_table import frame_csv
 from planner.store.trace_stats import TraceStats
 from planner.ui import cache, cluster_import, trace_choice
 from planner.ui import history_view as view
-from planner.ui.error_text import error_text
+from planner.ui.error_text import error_text, note_md
 from planner.ui.i18n import MISSING, fmt_number, t
 from planner.ui.safe import code, md
 from planner.ui.state import FLASH_KEY, set_working_scenario, working_scenario
@@ -95,7 +95,7 @@ def _mapping_inputs(detected: view.Detected) -> tuple[dict[str, str], str]:
             t("history.mapping_changed", field=field, column=code(column), value=code(value))
         )
     for note in detected.notes:
-        st.caption(md(note))
+        st.caption(note_md(note))
     if detected.is_nodes:
         return mapping, "UTC"
     tz = st.text_input(t("history.tz"), "UTC", help=t("history.tz_help"), key="history_tz")
@@ -176,7 +176,7 @@ def import_report(outcome: view.Imported) -> None:
         words = t(key) if key in CATALOGS["en"] else flag  # a flag with no words yet
         st.caption(t("history.flagged", count=fmt_number(count), flag=words))
     for warning in report.warnings:
-        st.warning(md(warning), icon=":material/warning:")
+        st.warning(note_md(warning), icon=":material/warning:")
 
 
 def _rejections(outcome: view.Imported) -> None:

@@ -20,7 +20,6 @@ from planner.core.errors import PlannerError
 from planner.ingest import NODE_FORMATS, IngestOptions, IngestReport, Source, sniff
 from planner.ingest.columns import FIELDS, NODE_FIELDS, ColumnMap, resolve_columns
 from planner.ingest.nodes import missing_fields, node_columns, read_cluster
-from planner.ingest.reasons import REJECTION_REASONS
 from planner.ingest.source import LineProblems, iter_frames
 from planner.service.importer import import_file, rejected_rows
 from planner.store import database_path
@@ -28,6 +27,7 @@ from planner.store.trace_stats import CLASS_ORDER, TraceStats
 from planner.store.traces import arrivals_per_day
 from planner.ui.cache import cursor
 from planner.ui.charts import MEASURE, TEMPLATE, count_axis, day_bars, top_of
+from planner.ui.error_text import note_words, reason_words
 from planner.ui.i18n import Language, fmt_number, number_style, t
 from planner.ui.uploads import write_once
 
@@ -155,10 +155,10 @@ def import_upload(path: Path, mapping: Mapping[str, str], tz: str) -> Imported:
 
 
 def reasons_frame(report: IngestReport) -> pd.DataFrame:
-    """Rejected rows per reason, with what the reason means (English: the importer's own
-    words), most common first."""
+    """Rejected rows per reason, with what the reason means in the session's language,
+    most common first."""
     rows = [
-        {"reason": reason, "rows": count, "meaning": REJECTION_REASONS.get(reason, "")}
+        {"reason": reason, "rows": count, "meaning": reason_words(reason)}
         for reason, count in sorted(report.rejected_by_reason.items(), key=lambda kv: -kv[1])
     ]
     return pd.DataFrame(rows, columns=["reason", "rows", "meaning"])
@@ -167,7 +167,13 @@ def reasons_frame(report: IngestReport) -> pd.DataFrame:
 def examples_frame(report: IngestReport) -> pd.DataFrame:
     """Example rejected rows with their spreadsheet row numbers."""
     rows = [
-        {"row": ex.row, "reason": reason, "column": ex.column, "value": ex.value, "why": ex.message}
+        {
+            "row": ex.row,
+            "reason": reason,
+            "column": ex.column,
+            "value": ex.value,
+            "why": note_words(ex.message),
+        }
         for reason, examples in report.examples.items()
         for ex in examples
     ]

@@ -16,7 +16,7 @@ from planner.engine.summary import ReplaySummary
 from planner.ui import charts, state, trace_choice
 from planner.ui import replay_frames as frames
 from planner.ui import replay_view as view
-from planner.ui.error_text import error_text
+from planner.ui.error_text import error_text, note_md
 from planner.ui.i18n import MISSING, fmt_duration, fmt_number, fmt_percent, t
 from planner.ui.safe import md
 from planner.ui.text import CATALOGS
@@ -73,7 +73,7 @@ def results_header(run: view.ReplayView, trace_label: str, *, stale: bool) -> No
     if stale:
         st.info(t("replay.stale"), icon=":material/update:")
     for note in run.notes:
-        st.caption(t("replay.note", note=md(note)))
+        st.caption(t("replay.note", note=note_md(note)))
     for alert in view.stop_alerts(s):
         st.error(alert, icon=":material/block:")
 
