@@ -19,7 +19,7 @@ from planner.core.file_access import LOCAL_FILES
 if TYPE_CHECKING:
     from planner.ingest import IngestOptions
     from planner.service.sweep_keys import Point, Value
-    from planner.service.sweep_point import PointResult
+    from planner.service.sweep_point import OptionResult, PointResult
     from planner.service.sweep_run import Sweep
     from planner.service.sweep_search import Search
     from planner.store import Connection
@@ -345,6 +345,7 @@ HEADER = (
     "p95",
     "p99 (h)",
     "per useful GPU-h",
+    "twin bar",
     "total",
     "NPV vs cloud",
     "never ran",
@@ -387,10 +388,22 @@ def _cells(result: "PointResult", option: str) -> tuple[str, ...]:
         hours(found.wait_p95_s),
         hours(found.wait_p99_s),
         money(found.per_useful_gpu_hour, 2),
+        _bar(found, cur),
         money(found.total),
         money(found.npv_vs_cloud),
         "–" if found.never_ran is None else f"{found.never_ran:,}",
     )
+
+
+def _bar(found: "OptionResult", currency: str) -> str:
+    """The twin error bar of the cost per useful GPU-hour: x (1 - e) to x (1 + e) with the
+    twin check's error e, 'not calibrated' without one, '–' for a cloud option (no replay)."""
+    if found.utilization is None:
+        return "–"
+    if found.twin_error is None or found.per_hour_low is None or found.per_hour_high is None:
+        return "not calibrated"
+    low, high = found.per_hour_low, found.per_hour_high
+    return f"{low:,.2f}-{high:,.2f} {currency} (±{found.twin_error:.0%})"
 
 
 def _write(results: Sequence["PointResult"], path: Path) -> None:

@@ -25,13 +25,14 @@ again (waits stay the replay's), and the owned servers never serve more than the
 """
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from planner.core.errors import ScenarioError
+from planner.core.serialize import IN_MEMORY
 from planner.cost import finance, tco
 from planner.cost.baremetal import (
     DAY_HOURS,
@@ -234,6 +235,8 @@ class Spread:
     p5: float
     p50: float
     p95: float
+    draws: tuple[float, ...] = field(default=(), metadata=IN_MEMORY, compare=False, repr=False)
+    """Every draw's NPV of costs, in draw order (for a histogram; never written to JSON)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,7 +280,7 @@ def monte_carlo(
 
 def _spread(name: str, values: Array) -> Spread:
     p5, p50, p95 = (float(x) for x in np.percentile(values, [5, 50, 95]))
-    return Spread(name, float(values.mean()), p5, p50, p95)
+    return Spread(name, float(values.mean()), p5, p50, p95, tuple(values.tolist()))
 
 
 def _wins(owned: str, rented: str, savings: Array) -> OwningWins:

@@ -28,6 +28,7 @@ from planner.cost.montecarlo_paths import (
     demand_from_twin,
     draw_paths,
 )
+from planner.cost.montecarlo_twin import twin_error
 from planner.cost.results import TcoReport
 from planner.cost.scenario import TcoScenario
 from planner.ingest import IngestOptions
@@ -131,8 +132,7 @@ def demand_spread(settings: McSettings, scenario: TcoScenario) -> tuple[McSettin
     if paths.demand is not None:
         return settings, note("mc_demand_given", sd=f"{paths.demand.level_sd:.1%}")
     calibration = scenario.scheduling.calibration if scenario.scheduling else None
-    validation = calibration.validation if calibration else None
-    error = validation.allocation_level_error if validation else None
+    error = twin_error(scenario)
     if calibration is None or error is None:
         driver = Driver(level_sd=DEFAULT_DEMAND_SD)
         said = note("mc_demand_default", sd=f"{DEFAULT_DEMAND_SD:.0%}")

@@ -12,7 +12,8 @@ from datetime import date
 
 from planner.core.model import Job
 from planner.cost.finance import npv
-from planner.cost.results import Horizon, TcoReport
+from planner.cost.montecarlo_twin import bar, twin_error
+from planner.cost.results import Horizon, OptionReport, TcoReport
 from planner.cost.scenario import TcoScenario
 from planner.engine.summary import ReplaySummary
 from planner.service.mc_inputs import inputs_text
@@ -33,7 +34,9 @@ class OptionResult:
     total: float
     per_useful_gpu_hour: float | None
     utilization: float | None
-    """The owned GPUs' allocated share in the replay (None for a cloud option)."""
+    """The owned GPUs' allocated share within the trace's window (first year), the share the
+    TCO prices (`Demand.allocation`); work a backlog does after the window is not in it
+    (None for a cloud option)."""
     wait_mean_s: float | None
     wait_p50_s: float | None
     wait_p95_s: float | None
@@ -47,6 +50,24 @@ class OptionResult:
     """Jobs the owned GPUs never started: too large for the cluster, or still waiting when
     the replay ended (None for a cloud option). Their waits are in no wait statistic, so a
     small cluster can seem to meet a wait target by leaving jobs out; the search counts them."""
+    demanded_gpu_h: float | None = None
+    """The option's ledger over the horizon (GPU-hours): demanded = served + left_out +
+    carried (`planner.cost.ledger`), each None without a ledger."""
+    served_gpu_h: float | None = None
+    """Owned, bridge, burst and rented lines: work done within the trace's window."""
+    left_out_gpu_h: float | None = None
+    """Unserved but carried: lead time, unschedulable, unpriced, withdrawn, unfinished."""
+    carried_gpu_h: float | None = None
+    """Work done after the trace's window by a backlog (no month of the window pays it)."""
+    twin_error: float | None = None
+    """The twin check's error e (`planner.cost.montecarlo_twin`); None: not calibrated, or a
+    cloud option (its figures come from no replay)."""
+    per_hour_low: float | None = None
+    per_hour_high: float | None = None
+    """Cost per useful GPU-hour x (1 - e) and x (1 + e) (the twin error bar)."""
+    wait_p95_low_s: float | None = None
+    wait_p95_high_s: float | None = None
+    """p95 wait x (1 - e) and x (1 + e)."""
 
     def values(self) -> tuple[object, ...]:
         return astuple(self)
@@ -76,36 +97,68 @@ def price_point(
     varied = apply(scenario, point)
     summaries: dict[str, ReplaySummary] = {}
     report = tco_of_jobs(con, varied, jobs, today=today, summaries=summaries)
-    results = option_results(report, summaries)
+    results = option_results(report, summaries, twin_error(varied))
     return PointResult(point, report.currency, results, inputs_text(report))
 
 
 def option_results(
-    report: TcoReport, summaries: dict[str, ReplaySummary]
+    report: TcoReport, summaries: dict[str, ReplaySummary], error: float | None = None
 ) -> tuple[OptionResult, ...]:
-    """Every option of every horizon of a report, with the replays' percentiles."""
+    """Every option of every horizon of a report, with the replays' percentiles, ledger
+    lines and (for replayed options, given the twin check's `error`) the twin error bar."""
     results: list[OptionResult] = []
+    allocation = _allocation(report)
     for horizon in report.horizons:
         npvs = _npv_vs_cloud(horizon, report.discount_rate or 0.0)
         for o in horizon.options:
             summary = summaries.get(o.name)
             wait = summary.wait_s if summary is not None else None
+            e = error if summary is not None else None
+            per_hour, p95 = bar(o.cost_per_useful_gpu_hour, e), bar(o.wait_p95_s, e)
+            demanded, served, left_out, carried = _ledger_lines(o)
             results.append(
                 OptionResult(
                     option=o.name,
                     years=horizon.years,
                     total=o.total,
                     per_useful_gpu_hour=o.cost_per_useful_gpu_hour,
-                    utilization=summary.utilization if summary is not None else None,
+                    utilization=allocation.get(o.name) if summary is not None else None,
                     wait_mean_s=o.wait_mean_s,
                     wait_p50_s=wait.p50 if wait is not None else None,
                     wait_p95_s=o.wait_p95_s,
                     wait_p99_s=wait.p99 if wait is not None else None,
                     npv_vs_cloud=npvs.get(o.name),
                     never_ran=_never_ran(summary),
+                    demanded_gpu_h=demanded,
+                    served_gpu_h=served,
+                    left_out_gpu_h=left_out,
+                    carried_gpu_h=carried,
+                    twin_error=e,
+                    per_hour_low=per_hour[0],
+                    per_hour_high=per_hour[1],
+                    wait_p95_low_s=p95[0],
+                    wait_p95_high_s=p95[1],
                 )
             )
     return tuple(results)
+
+
+def _allocation(report: TcoReport) -> dict[str, float]:
+    """Each owned option's allocated share within the window, as the TCO prices it."""
+    inputs = report.inputs
+    return {} if inputs is None else {o.name: o.demand.allocation for o in inputs.owned}
+
+
+def _ledger_lines(
+    option: OptionReport,
+) -> tuple[float | None, float | None, float | None, float | None]:
+    """(demanded, served, left out, carried) GPU-hours of the option's ledger."""
+    if option.ledger is None:
+        return None, None, None, None
+    gpu = option.ledger.gpu_hours
+    carried = gpu.unserved.get("carried", 0.0)
+    left_out = sum(gpu.unserved.values()) - carried
+    return gpu.demanded, gpu.owned + sum(gpu.cloud.values()), left_out, carried
 
 
 def _never_ran(summary: ReplaySummary | None) -> int | None:

@@ -36,10 +36,11 @@ from planner.store.sweep_inputs import save_inputs
 from planner.store.sweeps import copy_price_book, done_keys, load_points, save_point
 from pricing import ensure_seeded
 
-POINT_FORMAT = 3
+POINT_FORMAT = 4
 """Bumped when a stored point gains a figure or a figure's meaning changes (3: an owned
-cluster's useful GPU-hours are those done within the trace's window): points stored before
-are priced again."""
+cluster's useful GPU-hours are those done within the trace's window; 4: utilization within
+the window, the ledger's lines and the twin error bar): points stored before are priced
+again."""
 
 Progress = Callable[[int, int], None]
 """Called after each computed point with (points computed, points to compute)."""

@@ -28,6 +28,15 @@ OPTION_COLUMNS = (
     "wait_p99_s",
     "npv_vs_cloud",
     "never_ran",
+    "demanded_gpu_h",
+    "served_gpu_h",
+    "left_out_gpu_h",
+    "carried_gpu_h",
+    "twin_error",
+    "per_hour_low",
+    "per_hour_high",
+    "wait_p95_low_s",
+    "wait_p95_high_s",
 )
 """The columns of a point's option rows, in the order `save_point` takes and `load_points`
 gives them."""

@@ -11,11 +11,12 @@ import streamlit as st
 from planner.core.errors import PlannerError
 from planner.cost.montecarlo_paths import Driver, PathSpec
 from planner.cost.scenario import TcoScenario
-from planner.service.montecarlo import McSettings, SweepMc
+from planner.service.montecarlo import McReport, McSettings, SweepMc
 from planner.service.sweep_keys import Point
 from planner.ui import capacity_mc_view as view
 from planner.ui import capacity_store as store
 from planner.ui.capacity_page import Inputs, money_rate
+from planner.ui.capacity_view import short
 from planner.ui.i18n import Language, note_text, t
 from planner.ui.safe import md
 from planner.ui.widgets import plot
@@ -116,6 +117,29 @@ def _run(asked: Asked) -> None:
     st.session_state[RESULT] = (asked, found)
 
 
+def _distribution(
+    reports: list[McReport], years: float, money: tuple[str, float], lang: Language, gpu: str
+) -> None:
+    """One point's NPV histogram per option (the point picked), its caption and the chance
+    owning beats renting in a sentence."""
+    currency, rate = money
+    labels = [view.point_label(r, currency, lang, gpu) for r in reports]
+    index: int = st.selectbox(
+        t("capacity.mc_point"), range(len(reports)), format_func=labels.__getitem__,
+        key="capacity_mc_point",
+    )  # fmt: skip
+    report = reports[min(index, len(reports) - 1)]
+    figure = view.histogram(report, years, currency, rate, lang)
+    if figure is None:
+        st.info(t("capacity.mc_no_draws", years=short(years, currency)), icon=":material/info:")
+        return
+    plot(st, figure, key="capacity_mc_histogram")
+    st.caption(t("capacity.mc_hist_caption"))
+    sentence = view.wins_sentence(report, years, currency, lang, first_gpu=gpu)
+    if sentence:
+        st.info(md(sentence), icon=":material/lightbulb:")  # option names are the user's
+
+
 def _show(asked: Asked, years: float, lang: Language) -> None:
     result = st.session_state.get(RESULT)
     if result is None or result[0] != asked:
@@ -135,6 +159,7 @@ def _show(asked: Asked, years: float, lang: Language) -> None:
         st.info(t("capacity.mc_no_horizon", years=years), icon=":material/info:")
         return
     plot(st, figure, key="capacity_mc_chart")
+    _distribution(reports, years, (currency, rate), lang, gpu)
     st.dataframe(
         view.quantiles(reports, years, currency, rate, lang, first_gpu=gpu),
         hide_index=True,

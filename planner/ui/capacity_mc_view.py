@@ -150,3 +150,55 @@ def chart(
         title=t("capacity.mc_y_title", lang, years=span, currency=currency), tickformat=",.0f"
     )
     return fig
+
+
+def histogram(
+    report: McReport, years: float, currency: str, rate: float, lang: Language
+) -> go.Figure | None:
+    """One point's NPV of costs over `years`, each option's draws as an overlaid histogram
+    (the same bins for all); None when the point has no draws over the horizon."""
+    horizon = horizon_of(report, years)
+    spreads = [s for s in (horizon.options if horizon is not None else ()) if s.draws]
+    if not spreads:
+        return None
+    colors = series_colors([(s.option, None) for s in spreads])
+    fig = go.Figure(layout={"template": TEMPLATE})
+    for spread in spreads:
+        fig.add_histogram(
+            x=[v * rate for v in spread.draws],
+            name=option_label(spread.option, lang),
+            marker={"color": colors[spread.option, None]},
+            opacity=0.6,
+            nbinsx=40,
+        )
+    span = short(years, currency)
+    fig.update_layout(barmode="overlay", title=t("capacity.mc_hist_title", lang, years=span))
+    fig.update_xaxes(
+        title=t("capacity.mc_y_title", lang, years=span, currency=currency), tickformat=",.0f"
+    )
+    fig.update_yaxes(title=t("capacity.mc_hist_y", lang))
+    return fig
+
+
+def wins_sentence(
+    report: McReport, years: float, currency: str, lang: Language, *, first_gpu: str = ""
+) -> str:
+    """'In 812 of 1,000 draws (81.2%), owning (self-hosted, 4 A100 servers) costs less than
+    renting (AWS) over 3 years.' per owned and rented pair; '' without a pair."""
+    horizon = horizon_of(report, years)
+    point = point_label(report, currency, lang, first_gpu)
+    sentences = [
+        t(
+            "capacity.mc_wins_sentence",
+            lang,
+            wins=f"{round(w.probability * report.draws):,}",
+            draws=f"{report.draws:,}",
+            share=fmt_percent(w.probability, 1, currency),
+            owned=option_label(w.owned, lang),
+            point=point,
+            rented=option_label(w.rented, lang),
+            years=short(years, currency),
+        )
+        for w in (horizon.owning_wins if horizon is not None else ())
+    ]
+    return " ".join(sentences)

@@ -1,7 +1,8 @@
 """The Capacity page's steps: pick a scenario (saved, working or bundled) and a stored
-trace, check the sweep's inputs, run the sweep with a progress bar, and show its answer. Each
-draws its output and calls `capacity_view` (the sweep) or `capacity_sources` (what can be
-swept).
+trace, check the sweep's inputs, run the sweep with a progress bar (its points priced and
+stored as `planner sweep` stores them: `capacity_store`; points stored before are read back),
+and show its answer. Each draws its output and calls `capacity_view` (the rows' answers),
+`capacity_store` (the stored points) or `capacity_sources` (what can be swept).
 """
 
 from dataclasses import dataclass
@@ -14,6 +15,7 @@ from planner.cost.scenario import TcoScenario
 from planner.engine.scenario import Scenario
 from planner.service.scenario_store import SavedScenario
 from planner.ui import capacity_sources as sources
+from planner.ui import capacity_store as store
 from planner.ui import capacity_view as view
 from planner.ui import scenario_box, state, trace_choice, working_names
 from planner.ui.i18n import MISSING, Language, fmt_number, reporting_currency, t
@@ -180,6 +182,7 @@ def grid(source: Source, pool_index: int, years: float, lang: Language) -> Input
         burst_text = st.text_input(
             t("capacity.burst"), help=t("capacity.burst_help", max=view.MAX_POINTS), key=THRESHOLDS
         )
+    reopen(scenario, pool_index)
     points = points_or_none(text, burst_text)
     if points is None:
         return None
@@ -192,34 +195,59 @@ def grid(source: Source, pool_index: int, years: float, lang: Language) -> Input
     return inputs
 
 
+def reopen(scenario: TcoScenario, pool: int) -> None:
+    """Say which grid points are stored today for the scenario on its trace, with a button
+    filling the inputs with them (Run then reads them back, pricing none)."""
+    counts, hours = store.stored_grid(scenario, str(scenario.trace), pool)
+    if not counts:
+        st.caption(t("capacity.stored_none"))
+        return
+    counts_text = ", ".join(str(n) for n in counts)
+    hours_text = ", ".join(f"{h:g}" for h in hours)
+    key = "capacity.stored_hybrid" if hours else "capacity.stored"
+    st.caption(t(key, counts=counts_text, hours=hours_text))
+    fill = {COUNTS: counts_text} | ({THRESHOLDS: hours_text} if hours and scenario.hybrid else {})
+    # a callback: it runs before the inputs are drawn, the only time their values may change
+    st.button(t("capacity.reopen"), key="capacity_reopen", on_click=_fill, args=(fill,))
+
+
+def _fill(values: dict[str, str]) -> None:
+    st.session_state.update(values)
+
+
 def run_sweep(inputs: Inputs) -> bool:
-    """Price every point with a progress bar; keeps the rows for `inputs` in the session,
-    or shows the error (False)."""
+    """Price the points not stored yet with a progress bar, read every point back and keep
+    their rows for `inputs` in the session, or show the error (False)."""
     bar = st.progress(0.0, text=t("capacity.progress_start"))
 
     def advance(done: int, total: int) -> None:
         bar.progress(done / total, text=t("capacity.progress", done=done, total=total))
 
+    scenario = inputs.scenario
+    points = store.grid_points(scenario, inputs.pool, inputs.counts, inputs.thresholds)
     try:
-        rows, currency = view.sweep(
-            inputs.scenario, inputs.counts, inputs.thresholds, on_point=advance, pool=inputs.pool
-        )
+        outcome = store.store_points(scenario, str(scenario.trace), points, advance)
     except PlannerError as err:
         bar.empty()
         st.error(t("capacity.sweep_failed", error=md(err)), icon=":material/error:")
         return False
     bar.empty()
-    st.session_state[RESULT] = (inputs, rows, currency)
+    own = scenario.hybrid.burst_after_s / 3600 if scenario.hybrid is not None else None
+    rows = view.rows_of(outcome.results, own)
+    currency = outcome.results[0].currency if outcome.results else scenario.currency.upper()
+    stored = len(points) - outcome.computed
+    st.session_state[RESULT] = (inputs, rows, currency, (outcome.computed, stored))
     return True
 
 
-def result_for(inputs: Inputs) -> tuple[list[view.Row], str] | None:
-    """The last sweep's rows and currency, if it was run on `inputs`."""
+def result_for(inputs: Inputs) -> tuple[list[view.Row], str, tuple[int, int]] | None:
+    """The last sweep's rows, currency and (points priced, points read back), if it was run
+    on `inputs`."""
     result = st.session_state.get(RESULT)
     if result is None or result[0] != inputs:
         return None
-    _, rows, swept_in = result
-    return rows, swept_in
+    _, rows, swept_in, counted = result
+    return rows, swept_in, counted
 
 
 def money_rate(swept_in: str, scenario: TcoScenario) -> tuple[str, float]:
@@ -237,7 +265,7 @@ def answer(source: Source, inputs: Inputs, target: float, years: float, lang: La
     if result is None:
         st.info(t("capacity.press_run"), icon=":material/play_arrow:")
         return
-    all_rows, swept_in = result
+    all_rows, swept_in, (computed, stored) = result
     scenario, pool_index = inputs.scenario, inputs.pool
     currency, rate = money_rate(swept_in, scenario)
     rows = view.convert(view.for_horizon(all_rows, years), rate)
@@ -245,6 +273,7 @@ def answer(source: Source, inputs: Inputs, target: float, years: float, lang: La
     swept = scenario.self_hosted[pool_index].gpu if fixed else ""
     text = view.sentence(rows, target, currency, lang, swept=swept, fixed=fixed)
     st.caption(source.origin(lang))
+    st.caption(t("capacity.priced_stored", computed=computed, stored=stored))
     st.info(md(text), icon=":material/lightbulb:")  # option names are the user's
     reporting = reporting_currency()
     if swept_in != reporting:
@@ -257,3 +286,4 @@ def answer(source: Source, inputs: Inputs, target: float, years: float, lang: La
         key="capacity_points",
         placeholder=MISSING,
     )
+    st.caption(t("capacity.table_note"))

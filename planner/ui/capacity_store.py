@@ -1,12 +1,14 @@
-"""The Capacity page's stored sweeps: the sizing search and the Monte Carlo run the services
-`planner sweep --target` and `planner montecarlo --sweep` run, on the app's database.
+"""The Capacity page's stored sweeps: the grid, the sizing search and the Monte Carlo run the
+services `planner sweep --vary`, `--target` and `planner montecarlo --sweep` run, on the
+app's database.
 
 Their points go through `planner.service.sweep_run`, so each is stored under the key `planner
-sweep` uses (the scenario, the trace, the price book and today's date): a repeated search
-prices nothing, the Monte Carlo re-prices every point stored for the scenario on the trace
+sweep` uses (the scenario, the trace, the price book and today's date): a repeated grid or
+search prices nothing, the Monte Carlo re-prices every point stored for the scenario on the trace
 today (the search's, the grid's, the command line's) and replays none of them.
 """
 
+import json
 from collections.abc import Sequence
 from datetime import date
 
@@ -17,8 +19,9 @@ from planner.service.sweep_keys import BURST_H, SERVERS, Point, pool_of
 from planner.service.sweep_mix import Mix, cheapest_mix
 from planner.service.sweep_mix import Tried as MixTried
 from planner.service.sweep_point import PointResult
-from planner.service.sweep_run import Progress, Sweep, run_sweep
+from planner.service.sweep_run import Progress, Sweep, SweepOutcome, run_sweep, sweep_key
 from planner.service.sweep_search import Search, Target, Tried, smallest
+from planner.store.sweep_inputs import sweep_point_keys
 from planner.ui.cache import cursor
 
 
@@ -69,11 +72,30 @@ def mix(scenario: TcoScenario, trace_id: str, pool: int, target: Target, on_trie
 
 def store_points(
     scenario: TcoScenario, trace_id: str, points: Sequence[Point], on_point: Progress
-) -> int:
-    """Price and store the points not stored yet (`planner sweep --vary`); how many were."""
+) -> SweepOutcome:
+    """Every point's result, pricing and storing only those not stored yet (`planner sweep
+    --vary`: a re-run, or a point the search or the command stored, is read back)."""
     with cursor() as con:
         sweep = Sweep(scenario, load_jobs(con, trace_id), trace_id, date.today())
-        return run_sweep(con, sweep, points, on_point=on_point).computed
+        return run_sweep(con, sweep, points, on_point=on_point)
+
+
+def stored_grid(scenario: TcoScenario, trace_id: str, pool: int) -> tuple[list[int], list[float]]:
+    """The server counts and burst thresholds of the grid points stored today for the
+    scenario on the trace (by this page, its search or `planner sweep`), ascending; points
+    varying other keys are left out."""
+    key = size_key(scenario, pool)
+    with cursor() as con:
+        stored = sweep_point_keys(con, sweep_key(con, Sweep(scenario, [], trace_id, date.today())))
+    counts: set[int] = set()
+    hours: set[float] = set()
+    for _, text in stored:
+        values = dict(json.loads(text))
+        if key in values and set(values) <= {key, BURST_H}:
+            counts.add(int(values[key]))
+            if BURST_H in values:
+                hours.add(float(values[BURST_H]))
+    return sorted(counts), sorted(hours)
 
 
 def montecarlo(scenario: TcoScenario, trace_id: str, settings: McSettings) -> SweepMc:

@@ -1,37 +1,35 @@
-"""The capacity page's glue: read the sweep's inputs, run `planner.service.sweep` (the servers
-of one self-hosted pool, the others held fixed and the answer says so, and with a hybrid its
-burst threshold) with every point priced by the Compare page's cached `run_tco`, and say its
-answer (the smallest cluster meeting a p95 wait target, the cheapest option) in words, a
-table and a chart.
+"""The capacity page's glue: read the sweep's inputs (the servers of one self-hosted pool, the
+others held fixed and the answer says so, and with a hybrid its burst threshold), and say the
+answer of its stored points' rows (`planner.service.sweep`: the smallest cluster meeting a p95
+wait target, the cheapest option) in words, a table and a chart.
 """
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import pandas as pd
 import plotly.graph_objects as go
 
 from planner.core.errors import ScenarioError
-from planner.cost.results import TcoReport
 from planner.cost.scenario import TcoScenario
-from planner.service import sweep as service
 
 # the sweep and its answers are planner.service.sweep's (`planner sweep` runs them too); the
 # page reaches them through here
 from planner.service.sweep import (
     Row,
+    balances,
     cheapest,
     convert,
     for_horizon,
-    point_rows,
+    rows_of,
     smallest_meeting,
     with_servers,
 )
 from planner.ui import compare_view
 from planner.ui.charts import MEASURE, TEMPLATE
 from planner.ui.cost_charts import option_colors
-from planner.ui.i18n import Language, fmt_money, fmt_number, number_style, t
+from planner.ui.i18n import Language, fmt_money, fmt_number, fmt_percent, number_style, t
 
 DEFAULT_SCENARIO = "sample-tco.yaml"
 MAX_POINTS = 8  # server counts, and burst thresholds, in one sweep
@@ -43,6 +41,7 @@ __all__ = [  # this module's own names, and the sweep's it passes on
     "MAX_RUNS",
     "OWNED",
     "Row",
+    "balances",
     "chart",
     "cheapest",
     "check_runs",
@@ -54,8 +53,8 @@ __all__ = [  # this module's own names, and the sweep's it passes on
     "label",
     "parse_counts",
     "parse_thresholds",
-    "point_rows",
     "pool_label",
+    "rows_of",
     "runs",
     "runs_note",
     "scenarios",
@@ -65,7 +64,6 @@ __all__ = [  # this module's own names, and the sweep's it passes on
     "series_name",
     "short",
     "smallest_meeting",
-    "sweep",
     "table",
     "with_servers",
 ]
@@ -181,21 +179,6 @@ def held_fixed(scenario: TcoScenario, pool: int, lang: Language) -> str:
     )
 
 
-def sweep(
-    scenario: TcoScenario,
-    counts: Sequence[int],
-    thresholds_h: Sequence[float] = (),
-    *,
-    on_point: Callable[[int, int], None] | None = None,
-    run: Callable[[TcoScenario], TcoReport] | None = None,
-    pool: int = 0,
-) -> tuple[list[Row], str]:
-    """`planner.service.sweep.sweep`, each point priced by the Compare page's cached run
-    (or `run`)."""
-    price = run or (lambda s: compare_view.run(s).report)
-    return service.sweep(scenario, counts, thresholds_h, price=price, on_point=on_point, pool=pool)
-
-
 def short(value: float, currency: str) -> str:
     """A number as briefly as `:g` writes it, with the currency's decimal mark (0.5, 0,5)."""
     text = f"{value:g}"
@@ -289,6 +272,14 @@ def table(rows: Sequence[Row], years: float, currency: str, lang: Language) -> p
         columns[t("capacity.col.burst", lang)] = [
             "" if r.burst_after_h is None else short(r.burst_after_h, currency) for r in rows
         ]
+    owned = [r.servers is not None for r in rows]
+
+    def gpu_h(values: Iterable[float | None]) -> list[str]:
+        return [
+            fmt_number(v, 0, currency) if mine and v is not None else ""
+            for v, mine in zip(values, owned, strict=True)
+        ]
+
     columns |= {
         t("capacity.col.total", lang, years=short(years, currency)): [
             fmt_money(r.total, currency, 0) for r in rows
@@ -296,13 +287,40 @@ def table(rows: Sequence[Row], years: float, currency: str, lang: Language) -> p
         t("capacity.col.per_hour", lang): [
             fmt_money(r.per_useful_gpu_hour, currency) for r in rows
         ],
+        t("capacity.col.per_hour_bar", lang): [_bar(r, currency, lang) for r in rows],
         t("capacity.col.wait", lang): [fmt_number(r.p95_wait_h, 2, currency) for r in rows],
-        # why a short wait need not meet the target: these jobs are in no wait
-        t("capacity.col.left_out", lang): [
-            fmt_number(r.left_out_gpu_h, 0, currency) if r.servers is not None else "" for r in rows
+        t("capacity.col.wait_bar", lang): [_wait_bar(r, currency, lang) for r in rows],
+        t("capacity.col.util", lang): [
+            "" if r.utilization is None else fmt_percent(r.utilization, 1, currency) for r in rows
         ],
+        t("capacity.col.served", lang): gpu_h(r.served_gpu_h for r in rows),
+        # why a short wait need not meet the target: these jobs are in no wait
+        t("capacity.col.left_out", lang): gpu_h(r.left_out_gpu_h for r in rows),
+        t("capacity.col.carried", lang): gpu_h(r.carried_gpu_h for r in rows),
+        t("capacity.col.demanded", lang): gpu_h(r.demanded_gpu_h for r in rows),
     }
     return pd.DataFrame(columns)
+
+
+def _bar(row: Row, currency: str, lang: Language) -> str:
+    """'$2.10 to $3.90 (±30.0%)', 'not calibrated', or '' for a cloud option (no replay)."""
+    if row.servers is None:
+        return ""
+    if row.per_hour_bar is None or row.twin_error is None:
+        return t("capacity.not_calibrated", lang)
+    low, high = (fmt_money(v, currency) for v in row.per_hour_bar)
+    error = fmt_percent(row.twin_error, 1, currency)
+    return t("capacity.bar", lang, low=low, high=high, error=error)
+
+
+def _wait_bar(row: Row, currency: str, lang: Language) -> str:
+    if row.servers is None:
+        return ""
+    if row.p95_wait_bar_h is None or row.twin_error is None:
+        return t("capacity.not_calibrated", lang)
+    low, high = (fmt_number(v, 2, currency) for v in row.p95_wait_bar_h)
+    error = fmt_percent(row.twin_error, 1, currency)
+    return t("capacity.bar", lang, low=low, high=high, error=error)
 
 
 def _rank(burst_h: float | None) -> float:

@@ -3,8 +3,11 @@ entrypoint with AppTest on the bundled sample."""
 
 import base64
 import json
+import re
+import shutil
 from collections.abc import Iterator
 from dataclasses import replace
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -13,18 +16,22 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from planner.cli.main import main
 from planner.core.errors import ScenarioError
-from planner.core.file_access import BUNDLED_FILES
-from planner.cost.results import Horizon, OptionReport, TcoReport, plain_report
+from planner.core.file_access import BUNDLED_FILES, LOCAL_FILES
 from planner.engine.scenario import ClusterSpec
 from planner.ingest import IngestOptions
 from planner.service import option_forms as forms
 from planner.service import scenario_store
 from planner.service.importer import import_file
+from planner.service.replay import load_jobs, resolve_trace
 from planner.service.scenario_store import Prepared
+from planner.service.sweep_point import OptionResult, PointResult
+from planner.service.sweep_run import Sweep, run_sweep
 from planner.service.tco_run import run_tco
 from planner.store import connect
 from planner.ui import capacity_sources as sources
+from planner.ui import capacity_store as store
 from planner.ui import capacity_view as view
 from planner.ui import state
 from planner.ui.cost_charts import option_colors
@@ -153,47 +160,29 @@ def test_the_runs_are_counted_and_capped() -> None:
     assert view.runs_note([1, 2], [0.5], "zh").startswith("本次扫描的运行次数：2")
 
 
-def fake_report(scenario: Any) -> TcoReport:
-    """A report whose numbers can be checked by hand: self-hosted costs 10 per server and
-    waits 1/n h; the hybrid costs 5 per server plus 1 per hour of threshold and waits at
+def fake_point(n: int, burst_h: float | None = None, *, hybrid: bool = True) -> PointResult:
+    """A stored point whose numbers can be checked by hand: self-hosted costs 10 per server
+    and waits 1/n h; the hybrid costs 5 per server plus 1 per hour of threshold and waits at
     most its threshold; the cloud costs 7 and never waits."""
-    n = scenario.self_hosted[0].servers
-    options = [
-        {"name": "self-hosted", "total": 10.0 * n, "per": 3.0, "wait": 3600.0 / n},
-        {"name": "AWS", "total": 7.0, "per": 2.0, "wait": 0.0},
-    ]
-    if scenario.hybrid is not None:
-        burst_h = scenario.hybrid.burst_after_s / 3600
-        wait = min(burst_h, 1.0 / n) * 3600
-        hybrid = {"name": "hybrid", "total": 5.0 * n + burst_h, "per": 1.0, "wait": wait}
-        options.insert(1, hybrid)
-    return tco_report([(o["name"], o["total"], o["per"], o["wait"]) for o in options])
-
-
-def tco_report(options: list[tuple[str, float, float, float]]) -> TcoReport:
-    """A 3-year report in USD of (name, total, cost per useful GPU-hour, p95 wait) options."""
+    options = [("self-hosted", 10.0 * n, 3.0, 3600.0 / n), ("AWS", 7.0, 2.0, 0.0)]
+    point: tuple[tuple[str, object], ...] = (("servers", n),)
+    if hybrid:
+        hours = 1.0 if burst_h is None else burst_h
+        options.insert(1, ("hybrid", 5.0 * n + hours, 1.0, min(hours, 1.0 / n) * 3600))
+        if burst_h is not None:
+            point = (*point, ("burst_after_h", burst_h))
     priced = tuple(
-        OptionReport(name, total, {}, (), (), 0.0, per, wait_p95_s=wait)
+        OptionResult(name, 3.0, total, per, None, wait, None, wait, None, None)
         for name, total, per, wait in options
     )
-    return plain_report((Horizon(3.0, priced, ()),), scenario="fake")
+    return PointResult(point, "USD", priced)  # type: ignore[arg-type]
 
 
-def test_a_two_by_two_sweep_prices_the_hybrid_at_every_threshold() -> None:
-    scenario = view.compare_view.load_bundled("sample-tco.yaml")
-    asked: list[tuple[int, float]] = []
+def test_a_two_by_two_sweep_keeps_the_hybrid_at_every_threshold() -> None:
+    results = [fake_point(n, h) for n in (1, 4) for h in (0.25, 2.0)]
 
-    def run(point: Any) -> TcoReport:
-        asked.append((point.self_hosted[0].servers, point.hybrid.burst_after_s))
-        return fake_report(point)
+    rows = view.rows_of(results, 1.0)
 
-    seen: list[tuple[int, int]] = []
-    rows, _ = view.sweep(
-        scenario, [1, 4], [0.25, 2.0], on_point=lambda d, t: seen.append((d, t)), run=run
-    )
-
-    assert asked == [(1, 900.0), (1, 7200.0), (4, 900.0), (4, 7200.0)]
-    assert seen == [(1, 4), (2, 4), (3, 4), (4, 4)]
     assert [(r.option, r.servers, r.burst_after_h) for r in rows] == [
         ("self-hosted", 1, None),
         ("hybrid", 1, 0.25),
@@ -216,23 +205,55 @@ def test_a_two_by_two_sweep_prices_the_hybrid_at_every_threshold() -> None:
         "Burst after (h)",
         "Total over 3 years",
         "Per useful GPU-hour",
+        "Per useful GPU-hour, twin error bar",
         "p95 wait (h)",
+        "p95 wait (h), twin error bar",
+        "Utilization in the window",
+        "Served in the window (GPU-h)",
         "Never run (GPU-h over the horizon)",
+        "Carried past the window (GPU-h)",
+        "Demanded (GPU-h)",
     ]
-    assert table.values.tolist()[:4] == [
-        ["self-hosted", 1, "", "$10", "$3.00", "1.00", "0"],
-        ["self-hosted", 4, "", "$40", "$3.00", "0.25", "0"],
-        ["hybrid", 1, "0.25", "$5", "$1.00", "0.25", "0"],
-        ["hybrid", 4, "0.25", "$20", "$1.00", "0.25", "0"],
+    shown = table[["Option", "Servers", "Burst after (h)", "Total over 3 years"]]
+    assert shown.values.tolist()[:4] == [
+        ["self-hosted", 1, "", "$10"],
+        ["self-hosted", 4, "", "$40"],
+        ["hybrid", 1, "0.25", "$5"],
+        ["hybrid", 4, "0.25", "$20"],
     ]
+    assert table["p95 wait (h)"].tolist()[:4] == ["1.00", "0.25", "0.25", "0.25"]
+    assert table["Per useful GPU-hour, twin error bar"].tolist()[:2] == ["not calibrated"] * 2
+    assert table["Per useful GPU-hour, twin error bar"].tolist()[-1] == ""  # cloud: no replay
     assert table["Burst after (h)"].tolist()[4:] == ["2", "2", ""]
     assert view.table(rows, 3.0, "EUR", "en")["Burst after (h)"][2] == "0,25"
 
 
-def test_without_a_hybrid_the_sweep_and_table_are_by_server_count_only() -> None:
-    scenario = view.compare_view.load_bundled("sample-tco.yaml").model_copy(update={"hybrid": None})
+def test_the_twin_error_bar_is_shown_so_it_can_be_redone_by_hand() -> None:
+    barred = replace(
+        row("self-hosted", 4, 150.0, 70.0, 2.0),
+        twin_error=0.25,
+        per_hour_bar=(52.5, 87.5),
+        p95_wait_bar_h=(1.5, 2.5),
+        served_gpu_h=1000.0,
+        left_out_gpu_h=200.0,
+        carried_gpu_h=50.0,
+        demanded_gpu_h=1250.0,
+        utilization=0.5,
+    )
 
-    rows, _ = view.sweep(scenario, [1, 4], [0.25, 2.0], run=fake_report)
+    table = view.table([barred], 3.0, "USD", "en")
+    zh = view.table(view.convert([barred], 0.5), 3.0, "EUR", "zh")
+
+    assert table["Per useful GPU-hour, twin error bar"][0] == "$52.50 to $87.50 (±25.0%)"
+    assert table["p95 wait (h), twin error bar"][0] == "1.50 to 2.50 (±25.0%)"
+    assert table["Utilization in the window"][0] == "50.0%"
+    assert [table[c][0] for c in table.columns[-4:]] == ["1,000", "200", "50", "1,250"]
+    assert view.balances(barred)
+    assert zh["每有效 GPU 小时，孪生误差范围"][0] == "26,25 € 至 43,75 €（±25,0 %）"
+
+
+def test_without_a_hybrid_the_rows_and_table_are_by_server_count_only() -> None:
+    rows = view.rows_of([fake_point(n, hybrid=False) for n in (1, 4)])
 
     assert [(r.option, r.servers) for r in rows] == [
         ("self-hosted", 1),
@@ -243,8 +264,7 @@ def test_without_a_hybrid_the_sweep_and_table_are_by_server_count_only() -> None
 
 
 def test_the_chart_draws_one_hybrid_series_per_threshold_in_shades() -> None:
-    scenario = view.compare_view.load_bundled("sample-tco.yaml")
-    rows, _ = view.sweep(scenario, [1, 4], [2.0, 0.25], run=fake_report)
+    rows = view.rows_of([fake_point(n, h) for n in (1, 4) for h in (2.0, 0.25)], 1.0)
 
     figure = view.chart(rows, 0.5, "USD", 3.0, "en")
 
@@ -290,22 +310,30 @@ def test_the_sentence_names_the_cheapest_hybrid_threshold() -> None:
     )
 
 
-def test_on_the_sample_a_shorter_threshold_never_waits_longer(db: Path) -> None:
+def test_on_the_sample_a_shorter_threshold_never_waits_longer(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
     # Not a law of the replay (preemption or backoff can reorder a queue), but it holds on the
     # bundled sample, and there every job waits at most its threshold before it bursts.
     scenario = view.compare_view.load_bundled("sample-tco.yaml")
     thresholds = [0.0, 0.25, 1.0, 4.0]
+    points = store.grid_points(scenario, 0, [1, 2], thresholds)
+    with connect(tmp_path_factory.mktemp("thresholds") / "planner.duckdb") as con:
+        trace_id = resolve_trace(con, str(SAMPLE), files=LOCAL_FILES)
+        sweep = Sweep(scenario, load_jobs(con, trace_id), trace_id, date.today())
+        results = run_sweep(con, sweep, points).results
 
-    rows, _ = view.sweep(scenario, [1, 2, 4], thresholds)
+    rows = view.rows_of(results)
 
     hybrid = [r for r in view.for_horizon(rows, 3.0) if r.option == "hybrid"]
-    assert len(hybrid) == 12
-    for servers in (1, 2, 4):
+    assert len(hybrid) == 8
+    for servers in (1, 2):
         waits = [r.p95_wait_h for r in hybrid if r.servers == servers]
         assert waits == sorted(waits), (servers, waits)
         assert all(w <= h + 1e-9 for w, h in zip(waits, thresholds, strict=True))
     one = [r.p95_wait_h for r in hybrid if r.servers == 1]
     assert one[0] == 0.0 < one[-1]  # the threshold matters: the property is not vacuous
+    assert all(view.balances(r) for r in rows)  # every row's ledger adds up
 
 
 def test_a_point_changes_the_first_pool_and_the_hybrid_it_keeps() -> None:
@@ -345,18 +373,9 @@ def test_with_several_pools_the_sentence_names_the_pool_sized_and_the_ones_held(
     assert zh.endswith("只测算了 A100 池；每个点都保持不变的是：128 台 H800 服务器。")
 
 
-def test_a_sweep_keeps_one_row_per_cloud_option_and_reports_progress() -> None:
-    def report(scenario: Any) -> TcoReport:
-        n = scenario.self_hosted[0].servers
-        return tco_report([("self-hosted", 10.0 * n, 1.0, 3600.0 / n), ("AWS", 5.0, 2.0, 0.0)])
+def test_a_sweep_keeps_one_row_per_cloud_option() -> None:
+    rows = view.rows_of([fake_point(n, hybrid=False) for n in (1, 2, 4)])
 
-    scenario = view.compare_view.load_bundled("sample-tco.yaml")
-    seen: list[tuple[int, int]] = []
-    rows, currency = view.sweep(
-        scenario, [1, 2, 4], on_point=lambda d, t: seen.append((d, t)), run=report
-    )
-
-    assert seen == [(1, 3), (2, 3), (3, 3)]
     assert [(r.option, r.servers) for r in rows] == [
         ("self-hosted", 1),
         ("AWS", None),
@@ -364,7 +383,6 @@ def test_a_sweep_keeps_one_row_per_cloud_option_and_reports_progress() -> None:
         ("self-hosted", 4),
     ]
     assert [r.p95_wait_h for r in rows if r.servers] == [1.0, 0.5, 0.25]
-    assert currency == "USD"
 
 
 # --- the page --------------------------------------------------------------------------------
@@ -388,7 +406,7 @@ def runs_note(at: AppTest) -> str:
     return next(c for c in captions(at) if c.startswith(("Runs in this sweep", "本次扫描")))
 
 
-def test_the_page_waits_for_the_run_button(db: Path) -> None:
+def test_the_page_waits_for_the_run_button(shared_db: Path) -> None:
     at = open_page()
 
     assert not at.exception
@@ -404,7 +422,7 @@ def test_the_page_waits_for_the_run_button(db: Path) -> None:
     assert not at.get("plotly_chart")
 
 
-def test_a_two_by_two_sweep_shows_a_hybrid_series_per_threshold(db: Path) -> None:
+def test_a_two_by_two_sweep_shows_a_hybrid_series_per_threshold(shared_db: Path) -> None:
     at = open_page()
     at.text_input(key="capacity_range").set_value("1, 4")
     at.text_input(key="capacity_thresholds").set_value("1, 0.25").run()
@@ -438,7 +456,7 @@ def test_a_two_by_two_sweep_shows_a_hybrid_series_per_threshold(db: Path) -> Non
     assert figure["data"][1]["marker"]["color"] != figure["data"][2]["marker"]["color"]
 
 
-def test_bad_thresholds_and_too_many_runs_are_errors_before_run(db: Path) -> None:
+def test_bad_thresholds_and_too_many_runs_are_errors_before_run(shared_db: Path) -> None:
     at = open_page()
     at.text_input(key="capacity_thresholds").set_value("1, soon").run()
 
@@ -462,8 +480,25 @@ def sweep(at: AppTest) -> AppTest:
     return at.button(key="capacity_run").click().run()
 
 
-def test_a_three_point_sweep_shows_the_chart_the_table_and_the_answer(db: Path) -> None:
-    at = sweep(open_page())
+@pytest.fixture(scope="module")
+def shared_db(sample_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """One database for the page's tests on the bundled sample: points one test stores,
+    another reads back (the page's sweeps are stored as `planner sweep` stores them)."""
+    path = tmp_path_factory.mktemp("capacity") / "planner.duckdb"
+    shutil.copyfile(sample_db, path)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PLANNER_DB", str(path))
+        yield path
+
+
+@pytest.fixture(scope="module")
+def swept(shared_db: Path) -> AppTest:
+    """The page after a sweep of 1, 4 and 16 A100 servers bursting after 1 h."""
+    return sweep(open_page())
+
+
+def test_a_three_point_sweep_shows_the_chart_the_table_and_the_answer(swept: AppTest) -> None:
+    at = swept
 
     assert not at.exception
     assert not at.error
@@ -509,12 +544,71 @@ def test_a_three_point_sweep_shows_the_chart_the_table_and_the_answer(db: Path) 
     assert values(figure["data"][2]["x"]) == [0.0]
     assert figure["layout"]["shapes"][0]["x0"] == 0.5  # the target line
 
+    assert any(c.startswith("Each owned row's GPU-hours add up") for c in captions(at))
+
     # a new target re-marks the answer without a new sweep
     at.number_input(key="capacity_target").set_value(1000.0).run()
     assert "meeting a p95 wait of 1000 h is 16 A100 servers " in at.info[0].value
 
 
-def test_the_page_and_its_conclusion_are_in_chinese(db: Path) -> None:
+def test_the_command_prints_the_numbers_the_page_shows(
+    swept: AppTest, shared_db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    trace_id = swept.session_state["trace_chosen"]
+    table = swept.dataframe[0].value
+    scenario = str(Path(__file__).resolve().parents[2] / "data" / "scenarios" / "sample-tco.yaml")
+
+    code = main(
+        ["sweep", "--scenario", scenario, "--trace", trace_id, "--db", str(shared_db),
+         "--vary", "servers=1,4,16", "--vary", "burst_after_h=1", "--json", "--workers", "1"]
+    )  # fmt: skip
+
+    captured = capsys.readouterr()
+    assert code == 0
+    assert "3 points: 0 computed, 3 stored already" in captured.err  # the page's points
+    printed = json.loads(captured.out)
+    for point in printed:
+        n = point["point"]["servers"]
+        for option in point["options"]:
+            if option["years"] != 3.0 or option["option"] not in ("self-hosted", "hybrid"):
+                continue
+            row = table[(table["Option"] == option["option"]) & (table["Servers"] == n)]
+            wait = f"{option['wait_p95_s'] / 3600:.2f}"
+            shown = row[["Total over 3 years", "Per useful GPU-hour", "p95 wait (h)"]]
+            assert shown.values.tolist() == [
+                [f"${option['total']:,.0f}", f"${option['per_useful_gpu_hour']:,.2f}", wait]
+            ]
+            assert row["Utilization in the window"].item() == f"{option['utilization']:.1%}"
+            carried = f"{option['carried_gpu_h']:,.0f}"
+            assert row["Carried past the window (GPU-h)"].item() == carried
+
+
+def test_a_stored_sweep_is_listed_and_reopened_without_pricing_again(swept: AppTest) -> None:
+    at = open_page()
+    listed = next(c for c in captions(at) if c.startswith("Stored today for this scenario"))
+    # the sweep's points (the two-by-two test's too, when it ran first on this database)
+    assert listed.startswith(
+        "Stored today for this scenario on this trace: servers 1, 4, 16; burst after "
+    )
+
+    at = at.button(key="capacity_reopen").click().run()
+
+    assert at.text_input(key="capacity_range").value == "1, 4, 16"
+    hours = view.parse_thresholds(at.text_input(key="capacity_thresholds").value)
+    assert 1.0 in hours
+    at = at.button(key="capacity_run").click().run()
+    assert not at.exception
+    counted = next(c for c in captions(at) if c.startswith("Points priced now: "))
+    computed, read = (int(n) for n in re.findall(r": (\d+)", counted)[:2])
+    assert computed + read == 3 * len(hours)
+    assert read >= 3  # the sweep's three points at 1 h are read back, not priced again
+    table = at.dataframe[0].value
+    before = swept.dataframe[0].value
+    same = table["Burst after (h)"].isin(["", "1"])
+    assert table[same].reset_index(drop=True).equals(before.reset_index(drop=True))
+
+
+def test_the_page_and_its_conclusion_are_in_chinese(shared_db: Path) -> None:
     at = AppTest.from_file(str(APP), default_timeout=TIMEOUT_S)
     at.session_state["lang"] = "zh"
     at = sweep(at.run().switch_page(PAGE).run())
@@ -530,9 +624,16 @@ def test_the_page_and_its_conclusion_are_in_chinese(db: Path) -> None:
         "溢出阈值（小时）",
         "3 年总成本",
         "每有效 GPU 小时",
+        "每有效 GPU 小时，孪生误差范围",
         "p95 等待（小时）",
+        "p95 等待（小时），孪生误差范围",
+        "窗口内利用率",
+        "窗口内完成（GPU 小时）",
         "从未运行（期限内 GPU 小时）",
+        "结转到窗口之后（GPU 小时）",
+        "需求（GPU 小时）",
     ]
+    assert set(at.dataframe[0].value["每有效 GPU 小时，孪生误差范围"]) == {"未校准", ""}
     figure = json.loads(at.get("plotly_chart")[0].proto.spec)
     assert figure["layout"]["xaxis"]["title"]["text"] == "p95 等待（小时）"
     assert "满足目标的最小规模" in [t["name"] for t in figure["data"]]
@@ -543,7 +644,7 @@ def test_the_page_and_its_conclusion_are_in_chinese(db: Path) -> None:
     )
 
 
-def test_money_follows_the_reporting_currency_of_the_prices_page(db: Path) -> None:
+def test_money_follows_the_reporting_currency_of_the_prices_page(shared_db: Path) -> None:
     at = AppTest.from_file(str(APP), default_timeout=TIMEOUT_S)
     at.session_state["reporting_currency"] = "EUR"
     at = sweep(at.run().switch_page(PAGE).run())
@@ -562,7 +663,7 @@ def test_money_follows_the_reporting_currency_of_the_prices_page(db: Path) -> No
     assert "EUR" in figure["layout"]["yaxis"]["title"]["text"]
 
 
-def test_bad_server_counts_are_an_error_not_a_traceback(db: Path) -> None:
+def test_bad_server_counts_are_an_error_not_a_traceback(shared_db: Path) -> None:
     at = open_page()
     at.text_input(key="capacity_range").set_value("four").run()
 
@@ -665,8 +766,14 @@ REPLAYS = {  # saved on Cluster & policy: priced as owning their cluster
 }
 
 
-def open_with_trace(trace_id: str, lang: str = "en") -> AppTest:
-    """The Capacity page after picking `trace_id` on the Overview page."""
+def open_with_trace(
+    trace_id: str, lang: str = "en", *, via_overview: bool = False, **state: object
+) -> AppTest:
+    """The Capacity page with `trace_id` the session's chosen trace: picked on the Overview
+    page (`via_overview`), or put in the session as a pick there leaves it (one run, not
+    three); `state` holds more of the session (widgets' values by key) for that run."""
+    if not via_overview:
+        return open_app_page(PAGE, TIMEOUT_S, lang=lang, trace_chosen=trace_id, **state)
     at = AppTest.from_file(str(APP), default_timeout=TIMEOUT_S)
     at.session_state["lang"] = lang
     at = at.run()
@@ -677,7 +784,7 @@ def open_with_trace(trace_id: str, lang: str = "en") -> AppTest:
 def test_a_saved_scenario_on_the_users_trace_sweeps_to_what_the_service_prices(
     own: dict[str, Any],
 ) -> None:
-    at = open_with_trace(own["trace"])
+    at = open_with_trace(own["trace"], via_overview=True)
 
     assert not at.exception
     assert at.selectbox(key="capacity_trace").value == own["trace"]  # chosen on Overview

@@ -31,7 +31,7 @@ from planner.ui import capacity_mc, capacity_mc_view, capacity_mix, capacity_sea
 from planner.ui import capacity_sources as sources
 from planner.ui.capacity_growth import with_growth
 from planner.ui.i18n import Language, fmt_money
-from tests.pages.test_capacity import MINE, hybrid_form, open_with_trace, own_trace
+from tests.pages.test_capacity import MINE, hybrid_form, open_with_trace, own_trace, values
 
 SAVED = f"saved:{MINE}"
 TARGET_H = 0.5
@@ -56,9 +56,10 @@ def mine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
 
 def opened(mine: dict[str, Any], lang: str = "en") -> AppTest:
     """The page on the user's trace and saved hybrid, its H800 pool picked."""
-    at = open_with_trace(mine["trace"], lang)
-    at.selectbox(key="capacity_scenario").set_value(SAVED).run()
-    return at.selectbox(key="capacity_pool").set_value(1).run()
+    at = open_with_trace(mine["trace"], lang, capacity_scenario=SAVED, capacity_pool=1)
+    assert at.selectbox(key="capacity_scenario").value == SAVED
+    assert at.selectbox(key="capacity_pool").value == 1
+    return at
 
 
 def said(at: AppTest, start: str) -> str:
@@ -230,6 +231,27 @@ def test_the_monte_carlo_is_the_services_to_the_cent(
         assert row["Owning costs less (share of draws)"].item() == f"{w.probability:.1%}"
     assert at.get("plotly_chart")
 
+    # the first point's distribution: each option's 200 draws, and the chance owning wins
+    first = capacity_mc_view.ordered(direct.points)[0]
+    assert at.selectbox(key="capacity_mc_point").value == 0
+    drawn = next(
+        spec
+        for spec in (json.loads(c.proto.spec) for c in at.get("plotly_chart"))
+        if "how the draws spread" in spec["layout"]["title"]["text"]
+    )
+    spreads = next(h for h in first.horizons if h.years == 3.0).options
+    assert [d["name"] for d in drawn["data"]] == [s.option for s in spreads]
+    for trace, spread in zip(drawn["data"], spreads, strict=True):
+        assert values(trace["x"]) == pytest.approx(list(spread.draws), abs=1e-6)
+        assert len(spread.draws) == 200
+    assert drawn["layout"]["barmode"] == "overlay"
+    rented = next(s for s in spreads if s.option not in ("self-hosted", "hybrid"))
+    own = next(s for s in spreads if s.option == "self-hosted")
+    wins = sum(r > o for r, o in zip(rented.draws, own.draws, strict=True))  # by hand
+    sentence = said(at, "In ")
+    assert f"In {wins} of 200 draws ({wins / 200:.1%}), owning (self-hosted, " in sentence
+    assert any(c.startswith("Each bar counts the draws") for c in captions(at))
+
 
 def test_without_uncertainty_owning_saves_what_the_sweep_priced(
     mine: dict[str, Any], monte_carlo: AppTest
@@ -300,6 +322,8 @@ def test_search_and_monte_carlo_speak_chinese(mine: dict[str, Any]) -> None:
     assert text.endswith("其他资源池按场景保持不变：4 台 A100 服务器。")
     assert "步骤" in frame_with(at, "满足目标").columns
     assert "成本 NPV：均值" in frame_with(at, "p50").columns
+    assert said(at, "在 ").endswith("年。")  # the chance owning wins, in a sentence
+    assert any(c.startswith("每个柱统计") for c in captions(at))
     assert any(c.startswith("蒙特卡洛：") for c in captions(at))  # the method's note
 
 

@@ -123,6 +123,33 @@ EN = {
     "capacity.col.per_hour": "Per useful GPU-hour",
     "capacity.col.wait": "p95 wait (h)",
     "capacity.col.left_out": "Never run (GPU-h over the horizon)",
+    "capacity.col.per_hour_bar": "Per useful GPU-hour, twin error bar",
+    "capacity.col.wait_bar": "p95 wait (h), twin error bar",
+    "capacity.col.util": "Utilization in the window",
+    "capacity.col.served": "Served in the window (GPU-h)",
+    "capacity.col.carried": "Carried past the window (GPU-h)",
+    "capacity.col.demanded": "Demanded (GPU-h)",
+    "capacity.bar": "{low} to {high} (±{error})",
+    "capacity.not_calibrated": "not calibrated",
+    "capacity.stored_none": "No grid points of this scenario on this trace are stored today.",
+    "capacity.stored": "Stored today for this scenario on this trace: servers {counts}.",
+    "capacity.stored_hybrid": (
+        "Stored today for this scenario on this trace: servers {counts}; burst after {hours} h."
+    ),
+    "capacity.reopen": "Reopen the stored sweep",
+    "capacity.priced_stored": (
+        "Points priced now: {computed}; read back from the database: {stored} (stored as "
+        "`planner sweep` stores them, by scenario, trace, price book and day)."
+    ),
+    "capacity.table_note": (
+        "Each owned row's GPU-hours add up: demanded = served in the window + never run + "
+        "carried past the window (work a backlog does after the trace ends, which no month "
+        "pays for). Utilization is the owned GPUs' allocated share within the trace's window, "
+        "the share the cost prices. The twin error bar: when the scenario has a twin check, "
+        "its calibrated replay missed the observed allocated GPU-hours by a share e over the "
+        "validation window; the bar is the value x (1 - e) to x (1 + e). Cloud options come "
+        "from price lists, not a replay: no bar."
+    ),
     "capacity.chart_title": "Total cost over {years} years against p95 wait, by server count",
     "capacity.x_title": "p95 wait (hours)",
     "capacity.y_title": "Total cost over {years} years ({currency})",
@@ -254,6 +281,19 @@ EN = {
         "No owning-against-renting figures: the scenario has no cloud option to compare with."
     ),
     "capacity.mc_burst": "burst after {hours} h",
+    "capacity.mc_point": "Point to draw",
+    "capacity.mc_hist_title": "NPV of costs over {years} years: how the draws spread",
+    "capacity.mc_hist_y": "Draws",
+    "capacity.mc_hist_caption": (
+        "Each bar counts the draws (price paths) whose NPV of costs over the horizon falls in "
+        "its range, one colour per option; further left is cheaper. Where the colours overlap, "
+        "which option is cheaper depends on how prices move."
+    ),
+    "capacity.mc_wins_sentence": (
+        "In {wins} of {draws} draws ({share}), owning ({owned}, {point}) costs less than "
+        "renting ({rented}) over {years} years."
+    ),
+    "capacity.mc_no_draws": "No draws to show for this point over {years} years.",
     "capacity.mc_col.point": "Point",
     "capacity.mc_col.option": "Option",
     "capacity.mc_col.mean": "NPV of costs: mean",
@@ -426,6 +466,31 @@ ZH = {
     "capacity.col.per_hour": "每有效 GPU 小时",
     "capacity.col.wait": "p95 等待（小时）",
     "capacity.col.left_out": "从未运行（期限内 GPU 小时）",
+    "capacity.col.per_hour_bar": "每有效 GPU 小时，孪生误差范围",
+    "capacity.col.wait_bar": "p95 等待（小时），孪生误差范围",
+    "capacity.col.util": "窗口内利用率",
+    "capacity.col.served": "窗口内完成（GPU 小时）",
+    "capacity.col.carried": "结转到窗口之后（GPU 小时）",
+    "capacity.col.demanded": "需求（GPU 小时）",
+    "capacity.bar": "{low} 至 {high}（±{error}）",
+    "capacity.not_calibrated": "未校准",
+    "capacity.stored_none": "今天尚未存储此场景在此作业历史上的网格点。",
+    "capacity.stored": "今天已为此场景在此作业历史上存储：服务器数 {counts}。",
+    "capacity.stored_hybrid": (
+        "今天已为此场景在此作业历史上存储：服务器数 {counts}；溢出阈值 {hours} 小时。"
+    ),
+    "capacity.reopen": "重新打开已存储的扫描",
+    "capacity.priced_stored": (
+        "本次计价的点：{computed}；从数据库读回：{stored}（与 `planner sweep` 相同方式存储，"
+        "按场景、作业历史、价目表和日期）。"
+    ),
+    "capacity.table_note": (
+        "每个自有方案行的 GPU 小时相加一致：需求 = 窗口内完成 + 从未运行 + 结转到窗口之后"
+        "（积压在作业历史结束后完成的工作，没有任何月份为其付费）。利用率是自有 GPU 在作业历史"
+        "窗口内的分配占比，即成本所计价的占比。孪生误差范围：场景有孪生检验时，其校准后的重放在"
+        "验证窗口内与实测分配 GPU 小时相差比例 e；范围为数值 ×(1 - e) 至 ×(1 + e)。云方案来自"
+        "价目表而非重放：无误差范围。"
+    ),
     "capacity.chart_title": "按服务器数量：{years} 年总成本与 p95 等待时间",
     "capacity.x_title": "p95 等待（小时）",
     "capacity.y_title": "{years} 年总成本（{currency}）",
@@ -542,6 +607,18 @@ ZH = {
     "capacity.mc_no_horizon": "没有已存储的点按 {years} 年计算过成本。",
     "capacity.mc_no_wins": "无自有与租用的对比：场景中没有可比较的云方案。",
     "capacity.mc_burst": "等待 {hours} 小时后溢出",
+    "capacity.mc_point": "要绘制的点",
+    "capacity.mc_hist_title": "{years} 年成本 NPV：各次抽样的分布",
+    "capacity.mc_hist_y": "抽样次数",
+    "capacity.mc_hist_caption": (
+        "每个柱统计成本 NPV 落在该区间内的抽样（价格路径）次数，每个方案一种颜色；越靠左越便宜。"
+        "颜色重叠处，哪个方案更便宜取决于价格如何变动。"
+    ),
+    "capacity.mc_wins_sentence": (
+        "在 {draws} 次抽样中有 {wins} 次（{share}），自有（{owned}，{point}）的成本低于租用"
+        "（{rented}），期限 {years} 年。"
+    ),
+    "capacity.mc_no_draws": "此点在 {years} 年期限内没有可显示的抽样。",
     "capacity.mc_col.point": "点",
     "capacity.mc_col.option": "方案",
     "capacity.mc_col.mean": "成本 NPV：均值",
