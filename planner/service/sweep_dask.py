@@ -26,6 +26,7 @@ from planner.core.errors import PlannerError
 from planner.service.sweep_keys import Point
 from planner.service.sweep_point import PointResult, price_point
 from planner.service.sweep_run import Price, Sweep, pack, unpack
+from planner.service.tco_rent import bills_kept
 from planner.store import Connection, open_store
 from planner.store.sweeps import copy_price_book
 
@@ -138,6 +139,8 @@ class SweepPlugin(WorkerPlugin):
         path = Path(self.folder) / "prices.duckdb"
         path.write_bytes(self.book)
         self.con = open_store(path)
+        self.bills = ExitStack()  # cloud bills reused from point to point, until teardown
+        self.bills.enter_context(bills_kept())
         # a connection is not for two threads at once; points are pure Python (the GIL),
         # so a worker's threads would not price faster side by side anyway
         self.lock = threading.Lock()
@@ -145,6 +148,7 @@ class SweepPlugin(WorkerPlugin):
     def teardown(self, worker: object) -> None:
         with self.lock:  # a point cancelled while running finishes first
             self.con.close()
+            self.bills.close()
         shutil.rmtree(self.folder, ignore_errors=True)
 
 

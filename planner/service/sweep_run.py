@@ -30,6 +30,7 @@ from planner.core.model import Job
 from planner.cost.scenario import TcoScenario
 from planner.service.sweep_keys import Point
 from planner.service.sweep_point import PointResult, from_rows, price_point
+from planner.service.tco_rent import bills_kept
 from planner.store import Connection, open_store
 from planner.store.scenarios import price_book_key
 from planner.store.sweep_inputs import save_inputs
@@ -133,7 +134,8 @@ def pricing(
         return
     pool = _Pool(con, sweep, workers)
     try:
-        yield pool.priced
+        with bills_kept():  # for points priced in this process
+            yield pool.priced
     finally:
         pool.stop()
 
@@ -219,6 +221,9 @@ def _start_worker(prices: Path, packed: bytes) -> None:
     shutil.copyfile(prices, own)
     _WORKER["con"] = open_store(own)
     _WORKER["sweep"] = unpack(packed)
+    bills = ExitStack()  # kept until the worker exits
+    bills.enter_context(bills_kept())
+    _WORKER["bills"] = bills
 
 
 def _price(point: Point) -> PointResult:

@@ -18,7 +18,7 @@ from datetime import date
 from planner.core.config import NodeSpec
 from planner.core.errors import ScenarioError
 from planner.core.file_access import FileAccess
-from planner.core.model import Job, is_useful
+from planner.core.model import Job
 from planner.core.notes import note
 from planner.cost import tco
 from planner.cost.baremetal import (
@@ -29,7 +29,6 @@ from planner.cost.baremetal import (
 )
 from planner.cost.chargeback import ChargebackData
 from planner.cost.chargeback_usage import RAN, chargeback_data, job_table, team_hours
-from planner.cost.cloud import CloudJob, Spot, Terms, price_jobs, with_commitment
 from planner.cost.comparison import Priced, Runs, option_report, report
 from planner.cost.ledger import Hours, PricedBill, demanded, rented_ledger, replay_outcome
 from planner.cost.results import Horizon, TcoReport
@@ -42,8 +41,9 @@ from planner.engine.summary import ReplaySummary
 from planner.ingest import IngestOptions
 from planner.service.growth import grown_report
 from planner.service.replay import load_jobs, resolve_trace, with_volcano_queues
-from planner.service.tco_inputs import Inputs, bare_metal, cpu_rate, load_inputs, per_gpu_hour, skus
+from planner.service.tco_inputs import Inputs, bare_metal, load_inputs, per_gpu_hour
 from planner.service.tco_record import HYBRID_BURST, record
+from planner.service.tco_rent import bill_jobs, on_demand, rent
 from planner.service.tco_window import (
     Window,
     carried_gpu_hours,
@@ -172,7 +172,7 @@ def _rent_flat(con: Connection, spec: CloudSpec, inputs: Inputs, useful: float) 
     if spec.committed_gpus:
         covered = min(useful, spec.committed_gpus * HOURS_PER_MONTH)
         per_month["commitment"] = spec.committed_gpus * HOURS_PER_MONTH * price
-        per_month["overflow"] = (useful - covered) * per_gpu_hour(con, _on_demand(spec), inputs)
+        per_month["overflow"] = (useful - covered) * per_gpu_hour(con, on_demand(spec), inputs)
     else:
         per_month["cloud_compute"] = useful * price
     per_month |= spec.data_costs()
@@ -196,7 +196,7 @@ def _replayed(
     result = simulate(jobs, nodes, _policy(scenario, nodes, inputs))
     within = counted_shares(result, win)
     owned = _demand(result, bm, win, scenario, within=within, inputs=inputs, name="self-hosted")
-    clouds = [_rent(con, spec, inputs, jobs, scenario) for spec in scenario.cloud]
+    clouds = [rent(con, spec, inputs, jobs, scenario, scale=scale) for spec in scenario.cloud]
     rented = [r for r, _ in clouds]
     runs = Runs(
         demanded(jobs).scaled(scale),
@@ -241,7 +241,7 @@ def _hybrid_replay(
     burst_jobs = [j for i, j in enumerate(result.jobs) if result.status[i] == "burst"]
     if not burst_jobs:
         return result, None
-    bill = _bill(con, _burst_cloud(scenario), inputs, burst_jobs, scenario)
+    bill = bill_jobs(con, _burst_cloud(scenario), inputs, burst_jobs, scenario)
     inputs.bills[HYBRID_BURST] = bill
     return result, bill
 
@@ -297,9 +297,9 @@ def _cloud_only(
             "a cloud-only scenario needs a trace (`trace:` or --trace): without owned servers "
             "there is no utilization to size the demand"
         )
-    clouds = [_rent(con, spec, inputs, jobs, scenario) for spec in scenario.cloud]
-    rented = [r for r, _ in clouds]
     scale = window(jobs).scale
+    clouds = [rent(con, spec, inputs, jobs, scenario, scale=scale) for spec in scenario.cloud]
+    rented = [r for r, _ in clouds]
     wanted = demanded(jobs).scaled(scale)
     runs = [run.outcome("rented").scaled(scale) for _, run in clouds]
     tax_rate = scenario.overrides.get("tax_rate", 0.0)
@@ -363,89 +363,6 @@ def _demand(
         option = note(f"option_{name.replace('-', '_')}")  # worded in the reader's language
         inputs.notes.append(note("carried_past_window", option=option, hours=hours))
     return demand
-
-
-def _rent(
-    con: Connection,
-    spec: CloudSpec,
-    inputs: Inputs,
-    jobs: list[Job],
-    scenario: TcoScenario,
-) -> tuple[tco.Rented, PricedBill]:
-    priced = _bill(con, spec, inputs, jobs, scenario)
-    inputs.bills[spec.label()] = priced
-    bill = priced.bill
-    if bill.unpriced:
-        first = next(iter(bill.unpriced.values()))
-        count = len(bill.unpriced)
-        inputs.notes.append(note("unpriced_jobs", option=spec.label(), count=count, first=first))
-    scale = window(jobs).scale
-    per_month = {
-        "cloud_compute": bill.compute * scale,
-        "commitment": bill.commitment * scale,
-        "overflow": bill.overflow * scale,
-        "spot_overhead": bill.spot_overhead * scale,
-        **({"cloud_cpu": bill.cpu_compute * scale} if bill.cpu_jobs else {}),
-        **spec.data_costs(),
-    }
-    useful = bill.useful_gpu_hours
-    per_gpu_hour = bill.total / useful if useful else 0.0
-    rented = tco.Rented(
-        spec.label(), per_month, per_gpu_hour, useful * scale, spec.startup_s, spec.startup_s
-    )
-    return rented, priced
-
-
-def _bill(
-    con: Connection,
-    spec: CloudSpec,
-    inputs: Inputs,
-    jobs: list[Job],
-    scenario: TcoScenario,
-) -> PricedBill:
-    # a job its user deleted while it waited has no run time to bill: the cloud rents none
-    withdrawn = [j for j in jobs if j.status == "withdrawn"]
-    jobs = [j for j in jobs if j.status != "withdrawn"]
-    cloud_jobs = [
-        CloudJob(
-            j.job_id,
-            j.submit_s,
-            j.duration_s,
-            j.pods,
-            j.gpus,
-            j.gpu_types[0] if j.gpu_types else "",
-            useful=is_useful(j, exclude_failed=scenario.exclude_failed),
-            cpu=j.cpu,
-            mem_gib=j.mem_gib,
-        )
-        for j in jobs
-    ]
-    cpu = cpu_rate(spec, inputs) if any(j.is_cpu_only for j in cloud_jobs) else None
-    # committed capacity is paid at the option's price; the demand above it at on-demand
-    committed = bool(spec.committed_gpus)
-    found = skus(con, _on_demand(spec) if committed else spec, inputs)
-    speed = {tuple(k.upper().split("/", 1)): v for k, v in scenario.speed.items()}
-    models = {s.gpu_model for s in found}
-    other = (j.gpu_model.upper() not in models for j in cloud_jobs if j.gpu_model and j.gpus)
-    if not speed and any(other):
-        inputs.notes.append(note("speed_default", option=spec.label()))
-    spot = Spot(**spec.spot.model_dump()) if spec.spot else None
-    terms = Terms(speed=speed, startup_s=spec.startup_s, spot=spot, cpu=cpu)  # type: ignore[arg-type]
-    bill = price_jobs(cloud_jobs, found, terms)
-    if spec.committed_gpus:
-        commit = per_gpu_hour(con, spec, inputs)
-        bill = with_commitment(
-            bill,
-            cloud_jobs,
-            found,
-            committed_gpus=spec.committed_gpus,
-            commit_price_per_gpu_hour=commit,
-        )
-    return PricedBill(bill, found, cpu, jobs, withdrawn)
-
-
-def _on_demand(spec: CloudSpec) -> CloudSpec:
-    return spec.model_copy(update={"pricing_model": "on_demand", "term_months": None})
 
 
 def _burst_cloud(scenario: TcoScenario) -> CloudSpec:

@@ -1,0 +1,236 @@
+"""Renting a trace's jobs: each cloud option's bill (every job on its cheapest SKU), for
+`planner.service.tco_run`.
+
+A sweep replays the same jobs at every point against the same cloud options; only the owned
+servers change, and the cloud's bill does not depend on them. Billing a 100,000-job trace was a
+quarter of a point's time, so inside `bills_kept()` (a sweep's worker, or a sweep priced in
+this process) bills are kept and reused. A kept bill is found by everything it is computed
+from: the very job objects in their order (jobs are frozen; the kept bill holds them, so their
+ids stay theirs), whether failed jobs count as useful, and the exact text (`repr`) of the SKUs
+and terms the price book gave; a commitment's share is kept by its size and price the same
+way. The price-book look-ups, notes and sources run at every point as before, in the same
+order, so a report is the same object as without keeping, to the bit. Outside `bills_kept()`
+nothing is kept (the app's TCO runs hold no memory after they end).
+"""
+
+import hashlib
+import threading
+from array import array
+from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from planner.core.model import Job, is_useful
+from planner.core.notes import note
+from planner.cost import tco
+from planner.cost.cloud import CloudBill, CloudJob, Sku, Spot, Terms, price_jobs, with_commitment
+from planner.cost.ledger import PricedBill
+from planner.cost.scenario import CloudSpec, TcoScenario
+from planner.service.tco_inputs import Inputs, cpu_rate, per_gpu_hour, skus
+from planner.store import Connection
+
+KEPT_BILLS = 4
+"""Bills kept at most (least recently used dropped): a sweep uses one per cloud option, or
+per option and year with growth."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Jobs:
+    """Jobs as the cloud bills them, and what the notes ask of them."""
+
+    billed: list[Job]
+    withdrawn: list[Job]
+    """Deleted while they waited: no run time, so the cloud rents nothing for them."""
+    cpu_only: bool
+    """Whether any billed job asks for no GPU (then a CPU rate is looked up)."""
+    models: frozenset[str]
+    """The GPUs (upper case) the GPU jobs' run times were measured on, where named."""
+
+
+@dataclass(slots=True)
+class _Kept:
+    """One bill with the jobs it billed (holding them keeps their ids unique)."""
+
+    jobs: _Jobs
+    bill: CloudBill
+    committed: dict[str, CloudBill] = field(default_factory=dict)
+    """The bill with a commitment, by the commitment's size and price (`repr`)."""
+
+
+@dataclass(slots=True)
+class _Bills:
+    kept: OrderedDict[tuple[str, str], _Kept] | None = None
+    """None: nothing is kept (outside `bills_kept`)."""
+    users: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+_BILLS = _Bills()
+
+
+@contextmanager
+def bills_kept() -> Iterator[None]:
+    """Keep cloud bills for reuse while the block runs (blocks may nest, or run in threads:
+    the bills go when the last one ends)."""
+    with _BILLS.lock:
+        _BILLS.users += 1
+        if _BILLS.kept is None:
+            _BILLS.kept = OrderedDict()
+    try:
+        yield
+    finally:
+        with _BILLS.lock:
+            _BILLS.users -= 1
+            if _BILLS.users == 0:
+                _BILLS.kept = None
+
+
+def rent(
+    con: Connection,
+    spec: CloudSpec,
+    inputs: Inputs,
+    jobs: list[Job],
+    scenario: TcoScenario,
+    *,
+    scale: float,
+) -> tuple[tco.Rented, PricedBill]:
+    """The cloud option `spec` renting every job; money per month (the trace's span x `scale`)."""
+    priced = bill_jobs(con, spec, inputs, jobs, scenario, keep=True)
+    inputs.bills[spec.label()] = priced
+    bill = priced.bill
+    if bill.unpriced:
+        first = next(iter(bill.unpriced.values()))
+        count = len(bill.unpriced)
+        inputs.notes.append(note("unpriced_jobs", option=spec.label(), count=count, first=first))
+    per_month = {
+        "cloud_compute": bill.compute * scale,
+        "commitment": bill.commitment * scale,
+        "overflow": bill.overflow * scale,
+        "spot_overhead": bill.spot_overhead * scale,
+        **({"cloud_cpu": bill.cpu_compute * scale} if bill.cpu_jobs else {}),
+        **spec.data_costs(),
+    }
+    useful = bill.useful_gpu_hours
+    per_gpu_hour = bill.total / useful if useful else 0.0
+    rented = tco.Rented(
+        spec.label(), per_month, per_gpu_hour, useful * scale, spec.startup_s, spec.startup_s
+    )
+    return rented, priced
+
+
+def bill_jobs(
+    con: Connection,
+    spec: CloudSpec,
+    inputs: Inputs,
+    jobs: list[Job],
+    scenario: TcoScenario,
+    *,
+    keep: bool = False,
+) -> PricedBill:
+    """`jobs` billed by the cloud option `spec`; `keep`: reuse and keep the bill inside
+    `bills_kept()` (a hybrid's bursts differ at every point: not worth keeping)."""
+    jobs_key = _jobs_key(jobs, scenario.exclude_failed) if keep else None
+    split = _find(jobs_key) or _split(jobs)
+    cpu = cpu_rate(spec, inputs) if split.cpu_only else None
+    # committed capacity is paid at the option's price; the demand above it at on-demand
+    committed = bool(spec.committed_gpus)
+    found = skus(con, on_demand(spec) if committed else spec, inputs)
+    speed = {tuple(k.upper().split("/", 1)): v for k, v in scenario.speed.items()}
+    models = {s.gpu_model for s in found}
+    if not speed and any(m not in models for m in split.models):
+        inputs.notes.append(note("speed_default", option=spec.label()))
+    spot = Spot(**spec.spot.model_dump()) if spec.spot else None
+    terms = Terms(speed=speed, startup_s=spec.startup_s, spot=spot, cpu=cpu)  # type: ignore[arg-type]
+    key = None if jobs_key is None else (jobs_key, repr((found, terms)))
+    entry = _lookup(key)
+    if entry is None:
+        cloud_jobs = _cloud_jobs(split.billed, scenario.exclude_failed)
+        entry = _Kept(split, price_jobs(cloud_jobs, found, terms))
+        _store(key, entry)
+    bill = entry.bill
+    if spec.committed_gpus:
+        commit = per_gpu_hour(con, spec, inputs)
+        bill = _committed(entry, found, spec.committed_gpus, commit, scenario.exclude_failed)
+    return PricedBill(bill, found, cpu, split.billed, split.withdrawn)
+
+
+def on_demand(spec: CloudSpec) -> CloudSpec:
+    return spec.model_copy(update={"pricing_model": "on_demand", "term_months": None})
+
+
+def _model(job: Job) -> str:
+    """The GPU the job's run time was measured on ('' = the reference GPU)."""
+    return job.gpu_types[0] if job.gpu_types else ""
+
+
+def _cloud_jobs(jobs: list[Job], exclude_failed: bool) -> list[CloudJob]:
+    return [
+        CloudJob(
+            j.job_id,
+            j.submit_s,
+            j.duration_s,
+            j.pods,
+            j.gpus,
+            _model(j),
+            useful=is_useful(j, exclude_failed=exclude_failed),
+            cpu=j.cpu,
+            mem_gib=j.mem_gib,
+        )
+        for j in jobs
+    ]
+
+
+def _split(jobs: list[Job]) -> _Jobs:
+    billed = [j for j in jobs if j.status != "withdrawn"]
+    return _Jobs(
+        billed,
+        [j for j in jobs if j.status == "withdrawn"],
+        any(j.pods * j.gpus <= 0 for j in billed),  # `CloudJob.is_cpu_only`
+        frozenset(_model(j).upper() for j in billed if j.gpus and _model(j)),
+    )
+
+
+def _committed(
+    entry: _Kept, found: list[Sku], gpus: float, price: float, exclude_failed: bool
+) -> CloudBill:
+    key = repr((gpus, price))
+    if key not in entry.committed:
+        cloud_jobs = _cloud_jobs(entry.jobs.billed, exclude_failed)
+        entry.committed[key] = with_commitment(
+            entry.bill, cloud_jobs, found, committed_gpus=gpus, commit_price_per_gpu_hour=price
+        )
+    return entry.committed[key]
+
+
+def _jobs_key(jobs: list[Job], exclude_failed: bool) -> str | None:
+    """The job objects' identities in order, hashed (None outside `bills_kept`)."""
+    if _BILLS.kept is None:
+        return None
+    ids = array("Q", map(id, jobs)).tobytes()
+    return f"{hashlib.blake2b(ids, digest_size=16).hexdigest()}:{len(jobs)}:{exclude_failed}"
+
+
+def _find(jobs_key: str | None) -> _Jobs | None:
+    """These jobs as split for any kept bill of theirs."""
+    with _BILLS.lock:
+        if jobs_key is None or _BILLS.kept is None:
+            return None
+        return next((v.jobs for (k, _), v in _BILLS.kept.items() if k == jobs_key), None)
+
+
+def _lookup(key: tuple[str, str] | None) -> _Kept | None:
+    with _BILLS.lock:
+        if key is None or _BILLS.kept is None or key not in _BILLS.kept:
+            return None
+        _BILLS.kept.move_to_end(key)
+        return _BILLS.kept[key]
+
+
+def _store(key: tuple[str, str] | None, entry: _Kept) -> None:
+    with _BILLS.lock:
+        if key is None or _BILLS.kept is None:
+            return
+        _BILLS.kept[key] = entry
+        while len(_BILLS.kept) > KEPT_BILLS:
+            _BILLS.kept.popitem(last=False)
