@@ -18,6 +18,7 @@ from planner.cost.commitment import (
     bill_at,
     brute_force,
     curve_of,
+    merged,
     share_at_least,
 )
 from planner.cost.ledger import PricedBill
@@ -142,3 +143,44 @@ def test_a_fractional_level_is_committed_to_the_cheaper_whole_count_around_it() 
     assert best.total == pytest.approx(15.0)
     assert best.committed_gpus == 2  # 2 and 3 tie: the fewer
     assert brute_force(curve, 0.5, 10.0).total == pytest.approx(15.0)
+
+
+@given(
+    first=job_lists,
+    second=job_lists,
+    weights=st.tuples(st.integers(0, 12), st.integers(1, 12)),
+    committed=st.integers(0, 40),
+)
+def test_one_commitment_over_merged_years_bills_the_weighted_mean_of_each_year(
+    first: list[Job], second: list[Job], weights: tuple[int, int], committed: int
+) -> None:
+    """Two years' curves merged with their months as weights: any commitment bills the
+    months' mean of each year's bill, so the merged curve's cheapest is the cheapest for
+    both years held at one level (checked against every level up to the peaks)."""
+    (a, hours), (b, _) = _curve(first), _curve(second)
+    both = merged([a, b], weights)
+    each = (bill_at(a, committed, 2.0, hours).total, bill_at(b, committed, 2.0, hours).total)
+    mean = (each[0] * weights[0] + each[1] * weights[1]) / sum(weights)
+
+    assert _close(bill_at(both, committed, 2.0, hours).total, mean)
+    peak = math.ceil(max((*a.levels, *b.levels), default=0.0))
+    held = min(
+        range(peak + 1),
+        key=lambda c: (
+            weights[0] * bill_at(a, c, 2.0, hours).total
+            + weights[1] * bill_at(b, c, 2.0, hours).total
+        ),
+    )
+    best = best_commitment(both, 2.0, hours)
+    assert _close(best.total, bill_at(both, held, 2.0, hours).total)
+
+
+def test_merging_needs_a_weight_per_curve_and_some_months() -> None:
+    curve = DemandCurve((4.0,), (400.0,), (1200.0,))
+
+    assert merged([curve], [12]) == curve
+    assert merged([curve, curve], [6, 6]) == curve
+    with pytest.raises(ValueError, match="one weight each"):
+        merged([curve], [0])
+    with pytest.raises(ValueError, match="one weight each"):
+        merged([curve, curve], [12])

@@ -28,8 +28,9 @@ from planner.cli.main import main
 from planner.core.file_access import LOCAL_FILES
 from planner.core.model import Job
 from planner.cost.scenario import TcoScenario
+from planner.service.replay import load_jobs, resolve_trace
 from planner.service.sweep_keys import apply
-from planner.service.sweep_mix import Mix, cheapest_mix, committed_point, mix_scenario
+from planner.service.sweep_mix import Mix, cheapest_mix, committed_point, mix_scenario, mix_terms
 from planner.service.sweep_run import Sweep
 from planner.service.sweep_search import parse_target
 from planner.service.tco_files import tco_scenario_from_text
@@ -66,11 +67,13 @@ def searched(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Connect
         yield con, cheapest_mix(con, sweep, "servers", parse_target("p95_wait=2h"))
 
 
-def _priced(con: Connection, scenario: TcoScenario) -> tuple[float, float | None, int]:
+def _priced(
+    con: Connection, scenario: TcoScenario, jobs: list[Job] = JOBS, today: date = TODAY
+) -> tuple[float, float | None, int]:
     """The hybrid's total over 3 years, its p95 wait and jobs never run, by `planner tco`'s
     code."""
     kept: dict[str, ReplaySummary] = {}
-    report = tco_of_jobs(con, scenario, JOBS, today=TODAY, summaries=kept)
+    report = tco_of_jobs(con, scenario, jobs, today=today, summaries=kept)
     hybrid = next(o for o in report.horizons[0].options if o.name == "hybrid")
     summary = kept["hybrid"]
     return hybrid.total, hybrid.wait_p95_s, summary.unschedulable + summary.still_waiting
@@ -209,79 +212,109 @@ def test_each_pool_sized_keeps_its_own_commitments(tmp_path: Path) -> None:
 # --- the command, on the bundled sample --------------------------------------------------------
 
 SAMPLE = ROOT / "data" / "scenarios" / "sample-tco.yaml"
+WEEK_END = "2026-01-12"
+"""The sample's first week (5 to 11 January, +08:00): 1,198 of its 4,000 jobs, its 1,024-GPU
+A100 gang of 5 January among them, so owning alone still needs all 128 A100 servers; a
+third of the replay time of the whole sample for every point."""
+
+
+def _first_week(folder: Path) -> Path:
+    """The bundled sample's rows submitted before `WEEK_END`, as a file of their own."""
+    lines = (ROOT / "data" / "traces" / "sample.csv").read_text(encoding="utf-8").splitlines()
+    submitted = lines[0].split(",").index("submit_time")
+    kept = [row for row in lines[1:] if row.split(",")[submitted] < WEEK_END]
+    week = folder / "sample-week.csv"
+    week.write_text("\n".join([lines[0], *kept]) + "\n", encoding="utf-8")
+    return week
 
 
 @pytest.fixture(scope="module")
-def sample_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any], str]:
-    """`planner sweep --target p95_wait=1h --mix --json` on the bundled sample, once: the
-    database, the JSON printed and the progress on stderr."""
+def sample_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, dict[str, Any], str]:
+    """`planner sweep --target p95_wait=1h --mix --json` on the bundled sample's scenario and
+    first week, once: the database, the week's file, the JSON printed and the progress."""
     folder = tmp_path_factory.mktemp("sample-mix")
-    db = folder / "planner.duckdb"
+    db, week = folder / "planner.duckdb", _first_week(folder)
     printed, progress = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(progress):
         code = main(
             [
-                *("sweep", "--db", str(db), "--scenario", str(SAMPLE)),
+                *("sweep", "--db", str(db), "--scenario", str(SAMPLE), "--trace", str(week)),
                 *("--target", "p95_wait=1h", "--mix", "--json"),
             ]
         )
     assert code == 0
-    return db, json.loads(printed.getvalue()), progress.getvalue()
+    return db, week, json.loads(printed.getvalue()), progress.getvalue()
 
 
 def test_on_the_sample_the_answer_is_the_cheapest_meeting_count_tried(
-    sample_run: tuple[Path, dict[str, Any], str],
+    sample_run: tuple[Path, Path, dict[str, Any], str],
 ) -> None:
-    _, found, progress = sample_run
+    """The answer is the cheapest meeting count of the frontier; its neighbours were tried
+    (the refinement stops at adjacent counts), and the meeting counts' totals fall to it and
+    rise after it: one valley, where the search's answer is the cheapest of every count."""
+    _, _, found, progress = sample_run
     meeting = [p for p in found["frontier"] if p["meets"]]
     answer = found["answer"]
+    counts = [p["servers"] for p in found["frontier"]]
+    totals = [p["total"] for p in meeting]
+    at = totals.index(answer["total"])
 
-    assert found["ceiling"] == 128  # its 1,024-GPU gangs need 128 A100 servers owned alone
+    assert found["ceiling"] == 128  # its 1,024-GPU gang needs 128 A100 servers owned alone
     assert found["held_fixed"] == ["16 x H800"]
     assert answer == min(meeting, key=lambda p: (p["total"], p["servers"]))
-    counts = [p["servers"] for p in found["frontier"]]
     assert counts[:2] == [0, 1]  # the hybrid keeps H800 servers: 0 A100 is a mix
+    assert {answer["servers"] - 1, answer["servers"] + 1} & set(range(129)) <= set(counts)
+    assert totals[:at] == sorted(totals[:at], reverse=True)
+    assert totals[at:] == sorted(totals[at:])
     assert answer["point"]["hybrid.servers.A100"] == answer["servers"]
     assert "owning alone: servers=128: meets" in progress
-    assert "owning alone: servers=127: misses" in progress  # its gangs need all 128
+    assert "owning alone: servers=127: misses" in progress  # its gang needs all 128
     assert (
         f"mix: {answer['servers']} servers, {answer['committed_gpus']} GPUs committed" in progress
     )
 
 
-def test_on_the_sample_planner_tco_prices_the_mix_as_the_search_did_and_no_commitment_is_cheaper(
-    sample_run: tuple[Path, dict[str, Any], str], tmp_path: Path
+def test_on_the_sample_no_point_of_a_grid_around_the_answer_is_cheaper(
+    sample_run: tuple[Path, Path, dict[str, Any], str],
 ) -> None:
-    """The answer written as a scenario, priced by `planner tco`; then with one committed GPU
-    fewer and one more, priced the same way: neither is cheaper."""
-    db, found, _ = sample_run
+    """A brute-force grid around the answer on the same week: the counts beside it, each with
+    one committed GPU fewer, the same and one more than the answer's, priced by `planner
+    tco`'s code. None meeting the target is cheaper, and the answer itself costs the same."""
+    db, week, found, _ = sample_run
     answer = found["answer"]
-    totals = {}
-    for c in {
-        answer["committed_gpus"],
-        answer["committed_gpus"] + 1,
-        max(answer["committed_gpus"] - 1, 0),
-    }:
-        data = found["scenario"]
-        cloud = data["cloud"][-1]
-        data["cloud"][-1] = {**cloud, **_commitment(c)}
-        path = tmp_path / f"mix-{c}.yaml"
-        path.write_text(yaml.safe_dump(data), encoding="utf-8")
-        printed = io.StringIO()
-        with contextlib.redirect_stdout(printed):
-            assert main(["tco", "--db", str(db), "--scenario", str(path), "--json"]) == 0
-        report = json.loads(printed.getvalue())
-        options = report["horizons"][0]["options"]
-        totals[c] = next(o["total"] for o in options if o["name"] == "hybrid")
+    scenario = tco_scenario_from_text(SAMPLE.read_text(encoding="utf-8"), str(SAMPLE), LOCAL_FILES)
+    terms = mix_terms(scenario, "servers")
+    n, c = answer["servers"], answer["committed_gpus"]
+    grid: dict[tuple[int, int], float] = {}
+    with connect(db) as con:
+        jobs = load_jobs(con, resolve_trace(con, str(week), files=LOCAL_FILES))
+        for servers in {max(n - 1, 0), n, min(n + 1, 128)}:
+            for committed in {max(c - 1, 0), c, c + 1}:
+                point = apply(terms.scenario, committed_point(terms, servers, committed))
+                total, wait, never = _priced(con, point, jobs, date.today())  # the command's
+                if wait is not None and wait <= H and never == 0:
+                    grid[(servers, committed)] = total
 
-    assert totals[answer["committed_gpus"]] == answer["total"]
-    assert min(totals.values()) == answer["total"]
+    assert grid[(n, c)] == answer["total"]
+    assert min(grid.values()) == answer["total"]
 
 
-def _commitment(c: int) -> dict[str, object]:
-    if c:
-        return {"pricing_model": "reserved", "term_months": 12, "committed_gpus": c}
-    return {"pricing_model": "on_demand", "term_months": None, "committed_gpus": None}
+def test_on_the_sample_planner_tco_prices_the_mix_written_as_a_scenario_as_the_search_did(
+    sample_run: tuple[Path, Path, dict[str, Any], str], tmp_path: Path
+) -> None:
+    db, week, found, _ = sample_run
+    path = tmp_path / "mix.yaml"
+    path.write_text(yaml.safe_dump(found["scenario"]), encoding="utf-8")
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        code = main(
+            ["tco", "--db", str(db), "--scenario", str(path), "--trace", str(week), "--json"]
+        )
+    report = json.loads(printed.getvalue())
+    options = report["horizons"][0]["options"]
+
+    assert code == 0
+    assert next(o["total"] for o in options if o["name"] == "hybrid") == found["answer"]["total"]
 
 
 def test_the_command_refuses_a_mix_it_cannot_price_in_one_line(

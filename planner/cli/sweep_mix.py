@@ -1,12 +1,13 @@
-"""`planner sweep --target ... --mix`'s output: the cheapest mix in a sentence, what was held,
-and the frontier (every count tried: its commitment, what the cloud serves, wait and cost);
-`--json` gives the same and the answer written as a TCO scenario."""
+"""`planner sweep --target ... --mix`'s output: the cheapest mix in a sentence (with growing
+demand, each year's commitment and cloud figures), what was held, and the frontier (every
+count tried: its commitment, what the cloud serves, wait and cost); `--json` gives the same
+and the answer written as a TCO scenario."""
 
 import time
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from planner.service.sweep_mix import Mix, MixPoint
+    from planner.service.sweep_mix import Mix, MixPoint, YearCloud
     from planner.service.sweep_point import PointResult
     from planner.service.sweep_search import Target
 
@@ -33,7 +34,7 @@ def tried_line(point: "MixPoint", target: "Target", started: float) -> str:
     verdict = "meets" if point.meets else "misses"
     spent = time.monotonic() - started
     return (
-        f"mix: {point.servers} servers, {point.committed_gpus} GPUs committed: {shown}, "
+        f"mix: {point.servers} servers, {committed(point)} GPUs committed: {shown}, "
         f"{point.total:,.0f} {point.result.currency}, {verdict} ({spent:,.1f} s)"
     )
 
@@ -73,7 +74,7 @@ def mix_lines(mix: "Mix", target: str) -> list[str]:
             cloud = f"{a.spot_gpu_hours:,.0f} GPU-h a month on spot"
         head = (
             f"cheapest mix meeting {target}: keep {a.servers} x {pool}, commit "
-            f"{a.committed_gpus} GPUs ({paid}), {cloud}: {a.total:,.0f} {cur} over {years:g} "
+            f"{committed(a)} GPUs ({paid}), {cloud}: {a.total:,.0f} {cur} over {years:g} "
             "years"
         )
     alone = mix.alone.answer
@@ -83,9 +84,33 @@ def mix_lines(mix: "Mix", target: str) -> list[str]:
         else f"owning alone does not meet it with up to {mix.ceiling} servers"
     )
     lines = [head, ceiling]
+    if mix.answer is not None and len(mix.answer.by_year) > 1:
+        lines += year_lines(mix.answer)
     if others := held(mix):
         lines.append(f"held fixed (kept by the hybrid): {', '.join(others)}")
     return [*lines, *_table(mix.frontier)]
+
+
+def committed(p: "MixPoint") -> str:
+    """The GPUs committed: one count, or year by year ('8/24') when they change."""
+    levels = [y.committed_gpus for y in p.by_year]
+    if len(set(levels)) > 1:
+        return "/".join(str(n) for n in levels)
+    return str(p.committed_gpus)
+
+
+def year_lines(p: "MixPoint") -> list[str]:
+    """Growing demand: each year's commitment and what the cloud serves a month."""
+    head = "every year meets the target (the waits are the worst year's):"
+    return [head, *(_year_line(y) for y in p.by_year)]
+
+
+def _year_line(y: "YearCloud") -> str:
+    return (
+        f"  year {y.year} (arrivals x{y.arrival_rate:g}): {y.committed_gpus} GPUs committed, "
+        f"{y.committed_gpu_hours:,.0f} GPU-h a month on them, "
+        f"{y.on_demand_gpu_hours:,.0f} on demand, {y.spot_gpu_hours:,.0f} on spot"
+    )
 
 
 def _table(points: "tuple[MixPoint, ...]") -> list[str]:
@@ -100,7 +125,7 @@ def _cells(p: "MixPoint") -> tuple[str, ...]:
     npv = "–" if h.npv_vs_cloud is None else f"{h.npv_vs_cloud:,.0f} {cur}"
     return (
         str(p.servers),
-        str(p.committed_gpus),
+        committed(p),
         f"{p.committed_gpu_hours:,.0f}",
         f"{p.on_demand_gpu_hours:,.0f}",
         f"{p.spot_gpu_hours:,.0f}",
@@ -153,4 +178,15 @@ def point_json(p: "MixPoint") -> dict[str, Any]:
         "meets": p.meets,
         "currency": p.result.currency,
         "point": dict(p.result.point),
+        "by_year": [
+            {
+                "year": y.year,
+                "arrival_rate": y.arrival_rate,
+                "committed_gpus": y.committed_gpus,
+                "committed_gpu_hours_per_month": y.committed_gpu_hours,
+                "on_demand_gpu_hours_per_month": y.on_demand_gpu_hours,
+                "spot_gpu_hours_per_month": y.spot_gpu_hours,
+            }
+            for y in p.by_year
+        ],
     }

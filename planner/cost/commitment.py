@@ -19,6 +19,7 @@ real minimiser (convexity: nothing farther can be cheaper), ties going to the sm
 """
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from planner.core.errors import ScenarioError
@@ -90,6 +91,29 @@ def bill_at(curve: DemandCurve, committed_gpus: int, price: float, hours: float)
         used += gpu_h * covered
         on_demand += gpu_h * (1.0 - covered)
     return Commitment(committed_gpus, committed_gpus * price * hours, overflow, used, on_demand)
+
+
+def merged(curves: Sequence[DemandCurve], weights: Sequence[float]) -> DemandCurve:
+    """Several months' curves as one: each level's GPU-hours and cost weighted by its curve's
+    share of `weights` (a year's months in the horizon, say), equal levels summed. One
+    commitment held through all of them costs `bill_at` on this curve, the weighted mean
+    of each curve's bill: the cheapest for the horizon is `best_commitment` of it."""
+    whole = sum(weights)
+    if len(curves) != len(weights) or whole <= 0 or any(w < 0 for w in weights):
+        raise ValueError("merging demand curves needs one weight each, not negative, some > 0")
+    hours: dict[float, float] = {}
+    costs: dict[float, float] = {}
+    for curve, weight in zip(curves, weights, strict=True):
+        share = weight / whole
+        for level, gpu_h, cost in zip(
+            curve.levels, curve.gpu_hours, curve.on_demand_cost, strict=True
+        ):
+            hours[level] = hours.get(level, 0.0) + gpu_h * share
+            costs[level] = costs.get(level, 0.0) + cost * share
+    levels = sorted(hours)
+    return DemandCurve(
+        tuple(levels), tuple(hours[lv] for lv in levels), tuple(costs[lv] for lv in levels)
+    )
 
 
 def best_commitment(curve: DemandCurve, price: float, hours: float) -> Commitment:

@@ -109,6 +109,12 @@ class CloudSpec(_Config):
     committed_gpus: float | None = Field(
         default=None, ge=0, description="capacity paid every hour; demand above it on demand"
     )
+    committed_gpus_by_year: tuple[Annotated[float, Field(ge=0)], ...] = Field(
+        default=(),
+        max_length=MAX_HORIZON_YEARS,
+        description="with growth, instead of committed_gpus: year 1 first (later years keep "
+        "the last); a year's 0 commits nothing, its demand all on demand",
+    )
     spot: SpotSpec | None = None
     startup_s: float = Field(default=0.0, ge=0, description="billed per job start")
     storage_gb: float = Field(default=0.0, ge=0, description="kept in the cloud every month")
@@ -121,6 +127,20 @@ class CloudSpec(_Config):
     price_per_gib_hour: float | None = Field(
         default=None, ge=0, description="CPU instances' memory (scope all-jobs)"
     )
+
+    @model_validator(mode="after")
+    def _one_commitment(self) -> Self:
+        if self.committed_gpus is not None and self.committed_gpus_by_year:
+            raise CodedValueError(
+                "give `committed_gpus` or `committed_gpus_by_year`, not both",
+                "commitment_two_sizes",
+            )
+        return self
+
+    def committed_in(self, year: int) -> float | None:
+        """The GPUs committed in year `year` (1 = the trace's; None: none by year)."""
+        by_year = self.committed_gpus_by_year
+        return by_year[min(year, len(by_year)) - 1] if by_year else None
 
     def data_costs(self) -> dict[str, float]:
         """Storage and egress a month (only the ones given)."""
@@ -305,6 +325,12 @@ class TcoScenario(_Config):
         if len(set(names)) != len(names):
             raise CodedValueError(
                 "two cloud options have the same name: give them `name`s", "duplicate_cloud_names"
+            )
+        if self.growth is None and any(c.committed_gpus_by_year for c in self.cloud):
+            raise CodedValueError(
+                "`committed_gpus_by_year` needs `growth:` (each year priced from its own "
+                "replay); without it give `committed_gpus`",
+                "commitment_by_year_no_growth",
             )
         for key, value in self.speed.items():
             if "/" not in key or value <= 0:

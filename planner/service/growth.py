@@ -22,7 +22,7 @@ from planner.cost.baremetal import HOURS_PER_MONTH
 from planner.cost.growth import splice, worst_year, year_horizons, years_of
 from planner.cost.inputs import TcoInputs, YearInputs
 from planner.cost.results import TcoReport
-from planner.cost.scenario import GrowthSpec, TcoScenario
+from planner.cost.scenario import CloudSpec, GrowthSpec, TcoScenario
 from planner.cost.scope import is_cpu_only, scoped_jobs
 from planner.cost.year_demand import YearDemand
 from planner.engine.summary import ReplaySummary
@@ -47,16 +47,17 @@ def grown_report(
     horizons = tco.horizons_months(scenario.horizons_years)
     years = [year_jobs(scenario, jobs, k) for k in range(1, years_of(horizons) + 1)]
     by_year = tuple(_year_demand(scenario, y) for y in years)
-    if all(y.jobs is jobs for y in years):  # no year differs: today's report, to the bit
+    if all(y.jobs is jobs for y in years) and _same_commitments(scenario, len(years)):
+        # no year differs: today's report, to the bit
         kept = {} if summaries is None else summaries
-        today = price_year(scenario.model_copy(update={"growth": None}), jobs, kept)
+        today = price_year(year_scenario(scenario, 1), jobs, kept)
         return replace(today, demand_by_year=by_year)
     reports: list[TcoReport] = []
     replays: list[dict[str, ReplaySummary]] = []
     for grown in years:
         months = year_horizons(horizons, grown.year)
-        plain = scenario.model_copy(
-            update={"growth": None, "horizons_years": tuple(m / 12 for m in months)}
+        plain = year_scenario(scenario, grown.year).model_copy(
+            update={"horizons_years": tuple(m / 12 for m in months)}
         )
         replays.append({})
         reports.append(price_year(plain, grown.jobs, replays[-1]))
@@ -82,6 +83,35 @@ def grown_report(
         demand_by_year=by_year,
         inputs=_grown_inputs(reports),
     )
+
+
+def year_scenario(scenario: TcoScenario, year: int) -> TcoScenario:
+    """The scenario year `year` is priced under: no growth, and each cloud option's
+    `committed_gpus_by_year` its year's commitment (0: none, the year's demand on demand;
+    the option keeps its name, so every year's report names it alike)."""
+    clouds = [_year_cloud(c, year) for c in scenario.cloud]
+    return scenario.model_copy(update={"growth": None, "cloud": tuple(clouds)})
+
+
+def _year_cloud(cloud: CloudSpec, year: int) -> CloudSpec:
+    committed = cloud.committed_in(year)
+    if committed is None:
+        return cloud
+    if committed:
+        return cloud.model_copy(update={"committed_gpus_by_year": (), "committed_gpus": committed})
+    return cloud.model_copy(
+        update={
+            "committed_gpus_by_year": (),
+            "name": cloud.label(),
+            "pricing_model": "on_demand",
+            "term_months": None,
+        }
+    )
+
+
+def _same_commitments(scenario: TcoScenario, years: int) -> bool:
+    """Whether every year commits what year 1 does."""
+    return all(len({c.committed_in(k) for k in range(1, years + 1)}) == 1 for c in scenario.cloud)
 
 
 def _grown_inputs(reports: list[TcoReport]) -> TcoInputs | None:

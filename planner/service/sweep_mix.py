@@ -10,9 +10,10 @@ is the NPV's reference, stays as it was) and priced three ways:
 * committed GPUs C at the commitment's price (the burst option's own model when it is a
   commitment, else `reserved`), the demand above them on demand: C is the cheapest level for
   the replay's burst curve (`planner.cost.commitment`, the newsvendor rule), read off a probe
-  priced with one committed GPU, whose bill keeps the demand levels; the mix at n is then
-  priced with C as any sweep point is, so its figures are those of `planner tco` on the mix
-  written as a scenario (`mix_scenario`);
+  priced with one committed GPU, whose bill keeps the demand levels
+  (`planner.service.sweep_mix_price`); the mix at n is then priced with C as any sweep point
+  is, so its figures are those of `planner tco` on the mix written as a scenario
+  (`mix_scenario`);
 * and, when the scenario has a spot option for the same GPU, every burst on spot instead (the
   replay is the same, so the waits are too); the cheaper of the two is the mix at n. A
   commitment with its overflow on spot is not priced (the cloud model bills a commitment's
@@ -27,29 +28,43 @@ tried, until its neighbours are adjacent counts. That finds the cheapest count w
 cost over the meeting counts falls then rises (one valley); with several valleys it finds the
 cheapest in the valley of the cheapest power of two. A count meets the target when the
 hybrid's wait statistic is within it and the hybrid starts as many jobs as at the ceiling
-(`sweep_search`'s rule). Each mix point is a stored sweep point, and the commitment chosen for
-n is kept with the sweep's points, so a repeated search prices and replays nothing.
+(`sweep_search`'s rule).
+
+Growing demand (`growth:`). Every point is priced as `planner tco` prices the scenario: each
+year's months from that year's replay and cloud bill, the hybrid's waits those of its worst
+year. So a count meets the target only if it meets it in every year of the horizon; owning
+alone is sized the same way; each year commits the cheapest level for its own burst curve
+(`committed_gpus_by_year`; one level for them all when the term is longer than a year:
+`planner.service.sweep_mix_price`), and each mix point names each year's cloud figures
+(`MixPoint.by_year`).
+
+Each mix point is a stored sweep point, and the commitment chosen for n is kept with the
+sweep's points, so a repeated search prices and replays nothing.
 """
 
-import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from planner.core.errors import ScenarioError
-from planner.cost.commitment import Commitment, DemandCurve, best_commitment, bill_at, curve_of
 from planner.cost.scenario import CloudSpec, TcoScenario
-from planner.service.sweep_keys import Point, Value, apply, pool_of
+from planner.service.sweep_keys import apply, pool_of
+from planner.service.sweep_mix_price import (
+    HYBRID,
+    Decision,
+    Pricer,
+    committed_point,
+    spot_point,
+)
 from planner.service.sweep_point import OptionResult, PointResult
-from planner.service.sweep_run import Sweep, point_key, run_sweep, sweep_key
+from planner.service.sweep_run import Sweep, run_sweep
 from planner.service.sweep_search import Search, Target, smallest
 from planner.service.sweep_search import Tried as AloneTried
-from planner.service.tco_run import tco_of_jobs
 from planner.store import Connection
-from planner.store.sweep_inputs import load_inputs, save_inputs
 
-HYBRID = "hybrid"
+__all__ = ["Mix", "MixPoint", "MixTerms", "YearCloud", "cheapest_mix", "committed_point"]
+__all__ += ["mix_scenario", "mix_terms", "spot_point"]
 COMMITMENTS = ("reserved", "savings_plan", "cud", "subscription")
 """Pricing models paid for capacity whether used or not."""
 DEFAULT_TERM_MONTHS = 12
@@ -69,14 +84,28 @@ class MixTerms:
     servers_key: str
     """`hybrid.servers.GPU`: the kept servers of the sized pool."""
     commit_model: str
-    term_months: int | None
+    term_months: int
     spot: str | None
     """The scenario's spot option for the burst GPU, if any (bursts may go there)."""
 
 
 @dataclass(frozen=True, slots=True)
+class YearCloud:
+    """What the cloud serves a month in one year of the horizon at the mix's commitment."""
+
+    year: int
+    arrival_rate: float
+    """The year's factor on the trace's arrival rate (1 without growth)."""
+    committed_gpus: int
+    committed_gpu_hours: float
+    on_demand_gpu_hours: float
+    spot_gpu_hours: float
+
+
+@dataclass(frozen=True, slots=True)
 class MixPoint:
-    """The mix at n servers: its commitment, what the cloud serves a month, its priced point."""
+    """The mix at n servers: its commitment, what the cloud serves a month (the mean month of
+    the horizon, and year by year), its priced point."""
 
     servers: int
     committed_gpus: int
@@ -86,6 +115,8 @@ class MixPoint:
     spot_gpu_hours: float
     result: PointResult
     meets: bool
+    by_year: tuple[YearCloud, ...] = ()
+    """Year 1 first; one year without `growth:`."""
 
     @property
     def hybrid(self) -> OptionResult:
@@ -117,8 +148,6 @@ def mix_terms(scenario: TcoScenario, key: str, commitment: str | None = None) ->
             "--mix sizes the scenario's hybrid: add `hybrid: {burst_after_s: 3600}` (the wait "
             "after which a job bursts to the cloud)"
         )
-    if scenario.growth is not None:
-        raise ScenarioError("--mix does not size a scenario with `growth:` yet; leave it out")
     pool = scenario.self_hosted[pool_of(scenario, key)].gpu
     kept = next((k for k in scenario.hybrid.servers if k.upper() == pool.upper()), pool)
     if not _WORD.match(kept):
@@ -151,24 +180,6 @@ def mix_terms(scenario: TcoScenario, key: str, commitment: str | None = None) ->
     )
 
 
-def committed_point(terms: MixTerms, servers: int, committed: int) -> Point:
-    """The mix at `servers` with `committed` GPUs committed (0: every burst on demand)."""
-    k = terms.cloud
-    model: Value = terms.commit_model if committed else "on_demand"
-    term: Value = terms.term_months if committed else None
-    return (
-        (terms.servers_key, servers),
-        (f"cloud[{k}].pricing_model", model),
-        (f"cloud[{k}].term_months", term),
-        (f"cloud[{k}].committed_gpus", committed or None),
-    )
-
-
-def spot_point(terms: MixTerms, servers: int) -> Point:
-    """The mix at `servers` bursting to the scenario's spot option."""
-    return ((terms.servers_key, servers), ("hybrid.cloud", terms.spot))
-
-
 def mix_scenario(terms: MixTerms, mix: MixPoint) -> TcoScenario:
     """The mix written as a TCO scenario: `planner tco` on it gives the mix's figures."""
     return apply(terms.scenario, mix.result.point)
@@ -195,7 +206,7 @@ def cheapest_mix(
         on_tried=on_alone,
     )
     ceiling = alone.ceiling if alone.answer is None else int(str(alone.answer.point[0][1]))
-    pricer = _Pricer(con, Sweep(terms.scenario, sweep.jobs, sweep.trace_id, sweep.today), terms)
+    pricer = Pricer(con, Sweep(terms.scenario, sweep.jobs, sweep.trace_id, sweep.today), terms)
     on_hybrid = Target(target.stat, target.seconds, HYBRID)
     tried: dict[int, MixPoint] = {}
 
@@ -257,9 +268,25 @@ def _refinements(tried: dict[int, MixPoint]) -> list[int]:
     return [m for m in {(below + n) // 2, (n + above) // 2} if m not in tried]
 
 
-def _mix_point(n: int, result: PointResult, decided: "Decision", meets: bool) -> MixPoint:
+def _mix_point(n: int, result: PointResult, decided: Decision, meets: bool) -> MixPoint:
     on_spot = dict(result.point).get("hybrid.cloud") is not None
-    plan = decided.bill(0 if on_spot else decided.committed_gpus)
+    committed = 0 if on_spot else decided.committed
+    plan = decided.bill(committed)
+    bills = decided.year_bills(committed)
+    years = tuple(
+        YearCloud(
+            year=k,
+            arrival_rate=rate,
+            committed_gpus=bill.committed_gpus,
+            committed_gpu_hours=bill.committed_gpu_hours_used,
+            on_demand_gpu_hours=0.0 if on_spot else bill.on_demand_gpu_hours,
+            spot_gpu_hours=bill.on_demand_gpu_hours if on_spot else 0.0,
+        )
+        for k, (bill, rate, weight) in enumerate(
+            zip(bills, decided.arrival_rates, decided.weights, strict=False), start=1
+        )
+        if weight > 0
+    )
     return MixPoint(
         servers=n,
         committed_gpus=plan.committed_gpus,
@@ -268,85 +295,13 @@ def _mix_point(n: int, result: PointResult, decided: "Decision", meets: bool) ->
         spot_gpu_hours=plan.on_demand_gpu_hours if on_spot else 0.0,
         result=result,
         meets=meets,
+        by_year=years,
     )
-
-
-@dataclass(frozen=True, slots=True)
-class Decision:
-    """The burst demand of the mix at n servers a month, and the commitment chosen for it."""
-
-    curve: DemandCurve
-    price: float
-    """Per committed GPU-hour."""
-    hours: float
-    """Hours a month the commitment is paid."""
-    committed_gpus: int
-
-    def bill(self, committed: int) -> Commitment:
-        return bill_at(self.curve, committed, self.price, self.hours)
-
-    def text(self) -> str:
-        curve = [list(self.curve.levels), list(self.curve.gpu_hours), self.curve.on_demand_cost]
-        return json.dumps([curve, self.price, self.hours, self.committed_gpus])
-
-    @classmethod
-    def read(cls, text: str) -> "Decision":
-        (levels, gpu_hours, costs), price, hours, committed = json.loads(text)
-        curve = DemandCurve(tuple(levels), tuple(gpu_hours), tuple(costs))
-        return cls(curve, float(price), float(hours), int(committed))
-
-
-class _Pricer:
-    """Prices the mix at n: the commitment decided (stored, or from a probe) and the mix's
-    points run as a sweep's (stored, or priced)."""
-
-    def __init__(self, con: Connection, sweep: Sweep, terms: MixTerms) -> None:
-        self.con, self.sweep, self.terms = con, sweep, terms
-        self.base = ""
-
-    def priced(self, n: int) -> tuple[PointResult, Decision]:
-        decided = self.decision(n)
-        points = [committed_point(self.terms, n, decided.committed_gpus)]
-        if self.terms.spot is not None:
-            points.append(spot_point(self.terms, n))
-        results = run_sweep(self.con, self.sweep, points).results
-        hybrid = [r.option(HYBRID) for r in results]
-        best = min(range(len(results)), key=lambda k: (_total(hybrid[k]), k))
-        return results[best], decided
-
-    def decision(self, n: int) -> Decision:
-        self.base = self.base or sweep_key(self.con, self.sweep)
-        # keyed by the probe's point: the pool sized, n and how the commitment is paid
-        probe = committed_point(self.terms, n, 1)
-        key = point_key(self.base, (("mix.commitment", "newsvendor"), *probe))
-        stored = load_inputs(self.con, [key])
-        if key in stored:
-            return Decision.read(stored[key])
-        decided = self._probe(n)
-        save_inputs(self.con, key, decided.text())
-        return decided
-
-    def _probe(self, n: int) -> Decision:
-        """The burst curve at n, from the mix priced with one committed GPU (a bill with a
-        commitment keeps its demand levels), and the cheapest commitment for it."""
-        probe = apply(self.terms.scenario, committed_point(self.terms, n, 1))
-        report = tco_of_jobs(self.con, probe, self.sweep.jobs, today=self.sweep.today)
-        owned = report.inputs.owned if report.inputs is not None else ()
-        bill = next((o.burst for o in owned if o.name == HYBRID), None)
-        if bill is None or not bill.committed_gpus:  # nothing bursts
-            return Decision(DemandCurve((), (), ()), 0.0, 0.0, 0)
-        curve = curve_of(bill)
-        best = best_commitment(curve, bill.commit_price, bill.commit_hours)
-        return Decision(curve, bill.commit_price, bill.commit_hours, best.committed_gpus)
 
 
 def _never_ran(result: PointResult) -> int:
     found = result.option(HYBRID)
     return (found.never_ran or 0) if found is not None else 0
-
-
-def _total(option: OptionResult | None) -> float:
-    return float("inf") if option is None else option.total
 
 
 def _burst_cloud(scenario: TcoScenario) -> CloudSpec:

@@ -99,6 +99,13 @@ ZH: dict[str, str] = {
         "`speed` 中的 `{key}: {value}` 写法不对：应写成 `快/慢: 倍数`（倍数大于 0），"
         "例如 `H100/A100: 2.5`"
     ),
+    "problem.commitment_two_sizes": (
+        "请给出 `committed_gpus` 或 `committed_gpus_by_year`（逐年承诺的 GPU 数）之一，不能两者都给"
+    ),
+    "problem.commitment_by_year_no_growth": (
+        "`committed_gpus_by_year` 需要 `growth:`（每年按当年的回放计价）；没有增长时请给出 "
+        "`committed_gpus`"
+    ),
     "problem.growth_two_rates": (
         "请给出 `arrival_rate`（逐年的倍数）或 `arrival_rate_per_year`（每年复合的倍数）之一，"
         "不能两者都给"
