@@ -22,7 +22,7 @@ from planner.ui.error_text import note_md, note_words, reason_words
 from planner.ui.safe import md
 from planner.ui.text import ingest_notes as zh
 from tests.conftest import write
-from tests.pages.test_hostile_uploads_zh import english_phrases
+from tests.pages.test_hostile_uploads_zh import KUBECTL, KUEUE, VOLCANO, english_phrases
 
 ROOT = Path(__file__).parent.parent
 PLACEHOLDER = re.compile(r"\{(\w+)[^}]*\}")
@@ -133,33 +133,6 @@ def test_columns_naming_one_field_are_worded(tmp_path: Path) -> None:
     assert "读作字段" in chinese(other, "gpu_num", "gpu_capacity_num")
 
 
-KUBECTL = {
-    "items": [
-        {"kind": "Pod", "metadata": {"name": "p"}},
-        {
-            "kind": "Node",
-            "metadata": {"name": "cordoned-1"},
-            "spec": {"unschedulable": True},
-            "status": {"allocatable": {"nvidia.com/gpu": "4", "cpu": "8"}},
-        },
-        {"kind": "Node", "metadata": {"name": "bad-q"}, "status": {"allocatable": {"cpu": "x"}}},
-        {
-            "kind": "Node",
-            "metadata": {
-                "name": "mig-odd",
-                "labels": {"nvidia.com/gpu.product": "A100", "nvidia.com/gpu.count": "1"},
-            },
-            "status": {"allocatable": {"nvidia.com/mig-9g.99gb": "2"}},
-        },
-        {
-            "kind": "Node",
-            "metadata": {"name": "single", "labels": {"nvidia.com/mig.strategy": "single"}},
-            "status": {"allocatable": {"nvidia.com/gpu": "7"}},
-        },
-    ]
-}
-
-
 def test_kubectl_items_skipped_and_nodes_noted_are_worded(tmp_path: Path) -> None:
     path = write(tmp_path, "nodes.json", json.dumps(KUBECTL))
 
@@ -179,32 +152,6 @@ def test_kubectl_items_skipped_and_nodes_noted_are_worded(tmp_path: Path) -> Non
     assert kubectl_sharing(path)[1] == []
 
 
-KUEUE = """\
-kind: ResourceFlavor
-metadata: {name: a100}
-spec: {nodeLabels: {nvidia.com/gpu.product: A100}}
----
-kind: ClusterQueue
-metadata: {name: team-a}
-spec:
-  namespaceSelector: {}
-  preemption: {withinClusterQueue: LowerPriority, fairSharing: {}}
-  resourceGroups:
-  - flavors:
-    - name: a100
-      resources: [{name: nvidia.com/gpu, nominalQuota: 8}, {name: pods, nominalQuota: 9}]
----
-kind: WorkloadPriorityClass
-metadata: {name: high}
-value: 1000
----
-kind: Workload
-metadata: {name: w1}
----
-just text
-"""
-
-
 def test_kueue_documents_not_modelled_are_worded(tmp_path: Path) -> None:
     _, notes = read_kueue(write(tmp_path, "kueue.yaml", KUEUE))
     worded = [chinese(n) for n in notes]
@@ -221,33 +168,6 @@ def test_kueue_documents_not_modelled_are_worded(tmp_path: Path) -> None:
     )
     assert worded[0] == "ClusterQueue team-a：spec.namespaceSelector 未建模，已忽略"
     assert "Workload w1：此类型未建模，已跳过" in worded
-
-
-VOLCANO = """\
-kind: ConfigMap
-metadata: {name: volcano-scheduler-configmap}
-data:
-  volcano-scheduler.conf: |
-    actions: "enqueue, allocate, shuffle"
-    tiers:
-    - plugins: [{name: drf}, {name: proportion}, {name: capacity}]
----
-kind: Queue
-metadata: {name: root}
----
-kind: Queue
-metadata: {name: team-a}
-spec:
-  weight: 1
-  affinity: {}
-  guarantee: {resource: {nvidia.com/gpu: 1}, extra: 1}
-  deserved: {cpu: 4, example.com/fpga: 1}
----
-kind: PodGroup
-metadata: {name: pg}
----
-metadata: {name: nameless}
-"""
 
 
 def test_volcano_documents_not_modelled_are_worded(tmp_path: Path) -> None:

@@ -26,9 +26,13 @@ from planner.ui.text.errors import ZH
 from planner.ui.text.ingest_notes import NOTES as ZH_NOTES
 from planner.ui.text.ingest_notes import REASONS as ZH_REASONS
 from planner.ui.text.ingest_notes import ROWS as ZH_ROWS
+from planner.ui.text.price_rows import EXPECTED as ZH_EXPECTED
+from planner.ui.text.price_rows import MESSAGES as PRICE_MESSAGES
+from pricing.problems import EXPECTED
 
 _LIST = "、"
 _PROBLEMS = "；"
+_QUOTED = re.compile(r"'(.*?)'(?:, |$)")
 _NO_SPACE = re.compile(r" +(?=[：；，。）])|(?<=[：；，。（]) +")
 
 
@@ -146,7 +150,35 @@ def _note(text: str, lang: Language, escape: Callable[[str], str]) -> str:
 
 def _value(key: str, value: str, lang: Language) -> str:
     """A note's value in `lang`: a row message or rejection reason inside a note is worded
-    too; names and numbers stay as given."""
+    too, a list of quoted columns is listed the Chinese way; names and numbers stay as given."""
     if key == "message":
         return _note(value, lang, str)
+    if key in ("columns", "others"):  # "'a', 'b'" -> “a”、“b”
+        names = _QUOTED.findall(value)
+        return _LIST.join(f"“{name}”" for name in names) if names else value
     return reason_words(value, lang) if key == "reason" else value
+
+
+def price_row_words(field: str, message: str, lang: Language | None = None) -> str:
+    """Why a price CSV's row was rejected (`field`: its column), in `lang`; the importer's
+    English when a message has no Chinese shape yet."""
+    if (lang or language()) != "zh":
+        return message
+    for shape, chinese in _PRICE_SHAPES:
+        found = shape.fullmatch(message)
+        if found:
+            values = found.groupdict()
+            if "expected" in values:
+                values["expected"] = _expected(field, values["expected"])
+            return _filled(chinese, values, message)
+    return message
+
+
+def _expected(field: str, english: str) -> str:
+    """What `field` expects in Chinese, when `english` is the importer's usual wording."""
+    if english in ("a value", "a valid value"):
+        return "有效的值"
+    return ZH_EXPECTED.get(field, english) if english == EXPECTED.get(field) else english
+
+
+_PRICE_SHAPES = tuple((re.compile(shape, re.DOTALL), chinese) for shape, chinese in PRICE_MESSAGES)

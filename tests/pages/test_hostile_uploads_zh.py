@@ -8,6 +8,7 @@ names, YAML keys and commands as inline code, technical tokens (gzip, MiB, YAML,
 
 import gzip
 import io
+import json
 import re
 import zipfile
 from pathlib import Path
@@ -248,3 +249,167 @@ def test_the_cluster_page_words_kubectl_kueue_and_volcano_refusals_in_chinese(db
     assert jobs.startswith("jobs.csv：这是作业历史（`generic`），不是节点列表")
     assert "`lots` 不是资源数量；应为 8、500m、512Gi 或 1Ti 这样的 Kubernetes 数量" in lots
     assert guarantee.startswith("g.yaml：`queues.0`：队列 `a`：`guarantee` 超过了 `capability`")
+
+
+# --- notes and warnings (not refusals): the reader's, worded in Chinese too ------------------
+
+
+# Small files with one of each note their reader writes (tests/test_zh_ingest_notes.py reads
+# them without the app).
+KUBECTL = {
+    "items": [
+        {"kind": "Pod", "metadata": {"name": "p"}},
+        {
+            "kind": "Node",
+            "metadata": {"name": "cordoned-1"},
+            "spec": {"unschedulable": True},
+            "status": {"allocatable": {"nvidia.com/gpu": "4", "cpu": "8"}},
+        },
+        {"kind": "Node", "metadata": {"name": "bad-q"}, "status": {"allocatable": {"cpu": "x"}}},
+        {
+            "kind": "Node",
+            "metadata": {
+                "name": "mig-odd",
+                "labels": {"nvidia.com/gpu.product": "A100", "nvidia.com/gpu.count": "1"},
+            },
+            "status": {"allocatable": {"nvidia.com/mig-9g.99gb": "2"}},
+        },
+        {
+            "kind": "Node",
+            "metadata": {"name": "single", "labels": {"nvidia.com/mig.strategy": "single"}},
+            "status": {"allocatable": {"nvidia.com/gpu": "7"}},
+        },
+    ]
+}
+
+
+KUEUE = """\
+kind: ResourceFlavor
+metadata: {name: a100}
+spec: {nodeLabels: {nvidia.com/gpu.product: A100}}
+---
+kind: ClusterQueue
+metadata: {name: team-a}
+spec:
+  namespaceSelector: {}
+  preemption: {withinClusterQueue: LowerPriority, fairSharing: {}}
+  resourceGroups:
+  - flavors:
+    - name: a100
+      resources: [{name: nvidia.com/gpu, nominalQuota: 8}, {name: pods, nominalQuota: 9}]
+---
+kind: WorkloadPriorityClass
+metadata: {name: high}
+value: 1000
+---
+kind: Workload
+metadata: {name: w1}
+---
+just text
+"""
+
+
+VOLCANO = """\
+kind: ConfigMap
+metadata: {name: volcano-scheduler-configmap}
+data:
+  volcano-scheduler.conf: |
+    actions: "enqueue, allocate, shuffle"
+    tiers:
+    - plugins: [{name: drf}, {name: proportion}, {name: capacity}]
+---
+kind: Queue
+metadata: {name: root}
+---
+kind: Queue
+metadata: {name: team-a}
+spec:
+  weight: 1
+  affinity: {}
+  guarantee: {resource: {nvidia.com/gpu: 1}, extra: 1}
+  deserved: {cpu: 4, example.com/fpga: 1}
+---
+kind: PodGroup
+metadata: {name: pg}
+---
+metadata: {name: nameless}
+"""
+
+
+def _chinese_only(texts: list[str]) -> list[str]:
+    """`texts`, each checked to hold Chinese and no English phrase."""
+    for text in texts:
+        assert re.search(r"[\u4e00-\u9fff]", text), text
+        assert not english_phrases(text), text
+    return texts
+
+
+def test_the_history_page_words_an_odd_files_warnings_and_rejections_in_chinese(db: Path) -> None:
+    header = "job_id,Submit Time,submit_time,duration_s,gpus,gpus,queue\n"
+    gbk = (header + "j1,2026-01-01,x,60,1,1,训练\nj2,2026-01-01,x,soon,1,1,训练\n").encode(
+        "gb18030"
+    )
+    utf8 = "j3,2026-01-01,x,60,1,1,推理\nj4,2026-01-01,x,60,x,1,推理\n".encode()
+    at = _history_upload(open_in_chinese("pages/history.py"), "odd.csv", gbk + utf8)
+
+    at = at.button(key="history_import").click().run()
+
+    assert not at.exception
+    assert not at.error
+    warnings = _chinese_only([w.value for w in at.warning])
+    assert len(warnings) == 3
+    assert any(w.startswith("编码混用：文件整体不是 UTF-8") for w in warnings)
+    assert any("第 5 列和第 6 列都叫“gpus”" in w and "gpus.1" in w for w in warnings)
+    assert any("Submit Time" in w and "“Submit Time”、“submit_time”" in w for w in warnings)
+    reasons, examples = at.dataframe[-2].value, at.dataframe[-1].value
+    assert set(reasons["reason"]) == {"bad_duration", "not_a_number"}
+    assert _chinese_only(sorted(reasons["meaning"])) == ["应为数字的值不是数字", "时长无法读取"]
+    assert _chinese_only(examples["why"].tolist()) == [
+        "应为秒数、HH:MM:SS 或 D-HH:MM:SS",
+        "应为数字",
+    ]
+
+
+def test_the_history_page_words_a_node_lists_column_choice_in_chinese(db: Path) -> None:
+    nodes = b"node_name,gpu_model,gpu_num,gpu_capacity_num\nn1,A100,8,8\n"
+
+    at = _history_upload(open_in_chinese("pages/history.py"), "nodes.csv", nodes)
+
+    assert not at.exception
+    [choice] = [c.value for c in at.caption if "gpu_capacity_num" in c.value]
+    assert _chinese_only([choice]) == [
+        "列“gpu_num”读作字段“gpus”；“gpu_capacity_num”也可以（用 --map gpus=列名 或映射表可改选）"
+    ]
+
+
+def _captions(at: AppTest, name: str, field: str, data: str) -> list[str]:
+    """The notes the Cluster page shows under an upload of `data` as `name`."""
+    before = {c.value for c in at.caption}
+    at.file_uploader(key=key(at, field)).set_value((name, data.encode(), "text/plain"))
+    at.run()
+    assert not at.exception
+    assert not at.error
+    notes = CATALOGS["zh"]["cluster.note"].removesuffix("{note}")
+    shown = [c.value for c in at.caption if c.value.startswith(notes) and c.value not in before]
+    return _chinese_only(shown)
+
+
+def test_the_cluster_page_words_kubectl_kueue_volcano_and_node_list_notes_in_chinese(
+    db: Path,
+) -> None:
+    at = open_in_chinese("pages/cluster.py")
+
+    kubectl = _captions(at, "nodes.json", "node_upload", json.dumps(KUBECTL))
+    table = _captions(
+        at, "n.csv", "node_upload", "node_name,gpu_model,gpu_num\nn1,A100,8\nn2,A100,x\n"
+    )
+    kueue = _captions(at, "kueue.yaml", "queue_upload", KUEUE)
+    volcano = _captions(at, "volcano.yaml", "queue_upload", VOLCANO)
+
+    assert len(kubectl) == 7
+    assert "注：第 0 项：类型 Pod 不是 Node，已跳过" in kubectl
+    assert table == ["注：n.csv 第 3 行：应为数字的值不是数字，应为数字；已跳过该节点"]
+    assert len(kueue) == 6
+    assert "注：Workload w1：此类型未建模，已跳过" in kueue
+    assert len(volcano) == 10
+    assert any(v.endswith("：动作 shuffle 未建模，已忽略") for v in volcano)

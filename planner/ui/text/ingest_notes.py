@@ -24,10 +24,10 @@ NOTES: dict[str, str] = {
         "读作“{renamed}”（用 --map 字段='{renamed}' 或映射表可改选它）"
     ),
     "same_name_columns": (
-        "列 {columns} 都对应字段“{field}”；使用第一列（用 --map {field}=列名 或映射表可改选其他列）"
+        "列{columns}都对应字段“{field}”；使用第一列（用 --map {field}=列名 或映射表可改选其他列）"
     ),
     "other_columns": (
-        "列“{column}”读作字段“{field}”；{others} 也可以（用 --map {field}=列名 或映射表可改选）"
+        "列“{column}”读作字段“{field}”；{others}也可以（用 --map {field}=列名 或映射表可改选）"
     ),
     "node_row_skipped": "{file} 第 {row} 行：{reason}，{message}；已跳过该节点",
     "node_rows_skipped": "{file}：共跳过 {count} 行",
