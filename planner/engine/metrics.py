@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from planner.core.model import gpu_size_class, is_useful
+from planner.core.model import is_useful
 from planner.engine import ReplayResult
 from planner.engine.summary import (
     Deadlock,
@@ -23,9 +23,17 @@ from planner.engine.summary import (
     Stats,
     TimelineSeries,
 )
+from planner.engine.wait_arrays import (
+    codes,
+    completion_times,
+    gpu_job_mask,
+    grouped,
+    size_labels,
+    started_waits,
+    stats,
+)
 from planner.engine.waits import REASON_CODES
 
-_PERCENTILES = (50, 90, 95, 99)
 GPU_JOBS = "gpu-jobs"
 ALL_JOBS = "all-jobs"
 TEAM_PREFIX = "team:"
@@ -49,7 +57,12 @@ def in_wait_scope(result: ReplayResult, i: int, scope: str) -> bool:
         return True
     if scope == GPU_JOBS:
         return result.jobs[i].total_gpus > 0
-    return _queue(result, i) == scope.removeprefix(TEAM_PREFIX)
+    return _queue(result, i) == scope_team(scope)
+
+
+def scope_team(scope: str) -> str:
+    """The team (queue) a `team:NAME` wait scope names."""
+    return scope.removeprefix(TEAM_PREFIX)
 
 
 def useful_gpu_hours(
@@ -63,10 +76,15 @@ def useful_gpu_hours(
     ("completed" on the owned GPUs; add "burst" for a hybrid's cloud share) and whose work
     counts (`planner.core.model.is_useful`). The Replay page's and the TCO's one definition.
     With `share` (per job, as `run_share_in_window` gives it), each job counts that share."""
-    parts = [1.0] * len(result.jobs) if share is None else share  # x * 1.0 == x: bit for bit
+    if share is None:  # a share of 1.0 each: x * 1.0 == x, bit for bit
+        return sum(
+            job.gpu_hours
+            for job, status in zip(result.jobs, result.status, strict=True)
+            if status in served and is_useful(job, exclude_failed=exclude_failed)
+        )
     return sum(
         job.gpu_hours * part
-        for job, status, part in zip(result.jobs, result.status, parts, strict=True)
+        for job, status, part in zip(result.jobs, result.status, share, strict=True)
         if status in served and is_useful(job, exclude_failed=exclude_failed)
     )
 
@@ -118,15 +136,12 @@ def summarize(
     status = result.status
     capacity = sum(result.capacity_gpus.values())
     horizon = result.horizon_s
-    started = [i for i, s in enumerate(result.start_s) if s is not None]
-    all_waits = np.array([waited_s(result, i) for i in started], dtype=np.float64)
-    gpu_rows = [k for k, i in enumerate(started) if jobs[i].total_gpus > 0]
-    scoped = [k for k, i in enumerate(started) if in_wait_scope(result, i, wait_scope)]
-    completed = [i for i, s in enumerate(status) if s == "completed"]
+    waits = _waits(result, wait_scope)
+    completion = completion_times(result)
     by_reason, by_queue = _waiting_gpu_hours(result)
     return ReplaySummary(
         jobs=len(jobs),
-        completed=len(completed),
+        completed=len(completion),
         unschedulable=status.count("unschedulable"),
         unfinished=status.count("unfinished"),
         withdrawn=status.count("withdrawn"),
@@ -142,19 +157,12 @@ def summarize(
         useful_gpu_hours=useful_gpu_hours(result),
         utilization=_ratio(result.allocated_gpu_s, capacity * horizon),
         wait_scope=wait_scope,
-        wait_s=_stats(all_waits[scoped]),
-        wait_s_by_scope={
-            GPU_JOBS: _stats(all_waits[gpu_rows]),
-            ALL_JOBS: _stats(all_waits),
-        },
-        wait_s_by_gpu_size=_grouped(
-            all_waits, [gpu_size_class(jobs[i].total_gpus) for i in started]
-        ),
-        wait_s_by_queue=_grouped(all_waits, [_queue(result, i) for i in started]),
-        completion_time_s=_stats(
-            np.array([_completion(result, i) for i in completed], dtype=np.float64)
-        ),
-        makespan_s=_makespan(result, completed),
+        wait_s=waits[0],
+        wait_s_by_scope=waits[1],
+        wait_s_by_gpu_size=waits[2],
+        wait_s_by_queue=waits[3],
+        completion_time_s=stats(completion),
+        makespan_s=_makespan(result),
         waiting_gpu_hours_by_reason=by_reason,
         waiting_gpu_hours_by_queue=by_queue,
         idle_gpu_hours_held_by_partial_gangs=result.held_idle_gpu_s / 3600.0,
@@ -181,6 +189,31 @@ def summarize(
         sharing={p: PoolSharing(**v) for p, v in result.sharing.items()} or None,
         queues=_queue_summary(result),
         timeline=timeline_series(result) if timeline else None,
+    )
+
+
+def _waits(
+    result: ReplayResult, wait_scope: str
+) -> tuple[Stats, dict[str, Stats], dict[str, Stats], dict[str, Stats]]:
+    """Waits of `wait_scope`'s jobs; of GPU jobs and all jobs; by GPU size; by queue."""
+    found = started_waits(result)
+    started, all_waits = found.started, found.waits
+    gpu_jobs = gpu_job_mask(result)[started]
+    queue_codes, queue_names = codes(_queues(result), len(result.jobs))
+    queue_codes = queue_codes[started]
+    if wait_scope == ALL_JOBS:
+        scoped = all_waits
+    elif wait_scope == GPU_JOBS:
+        scoped = all_waits[gpu_jobs]
+    else:
+        team = scope_team(wait_scope)
+        scoped = all_waits[queue_codes == (queue_names.index(team) if team in queue_names else -1)]
+    size_codes, size_names = codes(size_labels(result), len(result.jobs))
+    return (
+        stats(scoped),
+        {GPU_JOBS: stats(all_waits[gpu_jobs]), ALL_JOBS: stats(all_waits)},
+        grouped(all_waits, size_codes[started], size_names),
+        grouped(all_waits, queue_codes, queue_names),
     )
 
 
@@ -211,6 +244,13 @@ def timeline_series(result: ReplayResult) -> TimelineSeries:
     )
 
 
+def _queues(result: ReplayResult) -> Iterable[str]:
+    """Each job's `_queue`, in job order."""
+    if result.cluster_queue is not None:
+        return result.cluster_queue
+    return (job.queue for job in result.jobs)
+
+
 def _queue(result: ReplayResult, i: int) -> str:
     """The ClusterQueue when queues are configured, else the trace's queue."""
     if result.cluster_queue is not None:
@@ -234,11 +274,6 @@ def _preemptions_by_queue(result: ReplayResult) -> dict[str, int]:
         name = _queue(result, i)
         counts[name] = counts.get(name, 0) + len(runs)
     return dict(sorted(counts.items()))
-
-
-def _completion(result: ReplayResult, i: int) -> float:
-    end = result.end_s[i]
-    return 0.0 if end is None else end - result.jobs[i].submit_s
 
 
 def _waiting_gpu_hours(
@@ -265,33 +300,12 @@ def _waiting_gpu_hours(
     }
 
 
-def _stats(values: np.ndarray) -> Stats:
-    if not len(values):
-        return Stats(jobs=0)
-    p50, p90, p95, p99 = np.percentile(values, _PERCENTILES)
-    return Stats(
-        jobs=len(values),
-        mean=float(values.mean()),
-        p50=float(p50),
-        p90=float(p90),
-        p95=float(p95),
-        p99=float(p99),
-        max=float(values.max()),
-    )
-
-
-def _grouped(values: np.ndarray, keys: Sequence[str]) -> dict[str, Stats]:
-    groups: dict[str, list[int]] = {}
-    for index, key in enumerate(keys):
-        groups.setdefault(key, []).append(index)
-    return {key: _stats(values[rows]) for key, rows in sorted(groups.items())}
-
-
-def _makespan(result: ReplayResult, completed: list[int]) -> float | None:
-    if not completed:
+def _makespan(result: ReplayResult) -> float | None:
+    ends = (end for end, s in zip(result.end_s, result.status, strict=True) if s == "completed")
+    last = max(ends, default=None)  # type: ignore[type-var]
+    if last is None:
         return None
-    first = min(job.submit_s for job in result.jobs)
-    return max(result.end_s[i] for i in completed) - first  # type: ignore[type-var,operator]
+    return last - min(job.submit_s for job in result.jobs)
 
 
 def _fragmentation(result: ReplayResult, capacity: float) -> Fragmentation:
