@@ -18,6 +18,7 @@ from streamlit.elements.lib.column_types import ColumnConfig
 
 from planner.core.errors import PlannerError
 from planner.ui.cache import cursor
+from planner.ui.error_text import price_row_words
 from planner.ui.i18n import fmt_number, t
 from planner.ui.safe import md
 from pricing import (
@@ -287,9 +288,15 @@ def import_summary(report: ImportReport) -> str:
 
 
 def rejected_rows(report: ImportReport) -> pd.DataFrame:
-    """One row per bad cell: row number (header = 1), column, value found, reason."""
+    """One row per bad cell: row number (header = 1), column, value found, reason (in the
+    session's language)."""
     rows = [
-        {"row": e.row, "column": e.column, "value": e.value, "reason": e.message}
+        {
+            "row": e.row,
+            "column": e.column,
+            "value": e.value,
+            "reason": price_row_words(e.column, e.message),
+        }
         for e in report.errors
     ]
     return pd.DataFrame(rows, columns=["row", "column", "value", "reason"])
