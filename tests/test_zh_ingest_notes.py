@@ -11,10 +11,12 @@ from pathlib import Path
 import pytest
 
 from planner.core.notes import Note
+from planner.engine.volcano import VolcanoSpec
+from planner.engine.volcano_queues import volcano_notes
 from planner.ingest import IngestOptions, jobs_from, sniff
 from planner.ingest.kubectl import kubectl_sharing, read_kubectl_nodes
 from planner.ingest.kueue_yaml import read_kueue
-from planner.ingest.notes import NOTES, ROWS, ingest_note, recognised, row_message
+from planner.ingest.notes import NOTES, REPLAY, ROWS, ingest_note, recognised, row_message
 from planner.ingest.reasons import REJECTION_REASONS
 from planner.ingest.volcano_yaml import read_volcano
 from planner.service.replay import read_nodes
@@ -33,7 +35,13 @@ def placeholders(text: str) -> set[str]:
 
 
 @pytest.mark.parametrize(
-    ("english", "chinese"), [(NOTES, zh.NOTES), (ROWS, zh.ROWS), (REJECTION_REASONS, zh.REASONS)]
+    ("english", "chinese"),
+    [
+        (NOTES, zh.NOTES),
+        (ROWS, zh.ROWS),
+        (REPLAY, zh.REPLAY),
+        (REJECTION_REASONS, zh.REASONS),
+    ],
 )
 def test_every_code_has_chinese_text_with_the_same_placeholders(
     english: dict[str, str], chinese: dict[str, str]
@@ -44,8 +52,8 @@ def test_every_code_has_chinese_text_with_the_same_placeholders(
         assert re.search(r"[\u4e00-\u9fff]", chinese[code]), code
 
 
-def test_notes_and_row_messages_share_no_code() -> None:
-    assert not set(NOTES) & set(ROWS)
+def test_notes_row_messages_and_replay_notes_share_no_code() -> None:
+    assert len({*NOTES, *ROWS, *REPLAY}) == len(NOTES) + len(ROWS) + len(REPLAY)
 
 
 def _used_codes() -> set[str]:
@@ -67,16 +75,17 @@ def _used_codes() -> set[str]:
 def test_every_code_is_written_somewhere_and_every_code_written_is_known() -> None:
     used = _used_codes()
 
-    ours = (set(NOTES) | set(ROWS)) - {"field_count"}  # pandas writes field_count's text
+    # pandas writes field_count's text, the engine the Volcano notes
+    ours = {*NOTES, *ROWS, "sharing_no_gpu"} - {"field_count"}
 
-    assert {c for c in used if c in NOTES or c in ROWS} == ours
+    assert {c for c in used if c in NOTES or c in ROWS or c in REPLAY} == ours
 
 
-@pytest.mark.parametrize("code", [*NOTES, *ROWS])
+@pytest.mark.parametrize("code", [*NOTES, *ROWS, *REPLAY])
 def test_a_note_that_lost_its_code_is_recognised_by_its_template(code: str) -> None:
-    template = {**NOTES, **ROWS}[code]
+    template = {**NOTES, **ROWS, **REPLAY}[code]
     values = {name: f"v{i}" for i, name in enumerate(sorted(placeholders(template)))}
-    make = ingest_note if code in NOTES else row_message
+    make = row_message if code in ROWS else ingest_note
 
     found = recognised(str(make(code, **values)))
 
@@ -240,3 +249,35 @@ def test_values_are_escaped_one_by_one_in_markdown() -> None:
     assert shown.startswith(md("**evil** [a](javascript:x)"))
     assert shown.endswith("：已封锁（不可调度），仍计入容量")
     assert note_md(note, "en") == md(note)
+
+
+def test_the_replays_volcano_notes_are_worded() -> None:
+    over = VolcanoSpec.model_validate(
+        {"queues": [{"name": "a", "guarantee": {"": 40}, "capability": {"": 40}}, {"name": "b"}]}
+    )
+    typed = VolcanoSpec.model_validate(
+        {
+            "queues": [
+                {"name": "a", "guarantee": {"A100": 12}, "priority": 5, "parent": "p"},
+                {"name": "b", "deserved": {"A100": 3}, "capability": {"H100": 2}},
+                {"name": "c", "cpu_capability": 4},
+                {"name": "p"},
+            ]
+        }
+    )
+
+    notes = volcano_notes(over, {"": 32}) + volcano_notes(typed, {"A100": 30, "T4": 8})
+    worded = [chinese(note) for note in notes]
+
+    assert {found[0] for n in notes if (found := recognised(n))} >= {
+        "volcano_guarantees_over",
+        "volcano_default_missing",
+        "volcano_queue_priority",
+        "volcano_parent_ignored",
+        "volcano_deserved_ignored",
+        "volcano_capability_flavors",
+        "volcano_types_missing",
+    }
+    assert "Volcano 保证 40 块 GPU，但集群只有 32 块" in worded
+    assert "Volcano 队列 b：GPU 类型 H100 未安装，已忽略" in worded
+    assert chinese(ingest_note("sharing_no_gpu", gpu_type="T4"), "T4").startswith("T4 的共享设置")

@@ -155,9 +155,44 @@ ROWS: dict[str, str] = {
 }
 
 
+REPLAY: dict[str, str] = {
+    # notes a replay writes on the Volcano queues and GPU sharing it read; the engine writes
+    # them as plain text (planner/engine/volcano_queues.py), so they are only `recognised`
+    "volcano_guarantees_over": "Volcano guarantees {guaranteed} {what} but the cluster has {gpus}",
+    "volcano_deserved_over": (
+        "Volcano deserved shares add up to {shared} {what}, more than the cluster's {gpus} "
+        "(guarantees above weighted shares): quotas promise more than exists"
+    ),
+    "volcano_default_missing": (
+        "Volcano default queue '{queue}' is not declared: jobs whose queue names no Volcano "
+        "queue are unschedulable"
+    ),
+    "volcano_queue_priority": (
+        "Volcano queue {queue}: priority {priority} not modelled (Volcano orders queues by it; "
+        "the replay orders jobs by their own priority)"
+    ),
+    "volcano_parent_ignored": (
+        "Volcano queue {queue}: parent ignored (the proportion plugin has no hierarchy)"
+    ),
+    "volcano_deserved_ignored": (
+        "Volcano queue {queue}: deserved ignored (the proportion plugin water-fills by weight)"
+    ),
+    "volcano_capability_flavors": (
+        "Volcano queue {queue}: CPU and memory capability not modelled with a flavor per GPU type"
+    ),
+    "volcano_capability_parent": (
+        "Volcano queue {queue}: CPU and memory capability of a parent queue not modelled"
+    ),
+    "volcano_types_missing": (
+        "Volcano queue {queue}: GPU types {types} are not installed, ignored"
+    ),
+    "sharing_no_gpu": "sharing for {gpu_type}: the cluster has no such GPU, ignored",
+}
+
+
 def ingest_note(code: str, **values: object) -> Note:
     """The note `code` in English, filled from `values` (given as the strings to show)."""
-    return Note(NOTES[code].format(**values), code, values)
+    return Note({**NOTES, **REPLAY}[code].format(**values), code, values)
 
 
 def row_message(code: str, **values: object) -> Note:
@@ -168,7 +203,7 @@ def row_message(code: str, **values: object) -> Note:
 def recognised(text: str) -> tuple[str, Mapping[str, str]] | None:
     """(code, values) of a note or row message: its own when it is a `Note` with a code
     here, else of the template it matches (longest templates first); None when none does."""
-    if isinstance(text, Note) and (text.code in NOTES or text.code in ROWS):
+    if isinstance(text, Note) and any(text.code in c for c in (NOTES, ROWS, REPLAY)):
         return text.code, {k: str(v) for k, v in text.values.items()}
     for code, pattern in _patterns():
         found = pattern.fullmatch(text)
@@ -179,7 +214,7 @@ def recognised(text: str) -> tuple[str, Mapping[str, str]] | None:
 
 @cache
 def _patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
-    catalog = {**NOTES, **ROWS}
+    catalog = {**NOTES, **ROWS, **REPLAY}
     literal = {code: len(re.sub(r"\{\w+\}", "", text)) for code, text in catalog.items()}
     ordered = sorted(catalog, key=lambda code: -literal[code])
     return tuple((code, _pattern(catalog[code])) for code in ordered)

@@ -145,7 +145,7 @@ def prepare(
     scenario, sharing_notes = with_node_sharing(scenario, files=files)
     installed = {gpu_type.upper() for _, gpu_type, _, _, _ in nodes}
     sharing_notes += [
-        f"sharing for {s.gpu_type}: the cluster has no such GPU, ignored"
+        ingest_note("sharing_no_gpu", gpu_type=s.gpu_type)
         for s in scenario.sharing
         if s.gpu_type != "*" and s.gpu_type.upper() not in installed
     ]

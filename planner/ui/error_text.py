@@ -25,6 +25,7 @@ from planner.ui.safe import md
 from planner.ui.text.errors import ZH
 from planner.ui.text.ingest_notes import NOTES as ZH_NOTES
 from planner.ui.text.ingest_notes import REASONS as ZH_REASONS
+from planner.ui.text.ingest_notes import REPLAY as ZH_REPLAY
 from planner.ui.text.ingest_notes import ROWS as ZH_ROWS
 from planner.ui.text.price_rows import EXPECTED as ZH_EXPECTED
 from planner.ui.text.price_rows import MESSAGES as PRICE_MESSAGES
@@ -141,7 +142,7 @@ def reason_words(reason: str, lang: Language | None = None) -> str:
 
 def _note(text: str, lang: Language, escape: Callable[[str], str]) -> str:
     found = recognised(text) if lang == "zh" else None
-    template = found and {**ZH_NOTES, **ZH_ROWS}.get(found[0])
+    template = found and {**ZH_NOTES, **ZH_ROWS, **ZH_REPLAY}.get(found[0])
     if not found or not template:
         return escape(text)
     said = {key: escape(_value(key, value, lang)) for key, value in found[1].items()}
@@ -156,6 +157,8 @@ def _value(key: str, value: str, lang: Language) -> str:
     if key in ("columns", "others"):  # "'a', 'b'" -> “a”、“b”
         names = _QUOTED.findall(value)
         return _LIST.join(f"“{name}”" for name in names) if names else value
+    if key == "what":  # the engine's "GPUs", "A100 GPUs"
+        return f"{value.removesuffix('GPUs')}GPU"
     return reason_words(value, lang) if key == "reason" else value
 
 

@@ -78,6 +78,31 @@ NOTES: dict[str, str] = {
     "volcano_deserved": "{file}：有队列设置了 deserved：按 capacity 插件计算",
 }
 
+REPLAY: dict[str, str] = {
+    "volcano_guarantees_over": "Volcano 保证 {guaranteed} 块 {what}，但集群只有 {gpus} 块",
+    "volcano_deserved_over": (
+        "Volcano 应得份额合计 {shared} 块 {what}，超过集群的 {gpus} 块（保证量高于按权重分得的"
+        "份额）：配额承诺的多于实际拥有的"
+    ),
+    "volcano_default_missing": (
+        "Volcano 默认队列“{queue}”未声明：队列名不对应任何 Volcano 队列的作业将无法调度"
+    ),
+    "volcano_queue_priority": (
+        "Volcano 队列 {queue}：优先级 {priority} 未建模（Volcano 按它为队列排序；回放按作业"
+        "自身的优先级排序）"
+    ),
+    "volcano_parent_ignored": "Volcano 队列 {queue}：parent 已忽略（proportion 插件没有层级）",
+    "volcano_deserved_ignored": (
+        "Volcano 队列 {queue}：deserved 已忽略（proportion 插件按权重注水式分配）"
+    ),
+    "volcano_capability_flavors": (
+        "Volcano 队列 {queue}：按 GPU 类型分资源规格时，CPU 和内存的 capability 未建模"
+    ),
+    "volcano_capability_parent": "Volcano 队列 {queue}：父队列的 CPU 和内存 capability 未建模",
+    "volcano_types_missing": "Volcano 队列 {queue}：GPU 类型 {types} 未安装，已忽略",
+    "sharing_no_gpu": "{gpu_type} 的共享设置：集群中没有这种 GPU，已忽略",
+}
+
 ROWS: dict[str, str] = {
     "value_too_long": ("超过 {limit} 个字符：没有这么长的日期、时长或数字（映射的列是否正确？）"),
     "job_id_empty": "作业 ID 为空",
