@@ -15,7 +15,7 @@ import contextlib
 import io
 import json
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from datetime import date
 from pathlib import Path
@@ -31,6 +31,7 @@ from planner.cost.scenario import TcoScenario
 from planner.service.replay import load_jobs, resolve_trace
 from planner.service.sweep_keys import apply
 from planner.service.sweep_mix import Mix, cheapest_mix, committed_point, mix_scenario, mix_terms
+from planner.service.sweep_mix_price import Pricer
 from planner.service.sweep_run import Sweep
 from planner.service.sweep_search import parse_target
 from planner.service.tco_files import tco_scenario_from_text
@@ -96,18 +97,37 @@ def test_the_hand_made_trace_commits_eight_gpus_and_bursts_eighty_gpu_hours_on_d
     assert all(p.meets for p in mix.frontier)
 
 
-def test_the_answer_is_the_cheapest_of_a_brute_force_grid(
-    searched: tuple[Connection, Mix],
-) -> None:
-    """Every (servers, committed GPUs) priced as `planner tco` would, up to one GPU above the
-    burst demand's peak (16 GPUs at 1 server, 8 at 2, none at 3; more only adds cost): the
-    search's answer is the cheapest that meets the target."""
+Priced = Callable[[int, int], tuple[float, float | None, int]]
+
+
+@pytest.fixture(scope="module")
+def priced_at(searched: tuple[Connection, Mix]) -> Priced:
+    """The mix at (servers, committed GPUs) priced by `planner tco`'s code, each point once
+    for every test of the module."""
     con, mix = searched
+    done: dict[tuple[int, int], tuple[float, float | None, int]] = {}
+
+    def price(n: int, c: int) -> tuple[float, float | None, int]:
+        if (n, c) not in done:
+            done[(n, c)] = _priced(con, apply(mix.terms.scenario, committed_point(mix.terms, n, c)))
+        return done[(n, c)]
+
+    return price
+
+
+def test_the_answer_is_the_cheapest_of_a_brute_force_grid(
+    searched: tuple[Connection, Mix], priced_at: Priced
+) -> None:
+    """Every count with no commitment, each level of its burst demand (16 and 8 GPUs at 1
+    server, 8 at 2, none at 3) and the commitments a GPU either side, priced as `planner tco`
+    would: a bill is linear in the commitment between levels (`tests/test_commitment.py`
+    checks the rule against every whole commitment), so its minimum is at a level. The
+    search's answer is the cheapest that meets the target."""
+    _, mix = searched
     grid: dict[tuple[int, int], float] = {}
-    for n, peak in ((1, 16), (2, 8), (3, 0)):
-        for c in range(peak + 2):
-            point = committed_point(mix.terms, n, c)
-            total, wait, never = _priced(con, apply(mix.terms.scenario, point))
+    for n, levels in ((1, (8, 16)), (2, (8,)), (3, ())):
+        for c in {0, 1, *(c + d for c in levels for d in (-1, 0, 1))}:
+            total, wait, never = priced_at(n, c)
             if wait is not None and wait <= TARGET and never == 0:
                 grid[(n, c)] = total
 
@@ -145,47 +165,46 @@ def test_a_second_search_prices_and_replays_nothing(searched: tuple[Connection, 
 
 
 def test_the_commitment_at_each_count_is_the_brute_force_cheapest(
-    searched: tuple[Connection, Mix],
+    searched: tuple[Connection, Mix], priced_at: Priced
 ) -> None:
-    con, mix = searched
+    _, mix = searched
     for point in mix.frontier:
-        total = {
-            c: _priced(
-                con, apply(mix.terms.scenario, committed_point(mix.terms, point.servers, c))
-            )[0]
-            for c in (max(point.committed_gpus - 1, 0), point.committed_gpus + 1)
-        }
-        assert all(t >= point.total for t in total.values())
+        fewer, more = max(point.committed_gpus - 1, 0), point.committed_gpus + 1
+        assert priced_at(point.servers, point.committed_gpus)[0] == pytest.approx(point.total)
+        assert priced_at(point.servers, fewer)[0] >= point.total
+        assert priced_at(point.servers, more)[0] >= point.total
 
 
 def test_with_a_spot_option_bursts_go_to_spot_where_it_is_cheaper(tmp_path: Path) -> None:
     """The same trace with an AWS H100 spot option (about 0.4 of on demand, below the 0.64 of
-    reserved): every count that bursts bursts to spot. With 2 servers a and c run owned and
-    only the short jobs burst: 80 spot GPU-hours (80 x 730 / 100.1 a month)."""
+    reserved): the mix at 2 servers, priced as the search prices each count, bursts to spot.
+    With 2 servers a and c run owned and only the short jobs burst: 80 spot GPU-hours (80 x
+    730 / 100.1 a month), none committed."""
     spot = {"name": "AWS H100 spot", "provider": "AWS", "gpu": "H100", "pricing_model": "spot"}
     data = SCENARIO.model_dump(mode="json", exclude_unset=True)
     scenario = TcoScenario.model_validate({**data, "cloud": [*data["cloud"], spot]})
+    terms = mix_terms(scenario, "servers")
     with connect(tmp_path / "planner.duckdb") as con:
-        sweep = Sweep(scenario, JOBS, "mix-by-hand", TODAY)
-        mix = cheapest_mix(con, sweep, "servers", parse_target("p95_wait=2h"))
-        at = {p.servers: p for p in mix.frontier}
-        assert mix.terms.spot == "AWS H100 spot"
-        two = at[2]
-        assert two.result.point == (("hybrid.servers.A100", 2), ("hybrid.cloud", "AWS H100 spot"))
-        assert two.spot_gpu_hours == pytest.approx(80 * 730 / 100.1)
-        assert (two.on_demand_gpu_hours, two.committed_gpus) == (0.0, 0)
-        committed = committed_point(mix.terms, 2, at[2].committed_gpus)
-        assert _priced(con, apply(mix.terms.scenario, committed))[0] > two.total
-        assert mix.answer is not None
-        assert _priced(con, mix_scenario(mix.terms, mix.answer))[0] == mix.answer.total
+        sweep = Sweep(terms.scenario, JOBS, "mix-by-hand", TODAY)
+        result, decided = Pricer(con, sweep, terms).priced(2)
+        committed = committed_point(terms, 2, decided.committed)
+        on_spot = result.option("hybrid")
+        assert on_spot is not None
+
+        assert terms.spot == "AWS H100 spot"
+        assert result.point == (("hybrid.servers.A100", 2), ("hybrid.cloud", "AWS H100 spot"))
+        assert decided.bill(0).on_demand_gpu_hours == pytest.approx(80 * 730 / 100.1)
+        assert decided.committed == 0
+        assert _priced(con, apply(terms.scenario, committed))[0] > on_spot.total
+        assert _priced(con, apply(terms.scenario, result.point))[0] == on_spot.total
 
 
 def test_each_pool_sized_keeps_its_own_commitments(tmp_path: Path) -> None:
-    """Two pools, one stored sweep: a and c ask for A100, the short jobs for H800, and the
-    hybrid keeps one server of each. With no A100 kept, a and c burst at submission: 16 GPUs
-    all the time, all committed. With no H800 kept, c (waiting on a) and the short jobs
-    burst: 8 GPUs all the time, 16 a tenth of it, so 8 committed. The second search must not
-    read the first one's commitments."""
+    """Two pools, one store: a and c ask for A100, the short jobs for H800, and the hybrid
+    keeps one server of each. With no A100 kept, a and c burst at submission: 16 GPUs all the
+    time, all committed. With no H800 kept, c (waiting on a) and the short jobs burst: 8 GPUs
+    all the time, 16 a tenth of it, so 8 committed. The second pool's decision must not read
+    the first one's, stored under the same sweep."""
     typed = [
         replace(j, gpu_types=("H800",) if j.job_id.startswith("b") else ("A100",)) for j in JOBS
     ]
@@ -195,18 +214,16 @@ def test_each_pool_sized_keeps_its_own_commitments(tmp_path: Path) -> None:
     hybrid = {"burst_after_s": 3600, "servers": {"A100": 1, "H800": 1}}
     scenario = TcoScenario.model_validate({**data, "self_hosted": pools, "hybrid": hybrid})
     with connect(tmp_path / "planner.duckdb") as con:
-        sweep = Sweep(scenario, typed, "mix-two-pools", TODAY)
-        by_size = {
-            key: {
-                p.servers: p
-                for p in cheapest_mix(con, sweep, key, parse_target("p95_wait=2h")).frontier
-            }
-            for key in ("servers", "servers.H800")
-        }
+        decided = {}
+        for key in ("servers", "servers.H800"):
+            terms = mix_terms(scenario, key)
+            pricer = Pricer(con, Sweep(terms.scenario, typed, "mix-two-pools", TODAY), terms)
+            decided[key] = pricer.decision(0)
 
-    assert by_size["servers"][0].committed_gpus == 16
-    assert by_size["servers.H800"][0].committed_gpus == 8
-    assert by_size["servers.H800"][0].on_demand_gpu_hours == pytest.approx(80 * 730 / 100.1)
+    assert decided["servers"].committed == 16
+    assert decided["servers.H800"].committed == 8
+    on_demand = decided["servers.H800"].bill(8).on_demand_gpu_hours
+    assert on_demand == pytest.approx(80 * 730 / 100.1)
 
 
 # --- the command, on the bundled sample --------------------------------------------------------
