@@ -11,7 +11,7 @@ from planner.engine.fill import FillResult
 from planner.engine.scenario import Scenario
 from planner.ui import cache, history_view, trace_choice
 from planner.ui import fill_view as view
-from planner.ui.error_text import error_text
+from planner.ui.error_text import error_text, note_md
 from planner.ui.i18n import MISSING, fmt_number, fmt_percent, t
 from planner.ui.safe import md
 from planner.ui.widgets import plot
@@ -76,7 +76,7 @@ def _uploaded() -> tuple[str, bool] | None:
                 "fill.rejected",
                 row=example.row,
                 column=md(example.column),
-                message=md(example.message),
+                message=note_md(example.message),
             )
             st.caption(where)
     return str(path), True

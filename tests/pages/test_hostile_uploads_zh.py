@@ -413,3 +413,17 @@ def test_the_cluster_page_words_kubectl_kueue_volcano_and_node_list_notes_in_chi
     assert "注：Workload w1：此类型未建模，已跳过" in kueue
     assert len(volcano) == 10
     assert any(v.endswith("：动作 shuffle 未建模，已忽略") for v in volcano)
+
+
+def test_the_fill_page_words_a_pod_lists_unusable_row_in_chinese(db: Path) -> None:
+    pods = "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec\np1,1000,1024,1,1000,\n"
+    at = open_in_chinese("pages/fill.py")
+    at.radio(key="fill_source").set_value("file").run()
+
+    at.file_uploader(key="fill_upload").set_value((
+        "pods.csv", (pods + "bad,1000,lots,1,1000,\n").encode(), "text/csv"
+    )).run()  # fmt: skip
+
+    assert not at.exception
+    [row] = [c.value for c in at.caption if c.value.startswith("第 3 行")]
+    assert _chinese_only([row]) == ["第 3 行，列 memory_mib：应为数字（该行未计入）。"]
