@@ -32,9 +32,10 @@ Replay a trace and price it at every combination of the values given (--vary), f
 fewest servers of one pool that meet a wait target (--target), or the cheapest mix of owned
 servers, committed cloud GPUs and on-demand (or spot) bursts that meets it (--target --mix:
 the scenario's hybrid keeping n servers of the pool, its commitment sized to the replay's
-burst demand; every count tried is shown, cost against wait). Each point is stored in the
-database under a hash of the scenario, trace, price book, date and the point, so running the
-same sweep again (after Ctrl-C, say) computes only the points not stored yet.
+burst demand; with `growth:` every year must meet the target and each year's commitment is
+sized to that year's demand; every count tried is shown, cost against wait). Each point is
+stored in the database under a hash of the scenario, trace, price book, date and the point,
+so running the same sweep again (after Ctrl-C, say) computes only the points not stored yet.
 
 KEY is a path into the scenario as written in YAML (policy.placement, self_hosted[1].servers,
 cloud[0].committed_gpus, hybrid.burst_after_s, ...) or a short name:
