@@ -12,6 +12,12 @@ once and reused). Peak RSS: the peak (VmHWM) of each process this one started, s
 the sweep runs; the largest `workers` of them are the workers (each holds the trace and a
 replay). Also printed: what each worker pays once (the sweep packed, shipped and unpacked)
 and per point (its result pickled, stored), against a point's replay. Prints; asserts nothing.
+
+On a shared machine the wall-clock ratios say mostly how busy the neighbours were, so each run
+also shows its CPU: each worker's, this process's (its serial part: packing and shipping the
+sweep, storing each point), CPU per point, and the wall time that CPU would take on an idle
+machine ("quiet s": the busiest worker plus this process, at least all CPU over the cores),
+with its ratio to 1 worker: the speed-up the load does not move.
 """
 
 import argparse
@@ -47,6 +53,20 @@ class Run:
     """CPU seconds of the workers (1 worker: this process)."""
     finished: list[float]
     """Seconds from the start at which each point was stored."""
+    parent_cpu_s: float = 0.0
+    """CPU seconds of this process during the sweep (with workers: its serial part, packing
+    and shipping the sweep, and storing each point)."""
+    worker_cpu_s: tuple[float, ...] = ()
+    """CPU seconds of each worker (1 worker: this process)."""
+
+    def quiet_seconds(self, cores: int) -> float:
+        """The wall time on an otherwise idle machine of `cores` cores, from CPU alone: the
+        busiest worker plus everything this process did (counted as if it were serial), and
+        never less than all the CPU spread over the cores."""
+        if not self.worker_cpu_s:
+            return self.cpu_s
+        busiest = max(self.worker_cpu_s) + self.parent_cpu_s
+        return max(busiest, (sum(self.worker_cpu_s) + self.parent_cpu_s) / cores)
 
 
 class Peaks:
@@ -80,9 +100,10 @@ class Peaks:
     def largest(self, count: int) -> list[float]:
         return sorted(self.peaks.values(), reverse=True)[:count]
 
-    def cpu_of_largest(self, count: int) -> float:
+    def cpu_of_largest(self, count: int) -> list[float]:
+        """CPU seconds of the `count` processes of largest peak RSS (the workers)."""
         pids = sorted(self.peaks, key=self.peaks.__getitem__, reverse=True)[:count]
-        return sum(self.cpu.get(pid, 0.0) for pid in pids)
+        return [self.cpu.get(pid, 0.0) for pid in pids]
 
 
 def _vm_hwm_mb(pid: int) -> float | None:
@@ -121,9 +142,9 @@ def timed_run(
         )
         spent, cpu = time.perf_counter() - started, _own_cpu_s() - cpu
     if count == 1 and "cluster" not in how:
-        return Run(name, 1, spent, outcome.results, [_own_peak_mb()], cpu, finished)
-    found = peaks.largest(count)
-    return Run(name, count, spent, outcome.results, found, peaks.cpu_of_largest(count), finished)
+        return Run(name, 1, spent, outcome.results, [_own_peak_mb()], cpu, finished, cpu, ())
+    found, cpus = peaks.largest(count), tuple(peaks.cpu_of_largest(count))
+    return Run(name, count, spent, outcome.results, found, sum(cpus), finished, cpu, cpus)
 
 
 def balanced_bound(one: Run, workers: int) -> float:
@@ -157,7 +178,21 @@ def fixed_costs(sweep: Sweep, one: Run, points: int) -> list[str]:
 
 
 def table(runs: list[Run], points: int) -> list[str]:
-    head = ("engine", "workers", "seconds", "points/s", "x of 1", "CPU s", "peak RSS/worker MB")
+    head = (
+        "engine",
+        "workers",
+        "seconds",
+        "points/s",
+        "x of 1",
+        "CPU s (per worker)",
+        "parent CPU s",
+        "CPU s/point",
+        "quiet s",
+        "quiet x of 1",
+        "peak RSS/worker MB",
+    )
+    cores = os.cpu_count() or 1
+    one_quiet = runs[0].quiet_seconds(cores)
     rows = [head] + [
         (
             run.name,
@@ -165,7 +200,11 @@ def table(runs: list[Run], points: int) -> list[str]:
             f"{run.seconds:,.1f}",
             f"{points / run.seconds:.4f}",
             f"{runs[0].seconds / run.seconds:.2f}",
-            f"{run.cpu_s:,.1f}",
+            f"{run.cpu_s:,.1f}" + "".join(f" {c:,.1f}" for c in run.worker_cpu_s),
+            f"{run.parent_cpu_s:,.1f}",
+            f"{run.cpu_s / points:,.2f}",
+            f"{run.quiet_seconds(cores):,.1f}",
+            f"{one_quiet / run.quiet_seconds(cores):.2f}",
             " ".join(f"{p:,.0f}" for p in run.peaks_mb),
         )
         for run in runs
@@ -179,6 +218,9 @@ def table(runs: list[Run], points: int) -> list[str]:
         f"every run's results equal the 1-worker run's: {same}",
         f"2 workers with no overhead, the points dealt as the pool deals them: {bound:,.1f} s "
         f"= x{runs[0].seconds / bound:.2f} of 1 (the rest of the gap is overhead or load)",
+        "quiet s: the run's wall time on an idle machine of this many cores, from CPU alone "
+        "(busiest worker + this process's CPU, at least all CPU / cores): the figure that "
+        "does not depend on the neighbours' load",
     ]
 
 

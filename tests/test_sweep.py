@@ -6,6 +6,7 @@ The priced scenario is the bundled sample without its hybrid (one replay per poi
 """
 
 import json
+import pickle
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
@@ -19,12 +20,14 @@ from planner.cli.main import main
 from planner.core.errors import ScenarioError
 from planner.core.file_access import LOCAL_FILES
 from planner.cost.scenario import TcoScenario
+from planner.service import tco_rent
 from planner.service.replay import load_jobs, resolve_trace
 from planner.service.sweep_keys import apply, known_keys, parse_vary
-from planner.service.sweep_point import OptionResult, PointResult
+from planner.service.sweep_point import OptionResult, PointResult, price_point
 from planner.service.sweep_run import Sweep, run_sweep
 from planner.service.sweep_search import GROWTH, Target, parse_target, smallest
 from planner.service.tco_files import load_tco_scenario
+from planner.service.tco_rent import bills_kept
 from planner.service.tco_run import tco_of_jobs
 from planner.store import Connection, connect
 
@@ -167,6 +170,32 @@ def test_two_workers_give_one_workers_results_exactly(
 
     assert two.computed == 3
     assert two.results == one
+
+
+def test_kept_cloud_bills_price_points_as_fresh_bills_to_the_bit(
+    store: tuple[Connection, Sweep],
+) -> None:
+    """A sweep's workers reuse a cloud bill from point to point (`tco_rent.bills_kept`): a
+    point priced with a kept bill, or with a commitment on it, is the fresh point, its
+    inputs (for the Monte Carlo) included."""
+    con, sweep = store
+    plain = (("servers", 2),)
+    committed = (("servers", 3), ("cloud[0].committed_gpus", 16))
+
+    def priced(point: tuple) -> PointResult:  # type: ignore[type-arg]
+        return price_point(con, sweep.scenario, sweep.jobs, point, sweep.today)
+
+    fresh = [priced(plain), priced(committed)]
+    with bills_kept():
+        kept = [priced(plain), priced(committed), priced(plain)]
+        entries = list(tco_rent._BILLS.kept.values())  # type: ignore[union-attr]
+
+    assert [(len(entries), len(entries[0].committed))] == [(1, 1)]  # one bill, reused
+    assert tco_rent._BILLS.kept is None  # nothing kept after the block
+    for a, b in zip([*fresh, fresh[0]], kept, strict=True):
+        assert pickle.dumps(a) == pickle.dumps(b)  # floats by their bytes
+        assert a.inputs == b.inputs
+    assert kept[1].option("AWS H100 on-demand") != kept[0].option("AWS H100 on-demand")
 
 
 # --- sizing by search ------------------------------------------------------------------------

@@ -4,7 +4,9 @@ than bisection, and a wide search priced on two workers finds the serial search'
 every point equal to one priced in this process.
 
 The planner is fed synthetic verdicts (no replay); the priced search uses the bundled sample
-without its hybrid at 7 A100 servers, as tests/test_sweep.py does.
+without its hybrid at 7 A100 servers, as tests/test_sweep.py does, on the sample trace's first
+1,000 jobs (a point costs a quarter of the whole trace's; the search still has to bracket and
+cut, and jobs too large for a few servers still never run).
 """
 
 from collections.abc import Iterator
@@ -36,7 +38,7 @@ from planner.store import Connection, connect
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "data" / "scenarios" / "sample-tco.yaml"
-TRACE = ROOT / "data" / "traces" / "sample.csv"
+JOBS = 1_000
 
 
 def searched(
@@ -109,10 +111,14 @@ def test_width_one_is_bisection_and_sections_cover_small_brackets() -> None:
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Connection, Sweep]]:
+    lines = (ROOT / "data" / "traces" / "sample.csv").read_text().splitlines(keepends=True)
+    folder = tmp_path_factory.mktemp("search")
+    trace = folder / "sample-head.csv"
+    trace.write_text("".join(lines[: JOBS + 1]))
     scenario = apply(load_tco_scenario(SAMPLE), (("servers", 7),))
-    scenario = scenario.model_copy(update={"hybrid": None, "trace": str(TRACE)})
-    with connect(tmp_path_factory.mktemp("search") / "planner.duckdb") as con:
-        trace_id = resolve_trace(con, str(TRACE), files=LOCAL_FILES)
+    scenario = scenario.model_copy(update={"hybrid": None, "trace": str(trace)})
+    with connect(folder / "planner.duckdb") as con:
+        trace_id = resolve_trace(con, str(trace), files=LOCAL_FILES)
         yield con, Sweep(scenario, load_jobs(con, trace_id), trace_id, date(2026, 12, 1))
 
 
@@ -133,7 +139,7 @@ def test_a_wide_search_on_two_workers_equals_the_serial_search(
 
     one = smallest(sweep.scenario, "servers", target, serial)
     with connect(tmp_path / "wide.duckdb") as fresh, pricing(fresh, sweep, workers=2) as price:
-        resolve_trace(fresh, str(TRACE), files=LOCAL_FILES)
+        resolve_trace(fresh, str(sweep.scenario.trace), files=LOCAL_FILES)
 
         def wide(points: list[Point]) -> list[PointResult]:
             rounds.append(points)
