@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from planner.core.notes import Note
+from planner.engine.sharing import MigConfig, TimeSlicing, mode_label
 from planner.engine.volcano import VolcanoSpec
 from planner.engine.volcano_queues import volcano_notes
 from planner.ingest import IngestOptions, jobs_from, sniff
@@ -20,7 +21,7 @@ from planner.ingest.notes import NOTES, REPLAY, ROWS, ingest_note, recognised, r
 from planner.ingest.reasons import REJECTION_REASONS
 from planner.ingest.volcano_yaml import read_volcano
 from planner.service.replay import read_nodes
-from planner.ui.error_text import note_md, note_words, reason_words
+from planner.ui.error_text import mode_words, note_md, note_words, reason_words
 from planner.ui.safe import md
 from planner.ui.text import ingest_notes as zh
 from tests.conftest import write
@@ -76,7 +77,7 @@ def test_every_code_is_written_somewhere_and_every_code_written_is_known() -> No
     used = _used_codes()
 
     # pandas writes field_count's text, the engine the Volcano notes
-    ours = {*NOTES, *ROWS, "sharing_no_gpu"} - {"field_count"}
+    ours = {*NOTES, *ROWS, "sharing_no_gpu", "sharing_read"} - {"field_count"}
 
     assert {c for c in used if c in NOTES or c in ROWS or c in REPLAY} == ours
 
@@ -281,3 +282,29 @@ def test_the_replays_volcano_notes_are_worded() -> None:
     assert "Volcano 保证 40 块 GPU，但集群只有 32 块" in worded
     assert "Volcano 队列 b：GPU 类型 H100 未安装，已忽略" in worded
     assert chinese(ingest_note("sharing_no_gpu", gpu_type="T4"), "T4").startswith("T4 的共享设置")
+
+
+@pytest.mark.parametrize(
+    ("mode", "expected"),
+    [
+        (
+            MigConfig("mixed", ("3g.40gb", "2g.20gb", "2g.20gb")),
+            "MIG mixed（每块 GPU：3g.40gb + 2 x 2g.20gb）",
+        ),
+        (
+            MigConfig("mixed", ("1g.10gb",), relayout_delay_s=60.0),
+            "MIG mixed（每块 GPU：1g.10gb），60 秒后重新布局",
+        ),
+        (MigConfig("mixed", ()), "动态 MIG（按需创建实例）"),
+        (TimeSlicing(4, 1.2), "时间切片 ×4，减速系数 1.2"),
+    ],
+)
+def test_a_sharing_mode_read_from_a_node_list_is_worded(
+    mode: MigConfig | TimeSlicing, expected: str
+) -> None:
+    label = mode_label(mode)
+    note = ingest_note("sharing_read", gpu_type="A100", mode=label)
+
+    assert mode_words(label, "zh") == expected
+    assert mode_words(label, "en") == label
+    assert chinese(note, "A100") == f"A100：{expected}，读取自节点列表"

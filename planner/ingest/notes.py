@@ -187,6 +187,7 @@ REPLAY: dict[str, str] = {
         "Volcano queue {queue}: GPU types {types} are not installed, ignored"
     ),
     "sharing_no_gpu": "sharing for {gpu_type}: the cluster has no such GPU, ignored",
+    "sharing_read": "{gpu_type}: {mode}, read from the node list",
 }
 
 

@@ -191,7 +191,10 @@ def with_node_sharing(scenario: Scenario, *, files: FileAccess) -> tuple[Scenari
         for gpu_type, (strategy, layout) in setups.items()
         if gpu_type.upper() not in given
     ]
-    notes += [f"{s.gpu_type}: {mode_label(s.to_mode())}, read from the node list" for s in added]
+    notes += [
+        ingest_note("sharing_read", gpu_type=s.gpu_type, mode=mode_label(s.to_mode()))
+        for s in added
+    ]
     return scenario.model_copy(update={"sharing": (*scenario.sharing, *added)}), notes
 
 

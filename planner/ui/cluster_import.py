@@ -35,7 +35,7 @@ from planner.ingest.kueue_yaml import read_kueue
 from planner.ingest.volcano_yaml import looks_like_volcano, read_volcano
 from planner.service.replay import cluster_nodes, read_nodes
 from planner.ui.cluster_build import check_runs
-from planner.ui.error_text import error_text
+from planner.ui.error_text import error_text, mode_words
 from planner.ui.i18n import fmt_number, t
 from planner.ui.uploads import write_once
 
@@ -91,7 +91,11 @@ def read_node_upload(data: bytes, name: str) -> NodeImport:
             )
             sharing.append(spec)
             notes.append(
-                t("cluster.import.mig_found", gpu_type=gpu_type, mode=mode_label(spec.to_mode()))
+                t(
+                    "cluster.import.mig_found",
+                    gpu_type=gpu_type,
+                    mode=mode_words(mode_label(spec.to_mode())),
+                )
             )
     return NodeImport(Path(name).name, nodes, tuple(sharing), tuple(notes))
 

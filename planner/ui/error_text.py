@@ -23,6 +23,7 @@ from planner.ui.i18n import Language, language
 from planner.ui.safe import code as inline_code
 from planner.ui.safe import md
 from planner.ui.text.errors import ZH
+from planner.ui.text.ingest_notes import MODES
 from planner.ui.text.ingest_notes import NOTES as ZH_NOTES
 from planner.ui.text.ingest_notes import REASONS as ZH_REASONS
 from planner.ui.text.ingest_notes import REPLAY as ZH_REPLAY
@@ -157,6 +158,8 @@ def _value(key: str, value: str, lang: Language) -> str:
     if key in ("columns", "others"):  # "'a', 'b'" -> “a”、“b”
         names = _QUOTED.findall(value)
         return _LIST.join(f"“{name}”" for name in names) if names else value
+    if key == "mode":
+        return mode_words(value, lang)
     if key == "what":  # the engine's "GPUs", "A100 GPUs"
         return f"{value.removesuffix('GPUs')}GPU"
     return reason_words(value, lang) if key == "reason" else value
@@ -185,3 +188,16 @@ def _expected(field: str, english: str) -> str:
 
 
 _PRICE_SHAPES = tuple((re.compile(shape, re.DOTALL), chinese) for shape, chinese in PRICE_MESSAGES)
+
+
+def mode_words(label: str, lang: Language | None = None) -> str:
+    """A GPU sharing mode's label (`planner.engine.sharing.mode_label`) in `lang`."""
+    if (lang or language()) == "zh":
+        for shape, chinese in _MODE_SHAPES:
+            found = shape.fullmatch(label)
+            if found:
+                return chinese.format(**found.groupdict())
+    return label
+
+
+_MODE_SHAPES = tuple((re.compile(shape), chinese) for shape, chinese in MODES)

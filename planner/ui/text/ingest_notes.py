@@ -101,7 +101,23 @@ REPLAY: dict[str, str] = {
     "volcano_capability_parent": "Volcano 队列 {queue}：父队列的 CPU 和内存 capability 未建模",
     "volcano_types_missing": "Volcano 队列 {queue}：GPU 类型 {types} 未安装，已忽略",
     "sharing_no_gpu": "{gpu_type} 的共享设置：集群中没有这种 GPU，已忽略",
+    "sharing_read": "{gpu_type}：{mode}，读取自节点列表",
 }
+
+# A GPU sharing mode as the engine labels it (planner.engine.sharing.mode_label): its English
+# shape and the Chinese.
+MODES: tuple[tuple[str, str], ...] = (
+    (r"MIG dynamic \(instances created on demand\)", "动态 MIG（按需创建实例）"),
+    (
+        r"MIG (?P<strategy>\w+) \((?P<layout>.+) per GPU\), re-layout after (?P<delay>\S+) s",
+        "MIG {strategy}（每块 GPU：{layout}），{delay} 秒后重新布局",
+    ),
+    (r"MIG (?P<strategy>\w+) \((?P<layout>.+) per GPU\)", "MIG {strategy}（每块 GPU：{layout}）"),
+    (
+        r"time-slicing x(?P<replicas>\d+), slowdown (?P<slowdown>\S+)",
+        "时间切片 ×{replicas}，减速系数 {slowdown}",
+    ),
+)
 
 ROWS: dict[str, str] = {
     "value_too_long": ("超过 {limit} 个字符：没有这么长的日期、时长或数字（映射的列是否正确？）"),
