@@ -427,3 +427,18 @@ def test_the_fill_page_words_a_pod_lists_unusable_row_in_chinese(db: Path) -> No
     assert not at.exception
     [row] = [c.value for c in at.caption if c.value.startswith("第 3 行")]
     assert _chinese_only([row]) == ["第 3 行，列 memory_mib：应为数字（该行未计入）。"]
+
+
+def test_the_prices_page_words_a_price_files_rejected_rows_in_chinese(db: Path) -> None:
+    quotes = Path(__file__).parent.parent / "data" / "prices_quotes.csv"
+    at = open_in_chinese("pages/prices.py")
+
+    at.file_uploader(key="prices_import").set_value((
+        "prices_quotes.csv", quotes.read_bytes(), "text/csv"
+    )).run()  # fmt: skip
+
+    assert not at.exception
+    [rejected] = [d.value for d in at.dataframe if "reason" in d.value.columns]
+    reasons = _chinese_only(rejected["reason"].tolist())
+    assert len(reasons) == 4
+    assert reasons[0].startswith("应为大于或等于 0 且低于价格簿上限的价格，实际为 '-5'")
