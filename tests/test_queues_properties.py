@@ -132,14 +132,33 @@ class Tree:
 
 # --- strategies ------------------------------------------------------------------------------
 
+# Strategies are built once here, not inside the composites: a strategy built per draw is
+# validated and labelled again each time, which cost more than the replays themselves.
 limits = st.none() | st.integers(0, 6)
+LAYOUTS = st.sampled_from(["none", "one", "siblings", "nested"])
+COHORT_GPUS = st.integers(0, 4)
+QUEUE_COUNTS = st.integers(2, 4)
+QUEUE_GPUS = st.integers(0, 12)
+STRATEGIES = st.sampled_from(["BestEffortFIFO", "StrictFIFO"])
+GPU_TYPES = st.sampled_from(["", "A100"])
+JOB_COUNTS = st.integers(1, 30)
+ONE_IN_FIVE = st.integers(0, 4)
+INSTANTS = st.integers(0, 20)
+LENGTHS = st.integers(1, 12)
+GANG_GPUS = st.sampled_from([1, 2, 4])
+POD_GPUS = st.sampled_from([1, 1, 2, 2, 4, 8])
+PRIORITIES = st.integers(0, 2)
+NODE_GPUS = st.sampled_from([4, 8])
+NODE_COUNTS = st.integers(1, 4)
+PLACEMENT_NAMES = st.sampled_from(PLACEMENTS)
+SEEDS = st.integers(0, 3)
 
 
 @st.composite
 def queue_specs(draw: st.DrawFn, *, open_cohort: bool = False) -> dict[str, Any]:
     """2-4 ClusterQueues in no, one, two sibling or two nested cohorts; with `open_cohort`
     all of them in one cohort with no limits and no cohort quota, BestEffortFIFO."""
-    layout = "one" if open_cohort else draw(st.sampled_from(["none", "one", "siblings", "nested"]))
+    layout = "one" if open_cohort else draw(LAYOUTS)
     cohort_names = {"none": [], "one": ["c0"], "siblings": ["c0", "c1"], "nested": ["c0", "c1"]}[
         layout
     ]
@@ -150,29 +169,26 @@ def queue_specs(draw: st.DrawFn, *, open_cohort: bool = False) -> dict[str, Any]
         if nested:
             spec["parent"] = "c0"
         if not open_cohort and draw(st.booleans()):
-            quota: dict[str, Any] = {"flavor": "gpu", "gpus": draw(st.integers(0, 4))}
+            quota: dict[str, Any] = {"flavor": "gpu", "gpus": draw(COHORT_GPUS)}
             if nested:  # limits mean something below a root only
                 quota |= {"borrowing_limit": draw(limits), "lending_limit": draw(limits)}
             spec["quotas"] = [quota]
         if nested or "quotas" in spec or draw(st.booleans()):
             cohorts.append(spec)  # else implicit: named only by its ClusterQueues
-    names = [f"cq{k}" for k in range(draw(st.integers(2, 4)))]
+    names = [f"cq{k}" for k in range(draw(QUEUE_COUNTS))]
     cluster_queues = []
+    cohorts_of = st.sampled_from([None, *cohort_names])
     for name in names:
-        quota = {"flavor": "gpu", "gpus": draw(st.integers(0, 12))}
+        quota = {"flavor": "gpu", "gpus": draw(QUEUE_GPUS)}
         if not open_cohort:
             quota |= {"borrowing_limit": draw(limits), "lending_limit": draw(limits)}
-        cohort = "c0" if open_cohort else draw(st.sampled_from([None, *cohort_names]))
-        strategy = (
-            "BestEffortFIFO"
-            if open_cohort
-            else draw(st.sampled_from(["BestEffortFIFO", "StrictFIFO"]))
-        )
+        cohort = "c0" if open_cohort else draw(cohorts_of)
+        strategy = "BestEffortFIFO" if open_cohort else draw(STRATEGIES)
         cluster_queues.append(
             {"name": name, "cohort": cohort, "strategy": strategy, "quotas": [quota]}
         )
     return {
-        "flavors": [{"name": "gpu", "gpu_type": draw(st.sampled_from(["", "A100"]))}],
+        "flavors": [{"name": "gpu", "gpu_type": draw(GPU_TYPES)}],
         "cohorts": cohorts,
         "cluster_queues": cluster_queues,
         "local_queues": {"lq0": draw(st.sampled_from(names)), "lq1": draw(st.sampled_from(names))},
@@ -183,17 +199,18 @@ def queue_specs(draw: st.DrawFn, *, open_cohort: bool = False) -> dict[str, Any]
 @st.composite
 def job_lists(draw: st.DrawFn, queue_names: list[str]) -> list[Job]:
     jobs = []
-    for k in range(draw(st.integers(1, 30))):
-        gang = draw(st.integers(0, 4)) == 0
+    queues = st.sampled_from(queue_names)
+    for k in range(draw(JOB_COUNTS)):
+        gang = draw(ONE_IN_FIVE) == 0
         jobs.append(
             Job(
                 f"j{k}",
-                draw(st.integers(0, 20)) * 10.0,  # coarse: many jobs share an instant
-                draw(st.integers(1, 12)) * 10.0,
+                draw(INSTANTS) * 10.0,  # coarse: many jobs share an instant
+                draw(LENGTHS) * 10.0,
                 pods=2 if gang else 1,
-                gpus=draw(st.sampled_from([1, 2, 4] if gang else [1, 1, 2, 2, 4, 8])),
-                queue=draw(st.sampled_from(queue_names)),
-                priority=draw(st.integers(0, 2)),
+                gpus=draw(GANG_GPUS if gang else POD_GPUS),
+                queue=draw(queues),
+                priority=draw(PRIORITIES),
             )
         )
     return jobs
@@ -207,13 +224,10 @@ def worlds(
     names = [q["name"] for q in spec["cluster_queues"]]
     jobs = draw(job_lists([*names, "lq0", "lq1", STRANGER]))
     nodes: list[NodeSpec] = [
-        (f"n{k}", "A100", draw(st.sampled_from([4, 8])), 0.0, 0.0)
-        for k in range(draw(st.integers(1, 4)))
+        (f"n{k}", "A100", draw(NODE_GPUS), 0.0, 0.0) for k in range(draw(NODE_COUNTS))
     ]
     setup = QueuesSpec.model_validate(spec).to_setup(strict_default=False)
-    policy = Policy(
-        placement=draw(st.sampled_from(PLACEMENTS)), seed=draw(st.integers(0, 3)), queues=setup
-    )
+    policy = Policy(placement=draw(PLACEMENT_NAMES), seed=draw(SEEDS), queues=setup)
     return jobs, nodes, spec, policy
 
 
