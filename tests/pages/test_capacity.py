@@ -419,6 +419,10 @@ def test_the_page_waits_for_the_run_button(shared_db: Path) -> None:
     assert "Held as they are in every point: 128 H800 servers." in captions(at)
     assert "Runs in this sweep: 24 (server counts: 8 × burst thresholds: 3" in runs_note(at)
     assert not at.get("plotly_chart")
+    # the Monte Carlo tab's empty state: nothing drawn until it runs
+    assert "Press **Run Monte Carlo** to see each option's NPV as a distribution." in [
+        str(i.value) for i in at.info
+    ]
 
 
 def test_a_two_by_two_sweep_shows_a_hybrid_series_per_threshold(shared_db: Path) -> None:

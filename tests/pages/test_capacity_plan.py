@@ -13,6 +13,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from planner.core.file_access import BUNDLED_FILES
+from planner.cost.montecarlo import McHorizon, OwningWins, Spread
 from planner.cost.montecarlo_paths import PathSpec
 from planner.cost.scenario import GrowthSpec, TcoScenario
 from planner.ingest import IngestOptions
@@ -377,3 +378,31 @@ def test_a_points_label_names_its_pool_and_threshold() -> None:
     assert label({"servers": 8, "policy.placement": "spread"}) == (
         "8 A100 servers, policy.placement=spread"
     )
+
+
+def test_a_points_histogram_and_its_sentence_are_the_draws_by_hand() -> None:
+    own = Spread("self-hosted", 2.5, 1.0, 2.5, 4.0, (1.0, 2.0, 3.0, 4.0))
+    rent = Spread("AWS", 3.0, 3.0, 3.0, 3.0, (3.0, 3.0, 3.0, 3.0))
+    wins = OwningWins("self-hosted", "AWS", 0.5, 0.5, -1.0, 2.0)  # 3 > 1 and 3 > 2: 2 of 4
+    horizon = McHorizon(3.0, (own, rent), (wins,))
+    report = McReport("s", "USD", 4, 0, PathSpec(), (horizon,), point={"servers": 4})
+
+    figure = capacity_mc_view.histogram(report, 3.0, "EUR", 0.5, "en")
+    sentence = capacity_mc_view.wins_sentence(report, 3.0, "EUR", "en", first_gpu="A100")
+
+    assert figure is not None
+    assert [list(d.x) for d in figure.data] == [[0.5, 1.0, 1.5, 2.0], [1.5, 1.5, 1.5, 1.5]]
+    assert [d.name for d in figure.data] == ["self-hosted", "AWS"]
+    assert sentence == (
+        "In 2 of 4 draws (50,0 %), owning (self-hosted, 4 A100 servers) costs less than "
+        "renting (AWS) over 3 years."
+    )
+    assert capacity_mc_view.wins_sentence(report, 3.0, "USD", "zh", first_gpu="A100") == (
+        "在 4 次抽样中有 2 次（50.0%），自有（自建，4 台 A100 服务器）的成本低于租用"
+        "（AWS），期限 3 年。"
+    )
+    # nothing to draw: no draws kept, or no such horizon
+    bare = McReport("s", "USD", 4, 0, PathSpec(), (McHorizon(3.0, (Spread("x", 1, 1, 1, 1),), ()),))
+    assert capacity_mc_view.histogram(bare, 3.0, "USD", 1.0, "en") is None
+    assert capacity_mc_view.histogram(report, 5.0, "USD", 1.0, "en") is None
+    assert capacity_mc_view.wins_sentence(report, 5.0, "USD", "en") == ""
