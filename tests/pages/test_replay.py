@@ -62,7 +62,7 @@ def sample() -> Scenario:
     return load_scenario(replay_view.SAMPLE_SCENARIO)
 
 
-def test_the_page_opens_on_the_sample_trace_and_the_working_scenario(db: Path) -> None:
+def test_the_page_opens_on_the_sample_trace_and_the_working_scenario(read_db: Path) -> None:
     at = open_page()
 
     assert not at.exception
@@ -78,7 +78,7 @@ def test_the_page_opens_on_the_sample_trace_and_the_working_scenario(db: Path) -
     assert not at.error
 
 
-def test_run_shows_the_headline_metrics_and_every_chart(db: Path) -> None:
+def test_run_shows_the_headline_metrics_and_every_chart(read_db: Path) -> None:
     at = run(open_page())
 
     assert not at.exception
@@ -100,7 +100,7 @@ def test_run_shows_the_headline_metrics_and_every_chart(db: Path) -> None:
     assert "No queues configured" in at.info[-1].value
 
 
-def test_the_working_scenario_is_what_runs(db: Path) -> None:
+def test_the_working_scenario_is_what_runs(read_db: Path) -> None:
     working = sample()
     policy = working.policy.model_copy(update={"queueing": "strict-fifo", "placement": "spread"})
     at = open_page(working.model_copy(update={"policy": policy}))
@@ -113,7 +113,7 @@ def test_the_working_scenario_is_what_runs(db: Path) -> None:
     assert any("spread placement, strict FIFO queueing" in c.value for c in at.caption)
 
 
-def test_queues_show_preemptions_and_borrowing_per_queue(db: Path) -> None:
+def test_queues_show_preemptions_and_borrowing_per_queue(read_db: Path) -> None:
     borrowing = load_scenario(SCENARIOS / "sample-borrowing.yaml")
     at = run(open_page(borrowing))
 
@@ -126,7 +126,7 @@ def test_queues_show_preemptions_and_borrowing_per_queue(db: Path) -> None:
     assert "ClusterQueues" in at.info[0].value
 
 
-def test_an_impossible_working_scenario_is_reported_not_raised(db: Path) -> None:
+def test_an_impossible_working_scenario_is_reported_not_raised(read_db: Path) -> None:
     working = sample()
     policy = working.policy.model_copy(update={"admission": "pod", "queueing": "backfill"})
 
@@ -189,7 +189,7 @@ def test_cancel_stops_the_replay_and_shows_no_results(
     assert not replay_view.is_cached(replay_view.scenario_on(at.selectbox[0].value, sample()))
 
 
-def test_filters_reduce_the_table_and_offer_the_filtered_rows(db: Path) -> None:
+def test_filters_reduce_the_table_and_offer_the_filtered_rows(read_db: Path) -> None:
     at = run(open_page())
     everything = at.dataframe[-1].value
     assert at.download_button(key="replay_download").proto.label == (
@@ -217,7 +217,7 @@ def test_filters_reduce_the_table_and_offer_the_filtered_rows(db: Path) -> None:
     assert (table["wait_s"] >= 600).all()
 
 
-def test_a_changed_working_scenario_marks_the_results_as_stale(db: Path) -> None:
+def test_a_changed_working_scenario_marks_the_results_as_stale(read_db: Path) -> None:
     at = run(open_page())
     assert not any("changed" in info.value for info in at.info)
     working = sample()
@@ -231,7 +231,7 @@ def test_a_changed_working_scenario_marks_the_results_as_stale(db: Path) -> None
     assert metrics(at)  # the last run's results stay until the next Run
 
 
-def test_the_page_speaks_chinese(db: Path) -> None:
+def test_the_page_speaks_chinese(read_db: Path) -> None:
     at = run(open_page(lang="zh"))
 
     assert not at.exception
