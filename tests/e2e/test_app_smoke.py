@@ -1,8 +1,10 @@
-"""Smoke test in a real browser: the app starts and shows the bundled sample."""
+"""Smoke test in a real browser: the app starts and shows the bundled sample. Both tests
+read one page (conftest.app_pages)."""
 
 import csv
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urljoin
 
@@ -21,10 +23,13 @@ def sample_jobs() -> int:
         return sum(1 for _ in csv.DictReader(file))
 
 
-def test_overview_shows_the_bundled_sample(page: Page, app_url: str, tmp_path: Path) -> None:
+def test_overview_shows_the_bundled_sample(
+    app_pages: Callable[[str], Page], tmp_path: Path
+) -> None:
     expected = f"{sample_jobs():,}"
 
-    page.goto(app_url)
+    page = app_pages("light")  # opened on Overview; the link, should a test have moved it
+    page.get_by_test_id("stSidebarNav").get_by_role("link", name="Overview").click()
     wait_for_app(page)
 
     expect(page.get_by_role("heading", name="GPU Capacity Planner")).to_be_visible()
@@ -44,9 +49,9 @@ def test_overview_shows_the_bundled_sample(page: Page, app_url: str, tmp_path: P
     assert target.stat().st_size > 0
 
 
-def test_the_favicon_is_served_by_the_app_itself(page: Page, app_url: str) -> None:
+def test_the_favicon_is_served_by_the_app_itself(app_pages: Callable[[str], Page]) -> None:
     # A `:material/...:` icon would be fetched from fonts.gstatic.com: an error offline.
-    page.goto(app_url)
+    page = app_pages("light")
     wait_for_app(page)
 
     icon = page.locator("link[rel='shortcut icon']")
