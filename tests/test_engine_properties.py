@@ -73,23 +73,48 @@ durations = st.one_of(st.integers(1, 300).map(float), st.floats(1, 300))
 crowded_times = st.integers(0, 20).map(float)
 
 
+# Strategies are built once, here: a strategy built inside a draw is a new object each time,
+# and hypothesis validates each new one (that cost more than the replays).
+POD_COUNTS = st.integers(1, 3)
+POD_GPU_SIZES = st.sampled_from(POD_GPUS)
+POD_CPUS = st.one_of(st.just(0.0), st.sampled_from([0.5, 1.0, 4.0, 8.0, 16.0]))
+POD_MEMS = st.one_of(st.just(0.0), st.sampled_from([1.0, 8.0, 32.0]))
+JOB_GPU_TYPES = st.sampled_from([(), (), (), ("A100",), ("V100",), ("A100", "V100"), ("H100",)])
+NODE_COUNTS = st.integers(1, 4)
+NODE_TYPES = st.sampled_from(GPU_TYPES)
+NODE_GPUS = st.integers(1, 8)
+NODE_CPUS = st.sampled_from([0.0, 0.0, 8.0, 16.0, 64.0])
+NODE_MEMS = st.sampled_from([0.0, 0.0, 32.0, 64.0, 256.0])
+ADMISSIONS = st.sampled_from(["gang", "pod"])
+GANG_QUEUEINGS = st.sampled_from(["strict-fifo", "fifo", "backfill"])
+POD_QUEUEINGS = st.sampled_from(["strict-fifo", "fifo"])
+PLACEMENTS = st.sampled_from(["best-fit", "binpack", "spread", "random", "fgd"])
+SEEDS = st.integers(0, 3)
+ESTIMATE_FACTORS = st.sampled_from([1.0, 1.5])
+POD_TIMEOUTS = st.sampled_from([None, 5.0, 30.0, 120.0])
+BACKOFF_LIMITS = st.sampled_from([0, 1, 20])
+
+
+@cache
+def _job_counts(least: int) -> st.SearchStrategy[int]:
+    return st.integers(least, 12)
+
+
 @st.composite
 def job_lists(
     draw: st.DrawFn, submits: st.SearchStrategy[float] = times, least: int = 1
 ) -> list[Job]:
-    count = draw(st.integers(least, 12))
+    count = draw(_job_counts(least))
     return [
         Job(
             f"j{k}",
             draw(submits),
             draw(durations),
-            pods=draw(st.integers(1, 3)),
-            gpus=draw(st.sampled_from(POD_GPUS)),
-            cpu=draw(st.one_of(st.just(0.0), st.sampled_from([0.5, 1.0, 4.0, 8.0, 16.0]))),
-            mem_gib=draw(st.one_of(st.just(0.0), st.sampled_from([1.0, 8.0, 32.0]))),
-            gpu_types=draw(
-                st.sampled_from([(), (), (), ("A100",), ("V100",), ("A100", "V100"), ("H100",)])
-            ),
+            pods=draw(POD_COUNTS),
+            gpus=draw(POD_GPU_SIZES),
+            cpu=draw(POD_CPUS),
+            mem_gib=draw(POD_MEMS),
+            gpu_types=draw(JOB_GPU_TYPES),
         )
         for k in range(count)
     ]
@@ -97,35 +122,25 @@ def job_lists(
 
 @st.composite
 def clusters(draw: st.DrawFn) -> list[NodeSpec]:
-    count = draw(st.integers(1, 4))
+    count = draw(NODE_COUNTS)
     return [
-        (
-            f"n{k}",
-            draw(st.sampled_from(GPU_TYPES)),
-            draw(st.integers(1, 8)),
-            draw(st.sampled_from([0.0, 0.0, 8.0, 16.0, 64.0])),
-            draw(st.sampled_from([0.0, 0.0, 32.0, 64.0, 256.0])),
-        )
+        (f"n{k}", draw(NODE_TYPES), draw(NODE_GPUS), draw(NODE_CPUS), draw(NODE_MEMS))
         for k in range(count)
     ]
 
 
 @st.composite
 def policies(draw: st.DrawFn, *, admission: str | None = None) -> Policy:
-    chosen = admission or draw(st.sampled_from(["gang", "pod"]))
-    queueing = draw(
-        st.sampled_from(
-            ["strict-fifo", "fifo", "backfill"] if chosen == "gang" else ["strict-fifo", "fifo"]
-        )
-    )
+    chosen = admission or draw(ADMISSIONS)
+    queueing = draw(GANG_QUEUEINGS if chosen == "gang" else POD_QUEUEINGS)
     return Policy(
         admission=chosen,  # type: ignore[arg-type]
-        placement=draw(st.sampled_from(["best-fit", "binpack", "spread", "random", "fgd"])),
+        placement=draw(PLACEMENTS),
         queueing=queueing,  # type: ignore[arg-type]
-        seed=draw(st.integers(0, 3)),
-        estimate_factor=draw(st.sampled_from([1.0, 1.5])) if queueing == "backfill" else 1.0,
-        pod_timeout_s=draw(st.sampled_from([None, 5.0, 30.0, 120.0])) if chosen == "pod" else None,
-        backoff_limit=draw(st.sampled_from([0, 1, 20])),
+        seed=draw(SEEDS),
+        estimate_factor=draw(ESTIMATE_FACTORS) if queueing == "backfill" else 1.0,
+        pod_timeout_s=draw(POD_TIMEOUTS) if chosen == "pod" else None,
+        backoff_limit=draw(BACKOFF_LIMITS),
     )
 
 
@@ -562,17 +577,21 @@ def test_best_effort_fifo_never_leaves_a_job_waiting_that_fits(
 OUTCOMES = STATUSES | {"withdrawn", "withdrawn-after-start"}
 
 
+DEADLINE_KINDS = st.sampled_from(["plain", "deadline", "withdrawn"])
+WITHDRAW_AFTER = st.one_of(st.just(0.0), st.integers(1, 300).map(float), st.floats(0, 300))
+
+
 @st.composite
 def jobs_with_deadlines(draw: st.DrawFn) -> list[Job]:
     """Random jobs, some with a deadline; some observed withdrawn (no run time, duration 0)."""
     jobs = draw(job_lists())
     out = []
     for job in jobs:
-        kind = draw(st.sampled_from(["plain", "deadline", "withdrawn"]))
+        kind = draw(DEADLINE_KINDS)
         if kind == "plain":
             out.append(job)
             continue
-        withdraw = draw(st.one_of(st.just(0.0), st.integers(1, 300).map(float), st.floats(0, 300)))
+        withdraw = draw(WITHDRAW_AFTER)
         duration = 0.0 if kind == "withdrawn" else job.duration_s
         status = "withdrawn" if kind == "withdrawn" else "completed"
         out.append(
