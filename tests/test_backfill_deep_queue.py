@@ -218,31 +218,43 @@ def assert_same_replay(jobs: list[Job], nodes: list[NodeSpec], policy: Policy) -
         assert getattr(got, name) == getattr(expected, name), name
 
 
+# Strategies are built once (here, or once per example for the drawn shapes and instants),
+# not per job: a strategy built per draw is validated and labelled again each time, which
+# cost about as much as the replays.
+SHAPES = st.lists(
+    st.tuples(st.integers(1, 3), st.sampled_from([0.5, 1.0, 2.0, 4.0, 8.0])),
+    min_size=1,
+    max_size=4,
+)
+JOB_COUNTS = st.integers(1, 60)
+INSTANTS = st.lists(st.integers(0, 400).map(float), min_size=1, max_size=4)
+DURATIONS = st.one_of(st.integers(1, 300).map(float), st.floats(1, 300))
+WITHDRAWALS = st.sampled_from([None, None, None, 50.0, 400.0])
+JOB_GPU_TYPES = st.sampled_from([(), (), ("A100",), ("V100",)])
+NODE_TYPES = st.sampled_from(["A100", "A100", "V100"])
+NODE_GPUS = st.integers(1, 8)
+NODE_COUNTS = st.integers(1, 4)
+
+
 @st.composite
 def deep_queues(draw: st.DrawFn) -> list[Job]:
     """Bursts of jobs from a few shapes at a few instants, so queues run deep."""
-    shapes = draw(
-        st.lists(
-            st.tuples(st.integers(1, 3), st.sampled_from([0.5, 1.0, 2.0, 4.0, 8.0])),
-            min_size=1,
-            max_size=4,
-        )
-    )
-    count = draw(st.integers(1, 60))
-    instants = draw(st.lists(st.integers(0, 400).map(float), min_size=1, max_size=4))
+    shapes = st.sampled_from(draw(SHAPES))
+    count = draw(JOB_COUNTS)
+    instants = st.sampled_from(draw(INSTANTS))
     jobs = []
     for k in range(count):
-        pods, gpus = draw(st.sampled_from(shapes))
-        duration = draw(st.one_of(st.integers(1, 300).map(float), st.floats(1, 300)))
-        withdraw = draw(st.sampled_from([None, None, None, 50.0, 400.0]))
+        pods, gpus = draw(shapes)
+        duration = draw(DURATIONS)
+        withdraw = draw(WITHDRAWALS)
         jobs.append(
             Job(
                 f"j{k}",
-                draw(st.sampled_from(instants)),
+                draw(instants),
                 duration,
                 pods=pods,
                 gpus=gpus,
-                gpu_types=draw(st.sampled_from([(), (), ("A100",), ("V100",)])),
+                gpu_types=draw(JOB_GPU_TYPES),
                 withdraw_after_s=withdraw,
             )
         )
@@ -251,10 +263,7 @@ def deep_queues(draw: st.DrawFn) -> list[Job]:
 
 @st.composite
 def clusters(draw: st.DrawFn) -> list[NodeSpec]:
-    return [
-        (f"n{k}", draw(st.sampled_from(["A100", "A100", "V100"])), draw(st.integers(1, 8)), 0, 0)
-        for k in range(draw(st.integers(1, 4)))
-    ]
+    return [(f"n{k}", draw(NODE_TYPES), draw(NODE_GPUS), 0, 0) for k in range(draw(NODE_COUNTS))]
 
 
 @st.composite

@@ -3,6 +3,7 @@ balances, withdrawn and CPU-only pods where the rules put them, and a cloud bill
 hand computation from the raw file, to the cent."""
 
 import math
+from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from planner.cost.baremetal import HOURS_PER_MONTH
 from planner.cost.results import OptionReport, TcoReport
 from planner.cost.scenario import TcoScenario
 from planner.service.tco_run import run_tco
+from planner.store import open_store
 from tests.conftest import ingest
 
 TODAY = date(2026, 6, 1)
@@ -31,15 +33,30 @@ SERVER = {
 }
 
 
-@pytest.fixture
+# The pod list is read, imported and priced (default scenario) once for the module: every
+# test checks the same report from its own side.
+@pytest.fixture(scope="module")
 def raw_pods(shared_traces: Path) -> pd.DataFrame:
     return pd.read_csv(shared_traces / "alibaba-openb-2023" / "openb_pod_list_default.csv.gz")
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
+def con(tmp_path_factory: pytest.TempPathFactory) -> Iterator[duckdb.DuckDBPyConnection]:
+    connection = open_store(tmp_path_factory.mktemp("openb") / "planner.duckdb")
+    yield connection
+    connection.close()
+
+
+@pytest.fixture(scope="module")
 def trace_id(shared_traces: Path, con: duckdb.DuckDBPyConnection) -> str:
     path = shared_traces / "alibaba-openb-2023" / "openb_pod_list_default.csv.gz"
     return str(ingest(con, path).trace_id)
+
+
+@pytest.fixture(scope="module")
+def report(con: duckdb.DuckDBPyConnection, trace_id: str) -> TcoReport:
+    """The default scenario priced on the pod list."""
+    return _report(con, trace_id)
 
 
 def _scenario(**fields: Any) -> TcoScenario:
@@ -69,7 +86,7 @@ def _span_hours(raw: pd.DataFrame) -> float:
     return float((gpu["creation_time"] + run).max() - gpu["creation_time"].min()) / 3600
 
 
-def _report(con: duckdb.DuckDBPyConnection, trace_id: str, **fields: Any) -> dict[str, Any]:
+def _report(con: duckdb.DuckDBPyConnection, trace_id: str, **fields: Any) -> TcoReport:
     return run_tco(con, _scenario(**fields), files=LOCAL_FILES, trace=trace_id, today=TODAY)
 
 
@@ -78,7 +95,7 @@ def _options(report: TcoReport) -> dict[str, OptionReport]:
 
 
 def test_the_cloud_bill_is_a_hand_computation_from_the_raw_file_to_the_cent(
-    raw_pods: pd.DataFrame, con: duckdb.DuckDBPyConnection, trace_id: str
+    raw_pods: pd.DataFrame, report: TcoReport
 ) -> None:
     ran = _ran_gpu_pods(raw_pods)
     # one pod each; a share (<1 GPU) rents one GPU, n whole GPUs an n-GPU instance; billed
@@ -86,8 +103,6 @@ def test_the_cloud_bill_is_a_hand_computation_from_the_raw_file_to_the_cent(
     rented = ran["gpus"].map(lambda g: 1.0 if g < 1 else math.ceil(g))
     billed_s = ran["run_s"].clip(lower=60).map(math.ceil)
     trace_bill = float((rented * billed_s / 3600 * PRICE).sum())
-
-    report = _report(con, trace_id)
 
     flat = _options(report)["flat"]
     months = 12
@@ -98,12 +113,10 @@ def test_the_cloud_bill_is_a_hand_computation_from_the_raw_file_to_the_cent(
 
 
 def test_every_option_prices_the_same_openb_demand_and_the_ledger_balances(
-    raw_pods: pd.DataFrame, con: duckdb.DuckDBPyConnection, trace_id: str
+    raw_pods: pd.DataFrame, report: TcoReport
 ) -> None:
     ran = _ran_gpu_pods(raw_pods)
     gpu_hours = float((ran["gpus"] * ran["run_s"]).sum()) / 3600  # useful: every pod that ran
-
-    report = _report(con, trace_id)
 
     scale = HOURS_PER_MONTH * 12 / _span_hours(raw_pods)
     options = _options(report)
@@ -123,10 +136,8 @@ def test_every_option_prices_the_same_openb_demand_and_the_ledger_balances(
 
 
 def test_the_hybrid_pays_staff_for_the_servers_it_keeps_from_delivery(
-    con: duckdb.DuckDBPyConnection, trace_id: str
+    report: TcoReport,
 ) -> None:
-    report = _report(con, trace_id)
-
     staff = {name: o.totals["staff"] for name, o in _options(report).items() if "staff" in o.totals}
     fte_cost = 180_000.0  # the reference set's US loaded cost per FTE-year
     in_service = 12 - 2  # months after the 2-month lead time
@@ -135,13 +146,13 @@ def test_the_hybrid_pays_staff_for_the_servers_it_keeps_from_delivery(
 
 
 def test_cpu_only_pods_never_change_the_gpu_bill(
-    raw_pods: pd.DataFrame, con: duckdb.DuckDBPyConnection, trace_id: str, tmp_path: Path
+    raw_pods: pd.DataFrame, con: duckdb.DuckDBPyConnection, report: TcoReport, tmp_path: Path
 ) -> None:
     gpu_only = tmp_path / "openb_gpu_pods.csv"
     raw_pods[raw_pods["num_gpu"] > 0].to_csv(gpu_only, index=False)
     without = str(ingest(con, gpu_only).trace_id)
 
-    mixed = _options(_report(con, trace_id))["flat"]
+    mixed = _options(report)["flat"]
     alone = _options(_report(con, without))["flat"]
 
     assert mixed.total == pytest.approx(alone.total, rel=1e-12)

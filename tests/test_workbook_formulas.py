@@ -130,11 +130,19 @@ def _changed(data: bytes, changes: dict[str, float]) -> bytes:
 
 
 @pytest.fixture(scope="module")
+def written(reports: dict[str, TcoReport]) -> dict[str, bytes]:
+    """Each report's workbook as written (formulas, no cached values), built once."""
+    return {k: _xlsx(r) for k, r in reports.items()}
+
+
+@pytest.fixture(scope="module")
 def recalculated(
-    reports: dict[str, TcoReport], tmp_path_factory: pytest.TempPathFactory
+    reports: dict[str, TcoReport],
+    written: dict[str, bytes],
+    tmp_path_factory: pytest.TempPathFactory,
 ) -> dict[str, Workbook]:
     folder = tmp_path_factory.mktemp("xlsx")
-    files: dict[str, bytes] = {k: _xlsx(r) for k, r in reports.items()}
+    files = dict(written)
     files["worked5"] = _xlsx(reports["worked"], 1)
     files["worked_tariff"] = _changed(files["worked"], {"Tariff": 0.135})
     files["sample_changed"] = _changed(files["sample"], {"Tariff": 0.12, "Servers_A100": 100})
@@ -357,8 +365,10 @@ def test_hostile_names_stay_text_and_their_sheets_still_compute(
     assert any(title.startswith("=HYPERLINK") for title in book.sheetnames)
 
 
-def test_the_same_report_gives_the_same_bytes(reports: dict[str, TcoReport]) -> None:
-    assert _xlsx(reports["hand"]) == _xlsx(reports["hand"])
+def test_the_same_report_gives_the_same_bytes(
+    reports: dict[str, TcoReport], written: dict[str, bytes]
+) -> None:
+    assert _xlsx(reports["hand"]) == written["hand"]
 
 
 def test_a_chinese_workbook_names_its_sheets_and_inputs_in_chinese(
@@ -391,11 +401,11 @@ EXCEL_FUNCTIONS = {
 }  # fmt: skip
 
 
-def test_formulas_use_excel_functions_and_valid_names(reports: dict[str, TcoReport]) -> None:
+def test_formulas_use_excel_functions_and_valid_names(written: dict[str, bytes]) -> None:
     import re
 
     for name in ("sample", "taxed", "cloud", "mixed"):
-        book = load_workbook(BytesIO(_xlsx(reports[name])))
+        book = load_workbook(BytesIO(written[name]))
         formulas = [
             str(c.value) for s in book.worksheets for row in s.iter_rows() for c in row
             if c.data_type == "f"
@@ -410,11 +420,11 @@ def test_formulas_use_excel_functions_and_valid_names(reports: dict[str, TcoRepo
 
 
 def test_replay_sheet_says_utilization_waits_and_why_jobs_waited(
-    reports: dict[str, TcoReport],
+    reports: dict[str, TcoReport], written: dict[str, bytes]
 ) -> None:
     report = reports["sample"]
     assert report.inputs is not None
-    sheet = load_workbook(BytesIO(_xlsx(report)))["Replay"]
+    sheet = load_workbook(BytesIO(written["sample"]))["Replay"]
     rows = [r for r in sheet.iter_rows(min_row=2, values_only=True) if r[0] is not None]
     facts = {(str(r[1]), str(r[2])): r[3] for r in rows}
     for owned in report.inputs.owned:
