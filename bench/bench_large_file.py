@@ -7,8 +7,8 @@ wide rows with DuckDB held to 64 MB). A separate `planner ingest` process import
 into a fresh DuckDB file, so the figures are the importer's alone; the file and the database
 are written under bench/out/ and removed afterwards.
 
-Measured (2026-12-02, 2-core machine shared with other jobs): 1 GiB, 1,196,000 rows at the
-default 384 MB: see the figures quoted in /work/coord/core.md and README.
+Measured (2026-12-02, 2 cores shared with other jobs, load average ~30): 1 GiB, 1,156,000
+rows, DuckDB at the default 384 MB: 72.6 s of CPU in the importer, peak RSS 815 MiB.
 """
 
 import argparse
