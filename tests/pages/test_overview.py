@@ -195,7 +195,7 @@ def run_with(state: dict[str, object]) -> AppTest:
     return at.run()
 
 
-def test_the_last_comparison_is_the_headline_with_next_steps(db: Path) -> None:
+def test_the_last_comparison_is_the_headline_with_next_steps(read_db: Path) -> None:
     at = run_with({"compare_last_report": ShownReport(BUY)})
 
     assert not at.exception
@@ -209,7 +209,7 @@ def test_the_last_comparison_is_the_headline_with_next_steps(db: Path) -> None:
     assert links["capacity"] == "Find how many servers you need"
 
 
-def test_the_working_scenario_is_summarised(db: Path) -> None:
+def test_the_working_scenario_is_summarised(read_db: Path) -> None:
     at = run_app()
 
     summary = next(m.value for m in at.markdown if "sample on 128 nodes" in m.value)
@@ -218,7 +218,7 @@ def test_the_working_scenario_is_summarised(db: Path) -> None:
     assert "gang" in summary
 
 
-def test_the_working_scenario_is_summarised_in_chinese(db: Path) -> None:
+def test_the_working_scenario_is_summarised_in_chinese(read_db: Path) -> None:
     at = run_with({"lang": "zh"})
 
     summary = next(m.value for m in at.markdown if "sample on 128 nodes" in m.value)
@@ -226,7 +226,7 @@ def test_the_working_scenario_is_summarised_in_chinese(db: Path) -> None:
     assert "共 1,024 块 GPU" in summary
 
 
-def test_money_follows_the_reporting_currency(db: Path) -> None:
+def test_money_follows_the_reporting_currency(read_db: Path) -> None:
     eur = replace(BUY, currency="EUR")
     at = run_with({"compare_last_report": ShownReport(eur), "reporting_currency": "EUR"})
 
@@ -235,7 +235,7 @@ def test_money_follows_the_reporting_currency(db: Path) -> None:
     assert metric(at, "Break-even allocation") == "40,0 %"
 
 
-def test_a_report_in_another_currency_is_converted_at_the_stored_rate(db: Path) -> None:
+def test_a_report_in_another_currency_is_converted_at_the_stored_rate(read_db: Path) -> None:
     at = run_with({"compare_last_report": ShownReport(BUY), "reporting_currency": "CNY"})
 
     assert not at.exception
@@ -243,7 +243,7 @@ def test_a_report_in_another_currency_is_converted_at_the_stored_rate(db: Path) 
     assert any("from USD to CNY" in c.value for c in at.caption)
 
 
-def test_the_page_is_in_chinese(db: Path) -> None:
+def test_the_page_is_in_chinese(read_db: Path) -> None:
     at = run_with({"lang": "zh", "compare_last_report": ShownReport(BUY)})
 
     assert not at.exception

@@ -92,7 +92,7 @@ def tco_yaml(trace: str) -> str:
 
 @pytest.mark.parametrize("which", range(5))
 def test_an_uploaded_tco_scenario_cannot_read_a_server_file(
-    db: Path, server_csv: Path, which: int
+    read_db: Path, server_csv: Path, which: int
 ) -> None:
     ref = hostile_refs(server_csv)[which]
     at = open_compare()
@@ -204,7 +204,7 @@ def test_comparing_a_saved_scenario_that_names_a_server_file_is_refused(
     assert_nothing_leaked(at)
 
 
-def test_the_replay_page_does_not_read_a_working_scenario_s_server_file(db: Path) -> None:
+def test_the_replay_page_does_not_read_a_working_scenario_s_server_file(read_db: Path) -> None:
     hostile = Scenario(cluster=ClusterSpec(node_list=str(PASSWD)))
     at = open_app_page("pages/replay.py", TIMEOUT_S, **{SCENARIO_KEY: hostile})
 
