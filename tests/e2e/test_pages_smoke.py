@@ -1,13 +1,20 @@
 """In a real browser: every page of the app opens on the bundled defaults without an
-exception, and its screenshot is saved (UPDATE_SCREENSHOTS=1 refreshes the README's)."""
+exception, and its screenshot is saved (UPDATE_SCREENSHOTS=1 refreshes the README's); the
+Fill test page fills the working cluster with the bundled sample's pods and draws each
+placement's curve.
+
+The tests walk one page by the menu (conftest.app_pages); only the last runs anything (the
+fill test, kept in its session).
+"""
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.browser import SCREENSHOTS, menu, wait_for_app
+from tests.e2e.browser import SCREENSHOTS, keyed, menu, rerun
 
 pytestmark = pytest.mark.e2e
 
@@ -23,11 +30,10 @@ SHOTS = {
 
 @pytest.mark.parametrize("link", list(SHOTS))
 def test_page_opens_and_is_photographed(
-    page: Page, app_url: str, tmp_path: Path, link: str
+    app_pages: Callable[[str], Page], tmp_path: Path, link: str
 ) -> None:
     shot = SHOTS[link]
-    page.goto(app_url)
-    wait_for_app(page)
+    page = app_pages("light")
     menu(page, link)  # settled: no run, no stale element, no loading skeleton
 
     expect(page.get_by_test_id("stException")).to_have_count(0)
@@ -42,3 +48,23 @@ def test_page_opens_and_is_photographed(
     folder.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(folder / shot), full_page=True)
     assert (folder / shot).stat().st_size > 0
+
+
+def test_the_fill_test_draws_each_placements_curve(
+    app_pages: Callable[[str], Page], tmp_path: Path
+) -> None:
+    page = app_pages("light")
+    menu(page, "Fill test")
+    with rerun(page):
+        keyed(page, "fill_run").get_by_role("button").click()
+
+    for placement in ("best-fit", "FGD"):
+        expect(page.get_by_text(f"{placement}: peak allocation", exact=True)).to_be_visible()
+    chart = page.get_by_test_id("stPlotlyChart").first
+    expect(chart.locator(".main-svg").first).to_be_visible()
+    expect(chart.locator(".scatterlayer .trace")).to_have_count(4)
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+    folder = SCREENSHOTS if os.environ.get("UPDATE_SCREENSHOTS") == "1" else tmp_path
+    folder.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(folder / "fill.png"), full_page=True)
+    assert (folder / "fill.png").stat().st_size > 0
