@@ -1,8 +1,13 @@
-"""Smoke tests in a real browser: replay the bundled sample from the Replay page, and
-cancel a long replay."""
+"""Smoke tests in a real browser: replay the bundled sample from the Replay page, run the
+twin check on it, and cancel a long replay.
+
+The first two read one page of the session's server (conftest.app_pages): the twin check's
+Run finds the sample's replay in the server's cache, as a viewer's second look would.
+"""
 
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -17,13 +22,13 @@ from tests.e2e.server import serve_app
 
 pytestmark = pytest.mark.e2e
 LONG_REPLAY_MS = 600_000  # 60,000 jobs on a busy 2-core machine: a ceiling, not a pause
+TWIN_MS = 900_000  # about 30 replays on a busy 2-core machine: a ceiling, not a pause
 
 
 def test_replay_page_runs_the_sample_and_shows_results(
-    page: Page, app_url: str, tmp_path: Path
+    app_pages: Callable[[str], Page], tmp_path: Path
 ) -> None:
-    page.goto(app_url)
-    wait_for_app(page)
+    page = app_pages("light")
     menu(page, "Replay")
     expect(page.get_by_role("link", name="Edit the cluster and policy")).to_be_visible()
 
@@ -46,6 +51,39 @@ def test_replay_page_runs_the_sample_and_shows_results(
     folder.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(folder / "replay.png"), full_page=True)
     assert (folder / "replay.png").stat().st_size > 0
+
+
+def test_the_twin_check_runs_from_the_replay_page(
+    app_pages: Callable[[str], Page], tmp_path: Path
+) -> None:
+    page = app_pages("light")
+    menu(page, "Replay")
+    with rerun(page):
+        page.get_by_role("button", name="Run", exact=True).click()
+    expect(page.get_by_text("Does the replay match what happened?")).to_be_visible()
+    check = keyed(page, "twin_run").get_by_role("button")
+    expect(check).to_be_visible()
+
+    started = time.monotonic()
+    check.click()
+    verdict = page.get_by_text("what happened (p50, p90 and p99 waits")
+    expect(verdict).to_be_visible(timeout=TWIN_MS)
+    print(f"twin check of the sample: verdict {time.monotonic() - started:.1f} s after click")  # noqa: T201
+    wait_for_app(page)
+
+    expect(page.get_by_text("The held-back window", exact=True)).to_be_visible()
+    expect(page.get_by_text("Start latency by pod-size class", exact=True)).to_be_visible()
+    expect(keyed(page, "twin_download")).to_be_visible()
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+    expect(page.get_by_role("button", name="Cancel the check")).to_have_count(0)
+    if os.environ.get("UPDATE_SCREENSHOTS") == "1":
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        target = SCREENSHOTS / "twin.png"
+    else:
+        target = tmp_path / "twin.png"
+    page.get_by_text("Does the replay match what happened?").scroll_into_view_if_needed()
+    page.screenshot(path=str(target), full_page=False)
+    assert target.stat().st_size > 0
 
 
 def test_a_long_replay_shows_progress_and_can_be_cancelled(page: Page, tmp_path: Path) -> None:
