@@ -8,6 +8,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from planner.cli import main
 from planner.core.errors import MissingColumnError, PlannerError, TraceError, UnknownFormatError
 from tests.conftest import ingest, write
 
@@ -195,17 +196,12 @@ def test_errors_are_planner_errors() -> None:
 def test_cli_writes_every_rejected_row_with_its_reason(tmp_path: Path) -> None:
     source = write(tmp_path, "jobs.csv", HEADER + "a,0,1,1\nb,0,1,x\n")
     out = tmp_path / "rejected.csv"
-    env = {**os.environ, "PLANNER_DB": str(tmp_path / "cli.duckdb")}
+    db = str(tmp_path / "cli.duckdb")
 
-    done = subprocess.run(
-        [sys.executable, "-m", "planner", "ingest", str(source), "--rejected-out", str(out)],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-    )
+    # in this process (the test above runs `python -m planner` for the exit code and stderr)
+    status = main(["ingest", str(source), "--rejected-out", str(out), "--db", db])
 
-    assert done.returncode == 0, done.stderr
+    assert status == 0
     lines = out.read_text().splitlines()
     assert lines[0].startswith("row_number,reason,column_name,value,message")
     assert lines[1].startswith("3,not_a_number,gpus,x,")

@@ -174,26 +174,35 @@ def test_a_calibration_needs_quantiles_or_a_fixed_latency() -> None:
 BANDS = ("cpu", "share-small", "share-large", "gpu1", "gpus>1")
 
 
+# Built once, not per draw (a new strategy is validated and labelled each time it is drawn).
+FIXED_FLOORS = st.sampled_from([0.0, 1.0, 30.0, 250.0])
+STEPS = st.lists(st.integers(0, 100).map(float), min_size=1, max_size=4)
+FIRST_STEPS = st.sampled_from([0.0, 0.0, 5.0, 0.5])
+LABELS = st.lists(st.sampled_from([*BANDS, "gpu1/mem0", "gpu1/mem1"]), max_size=4)
+MEMORY_EDGES = st.sampled_from([(), (8.0,)])
+LATENCY_SEEDS = st.integers(0, 3)
+
+
 @st.composite
 def latencies(draw: st.DrawFn) -> StartLatency:
     """A fixed floor, or random ascending tables for some classes and a fallback."""
     if draw(st.booleans()):
-        return fixed(draw(st.sampled_from([0.0, 1.0, 30.0, 250.0])))
+        return fixed(draw(FIXED_FLOORS))
 
     def table() -> tuple[float, ...]:
-        steps = draw(st.lists(st.integers(0, 100).map(float), min_size=1, max_size=4))
-        first = draw(st.sampled_from([0.0, 0.0, 5.0, 0.5]))
+        steps = draw(STEPS)
+        first = draw(FIRST_STEPS)
         out = [first]
         for step in steps:
             out.append(out[-1] + step)
         return tuple(out)
 
-    labels = draw(st.lists(st.sampled_from([*BANDS, "gpu1/mem0", "gpu1/mem1"]), max_size=4))
+    labels = draw(LABELS)
     return StartLatency(
-        SizeClasses(0.5, draw(st.sampled_from([(), (8.0,)]))),
+        SizeClasses(0.5, draw(MEMORY_EDGES)),
         {label: table() for label in labels},
         table(),
-        seed=draw(st.integers(0, 3)),
+        seed=draw(LATENCY_SEEDS),
     )
 
 
