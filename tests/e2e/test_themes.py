@@ -9,12 +9,13 @@ theme), so the browser is asked for one or the other.
 
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.browser import SCREENSHOTS, wait_for_app
+from tests.e2e.browser import SCREENSHOTS, menu, wait_for_app
 
 pytestmark = pytest.mark.e2e
 MIN_CONTRAST = 4.5  # WCAG AA, normal text
@@ -64,13 +65,12 @@ def _chart_text_colours(page: Page) -> list[tuple[bool, str, str]]:
 @pytest.mark.parametrize("theme", ["light", "dark"])
 @pytest.mark.parametrize("where", ["compare", "history"])  # pages with charts on open
 def test_chart_text_is_readable(
-    page: Page, app_url: str, tmp_path: Path, theme: str, where: str
+    app_pages: Callable[[str], Page], tmp_path: Path, theme: str, where: str
 ) -> None:
-    # the session's server: the pages are only read, and each test has its own browser page
-    page.emulate_media(color_scheme=theme)  # the app follows the system's light/dark setting
-    page.goto(f"{app_url}/{where}")
-    expect(page.get_by_role("heading", name=HEADINGS[where], exact=True)).to_be_visible()
-    wait_for_app(page)
+    # the session's server, read only: one page per theme (the app follows the viewer's
+    # light/dark setting), moved between the pages by the menu
+    page = app_pages(theme)
+    menu(page, HEADINGS[where])
     expect(page.get_by_test_id("stException")).to_have_count(0)
     background = page.get_by_test_id("stApp").evaluate("el => getComputedStyle(el).backgroundColor")
     fills = _chart_text_colours(page)
