@@ -8,6 +8,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 APP_STAMP := $(VENV)/.installed-app
+WORKERS ?= $(shell n=$$(nproc); echo $$(( n + 1 > 5 ? 5 : n + 1 )))
 
 .PHONY: app test lint check-only bench clean
 
@@ -32,16 +33,17 @@ LINT := $(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/mypy && $(
 lint: $(STAMP)
 	$(LINT)
 
-# Tests run in parallel workers (pytest-xdist): two on a 2-core machine, at most four. Browser
-# tests spend much of their time waiting on a server and a browser, which a second worker
-# fills. Whole files go to one worker (--dist loadfile), so module fixtures still run once,
+# Tests run in parallel workers (pytest-xdist): one more than the cores, at most five (three on
+# a 2-core machine). Browser tests spend part of their time waiting on a server and a browser,
+# which the extra worker fills; on a busy machine it also keeps the suite's share of the CPU
+# (2-core, two CPU hogs: 24:22 with three workers, 29:35 with two). Whole files go to one worker (--dist loadfile), so module fixtures still run once,
 # longest first (tests/file_costs.py; --no-loadscope-reorder keeps that order) so that the
 # workers finish together. `make lint` runs beside the tests (mypy's cold run is a minute of
 # one CPU); its output is printed after the tests' and either failing fails `make test`.
 test: $(STAMP)
 	@(set -x; $(LINT)) > $(VENV)/lint.log 2>&1 & lint=$$!; \
 	trap 'kill $$lint 2>/dev/null' INT TERM; \
-	$(BIN)/pytest --numprocesses auto --maxprocesses 4 --dist loadfile --no-loadscope-reorder; \
+	$(BIN)/pytest --numprocesses $(WORKERS) --dist loadfile --no-loadscope-reorder; \
 	tests=$$?; wait $$lint; linted=$$?; \
 	echo "---- make lint (ran beside the tests): exit $$linted ----"; cat $(VENV)/lint.log; \
 	[ $$tests -eq 0 ] && [ $$linted -eq 0 ]
