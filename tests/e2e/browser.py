@@ -14,6 +14,7 @@ once after a click. Two things close that gap:
 Where a step's result is visible, the tests also wait for that result itself.
 """
 
+import os
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -26,6 +27,15 @@ SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 APP_TIMEOUT_MS = 300_000  # a ceiling for a page to settle, not a pause: waits end on state
 # (a fresh server's first page imports the app and the sample: minutes on a crowded machine)
 POLL_MS = 100  # how far apart the two calm samples of `_until_twice` are, at the least
+
+
+def screenshot_folder(tmp_path: Path) -> Path:
+    """Where a test saves its screenshots: the README's folder when UPDATE_SCREENSHOTS=1
+    refreshes them, otherwise the test's own temporary folder (kept per run)."""
+    folder = SCREENSHOTS if os.environ.get("UPDATE_SCREENSHOTS") == "1" else tmp_path
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
 
 RUN_COUNTER = """(() => {
   window.__e2eRuns = 0;

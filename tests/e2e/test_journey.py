@@ -8,7 +8,6 @@ docs/screenshots/journey-*.png) and each step's seconds are printed, not asserte
 """
 
 import io
-import os
 import random
 import time
 from collections.abc import Iterator
@@ -22,13 +21,13 @@ from playwright.sync_api import Page, expect
 
 from planner.ui import history_view
 from tests.e2e.browser import (
-    SCREENSHOTS,
     expand,
     keyed,
     map_column,
     menu,
     pick,
     rerun,
+    screenshot_folder,
     wait_for_app,
 )
 from tests.e2e.server import serve_app
@@ -173,8 +172,7 @@ def download_report(page: Page, name: str) -> None:
 def test_upload_fix_replay_save_compare_download(page: Page, tmp_path: Path) -> None:
     sacct = write_sacct(tmp_path / "sacct-export.txt")
     nodes = write_nodes(tmp_path / "a100-nodes.csv")
-    folder = SCREENSHOTS if os.environ.get("UPDATE_SCREENSHOTS") == "1" else tmp_path
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = screenshot_folder(tmp_path)
     (tmp_path / "app").mkdir()
     with serve_app(tmp_path / "app") as url:
         page.set_default_timeout(STEP_TIMEOUT_MS)

@@ -7,14 +7,13 @@ The tests walk one page by the menu (conftest.app_pages); only the last runs any
 fill test, kept in its session).
 """
 
-import os
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.browser import SCREENSHOTS, keyed, menu, rerun
+from tests.e2e.browser import keyed, menu, rerun, screenshot_folder
 
 pytestmark = pytest.mark.e2e
 
@@ -44,8 +43,7 @@ def test_page_opens_and_is_photographed(
         charts = page.get_by_test_id("stPlotlyChart")
         expect(charts.first).to_be_visible()
         expect(charts.last.locator(".main-svg").first).to_be_visible()
-    folder = SCREENSHOTS if os.environ.get("UPDATE_SCREENSHOTS") == "1" else tmp_path
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = screenshot_folder(tmp_path)
     page.screenshot(path=str(folder / shot), full_page=True)
     assert (folder / shot).stat().st_size > 0
 
@@ -64,7 +62,6 @@ def test_the_fill_test_draws_each_placements_curve(
     expect(chart.locator(".main-svg").first).to_be_visible()
     expect(chart.locator(".scatterlayer .trace")).to_have_count(4)
     expect(page.get_by_test_id("stException")).to_have_count(0)
-    folder = SCREENSHOTS if os.environ.get("UPDATE_SCREENSHOTS") == "1" else tmp_path
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = screenshot_folder(tmp_path)
     page.screenshot(path=str(folder / "fill.png"), full_page=True)
     assert (folder / "fill.png").stat().st_size > 0

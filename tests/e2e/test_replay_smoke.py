@@ -17,7 +17,7 @@ from planner.ingest import IngestOptions
 from planner.service.importer import import_file
 from planner.store import open_store
 from planner.synth import write_trace
-from tests.e2e.browser import SCREENSHOTS, keyed, menu, pick, rerun, wait_for_app
+from tests.e2e.browser import SCREENSHOTS, keyed, menu, pick, rerun, screenshot_folder, wait_for_app
 from tests.e2e.server import serve_app
 
 pytestmark = pytest.mark.e2e
@@ -47,8 +47,7 @@ def test_replay_page_runs_the_sample_and_shows_results(
     expect(page.get_by_test_id("stDownloadButton")).to_have_count(1)
     expect(page.get_by_test_id("stException")).to_have_count(0)
     # UPDATE_SCREENSHOTS=1 refreshes the README's picture; otherwise it is kept per run
-    folder = SCREENSHOTS if os.environ.get("UPDATE_SCREENSHOTS") == "1" else tmp_path
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = screenshot_folder(tmp_path)
     page.screenshot(path=str(folder / "replay.png"), full_page=True)
     assert (folder / "replay.png").stat().st_size > 0
 

@@ -7,7 +7,6 @@ The app follows the viewer's system setting (.streamlit/config.toml has a light 
 theme), so the browser is asked for one or the other.
 """
 
-import os
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -15,7 +14,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.browser import SCREENSHOTS, menu, wait_for_app
+from tests.e2e.browser import menu, screenshot_folder, wait_for_app
 
 pytestmark = pytest.mark.e2e
 MIN_CONTRAST = 4.5  # WCAG AA, normal text
@@ -79,6 +78,5 @@ def test_chart_text_is_readable(
     assert any(not tick for tick, _, _ in fills), "the chart drew no title or legend"
     poor = [(text, fill) for _, text, fill in fills if contrast(fill, background) < MIN_CONTRAST]
     assert poor == [], (theme, background)
-    folder = SCREENSHOTS if os.environ.get("UPDATE_SCREENSHOTS") == "1" else tmp_path
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = screenshot_folder(tmp_path)
     page.screenshot(path=str(folder / f"{where}-{theme}.png"), full_page=True)
