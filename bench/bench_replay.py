@@ -368,6 +368,11 @@ def main() -> None:
     unknown = sorted(set(names) - set(CASES))
     if unknown:
         parser.error(f"unknown cases {unknown}; choose from {', '.join(CASES)}")
+    import planner.engine  # noqa: F401, PLC0415 - the finder decides which engine the cases run
+    from planner.engine import compiled  # noqa: PLC0415
+
+    # each case runs in a child process of the same interpreter, which decides alike
+    print(f"engine: {compiled.status()} (PLANNER_PURE_PYTHON=1 for the plain one)", flush=True)
     earlier: dict[str, CaseResult] = {}
     for name in names:
         result = run_case(name, args.jobs)

@@ -1,6 +1,7 @@
 """Shared fixtures: a fresh database per test, the real public traces, small file builders."""
 
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -27,6 +28,17 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Whole files, longest first (tests/file_costs.py), so that parallel workers finish
     together instead of one running a long file alone at the end."""
     items[:] = longest_first(items, load_costs())
+
+
+@pytest.fixture(autouse=True)
+def _main_module_kept() -> Iterator[None]:
+    """Streamlit's AppTest runs a script as `__main__` and leaves it there; a process pool
+    started later in the same worker (the sweep's forkserver) would then run that deleted
+    temporary script in its children and break ("name '__args' is not defined")."""
+    main = sys.modules.get("__main__")
+    yield
+    if main is not None:
+        sys.modules["__main__"] = main
 
 
 @pytest.fixture

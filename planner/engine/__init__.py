@@ -4,6 +4,10 @@
 scheduling concern live beside this file.
 """
 
-from planner.engine.loop import ReplayResult, simulate
+from planner.engine.compiled import use_compiled
+
+use_compiled()  # before any other engine module is imported
+
+from planner.engine.loop import ReplayResult, simulate  # noqa: E402
 
 __all__ = ["ReplayResult", "simulate"]

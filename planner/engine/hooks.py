@@ -14,7 +14,11 @@ registration order (`planner.engine.registry`).
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+from mypy_extensions import mypyc_attr
 
+
+# plugins outside the compiled modules (backfill, Kueue, bursting...) subclass it
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Plugin:
     """A concern of the replay; override only the hooks it needs (each default does nothing)."""
 
