@@ -3,10 +3,12 @@ equals a brute-force minimum over every whole number of committed GPUs of what
 `planner.cost.cloud.with_commitment` bills, for any jobs and prices; hand-computed curves."""
 
 import math
+import re
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from pydantic import ValidationError
 
 from planner.core.model import Job
 from planner.cost import cloud
@@ -22,6 +24,7 @@ from planner.cost.commitment import (
     share_at_least,
 )
 from planner.cost.ledger import PricedBill
+from planner.cost.scenario import TcoScenario
 
 SKUS = [Sku("one", "H100", 1.0, 3.0, 1.0, 60.0), Sku("eight", "H100", 8.0, 20.0, 60.0, 60.0)]
 job_lists = st.lists(
@@ -94,6 +97,37 @@ def test_a_commitments_bill_and_gpu_hours_add_up(jobs: list[Job], committed: int
     assert _close(used + over, sum(curve.gpu_hours))
     # the committed GPUs serve at most all of themselves while there is demand
     assert used <= committed * curve.hours_at_least(0.0) + 1e-6
+
+
+ON_SPOT = cloud.Terms(spot=cloud.Spot(0.8, 300.0, 1800.0))
+"""Interrupted 0.8 times an hour: about a third of every hour re-run."""
+
+
+@given(jobs=job_lists, committed=st.integers(0, 40))
+def test_on_spot_a_commitment_pays_the_reruns_of_its_overflow_only(
+    jobs: list[Job], committed: int
+) -> None:
+    """Committed capacity is not interrupted: the re-runs shrink with the overflow (all of
+    them with nothing committed, none once everything is covered), and the newsvendor's
+    curve, read from the bill as `planner tco` records it, bills what the model bills."""
+    given_jobs = _cloud(jobs)
+    plain = cloud.price_jobs(given_jobs, SKUS, ON_SPOT)
+
+    def at(gpus: float) -> cloud.CloudBill:
+        return cloud.with_commitment(
+            plain, given_jobs, SKUS, committed_gpus=gpus, commit_price_per_gpu_hour=2.0
+        )
+
+    recorded = bill_quantities(PricedBill(at(1), SKUS, None, jobs), 1.0, committed_gpus=1.0)
+    curve = curve_of(recorded)
+    bill = at(committed)
+
+    assert _close(at(0).overflow + at(0).spot_overhead, plain.compute + plain.spot_overhead)
+    assert bill.spot_overhead <= plain.spot_overhead + 1e-9
+    if bill.overflow == 0:
+        assert bill.spot_overhead == 0
+    expected = bill_at(curve, committed, 2.0, recorded.commit_hours)
+    assert _close(expected.total, bill.commitment + bill.overflow + bill.spot_overhead)
 
 
 def test_a_hand_computed_curve_commits_while_the_share_of_hours_exceeds_the_price_ratio() -> None:
@@ -184,3 +218,36 @@ def test_merging_needs_a_weight_per_curve_and_some_months() -> None:
         merged([curve], [0])
     with pytest.raises(ValueError, match="one weight each"):
         merged([curve, curve], [12])
+
+
+@pytest.mark.parametrize(
+    ("reserved", "spot", "expected"),
+    [
+        ({"overflow": "spot"}, {}, "give `committed_gpus` too"),
+        ({"committed_gpus": 8, "overflow": "spotty"}, {}, "'spotty' is not another cloud option"),
+        ({"committed_gpus": 8, "overflow": "reserved"}, {}, "is not another cloud option"),
+        ({"committed_gpus": 8, "overflow": "spot"}, {"committed_gpus": 2}, "of its own"),
+    ],
+)
+def test_an_overflow_option_is_another_uncommitted_option_of_a_committed_one(
+    reserved: dict[str, object], spot: dict[str, object], expected: str
+) -> None:
+    clouds = [
+        {"name": "reserved", "gpu": "H100", "pricing_model": "reserved", **reserved},
+        {"name": "spot", "gpu": "H100", "pricing_model": "spot", **spot},
+    ]
+    with pytest.raises(ValidationError, match=re.escape(expected)):
+        TcoScenario.model_validate({"name": "s", "utilization": 0.5, "cloud": clouds})
+
+
+def test_a_committed_option_overflows_on_demand_unless_it_names_another() -> None:
+    clouds = [
+        {"name": "reserved", "gpu": "H100", "pricing_model": "reserved", "committed_gpus": 8},
+        {"name": "spot", "gpu": "H100", "pricing_model": "spot"},
+    ]
+    scenario = TcoScenario.model_validate({"name": "s", "utilization": 0.5, "cloud": clouds})
+    spilling = scenario.cloud[0].model_copy(update={"overflow": "spot"})
+
+    assert scenario.overflow_of(scenario.cloud[0]).pricing_model == "on_demand"
+    assert scenario.overflow_of(scenario.cloud[0]).label() == "reserved"
+    assert scenario.overflow_of(spilling) is scenario.cloud[1]

@@ -30,7 +30,14 @@ from planner.core.model import Job
 from planner.cost.scenario import TcoScenario
 from planner.service.replay import load_jobs, resolve_trace
 from planner.service.sweep_keys import apply
-from planner.service.sweep_mix import Mix, cheapest_mix, committed_point, mix_scenario, mix_terms
+from planner.service.sweep_mix import (
+    Mix,
+    cheapest_mix,
+    committed_point,
+    mix_scenario,
+    mix_terms,
+    spot_point,
+)
 from planner.service.sweep_mix_price import Pricer
 from planner.service.sweep_run import Sweep
 from planner.service.sweep_search import parse_target
@@ -197,6 +204,51 @@ def test_with_a_spot_option_bursts_go_to_spot_where_it_is_cheaper(tmp_path: Path
         assert decided.committed == 0
         assert _priced(con, apply(terms.scenario, committed))[0] > on_spot.total
         assert _priced(con, apply(terms.scenario, result.point))[0] == on_spot.total
+
+
+def test_a_commitment_overflows_to_spot_where_spots_reruns_cost_more_than_reserving(
+    tmp_path: Path,
+) -> None:
+    """Spot at about 0.4 of on demand, but interrupted 1.5 times an hour (each losing half an
+    hour's checkpoint interval and a 5-minute restart: 0.875 of every hour re-run), so an
+    hour on spot costs about 0.75 of on demand, above reserved's 0.64 and below on demand.
+    At 1 server, c's 8 GPUs burst all the time and the short jobs' 8 more for 10 h: the
+    commitment sized at spot's prices is 8 GPUs (held all the time; a ninth is held 10 % of
+    it, below 0.64 / 0.75), and the 80 GPU-hours above go to spot, cheaper than on demand
+    above the same 8 and than all of it on spot. Priced by `planner tco`'s code, each
+    neighbour (7 or 9 committed, still spilling to spot) costs more."""
+    spot = {
+        "name": "AWS H100 spot",
+        "provider": "AWS",
+        "gpu": "H100",
+        "pricing_model": "spot",
+        "spot": {"interruptions_per_hour": 1.5, "checkpoint_interval_s": 3600, "restart_s": 300},
+    }
+    data = SCENARIO.model_dump(mode="json", exclude_unset=True)
+    scenario = TcoScenario.model_validate({**data, "cloud": [*data["cloud"], spot]})
+    terms = mix_terms(scenario, "servers")
+    with connect(tmp_path / "planner.duckdb") as con:
+        sweep = Sweep(terms.scenario, JOBS, "mix-by-hand", TODAY)
+        result, decided = Pricer(con, sweep, terms).priced(1)
+        chosen = result.option("hybrid")
+        assert chosen is not None
+        on_demand_above = _priced(con, apply(terms.scenario, committed_point(terms, 1, 8)))[0]
+        all_spot = _priced(con, apply(terms.scenario, spot_point(terms, 1)))[0]
+        neighbours = [
+            _priced(con, apply(terms.scenario, committed_point(terms, 1, c, "AWS H100 spot")))[0]
+            for c in (7, 9)
+        ]
+
+        assert dict(result.point)["cloud[2].overflow"] == "AWS H100 spot"
+        assert decided.committed == 8
+        assert _priced(con, apply(terms.scenario, result.point))[0] == chosen.total
+        assert chosen.total < on_demand_above
+        assert chosen.total < all_spot
+        assert all(chosen.total < n for n in neighbours)
+        mix = cheapest_mix(con, sweep, "servers", parse_target("p95_wait=2h"))
+    at_one = next(p for p in mix.frontier if p.servers == 1)
+    assert (at_one.committed_gpus, at_one.on_demand_gpu_hours) == (8, 0.0)
+    assert at_one.spot_gpu_hours == pytest.approx(80 * 730 / 100.1)
 
 
 def test_each_pool_sized_keeps_its_own_commitments(tmp_path: Path) -> None:

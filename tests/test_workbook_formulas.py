@@ -44,7 +44,16 @@ from planner.service.tco_files import load_tco_scenario
 from planner.service.tco_run import run_tco
 from planner.store import open_store
 from tests.libreoffice import recalculate
-from tests.workbook_cases import COMMITTED, HAND, LINK, MIXED, MIXED_TRACE, TAXED, reserving
+from tests.workbook_cases import (
+    COMMITTED,
+    HAND,
+    LINK,
+    MIXED,
+    MIXED_TRACE,
+    TAXED,
+    reserving,
+    spilling,
+)
 
 SCENARIOS = Path(__file__).parent.parent / "data" / "scenarios"
 TODAY = date(2026, 6, 1)
@@ -83,7 +92,7 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, TcoReport]:
         found["committed"] = run_tco(con, committed, files=LOCAL_FILES, today=TODAY)
         trace = tmp_path_factory.mktemp("trace") / "mixed.csv"
         trace.write_text(MIXED_TRACE)
-        for name, scenario in (("mixed", MIXED), ("mixed4", reserving(4))):
+        for name, scenario in (("mixed", MIXED), ("mixed4", reserving(4)), ("spill", spilling())):
             found[name] = run_tco(
                 con,
                 TcoScenario.model_validate(scenario),
@@ -234,7 +243,7 @@ def _check(book: Workbook, report: TcoReport, horizon: Horizon) -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["worked", "sample", "cloud", "hand", "taxed", "committed", "mixed", "mixed4"]
+    "name", ["worked", "sample", "cloud", "hand", "taxed", "committed", "mixed", "mixed4", "spill"]
 )
 def test_every_total_recalculates_to_the_models_cent(
     name: str, reports: dict[str, TcoReport], recalculated: dict[str, Workbook]
@@ -458,6 +467,27 @@ def test_every_cloud_part_hand_computed_for_one_month(recalculated: dict[str, Wo
     for sheet, parts in (("spot", spot), ("reserved", reserved)):
         for part, amount in parts.items():
             assert month(sheet, part) == pytest.approx(amount, abs=CENT), (sheet, part)
+
+
+def test_a_commitment_overflowing_to_spot_pays_its_reruns_on_the_overflow_only(
+    recalculated: dict[str, Workbook],
+) -> None:
+    """SPILL's month: the reservation as in MIXED (8 GPUs x 730 h x $4.4032 = $25,714.688),
+    but the GPU-hours above it billed by the spot option: in the first hour of each span half
+    of each job's 8 GPUs is above the commitment, 1 instance-hour of 8 GPUs at $16 a span,
+    365 a month = $5,840; spot's re-run share (2/15 of its instance-hours, as the spot
+    option's $2,336 over $17,520 shows) of that overflow only = $778.67, not of the
+    committed hours."""
+    book = recalculated["spill"]
+
+    def month(sheet: str, part: str) -> float:
+        return _number(book[sheet].cell(2, CLOUD_COL[part]).value)
+
+    assert month("reserved", "commitment") == pytest.approx(25_714.688, abs=CENT)
+    assert month("reserved", "overflow") == pytest.approx(5_840.0, abs=CENT)
+    assert month("reserved", "spot_overhead") == pytest.approx(5_840.0 * 2 / 15, abs=CENT)
+    assert month("reserved", "cloud_compute") == 0.0
+    assert month("spot", "spot_overhead") == pytest.approx(2_336.0, abs=CENT)
 
 
 def test_a_flat_commitment_overflows_on_demand(recalculated: dict[str, Workbook]) -> None:

@@ -75,3 +75,10 @@ def reserving(gpus: float) -> dict[str, object]:
     """MIXED with `gpus` committed on the reservation."""
     clouds = MIXED["cloud"]  # type: ignore[index]
     return {**MIXED, "cloud": [clouds[0], {**clouds[1], "committed_gpus": gpus}]}
+
+
+def spilling() -> dict[str, object]:
+    """MIXED with the reservation's overflow (and so the hybrid's bursts above it) on the spot
+    option: the commitment is never interrupted, the overflow pays spot's re-runs."""
+    clouds = MIXED["cloud"]  # type: ignore[index]
+    return {**MIXED, "name": "spill", "cloud": [clouds[0], {**clouds[1], "overflow": "spot"}]}

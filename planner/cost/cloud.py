@@ -168,24 +168,41 @@ def with_commitment(
     commit_price_per_gpu_hour: float,
 ) -> CloudBill:
     """Committed GPUs paid every hour of the span; demand above them overflows at the price
-    each job was billed (its on-demand or spot SKU), pro rata to the uncovered GPU-hours."""
+    each job was billed (its on-demand or spot SKU), pro rata to the uncovered GPU-hours.
+
+    Committed capacity is not interrupted: on spot, the re-runs are paid on the overflow
+    only, at each SKU's re-run share (its jobs' spot overhead over their cost, the share the
+    workbook shows) of that SKU's overflow."""
     if committed_gpus < 0 or commit_price_per_gpu_hour < 0:
         raise ScenarioError("committed GPUs and their price must not be negative")
     covered_share = _covered_share(bill, jobs, skus, committed_gpus)
-    overflow = sum(p.cost * (1 - covered_share[i]) for i, p in enumerate(bill.jobs))
+    overflow_by_sku: dict[int, float] = {}
+    for i, p in enumerate(bill.jobs):
+        overflow_by_sku[p.sku] = overflow_by_sku.get(p.sku, 0.0) + p.cost * (1 - covered_share[i])
     commitment = committed_gpus * commit_price_per_gpu_hour * bill.span_hours
     return CloudBill(
         jobs=bill.jobs,
         unpriced=bill.unpriced,
         compute=0.0,
-        spot_overhead=bill.spot_overhead,
+        spot_overhead=_rerun_on(overflow_by_sku, bill.jobs),
         commitment=commitment,
-        overflow=overflow,
+        overflow=sum(p.cost * (1 - covered_share[i]) for i, p in enumerate(bill.jobs)),
         span_hours=bill.span_hours,
         useful_gpu_hours=bill.useful_gpu_hours,
         billed_gpu_hours=bill.billed_gpu_hours,
         cpu_jobs=bill.cpu_jobs,
     )
+
+
+def _rerun_on(overflow_by_sku: Mapping[int, float], priced: Sequence[JobPrice]) -> float:
+    """The spot re-runs of each SKU's overflow: its jobs' overhead over their cost, times it."""
+    overhead: dict[int, float] = {}
+    cost: dict[int, float] = {}
+    for p in priced:
+        if p.spot_overhead:
+            overhead[p.sku] = overhead.get(p.sku, 0.0) + p.spot_overhead
+        cost[p.sku] = cost.get(p.sku, 0.0) + p.cost
+    return sum(overhead[s] / cost[s] * overflow_by_sku.get(s, 0.0) for s in overhead if cost[s] > 0)
 
 
 def _on_cpu(index: int, job: CloudJob, rate: CpuRate) -> JobPrice:

@@ -56,7 +56,8 @@ class Commitment:
     commitment: float
     """committed GPUs x commitment price x hours paid."""
     overflow: float
-    """The demand above the commitment, at on-demand prices."""
+    """The demand above the commitment, at the prices it is billed (on demand; on spot, with
+    its re-runs)."""
     committed_gpu_hours_used: float
     on_demand_gpu_hours: float
 
@@ -67,16 +68,18 @@ class Commitment:
 
 def curve_of(bill: CloudBillInputs) -> DemandCurve:
     """The demand curve of a bill's demand levels (kept when it was billed with a
-    commitment): each level's units of every compute line, in GPU-hours and at its price."""
+    commitment): each level's units of every compute line, in GPU-hours and at its price,
+    spot lines with their re-runs (paid on the overflow only, `cloud.with_commitment`), so
+    that `bill_at`'s overflow is what the bill pays above the commitment."""
     levels, gpu_hours, costs = [], [], []
     for level in bill.levels:
         lines = zip(bill.compute, level.hours, strict=True)
-        units = [(line.gpus_per_unit, line.price, hours) for line, hours in lines]
+        units = [(line.gpus_per_unit, line.price, line.rerun_share, h) for line, h in lines]
         if level.gpus <= 0:
             continue
         levels.append(level.gpus)
-        gpu_hours.append(sum(g * h for g, _, h in units))
-        costs.append(sum(p * h for _, p, h in units))
+        gpu_hours.append(sum(g * h for g, _, _, h in units))
+        costs.append(sum(p * h * (1 + r) for _, p, r, h in units))
     return DemandCurve(tuple(levels), tuple(gpu_hours), tuple(costs))
 
 

@@ -115,6 +115,11 @@ class CloudSpec(_Config):
         description="with growth, instead of committed_gpus: year 1 first (later years keep "
         "the last); a year's 0 commits nothing, its demand all on demand",
     )
+    overflow: str | None = Field(
+        default=None,
+        description="with a commitment: the cloud option (its name) whose prices bill the "
+        "demand above the committed GPUs, e.g. a spot option; default: this option on demand",
+    )
     spot: SpotSpec | None = None
     startup_s: float = Field(default=0.0, ge=0, description="billed per job start")
     storage_gb: float = Field(default=0.0, ge=0, description="kept in the cloud every month")
@@ -326,6 +331,8 @@ class TcoScenario(_Config):
             raise CodedValueError(
                 "two cloud options have the same name: give them `name`s", "duplicate_cloud_names"
             )
+        for c in self.cloud:
+            _check_overflow(c, {o.label(): o for o in self.cloud})
         if self.growth is None and any(c.committed_gpus_by_year for c in self.cloud):
             raise CodedValueError(
                 "`committed_gpus_by_year` needs `growth:` (each year priced from its own "
@@ -342,10 +349,48 @@ class TcoScenario(_Config):
                 )
         return self
 
+    def overflow_of(self, spec: CloudSpec) -> CloudSpec:
+        """The option that bills demand above `spec`'s committed GPUs: the one its
+        `overflow` names (a spot option, say), else `spec` itself on demand."""
+        named = next((c for c in self.cloud if c.label() == spec.overflow), None)
+        if named is not None:
+            return named
+        return spec.model_copy(update={"pricing_model": "on_demand", "term_months": None})
+
     def replay_scenario(self) -> Scenario:
         """The replay scenario (no trace, no cluster) whose policy the owned servers run."""
         parts = self.scheduling.model_dump(exclude_unset=True) if self.scheduling else {}
         return Scenario.model_validate({"policy": self.policy.model_dump(), **parts})
+
+
+def _check_overflow(spec: CloudSpec, options: dict[str, CloudSpec]) -> None:
+    """`overflow` names another option, without a commitment of its own, of a committed one."""
+    if spec.overflow is None:
+        return
+    target = options.get(spec.overflow)
+    if not (spec.committed_gpus or spec.committed_gpus_by_year):
+        raise CodedValueError(
+            f"cloud option '{spec.label()}': `overflow` bills the demand above committed "
+            "GPUs: give `committed_gpus` too, or leave `overflow` out",
+            "overflow_without_commitment",
+            option=spec.label(),
+        )
+    if target is None or target is spec:
+        raise CodedValueError(
+            f"cloud option '{spec.label()}': overflow '{spec.overflow}' is not another cloud "
+            "option",
+            "overflow_unknown_cloud",
+            option=spec.label(),
+            overflow=spec.overflow,
+        )
+    if target.committed_gpus or target.committed_gpus_by_year or target.overflow:
+        raise CodedValueError(
+            f"cloud option '{spec.label()}': overflow '{spec.overflow}' has a commitment "
+            "of its own: name an on-demand or spot option",
+            "overflow_committed",
+            option=spec.label(),
+            overflow=spec.overflow,
+        )
 
 
 def tco_from_replay(scenario: Scenario, nodes: list[NodeSpec], **fields: object) -> TcoScenario:

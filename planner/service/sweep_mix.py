@@ -55,6 +55,7 @@ from planner.service.sweep_mix_price import (
     Decision,
     Pricer,
     committed_point,
+    spills_to_spot,
     spot_point,
 )
 from planner.service.sweep_point import OptionResult, PointResult
@@ -269,8 +270,9 @@ def _refinements(tried: dict[int, MixPoint]) -> list[int]:
 
 
 def _mix_point(n: int, result: PointResult, decided: Decision, meets: bool) -> MixPoint:
-    on_spot = dict(result.point).get("hybrid.cloud") is not None
-    committed = 0 if on_spot else decided.committed
+    all_spot = dict(result.point).get("hybrid.cloud") is not None
+    on_spot = all_spot or spills_to_spot(result.point)  # the demand above the commitment
+    committed = 0 if all_spot else decided.committed
     plan = decided.bill(committed)
     bills = decided.year_bills(committed)
     years = tuple(

@@ -58,21 +58,35 @@ Committed = int | tuple[int, ...]
 """GPUs committed for the whole horizon, or year by year (year 1 first)."""
 
 
-def committed_point(terms: PriceTerms, servers: int, committed: Committed) -> Point:
+def committed_point(
+    terms: PriceTerms, servers: int, committed: Committed, overflow: str | None = None
+) -> Point:
     """The mix at `servers` with `committed` GPUs committed (0: every burst on demand; a
-    tuple: `committed_gpus_by_year`, a year's 0 on demand)."""
+    tuple: `committed_gpus_by_year`, a year's 0 on demand), the demand above them on demand
+    or, given `overflow` (the spot option's name), on spot."""
     k = terms.cloud
-    any_committed = any(committed) if isinstance(committed, tuple) else bool(committed)
-    model: Value = terms.commit_model if any_committed else "on_demand"
-    term: Value = terms.term_months if any_committed else None
+    model: Value = terms.commit_model if _any(committed) else "on_demand"
+    term: Value = terms.term_months if _any(committed) else None
     point: Point = (
         (terms.servers_key, servers),
         (f"cloud[{k}].pricing_model", model),
         (f"cloud[{k}].term_months", term),
     )
     if isinstance(committed, tuple):
-        return (*point, (f"cloud[{k}].committed_gpus_by_year", committed))
-    return (*point, (f"cloud[{k}].committed_gpus", committed or None))
+        point = (*point, (f"cloud[{k}].committed_gpus_by_year", committed))
+    else:
+        point = (*point, (f"cloud[{k}].committed_gpus", committed or None))
+    # after the commitment: each key is checked as it is set, and overflow needs one
+    return point if overflow is None else (*point, (f"cloud[{k}].overflow", overflow))
+
+
+def _any(committed: Committed) -> bool:
+    return any(committed) if isinstance(committed, tuple) else bool(committed)
+
+
+def spills_to_spot(point: Point) -> bool:
+    """Whether the point's commitment overflows to spot (`committed_point`'s `overflow`)."""
+    return any(key.endswith(".overflow") and value for key, value in point)
 
 
 def spot_point(terms: PriceTerms, servers: int) -> Point:
@@ -148,30 +162,41 @@ class Pricer:
         self.base = ""
 
     def priced(self, n: int) -> tuple[PointResult, Decision]:
-        """The cheaper of the mix with its commitment and all bursts on spot (if allowed)."""
+        """The cheapest of the mix with its commitment and the rest on demand, and where
+        the scenario has a spot option, all bursts on spot and a commitment (sized for spot
+        prices) with the rest on spot."""
         decided = self.decision(n)
-        points = [committed_point(self.terms, n, decided.committed)]
-        if self.terms.spot is not None:
-            points.append(spot_point(self.terms, n))
-        results = run_sweep(self.con, self.sweep, points).results
+        candidates = [(committed_point(self.terms, n, decided.committed), decided)]
+        spot = self.terms.spot
+        if spot is not None:
+            candidates.append((spot_point(self.terms, n), decided))
+            spilling = self.decision(n, spot)
+            if _any(spilling.committed):  # committing nothing is the all-spot point
+                candidates.append(
+                    (committed_point(self.terms, n, spilling.committed, spot), spilling)
+                )
+        results = run_sweep(self.con, self.sweep, [p for p, _ in candidates]).results
         hybrid = [r.option(HYBRID) for r in results]
         best = min(range(len(results)), key=lambda k: (_total(hybrid[k]), k))
-        return results[best], decided
+        return results[best], candidates[best][1]
 
-    def decision(self, n: int) -> Decision:
+    def decision(self, n: int, overflow: str | None = None) -> Decision:
+        """The commitment for the mix at n, its demand above it on demand or on `overflow`."""
         self.base = self.base or sweep_key(self.con, self.sweep)
         # keyed by the probe's point: the pool sized, n and how the commitment is paid
-        probe = committed_point(self.terms, n, 1)
+        probe = committed_point(self.terms, n, 1, overflow)
         key = point_key(self.base, (("mix.commitment", _DECIDED_BY), *probe))
         stored = load_inputs(self.con, [key])
         if key in stored:
             return Decision.read(stored[key])
-        decided = self._probe(n)
+        decided = self._probe(n, probe)
         save_inputs(self.con, key, decided.text())
         return decided
 
-    def _probe(self, n: int) -> Decision:
-        scenario = apply(self.sweep.scenario, committed_point(self.terms, n, 1))
+    def _probe(self, n: int, probe: Point) -> Decision:
+        """The burst curves of the mix at n with one GPU committed (`probe`), and the
+        commitment that is cheapest for them."""
+        scenario = apply(self.sweep.scenario, probe)
         report = tco_of_jobs(self.con, scenario, self.sweep.jobs, today=self.sweep.today)
         bills = _burst_bills(report)
         curves = tuple(DemandCurve((), (), ()) if b is None else curve_of(b) for b in bills)

@@ -4,8 +4,8 @@ the workbook's formulas: a replayed bill through `planner.cost.bill_quantities`,
 one level of demand whose GPU-hours above the committed ones are billed on demand; storage
 and egress as the scenario states them.
 
-Nothing is priced again, except the on-demand price a flat commitment's overflow is billed
-at, looked up as the model looked it up.
+Nothing is priced again, except the price a flat commitment's overflow is billed at (on
+demand, or the option its `overflow` names), looked up as the model looked it up.
 """
 
 from dataclasses import replace
@@ -28,14 +28,16 @@ def cloud_bill(
     *,
     scale: float | None,
     useful: float,
+    overflow: CloudSpec,
 ) -> CloudBillInputs:
     """A rented option's bill a month (`scale`: months per trace span, None without a
-    trace; `useful`: the GPU-hours a month a flat demand rents)."""
+    trace; `useful`: the GPU-hours a month a flat demand rents; `overflow`: the option that
+    bills demand above committed GPUs, `TcoScenario.overflow_of`)."""
     priced = inputs.bills.get(rented.name)
     if priced is not None and scale is not None:
         bill = bill_quantities(priced, scale, committed_gpus=spec.committed_gpus or 0.0)
     else:
-        bill = _flat(con, spec, inputs, rented, useful)
+        bill = _flat(con, (spec, overflow), inputs, rented, useful)
     return _with_data(bill, spec)
 
 
@@ -48,10 +50,16 @@ def burst_bill(scenario: TcoScenario, priced: PricedBill, scale: float | None) -
 
 
 def _flat(
-    con: Connection, spec: CloudSpec, inputs: Inputs, rented: tco.Rented, useful: float
+    con: Connection,
+    specs: tuple[CloudSpec, CloudSpec],
+    inputs: Inputs,
+    rented: tco.Rented,
+    useful: float,
 ) -> CloudBillInputs:
     """A steady `useful` GPU-hours a month: at the option's price, or committed GPUs paid
-    every hour and the rest (one level of demand, useful / hours GPUs) on demand."""
+    every hour and the rest (one level of demand, useful / hours GPUs) at the overflow
+    option's (`specs`: the option and its overflow option)."""
+    spec, overflow = specs
     per_month = rented.per_month
     commitment = per_month.get("commitment", 0.0)
     committed = spec.committed_gpus or 0.0
@@ -60,11 +68,10 @@ def _flat(
         if not (compute and useful):
             return CloudBillInputs()
         return CloudBillInputs((PricedQuantity(rented.name, "GPU-hour", useful, compute / useful),))
-    on_demand = spec.model_copy(update={"pricing_model": "on_demand", "term_months": None})
-    price = per_gpu_hour(con, on_demand, inputs)
-    line = PricedQuantity(
-        on_demand.model_copy(update={"name": None}).label(), "GPU-hour", useful, price
-    )
+    price = per_gpu_hour(con, overflow, inputs)
+    # the line names what is billed: the overflow option, or this one on demand (unnamed)
+    billed = overflow if spec.overflow else overflow.model_copy(update={"name": None})
+    line = PricedQuantity(billed.label(), "GPU-hour", useful, price)
     levels = (DemandLevel(useful / HOURS_PER_MONTH, (useful,)),) if useful else ()
     return CloudBillInputs(
         (line,),

@@ -71,6 +71,7 @@ def record(
                 r,
                 scale=scale,
                 useful=demanded if r.useful_gpu_hours is None else r.useful_gpu_hours,
+                overflow=scenario.overflow_of(spec),
             ),
         )
         for r, spec in zip(rented, scenario.cloud, strict=True)

@@ -133,14 +133,15 @@ def bill_jobs(
     jobs_key = _jobs_key(jobs, scenario.exclude_failed) if keep else None
     split = _find(jobs_key) or _split(jobs)
     cpu = cpu_rate(spec, inputs) if split.cpu_only else None
-    # committed capacity is paid at the option's price; the demand above it at on-demand
-    committed = bool(spec.committed_gpus)
-    found = skus(con, on_demand(spec) if committed else spec, inputs)
+    # committed capacity is paid at the option's price; the demand above it as `overflow`
+    # bills it (this option on demand unless it names another)
+    billed_by = scenario.overflow_of(spec) if spec.committed_gpus else spec
+    found = skus(con, billed_by, inputs)
     speed = {tuple(k.upper().split("/", 1)): v for k, v in scenario.speed.items()}
     models = {s.gpu_model for s in found}
     if not speed and any(m not in models for m in split.models):
         inputs.notes.append(note("speed_default", option=spec.label()))
-    spot = Spot(**spec.spot.model_dump()) if spec.spot else None
+    spot = Spot(**billed_by.spot.model_dump()) if billed_by.spot else None
     terms = Terms(speed=speed, startup_s=spec.startup_s, spot=spot, cpu=cpu)  # type: ignore[arg-type]
     key = None if jobs_key is None else (jobs_key, repr((found, terms)))
     entry = _lookup(key)

@@ -43,7 +43,7 @@ from planner.service.growth import grown_report
 from planner.service.replay import load_jobs, resolve_trace, with_volcano_queues
 from planner.service.tco_inputs import Inputs, bare_metal, load_inputs, per_gpu_hour
 from planner.service.tco_record import HYBRID_BURST, record
-from planner.service.tco_rent import bill_jobs, on_demand, rent
+from planner.service.tco_rent import bill_jobs, rent
 from planner.service.tco_window import (
     Window,
     carried_gpu_hours,
@@ -155,7 +155,9 @@ def _explicit(
         inputs.notes.append(note("default_allocation", share=f"{u:.0%}"))
     useful = u * installed_gpus(bm) * HOURS_PER_MONTH
     demand = tco.Demand(useful_gpu_hours=useful, utilization_by_hour=(u,))
-    rented = [_rent_flat(con, spec, inputs, useful) for spec in scenario.cloud]
+    rented = [
+        _rent_flat(con, spec, scenario.overflow_of(spec), inputs, useful) for spec in scenario.cloud
+    ]
     runs = Runs(
         Hours({"demanded": useful}),
         Hours({"owned": useful}),
@@ -164,15 +166,18 @@ def _explicit(
     return demand, rented, None, runs
 
 
-def _rent_flat(con: Connection, spec: CloudSpec, inputs: Inputs, useful: float) -> tco.Rented:
+def _rent_flat(
+    con: Connection, spec: CloudSpec, overflow: CloudSpec, inputs: Inputs, useful: float
+) -> tco.Rented:
     """A steady demand of `useful` GPU-hours a month: committed GPUs at the option's price,
-    the rest at on-demand (all of it at the option's price without a commitment)."""
+    the rest at the `overflow` option's (all of it at the option's price without a
+    commitment)."""
     price = per_gpu_hour(con, spec, inputs)
     per_month: dict[str, float] = {}
     if spec.committed_gpus:
         covered = min(useful, spec.committed_gpus * HOURS_PER_MONTH)
         per_month["commitment"] = spec.committed_gpus * HOURS_PER_MONTH * price
-        per_month["overflow"] = (useful - covered) * per_gpu_hour(con, on_demand(spec), inputs)
+        per_month["overflow"] = (useful - covered) * per_gpu_hour(con, overflow, inputs)
     else:
         per_month["cloud_compute"] = useful * price
     per_month |= spec.data_costs()

@@ -7,7 +7,8 @@ bill's formulas (`planner.cost.inputs.CloudBillInputs` says what each part is):
     commitment     committed GPUs x hours paid a month x price per committed GPU-hour
     overflow       sum over SKUs of SUMPRODUCT(instance-hours by level, share above the
                    commitment) x price, the share max(0, 1 - committed / level) a formula
-    spot overhead  sum of instance-hours x re-run share x price
+    spot overhead  sum of instance-hours x re-run share x price; under a commitment, of
+                   each SKU's overflow only (committed capacity is not interrupted)
     CPU instances  vCPU-hours x rate + GiB-hours x rate
     storage        GB kept x price per GB-month; egress GB out x price per GB
 """
@@ -69,12 +70,23 @@ class BillNames:
                 f"SUMPRODUCT({h},{self.above})*{p}"
                 for h, p in zip(self.levels, prices, strict=False)
             ),
-            "spot_overhead": _sum(f"{q}*{s}*{p}" for q, s, p in self.lines if s),
+            "spot_overhead": self._reruns(),
             "cloud_cpu": _sum(f"{q}*{p}" for q, p in self.cpu),
             "storage": self._data("storage"),
             "egress": self._data("egress"),
             "other": _sum(self.other.values()),
         }
+
+    def _reruns(self) -> str:
+        """Spot re-runs: of every instance-hour, or under a commitment (which is never
+        interrupted) of each SKU's overflow only (`cloud.with_commitment`)."""
+        if not self.committed:
+            return _sum(f"{q}*{s}*{p}" for q, s, p in self.lines if s)
+        return _sum(
+            f"SUMPRODUCT({h},{self.above})*{p}*{s}"
+            for (_, s, p), h in zip(self.lines, self.levels, strict=False)
+            if s
+        )
 
     def _data(self, key: str) -> str:
         found = self.data.get(key)

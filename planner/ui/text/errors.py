@@ -102,6 +102,16 @@ ZH: dict[str, str] = {
     "problem.commitment_two_sizes": (
         "请给出 `committed_gpus` 或 `committed_gpus_by_year`（逐年承诺的 GPU 数）之一，不能两者都给"
     ),
+    "problem.overflow_without_commitment": (
+        "云方案 '{option}'：`overflow` 为超出承诺 GPU 的需求计价，请同时给出 `committed_gpus`，"
+        "或去掉 `overflow`"
+    ),
+    "problem.overflow_unknown_cloud": (
+        "云方案 '{option}'：overflow 的 '{overflow}' 不是另一个云方案"
+    ),
+    "problem.overflow_committed": (
+        "云方案 '{option}'：overflow 的 '{overflow}' 自己也有承诺：请写一个按需或竞价（spot）方案"
+    ),
     "problem.commitment_by_year_no_growth": (
         "`committed_gpus_by_year` 需要 `growth:`（每年按当年的回放计价）；没有增长时请给出 "
         "`committed_gpus`"
