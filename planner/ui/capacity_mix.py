@@ -23,12 +23,11 @@ RESULT = "capacity_mix_result"  # the last mix: (Asked, Mix)
 
 def section(asked: Asked, lang: Language) -> None:
     """The mix's button and its last answer for the search's target, or why it is not
-    offered (no hybrid, or growing demand)."""
+    offered (no hybrid)."""
     scenario = asked.scenario
     st.subheader(t("capacity.mix_title"))
-    if scenario.hybrid is None or scenario.growth is not None:
-        key = "capacity.mix_no_hybrid" if scenario.hybrid is None else "capacity.mix_no_growth"
-        st.caption(t(key))
+    if scenario.hybrid is None:
+        st.caption(t("capacity.mix_no_hybrid"))
         return
     st.caption(t("capacity.mix_caption"))
     asked = replace(asked, target=replace(asked.target, option="hybrid"))
@@ -84,3 +83,7 @@ def _show(asked: Asked, lang: Language) -> None:
         plot(st, figure, key="capacity_mix_chart")
     frame = view.table(mix, asked.target, currency, rate, lang, gpu=gpu)
     st.dataframe(frame, hide_index=True, key="capacity_mix_points")
+    years = view.years_table(mix, currency, lang)
+    if years is not None:
+        st.caption(t("capacity.mix_growth"))
+        st.dataframe(years, hide_index=True, key="capacity_mix_years")

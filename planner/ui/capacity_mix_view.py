@@ -92,6 +92,33 @@ def table(
     )
 
 
+def years_table(mix: Mix, currency: str, lang: Language) -> pd.DataFrame | None:
+    """The answer year by year under demand growth (None: one year, or no answer): each
+    year's arrival factor, commitment and what the cloud serves a month."""
+    best = mix.answer
+    if best is None or len(best.by_year) < 2:
+        return None
+    rows = best.by_year
+    return pd.DataFrame(
+        {
+            t("capacity.mix_year.year", lang): [y.year for y in rows],
+            t("capacity.mix_year.rate", lang): [
+                fmt_number(y.arrival_rate, 2, currency) for y in rows
+            ],
+            t("capacity.mix_col.committed", lang): [y.committed_gpus for y in rows],
+            t("capacity.mix_col.committed_h", lang): [
+                fmt_number(y.committed_gpu_hours, 0, currency) for y in rows
+            ],
+            t("capacity.mix_col.on_demand_h", lang): [
+                fmt_number(y.on_demand_gpu_hours, 0, currency) for y in rows
+            ],
+            t("capacity.mix_col.spot_h", lang): [
+                fmt_number(y.spot_gpu_hours, 0, currency) for y in rows
+            ],
+        }
+    )
+
+
 def _hours(seconds: float | None, currency: str) -> str:
     return "" if seconds is None else fmt_number(seconds / 3600, 2, currency)
 

@@ -357,6 +357,38 @@ def test_the_cheapest_mix_is_the_services(mine: dict[str, Any]) -> None:
     assert "cloud GPUs (reserved)" in text
 
 
+def test_the_cheapest_mix_under_demand_growth_is_the_services_year_by_year(
+    mine: dict[str, Any],
+) -> None:
+    """With arrivals x1.5 a year the mix is offered too: every year must meet the target and
+    each year commits for its own burst demand; the page shows the service's answer and its
+    years."""
+    at = opened(mine)
+    at.number_input(key="capacity_growth_rate").set_value(1.5)
+    at.number_input(key="capacity_growth_seed").set_value(3)
+    at = at.number_input(key="capacity_search_value").set_value(2.0).run()
+    at = at.button(key="capacity_mix_run").click().run()
+
+    assert not at.exception
+    assert not at.error
+    asked, shown = at.session_state[capacity_mix.RESULT]
+    grown = with_growth(mine["scenario"], 1.5, 3)
+    assert asked.scenario == grown
+    with connect(mine["db"]) as con:
+        sweep = Sweep(grown, load_jobs(con, mine["trace"]), mine["trace"], date.today())
+        direct = cheapest_mix(con, sweep, "servers.H800", asked.target)
+    assert shown == direct
+    assert direct.answer is not None
+    years = direct.answer.by_year
+    assert [y.arrival_rate for y in years] == pytest.approx([1.0, 1.5, 2.25])
+    assert any(
+        c.startswith("Demand grows: every year of the horizon must meet") for c in captions(at)
+    )
+    table = frame_with(at, "Arrival rate ×")
+    assert table["Year"].tolist() == [1, 2, 3]
+    assert table["Committed GPUs"].tolist() == [y.committed_gpus for y in years]
+
+
 def test_the_cheapest_mix_names_its_pricing_model_in_chinese(mine: dict[str, Any]) -> None:
     at = opened(mine, "zh")
     at = at.number_input(key="capacity_search_value").set_value(2.0).run()

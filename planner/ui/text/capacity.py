@@ -322,7 +322,14 @@ EN = {
         "The cheapest mix sizes a hybrid: this scenario has none (build one on the Compare "
         "page with the option form)."
     ),
-    "capacity.mix_no_growth": "The cheapest mix is not sized with demand growth yet.",
+    "capacity.mix_growth": (
+        "Demand grows: every year of the horizon must meet the target (its worst year's "
+        "wait counts), and each year's cloud bill comes from that year's replay; a "
+        "commitment of a year or less is sized year by year from each year's burst demand, a "
+        "longer one holds one size through the years. The answer year by year:"
+    ),
+    "capacity.mix_year.year": "Year",
+    "capacity.mix_year.rate": "Arrival rate ×",
     "capacity.mix_run": "Find the cheapest mix",
     "capacity.mix_progress_start": "Sizing owning alone first…",
     "capacity.mix_progress": (
@@ -644,7 +651,13 @@ ZH = {
     "capacity.mix_no_hybrid": (
         "最便宜的组合测算的是混合方案：此场景没有混合方案（可在“比较”页面用方案表单构建）。"
     ),
-    "capacity.mix_no_growth": "暂不支持在需求增长下测算最便宜的组合。",
+    "capacity.mix_growth": (
+        "需求增长：时间范围内的每一年都须达到目标（以等待最长的一年为准），每年的云账单来自当年的"
+        "重放；期限不超过一年的承诺按每年的溢出需求逐年确定，更长期限的承诺各年保持同一数量。"
+        "逐年的结果："
+    ),
+    "capacity.mix_year.year": "年份",
+    "capacity.mix_year.rate": "到达率 ×",
     "capacity.mix_run": "查找最便宜的组合",
     "capacity.mix_progress_start": "正在先测算仅自有所需的数量…",
     "capacity.mix_progress": (
