@@ -98,17 +98,31 @@ def _problem(detail: ErrorDetails) -> Problem:
     return Problem(field, shown, f"expected {expected}, got {value!r}")
 
 
+_KINDS = ("FX rate", "server", "assumption", "price")
+"""What `validated` is told it checks, first word(s) of `what` (a key may follow)."""
+
+
 def validated(model: type[M], data: Mapping[str, object], what: str) -> M:
     """`model` built from `data`, or a `PricingError` naming every bad field in one line."""
     try:
         return model.model_validate(dict(data))
     except ValidationError as err:
-        shown = "; ".join(f"{p.field}: {p.message}" for p in problems(err))
-        raise PricingError(f"Invalid {what}: {shown}.") from None
+        found = [(p.field, p.message) for p in problems(err)]
+        raise _invalid(what, found) from None
 
 
 def refuse_future(row: BaseModel, what: str) -> None:
     """`PricingError` when a row a user adds or edits is dated in the future."""
     problem = future_date(row)
     if problem is not None:
-        raise PricingError(f"Invalid {what}: {problem[0]}: {problem[1]}.")
+        raise _invalid(what, [problem])
+
+
+def _invalid(what: str, found: list[tuple[str, str]]) -> PricingError:
+    """ "Invalid price: field: message; ...", coded so the app words each problem as it
+    words a price CSV's rejected cells (`price_row_words`)."""
+    shown = "; ".join(f"{field}: {message}" for field, message in found)
+    kind = next((k for k in _KINDS if what == k or what.startswith(f"{k} ")), what)
+    return PricingError(f"Invalid {what}: {shown}.").coded(
+        "price_row_invalid", kind=kind, name=what[len(kind) :].strip(), problems=tuple(found)
+    )

@@ -3,9 +3,15 @@ from the importer's English shapes, the values as given; English stays the CLI's
 
 from pathlib import Path
 
-from planner.ui.error_text import price_row_words
+import pytest
+
+from planner.store import connect
+from planner.ui.error_text import error_text, price_row_words
+from pricing.errors import PricingError
 from pricing.models import future_date
+from pricing.points import add_price
 from pricing.prices_csv import quotes_from_csv
+from pricing.servers import add_server
 from tests.pages.test_hostile_uploads_zh import english_phrases
 
 QUOTES = Path(__file__).parent / "data" / "prices_quotes.csv"
@@ -40,3 +46,44 @@ def test_every_rejected_cell_of_a_bad_price_file_is_worded_in_chinese() -> None:
 
 def test_a_message_of_an_unknown_shape_stays_english() -> None:
     assert price_row_words("rate", "something new", "zh") == "something new"
+
+
+def test_a_price_or_server_added_by_hand_is_refused_in_chinese_problem_by_problem(
+    tmp_path: Path,
+) -> None:
+    """The add and edit forms show the price book's refusal: every field's problem, in
+    Chinese as a price CSV's rejected cell is worded; English stays the CLI's."""
+    price = {
+        "provider": "Acme", "instance_type": "x8", "gpu_model": "---", "gpus_per_instance": 8,
+        "price_per_instance_hour": -1, "currency": "USD", "pricing_model": "on_demand",
+        "as_of": "2026-11-01",
+    }  # fmt: skip
+    server = {
+        "gpu_model": "H100", "gpus_per_server": 8, "price": 250000, "currency": "USD",
+        "max_kw": 10.0, "idle_kw": 3.0, "load_kw": 12.0, "as_of": "2999-01-01",
+    }  # fmt: skip
+    with connect(tmp_path / "p.duckdb") as con:
+        refusals = []
+        cases = (
+            (add_price, price),
+            (add_price, {**price, "price_per_instance_hour": 20.0}),
+            (add_server, server),
+            (add_server, {**server, "load_kw": 9.0}),
+        )
+        for add, row in cases:
+            with pytest.raises(PricingError) as caught:
+                add(con, row)
+            refusals.append(caught.value)
+
+    zh = [error_text(err, "zh") for err in refusals]
+    assert [error_text(err, "en") for err in refusals] == [str(err) for err in refusals]
+    assert str(refusals[0]).startswith("Invalid price: price_per_instance_hour: expected")
+    for text in zh:
+        assert not english_phrases(text), text
+    assert (
+        zh[0]
+        == "价格无效：price_per_instance_hour：应为大于或等于 0 且低于价格簿上限的价格，实际为 -1。"
+    )
+    assert zh[1].startswith("价格无效：gpu_model：应为GPU 型号，例如 A100 或 H100，实际为")
+    assert zh[2].startswith("服务器无效：idle_kw：应为")
+    assert zh[3].startswith("服务器无效：as_of：2999-01-01 晚于今天（")

@@ -55,6 +55,8 @@ def error_text(err: BaseException, lang: Language | None = None) -> str:
         filled["what"] = _spaced(ZH.get(f"what.{filled['what']}", str(filled["what"])))
     if "field" in filled:  # a field's meaning in words ("GPUs per node")
         filled["field_words"] = ZH.get(f"field.{filled['field']}", str(filled["field"]))
+    if code == "price_row_invalid":
+        return _price_row_invalid(values, str(err))
     if code == "validation":
         listed = values.get("problems")
         found = listed if isinstance(listed, tuple) else ()
@@ -62,6 +64,22 @@ def error_text(err: BaseException, lang: Language | None = None) -> str:
             problem_text(p) for p in found if isinstance(p, Problem)
         )
     return _filled(ZH[code], filled, str(err))
+
+
+def _price_row_invalid(values: Mapping[str, object], english: str) -> str:
+    """A price, server, FX rate or assumption the price book refused, problem by problem."""
+    pairs = values.get("problems")
+    found = [p for p in pairs if isinstance(p, tuple)] if isinstance(pairs, tuple) else []
+    problems_zh = _PROBLEMS.join(
+        f"{field}：{price_row_words(str(field), str(message), 'zh')}" for field, message in found
+    )
+    name = str(values.get("name", ""))
+    filled = {
+        "kind": ZH.get(f"price_kind.{values.get('kind')}", str(values.get("kind"))),
+        "name": f" {name} " if name else "",
+        "problems": problems_zh,
+    }
+    return _filled(ZH["price_row_invalid"], filled, english)
 
 
 def _listed(values: Mapping[str, object]) -> dict[str, object]:

@@ -102,6 +102,12 @@ ZH: dict[str, str] = {
     "problem.commitment_two_sizes": (
         "请给出 `committed_gpus` 或 `committed_gpus_by_year`（逐年承诺的 GPU 数）之一，不能两者都给"
     ),
+    # the price book's refusals of a row a user adds or edits (pricing/problems.py)
+    "price_row_invalid": "{kind}{name}无效：{problems}。",
+    "price_kind.price": "价格",
+    "price_kind.server": "服务器",
+    "price_kind.FX rate": "汇率",
+    "price_kind.assumption": "假设",
     "problem.overflow_without_commitment": (
         "云方案 '{option}'：`overflow` 为超出承诺 GPU 的需求计价，请同时给出 `committed_gpus`，"
         "或去掉 `overflow`"
