@@ -32,6 +32,7 @@ from planner.service.replay import load_jobs, resolve_trace
 from planner.service.sweep_keys import apply
 from planner.service.sweep_mix import (
     Mix,
+    MixTerms,
     cheapest_mix,
     committed_point,
     mix_scenario,
@@ -182,15 +183,21 @@ def test_the_commitment_at_each_count_is_the_brute_force_cheapest(
         assert priced_at(point.servers, more)[0] >= point.total
 
 
+def _with_spot(interruptions: dict[str, float] | None = None) -> MixTerms:
+    """The mix of SCENARIO with an AWS H100 spot option (interrupted as given, else never)."""
+    spot: dict[str, Any] = {"name": "AWS H100 spot", "provider": "AWS", "gpu": "H100"}
+    spot |= {"pricing_model": "spot", **({"spot": interruptions} if interruptions else {})}
+    data = SCENARIO.model_dump(mode="json", exclude_unset=True)
+    scenario = TcoScenario.model_validate({**data, "cloud": [*data["cloud"], spot]})
+    return mix_terms(scenario, "servers")
+
+
 def test_with_a_spot_option_bursts_go_to_spot_where_it_is_cheaper(tmp_path: Path) -> None:
     """The same trace with an AWS H100 spot option (about 0.4 of on demand, below the 0.64 of
     reserved): the mix at 2 servers, priced as the search prices each count, bursts to spot.
     With 2 servers a and c run owned and only the short jobs burst: 80 spot GPU-hours (80 x
     730 / 100.1 a month), none committed."""
-    spot = {"name": "AWS H100 spot", "provider": "AWS", "gpu": "H100", "pricing_model": "spot"}
-    data = SCENARIO.model_dump(mode="json", exclude_unset=True)
-    scenario = TcoScenario.model_validate({**data, "cloud": [*data["cloud"], spot]})
-    terms = mix_terms(scenario, "servers")
+    terms = _with_spot()
     with connect(tmp_path / "planner.duckdb") as con:
         sweep = Sweep(terms.scenario, JOBS, "mix-by-hand", TODAY)
         result, decided = Pricer(con, sweep, terms).priced(2)
@@ -217,16 +224,9 @@ def test_a_commitment_overflows_to_spot_where_spots_reruns_cost_more_than_reserv
     it, below 0.64 / 0.75), and the 80 GPU-hours above go to spot, cheaper than on demand
     above the same 8 and than all of it on spot. Priced by `planner tco`'s code, each
     neighbour (7 or 9 committed, still spilling to spot) costs more."""
-    spot = {
-        "name": "AWS H100 spot",
-        "provider": "AWS",
-        "gpu": "H100",
-        "pricing_model": "spot",
-        "spot": {"interruptions_per_hour": 1.5, "checkpoint_interval_s": 3600, "restart_s": 300},
-    }
-    data = SCENARIO.model_dump(mode="json", exclude_unset=True)
-    scenario = TcoScenario.model_validate({**data, "cloud": [*data["cloud"], spot]})
-    terms = mix_terms(scenario, "servers")
+    terms = _with_spot(
+        {"interruptions_per_hour": 1.5, "checkpoint_interval_s": 3600, "restart_s": 300}
+    )
     with connect(tmp_path / "planner.duckdb") as con:
         sweep = Sweep(terms.scenario, JOBS, "mix-by-hand", TODAY)
         result, decided = Pricer(con, sweep, terms).priced(1)

@@ -2,10 +2,12 @@
 in a sentence against owning alone, every count tried as a cost-against-wait frontier (a table
 and a chart). Nothing here draws a widget."""
 
+from collections.abc import Sequence
+
 import pandas as pd
 import plotly.graph_objects as go
 
-from planner.service.sweep_mix import Mix, MixPoint
+from planner.service.sweep_mix import Mix, MixPoint, YearCloud
 from planner.service.sweep_search import Target
 from planner.ui.capacity_search_view import servers_of
 from planner.ui.capacity_view import short
@@ -66,16 +68,7 @@ def table(
     return pd.DataFrame(
         {
             t("capacity.mix_col.servers", lang, gpu=gpu): [p.servers for p in points],
-            t("capacity.mix_col.committed", lang): [p.committed_gpus for p in points],
-            t("capacity.mix_col.committed_h", lang): [
-                fmt_number(p.committed_gpu_hours, 0, currency) for p in points
-            ],
-            t("capacity.mix_col.on_demand_h", lang): [
-                fmt_number(p.on_demand_gpu_hours, 0, currency) for p in points
-            ],
-            t("capacity.mix_col.spot_h", lang): [
-                fmt_number(p.spot_gpu_hours, 0, currency) for p in points
-            ],
+            **_cloud_columns(points, currency, lang),
             t("capacity.search_col.wait", lang, stat=stat): [
                 _hours(target.wait_of(p.result), currency) for p in points
             ],
@@ -105,18 +98,24 @@ def years_table(mix: Mix, currency: str, lang: Language) -> pd.DataFrame | None:
             t("capacity.mix_year.rate", lang): [
                 fmt_number(y.arrival_rate, 2, currency) for y in rows
             ],
-            t("capacity.mix_col.committed", lang): [y.committed_gpus for y in rows],
-            t("capacity.mix_col.committed_h", lang): [
-                fmt_number(y.committed_gpu_hours, 0, currency) for y in rows
-            ],
-            t("capacity.mix_col.on_demand_h", lang): [
-                fmt_number(y.on_demand_gpu_hours, 0, currency) for y in rows
-            ],
-            t("capacity.mix_col.spot_h", lang): [
-                fmt_number(y.spot_gpu_hours, 0, currency) for y in rows
-            ],
+            **_cloud_columns(rows, currency, lang),
         }
     )
+
+
+def _cloud_columns(
+    rows: Sequence[MixPoint] | Sequence[YearCloud], currency: str, lang: Language
+) -> dict[str, list[object]]:
+    """GPUs committed and what the cloud serves a month (committed, on demand, on spot)."""
+    hours = {
+        "capacity.mix_col.committed_h": [r.committed_gpu_hours for r in rows],
+        "capacity.mix_col.on_demand_h": [r.on_demand_gpu_hours for r in rows],
+        "capacity.mix_col.spot_h": [r.spot_gpu_hours for r in rows],
+    }
+    return {
+        t("capacity.mix_col.committed", lang): [r.committed_gpus for r in rows],
+        **{t(k, lang): [fmt_number(h, 0, currency) for h in v] for k, v in hours.items()},
+    }
 
 
 def _hours(seconds: float | None, currency: str) -> str:
