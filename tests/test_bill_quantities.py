@@ -50,17 +50,21 @@ def _parts(bill: CloudBillInputs, committed: float) -> dict[str, float]:
     """The bill's parts as the workbook's formulas compute them, for `committed` GPUs."""
     lines = bill.compute
     above = [max(0.0, 1 - committed / level.gpus) for level in bill.levels]
+    overflow = [  # each SKU's instance-hours above the commitment, at its price
+        sum(level.hours[k] * share for level, share in zip(bill.levels, above, strict=True))
+        * q.price
+        for k, q in enumerate(lines)
+    ]
     return {
         "compute": 0.0
         if bill.committed_gpus
         else sum(q.quantity_per_month * q.price for q in lines),
-        "spot": sum(q.quantity_per_month * q.rerun_share * q.price for q in lines),
+        # spot re-runs: of every instance-hour, or under a commitment of the overflow only
+        "spot": sum(q.rerun_share * o for q, o in zip(lines, overflow, strict=True))
+        if bill.committed_gpus
+        else sum(q.quantity_per_month * q.rerun_share * q.price for q in lines),
         "commitment": committed * bill.commit_hours * bill.commit_price,
-        "overflow": sum(
-            level.hours[k] * share * q.price
-            for level, share in zip(bill.levels, above, strict=True)
-            for k, q in enumerate(lines)
-        ),
+        "overflow": sum(overflow),
         "cpu": sum(q.quantity_per_month * q.price for q in bill.cpu),
     }
 
