@@ -67,7 +67,10 @@ def build(out: Path) -> float:
         )
         if done.returncode != 0:
             tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-12:])
-            raise CompileError(f"mypyc could not compile the engine:\n{tail}")
+            raise CompileError(
+                "mypyc could not compile the engine (it needs a C compiler and Python's "
+                f"headers: gcc and python3-dev on Debian); its last lines:\n{tail}"
+            )
         _install(root, out, expected)
     return time.perf_counter() - started
 
