@@ -48,7 +48,9 @@ compiled: $(STAMP)
 # Tests run in parallel workers (pytest-xdist): one more than the cores, at most five (three on
 # a 2-core machine). Browser tests spend part of their time waiting on a server and a browser,
 # which the extra worker fills; on a busy machine it also keeps the suite's share of the CPU
-# (2-core, two CPU hogs: 24:22 with three workers, 29:35 with two). Whole files go to one worker (--dist loadfile), so module fixtures still run once,
+# (2-core, two CPU hogs, before the engine was compiled: 24:22 with three workers, 29:35 with
+# two; compiled, 9:55-10:55 with three). Whole files go to one worker (--dist loadfile), so
+# module fixtures still run once,
 # longest first (tests/file_costs.py; --no-loadscope-reorder keeps that order) so that the
 # workers finish together. `make lint` runs beside the tests (mypy's cold run is a minute of
 # one CPU); its output is printed after the tests' and either failing fails `make test`.

@@ -8,8 +8,8 @@ browser journey). A file's cost is its seconds in `file_costs.json`, measured by
     pytest --junitxml=junit.xml ... && python -m tests.file_costs junit.xml > tests/file_costs.json
 
 A file not listed yet (a new one) counts as a middling file. Only the order changes.
-The table (2026-12-02, at 172ddb1) is a whole fresh-clone `make test` with two CPU hogs
-running beside it (wall seconds, so every file is slowed alike).
+The table (2026-12-06, at f8c32fc, the compiled engine) is a whole `make test` with two CPU
+hogs running beside it (wall seconds, so every file is slowed alike).
 """
 
 import json
