@@ -186,6 +186,7 @@ def with_commitment(
         compute=0.0,
         spot_overhead=_rerun_on(overflow_by_sku, bill.jobs),
         commitment=commitment,
+        # summed in job order, as before the per-SKU split: the same figure to the bit
         overflow=sum(p.cost * (1 - covered_share[i]) for i, p in enumerate(bill.jobs)),
         span_hours=bill.span_hours,
         useful_gpu_hours=bill.useful_gpu_hours,
