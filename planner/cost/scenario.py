@@ -331,8 +331,9 @@ class TcoScenario(_Config):
             raise CodedValueError(
                 "two cloud options have the same name: give them `name`s", "duplicate_cloud_names"
             )
+        by_name = {c.label(): c for c in self.cloud}
         for c in self.cloud:
-            _check_overflow(c, {o.label(): o for o in self.cloud})
+            _check_overflow(c, by_name)
         if self.growth is None and any(c.committed_gpus_by_year for c in self.cloud):
             raise CodedValueError(
                 "`committed_gpus_by_year` needs `growth:` (each year priced from its own "

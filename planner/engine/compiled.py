@@ -122,7 +122,7 @@ _state = {"status": "not looked for yet"}
 
 def use_compiled() -> None:
     """Load the compiled modules from now on if a current build exists (once per process)."""
-    if any(isinstance(f, _Finder) for f in sys.meta_path):
+    if in_use():
         return
     if os.environ.get(PURE_ENV) == "1":
         _state["status"] = f"plain Python ({PURE_ENV}=1)"

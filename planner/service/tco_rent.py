@@ -156,10 +156,6 @@ def bill_jobs(
     return PricedBill(bill, found, cpu, split.billed, split.withdrawn)
 
 
-def on_demand(spec: CloudSpec) -> CloudSpec:
-    return spec.model_copy(update={"pricing_model": "on_demand", "term_months": None})
-
-
 def _model(job: Job) -> str:
     """The GPU the job's run time was measured on ('' = the reference GPU)."""
     return job.gpu_types[0] if job.gpu_types else ""

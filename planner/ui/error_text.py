@@ -50,13 +50,13 @@ def error_text(err: BaseException, lang: Language | None = None) -> str:
     values: Mapping[str, object] = getattr(err, "values", {})
     if (lang or language()) != "zh" or code not in ZH:
         return str(err)
+    if code == "price_row_invalid":
+        return _price_row_invalid(values, str(err))
     filled = _listed(values)
     if "what" in filled:
         filled["what"] = _spaced(ZH.get(f"what.{filled['what']}", str(filled["what"])))
     if "field" in filled:  # a field's meaning in words ("GPUs per node")
         filled["field_words"] = ZH.get(f"field.{filled['field']}", str(filled["field"]))
-    if code == "price_row_invalid":
-        return _price_row_invalid(values, str(err))
     if code == "validation":
         listed = values.get("problems")
         found = listed if isinstance(listed, tuple) else ()
