@@ -69,6 +69,8 @@ HAND = {
     "staff": 0.5 * 120_000 / 12 * 10,
     "software": 0.0,
     "spares": 0.0,
+    "insurance": 0.0,
+    "property_tax": 0.0,
     "cloud_burst": 0.0,
     "tax_shield": 0.0,
 }

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from openpyxl import load_workbook
+from openpyxl.utils import get_column_letter
 
 from planner.cli import main
 from planner.core.errors import ScenarioError
@@ -26,6 +27,8 @@ from planner.cost.scenario import TcoScenario
 from planner.report.excel import write_xlsx
 from planner.report.model import build_report
 from planner.report.pdf import write_pdf
+from planner.report.workbook.owned import VALUE_COLUMN
+from planner.report.workbook.rented import LATER_COLUMN as CLOUD_LATER_COLUMN
 from planner.service.replay import load_jobs
 from planner.service.scenario_store import parse
 from planner.service.tco_run import run_tco, tco_of_jobs
@@ -288,8 +291,9 @@ def test_the_workbook_and_pdf_show_the_grown_months(book: duckdb.DuckDBPyConnect
     rows = list(sheets["Monthly cash flow"].iter_rows(values_only=True))
     column = rows[0].index("rent")
     assert [row[column] for row in rows[1:3]] == ["='rent'!K2", "='rent'!K3"]
-    assert sheets["rent"]["B13"].value == "=U5"  # month 12: year 1's compute
-    assert sheets["rent"]["B14"].value == "=W5"  # month 13: year 2's
+    year_1, year_2 = (get_column_letter(c) for c in (VALUE_COLUMN, CLOUD_LATER_COLUMN))
+    assert sheets["rent"]["B13"].value == f"={year_1}5"  # month 12: year 1's compute
+    assert sheets["rent"]["B14"].value == f"={year_2}5"  # month 13: year 2's
     assert rent.monthly_cash[12] == pytest.approx(2 * rent.monthly_cash[11])
     assert pdf.data.startswith(b"%PDF")
     assert pdf.pages >= 1

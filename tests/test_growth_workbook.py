@@ -17,6 +17,7 @@ from io import BytesIO
 
 import pytest
 from openpyxl import load_workbook
+from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 
 from planner.core.file_access import LOCAL_FILES
@@ -29,7 +30,8 @@ from planner.cost.results import OptionReport, TcoReport
 from planner.cost.scenario import TcoScenario
 from planner.report.excel import write_xlsx
 from planner.report.model import build_report
-from planner.report.workbook.owned import ROW, VALUE_COLUMN
+from planner.report.workbook.owned import COL as OWN_COL
+from planner.report.workbook.owned import LATER_COLUMN, ROW, VALUE_COLUMN
 from planner.report.workbook.rented import COL as CLOUD_COL
 from planner.report.workbook.rented import ROWS as CLOUD_ROW
 from planner.service.tco_run import run_tco, tco_of_jobs
@@ -128,8 +130,9 @@ def test_the_workbook_is_live_over_each_years_quantities(report: TcoReport) -> N
 
     assert {"Useful_1", "Y2_Useful_1", "Y3_Useful_1", "Y3_UsefulCloud_1"} <= names
     own = book["self-hosted"]
-    assert str(own.cell(2, 17).value).startswith("=")  # month 1's cash, a formula
-    assert own["E14"].value == "=B14*AC27*HoursPerMonth"  # month 13: year 2's energy
+    assert str(own.cell(2, OWN_COL["cash"]).value).startswith("=")  # month 1's cash, a formula
+    year_2 = get_column_letter(LATER_COLUMN + 1)  # year 2's kW and energy figures
+    assert own["E14"].value == f"=B14*{year_2}27*HoursPerMonth"  # month 13: year 2's energy
     replays = {row[1] for row in book["Replay"].iter_rows(min_row=2, values_only=True)}
     assert {"self-hosted, year 1", "self-hosted, year 2", "hybrid, year 3"} <= replays
     zh = load_workbook(BytesIO(_xlsx(report, "zh")))
@@ -137,7 +140,7 @@ def test_the_workbook_is_live_over_each_years_quantities(report: TcoReport) -> N
     cells = [str(c.value) for row in sheet.iter_rows() for c in row if c.value]
     assert any(c.startswith("第 2 年（需求增长后）") for c in cells)
     assert "自建，第 3 年：每月有效 GPU 小时" in cells
-    assert zh["自建"]["AB1"].value == "第 2 年分配率"
+    assert zh["自建"].cell(1, LATER_COLUMN).value == "第 2 年分配率"
 
 
 def test_every_total_and_npv_recalculates_to_the_models_cent(
@@ -174,7 +177,7 @@ def test_a_committed_spot_and_bursting_mix_recalculates_too(
 
 
 def _check_option(book: Workbook, o: OptionReport, *, owned: bool, months: int = MONTHS) -> None:
-    cash_column = 17 if owned else CLOUD_COL["cash"]
+    cash_column = OWN_COL["cash"] if owned else CLOUD_COL["cash"]
     cash = _column(book, o.name, cash_column, months)
     assert cash == pytest.approx(list(o.monthly_cash), abs=CENT)
     sheet = book[o.name]

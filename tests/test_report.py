@@ -14,6 +14,7 @@ from typing import Any
 import pandas as pd
 import pytest
 from openpyxl import load_workbook
+from openpyxl.utils import get_column_letter
 from streamlit.testing.v1 import AppTest
 
 from planner.cli import main
@@ -26,6 +27,7 @@ from planner.report.excel import write_xlsx
 from planner.report.pdf import write_pdf
 from planner.report.pdf_fonts import Fonts, find_fonts
 from planner.report.text import text
+from planner.report.workbook.owned import COL as OWN_COL
 
 SCENARIOS = Path(__file__).parent.parent / "data" / "scenarios"
 WORKED = SCENARIOS / "worked-example-h100.yaml"
@@ -122,7 +124,8 @@ def test_monthly_cash_sheet_refers_to_each_options_cash_formulas(worked: TcoRepo
     header = [c.value for c in sheet[1]]
     assert header[: 1 + len(options)] == ["Month", *(o.name for o in options)]
     assert sheet.max_row == 1 + 60
-    assert sheet.cell(2, 2).value == "='self-hosted'!Q2"  # the owned sheet's cash column
+    cash = get_column_letter(OWN_COL["cash"])
+    assert sheet.cell(2, 2).value == f"='self-hosted'!{cash}2"  # the owned sheet's cash column
     assert sheet.cell(61, 3).value == f"='{options[1].name}'!K61"  # a cloud sheet's (cash)
 
     plain = replace(worked, inputs=None)

@@ -29,12 +29,14 @@ from planner.cost import cloud, finance, tco
 from planner.cost.baremetal import HOURS_PER_MONTH, BareMetal
 from planner.cost.cloud import CloudJob, Sku
 from planner.cost.inputs import CloudBillInputs, TcoInputs
+from planner.cost.lines import CATEGORIES
 from planner.cost.results import Horizon, OptionReport, TcoReport
 from planner.cost.scenario import TcoScenario
 from planner.report import build_report
 from planner.report.excel import write_xlsx
 from planner.report.text import text
 from planner.report.workbook.cloud_inputs import PARTS
+from planner.report.workbook.owned import COL as OWN_COL
 from planner.report.workbook.owned import ROW, VALUE_COLUMN
 from planner.report.workbook.rented import COL as CLOUD_COL
 from planner.report.workbook.rented import ROWS as CLOUD_ROW
@@ -47,6 +49,7 @@ from tests.libreoffice import recalculate
 from tests.workbook_cases import (
     COMMITTED,
     HAND,
+    INSURED,
     LINK,
     MIXED,
     MIXED_TRACE,
@@ -88,6 +91,8 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, TcoReport]:
         found["hostile"] = run_tco(con, hostile, files=LOCAL_FILES, today=TODAY)
         taxed = TcoScenario.model_validate(TAXED)
         found["taxed"] = run_tco(con, taxed, files=LOCAL_FILES, today=TODAY)
+        insured = TcoScenario.model_validate(INSURED)
+        found["insured"] = run_tco(con, insured, files=LOCAL_FILES, today=TODAY)
         committed = TcoScenario.model_validate(COMMITTED)
         found["committed"] = run_tco(con, committed, files=LOCAL_FILES, today=TODAY)
         trace = tmp_path_factory.mktemp("trace") / "mixed.csv"
@@ -156,6 +161,7 @@ def recalculated(
     files["worked_tariff"] = _changed(files["worked"], {"Tariff": 0.135})
     files["sample_changed"] = _changed(files["sample"], {"Tariff": 0.12, "Servers_A100": 100})
     files["hand_tariff"] = _changed(files["hand"], {"Tariff": 0.2})
+    files["insured_changed"] = _changed(files["insured"], INSURED_CHANGES)
     files["worked_swing"] = _changed(files["worked"], {"SensitivitySwing": 0.1})
     files["mixed_committed"] = _changed(
         files["mixed"], {"Cloud_2_Committed": 4, "Burst_2_Committed": 4}
@@ -192,13 +198,13 @@ def _column(book: Workbook, sheet: str, column: int, months: int) -> list[float]
 
 
 def _check_owned(book: Workbook, o: OptionReport, months: int) -> None:
-    cash = _column(book, o.name, 17, months)
+    cash = _column(book, o.name, OWN_COL["cash"], months)
     assert cash == pytest.approx(list(o.monthly_cash), abs=CENT)
-    assert _column(book, o.name, 16, months) == pytest.approx(list(o.monthly_pnl), abs=CENT)
+    pnl = _column(book, o.name, OWN_COL["pnl"], months)
+    assert pnl == pytest.approx(list(o.monthly_pnl), abs=CENT)
     assert _figure(book, o.name, "total_pnl") == pytest.approx(o.total, abs=CENT)
-    for key, column in (("capex", 3), ("depreciation", 4), ("energy", 5), ("colocation", 6),
-                        ("support", 7), ("staff", 8), ("bridge", 11), ("cloud_burst", 12)):  # fmt: skip
-        total = sum(_column(book, o.name, column, months))
+    for key in (*CATEGORIES[:-1], "cloud_burst"):  # every monthly column, capex .. burst
+        total = sum(_column(book, o.name, OWN_COL[key], months))
         assert total == pytest.approx(o.totals.get(key, 0.0), abs=CENT), key
     assert _figure(book, o.name, "useful") == pytest.approx(o.useful_gpu_hours, rel=1e-12)
     for short, key in (("per_useful", "cost_per_useful_gpu_hour"),
@@ -243,7 +249,19 @@ def _check(book: Workbook, report: TcoReport, horizon: Horizon) -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["worked", "sample", "cloud", "hand", "taxed", "committed", "mixed", "mixed4", "spill"]
+    "name",
+    [
+        "worked",
+        "sample",
+        "cloud",
+        "hand",
+        "taxed",
+        "insured",
+        "committed",
+        "mixed",
+        "mixed4",
+        "spill",
+    ],
 )
 def test_every_total_recalculates_to_the_models_cent(
     name: str, reports: dict[str, TcoReport], recalculated: dict[str, Workbook]
@@ -269,10 +287,11 @@ def test_the_hand_computed_case(recalculated: dict[str, Workbook]) -> None:
     cumulative saving turns positive in month 3 (-70,909.5 + 3 x 29,090.5 = 16,362)."""
     book = recalculated["hand"]
     own = book["self-hosted"]
-    assert own["Q2"].value == pytest.approx(100_109.50, abs=CENT)
-    assert own["Q3"].value == pytest.approx(109.50, abs=CENT)
-    assert own["D2"].value == pytest.approx(100_000 / 12, abs=CENT)
-    assert own["O13"].value == pytest.approx(0.0, abs=CENT)  # fully depreciated: nothing sold
+    assert own.cell(2, OWN_COL["cash"]).value == pytest.approx(100_109.50, abs=CENT)
+    assert own.cell(3, OWN_COL["cash"]).value == pytest.approx(109.50, abs=CENT)
+    assert own.cell(2, OWN_COL["depreciation"]).value == pytest.approx(100_000 / 12, abs=CENT)
+    # fully depreciated: nothing sold
+    assert own.cell(13, OWN_COL["salvage"]).value == pytest.approx(0.0, abs=CENT)
     assert book["flat"].cell(2, CLOUD_COL["cash"]).value == pytest.approx(29_200, abs=CENT)
     comparison = book["Comparison"]
     assert comparison["B4"].value == pytest.approx(249_086.0, abs=CENT)
@@ -327,6 +346,32 @@ def test_changing_an_assumption_moves_npv_as_the_model_predicts(
     assert abs(predicted - horizon.comparisons[0].npv_of_buying) > 1000  # it does move
     assert got == pytest.approx(predicted, abs=CENT)
     assert got != pytest.approx(before, abs=1.0)
+
+
+INSURED_CHANGES = {"InsuranceShareYear": 0.02, "PropertyTaxShareYear": 0.05}
+
+
+def test_insurance_and_property_tax_are_live_named_assumptions(
+    reports: dict[str, TcoReport], recalculated: dict[str, Workbook]
+) -> None:
+    """Insurance and property tax changed on Assumptions: the recalculated NPV is the model's
+    with the same change, and each line's column adds up to the model's total."""
+    report = reports["insured"]
+    assert report.inputs is not None
+    horizon = report.horizons[0]
+    owned = horizon.options[0]
+    assert owned.totals["insurance"] > 0
+    assert owned.totals["property_tax"] > 0
+    bm = report.inputs.owned[0].bare_metal
+    moved = replace(
+        bm,
+        insurance_share_year=INSURED_CHANGES["InsuranceShareYear"],
+        property_tax_share_year=INSURED_CHANGES["PropertyTaxShareYear"],
+    )
+    predicted = _model_npv(report.inputs, horizon, moved)
+    assert abs(predicted - horizon.comparisons[0].npv_of_buying) > 1000  # it does move
+    got = recalculated["insured_changed"]["Comparison"]["B4"].value
+    assert got == pytest.approx(predicted, abs=CENT)
 
 
 def test_ledger_balances_after_recalculation(
@@ -390,7 +435,7 @@ def test_a_chinese_workbook_names_its_sheets_and_inputs_in_chinese(
     assert {"比较", "月度现金流", "折旧", "敏感性", "需求台账", "回放"} <= set(book.sheetnames)
     assumptions = {row[0] for row in book["假设"].iter_rows(min_row=4, values_only=True)}
     assert {"折现率（名义）", "PUE（能效比）", "电价", "每全职人员成本"} <= assumptions
-    assert book["自建"]["Q1"].value == "现金流"
+    assert book["自建"].cell(1, OWN_COL["cash"]).value == "现金流"
 
 
 def test_two_scenarios_in_one_workbook_each_recalculate(
@@ -557,7 +602,7 @@ def _tornado(book: Workbook) -> list[tuple[Any, ...]]:
 
 @pytest.mark.parametrize(
     ("name", "workbook"),
-    [(n, n) for n in ("worked", "sample", "taxed", "committed", "mixed")]
+    [(n, n) for n in ("worked", "sample", "taxed", "insured", "committed", "mixed")]
     + [("worked10", "worked_swing")],
 )
 def test_the_tornado_recalculates_to_the_models_bars(

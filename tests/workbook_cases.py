@@ -34,6 +34,16 @@ TAXED = {
 }  # fmt: skip
 """Tax, declining-balance book and sum-of-years tax depreciation, a residual, a lead time
 bridged by the cloud, staff, support and a time-of-use tariff: the sheet's rarer formulas."""
+INSURED = {
+    **TAXED,
+    "name": "insured",
+    "overrides": {
+        **TAXED["overrides"],  # type: ignore[dict-item]
+        "insurance_share_year": 0.012, "property_tax_share_year": 0.03,
+    },
+}  # fmt: skip
+"""TAXED with insurance (a share of CapEx a year) and property tax (a share of the book value
+at each month's start, here under declining-balance depreciation)."""
 COMMITTED = {
     **HAND,
     "name": "committed",

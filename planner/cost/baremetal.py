@@ -8,7 +8,11 @@ The structure is the reference's (`../shared/reference/pricing-and-tco.md` 3.2):
     Colo_m    = contracted kW (servers x max kW) x rate per kW-month, or a rack fee
     Support_m = support share x server price x servers / 12
     Staff_m   = FTE per server x servers x loaded cost per FTE-year / 12
-    Software_m, Spares_m likewise; Bridge_m = cloud cost of the demand during the lead time
+    Software_m, Spares_m, Insurance_m likewise; PropertyTax_m = rate x book value / 12
+    Bridge_m  = cloud cost of the demand during the lead time
+
+The running lines (colocation .. property tax) are `planner.cost.lines.LINES`: each is a
+rate of these assumptions times a basis (`basis`), so a new line is one entry there.
 
 CapEx is paid at order (month 0); depreciation and every running cost start at delivery
 (month `lead_time_months`), so the book value sold at the horizon's end is CapEx less the
@@ -25,6 +29,7 @@ from dataclasses import dataclass, field, replace
 
 from planner.core.errors import ScenarioError
 from planner.cost import depreciation
+from planner.cost.lines import ASSUMPTIONS, CATEGORIES, LINE_KEYS, LINES, Basis, CostLine
 
 HOURS_PER_YEAR = 8760.0
 HOURS_PER_MONTH = HOURS_PER_YEAR / 12
@@ -82,6 +87,10 @@ class BareMetal:
     fte_cost_year: float = 180_000.0
     software_per_gpu_year: float = 0.0
     spares_share_year: float = 0.0
+    insurance_share_year: float = 0.0
+    """Insurance of the equipment, a share of CapEx a year."""
+    property_tax_share_year: float = 0.0
+    """Property (personal property) tax on equipment, a share of its book value a year."""
     lead_time_months: int = 0
     availability: float = 1.0
     """Share of hours the GPUs can be scheduled (maintenance, failures)."""
@@ -91,18 +100,7 @@ class BareMetal:
         _check(self)
 
 
-CATEGORIES = (
-    "capex",
-    "depreciation",
-    "energy",
-    "colocation",
-    "support",
-    "staff",
-    "software",
-    "spares",
-    "bridge",
-    "tax_shield",
-)
+__all__ = ["CATEGORIES", "BareMetal", "MonthCosts", "ServerPool"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,25 +110,18 @@ class MonthCosts:
     capex: float
     depreciation: float
     energy: float
-    colocation: float
-    support: float
-    staff: float
-    software: float
-    spares: float
+    lines: tuple[float, ...]
+    """The running lines (`planner.cost.lines.LINES`), in that order."""
     bridge: float
     tax_shield: float = 0.0
     """Cash only, negative: tax saved on tax depreciation and running costs."""
 
     @property
     def running(self) -> float:
-        return (
-            self.energy
-            + self.colocation
-            + self.support
-            + self.staff
-            + self.software
-            + (self.spares + self.bridge)
-        )
+        total = self.energy
+        for amount in self.lines:
+            total += amount
+        return total + self.bridge
 
     @property
     def pnl(self) -> float:
@@ -139,6 +130,13 @@ class MonthCosts:
     @property
     def cash(self) -> float:
         return self.capex + self.running + self.tax_shield
+
+    def category(self, key: str) -> float:
+        """The month's amount of category `key` (`planner.cost.lines.CATEGORIES`)."""
+        if key in LINE_KEYS:
+            return self.lines[LINE_KEYS.index(key)]
+        value: float = getattr(self, key)
+        return value
 
 
 def capex(bm: BareMetal) -> float:
@@ -178,17 +176,19 @@ def monthly(
     book, tax = _depreciation(bm, total_capex, months - lead)
     energy = energy_per_hour(bm, utilization_by_hour) * HOURS_PER_MONTH
     fixed = _fixed_running(bm)
-    idle = dict.fromkeys(fixed, 0.0)
+    idle = (0.0,) * len(LINES)
     result = []
+    book_value = total_capex
     for m in range(months):
         in_service = m >= lead
         month = MonthCosts(
             capex=total_capex if m == 0 else 0.0,
             depreciation=book[m - lead] if in_service else 0.0,
             energy=energy if in_service else 0.0,
+            lines=_on_book_value(bm, fixed, book_value) if in_service else idle,
             bridge=0.0 if in_service else bridge_per_month,
-            **(fixed if in_service else idle),
         )
+        book_value -= month.depreciation
         shield = -bm.tax_rate * ((tax[m - lead] if in_service else 0.0) + month.running)
         result.append(replace(month, tax_shield=shield))
     return result
@@ -217,9 +217,11 @@ def _depreciation(bm: BareMetal, total: float, months: int) -> tuple[list[float]
 
 def fixed_per_installed_gpu_hour(bm: BareMetal) -> float:
     """F of the break-even formula: every cost that does not move with use, idle power
-    included, per installed GPU-hour (depreciation, colo, support, staff, software, spares)."""
+    included, per installed GPU-hour (depreciation, the running lines, idle energy; a line on
+    book value at the mean book value over the life, (CapEx + residual) / 2)."""
     per_year = capex(bm) * (1 - bm.residual_share) / bm.life_years
-    per_year += sum(_fixed_running(bm).values()) * 12
+    mean_book_value = capex(bm) * (1 + bm.residual_share) / 2
+    per_year += sum(_on_book_value(bm, _fixed_running(bm), mean_book_value)) * 12
     per_year += energy_per_hour(bm, (0.0,)) * HOURS_PER_YEAR
     return per_year / (installed_gpus(bm) * HOURS_PER_YEAR)
 
@@ -230,21 +232,50 @@ def variable_per_busy_gpu_hour(bm: BareMetal) -> float:
     return busy / installed_gpus(bm)
 
 
-def _fixed_running(bm: BareMetal) -> dict[str, float]:
-    server_price = sum(p.servers * p.price for p in bm.pools)
-    if bm.rack_fee_month is not None:
-        servers = sum(p.servers for p in bm.pools)
-        racks = -(-servers // bm.servers_per_rack)
-        colo = racks * bm.rack_fee_month
-    else:
-        colo = sum(p.servers * p.max_kw for p in bm.pools) * bm.colo_per_kw_month
-    return {
-        "colocation": colo,
-        "support": bm.support_share_year * server_price / 12,
-        "staff": staff_fte(bm) * bm.fte_cost_year / 12,
-        "software": bm.software_per_gpu_year * installed_gpus(bm) / 12,
-        "spares": bm.spares_share_year * capex(bm) / 12,
-    }
+def basis(bm: BareMetal, of: Basis) -> float:
+    """What a line's rate multiplies (`planner.cost.lines.Basis`); "book_value" is CapEx
+    here (`_on_book_value` charges the month's own)."""
+    if of == "server_price":
+        return sum(p.servers * p.price for p in bm.pools)
+    if of in ("capex", "book_value"):
+        return capex(bm)
+    if of == "gpus":
+        return installed_gpus(bm)
+    if of == "staff":
+        return staff_fte(bm)
+    if of == "contracted_kw":
+        return sum(p.servers * p.max_kw for p in bm.pools)
+    return -(-servers(bm) // bm.servers_per_rack)  # racks
+
+
+def line_amount(bm: BareMetal, line: CostLine) -> float:
+    """A running line's cost a month in service (a line on book value: on CapEx)."""
+    rate, of = line.rate, line.basis
+    if line.instead is not None and getattr(bm, line.instead[0]) is not None:
+        rate, of = line.instead
+    amount: float = getattr(bm, rate) * basis(bm, of)
+    return amount / 12 if line.yearly else amount
+
+
+def _fixed_running(bm: BareMetal) -> tuple[float, ...]:
+    """Each running line's cost a month in service, `LINES`' order (on CapEx for a line on
+    book value)."""
+    return tuple(line_amount(bm, line) for line in LINES)
+
+
+def _on_book_value(bm: BareMetal, fixed: tuple[float, ...], book_value: float) -> tuple[float, ...]:
+    """The month's running lines: those on book value charged on `book_value`."""
+    if all(line.basis != "book_value" for line in LINES):
+        return fixed
+    return tuple(
+        amount if line.basis != "book_value" else _per_month(bm, line, book_value)
+        for line, amount in zip(LINES, fixed, strict=True)
+    )
+
+
+def _per_month(bm: BareMetal, line: CostLine, base: float) -> float:
+    amount: float = getattr(bm, line.rate) * base
+    return amount / 12 if line.yearly else amount
 
 
 def servers(bm: BareMetal) -> int:
@@ -313,18 +344,6 @@ def _check_rates(bm: BareMetal) -> None:
         raise ScenarioError("electricity prices must not be negative")
     if not 0 < bm.availability <= 1:
         raise ScenarioError(f"availability must be in (0, 1] (got {bm.availability})")
-    for name in (
-        "network_share",
-        "storage_share",
-        "installation",
-        "colo_per_kw_month",
-        "support_share_year",
-        "fte",
-        "fte_per_server",
-        "fte_cost_year",
-        "software_per_gpu_year",
-        "spares_share_year",
-        "lead_time_months",
-    ):
+    for name in (a.field for a in ASSUMPTIONS if a.check == "non_negative"):
         if (getattr(bm, name) or 0) < 0:
             raise ScenarioError(f"{name} must not be negative (got {getattr(bm, name)})")

@@ -17,7 +17,6 @@ from dataclasses import dataclass, replace
 from planner.core.errors import ScenarioError
 from planner.cost import finance
 from planner.cost.baremetal import (
-    CATEGORIES,
     HOURS_PER_MONTH,
     BareMetal,
     MonthCosts,
@@ -27,6 +26,7 @@ from planner.cost.baremetal import (
     monthly,
     variable_per_busy_gpu_hour,
 )
+from planner.cost.lines import CATEGORIES, LINE_KEYS
 
 OWNED_CATEGORIES = (*CATEGORIES[1:], "cloud_burst")
 """Owned options' categories in the P&L view (CapEx is cash only)."""
@@ -239,7 +239,7 @@ def _salvage(bm: BareMetal, costs: list[MonthCosts], months: int) -> float:
 
 
 def _owned_totals(costs: list[MonthCosts], burst: list[float], tax_rate: float) -> dict[str, float]:
-    totals = {k: sum(getattr(c, k) for c in costs) for k in OWNED_CATEGORIES[:-1]}
+    totals = {k: sum(c.category(k) for c in costs) for k in OWNED_CATEGORIES[:-1]}
     totals["capex"] = sum(c.capex for c in costs)
     totals["cloud_burst"] = sum(burst)
     totals["tax_shield"] -= tax_rate * sum(burst)
@@ -248,8 +248,8 @@ def _owned_totals(costs: list[MonthCosts], burst: list[float], tax_rate: float) 
 
 def _pnl_by_category(costs: list[MonthCosts], burst: list[float]) -> dict[str, list[float]]:
     """Owning's P&L categories month by month: what `MonthCosts.pnl` adds, and the bursts."""
-    pnl = ("depreciation", "energy", "colocation", "support", "staff", "software", "spares")
-    by_month = {k: [getattr(c, k) for c in costs] for k in (*pnl, "bridge")}
+    pnl = ("depreciation", "energy", *LINE_KEYS, "bridge")
+    by_month = {k: [c.category(k) for c in costs] for k in pnl}
     return by_month | {"cloud_burst": list(burst)}
 
 

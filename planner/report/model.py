@@ -14,21 +14,14 @@ from datetime import date
 from planner.core.i18n import Language
 from planner.core.notes import worded
 from planner.cost.ledger import SERVED, UNSERVED, Balance
+from planner.cost.lines import CATEGORIES as OWNED_CATEGORIES
 from planner.cost.results import Horizon, TcoReport
 from planner.report.cells import Cell, Kind
 from planner.report.headline import Headline, Named, headline, option_name
 from planner.report.text import text
 
 CATEGORIES = (
-    "capex",
-    "depreciation",
-    "energy",
-    "colocation",
-    "support",
-    "staff",
-    "software",
-    "spares",
-    "bridge",
+    *OWNED_CATEGORIES[:-1],  # capex .. bridge
     "cloud_burst",
     "tax_shield",
     "cloud_compute",
@@ -175,6 +168,11 @@ def categories(reports: Sequence[Named]) -> list[str]:
     found = {k for _, r in reports for h in r.horizons for o in h.options for k in o.totals}
     extra = sorted(found - set(CATEGORIES))
     return [c for c in CATEGORIES if c in found] + extra
+
+
+def category_label(key: str, lang: Language) -> str:
+    """A cost category's label (`report.cat.<key>`), or the key for one the texts lack."""
+    return _label("cat", key, lang)
 
 
 def _label(kind: str, key: str, lang: Language) -> str:

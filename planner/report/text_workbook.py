@@ -2,17 +2,25 @@
 sheet names, the Assumptions sheet's rows and units, the option sheets' columns and key
 figures, the comparison, the charts and the Replay sheet."""
 
+_LINES = {
+    "colocation": ("Colocation", "机房托管"),
+    "support": ("Support", "维保"),
+    "staff": ("Staff", "人员"),
+    "software": ("Software", "软件"),
+    "spares": ("Spares", "备件"),
+    "insurance": ("Insurance", "保险"),
+    "property_tax": ("Property tax", "财产税"),
+}
+"""Each running line of owning (`planner.cost.lines.LINES`): its category, the owned sheet's
+column, and "... per month" for its key figure."""
+_PER_MONTH = ("{} per month", "每月{}")
+
 _OWN_COLUMNS = {
     "month": ("Month", "月份"),
     "in_service": ("In service (1 = yes)", "在用（1 = 是）"),
     "capex": ("CapEx (cash)", "资本支出（现金）"),
     "depreciation": ("Depreciation (book)", "折旧（账面）"),
     "energy": ("Energy", "电费"),
-    "colocation": ("Colocation", "机房托管"),
-    "support": ("Support", "维保"),
-    "staff": ("Staff", "人员"),
-    "software": ("Software", "软件"),
-    "spares": ("Spares", "备件"),
     "bridge": ("Bridge (cloud before delivery)", "过渡期云费用（到货前）"),
     "cloud_burst": ("Cloud burst", "云端突发"),
     "tax_depreciation": ("Tax depreciation", "税务折旧"),
@@ -31,11 +39,6 @@ _OWN_FIGURES = {
         "到货前月数（期限内的交付期）",
     ),
     "energy_per_hour": ("Energy per hour (mean over the day)", "每小时电费（全天平均）"),
-    "colocation": ("Colocation per month", "每月机房托管"),
-    "support": ("Support per month", "每月维保"),
-    "staff": ("Staff per month", "每月人员"),
-    "software": ("Software per month", "每月软件"),
-    "spares": ("Spares per month", "每月备件"),
     "bridge": ("Bridge per month (first cloud option)", "每月过渡期云费用（第一个云方案）"),
     "burst": ("Cloud burst per month", "每月云端突发"),
     "total_pnl": ("Total (P&L)", "总成本（损益）"),
@@ -130,6 +133,14 @@ _BARE_METAL = {
     "fte_cost_year": ("Staff cost per FTE", "每全职人员成本"),
     "software_per_gpu_year": ("Software per GPU", "每 GPU 软件费"),
     "spares_share_year": ("Spares, share of CapEx a year", "备件（每年占资本支出比例）"),
+    "insurance_share_year": (
+        "Insurance of the equipment, share of CapEx a year",
+        "设备保险（每年占资本支出比例）",
+    ),
+    "property_tax_share_year": (
+        "Property tax on equipment, share of book value a year",
+        "设备财产税（每年占账面价值比例）",
+    ),
     "lead_time_months": ("Lead time (order to delivery)", "交付期（下单到交付）"),
     "availability": ("Availability (share of hours schedulable)", "可用率（可调度小时比例）"),
     "depreciation_method": ("Book depreciation method", "账面折旧方法"),
@@ -156,6 +167,7 @@ _UNITS = {
     "per_fte_year": ("{currency} per FTE-year", "{currency}/人·年"),
     "per_gpu_year": ("{currency} per GPU-year", "{currency}/GPU·年"),
     "share_of_capex_year": ("share of CapEx a year", "每年占资本支出比例"),
+    "share_of_book_value_year": ("share of book value a year", "每年占账面价值比例"),
     "share_of_hours": ("share of hours", "小时比例"),
     "per_kwh": ("{currency} per kWh", "{currency}/千瓦时"),
     "per_instance_hour": ("{currency} per instance-hour", "{currency}/实例小时"),
@@ -453,6 +465,9 @@ def _catalog(index: int) -> dict[str, str]:
     for prefix, group in groups:
         out |= {prefix + key: pair[index] for key, pair in group.items()}
     out |= {f"report.wb.method.{k}": pair[index] for k, pair in _METHODS.items()}
+    for key, pair in _LINES.items():
+        out |= {f"report.cat.{key}": pair[index], f"report.wb.own.{key}": pair[index]}
+        out[f"report.wb.fig.{key}"] = _PER_MONTH[index].format(pair[index])
     return out | _units(index)
 
 

@@ -6,14 +6,16 @@ prices are flagged in the notes: each price older than the staleness limit with 
 and the limit, and each one without a source date as an unsourced estimate.
 """
 
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from datetime import date
+from typing import Any
 
 from planner.core.errors import ScenarioError
 from planner.core.notes import note
 from planner.cost.baremetal import BareMetal, ServerPool
 from planner.cost.cloud import CpuRate, Sku
 from planner.cost.ledger import PricedBill
+from planner.cost.lines import ASSUMPTIONS
 from planner.cost.results import PriceUsed
 from planner.cost.scenario import CloudSpec, OwnedPoolSpec, TcoScenario
 from planner.cost.scope import CPU_POOL
@@ -31,18 +33,6 @@ from pricing import (
     fx_table,
     offers_for,
     server_for,
-)
-
-# price-book assumption -> BareMetal field, taken as is (shares, years, ratios)
-_PLAIN = (
-    "pue",
-    "network_share",
-    "storage_share",
-    "life_years",
-    "residual_share",
-    "support_share_year",
-    "lead_time_months",
-    "availability",
 )
 
 
@@ -138,27 +128,30 @@ def bare_metal(con: Connection, scenario: TcoScenario, inputs: Inputs) -> BareMe
         price = inputs.to_reporting(cpu.price, cpu.currency or inputs.currency, "server CPU")
         kw = cpu.power_kw
         pools += (ServerPool(CPU_POOL, cpu.count, 0, price, kw, kw, kw),)
-    values = inputs.assumptions
-    local = "cn" if inputs.currency == "CNY" else "us"
-    base: dict[str, object] = {name: values[name] for name in _PLAIN if name in values}
-    base["lead_time_months"] = int(values.get("lead_time_months", 0))
-    if "fte_per_server" in values:
-        base["fte_per_server"] = values["fte_per_server"]
-    for key, target in (
-        (f"fte_cost_year.{local}", "fte_cost_year"),
-        (f"kwh_price.{local}", "kwh_price"),
-        ("colo_per_kw_month", "colo_per_kw_month"),
-    ):
-        if key in values:
-            base[target] = (values[key],) if target == "kwh_price" else values[key]
-            if target not in scenario.overrides:
-                inputs.assumption_used(key)
-    base.update(_overrides(scenario))
+    base = _from_book(scenario, inputs) | _overrides(scenario)
     if "fte" in scenario.overrides and "fte_per_server" not in scenario.overrides:
         # an explicit total is for all the scenario's servers: a cluster keeping fewer of
         # them (the hybrid) pays its share, servers kept / servers in all
-        base["fte_per_server"] = float(base["fte"]) / sum(p.servers for p in pools)  # type: ignore[arg-type]
-    return BareMetal(pools=pools, **base)  # type: ignore[arg-type]
+        base["fte_per_server"] = float(base["fte"]) / sum(p.servers for p in pools)
+    return replace(BareMetal(pools=pools), **base)
+
+
+def _from_book(scenario: TcoScenario, inputs: Inputs) -> dict[str, Any]:
+    """The `BareMetal` fields the assumption set gives (`planner.cost.lines.ASSUMPTIONS`'
+    price-book keys); a dated price the scenario does not override is noted if stale."""
+    local = "cn" if inputs.currency == "CNY" else "us"
+    base: dict[str, Any] = {}
+    for entry in ASSUMPTIONS:
+        key = entry.book.format(local=local)
+        if not key or key not in inputs.assumptions:
+            continue
+        value = inputs.assumptions[key]
+        base[entry.field] = (
+            (value,) if entry.kind == "tariff" else int(value) if entry.kind == "int" else value
+        )
+        if entry.dated and entry.field not in scenario.overrides:
+            inputs.assumption_used(key)
+    return base
 
 
 def skus(con: Connection, spec: CloudSpec, inputs: Inputs, gpus: float = 0.0) -> list[Sku]:
@@ -298,23 +291,23 @@ def _pool(con: Connection, spec: OwnedPoolSpec, inputs: Inputs) -> ServerPool:
     return ServerPool(spec.gpu.upper(), spec.servers, spec.gpus_per_server, price, **power)
 
 
-def _overrides(scenario: TcoScenario) -> dict[str, object]:
-    known = {f.name for f in fields(BareMetal)} - {"pools", "notes"}
-    words = {"depreciation_method", "tax_method"}
-    result: dict[str, object] = {}
+def _overrides(scenario: TcoScenario) -> dict[str, Any]:
+    kinds = {a.field: a.kind for a in ASSUMPTIONS}
+    result: dict[str, Any] = {}
     for name, value in scenario.overrides.items():
-        if name not in known:
+        if name not in kinds:
             raise ScenarioError(
-                f"overrides: unknown assumption '{name}'; known: {', '.join(sorted(known))}"
+                f"overrides: unknown assumption '{name}'; known: {', '.join(sorted(kinds))}"
             )
-        if (name in words) != isinstance(value, str):
-            expected = "a method name" if name in words else "a number"
+        words = kinds[name] == "method"
+        if words != isinstance(value, str):
+            expected = "a method name" if words else "a number"
             raise ScenarioError(f"overrides.{name}: expected {expected}, got {value!r}")
-        if name == "kwh_price":
+        if kinds[name] == "tariff":
             result[name] = value if isinstance(value, tuple) else (value,)
         elif isinstance(value, tuple):
             raise ScenarioError(f"overrides.{name}: give one number")
-        elif name in {"lead_time_months", "servers_per_rack"}:
+        elif kinds[name] == "int":
             result[name] = int(value)
         else:
             result[name] = value

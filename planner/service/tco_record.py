@@ -19,6 +19,7 @@ from planner.cost.inputs import (
     ReplayFacts,
     TcoInputs,
 )
+from planner.cost.lines import ASSUMPTIONS
 from planner.cost.scenario import TcoScenario
 from planner.engine.calibration import error_bar_text
 from planner.engine.summary import ReplaySummary
@@ -29,23 +30,6 @@ from pricing import assumption_set
 
 HYBRID_BURST = "hybrid burst"
 """`Inputs.bills` key of the hybrid's burst bill."""
-
-_BOOK_KEYS = {
-    "pue": "pue",
-    "network_share": "network_share",
-    "storage_share": "storage_share",
-    "life_years": "life_years",
-    "residual_share": "residual_share",
-    "support_share_year": "support_share_year",
-    "lead_time_months": "lead_time_months",
-    "availability": "availability",
-    "fte_per_server": "fte_per_server",
-    "colo_per_kw_month": "colo_per_kw_month",
-    "fte_cost_year": "fte_cost_year.{local}",
-    "kwh_price": "kwh_price.{local}",
-}
-"""BareMetal field -> the price book assumption it is taken from (`tco_inputs.bare_metal`)."""
-
 
 def record(
     con: Connection,
@@ -124,10 +108,11 @@ def _sources(
     book = assumption_set(con, inputs.set_name)
     local = "cn" if inputs.currency == "CNY" else "us"
     out: dict[str, AssumptionSource] = {}
+    book_keys = {a.field: a.book for a in ASSUMPTIONS}
     for f in fields(BareMetal):
         if f.name in {"pools", "notes"}:
             continue
-        key = _BOOK_KEYS.get(f.name, "").format(local=local)
+        key = book_keys.get(f.name, "").format(local=local)
         if f.name in scenario.overrides:
             out[f.name] = AssumptionSource(note("source_override"), confidence="H")
         elif key in book:

@@ -54,6 +54,15 @@ def _table(frame: pd.DataFrame, currency: str, key: str) -> None:
     st.dataframe(shown, hide_index=True, column_config=config, key=key, placeholder=MISSING)
 
 
+def _categories(report: TcoReport, horizon: int, key: str) -> None:
+    """Each option's total by cost category (`planner.cost.lines` for owning's)."""
+    frame = view.category_frame(report, horizon, language())
+    with st.expander(t("compare.categories", currency=report.currency)):
+        config = {c: st.column_config.NumberColumn(format="%,.0f") for c in frame.columns[1:]}
+        shown = frame.rename(columns={"category": t("compare.col_category")})
+        st.dataframe(shown, hide_index=True, column_config=config, key=key, placeholder=MISSING)
+
+
 def _notes(report: TcoReport) -> None:
     warnings, remarks = view.notes(report)
     for warning in warnings:
@@ -107,6 +116,7 @@ def file_panel() -> None:
     _notes(report)
     frame = view.options_frame(report, horizon)
     _table(frame, cur, "compare_options")
+    _categories(report, horizon, "compare_categories")
     ledger_view.show_ledger(report, horizon, "compare_ledger")
     cash = view.cash_frame(report, horizon)
     plot(st, cost_charts.cumulative_cash(cash, cur), key="compare_cash")

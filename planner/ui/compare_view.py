@@ -20,6 +20,7 @@ from planner.core.file_access import BUNDLED_FILES
 from planner.cost.results import OptionReport, TcoReport
 from planner.cost.scenario import TcoScenario
 from planner.report import headline
+from planner.report.model import categories, category_label
 from planner.service.tco_files import tco_scenario_from_text
 from planner.service.tco_run import run_tco
 from planner.store import database_path
@@ -140,6 +141,21 @@ def options_frame(report: TcoReport, horizon: int) -> pd.DataFrame:
         for o in report.horizons[horizon].options
     ]
     return pd.DataFrame(rows, columns=list(COLUMNS))
+
+
+def category_frame(report: TcoReport, horizon: int, lang: Language) -> pd.DataFrame:
+    """Each option's total by cost category over the horizon (`planner.report.model`'s
+    categories and labels, as the PDF and CSV show them): one row a category."""
+    options = report.horizons[horizon].options
+    shown = categories([(report.scenario, report)])
+    rows = [
+        {
+            "category": category_label(c, lang),
+            **{option_label(o.name, lang): o.totals.get(c) for o in options},
+        }
+        for c in shown
+    ]
+    return pd.DataFrame(rows, columns=["category", *(option_label(o.name, lang) for o in options)])
 
 
 def column_labels(currency: str) -> dict[str, str]:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 
 from planner.cost.baremetal import HOURS_PER_MONTH, BareMetal
 from planner.cost.inputs import TcoInputs
+from planner.cost.lines import ASSUMPTIONS
 from planner.cost.results import PriceUsed
 from planner.report.cells import Kind
 from planner.report.text import text
@@ -35,27 +36,13 @@ from planner.report.workbook.cloud_inputs import (
 )
 from planner.report.workbook.rows import Writer
 
-# BareMetal field -> (defined name, kind, unit key)
-_SCALARS: tuple[tuple[str, str, Kind, str], ...] = (
-    ("network_share", "NetworkShare", "percent", "share_of_servers"),
-    ("storage_share", "StorageShare", "percent", "share_of_servers"),
-    ("installation", "Installation", "money", "money"),
-    ("life_years", "LifeYears", "decimal", "years"),
-    ("residual_share", "ResidualShare", "percent", "share_of_capex"),
-    ("tax_life_years", "TaxLifeYears", "decimal", "years"),
-    ("pue", "PUE", "decimal", "ratio"),
-    ("colo_per_kw_month", "ColoPerKwMonth", "money", "per_kw_month"),
-    ("rack_fee_month", "RackFeeMonth", "money", "per_rack_month"),
-    ("servers_per_rack", "ServersPerRack", "int", "servers"),
-    ("support_share_year", "SupportShareYear", "percent", "share_per_year"),
-    ("fte", "StaffFte", "decimal", "fte"),
-    ("fte_per_server", "StaffFtePerServer", "decimal", "fte_per_server"),
-    ("fte_cost_year", "FteCostYear", "money", "per_fte_year"),
-    ("software_per_gpu_year", "SoftwarePerGpuYear", "money", "per_gpu_year"),
-    ("spares_share_year", "SparesShareYear", "percent", "share_of_capex_year"),
-    ("lead_time_months", "LeadTimeMonths", "int", "months"),
-    ("availability", "Availability", "percent", "share_of_hours"),
+_SCALARS: tuple[tuple[str, str, Kind, str], ...] = tuple(
+    (a.field, a.name, a.kind, a.unit)
+    for a in ASSUMPTIONS
+    if a.name and a.kind in ("percent", "money", "decimal", "int")
 )
+"""BareMetal field, defined name, kind, unit key (`planner.cost.lines.ASSUMPTIONS` that have
+a defined name)."""
 POOL_COLUMNS = ("servers", "gpus", "price", "idle", "load", "max", "hybrid")
 _POOL_KINDS: tuple[Kind, ...] = ("int", "int", "money", "decimal", "decimal", "decimal", "int")
 

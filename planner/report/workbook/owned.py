@@ -8,7 +8,9 @@ rebuilding `planner.cost.tco.owned_option` and `planner.cost.baremetal.monthly`:
     depreciation book schedule of the Depreciation sheet (from delivery)
     energy       = mean kW by hour of day (idle + (load - idle) x allocation) x PUE x tariff
                    x hours a month
-    colocation, support, staff, software, spares: fixed a month while in service
+    running lines (`planner.cost.lines.LINES`: colocation, support, staff, software, spares,
+                 insurance, ...): rate x basis a month while in service; a line on book
+                 value is charged on the Depreciation sheet's book value at the month's start
     tax shield   = -tax rate x (tax depreciation + running costs); the last month gets the book
                  value left back (sold at book).
 
@@ -22,8 +24,9 @@ from typing import TYPE_CHECKING
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
-from planner.cost.baremetal import CATEGORIES
+from planner.cost.lines import CATEGORIES, LINE_KEYS, LINES
 from planner.report.text import text
+from planner.report.workbook import lines
 from planner.report.workbook.assumptions import Names, OwnedNames
 from planner.report.workbook.book import (
     BOLD,
@@ -44,7 +47,7 @@ if TYPE_CHECKING:
 COLUMNS = (
     "month",
     "in_service",
-    *CATEGORIES[:-1],  # capex .. bridge, as `MonthCosts` has them
+    *CATEGORIES[:-1],  # capex .. bridge, as `planner.cost.baremetal.monthly` has them
     "cloud_burst",
     "tax_depreciation",
     "tax_shield",
@@ -61,11 +64,7 @@ FIGURES = (
     "capex",
     "lead",
     "energy_per_hour",
-    "colocation",
-    "support",
-    "staff",
-    "software",
-    "spares",
+    *LINE_KEYS,
     "bridge",
     "burst",
     "total_pnl",
@@ -85,11 +84,11 @@ FIGURES = (
     "tax_life",
     "tax_residual",
 )
-LABEL_COLUMN, VALUE_COLUMN = 20, 21
+LABEL_COLUMN = len(COLUMNS) + 2
+VALUE_COLUMN = LABEL_COLUMN + 1
 ROW = {key: k for k, key in enumerate(FIGURES, start=2)}
-ENERGY_COLUMN = 23
-"""Hour, allocation, tariff, kW: the energy table's first column (W)."""
-_MONEY = {"capex", "colocation", "support", "staff", "software", "spares", "bridge", "burst"}
+ENERGY_COLUMN = VALUE_COLUMN + 2
+"""Hour, allocation, tariff, kW: the energy table's first column."""
 _KINDS: "dict[str, Kind]" = {
     "servers": "number",
     "gpus": "number",
@@ -121,9 +120,9 @@ class Bridge:
     useful: str = "0"
 
 
-LATER_COLUMN = 28
+LATER_COLUMN = ENERGY_COLUMN + 5
 """Growing demand: year k's (k >= 2) allocation and kW by hour of day in columns
-28 + 2 (k - 2) and the next (AB, AC, ...), its figures that move with the demand below them."""
+LATER_COLUMN + 2 (k - 2) and the next, its figures that move with the demand below them."""
 LATER_ROWS = {"energy_per_hour": 27, "bridge": 28, "burst": 29}
 Later = Sequence[tuple[OwnedNames, Bridge]]
 """Years 2, 3, ... of growing demand: the option's names and the bridge in each."""
@@ -160,6 +159,13 @@ def owned_sheet(
         _later_year(book, sheet, names, grown, (year, its_bridge))
     dep_sheet, dep_col = depreciation
     last, years = months + 1, 1 + len(later)
+
+    def book_value(row: int) -> str:
+        """The book value at the start of row `row`'s month: CapEx less the depreciation of
+        the months before it (the Depreciation sheet's accumulated charge)."""
+        before = ref(dep_sheet, row - 1, dep_col + 2) if row > 2 else "0"
+        return f"({figure(sheet, 'capex', sheet)}-{before})"
+
     for r in range(2, last + 1):
         put_formula(sheet.cell(r, 1), f"{r - 1}", "int", cur)
 
@@ -175,8 +181,8 @@ def owned_sheet(
             "depreciation": ref(dep_sheet, r, dep_col + 1),
             "energy": f"{c('in_service')}*{f('energy_per_hour')}*{names.hours}",
             **{
-                k: f"{c('in_service')}*{f(k)}"
-                for k in ("colocation", "support", "staff", "software", "spares")
+                line.key: lines.month_cell(line, c("in_service"), f(line.key), names, book_value(r))
+                for line in LINES
             },
             "bridge": f"(1-{c('in_service')})*{f('bridge')}",
             "cloud_burst": f"{c('in_service')}*{f('burst')}",
@@ -204,8 +210,8 @@ def owned_sheet(
 
 
 def _running(c: Callable[[str], str]) -> str:
-    """Energy, colocation, support, staff, software, spares and bridge in one month."""
-    keys = ("energy", "colocation", "support", "staff", "software", "spares", "bridge")
+    """Energy, the running lines and the bridge in one month."""
+    keys = ("energy", *LINE_KEYS, "bridge")
     return "(" + "+".join(c(k) for k in keys) + ")"
 
 
@@ -220,14 +226,7 @@ def _figures(
         f"SUMPRODUCT({servers},{p['price']})*(1+{s['network_share']}+{s['storage_share']})"
         f"+{s['installation']}*{share}"
     )
-    if "rack_fee_month" in s:
-        colo = f"ROUNDUP(SUM({servers})/{s['servers_per_rack']},0)*{s['rack_fee_month']}"
-    else:
-        colo = f"SUMPRODUCT({servers},{p['max']})*{s['colo_per_kw_month']}"
-    if "fte_per_server" in s:
-        fte = f"{s['fte_per_server']}*SUM({servers})"
-    else:
-        fte = f"{s['fte']}*{share}"
+    fixed = lines.Figures(s, p, servers, share, figure(sheet, "capex", here))
     hours = _energy_span(sheet)
     formulas = {
         "servers": f"SUM({servers})",
@@ -235,11 +234,7 @@ def _figures(
         "capex": capex,
         "lead": f"MIN({s['lead_time_months']},{names.months})",
         "energy_per_hour": f"SUMPRODUCT({hours[3]},{hours[2]})*{s['pue']}/24",
-        "colocation": colo,
-        "support": f"{s['support_share_year']}*SUMPRODUCT({servers},{p['price']})/12",
-        "staff": f"{fte}*{s['fte_cost_year']}/12",
-        "software": f"{s['software_per_gpu_year']}*{figure(sheet, 'gpus', here)}/12",
-        "spares": f"{s['spares_share_year']}*{figure(sheet, 'capex', here)}/12",
+        **{line.key: fixed.line(line, figure(sheet, "gpus", here)) for line in LINES},
         "bridge": bridge.per_month,
         "burst": mine.burst.formula() if mine.burst else "0",
     }
@@ -374,7 +369,7 @@ def _totals(
     hours = _energy_span(sheet)
     fixed_year = (
         f"{f('capex')}*(1-{s['residual_share']})/{s['life_years']}"
-        f"+12*({f('colocation')}+{f('support')}+{f('staff')}+{f('software')}+{f('spares')})"
+        f"+12*({lines.fixed_year(f, s)})"
         f"+SUMPRODUCT({first_year.servers},{p['idle']})"
         f"*{s['pue']}*AVERAGE({hours[2]})*12*{names.hours}"
     )

@@ -60,8 +60,8 @@ _KINDS: "dict[str, Kind]" = {
 }
 
 
-LATER_COLUMN = 23
-"""Growing demand: year k's (k >= 2) bill a month, by part, in column 23 + k - 2 (W, X, ...)."""
+LATER_COLUMN = VALUE_COLUMN + 2
+"""Growing demand: year k's (k >= 2) bill a month, by part, in column LATER_COLUMN + k - 2."""
 _BY_YEAR = ("monthly_total", "useful_month", *PARTS)
 
 

@@ -16,8 +16,10 @@ sheet's and the first cloud option's):
     demand            + f x (1 - t) x in service        f = (m - 1) x bill - energy a month
                                                             moved (allocation by hour x m,
                                                             at most 1: a 24-hour kW table)
-    server price      - f x (CapEx + (1 - t) spares - t tax depreciation + book value sold)
-                      - (m - 1)(1 - t) support           f = (m - 1) x servers' share of CapEx
+    server price      - f x (CapEx + (1 - t) lines on CapEx or book value (spares, ...)
+                           - t tax depreciation + book value sold)
+                      - (m - 1)(1 - t) lines on server price (support)
+                                                         f = (m - 1) x servers' share of CapEx
 
 (in service: renting's bill is moved in every month, and so is the bridge before delivery,
 so the saving moves only in the months the servers are in service). Server life and FX are
@@ -35,6 +37,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
 from planner.core.notes import worded
+from planner.cost.lines import LINES, MOVES_WITH_CAPEX, Basis
 from planner.cost.results import SensitivityBar, TcoReport
 from planner.report.cells import Kind
 from planner.report.headline import Named
@@ -322,8 +325,8 @@ class _Block:
         return f"({m}-1)*{rented_figure(self.plan.cloud, 'monthly_total')}-{energy}"
 
     def _server(self, m: str, f: str) -> tuple[str, Callable[[int], str]]:
-        """The server price case: CapEx and all that scales with it move by f, support by
-        m - 1."""
+        """The server price case: CapEx and the lines that scale with it move by f, the
+        lines on the servers' price (support) by m - 1 (`planner.cost.lines.LINES`' bases)."""
         names, own = self.plan.names, self.plan.own
         after = f"(1-{names.tax})"
 
@@ -331,11 +334,13 @@ class _Block:
             return ref(own, row, OWN[key])
 
         def change(row: int) -> str:
+            with_capex = "+".join(col(line.key, row) for line in LINES if line.basis in CAPEX)
+            with_price = "+".join(col(line.key, row) for line in LINES if line.basis in PRICE)
             moved = (
-                f"{col('capex', row)}+{after}*{col('spares', row)}"
+                f"{col('capex', row)}+{after}*({with_capex or '0'})"
                 f"-{names.tax}*{col('tax_depreciation', row)}+{col('salvage', row)}"
             )
-            return f"-({f}*({moved})+({m}-1)*{after}*{col('support', row)})"
+            return f"-({f}*({moved})+({m}-1)*{after}*({with_price or '0'}))"
 
         return f"({m}-1)*{_servers(names)}/{figure(own, 'capex')}", change
 
@@ -361,6 +366,10 @@ class _Block:
                 )
                 put_formula(sheet.cell(r, helper + k), kw, "decimal", cur)
         return top + 27
+
+
+CAPEX = MOVES_WITH_CAPEX
+PRICE: frozenset[Basis] = frozenset({"server_price"})
 
 
 def _non_commit(cloud: Worksheet) -> str:

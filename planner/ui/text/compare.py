@@ -34,6 +34,8 @@ EN = {
     "compare.col_mean_wait": "Mean wait (h)",
     "compare.col_p95_wait": "p95 wait (h)",
     "compare.col_eac": "Equivalent annual cost ({currency} a year)",
+    "compare.categories": "Cost by category over the horizon ({currency})",
+    "compare.col_category": "Category",
     "compare.col_eac_help": (
         "The option's cost as an equal yearly payment over its life at the discount rate "
         "(equivalent annual cost, EAC): compares options whose lives differ."
@@ -204,6 +206,8 @@ ZH = {
     "compare.col_mean_wait": "平均等待(小时)",
     "compare.col_p95_wait": "p95 等待(小时)",
     "compare.col_eac": "等额年成本({currency}/年)",
+    "compare.categories": "期限内按类别的成本（{currency}）",
+    "compare.col_category": "类别",
     "compare.col_eac_help": (
         "按折现率把方案成本折算为寿命期内每年相等的支付额（等额年成本）：用于比较寿命不同的方案。"
     ),
