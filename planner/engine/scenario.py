@@ -465,8 +465,9 @@ class Scenario(ConfigModel):
 
     def to_policy(self) -> Policy:
         if self.volcano is not None and self.queues is None:
-            # Volcano's shares are parts of the cluster: planner.replay converts them first
-            raise ValueError("convert `volcano` with planner.volcano_queues.to_queues first")
+            # Volcano's shares are parts of the cluster: planner.service.replay converts them
+            # first (with_volcano_queues)
+            raise ValueError("convert `volcano` with planner.engine.volcano_queues.to_queues first")
         setup = None
         if self.queues is not None:
             setup = self.queues.to_setup(strict_default=self.policy.queueing == "strict-fifo")
