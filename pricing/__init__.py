@@ -6,7 +6,7 @@ The cost model in `planner` never imports this package: a caller reads prices he
 passes plain values on.
 """
 
-from planner.core.pricing_model import PricingModel
+from planner.core.pricing_model import PRICING_MODELS, PricingModel
 from pricing.assumptions import (
     Assumption,
     assumption_set,
@@ -27,7 +27,6 @@ from pricing.fx import Conversion, FxRate, FxTable, add_fx_rate, convert, fx_tab
 from pricing.gpus import GpuName, gpu_model, parse_gpu
 from pricing.models import (
     CURRENCIES,
-    PRICING_MODELS,
     AssumptionQuote,
     FxQuote,
     PriceQuote,

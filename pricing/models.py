@@ -14,7 +14,6 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validat
 from planner.core.pricing_model import PricingModel
 from pricing.gpus import GpuForm, parse_gpu
 
-PRICING_MODELS: tuple[str, ...] = get_args(PricingModel)
 SourceKind = Literal["provider_api", "provider_page", "dataset", "blog", "estimate", "quote"]
 SOURCE_KINDS: tuple[str, ...] = get_args(SourceKind)
 Confidence = Literal["H", "M", "L"]

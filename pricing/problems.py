@@ -10,6 +10,7 @@ from typing import TypeVar
 from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
+from planner.core.pricing_model import PRICING_MODELS
 from pricing.errors import PricingError
 from pricing.models import (
     CURRENCIES,
@@ -19,7 +20,6 @@ from pricing.models import (
     MAX_HOURLY_PRICE,
     MAX_SERVER_PRICE,
     MAX_TERM_MONTHS,
-    PRICING_MODELS,
     SOURCE_KINDS,
     future_date,
 )

@@ -1,10 +1,12 @@
 """The layers as the code has them: docs/architecture.md's diagram is drawn from the import
-graph, every module sits in a layer package, and no module or class outgrows the size guide.
+graph, every module sits in a layer package, package `__init__`s only re-export, and no module
+or class outgrows the size guide.
 
 `UPDATE_ARCHITECTURE=1 pytest tests/test_architecture.py` redraws the diagram in the doc.
 """
 
 import ast
+import importlib
 import os
 import re
 from pathlib import Path
@@ -87,6 +89,10 @@ def _sources() -> list[Path]:
     return sorted([*ROOT.glob("planner/**/*.py"), *ROOT.glob("pricing/**/*.py")])
 
 
+def _package_inits() -> list[Path]:
+    return [path for path in _sources() if path.name == "__init__.py"]
+
+
 def test_no_module_outgrows_the_size_guide() -> None:
     too_long = []
     for path in _sources():
@@ -109,3 +115,30 @@ def test_no_class_outgrows_the_size_guide() -> None:
                 if len(methods) > MAX_METHODS:
                     too_big.append(f"{path.relative_to(ROOT)}:{node.name}: {len(methods)}")
     assert too_big == []
+
+
+def test_package_inits_only_re_export() -> None:
+    # The work lives in modules: an `__init__` that does it makes every importer of a sibling
+    # module pay for it (planner.ingest's loaded pandas, so the CLI copied its choices).
+    # `__getattr__` is allowed: it re-exports lazily (PEP 562).
+    defining = [
+        f"{path.relative_to(ROOT)}: {node.name}"
+        for path in _package_inits()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ClassDef | ast.FunctionDef) and node.name != "__getattr__"
+    ]
+
+    assert defining == []
+
+
+def test_every_name_a_package_lists_in_all_can_be_imported() -> None:
+    packages = [".".join(path.relative_to(ROOT).parent.parts) for path in _package_inits()]
+
+    missing = [
+        f"{package}.{name}"
+        for package in packages
+        for name in getattr(importlib.import_module(package), "__all__", ())
+        if not hasattr(importlib.import_module(package), name)
+    ]
+
+    assert missing == []

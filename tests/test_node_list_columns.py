@@ -6,11 +6,10 @@ from typing import Any
 
 import pytest
 
-from planner.cli import choices, main
+from planner.cli import main
 from planner.core.config import ClusterConfig
 from planner.core.errors import MissingColumnError
 from planner.ingest import NODE_FORMATS, IngestOptions, sniff
-from planner.ingest.columns import NODE_FIELDS
 from planner.ingest.nodes import read_cluster
 from planner.store import open_store
 from tests.conftest import write
@@ -122,7 +121,3 @@ def test_an_unknown_node_field_lists_the_node_fields(tmp_path: Path) -> None:
     path = write(tmp_path, "nodes.csv", ALIBABA_2026)
     with pytest.raises(MissingColumnError, match="fields are: node_id, gpu_type, gpus, cpu, mem"):
         cluster_of(path, {"submit": "cpu_num"})
-
-
-def test_the_parsers_copy_of_the_node_fields_matches() -> None:
-    assert choices.NODE_FIELDS == NODE_FIELDS

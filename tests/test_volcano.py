@@ -25,7 +25,7 @@ from planner.engine.scenario import Scenario
 from planner.engine.volcano import Claim, VolcanoSpec, deserved_gpus, real_capability, water_fill
 from planner.engine.volcano_queues import to_queues, volcano_notes
 from planner.ingest.volcano_yaml import looks_like_volcano, read_volcano
-from planner.service.replay import with_volcano_queues
+from planner.service.replay import load_scenario, with_volcano_queues
 from tests.conftest import write
 
 DATA = Path(__file__).parent / "data"
@@ -487,6 +487,29 @@ def test_a_scenario_file_takes_volcano_queues(
     assert code == 0
     assert out["completed"] == 4
     assert out["waiting_gpu_hours_by_queue"]["a"]["quota"] == pytest.approx(8 * 100 / 3600)
+
+
+def test_an_infinite_overcommit_factor_is_refused_in_a_scenario_and_a_configmap(
+    tmp_path: Path,
+) -> None:
+    # .inf would make the enqueue gate let everything in: a typo for "no gate", which is `null`
+    scenario = write(
+        tmp_path,
+        "s.yaml",
+        "volcano:\n  queues: [{name: a}]\n  overcommit_factor: .inf\n",
+    )
+    configmap = write(
+        tmp_path,
+        "v.yaml",
+        VOLCANO.read_text(encoding="utf-8").replace(
+            "overcommit-factor: 1.5", "overcommit-factor: .inf"
+        ),
+    )
+
+    with pytest.raises(ScenarioError, match=r"volcano\.overcommit_factor: .*finite number"):
+        load_scenario(scenario)
+    with pytest.raises(ScenarioError, match="finite number"):
+        read_volcano(configmap)
 
 
 # --- 5. properties ------------------------------------------------------------------------------

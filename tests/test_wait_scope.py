@@ -14,8 +14,9 @@ from planner.cli import main
 from planner.core.model import Job
 from planner.cost.scenario import TcoScenario
 from planner.engine import simulate
-from planner.engine.metrics import check_wait_scope, summarize, useful_gpu_hours
+from planner.engine.metrics import summarize, useful_gpu_hours
 from planner.engine.policy import Policy
+from planner.engine.wait_scope import check_wait_scope
 from planner.service.tco_run import tco_of_jobs
 from planner.ui.replay_view import scoped_waits, wait_scopes
 from tests.conftest import write

@@ -15,13 +15,6 @@ from typing import TYPE_CHECKING
 
 import pydantic
 
-from planner.cli.choices import (
-    CENSORED_CHOICES,
-    FIELDS,
-    FORMATS,
-    MAX_UNPACKED_BYTES,
-    NODE_FIELDS,
-)
 from planner.cli.db import add_db_commands, database
 from planner.cli.montecarlo import add_montecarlo_command
 from planner.cli.output import visible_controls
@@ -33,6 +26,9 @@ from planner.cli.sweep import add_sweep_command
 from planner.cli.tco import add_tco_command
 from planner.cli.twin import add_twin_command
 from planner.core.errors import PlannerError
+from planner.ingest.columns import FIELDS, NODE_FIELDS
+from planner.ingest.limits import MAX_UNPACKED_BYTES
+from planner.ingest.options import CENSORED_CHOICES, FORMATS
 from planner.synth.profiles import PROFILES
 
 if TYPE_CHECKING:

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from planner.cli.choices import PRICING_MODELS
 from planner.cli.db import database
+from planner.core.pricing_model import PRICING_MODELS
 
 if TYPE_CHECKING:
     from pricing import PriceFilter, PricePoint

@@ -8,7 +8,6 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from planner.cli.choices import ALL_JOBS, GPU_JOBS, WAIT_SCOPE_HELP
 from planner.cli.db import database
 from planner.core.errors import ScenarioError
 from planner.core.file_access import LOCAL_FILES
@@ -27,6 +26,7 @@ from planner.engine.policy import (
 )
 from planner.engine.scenario import ClusterSpec, OverheadSpec, PolicySpec, Scenario
 from planner.engine.summary import PoolSharing, ReplayReport, ReplaySummary, Stats
+from planner.engine.wait_scope import ALL_JOBS, GPU_JOBS, WAIT_SCOPE_HELP, check_wait_scope
 from planner.engine.waits import WAIT_REASONS
 
 _SEED_RANGE = re.compile(r"\s*(-?\d{1,18})\s*-\s*(-?\d{1,18})\s*")
@@ -161,8 +161,6 @@ def duration_s(text: str, what: str = "a duration") -> float:
 
 
 def _wait_scope(text: str) -> str:
-    from planner.engine.metrics import check_wait_scope
-
     try:
         return check_wait_scope(text)
     except ValueError as err:

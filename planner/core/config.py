@@ -7,8 +7,9 @@ pydantic lives here, at the boundary; the engine receives plain per-node tuples 
 from collections.abc import Sequence
 from typing import Annotated, NamedTuple, Self
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+from pydantic import BeforeValidator, Field, model_validator
 
+from planner.core.configbase import ConfigModel
 from planner.core.errors import CodedValueError
 
 GPU_TYPE_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]*$"
@@ -29,14 +30,7 @@ Whole = Annotated[int, BeforeValidator(_not_a_boolean)]
 """An integer field of a user's scenario: true/false refused (pydantic would read 1/0)."""
 
 
-class _Config(BaseModel):
-    """Frozen and strict: unknown keys are errors, numbers finite, and values never change
-    once validated."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
-
-
-class NodePool(_Config):
+class NodePool(ConfigModel):
     """`count` identical nodes."""
 
     name: str = Field(default="", description="Optional pool name; defaults to the GPU type.")
@@ -53,7 +47,7 @@ class NodePool(_Config):
         return self
 
 
-class Node(_Config):
+class Node(ConfigModel):
     """One named node, as in an exported node list."""
 
     node_id: str = Field(min_length=1)
@@ -93,7 +87,7 @@ class NodeSpec(NamedTuple):
     mem_gib: float
 
 
-class ClusterConfig(_Config):
+class ClusterConfig(ConfigModel):
     """Either pools of identical nodes or an explicit node list (or both: pools come first)."""
 
     name: str = ""

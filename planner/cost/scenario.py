@@ -7,9 +7,10 @@ Without a trace the demand is `utilization` of the owned GPUs; with one, the rep
 from datetime import date
 from typing import Annotated, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from planner.core.config import MAX_NODES, NodeSpec, Whole
+from planner.core.configbase import ConfigModel as _Config
 from planner.core.errors import CodedValueError, ScenarioError
 from planner.cost.cloud import PricingModel
 from planner.engine.calibration import CalibrationSpec
@@ -32,12 +33,6 @@ MAX_HORIZONS = 10
 MAX_SERVERS = MAX_NODES
 """Per pool and in all, as a replay cluster's nodes: each server is a node of the replay."""
 Years = Annotated[float, Field(gt=0, le=MAX_HORIZON_YEARS)]
-
-
-class _Config(BaseModel):
-    """Frozen, unknown keys refused, every number finite (no .nan or .inf)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
 
 class OwnedPoolSpec(_Config):

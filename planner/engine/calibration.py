@@ -11,8 +11,9 @@ error bar (`planner replay --json`'s `calibration`). A hand-written
 from collections.abc import Mapping
 from typing import Annotated, Self
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 
+from planner.core.configbase import ConfigModel
 from planner.core.notes import note
 from planner.engine.latency import SizeClasses, StartLatency
 from planner.engine.policy import MAX_SIMULATED_S
@@ -22,11 +23,7 @@ Latency = Annotated[float, Field(ge=0, le=MAX_SIMULATED_S)]
 Ratio = Annotated[float, Field(ge=0)]
 
 
-class _Config(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
-
-
-class StartLatencySpec(_Config):
+class StartLatencySpec(ConfigModel):
     """Fitted start latency per pod-size class (see `planner.engine.latency`)."""
 
     seed: int = 0
@@ -82,7 +79,7 @@ class StartLatencySpec(_Config):
         )
 
 
-class PolicyFitSpec(_Config):
+class PolicyFitSpec(ConfigModel):
     """The admission and queueing that best explained the observed start order."""
 
     admission: str
@@ -90,7 +87,7 @@ class PolicyFitSpec(_Config):
     score: float | None = None
 
 
-class ValidationSpec(_Config):
+class ValidationSpec(ConfigModel):
     """Replayed / observed on the held-back validation window: the what-ifs' error bar."""
 
     p50_ratio: Ratio | None = None
@@ -109,7 +106,7 @@ class ValidationSpec(_Config):
     )
 
 
-class CalibrationSpec(_Config):
+class CalibrationSpec(ConfigModel):
     """What `planner twin` fitted; only `start_latency` changes what a replay does."""
 
     fitted_on: str = Field(default="", description="the history fitted: trace name (id)")

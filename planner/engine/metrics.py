@@ -32,37 +32,17 @@ from planner.engine.wait_arrays import (
     started_waits,
     stats,
 )
+from planner.engine.wait_scope import ALL_JOBS, GPU_JOBS, check_wait_scope, scope_team
 from planner.engine.waits import REASON_CODES
-
-GPU_JOBS = "gpu-jobs"
-ALL_JOBS = "all-jobs"
-TEAM_PREFIX = "team:"
-WAIT_SCOPE_HELP = (
-    "whose waits the headline, the capacity target and the sizing sentence use: gpu-jobs "
-    "(jobs asking for GPUs, the default), all-jobs (CPU-only jobs too) or team:NAME (one "
-    "queue's jobs)"
-)
-
-
-def check_wait_scope(scope: str) -> str:
-    """`scope` if it names a wait scope; a ValueError saying what is expected otherwise."""
-    if scope in (GPU_JOBS, ALL_JOBS) or (scope.startswith(TEAM_PREFIX) and scope[5:]):
-        return scope
-    raise ValueError(f"unknown wait scope '{scope}': {WAIT_SCOPE_HELP}")
 
 
 def in_wait_scope(result: ReplayResult, i: int, scope: str) -> bool:
-    """Whether job `i`'s wait belongs to `scope` (see `WAIT_SCOPE_HELP`)."""
+    """Whether job `i`'s wait belongs to `scope` (see `planner.engine.wait_scope`)."""
     if scope == ALL_JOBS:
         return True
     if scope == GPU_JOBS:
         return result.jobs[i].total_gpus > 0
     return _queue(result, i) == scope_team(scope)
-
-
-def scope_team(scope: str) -> str:
-    """The team (queue) a `team:NAME` wait scope names."""
-    return scope.removeprefix(TEAM_PREFIX)
 
 
 def useful_gpu_hours(

@@ -8,9 +8,10 @@ specs are what the engine receives. `planner schema` prints the JSON schema of t
 from dataclasses import replace
 from typing import Annotated, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 
 from planner.core.config import Node, NodePool, Whole, check_node_total
+from planner.core.configbase import ConfigModel
 from planner.core.errors import CodedValueError, ScenarioError
 from planner.engine.calibration import CalibrationSpec
 from planner.engine.cluster import Placement
@@ -22,17 +23,12 @@ from planner.engine.quota import FlavorQuota, QueueSetup, QuotaNode
 from planner.engine.sharing import MigConfig, SharingMode, TimeSlicing, layout_names
 from planner.engine.volcano import VolcanoSpec
 
-
-class _Config(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
-
-
 Seconds = Annotated[float, Field(le=MAX_SIMULATED_S)]
 """A finite time in seconds of simulated time, at most `MAX_SIMULATED_S` (100 years): more
 is a unit mistake, and would make a replay run for ever."""
 
 
-class PolicySpec(_Config):
+class PolicySpec(ConfigModel):
     """The scheduler: see `planner replay --help` for what each choice does."""
 
     admission: Admission = "gang"
@@ -69,7 +65,7 @@ class PolicySpec(_Config):
         return Policy(**self.model_dump(), queues=queues, overhead=overhead)
 
 
-class ClusterSpec(_Config):
+class ClusterSpec(ConfigModel):
     """A node list file (openb or generic), or pools and/or explicit nodes."""
 
     node_list: str | None = Field(default=None, description="path of a node list file")
@@ -88,14 +84,14 @@ class ClusterSpec(_Config):
         return self
 
 
-class FlavorSpec(_Config):
+class FlavorSpec(ConfigModel):
     """A Kueue ResourceFlavor: the nodes with this GPU type (empty: every node)."""
 
     name: str = Field(min_length=1)
     gpu_type: str = ""
 
 
-class QuotaSpec(_Config):
+class QuotaSpec(ConfigModel):
     """One flavor's quota: GPUs (nominal, borrowing and lending limits), and optionally CPU
     cores and memory with their own limits (left out: that resource is not under quota)."""
 
@@ -111,7 +107,7 @@ class QuotaSpec(_Config):
     mem_gib_lending_limit: float | None = Field(default=None, ge=0)
 
 
-class PreemptionSpec(_Config):
+class PreemptionSpec(ConfigModel):
     """Kueue ClusterQueue .spec.preemption (classic mode)."""
 
     within_cluster_queue: WithinQueue = "Never"
@@ -120,7 +116,7 @@ class PreemptionSpec(_Config):
     max_priority_threshold: Whole | None = None
 
 
-class ClusterQueueSpec(_Config):
+class ClusterQueueSpec(ConfigModel):
     name: str = Field(min_length=1)
     preemption: PreemptionSpec = PreemptionSpec()
     budget_gpu_hours_per_month: float | None = Field(
@@ -137,13 +133,13 @@ class ClusterQueueSpec(_Config):
     )
 
 
-class CohortSpec(_Config):
+class CohortSpec(ConfigModel):
     name: str = Field(min_length=1)
     parent: str | None = None
     quotas: tuple[QuotaSpec, ...] = Field(default=(), description="extra shared quota")
 
 
-class QueuesSpec(_Config):
+class QueuesSpec(ConfigModel):
     """Kueue-style queues: flavors, ClusterQueues in (hierarchical) cohorts, LocalQueues."""
 
     flavors: tuple[FlavorSpec, ...] = Field(min_length=1)
@@ -324,21 +320,21 @@ def _quotas(quotas: tuple[QuotaSpec, ...], flavor_index: dict[str, int]) -> dict
     }
 
 
-class OverheadSpec(_Config):
+class OverheadSpec(ConfigModel):
     """Container overhead of multi-pod jobs (see planner/engine/overhead.py for the defaults)."""
 
     network: Network = "rdma"
     storage: Storage = "local-nvme"
 
 
-class ColocationSpec(_Config):
+class ColocationSpec(ConfigModel):
     """Online services' GPUs by hour of day (Koordinator-style colocation)."""
 
     online_gpus_by_hour: tuple[Whole, ...] = Field(min_length=24, max_length=24)
     gpu_types: tuple[str, ...] = Field(default=(), description="nodes hosting online services")
 
 
-class PreemptionCostSpec(_Config):
+class PreemptionCostSpec(ConfigModel):
     """What a preemption costs the victim, and when it may happen (every queue alike)."""
 
     checkpoint_interval_s: Seconds | None = Field(
@@ -351,7 +347,7 @@ class PreemptionCostSpec(_Config):
     )
 
 
-class PrioritiesSpec(_Config):
+class PrioritiesSpec(ConfigModel):
     """Priorities by queue (Kueue WorkloadPriorityClasses): they override the trace's."""
 
     classes: dict[str, Whole] = Field(
@@ -383,7 +379,7 @@ class PrioritiesSpec(_Config):
         }
 
 
-class MigSpec(_Config):
+class MigSpec(ConfigModel):
     """MIG on a pool's GPUs (NVIDIA GPU Operator / device plugin)."""
 
     strategy: Literal["single", "mixed"] = "mixed"
@@ -397,13 +393,13 @@ class MigSpec(_Config):
     )
 
 
-class TimeSlicingSpec(_Config):
+class TimeSlicingSpec(ConfigModel):
     replicas: Whole = Field(ge=2, le=64, description="each GPU is advertised this many times")
     slowdown: float = Field(default=1.0, ge=1.0, description="run-time factor when sharing")
     fail_requests_greater_than_one: bool = False
 
 
-class SharingSpec(_Config):
+class SharingSpec(ConfigModel):
     """How the GPUs of one type are shared: MIG or time-slicing."""
 
     gpu_type: str = Field(min_length=1, description="'*': every GPU type not listed")
@@ -432,7 +428,7 @@ class SharingSpec(_Config):
         return MigConfig(self.mig.strategy, layout, self.mig.relayout_delay_s)
 
 
-class Scenario(_Config):
+class Scenario(ConfigModel):
     """Everything `planner replay` needs; command-line flags override its fields."""
 
     name: str = ""
@@ -469,8 +465,9 @@ class Scenario(_Config):
 
     def to_policy(self) -> Policy:
         if self.volcano is not None and self.queues is None:
-            # Volcano's shares are parts of the cluster: planner.replay converts them first
-            raise ValueError("convert `volcano` with planner.volcano_queues.to_queues first")
+            # Volcano's shares are parts of the cluster: planner.service.replay converts them
+            # first (with_volcano_queues)
+            raise ValueError("convert `volcano` with planner.engine.volcano_queues.to_queues first")
         setup = None
         if self.queues is not None:
             setup = self.queues.to_setup(strict_default=self.policy.queueing == "strict-fifo")

@@ -32,8 +32,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Annotated, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 
+from planner.core.configbase import ConfigModel
 from planner.core.errors import CodedValueError
 
 Plugin = Literal["proportion", "capacity"]
@@ -47,11 +48,7 @@ _MAX_ROUNDS = 10_000  # water-filling converges geometrically; this only guards 
 Gpus = Annotated[float, Field(ge=0)]
 
 
-class _Config(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class VolcanoQueueSpec(_Config):
+class VolcanoQueueSpec(ConfigModel):
     """One Volcano Queue; GPU amounts are counts per GPU type ("" = any type)."""
 
     name: str = Field(min_length=1)
@@ -86,7 +83,7 @@ class VolcanoQueueSpec(_Config):
         return set(self.capability) | set(self.deserved) | set(self.guarantee)
 
 
-class VolcanoSpec(_Config):
+class VolcanoSpec(ConfigModel):
     """Volcano queues, the scheduler's plugin and actions, and which trace queue goes where."""
 
     plugin: Plugin = "proportion"

@@ -2,31 +2,22 @@
 
 This package reads files and uses pandas; it never touches the database. `planner.service.importer`
 streams its chunks into the store.
+
+Only re-exports: the options and format names (`options`, `limits`) at once, the names whose
+modules import pandas on first use, so importing `planner.ingest.options` (the command line's
+choices) does not load pandas.
 """
 
-import json
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Literal
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from importlib import import_module
+from typing import TYPE_CHECKING
 
-import pandas as pd
-
-from planner.core.errors import TraceError
-from planner.ingest import formats
-from planner.ingest.columns import ColumnMap, require, resolve_columns
-from planner.ingest.formats import FORMATS, JOB_FORMATS, NODE_FORMATS, Format, detect_format
-from planner.ingest.limits import ReadLimits, shorten
-from planner.ingest.normalize import ChunkResult, NormalizeOptions, normalize
-from planner.ingest.report import IngestReport, ReportBuilder
-from planner.ingest.source import (
-    CHUNK_ROWS,
-    LineProblems,
-    Source,
-    describe,
-    iter_frames,
-    open_source,
+from planner.ingest.limits import ReadLimits
+from planner.ingest.options import (
+    CENSORED_CHOICES,
+    FORMATS,
+    JOB_FORMATS,
+    NODE_FORMATS,
+    IngestOptions,
 )
 
 __all__ = [
@@ -46,145 +37,28 @@ __all__ = [
     "sniff",
 ]
 
-Censored = Literal["window", "reject"]
-CENSORED_CHOICES: tuple[Censored, ...] = ("window", "reject")
-_JOB_NEEDS = (("gpus", "gpus_per_pod"), ("submit", "start"), ("duration", "end", "start"))
+_LAZY = {
+    "ChunkResult": "planner.ingest.normalize",
+    "IngestReport": "planner.ingest.report",
+    "JobStream": "planner.ingest.read",
+    "ReportBuilder": "planner.ingest.report",
+    "Source": "planner.ingest.source",
+    "jobs_from": "planner.ingest.read",
+    "open_jobs": "planner.ingest.read",
+    "sniff": "planner.ingest.read",
+}
+"""The re-exports that import pandas, by the module that owns each (PEP 562)."""
 
+if TYPE_CHECKING:  # mypy reads the real imports, so a misspelt name is still an error
+    from planner.ingest.normalize import ChunkResult
+    from planner.ingest.read import JobStream, jobs_from, open_jobs, sniff
+    from planner.ingest.report import IngestReport, ReportBuilder
+    from planner.ingest.source import Source
+else:
 
-@dataclass(frozen=True, slots=True)
-class IngestOptions:
-    """How to read a file; everything here is part of a trace's identity."""
-
-    format: str | None = None
-    mapping: Mapping[str, str] = field(default_factory=dict)
-    tz: str = "UTC"
-    max_gpus_per_pod: int = 8
-    censored: Censored = "window"
-    """Rows with no start and no run time that are not pending: "window" keeps them as
-    running since the window start (flag running_at_start); "reject" rejects them as
-    never_started. Rows with no end run to the window end either way."""
-    chunk_rows: int = CHUNK_ROWS
-    limits: ReadLimits = field(default_factory=ReadLimits)
-
-    def identity(self) -> str:
-        """Canonical text of the options that change the result (not the chunk size nor
-        the limits: a file within them reads the same whatever they are)."""
-        return json.dumps(
-            {
-                "format": self.format,
-                "mapping": dict(sorted(self.mapping.items())),
-                "tz": self.tz,
-                "max_gpus_per_pod": self.max_gpus_per_pod,
-                "censored": self.censored,
-            },
-            sort_keys=True,
-        )
-
-
-@dataclass(slots=True)
-class JobStream:
-    """A job history ready to stream: the file, its format and the column mapping."""
-
-    source: Source
-    format: Format
-    columns: ColumnMap
-    options: IngestOptions
-    normalize_options: NormalizeOptions
-    problems: LineProblems = field(default_factory=LineProblems)
-
-    def new_report(self) -> IngestReport:
-        return IngestReport(
-            file=self.source.name,
-            format=self.format,
-            read_as=describe(self.source),
-            sha256=self.source.sha256,
-            column_mapping=dict(self.columns.columns),
-            timezone=self.options.tz,
-            warnings=[*self.source.notes, *self.columns.notes],
-        )
-
-    def chunks(self) -> Iterator[tuple[ChunkResult, pd.DataFrame]]:
-        """(normalised chunk, Slurm step lines as row/parent) for each slice of the file."""
-        no_steps = pd.DataFrame({"row": pd.Series(dtype="int64"), "parent": pd.Series(dtype=str)})
-        rows = self.source.chunk_rows(self.options.chunk_rows)
-        for raw in iter_frames(self.source, self.problems, rows):
-            frame, steps, columns = raw, no_steps, self.columns
-            if self.format == "openb-pods":
-                frame, columns = formats.openb_pods(raw)
-            elif self.format == "slurm":
-                frame, steps, columns = formats.slurm(raw)
-            result = normalize(frame, self._with_user_mapping(columns), self.normalize_options)
-            result.rejected = pd.concat([result.rejected, self._bad_lines()], ignore_index=True)
-            yield result, steps
-
-    def _with_user_mapping(self, columns: ColumnMap) -> ColumnMap:
-        """A format's own column choices, except where the user mapped a field (--map, the
-        app's mapping table): the user's column wins, as the report says it does."""
-        mapped = {f: c for f, c in self.columns.columns.items() if f in self.options.mapping}
-        return ColumnMap({**columns.columns, **mapped}) if mapped else columns
-
-    def _bad_lines(self) -> pd.DataFrame:
-        lines, self.problems.bad_lines = self.problems.bad_lines, []
-        return pd.DataFrame(
-            {
-                "row": pd.Series([n for n, _ in lines], dtype="int64"),
-                "reason": "bad_field_count",
-                "column_name": "",
-                "value": "",
-                "raw_json": "",
-                "message": pd.Series([m for _, m in lines], dtype=str),
-            }
-        )
-
-
-def sniff(path: Path, options: IngestOptions) -> tuple[Source, Format]:
-    """Open `path` and decide its format (the user's --format wins)."""
-    _check_timezone(options.tz)
-    source = open_source(path, options.limits)
-    if options.format is not None:
-        if options.format not in FORMATS:
-            raise TraceError(
-                f"unknown --format '{shorten(options.format)}'; choose one of {', '.join(FORMATS)}",
-                file=source.name,
-            ).coded(
-                "unknown_format_option",
-                file=source.name,
-                format=shorten(options.format),
-                choices=tuple(FORMATS),
-            )
-        return source, options.format  # type: ignore[return-value]
-    return source, detect_format(source.header, file=source.name)
-
-
-def open_jobs(path: Path, options: IngestOptions) -> JobStream:
-    """Prepare a job history for streaming; raise TraceError if it cannot be a job list."""
-    return jobs_from(*sniff(path, options), options)
-
-
-def jobs_from(source: Source, fmt: Format, options: IngestOptions) -> JobStream:
-    """A job stream over an already sniffed source (hashing a big file twice is slow)."""
-    if fmt in NODE_FORMATS:
-        raise TraceError(f"this is a node list ({fmt}), not a job history", file=source.name).coded(
-            "node_list_not_jobs", file=source.name, format=fmt
-        )
-    columns = resolve_columns(source.header, options.mapping, file=source.name)
-    if fmt == "generic":
-        require(columns, _JOB_NEEDS, source.header, file=source.name)
-    normalize_options = NormalizeOptions(
-        tz=options.tz,
-        decimal_comma=source.delimiter == ";",
-        max_gpus_per_pod=options.max_gpus_per_pod,
-        gpu_totals=fmt != "openb-pods",
-        censored=options.censored,
-    )
-    return JobStream(source, fmt, columns, options, normalize_options)
-
-
-def _check_timezone(tz: str) -> None:
-    try:
-        ZoneInfo(tz)
-    except (ZoneInfoNotFoundError, ValueError) as err:
-        raise TraceError(
-            f"unknown time zone '{shorten(tz)}'; use an IANA name such as UTC, "
-            "Asia/Shanghai or America/Los_Angeles"
-        ).coded("unknown_time_zone", tz=shorten(tz)) from err
+    def __getattr__(name: str) -> object:
+        if name not in _LAZY:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = getattr(import_module(_LAZY[name]), name)
+        globals()[name] = value  # the next lookup finds it without coming here
+        return value

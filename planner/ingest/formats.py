@@ -6,7 +6,6 @@ into columns the generic normaliser understands; a generic job history goes thro
 
 import re
 from collections.abc import Sequence
-from typing import Literal, get_args
 
 import pandas as pd
 
@@ -18,12 +17,19 @@ from planner.ingest.columns import (
     normalise_name,
     shown_columns,
 )
+from planner.ingest.options import FORMATS, JOB_FORMATS, NODE_FORMATS, Format
 from planner.ingest.source import ROW
 
-Format = Literal["generic", "openb-pods", "openb-nodes", "slurm", "nodes"]
-FORMATS: tuple[str, ...] = get_args(Format)
-JOB_FORMATS = ("generic", "openb-pods", "slurm")
-NODE_FORMATS = ("openb-nodes", "nodes")
+# The format names live in `options` (no pandas) and are re-exported here, their old home.
+__all__ = [
+    "FORMATS",
+    "JOB_FORMATS",
+    "NODE_FORMATS",
+    "Format",
+    "detect_format",
+    "openb_pods",
+    "slurm",
+]
 
 _OPENB_PODS = {"name", "cpu_milli", "memory_mib", "num_gpu", "gpu_milli", "creation_time"}
 _OPENB_NODES = {"sn", "cpu_milli", "memory_mib", "gpu", "model"}

@@ -25,6 +25,10 @@ MAX_VALUE_CHARS = 64
 MAX_COLUMNS = 1_000
 # Characters of a user's value shown in a message or a report.
 SHOWN_CHARS = 80
+# Rows and bytes of one parsed chunk: memory stays flat however long the file is (a
+# chunk of wide rows holds fewer rows, so it stays near CHUNK_BYTES).
+CHUNK_ROWS = 100_000
+CHUNK_BYTES = 16 << 20
 
 _CONTROL_ESCAPES = {code: f"\\x{code:02x}" for code in (*range(32), 127)}
 

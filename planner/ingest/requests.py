@@ -11,11 +11,12 @@ from pathlib import Path
 import pandas as pd
 
 from planner.core.errors import TraceError
-from planner.ingest import IngestOptions, IngestReport, ReportBuilder, jobs_from, sniff
 from planner.ingest.columns import normalise_name
-from planner.ingest.formats import NODE_FORMATS
 from planner.ingest.notes import row_message
+from planner.ingest.options import NODE_FORMATS, IngestOptions
+from planner.ingest.read import jobs_from, sniff
 from planner.ingest.rejections import Rejections
+from planner.ingest.report import IngestReport, ReportBuilder
 from planner.ingest.source import LineProblems, describe, iter_frames, open_source
 from planner.ingest.values import cleaned, parse_numbers
 

@@ -29,13 +29,18 @@ from planner.ingest.header import (
     header_line,
     unique_header,
 )
-from planner.ingest.limits import UNPACKED_ENV, ReadLimits, shorten, size_text
+from planner.ingest.limits import (
+    CHUNK_BYTES,
+    CHUNK_ROWS,
+    UNPACKED_ENV,
+    ReadLimits,
+    shorten,
+    size_text,
+)
 from planner.ingest.notes import ingest_note
 from planner.ingest.scan import TextScan, UndecodableError, open_binary, scan_text
 
 ROW = "__row__"
-CHUNK_ROWS = 100_000
-CHUNK_BYTES = 16 << 20
 SAMPLE_BYTES = MAX_HEADER_BYTES
 
 _GZIP_MAGIC = b"\x1f\x8b"

@@ -19,9 +19,9 @@ to one file in one process, which the app needs (pages read and write).
 
 Every table is created by numbered SQL files, applied in order, each in its own transaction,
 and recorded in `schema_migrations`: the planner's (traces, clusters, ...) in
-`planner/migrations/`, the price book's in `pricing/migrations/`. Each package numbers its
-own files, so work on one never collides with the other. Other modules borrow connections
-from here; nothing else opens the file.
+`planner/store/migrations/`, the price book's in `pricing/migrations/`. Each package numbers
+its own files, so work on one never collides with the other. Other modules borrow
+connections from here; nothing else opens the file.
 """
 
 import fcntl
@@ -51,7 +51,7 @@ from planner.store.waiting import NO_WAIT, Patience, until_free
 DEFAULT_DB = Path(__file__).resolve().parents[2] / "data" / "planner.duckdb"
 DB_ENV = "PLANNER_DB"
 _MIGRATION_NAME = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
-# Packages whose `<package>.migrations` holds NNN_*.sql files, applied in this order. Named,
+# Packages whose NNN_*.sql files are applied, in this order (found via `_MIGRATION_HOME`). Named,
 # not imported: the store stays below `pricing` in the layers.
 SCHEMA_PACKAGES = ("planner", "pricing")
 # Where each package keeps its NNN_*.sql files; the package name is what schema_migrations records.

@@ -38,7 +38,7 @@ from dataclasses import dataclass, replace
 
 from planner.core.errors import ScenarioError
 from planner.core.model import Job
-from planner.synth import SynthRow, generate
+from planner.synth.trace import SynthRow, generate
 
 WEEK_S = 7 * 86_400.0
 _TEAM_BATCH = 256

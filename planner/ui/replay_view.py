@@ -26,9 +26,10 @@ from planner.core.config import NodePool
 from planner.core.file_access import BUNDLED_FILES
 from planner.core.serialize import json_dict
 from planner.core.spreadsheet_text import safe_row
-from planner.engine.metrics import ALL_JOBS, GPU_JOBS, TEAM_PREFIX, summarize, timeline_series
+from planner.engine.metrics import summarize, timeline_series
 from planner.engine.scenario import ClusterSpec, Scenario
 from planner.engine.summary import ReplaySummary, Stats, TimelineSeries
+from planner.engine.wait_scope import ALL_JOBS, GPU_JOBS, TEAM_PREFIX
 from planner.service.replay import SCHEDULE_COLUMNS, load_scenario, run_scenario, schedule_rows
 from planner.store import database_path
 from planner.ui.cache import cursor
