@@ -10,7 +10,7 @@ from typing import Annotated, Literal, Self
 from pydantic import Field, field_validator, model_validator
 
 from planner.core.config import MAX_NODES, NodeSpec, Whole
-from planner.core.configbase import ConfigModel as _Config
+from planner.core.configbase import ConfigModel
 from planner.core.errors import CodedValueError, ScenarioError
 from planner.cost.cloud import PricingModel
 from planner.engine.calibration import CalibrationSpec
@@ -35,7 +35,7 @@ MAX_SERVERS = MAX_NODES
 Years = Annotated[float, Field(gt=0, le=MAX_HORIZON_YEARS)]
 
 
-class OwnedPoolSpec(_Config):
+class OwnedPoolSpec(ConfigModel):
     """Identical servers; price and power default to the price book's server for the GPU."""
 
     gpu: str = Field(min_length=1)
@@ -54,7 +54,7 @@ class OwnedPoolSpec(_Config):
     )
 
 
-class CpuServersSpec(_Config):
+class CpuServersSpec(ConfigModel):
     """Owned CPU servers for CPU-only jobs (scope all-jobs): priced like any server (CapEx,
     energy at `power_kw` all the time, colocation, support, staff per server)."""
 
@@ -66,7 +66,7 @@ class CpuServersSpec(_Config):
     mem_gib: float = Field(gt=0, description="GiB per server")
 
 
-class SchedulingSpec(_Config):
+class SchedulingSpec(ConfigModel):
     """A replay scenario's scheduling set-up beyond `policy` (queues, sharing, priorities,
     ...), so the TCO replay schedules the owned servers the way `planner replay` would."""
 
@@ -82,13 +82,13 @@ class SchedulingSpec(_Config):
     )
 
 
-class SpotSpec(_Config):
+class SpotSpec(ConfigModel):
     interruptions_per_hour: float = Field(default=0.05, ge=0)
     restart_s: float = Field(default=300.0, ge=0)
     checkpoint_interval_s: float | None = Field(default=3600.0, gt=0)
 
 
-class CloudSpec(_Config):
+class CloudSpec(ConfigModel):
     """A rented option: the price book's SKUs for `gpu` under one pricing model."""
 
     name: str | None = None
@@ -157,7 +157,7 @@ class CloudSpec(_Config):
         return " ".join(p for p in parts if p)
 
 
-class HybridSpec(_Config):
+class HybridSpec(ConfigModel):
     """Own the self-hosted servers and burst a job to the cloud once it has waited this long."""
 
     burst_after_s: float = Field(ge=0)
@@ -172,7 +172,7 @@ SynthProfile = Literal["philly", "helios", "llm", "teams"]
 """`planner.synth.profiles.PROFILES`' names (tests/test_growth.py checks they agree)."""
 
 
-class TeamGrowthSpec(_Config):
+class TeamGrowthSpec(ConfigModel):
     """A synthetic team that joins from a year on (`planner.synth.profiles` profiles)."""
 
     name: str = Field(min_length=1, max_length=80, description="its queue")
@@ -182,7 +182,7 @@ class TeamGrowthSpec(_Config):
     gpu: str = Field(default="", description="GPU type its jobs ask for (default: any)")
 
 
-class GrowthSpec(_Config):
+class GrowthSpec(ConfigModel):
     """Demand growth over the horizon: each year's months are priced from that year's replay.
 
     Year 1 is the trace's; `arrival_rate` gives each year's factor on the trace's arrival
@@ -225,7 +225,7 @@ class GrowthSpec(_Config):
         return self.time_warp[min(year, len(self.time_warp)) - 1] if self.time_warp else 1.0
 
 
-class TcoScenario(_Config):
+class TcoScenario(ConfigModel):
     name: str = ""
     currency: str = Field(default="USD", min_length=3, max_length=3)
     fx_date: date | None = Field(default=None, description="date of the FX rates (default today)")
