@@ -2,6 +2,7 @@
 option name holding ESC sequences cannot clear, recolour or retitle the terminal."""
 
 import json
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -83,3 +84,19 @@ def test_a_files_name_with_a_line_break_is_refused_as_the_saved_name(
 
     assert code == 2
     assert "control character (U+000A" in capsys.readouterr().err
+
+
+def test_synth_json_is_json_with_iso_times(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "s.csv"
+    args = ["synth", "--profile", "llm", "--jobs", "20", "--seed", "5", "--out", str(out)]
+
+    assert main([*args, "--json"]) == 0
+
+    data = json.loads(capsys.readouterr().out)
+    assert data["path"] == str(out)
+    assert data["jobs"] == 20
+    first = datetime.fromisoformat(data["first_submit"])
+    assert first.utcoffset() is not None
+    assert "T" in data["first_submit"]

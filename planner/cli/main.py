@@ -297,8 +297,10 @@ def _synth(args: argparse.Namespace) -> int:
         raise PlannerError(
             f"--out {shorten(str(args.out))}: cannot write ({err.strerror})"
         ) from err
-    data = {k: str(v) if isinstance(v, Path) else v for k, v in dataclasses.asdict(summary).items()}
-    print(
-        json.dumps(data, indent=2) if args.json else "  ".join(f"{k}={v}" for k, v in data.items())
-    )
+    data = dataclasses.asdict(summary)
+    if args.json:
+        # ISO 8601 times (with the profile's UTC offset), the path as text
+        print(json.dumps(data, indent=2, default=lambda v: getattr(v, "isoformat", v.__str__)()))
+    else:
+        print("  ".join(f"{k}={v}" for k, v in data.items()))
     return 0
