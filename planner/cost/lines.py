@@ -147,6 +147,20 @@ CATEGORIES = ("capex", "depreciation", "energy", *LINE_KEYS, "bridge", "tax_shie
 lines, the cloud bridging the lead time, the tax saved (cash)."""
 
 
+CLOUD_CATEGORIES = (
+    "cloud_compute",
+    "cloud_cpu",
+    "commitment",
+    "overflow",
+    "spot_overhead",
+    "storage",
+    "egress",
+)
+"""A cloud bill's categories (`planner.service.tco_bills` prices them): instance-hours x
+price, CPU instances for CPU-only jobs, committed GPUs x hours x price, the demand above a
+commitment, spot re-runs, storage and egress."""
+
+
 def assumption(field: str) -> Assumption:
     """The entry of `BareMetal` field `field`."""
     for entry in ASSUMPTIONS:

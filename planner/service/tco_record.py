@@ -31,6 +31,7 @@ from pricing import assumption_set
 HYBRID_BURST = "hybrid burst"
 """`Inputs.bills` key of the hybrid's burst bill."""
 
+
 def record(
     con: Connection,
     scenario: TcoScenario,

@@ -18,22 +18,15 @@ from dataclasses import dataclass, field
 
 from planner.cost.baremetal import HOURS_PER_MONTH
 from planner.cost.inputs import CloudBillInputs, PricedQuantity
+from planner.cost.lines import CLOUD_CATEGORIES
 from planner.cost.results import PriceUsed
 from planner.report.text import text
 from planner.report.workbook.book import INPUT, header, put, put_formula
 from planner.report.workbook.rows import NO_SOURCE, Writer
 
-PARTS = (
-    "cloud_compute",
-    "commitment",
-    "overflow",
-    "spot_overhead",
-    "cloud_cpu",
-    "storage",
-    "egress",
-    "other",
-)
-"""A bill's parts, in the order the cloud sheets show them."""
+PARTS = (*CLOUD_CATEGORIES, "other")
+"""A bill's parts, in the order the cloud sheets show them: `planner.cost.lines.
+CLOUD_CATEGORIES` (the report's order), then what the model states as a sum."""
 Prices = dict[tuple[str, float], str]
 
 
