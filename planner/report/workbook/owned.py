@@ -8,13 +8,13 @@ rebuilding `planner.cost.tco.owned_option` and `planner.cost.baremetal.monthly`:
     depreciation book schedule of the Depreciation sheet (from delivery)
     energy       = mean kW by hour of day (idle + (load - idle) x allocation) x PUE x tariff
                    x hours a month
-    running lines (`planner.cost.lines.LINES`: colocation, support, staff, software, spares,
-                 insurance, ...): rate x basis a month while in service; a line on book
-                 value is charged on the Depreciation sheet's book value at the month's start
+    running lines  each of `planner.cost.lines.LINES` (colocation, support, staff, ...): rate
+                 x basis a month while in service; a line on book value is charged on the
+                 Depreciation sheet's book value at the month's start
     tax shield   = -tax rate x (tax depreciation + running costs); the last month gets the book
                  value left back (sold at book).
 
-The key figures (column U) sit at fixed rows so other sheets can refer to them.
+The key figures (column `VALUE_COLUMN`) sit at fixed rows so other sheets can refer to them.
 """
 
 from collections.abc import Callable, Sequence
@@ -218,7 +218,7 @@ def _running(c: Callable[[str], str]) -> str:
 def _figures(
     book: Book, sheet: Worksheet, names: Names, mine: OwnedNames, *, hybrid: bool, bridge: Bridge
 ) -> None:
-    """The fixed-a-month figures (column U) the monthly rows use."""
+    """The fixed-a-month figures (column `VALUE_COLUMN`) the monthly rows use."""
     s, p, here = names.scalars, names.pools, sheet
     servers = mine.servers
     share = f"SUM({servers})/SUM({p['servers']})" if hybrid else "1"

@@ -6,7 +6,7 @@ stated by the model in reports saved before the parts were recorded;
 
     cash = P&L x (1 - tax rate)
 
-Its key figures (column U) sit at the rows `planner.report.workbook.owned` uses, so the
+Its key figures (column `VALUE_COLUMN`) sit at the rows `planner.report.workbook.owned` uses, so the
 bridge and the comparison refer to them by key.
 """
 
