@@ -1,10 +1,17 @@
 """The table of owning's cost lines (`planner.cost.lines`): insurance and property tax priced
 by hand, and every place that lists lines or assumptions agreeing with the table."""
 
+import csv
+import io
+import json
+import subprocess
 from dataclasses import fields, replace
+from pathlib import Path
 
 import pytest
 
+from planner.core.file_access import LOCAL_FILES
+from planner.core.serialize import from_json, to_json
 from planner.cost import tco
 from planner.cost.baremetal import (
     BareMetal,
@@ -13,10 +20,18 @@ from planner.cost.baremetal import (
     monthly,
 )
 from planner.cost.lines import ASSUMPTIONS, CATEGORIES, LINE_KEYS, LINES
+from planner.cost.results import TcoReport
+from planner.cost.scenario import TcoScenario
 from planner.report import model
+from planner.report.render import render
 from planner.report.text import CATALOGS
 from planner.report.workbook import owned
 from planner.report.workbook.assumptions import _SCALARS
+from planner.service.tco_run import run_tco
+from planner.store import connect
+from planner.ui.compare_view import category_frame
+from tests.debian import program
+from tests.workbook_cases import INSURED
 
 CENT = 0.005
 PRICE = 120_000.0
@@ -116,3 +131,44 @@ def test_every_line_reaches_the_categories_the_workbook_and_both_languages() -> 
             if entry.field in named:
                 assert f"report.wb.bm.{entry.field}" in catalog, (lang, entry.field)
                 assert f"report.wb.unit.{entry.unit}" in catalog, (lang, entry.unit)
+
+
+@pytest.fixture(scope="module")
+def insured(tmp_path_factory: pytest.TempPathFactory) -> TcoReport:
+    """The workbook tests' INSURED case priced by `run_tco`, read back from its JSON (what a
+    saved result is)."""
+    with connect(tmp_path_factory.mktemp("lines") / "p.duckdb") as con:
+        found = run_tco(con, TcoScenario.model_validate(INSURED), files=LOCAL_FILES)
+    return from_json(TcoReport, json.loads(json.dumps(to_json(found))))
+
+
+def test_insurance_and_property_tax_reach_json_csv_pdf_and_compare(
+    insured: TcoReport, tmp_path: Path
+) -> None:
+    own = insured.horizons[0].options[0]
+    insurance, tax = own.totals["insurance"], own.totals["property_tax"]
+    # JSON: 1.2 % of CapEx a year over the 46 months in service (a 2-month lead time)
+    assert insurance == pytest.approx(0.012 * 100_000 / 12 * 46, abs=CENT)
+    assert 0 < tax < 0.03 * 100_000 / 12 * 46  # on a falling book value
+    named = [("insured", insured)]
+    # CSV: the tidy P&L rows of each line add up to its total
+    files, _ = render(named, "csv")
+    rows = list(csv.DictReader(io.StringIO(files[""].decode("utf-8-sig"))))
+    mine = [r for r in rows if r["option"] == own.name and r["view"] == "pnl"]
+    for key, total in (("insurance", insurance), ("property_tax", tax)):
+        amounts = [float(r["amount"]) for r in mine if r["category"] == key]
+        assert sum(amounts) == pytest.approx(total, abs=0.01), key
+    # PDF: the appendix's table by category names both lines with their totals
+    pdf, _ = render(named, "pdf")
+    path = tmp_path / "r.pdf"
+    path.write_bytes(pdf[""])
+    reader = program(("pdftotext",), "poppler-utils", "reading the PDF back")
+    shown = subprocess.run([reader, str(path), "-"], capture_output=True, text=True, check=True)
+    assert "Insurance" in shown.stdout
+    assert "Property tax" in shown.stdout
+    assert f"{insurance:,.0f}" in shown.stdout
+    # Compare: the table by category, in both languages
+    frame = category_frame(insured, 0, "en").set_index("category")
+    assert frame.loc["Insurance"].iloc[0] == pytest.approx(insurance)
+    assert frame.loc["Property tax"].iloc[0] == pytest.approx(tax)
+    assert "保险" in set(category_frame(insured, 0, "zh")["category"])

@@ -160,9 +160,12 @@ def _col(key: str, label_key: str, kind: Kind, lang: Language) -> Column:
 
 def categories(reports: Sequence[Named]) -> list[str]:
     """Every cost category any option has, the known ones in `CATEGORIES` order."""
-    found = {k for _, r in reports for h in r.horizons for o in h.options for k in o.totals}
-    extra = sorted(found - set(CATEGORIES))
-    return [c for c in CATEGORIES if c in found] + extra
+    return ordered({k for _, r in reports for h in r.horizons for o in h.options for k in o.totals})
+
+
+def ordered(found: set[str]) -> list[str]:
+    """Cost categories in `CATEGORIES` order, others after (sorted)."""
+    return [c for c in CATEGORIES if c in found] + sorted(found - set(CATEGORIES))
 
 
 def category_label(key: str, lang: Language) -> str:

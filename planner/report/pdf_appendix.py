@@ -11,7 +11,7 @@ from planner.cost.ledger import SERVED, UNSERVED
 from planner.cost.results import TcoReport
 from planner.report.cells import Cell, Kind, cell_text
 from planner.report.headline import option_name
-from planner.report.model import Report, Table
+from planner.report.model import Report, Table, category_label, ordered
 from planner.report.pdf_charts import Pen, break_even_chart
 from planner.report.pdf_summary import (
     Decision,
@@ -49,6 +49,8 @@ def appendix(pen: Pen, report: Report, decisions: Sequence[Decision]) -> None:
     )
     _inputs(pen, report, decisions)
     _options(pen, report)
+    for d in decisions:
+        _categories(pen, d)
     _comparisons(pen, report, decisions)
     for d in decisions:
         _cash(pen, d)
@@ -91,6 +93,25 @@ def _options(pen: Pen, report: Report) -> None:
             cells[1] = f"{row[keys.index('scenario')]} · {cells[1]}"
         rows.append(cells)
     grid(pen, [c.label for c in columns], rows, OPTION_WIDTHS, left="LL")
+
+
+def _categories(pen: Pen, d: Decision) -> None:
+    """Each option's total by cost category over the decision's horizon (what A2's totals
+    add up), an option a column."""
+    lang = pen.lang
+    options = list(d.horizon.options)
+    keys = ordered({k for o in options for k in o.totals})
+    years = f"{d.horizon.years:g}"
+    paragraph(pen, text("report.pdf.a2_categories", lang, scenario=d.scenario, years=years), 6.5)
+    for start in range(0, len(options), CASH_COLUMNS):
+        chunk = options[start : start + CASH_COLUMNS]
+        headers = (text("report.col.category", lang), *(option_name(o.name, lang) for o in chunk))
+        rows = [
+            (category_label(k, lang), *(_cell(pen, o.totals.get(k), "money") for o in chunk))
+            for k in keys
+        ]
+        width = (WIDTH - 44.0) / len(chunk)
+        grid(pen, headers, rows, (44.0, *(width for _ in chunk)), size=6.0)
 
 
 def _comparisons(pen: Pen, report: Report, decisions: Sequence[Decision]) -> None:

@@ -185,6 +185,10 @@ EN = {
     "report.pdf.appendix": "Appendix",
     "report.pdf.a1": "A1 Inputs and headline facts",
     "report.pdf.a2": "A2 Options (cost per useful GPU-hour = total / useful GPU-hours)",
+    "report.pdf.a2_categories": (
+        "{scenario}, {years} years, by cost category (P&L; CapEx and the tax shield are cash)"
+    ),
+    "report.col.category": "Category",
     "report.pdf.a3": "A3 Buying against each cloud option",
     "report.pdf.a3_formula": (
         "NPV of buying = sum over months m of (rent cash - own cash in month m) x "
@@ -387,6 +391,8 @@ ZH = {
     "report.pdf.appendix": "附录",
     "report.pdf.a1": "A1 输入与要点",
     "report.pdf.a2": "A2 各方案（每有效 GPU 小时成本 = 总成本 / 有效 GPU 小时）",
+    "report.pdf.a2_categories": "{scenario}，{years} 年，按成本类别（损益；资本支出与税盾为现金）",
+    "report.col.category": "类别",
     "report.pdf.a3": "A3 购买相对各云方案",
     "report.pdf.a3_formula": (
         "购买的 NPV = 各月（租用现金 - 自建现金）x (1 + r)^(-(m - 1)/12) 之和，r = 年 {rate}。"
