@@ -1,0 +1,139 @@
+"""Renting as Kubernetes does: a cloud option's jobs on an elastic node pool of its SKUs.
+
+`price_pool(jobs, skus, settings, terms)` replays the jobs `planner.cost.cloud` prices on a
+pool that launches the cheapest instance type a pending pod fits when no running instance
+has room, waits for it to be ready, and releases an instance once it has stood empty for the
+scale-down delay (`planner.cost.node_pool_sim` has the rules and what is simplified), and
+bills every instance from launch to release (`planner.cost.node_pool_bill`).
+`packing="per-job"` keeps today's rule instead (each job on instances of its own,
+`cloud.price_jobs`) in the same `PoolBill`, to compare the two.
+
+Not yet the default pricing of cloud options (`planner.service.tco_rent` still calls
+`cloud.price_jobs`). Spot interruptions, MIG and time-slicing are not modelled here: spot
+terms are refused, and a fractional pod takes a whole GPU.
+
+The defaults below carry their source and confidence in the shape of a row of
+`pricing/seeds/assumptions.csv`; they are constants here until the wiring reads them from the
+assumption set (this package may not import `pricing`).
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from planner.core.errors import ScenarioError
+from planner.cost.cloud import CloudJob, Sku, Terms
+from planner.cost.node_pool_bill import Packing, PoolBill, bill_per_job, bill_run
+from planner.cost.node_pool_plan import PoolPlan
+from planner.cost.node_pool_sim import simulate_pool
+
+__all__ = ["POOL_DEFAULTS", "Committed", "Packing", "PoolBill", "PoolSettings", "price_pool"]
+
+
+@dataclass(frozen=True, slots=True)
+class PoolDefault:
+    """A default with where it comes from (the columns of an assumption set's row)."""
+
+    name: str
+    value: float
+    unit: str
+    source: str
+    confidence: str
+    notes: str
+
+
+PROVISIONING = PoolDefault(
+    "pool.provisioning_s",
+    300.0,
+    "seconds",
+    "practitioners' report: a pod that needs a new node via Karpenter runs after about 5 "
+    "minutes, launch, join and start included (news.ycombinator.com/item?id=44053826); "
+    "GKE's startup-latency guide splits it into provisioning, image pull and init "
+    "(cloud.google.com/kubernetes-engine/docs/concepts/startup-latency-reduction-strategies)",
+    "L",
+    "launch to ready of a GPU node; large images and driver installs add minutes; "
+    "cluster-autoscaler gives up after max-node-provision-time, 15 min by default",
+)
+SCALE_DOWN = PoolDefault(
+    "pool.scale_down_s",
+    600.0,
+    "seconds",
+    "cluster-autoscaler --scale-down-unneeded-time, default 10m "
+    "(github.com/kubernetes/autoscaler/blob/master/cluster-autoscaler/FAQ.md; AKS's "
+    "autoscaler profile documents the same default)",
+    "H",
+    "Karpenter instead removes an empty node after its NodePool's consolidateAfter "
+    "(karpenter.sh/docs/concepts/disruption; 0s unless set): model it with 0",
+)
+POOL_DEFAULTS = (PROVISIONING, SCALE_DOWN)
+RUN_AS_MEASURED = Terms()
+"""Run times as the trace has them: speed 1 on every SKU, no start-up."""
+
+
+@dataclass(frozen=True, slots=True)
+class Committed:
+    """`instances` instances of `sku` paid every hour whether used or not (a reservation or
+    savings plan); `sku.price_per_hour` is the committed price. Up from the first submit to
+    the last end, never released."""
+
+    sku: Sku
+    instances: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PoolSettings:
+    packing: Packing = "pool"
+    provisioning_s: float = PROVISIONING.value
+    scale_down_s: float = SCALE_DOWN.value
+    max_instances: int | None = None
+    """The account's quota as instances up at once, committed included (None: no cap)."""
+    committed: tuple[Committed, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.provisioning_s < 0 or self.scale_down_s < 0:
+            raise ScenarioError(
+                f"node pool: provisioning ({self.provisioning_s:g} s) and scale-down "
+                f"({self.scale_down_s:g} s) delays must not be negative"
+            )
+        kept = sum(c.instances for c in self.committed)
+        if any(c.instances < 0 for c in self.committed):
+            raise ScenarioError("node pool: committed instances must not be negative")
+        if self.max_instances is not None and self.max_instances < max(kept, 1):
+            raise ScenarioError(
+                f"node pool: the instance cap ({self.max_instances}) must be at least 1 and "
+                f"hold the {kept} committed instances"
+            )
+        if self.packing == "per-job" and (self.committed or self.max_instances is not None):
+            raise ScenarioError(
+                "per-job packing has no instance cap or committed instances (it is today's "
+                "rule: use cloud.with_commitment for a commitment)"
+            )
+
+
+def price_pool(
+    jobs: Sequence[CloudJob],
+    skus: Sequence[Sku],
+    settings: PoolSettings = PoolSettings(),
+    terms: Terms = RUN_AS_MEASURED,
+) -> PoolBill:
+    """The GPU jobs' bill on `skus` (one GPU's sizes, reporting currency); `terms` gives the
+    speed of each SKU's GPU and the start-up time as in `cloud.price_jobs`. CPU-only jobs are
+    left out (`PoolBill.unrunnable` says so): CPU instances are billed apart."""
+    if terms.spot is not None:
+        raise ScenarioError(
+            "node pool: spot interruptions are not modelled yet; price spot per job"
+        )
+    if not skus and not settings.committed:
+        raise ScenarioError("no cloud price to rent with: add a price point for the GPU model")
+    if settings.packing == "per-job":
+        return bill_per_job(jobs, skus, terms)
+    plan = PoolPlan(
+        types=(*skus, *(c.sku for c in settings.committed)),
+        launchable=len(skus),
+        committed=tuple(c.instances for c in settings.committed),
+        provisioning_s=settings.provisioning_s,
+        scale_down_s=settings.scale_down_s,
+        max_instances=settings.max_instances,
+        speed=dict(terms.speed or {}),
+        startup_s=terms.startup_s,
+    )
+    return bill_run(jobs, plan, simulate_pool(jobs, plan))
