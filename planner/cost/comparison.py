@@ -209,13 +209,12 @@ def _moved(bm: BareMetal, d: dict[str, float], fx: float) -> BareMetal:
     years for the declining methods)."""
     unit = 12 if bm.depreciation_method != "straight_line" else 1
     life = max(1, round(bm.life_years * d["life"] * 12 / unit)) * unit / 12
-    return tco.scaled(
-        bm,
-        server_price=d["server_price"] * fx,
+    return replace(
+        tco.scaled(bm, server_price=d["server_price"] * fx),
         life_years=life,
         pue=max(1.0, bm.pue * d["pue"]),
         fte_cost_year=bm.fte_cost_year * d["staff"],
-        kwh_price=tuple(p * d["electricity"] for p in bm.kwh_price),  # type: ignore[arg-type]
+        kwh_price=tuple(p * d["electricity"] for p in bm.kwh_price),
     )
 
 

@@ -218,10 +218,10 @@ def sensitivity(
     return finance.tornado(model, dict(base), swing=swing)
 
 
-def scaled(bm: BareMetal, *, server_price: float = 1.0, **fields: float) -> BareMetal:
-    """`bm` with its server prices scaled and other fields replaced (for sensitivities)."""
-    pools = tuple(replace(p, price=p.price * server_price) for p in bm.pools)
-    return replace(bm, pools=pools, **fields)  # type: ignore[arg-type]
+def scaled(bm: BareMetal, *, server_price: float) -> BareMetal:
+    """`bm` with every server's price multiplied by `server_price` (for sensitivities; other
+    assumptions change with `dataclasses.replace`, which checks their types)."""
+    return replace(bm, pools=tuple(replace(p, price=p.price * server_price) for p in bm.pools))
 
 
 def horizons_months(years: Sequence[float]) -> list[int]:
