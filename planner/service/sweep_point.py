@@ -13,8 +13,9 @@ from datetime import date
 from planner.core.model import Job
 from planner.cost.finance import npv
 from planner.cost.montecarlo_twin import bar, twin_error
-from planner.cost.results import Horizon, OptionReport, TcoReport
+from planner.cost.results import Horizon, TcoReport
 from planner.cost.scenario import TcoScenario
+from planner.cost.tco import OptionReport
 from planner.engine.summary import ReplaySummary
 from planner.service.mc_inputs import inputs_text
 from planner.service.sweep_keys import Point, apply
