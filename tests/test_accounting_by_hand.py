@@ -9,9 +9,10 @@ import duckdb
 import pytest
 
 from planner.core.file_access import LOCAL_FILES
-from planner.cost.results import OptionReport, TcoReport
+from planner.cost.results import TcoReport
 from planner.cost.scenario import TcoScenario
 from planner.cost.scope import LeftOut
+from planner.cost.tco import OptionReport
 from planner.report.headline import headline
 from planner.service.tco_run import run_tco
 from tests.conftest import ingest, jobs_of, write

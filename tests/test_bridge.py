@@ -8,8 +8,8 @@ import duckdb
 import pytest
 
 from planner.core.model import Job
-from planner.cost.results import OptionReport
 from planner.cost.scenario import TcoScenario, tco_from_replay
+from planner.cost.tco import OptionReport
 from planner.engine.scenario import Scenario
 from planner.service.tco_run import tco_of_jobs
 

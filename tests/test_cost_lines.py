@@ -78,7 +78,7 @@ def test_both_lines_are_running_costs_in_the_pnl_cash_and_tax_shield() -> None:
     assert result.totals["property_tax"] == pytest.approx(7800.0, abs=CENT)
     # P&L: depreciation 120,000 + 1,200 + 7,800; the tax shield a quarter of the deductible
     # costs (tax depreciation on the same schedule, and both lines)
-    assert sum(result.pnl) == pytest.approx(129_000.0, abs=CENT)
+    assert sum(result.monthly_pnl) == pytest.approx(129_000.0, abs=CENT)
     assert result.totals["tax_shield"] == pytest.approx(-0.25 * 129_000.0, abs=CENT)
     assert result.pnl_by_category is not None
     assert sum(result.pnl_by_category["property_tax"]) == pytest.approx(7800.0, abs=CENT)

@@ -26,8 +26,9 @@ from planner.core.serialize import from_json, to_json
 from planner.cost import finance, tco
 from planner.cost.baremetal import BareMetal
 from planner.cost.inputs import TcoInputs
-from planner.cost.results import OptionReport, TcoReport
+from planner.cost.results import TcoReport
 from planner.cost.scenario import TcoScenario
+from planner.cost.tco import OptionReport
 from planner.report.excel import write_xlsx
 from planner.report.model import build_report
 from planner.report.workbook.owned import COL as OWN_COL
@@ -219,8 +220,8 @@ def _spliced_npv(inputs: TcoInputs, bm: BareMetal) -> float:
         demand, first = year.owned[0].demand, year.clouds[0].rented
         useful = first.useful_gpu_hours or demand.useful_gpu_hours
         bridge = tco.Bridge(first.monthly_total, useful)
-        own = tco.owned_option("self-hosted", bm, demand, MONTHS, rate, bridge=bridge).cash
-        rent = tco.rented_option(first, demand, MONTHS, rate, tax_rate=bm.tax_rate).cash
+        own = tco.owned_option("self-hosted", bm, demand, MONTHS, rate, bridge=bridge).monthly_cash
+        rent = tco.rented_option(first, demand, MONTHS, rate, tax_rate=bm.tax_rate).monthly_cash
         months = slice(12 * k, MONTHS if k == 2 else 12 * (k + 1))
         saving += [r - o for r, o in zip(rent[months], own[months], strict=True)]
     return finance.npv(saving, rate)

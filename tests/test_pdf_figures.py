@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from planner.cost import finance
-from planner.cost.results import Horizon, OptionReport, PriceUsed, TcoReport, plain_report
-from planner.cost.tco import Comparison
+from planner.cost.results import Horizon, PriceUsed, TcoReport, plain_report
+from planner.cost.tco import Comparison, OptionReport
 from planner.report.model import build_report
 from planner.report.pdf_summary import (
     break_even_text,

@@ -23,13 +23,12 @@ from planner.core.serialize import from_json
 from planner.cost import finance
 from planner.cost.results import (
     Horizon,
-    OptionReport,
     Sensitivity,
     SensitivityBar,
     TcoReport,
     plain_report,
 )
-from planner.cost.tco import Comparison
+from planner.cost.tco import Comparison, OptionReport
 from planner.report import build_report
 from planner.report.pdf import write_pdf
 from planner.report.pdf_fonts import Fonts, find_fonts

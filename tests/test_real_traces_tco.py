@@ -14,8 +14,9 @@ import pytest
 
 from planner.core.file_access import LOCAL_FILES
 from planner.cost.baremetal import HOURS_PER_MONTH
-from planner.cost.results import OptionReport, TcoReport
+from planner.cost.results import TcoReport
 from planner.cost.scenario import TcoScenario
+from planner.cost.tco import OptionReport
 from planner.service.tco_run import run_tco
 from planner.store import open_store
 from tests.conftest import ingest

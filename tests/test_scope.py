@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 from planner.cli.tco import tco_lines as _lines
 from planner.core.model import Job
 from planner.cost.cloud import CloudJob, CpuRate, Sku, Terms, price_jobs
-from planner.cost.results import OptionReport, TcoReport
+from planner.cost.results import TcoReport
 from planner.cost.scenario import TcoScenario
+from planner.cost.tco import OptionReport
 from planner.service.tco_run import tco_of_jobs
 
 TODAY = date(2026, 6, 1)

@@ -23,7 +23,7 @@ from planner.cost.scenario import TcoScenario
 from planner.service import tco_rent
 from planner.service.replay import load_jobs, resolve_trace
 from planner.service.sweep_keys import apply, known_keys, parse_vary
-from planner.service.sweep_point import OptionResult, PointResult, price_point
+from planner.service.sweep_point import PointOption, PointResult, price_point
 from planner.service.sweep_run import Sweep, run_sweep
 from planner.service.sweep_search import GROWTH, Target, parse_target, smallest
 from planner.service.tco_files import load_tco_scenario
@@ -240,7 +240,7 @@ def never_ran(result: PointResult) -> int:
 
 
 def waited(point: tuple, wait_s: float, left: int = 0) -> PointResult:  # type: ignore[type-arg]
-    own = OptionResult("self-hosted", 3.0, 1.0, 1.0, 0.5, wait_s, 0.0, wait_s, wait_s, 0.0, left)
+    own = PointOption("self-hosted", 3.0, 1.0, 1.0, 0.5, wait_s, 0.0, wait_s, wait_s, 0.0, left)
     return PointResult(point, "USD", (own,))
 
 

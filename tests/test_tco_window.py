@@ -20,8 +20,9 @@ from planner.core.model import Job
 from planner.cost.baremetal import HOURS_PER_MONTH
 from planner.cost.chargeback_usage import RAN, served, team_hours
 from planner.cost.ledger import Balance
-from planner.cost.results import OptionReport, TcoReport
+from planner.cost.results import TcoReport
 from planner.cost.scenario import TcoScenario
+from planner.cost.tco import OptionReport
 from planner.engine import simulate
 from planner.engine.metrics import run_share_in_window, useful_gpu_hours
 from planner.engine.policy import Policy

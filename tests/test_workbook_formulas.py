@@ -30,8 +30,9 @@ from planner.cost.baremetal import HOURS_PER_MONTH, BareMetal
 from planner.cost.cloud import CloudJob, Sku
 from planner.cost.inputs import CloudBillInputs, TcoInputs
 from planner.cost.lines import CATEGORIES
-from planner.cost.results import Horizon, OptionReport, TcoReport
+from planner.cost.results import Horizon, TcoReport
 from planner.cost.scenario import TcoScenario
+from planner.cost.tco import OptionReport
 from planner.report import build_report
 from planner.report.excel import write_xlsx
 from planner.report.text import text
@@ -314,7 +315,9 @@ def _model_npv(inputs: TcoInputs, horizon: Horizon, bm: BareMetal) -> float:
         "self-hosted", bm, demand, months, rate, bridge=tco.Bridge(first.monthly_total, useful)
     )
     rent = tco.rented_option(first, demand, months, rate, tax_rate=bm.tax_rate)
-    return finance.npv([r - o for r, o in zip(rent.cash, own.cash, strict=True)], rate)
+    return finance.npv(
+        [r - o for r, o in zip(rent.monthly_cash, own.monthly_cash, strict=True)], rate
+    )
 
 
 @pytest.mark.parametrize(
@@ -581,11 +584,15 @@ def test_changing_the_on_demand_price_above_the_commitment_moves_npv_as_the_mode
         replace(reserved, per_month=per_month), report.inputs.owned[0].demand, months, 0.1
     )
     own = next(o for o in horizon.options if o.name == "self-hosted")
-    npv = finance.npv([r - o for r, o in zip(rent.cash, own.monthly_cash, strict=True)], 0.1)
+    npv = finance.npv(
+        [r - o for r, o in zip(rent.monthly_cash, own.monthly_cash, strict=True)], 0.1
+    )
     book = recalculated["mixed_on_demand"]
     overflow = book["reserved"].cell(2, CLOUD_COL["overflow"]).value
     assert overflow == pytest.approx(730 * 0.5 * 70.0, abs=CENT)
-    assert _figure(book, "reserved", "total_pnl", True) == pytest.approx(sum(rent.pnl), abs=CENT)
+    assert _figure(book, "reserved", "total_pnl", True) == pytest.approx(
+        sum(rent.monthly_pnl), abs=CENT
+    )
     assert book["Comparison"]["B5"].value == pytest.approx(npv, abs=CENT)
     assert npv - horizon.comparisons[1].npv_of_buying > 1000  # renting dearer: buying gains
 

@@ -19,7 +19,7 @@ from planner.core.file_access import LOCAL_FILES
 if TYPE_CHECKING:
     from planner.ingest import IngestOptions
     from planner.service.sweep_keys import Point, Value
-    from planner.service.sweep_point import OptionResult, PointResult
+    from planner.service.sweep_point import PointOption, PointResult
     from planner.service.sweep_run import Sweep
     from planner.service.sweep_search import Search
     from planner.store import Connection
@@ -396,7 +396,7 @@ def _cells(result: "PointResult", option: str) -> tuple[str, ...]:
     )
 
 
-def _bar(found: "OptionResult", currency: str) -> str:
+def _bar(found: "PointOption", currency: str) -> str:
     """The twin error bar of the cost per useful GPU-hour: x (1 - e) to x (1 + e) with the
     twin check's error e, 'not calibrated' without one, '–' for a cloud option (no replay)."""
     if found.utilization is None:

@@ -17,13 +17,7 @@ from planner.cost.baremetal import (
     variable_per_busy_gpu_hour,
 )
 from planner.cost.ledger import Hours, Ledger, owned_ledger, rented_ledger
-from planner.cost.results import (
-    Horizon,
-    OptionReport,
-    Sensitivity,
-    SensitivityBar,
-    TcoReport,
-)
+from planner.cost.results import Horizon, Sensitivity, SensitivityBar, TcoReport
 from planner.cost.scenario import TcoScenario
 from planner.cost.scope import LeftOut
 
@@ -71,7 +65,7 @@ def report(scenario: TcoScenario, bm: BareMetal, priced: Priced, left_out: LeftO
             Horizon(
                 years=months / 12,
                 options=tuple(
-                    option_report(o, ledger)
+                    replace(o, ledger=ledger)
                     for o, ledger in zip(options + clouds, ledgers, strict=True)
                 ),
                 comparisons=tuple(comparisons),
@@ -111,29 +105,6 @@ def _ledgers(runs: Runs, months: int, bm: BareMetal, kept: BareMetal | None) -> 
         owned_ledger(runs.demand, after, bridge, months, in_service_from(servers, months))
         for servers, after in owned
     ] + [rented_ledger(runs.demand, run, months) for run in runs.rented]
-
-
-def option_report(o: tco.OptionResult, ledger: Ledger | None = None) -> OptionReport:
-    """An option's figures over its horizon, with its ledger."""
-    return OptionReport(
-        name=o.name,
-        total=sum(o.pnl),
-        totals=o.totals,
-        monthly_pnl=tuple(o.pnl),
-        monthly_cash=tuple(o.cash),
-        useful_gpu_hours=o.useful_gpu_hours,
-        cost_per_useful_gpu_hour=o.cost_per_useful_gpu_hour,
-        cost_per_installed_gpu_hour=o.cost_per_installed_gpu_hour,
-        cost_per_allocated_gpu_hour=o.cost_per_allocated_gpu_hour,
-        idle_cost=o.idle_cost,
-        equivalent_annual_cost=o.equivalent_annual_cost,
-        wait_mean_s=o.wait_mean_s,
-        wait_p95_s=o.wait_p95_s,
-        ledger=ledger,
-        pnl_by_category=(
-            {k: tuple(v) for k, v in o.pnl_by_category.items()} if o.pnl_by_category else None
-        ),
-    )
 
 
 def _sensitivity(
@@ -177,7 +148,7 @@ def _sensitivity(
             d["rate"],
             bridge=_bridge(demand, [changed_cloud]),
         )
-        savings = [r - o for r, o in zip(rent.cash, own.cash, strict=True)]
+        savings = [r - o for r, o in zip(rent.monthly_cash, own.monthly_cash, strict=True)]
         return finance.npv(savings, d["rate"])
 
     base = {
@@ -209,13 +180,12 @@ def _moved(bm: BareMetal, d: dict[str, float], fx: float) -> BareMetal:
     years for the declining methods)."""
     unit = 12 if bm.depreciation_method != "straight_line" else 1
     life = max(1, round(bm.life_years * d["life"] * 12 / unit)) * unit / 12
-    return tco.scaled(
-        bm,
-        server_price=d["server_price"] * fx,
+    return replace(
+        tco.scaled(bm, server_price=d["server_price"] * fx),
         life_years=life,
         pue=max(1.0, bm.pue * d["pue"]),
         fte_cost_year=bm.fte_cost_year * d["staff"],
-        kwh_price=tuple(p * d["electricity"] for p in bm.kwh_price),  # type: ignore[arg-type]
+        kwh_price=tuple(p * d["electricity"] for p in bm.kwh_price),
     )
 
 

@@ -20,8 +20,8 @@ from dataclasses import replace
 
 from planner.cost import finance
 from planner.cost.ledger import Balance, Ledger
-from planner.cost.results import Horizon, OptionReport, TcoReport
-from planner.cost.tco import Comparison
+from planner.cost.results import Horizon, TcoReport
+from planner.cost.tco import Comparison, OptionReport
 
 MONTHS_PER_YEAR = 12
 

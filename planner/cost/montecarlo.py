@@ -133,7 +133,9 @@ def _owned_parts(
     quiet = replace(demand, burst_per_month=0.0)
 
     def cash(servers: BareMetal, d: tco.Demand, b: tco.Bridge) -> Array:
-        return np.array(tco.owned_option(owned.name, servers, d, months, rate, bridge=b).cash)
+        return np.array(
+            tco.owned_option(owned.name, servers, d, months, rate, bridge=b).monthly_cash
+        )
 
     fixed = cash(_free(dark), quiet, tco.NO_BRIDGE)
     with_servers = cash(dark, quiet, tco.NO_BRIDGE)

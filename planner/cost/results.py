@@ -3,8 +3,9 @@ report writers and the Compare, Overview and Capacity pages read by attribute.
 
 Frozen, slotted and plain: field names and order are the keys of `planner tco --json`
 (written by `planner.core.serialize.to_json`, never by hand here). The ledger's types are in
-`planner.cost.ledger`, the comparison of buying against renting is `planner.cost.tco.
-Comparison`. Nothing here computes anything.
+`planner.cost.ledger`; each option's figures (`OptionReport`) and the comparison of buying
+against renting (`Comparison`) are in `planner.cost.tco`, which builds them. Nothing here
+computes anything.
 """
 
 from collections.abc import Mapping
@@ -13,37 +14,9 @@ from dataclasses import dataclass, field
 from planner.core.serialize import OMIT
 from planner.cost.chargeback import ChargebackData
 from planner.cost.inputs import TcoInputs
-from planner.cost.ledger import Ledger
 from planner.cost.scope import LeftOut
-from planner.cost.tco import Comparison
+from planner.cost.tco import Comparison, OptionReport
 from planner.cost.year_demand import YearDemand
-
-
-@dataclass(frozen=True, slots=True)
-class OptionReport:
-    """One option (self-hosted, hybrid or a cloud option) over one horizon."""
-
-    name: str
-    total: float
-    """Sum of the monthly P&L."""
-    totals: Mapping[str, float]
-    """P&L by cost category over the horizon."""
-    monthly_pnl: tuple[float, ...]
-    monthly_cash: tuple[float, ...]
-    useful_gpu_hours: float
-    cost_per_useful_gpu_hour: float | None
-    cost_per_installed_gpu_hour: float | None = None
-    cost_per_allocated_gpu_hour: float | None = None
-    idle_cost: float | None = None
-    equivalent_annual_cost: float | None = None
-    wait_mean_s: float | None = None
-    wait_p95_s: float | None = None
-    ledger: Ledger | None = field(default=None, metadata=OMIT)
-    scenario: str | None = field(default=None, metadata=OMIT)
-    """The saved scenario the option is of, in a report over several (None in one's own)."""
-    pnl_by_category: Mapping[str, tuple[float, ...]] | None = field(default=None, metadata=OMIT)
-    """The monthly P&L per cost category (they add up to `monthly_pnl`); None: not kept,
-    and a rented option's is its `totals` spread evenly (the same bill every month)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,9 +12,10 @@ break-even month, equivalent annual cost, and break-even utilization F / (C - V)
 """
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from planner.core.errors import ScenarioError
+from planner.core.serialize import OMIT
 from planner.cost import finance
 from planner.cost.baremetal import (
     HOURS_PER_MONTH,
@@ -26,6 +27,7 @@ from planner.cost.baremetal import (
     monthly,
     variable_per_busy_gpu_hour,
 )
+from planner.cost.ledger import Ledger
 from planner.cost.lines import CATEGORIES, LINE_KEYS
 
 OWNED_CATEGORIES = (*CATEGORIES[1:], "cloud_burst")
@@ -82,12 +84,18 @@ NO_BRIDGE = Bridge()
 
 
 @dataclass(frozen=True, slots=True)
-class OptionResult:
+class OptionReport:
+    """One option (self-hosted, hybrid or a cloud option) over one horizon, as `owned_option`
+    and `rented_option` price it; the report carries it as it is (`TcoReport.horizons`), so
+    field names and order are the keys of each option in `planner tco --json`."""
+
     name: str
-    months: int
-    pnl: list[float]
-    cash: list[float]
-    totals: dict[str, float]
+    total: float
+    """Sum of the monthly P&L."""
+    totals: Mapping[str, float]
+    """P&L by cost category over the horizon."""
+    monthly_pnl: tuple[float, ...]
+    monthly_cash: tuple[float, ...]
     useful_gpu_hours: float
     cost_per_useful_gpu_hour: float | None
     cost_per_installed_gpu_hour: float | None = None
@@ -96,8 +104,14 @@ class OptionResult:
     equivalent_annual_cost: float | None = None
     wait_mean_s: float | None = None
     wait_p95_s: float | None = None
-    pnl_by_category: dict[str, list[float]] | None = None
-    """The P&L month by month per category (they add up to `pnl`); None: not kept."""
+    ledger: Ledger | None = field(default=None, metadata=OMIT)
+    """Where the option serves the demand (`planner.cost.ledger`); the cost model leaves it
+    None and the report adds each option's from its runs."""
+    scenario: str | None = field(default=None, metadata=OMIT)
+    """The saved scenario the option is of, in a report over several (None in one's own)."""
+    pnl_by_category: Mapping[str, tuple[float, ...]] | None = field(default=None, metadata=OMIT)
+    """The monthly P&L per cost category (they add up to `monthly_pnl`); None: not kept,
+    and a rented option's is its `totals` spread evenly (the same bill every month)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +136,7 @@ def owned_option(
     rate: float,
     *,
     bridge: Bridge = NO_BRIDGE,
-) -> OptionResult:
+) -> OptionReport:
     """Self-hosted (with bursts for a hybrid) over `months`. Before delivery the servers cost
     nothing but their CapEx and `bridge` serves the demand (or nothing does); bursts start at
     delivery. The book value left comes back in cash at the end. Cost per installed (and
@@ -143,12 +157,12 @@ def owned_option(
     total = sum(pnl)
     own = total - totals["bridge"]
     fixed = fixed_per_installed_gpu_hour(bm) * gpus * in_service
-    return OptionResult(
+    return OptionReport(
         name=name,
-        months=months,
-        pnl=pnl,
-        cash=cash,
+        total=total,
         totals=totals,
+        monthly_pnl=tuple(pnl),
+        monthly_cash=tuple(cash),
         useful_gpu_hours=useful,
         cost_per_useful_gpu_hour=total / useful if useful else None,
         cost_per_installed_gpu_hour=own / installed_hours if installed_hours else None,
@@ -163,7 +177,7 @@ def owned_option(
 
 def rented_option(
     rented: Rented, demand: Demand, months: int, rate: float, *, tax_rate: float = 0.0
-) -> OptionResult:
+) -> OptionReport:
     """Renting: the same bill every month; with a tax rate, cash is after the tax saved."""
     monthly_cost = rented.monthly_total
     monthly_cash = monthly_cost * (1 - tax_rate)
@@ -171,31 +185,32 @@ def rented_option(
         demand.useful_gpu_hours if rented.useful_gpu_hours is None else rented.useful_gpu_hours
     )
     useful = per_month * months
-    total = monthly_cost * months
-    return OptionResult(
+    pnl = (monthly_cost,) * months
+    cash = (monthly_cash,) * months
+    return OptionReport(
         name=rented.name,
-        months=months,
-        pnl=[monthly_cost] * months,
-        cash=[monthly_cash] * months,
+        total=sum(pnl),  # the months added up, like an owned option's (not cost x months)
         totals={k: v * months for k, v in rented.per_month.items()}
         | ({"tax_shield": -tax_rate * monthly_cost * months} if tax_rate else {}),
+        monthly_pnl=pnl,
+        monthly_cash=cash,
         useful_gpu_hours=useful,
-        cost_per_useful_gpu_hour=total / useful if useful else None,
-        equivalent_annual_cost=_eac([monthly_cash] * months, rate, months),
+        cost_per_useful_gpu_hour=monthly_cost * months / useful if useful else None,
+        equivalent_annual_cost=_eac(cash, rate, months),
         wait_mean_s=rented.wait_mean_s,
         wait_p95_s=rented.wait_p95_s,
     )
 
 
 def compare(
-    owned: OptionResult,
-    rented: OptionResult,
+    owned: OptionReport,
+    rented: OptionReport,
     bm: BareMetal,
     rented_per_gpu_hour: float,
     rate: float,
 ) -> Comparison:
     """Savings of buying = renting's cash minus owning's, month by month."""
-    savings = [r - o for r, o in zip(rented.cash, owned.cash, strict=True)]
+    savings = [r - o for r, o in zip(rented.monthly_cash, owned.monthly_cash, strict=True)]
     found = finance.irr(savings)
     return Comparison(
         owned=owned.name,
@@ -204,7 +219,7 @@ def compare(
         irr=found.annual_rate,
         irr_note=found.reason,
         payback_month=finance.payback_month(savings),
-        break_even_month=finance.break_even_month(rented.cash, owned.cash, rate),
+        break_even_month=finance.break_even_month(rented.monthly_cash, owned.monthly_cash, rate),
         break_even_utilization=finance.break_even_utilization(
             fixed_per_installed_gpu_hour(bm), variable_per_busy_gpu_hour(bm), rented_per_gpu_hour
         ),
@@ -218,10 +233,10 @@ def sensitivity(
     return finance.tornado(model, dict(base), swing=swing)
 
 
-def scaled(bm: BareMetal, *, server_price: float = 1.0, **fields: float) -> BareMetal:
-    """`bm` with its server prices scaled and other fields replaced (for sensitivities)."""
-    pools = tuple(replace(p, price=p.price * server_price) for p in bm.pools)
-    return replace(bm, pools=pools, **fields)  # type: ignore[arg-type]
+def scaled(bm: BareMetal, *, server_price: float) -> BareMetal:
+    """`bm` with every server's price multiplied by `server_price` (for sensitivities; other
+    assumptions change with `dataclasses.replace`, which checks their types)."""
+    return replace(bm, pools=tuple(replace(p, price=p.price * server_price) for p in bm.pools))
 
 
 def horizons_months(years: Sequence[float]) -> list[int]:
@@ -246,12 +261,12 @@ def _owned_totals(costs: list[MonthCosts], burst: list[float], tax_rate: float) 
     return totals
 
 
-def _pnl_by_category(costs: list[MonthCosts], burst: list[float]) -> dict[str, list[float]]:
+def _pnl_by_category(costs: list[MonthCosts], burst: list[float]) -> dict[str, tuple[float, ...]]:
     """Owning's P&L categories month by month: what `MonthCosts.pnl` adds, and the bursts."""
     pnl = ("depreciation", "energy", *LINE_KEYS, "bridge")
-    by_month = {k: [c.category(k) for c in costs] for k in pnl}
-    return by_month | {"cloud_burst": list(burst)}
+    by_month = {k: tuple([c.category(k) for c in costs]) for k in pnl}
+    return by_month | {"cloud_burst": tuple(burst)}
 
 
-def _eac(cash: list[float], rate: float, months: int) -> float:
+def _eac(cash: Sequence[float], rate: float, months: int) -> float:
     return finance.equivalent_annual_cost(finance.npv(cash, rate), rate, months / 12)

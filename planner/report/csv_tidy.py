@@ -18,7 +18,7 @@ from io import StringIO
 from planner.core.i18n import Language
 from planner.core.spreadsheet_text import safe_row
 from planner.cost.chargeback import JOB_COLUMNS
-from planner.cost.results import OptionReport
+from planner.cost.tco import OptionReport
 from planner.report.cells import Cell
 from planner.report.chargeback_table import TIDY_COLUMNS, Chargeback, tidy_rows
 from planner.report.headline import Named

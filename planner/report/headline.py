@@ -6,7 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from planner.core.i18n import Language, fmt_money, fmt_percent
-from planner.cost.results import Horizon, OptionReport, TcoReport
+from planner.cost.results import Horizon, TcoReport
+from planner.cost.tco import OptionReport
 from planner.report.cells import Cell, Kind
 from planner.report.text import text
 

@@ -15,8 +15,8 @@ from itertools import accumulate
 from planner.core.i18n import Language, fmt_money, fmt_number, fmt_percent
 from planner.core.notes import Note, note, worded
 from planner.cost.finance import discount_factors
-from planner.cost.results import Horizon, OptionReport, TcoReport
-from planner.cost.tco import Comparison
+from planner.cost.results import Horizon, TcoReport
+from planner.cost.tco import Comparison, OptionReport
 from planner.report.cells import Cell
 from planner.report.headline import OWNED, Named, cheapest, option_name
 from planner.report.model import Table

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from planner.cost.scenario import TcoScenario
 from planner.service.sweep_keys import BURST_H, SERVERS, with_burst
 from planner.service.sweep_keys import with_servers as _with_servers
-from planner.service.sweep_point import OWNED, OptionResult, PointResult
+from planner.service.sweep_point import OWNED, PointOption, PointResult
 
 _ROUNDING_GPU_H = 1e-6
 
@@ -61,7 +61,7 @@ def with_servers(
     return changed if burst_after_s is None else with_burst(changed, burst_after_s)
 
 
-def option_row(option: OptionResult, servers: int, burst_after_h: float | None) -> Row:
+def option_row(option: PointOption, servers: int, burst_after_h: float | None) -> Row:
     """A stored option's figures as a row (waits in hours)."""
     owned = option.option in OWNED
     return Row(

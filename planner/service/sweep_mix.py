@@ -58,7 +58,7 @@ from planner.service.sweep_mix_price import (
     spills_to_spot,
     spot_point,
 )
-from planner.service.sweep_point import OptionResult, PointResult
+from planner.service.sweep_point import PointOption, PointResult
 from planner.service.sweep_run import Sweep, run_sweep
 from planner.service.sweep_search import Search, Target, smallest
 from planner.service.sweep_search import Tried as AloneTried
@@ -120,7 +120,7 @@ class MixPoint:
     """Year 1 first; one year without `growth:`."""
 
     @property
-    def hybrid(self) -> OptionResult:
+    def hybrid(self) -> PointOption:
         found = self.result.option(HYBRID)
         assert found is not None  # the mix scenario always has a hybrid
         return found

@@ -28,7 +28,7 @@ from planner.cost.growth import MONTHS_PER_YEAR
 from planner.cost.inputs import CloudBillInputs
 from planner.cost.results import TcoReport
 from planner.service.sweep_keys import Point, Value, apply
-from planner.service.sweep_point import OptionResult, PointResult
+from planner.service.sweep_point import PointOption, PointResult
 from planner.service.sweep_run import Sweep, point_key, run_sweep, sweep_key
 from planner.service.tco_run import tco_of_jobs
 from planner.store import Connection
@@ -236,5 +236,5 @@ def _burst_bills(report: TcoReport) -> list[CloudBillInputs | None]:
     return bills
 
 
-def _total(option: OptionResult | None) -> float:
+def _total(option: PointOption | None) -> float:
     return float("inf") if option is None else option.total

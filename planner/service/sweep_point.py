@@ -13,8 +13,9 @@ from datetime import date
 from planner.core.model import Job
 from planner.cost.finance import npv
 from planner.cost.montecarlo_twin import bar, twin_error
-from planner.cost.results import Horizon, OptionReport, TcoReport
+from planner.cost.results import Horizon, TcoReport
 from planner.cost.scenario import TcoScenario
+from planner.cost.tco import OptionReport
 from planner.engine.summary import ReplaySummary
 from planner.service.mc_inputs import inputs_text
 from planner.service.sweep_keys import Point, apply
@@ -25,7 +26,7 @@ OWNED = ("self-hosted", "hybrid")
 
 
 @dataclass(frozen=True, slots=True)
-class OptionResult:
+class PointOption:
     """One option over one horizon at one point; money in the point's currency, seconds.
     Field order is `planner.store.sweeps.OPTION_COLUMNS`."""
 
@@ -77,12 +78,12 @@ class OptionResult:
 class PointResult:
     point: Point
     currency: str
-    options: tuple[OptionResult, ...]
+    options: tuple[PointOption, ...]
     inputs: str = field(default="", compare=False)
     """What the point was priced from, as JSON (`planner.service.mc_inputs`), for
     `planner montecarlo --sweep`; "" when read back from the store."""
 
-    def option(self, name: str, years: float | None = None) -> OptionResult | None:
+    def option(self, name: str, years: float | None = None) -> PointOption | None:
         """The option `name` over `years` (the first horizon if None)."""
         found = [o for o in self.options if o.option == name]
         if years is not None:
@@ -97,16 +98,16 @@ def price_point(
     varied = apply(scenario, point)
     summaries: dict[str, ReplaySummary] = {}
     report = tco_of_jobs(con, varied, jobs, today=today, summaries=summaries)
-    results = option_results(report, summaries, twin_error(varied))
+    results = point_options(report, summaries, twin_error(varied))
     return PointResult(point, report.currency, results, inputs_text(report))
 
 
-def option_results(
+def point_options(
     report: TcoReport, summaries: dict[str, ReplaySummary], error: float | None = None
-) -> tuple[OptionResult, ...]:
+) -> tuple[PointOption, ...]:
     """Every option of every horizon of a report, with the replays' percentiles, ledger
     lines and (for replayed options, given the twin check's `error`) the twin error bar."""
-    results: list[OptionResult] = []
+    results: list[PointOption] = []
     allocation = _allocation(report)
     for horizon in report.horizons:
         npvs = _npv_vs_cloud(horizon, report.discount_rate or 0.0)
@@ -117,7 +118,7 @@ def option_results(
             per_hour, p95 = bar(o.cost_per_useful_gpu_hour, e), bar(o.wait_p95_s, e)
             demanded, served, left_out, carried = _ledger_lines(o)
             results.append(
-                OptionResult(
+                PointOption(
                     option=o.name,
                     years=horizon.years,
                     total=o.total,
@@ -179,8 +180,8 @@ def _npv_vs_cloud(horizon: Horizon, rate: float) -> dict[str, float]:
 
 
 def from_rows(point: Point, currency: str, rows: Sequence[tuple[object, ...]]) -> PointResult:
-    """A stored point back as a result (rows in `OptionResult` field order)."""
-    return PointResult(point, currency, tuple(OptionResult(*row) for row in rows))  # type: ignore[arg-type]
+    """A stored point back as a result (rows in `PointOption` field order)."""
+    return PointResult(point, currency, tuple(PointOption(*row) for row in rows))  # type: ignore[arg-type]
 
 
 def records(results: Sequence[PointResult]) -> list[dict[str, object]]:

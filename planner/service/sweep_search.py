@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from planner.core.errors import ScenarioError
 from planner.cost.scenario import MAX_SERVERS, TcoScenario
 from planner.service.sweep_keys import Point, pool_of
-from planner.service.sweep_point import OptionResult, PointResult
+from planner.service.sweep_point import PointOption, PointResult
 
 STATS = {"p95_wait": "wait_p95_s", "mean_wait": "wait_mean_s", "p99_wait": "wait_p99_s"}
 _UNITS = {"s": 1.0, "m": 60.0, "min": 60.0, "h": 3600.0, "d": 86_400.0}
@@ -222,7 +222,7 @@ def _check_option(result: PointResult, option: str) -> None:
         raise ScenarioError(f"--option {option}: the scenario's options are {', '.join(names)}")
 
 
-def _wait(option: OptionResult | None, stat: str) -> float | None:
+def _wait(option: PointOption | None, stat: str) -> float | None:
     if option is None:
         return None
     value = getattr(option, STATS[stat])

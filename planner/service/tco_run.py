@@ -29,7 +29,7 @@ from planner.cost.baremetal import (
 )
 from planner.cost.chargeback import ChargebackData
 from planner.cost.chargeback_usage import RAN, chargeback_data, job_table, team_hours
-from planner.cost.comparison import Priced, Runs, option_report, report
+from planner.cost.comparison import Priced, Runs, report
 from planner.cost.ledger import Hours, PricedBill, demanded, rented_ledger, replay_outcome
 from planner.cost.results import Horizon, TcoReport
 from planner.cost.scenario import CloudSpec, TcoScenario
@@ -314,9 +314,9 @@ def _cloud_only(
         Horizon(
             years=months / 12,
             options=tuple(
-                option_report(
+                replace(
                     tco.rented_option(r, demand, months, scenario.discount_rate, tax_rate=tax),
-                    rented_ledger(wanted, run, months),
+                    ledger=rented_ledger(wanted, run, months),
                 )
                 for r, run in zip(rented, runs, strict=True)
             ),

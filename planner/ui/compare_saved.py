@@ -14,8 +14,9 @@ import pandas as pd
 from planner.core.errors import ScenarioError
 from planner.core.file_access import BUNDLED_FILES
 from planner.cost.finance import break_even_utilization
-from planner.cost.results import Horizon, OptionReport, TcoReport, plain_report
+from planner.cost.results import Horizon, TcoReport, plain_report
 from planner.cost.scenario import TcoScenario, tco_from_replay
+from planner.cost.tco import OptionReport
 from planner.engine.summary import CalibrationNote
 from planner.service import scenario_store
 from planner.service.replay import cluster_nodes

@@ -17,8 +17,9 @@ import streamlit as st
 
 from planner.core.errors import ScenarioError
 from planner.core.file_access import BUNDLED_FILES
-from planner.cost.results import OptionReport, TcoReport
+from planner.cost.results import TcoReport
 from planner.cost.scenario import TcoScenario
+from planner.cost.tco import OptionReport
 from planner.report import headline
 from planner.report.model import categories, category_label
 from planner.service.tco_files import tco_scenario_from_text

@@ -14,7 +14,8 @@ import pandas as pd
 import streamlit as st
 
 from planner.cost.ledger import SERVED, UNSERVED, Balance, Ledger
-from planner.cost.results import OptionReport, TcoReport
+from planner.cost.results import TcoReport
+from planner.cost.tco import OptionReport
 from planner.ui.i18n import MISSING, Language, fmt_number, t
 from planner.ui.safe import md
 

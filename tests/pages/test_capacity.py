@@ -26,7 +26,7 @@ from planner.service import scenario_store
 from planner.service.importer import import_file
 from planner.service.replay import load_jobs, resolve_trace
 from planner.service.scenario_store import Prepared
-from planner.service.sweep_point import OptionResult, PointResult
+from planner.service.sweep_point import PointOption, PointResult
 from planner.service.sweep_run import Sweep, run_sweep
 from planner.service.tco_run import run_tco
 from planner.store import connect
@@ -172,7 +172,7 @@ def fake_point(n: int, burst_h: float | None = None, *, hybrid: bool = True) -> 
         if burst_h is not None:
             point = (*point, ("burst_after_h", burst_h))
     priced = tuple(
-        OptionResult(name, 3.0, total, per, None, wait, None, wait, None, None)
+        PointOption(name, 3.0, total, per, None, wait, None, wait, None, None)
         for name, total, per, wait in options
     )
     return PointResult(point, "USD", priced)  # type: ignore[arg-type]

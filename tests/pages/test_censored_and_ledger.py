@@ -13,7 +13,8 @@ from streamlit.testing.v1 import AppTest
 
 from planner.core.file_access import BUNDLED_FILES
 from planner.cost.ledger import Balance, Ledger
-from planner.cost.results import Horizon, OptionReport, TcoReport, plain_report
+from planner.cost.results import Horizon, TcoReport, plain_report
+from planner.cost.tco import OptionReport
 from planner.ingest import IngestOptions
 from planner.service.importer import import_file
 from planner.service.tco_run import run_tco

@@ -11,14 +11,13 @@ from planner.core.file_access import BUNDLED_FILES
 from planner.cost.finance import break_even_utilization
 from planner.cost.results import (
     Horizon,
-    OptionReport,
     PriceUsed,
     Sensitivity,
     SensitivityBar,
     TcoReport,
     plain_report,
 )
-from planner.cost.tco import Comparison
+from planner.cost.tco import Comparison, OptionReport
 from planner.service.tco_files import load_tco_scenario
 from planner.ui import compare_view, cost_charts
 from planner.ui.compare_view import CompareRun, conclusion

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from planner.cost.results import Horizon, OptionReport, TcoReport, plain_report
+from planner.cost.results import Horizon, TcoReport, plain_report
+from planner.cost.tco import OptionReport
 from planner.ingest import IngestOptions
 from planner.service.importer import import_file
 from planner.store import connect

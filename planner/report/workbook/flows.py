@@ -6,7 +6,8 @@ from collections.abc import Sequence
 
 from openpyxl.worksheet.worksheet import Worksheet
 
-from planner.cost.results import OptionReport, TcoReport
+from planner.cost.results import TcoReport
+from planner.cost.tco import OptionReport
 from planner.report.model import Report
 from planner.report.text import text
 from planner.report.workbook.book import Book, header, put, put_formula, ref, widths
