@@ -2,6 +2,11 @@
 each horizon compared, and the sensitivities; one `TcoReport` (`planner.core.serialize`
 writes it as `planner tco --json`).
 
+The price book is read once into `Inputs` (`planner.service.tco_inputs`), a value no step
+changes; each step returns what it found with what it noted (a `Trail`), and the report's
+notes and prices used are those trails in the order the steps ran. The cloud bills and the
+replays' summaries are results too, handed on to `planner.service.tco_record`.
+
 With a trace, the self-hosted cluster is the scenario's servers, the hybrid is the same
 cluster bursting jobs that wait past the threshold (decided inside the replay), and the
 cloud prices every job of the trace. Every option prices the same jobs: those in the
@@ -21,19 +26,14 @@ from planner.core.file_access import FileAccess
 from planner.core.model import Job
 from planner.core.notes import note
 from planner.cost import tco
-from planner.cost.baremetal import (
-    HOURS_PER_MONTH,
-    BareMetal,
-    installed_gpus,
-    keep_servers,
-)
-from planner.cost.chargeback import ChargebackData
+from planner.cost.baremetal import HOURS_PER_MONTH, BareMetal, installed_gpus, keep_servers
 from planner.cost.chargeback_usage import RAN, chargeback_data, job_table, team_hours
-from planner.cost.comparison import Priced, Runs, option_report, report
+from planner.cost.comparison import Runs, option_report, report
+from planner.cost.inputs import CloudInputs, OwnedInputs
 from planner.cost.ledger import Hours, PricedBill, demanded, rented_ledger, replay_outcome
 from planner.cost.results import Horizon, TcoReport
 from planner.cost.scenario import CloudSpec, TcoScenario
-from planner.cost.scope import CPU_POOL, LeftOut, Scoped, scoped_jobs
+from planner.cost.scope import CPU_POOL, LeftOut, scoped_jobs
 from planner.engine import ReplayResult, simulate
 from planner.engine.calibration import error_bar_text
 from planner.engine.policy import Policy
@@ -41,9 +41,12 @@ from planner.engine.summary import ReplaySummary
 from planner.ingest import IngestOptions
 from planner.service.growth import grown_report
 from planner.service.replay import load_jobs, resolve_trace, with_volcano_queues
+from planner.service.tco_bills import burst_bill, cloud_bill, flat_bill
 from planner.service.tco_inputs import Inputs, bare_metal, load_inputs, per_gpu_hour
-from planner.service.tco_record import HYBRID_BURST, record
+from planner.service.tco_priced import PricedOptions, Replays
+from planner.service.tco_record import record, replay_facts
 from planner.service.tco_rent import bill_jobs, rent
+from planner.service.tco_trail import Trail, said
 from planner.service.tco_window import (
     Window,
     carried_gpu_hours,
@@ -82,153 +85,179 @@ def tco_of_jobs(
     jobs in the scenario's scope are priced, the same ones by every option. `summaries`, if
     given, receives each owned option's replay summary (for `planner sweep`'s percentiles);
     with `growth`, each one's worst year (`planner.service.growth` prices each year)."""
-    if scenario.growth is not None:
-        return _grown(con, scenario, jobs, today=today, summaries=summaries)
-    inputs = load_inputs(con, scenario, today)
+    if scenario.growth is None:
+        result, replays = _tco(con, scenario, jobs, today)
+    else:
+        result, replays = _grown(con, scenario, jobs, today)
     if summaries is not None:
-        inputs.replays = summaries  # filled as the options are replayed
-    left_out = Scoped([]).left_out()
+        summaries |= replays
+    return result
+
+
+def _tco(
+    con: Connection, scenario: TcoScenario, jobs: list[Job] | None, today: date | None
+) -> tuple[TcoReport, Replays]:
+    """The report of a scenario without growth, and its owned options' replays. Each step
+    returns its trail; they are added up in the order the steps ran."""
+    inputs, trail = load_inputs(con, scenario, today)
+    left_out = LeftOut()
     if jobs is not None:
         scoped = scoped_jobs(scenario, jobs)
         jobs, left_out = scoped.jobs, scoped.left_out()
-        inputs.notes.extend(scoped.notes(scenario.scope))
-    if not scenario.self_hosted:
-        return _cloud_only(con, scenario, inputs, jobs, left_out)
-    bm = bare_metal(con, scenario, inputs)
-    charged: ChargebackData | None = None
-    if jobs is None:
-        owned, rented, hybrid, runs = _explicit(con, scenario, inputs, bm)
+        trail += Trail(tuple(scoped.notes(scenario.scope)))
+    if scenario.self_hosted:
+        bm, found = bare_metal(con, scenario, inputs)
+        trail += found
+        if jobs is None:
+            options = _explicit(con, scenario, inputs, bm)
+        else:
+            options = _replayed(con, scenario, inputs, bm, jobs)
+        trail += options.trail
+        result = report(scenario, bm, options.priced(trail.converted), left_out)
     else:
-        owned, rented, hybrid, runs, charged = _replayed(con, scenario, inputs, bm, jobs)
-    hybrid_run = (hybrid, _hybrid_servers(scenario, bm)) if hybrid is not None else None
-    result = report(
-        scenario, bm, Priced(owned, rented, hybrid_run, inputs.converted, runs), left_out
-    )
-    notes = tuple(dict.fromkeys([*inputs.notes, *result.notes]))
-    sources = tuple(inputs.sources)
-    owning = [("self-hosted", bm, owned)]
-    if hybrid_run is not None:
-        owning.append(("hybrid", hybrid_run[1], hybrid_run[0]))
-    scale = None if jobs is None else window(jobs).scale
+        options = _rented_only(con, scenario, inputs, jobs)
+        trail += options.trail
+        result = _cloud_report(scenario, options, left_out)
     return replace(
         result,
-        notes=notes,
-        prices_used=sources,
+        notes=tuple(dict.fromkeys([*trail.notes, *result.notes])),
+        prices_used=tuple(dict.fromkeys(trail.sources)),
         discount_rate=scenario.discount_rate,
-        chargeback=charged,
-        inputs=record(con, scenario, inputs, owned=owning, rented=rented, scale=scale),
-    )
+        chargeback=options.chargeback,
+        inputs=record(scenario, inputs, options.owned, options.clouds),
+    ), options.replays
 
 
 def _grown(
-    con: Connection,
-    scenario: TcoScenario,
-    jobs: list[Job] | None,
-    *,
-    today: date | None,
-    summaries: dict[str, ReplaySummary] | None,
-) -> TcoReport:
+    con: Connection, scenario: TcoScenario, jobs: list[Job] | None, today: date | None
+) -> tuple[TcoReport, Replays]:
     if jobs is None:
         raise ScenarioError(
             "`growth` needs a trace (`trace:` or --trace): it grows the trace's jobs year by year"
         )
 
-    def price_year(
-        plain: TcoScenario, year_jobs: list[Job], kept: dict[str, ReplaySummary]
-    ) -> TcoReport:
-        return tco_of_jobs(con, plain, year_jobs, today=today, summaries=kept)
+    def price_year(plain: TcoScenario, year_jobs: list[Job]) -> tuple[TcoReport, Replays]:
+        return _tco(con, plain, year_jobs, today)
 
-    return grown_report(scenario, jobs, price_year, summaries)
+    return grown_report(scenario, jobs, price_year)
 
 
-# --- demand without a trace --------------------------------------------------------------------
+# --- demand without a trace -----------------------------------------------------------------------
+
+
+DEFAULT_ALLOCATION = 0.35
+"""The allocated share of the owned GPUs when neither the scenario nor the set gives one."""
 
 
 def _explicit(
     con: Connection, scenario: TcoScenario, inputs: Inputs, bm: BareMetal
-) -> tuple[tco.Demand, list[tco.Rented], tco.Demand | None, Runs]:
+) -> PricedOptions:
+    """Every option priced on a steady month at the scenario's utilization."""
     if scenario.hybrid is not None:
         raise ScenarioError("a hybrid option needs a trace: bursts are decided in the replay")
     u = scenario.utilization
+    trail = Trail()
     if u is None:
-        u = inputs.assumptions.get("allocation_utilization", 0.35)
-        inputs.notes.append(note("default_allocation", share=f"{u:.0%}"))
+        given = inputs.allocation_utilization
+        u = DEFAULT_ALLOCATION if given is None else given
+        trail = said(note("default_allocation", share=f"{u:.0%}"))
     useful = u * installed_gpus(bm) * HOURS_PER_MONTH
     demand = tco.Demand(useful_gpu_hours=useful, utilization_by_hour=(u,))
-    rented = [
-        _rent_flat(con, spec, scenario.overflow_of(spec), inputs, useful) for spec in scenario.cloud
-    ]
+    clouds: list[CloudInputs] = []
+    for spec in scenario.cloud:
+        cloud, found = _rent_flat(con, (spec, scenario.overflow_of(spec)), inputs, useful)
+        clouds.append(cloud)
+        trail += found
     runs = Runs(
         Hours({"demanded": useful}),
         Hours({"owned": useful}),
-        [Hours({"rented": useful}) for _ in rented],
+        [Hours({"rented": useful}) for _ in clouds],
     )
-    return demand, rented, None, runs
+    mine = OwnedInputs("self-hosted", bm, demand)
+    return PricedOptions((mine,), tuple(clouds), runs, None, {}, trail)
 
 
 def _rent_flat(
-    con: Connection, spec: CloudSpec, overflow: CloudSpec, inputs: Inputs, useful: float
-) -> tco.Rented:
+    con: Connection, specs: tuple[CloudSpec, CloudSpec], inputs: Inputs, useful: float
+) -> tuple[CloudInputs, Trail]:
     """A steady demand of `useful` GPU-hours a month: committed GPUs at the option's price,
-    the rest at the `overflow` option's (all of it at the option's price without a
-    commitment)."""
-    price = per_gpu_hour(con, spec, inputs)
+    the rest at its overflow option's (all of it at the option's price without a
+    commitment); `specs` is the option and its overflow option."""
+    spec, overflow = specs
+    price, trail = per_gpu_hour(con, spec, inputs)
     per_month: dict[str, float] = {}
+    overflow_price = None
     if spec.committed_gpus:
         covered = min(useful, spec.committed_gpus * HOURS_PER_MONTH)
         per_month["commitment"] = spec.committed_gpus * HOURS_PER_MONTH * price
-        per_month["overflow"] = (useful - covered) * per_gpu_hour(con, overflow, inputs)
+        overflow_price, found = per_gpu_hour(con, overflow, inputs)
+        trail += found
+        per_month["overflow"] = (useful - covered) * overflow_price
     else:
         per_month["cloud_compute"] = useful * price
     per_month |= spec.data_costs()
     total = sum(per_month.values()) - sum(spec.data_costs().values())
-    return tco.Rented(spec.label(), per_month, total / useful if useful else price)
+    rented = tco.Rented(spec.label(), per_month, total / useful if useful else price)
+    return CloudInputs(rented, flat_bill(specs, rented, useful, overflow_price)), trail
 
 
-# --- demand from the replay ----------------------------------------------------------------
+# --- demand from the replay -----------------------------------------------------------------------
 
 
 def _replayed(
-    con: Connection,
-    scenario: TcoScenario,
-    inputs: Inputs,
-    bm: BareMetal,
-    jobs: list[Job],
-) -> tuple[tco.Demand, list[tco.Rented], tco.Demand | None, Runs, ChargebackData]:
+    con: Connection, scenario: TcoScenario, inputs: Inputs, bm: BareMetal, jobs: list[Job]
+) -> PricedOptions:
+    """Every option priced on a month of the trace's jobs."""
     nodes = _nodes(bm, scenario)
     win = window(jobs)
     scale = win.scale
-    result = simulate(jobs, nodes, _policy(scenario, nodes, inputs))
+    policy, trail = _policy(scenario, nodes)
+    result = simulate(jobs, nodes, policy)
     within = counted_shares(result, win)
-    owned = _demand(result, bm, win, scenario, within=within, inputs=inputs, name="self-hosted")
+    owned, summary, found = _demand(result, bm, win, scenario, within=within, name="self-hosted")
+    trail += found
     clouds = [rent(con, spec, inputs, jobs, scenario, scale=scale) for spec in scenario.cloud]
-    rented = [r for r, _ in clouds]
+    for _, _, found in clouds:
+        trail += found
     runs = Runs(
         demanded(jobs).scaled(scale),
         replay_outcome(result, within=within).scaled(scale),
-        [run.outcome("rented").scaled(scale) for _, run in clouds],
+        [run.outcome("rented").scaled(scale) for _, run, _ in clouds],
     )
     usage = {"self-hosted": team_hours_within(result, within, RAN, scale)}
-    usage |= {r.name: team_hours(run.jobs, scale) for r, run in clouds}
+    usage |= {r.name: team_hours(run.jobs, scale) for r, run, _ in clouds}
     source = "volcano" if scenario.scheduling and scenario.scheduling.volcano else "kueue"
+    bills = tuple(
+        CloudInputs(r, cloud_bill(spec, run, scale))
+        for (r, run, _), spec in zip(clouds, scenario.cloud, strict=True)
+    )
+    mine = OwnedInputs("self-hosted", bm, owned, replay=replay_facts(summary))
     if scenario.hybrid is None:
-        lines = job_table(result, within)
-        charged = chargeback_data(usage, result.policy.queues, source, lines)
-        return owned, rented, None, runs, charged
-    kept = _hybrid_servers(scenario, bm)
-    hybrid_result, burst = _hybrid_replay(con, scenario, inputs, kept, jobs)
+        charged = chargeback_data(usage, result.policy.queues, source, job_table(result, within))
+        return PricedOptions((mine,), bills, runs, charged, {"self-hosted": summary}, trail)
+    kept = hybrid_servers(scenario, bm)
+    hybrid_result, burst, found = _hybrid_replay(con, scenario, inputs, kept, jobs)
+    trail += found
     per_month = burst.bill.total * scale if burst else 0.0
     kept_within = counted_shares(hybrid_result, win)
-    demand = _demand(
-        hybrid_result, kept, win, scenario, within=kept_within, inputs=inputs, name="hybrid"
+    demand, kept_summary, found = _demand(
+        hybrid_result, kept, win, scenario, within=kept_within, name="hybrid"
     )
-    hybrid = replace(demand, burst_per_month=per_month)
+    trail += found
     outcome = replay_outcome(hybrid_result, burst, kept_within)
     runs = replace(runs, hybrid=outcome.scaled(scale))
     usage["hybrid"] = team_hours_within(hybrid_result, kept_within, (*RAN, "burst"), scale)
     lines = job_table(result, within, hybrid_result, kept_within)
     charged = chargeback_data(usage, result.policy.queues, source, lines)
-    return owned, rented, hybrid, runs, charged
+    theirs = OwnedInputs(
+        "hybrid",
+        kept,
+        replace(demand, burst_per_month=per_month),
+        burst=burst_bill(scenario, burst, scale) if burst else None,
+        replay=replay_facts(kept_summary),
+    )
+    replays = {"self-hosted": summary, "hybrid": kept_summary}
+    return PricedOptions((mine, theirs), bills, runs, charged, replays, trail)
 
 
 def _hybrid_replay(
@@ -237,21 +266,21 @@ def _hybrid_replay(
     inputs: Inputs,
     kept: BareMetal,
     jobs: list[Job],
-) -> tuple[ReplayResult, PricedBill | None]:
+) -> tuple[ReplayResult, PricedBill | None, Trail]:
     """The hybrid's replay on the servers it keeps, and the bill of the jobs that burst."""
     assert scenario.hybrid is not None
     nodes = _nodes(kept, scenario)
-    policy = replace(_policy(scenario, nodes, inputs), burst_after_s=scenario.hybrid.burst_after_s)
+    policy, trail = _policy(scenario, nodes)
+    policy = replace(policy, burst_after_s=scenario.hybrid.burst_after_s)
     result = simulate(jobs, nodes, policy)
     burst_jobs = [j for i, j in enumerate(result.jobs) if result.status[i] == "burst"]
     if not burst_jobs:
-        return result, None
-    bill = bill_jobs(con, _burst_cloud(scenario), inputs, burst_jobs, scenario)
-    inputs.bills[HYBRID_BURST] = bill
-    return result, bill
+        return result, None, trail
+    bill, found = bill_jobs(con, _burst_cloud(scenario), inputs, burst_jobs, scenario)
+    return result, bill, trail + found
 
 
-def _hybrid_servers(scenario: TcoScenario, bm: BareMetal) -> BareMetal:
+def hybrid_servers(scenario: TcoScenario, bm: BareMetal) -> BareMetal:
     """The self-hosted assumptions with the servers the hybrid keeps."""
     keep = {k.upper(): v for k, v in (scenario.hybrid.servers if scenario.hybrid else {}).items()}
     return keep_servers(bm, [replace(p, servers=keep.get(p.name, p.servers)) for p in bm.pools])
@@ -274,29 +303,52 @@ def _nodes(bm: BareMetal, scenario: TcoScenario) -> list[NodeSpec]:
     ]
 
 
-def _policy(scenario: TcoScenario, nodes: list[NodeSpec], inputs: Inputs) -> Policy:
+def _policy(scenario: TcoScenario, nodes: list[NodeSpec]) -> tuple[Policy, Trail]:
     """The scenario's policy with its scheduling set-up (Volcano shares sized to `nodes`)."""
     replay = scenario.replay_scenario()
+    trail = Trail()
     if replay.volcano is not None:
         replay, notes = with_volcano_queues(replay, nodes)
-        inputs.notes.extend(notes)
+        trail = said(*notes)
     if replay.calibration is not None and (bar := replay.calibration.error_bar()) is not None:
-        inputs.notes.append(error_bar_text(bar))
-    return replay.to_policy()
+        trail += said(error_bar_text(bar))
+    return replay.to_policy(), trail
 
 
-# --- cloud only ----------------------------------------------------------------------------
-
-
-def _cloud_only(
-    con: Connection,
+def _demand(
+    result: ReplayResult,
+    bm: BareMetal,
+    win: Window,
     scenario: TcoScenario,
-    inputs: Inputs,
-    jobs: list[Job] | None,
-    left_out: LeftOut,
-) -> TcoReport:
-    """Renting only: every cloud option priced on the trace's jobs; no break-even, no
-    sensitivity (both measure buying)."""
+    *,
+    within: list[float],
+    name: str,
+) -> tuple[tco.Demand, ReplaySummary, Trail]:
+    """One month of the replayed workload within the window, and the replay's summary; a note
+    when the cluster left work waiting or running at the window's end (it is `carried` in the
+    ledger)."""
+    demand, summary = replay_demand(result, bm, win, scenario, within)
+    trail = Trail()
+    if (carried := carried_gpu_hours(result, within)) > 0:
+        hours = f"{carried * win.scale:,.0f}"
+        option = note(f"option_{name.replace('-', '_')}")  # worded in the reader's language
+        trail = said(note("carried_past_window", option=option, hours=hours))
+    return demand, summary, trail
+
+
+def _burst_cloud(scenario: TcoScenario) -> CloudSpec:
+    assert scenario.hybrid is not None
+    wanted = scenario.hybrid.cloud
+    return next(c for c in scenario.cloud if wanted is None or c.label() == wanted)
+
+
+# --- cloud only -----------------------------------------------------------------------------------
+
+
+def _rented_only(
+    con: Connection, scenario: TcoScenario, inputs: Inputs, jobs: list[Job] | None
+) -> PricedOptions:
+    """Every cloud option renting the trace's jobs, a month each (no owned option)."""
     if jobs is None:
         raise ScenarioError(
             "a cloud-only scenario needs a trace (`trace:` or --trace): without owned servers "
@@ -304,9 +356,24 @@ def _cloud_only(
         )
     scale = window(jobs).scale
     clouds = [rent(con, spec, inputs, jobs, scenario, scale=scale) for spec in scenario.cloud]
-    rented = [r for r, _ in clouds]
-    wanted = demanded(jobs).scaled(scale)
-    runs = [run.outcome("rented").scaled(scale) for _, run in clouds]
+    trail = Trail()
+    for _, _, found in clouds:
+        trail += found
+    bills = tuple(
+        CloudInputs(r, cloud_bill(spec, run, scale))
+        for (r, run, _), spec in zip(clouds, scenario.cloud, strict=True)
+    )
+    rented = [run.outcome("rented").scaled(scale) for _, run, _ in clouds]
+    runs = Runs(demanded(jobs).scaled(scale), Hours(), rented)
+    charged = chargeback_data(
+        {r.name: team_hours(run.jobs, scale) for r, run, _ in clouds}, None, ""
+    )
+    return PricedOptions((), bills, runs, charged, {}, trail)
+
+
+def _cloud_report(scenario: TcoScenario, options: PricedOptions, left_out: LeftOut) -> TcoReport:
+    """The report of renting only; its notes, prices and inputs are the caller's to add."""
+    rented = [c.rented for c in options.clouds]
     tax_rate = scenario.overrides.get("tax_rate", 0.0)
     tax = tax_rate if isinstance(tax_rate, float | int) else 0.0
     demand = tco.Demand(useful_gpu_hours=rented[0].useful_gpu_hours or 0.0)
@@ -316,9 +383,9 @@ def _cloud_only(
             options=tuple(
                 option_report(
                     tco.rented_option(r, demand, months, scenario.discount_rate, tax_rate=tax),
-                    rented_ledger(wanted, run, months),
+                    rented_ledger(options.runs.demand, run, months),
                 )
-                for r, run in zip(rented, runs, strict=True)
+                for r, run in zip(rented, options.runs.rented, strict=True)
             ),
             comparisons=(),
         )
@@ -340,37 +407,5 @@ def _cloud_only(
         break_even_utilization={},
         horizons=horizons,
         sensitivity=None,
-        notes=tuple(dict.fromkeys(inputs.notes)),
-        prices_used=tuple(inputs.sources),
-        discount_rate=scenario.discount_rate,
-        chargeback=chargeback_data(
-            {r.name: team_hours(run.jobs, scale) for r, run in clouds}, None, ""
-        ),
-        inputs=record(con, scenario, inputs, owned=[], rented=rented, scale=scale),
+        notes=(),
     )
-
-
-def _demand(
-    result: ReplayResult,
-    bm: BareMetal,
-    win: Window,
-    scenario: TcoScenario,
-    *,
-    within: list[float],
-    inputs: Inputs,
-    name: str,
-) -> tco.Demand:
-    """One month of the replayed workload within the window; a note when the cluster left
-    work waiting or running at the window's end (it is `carried` in the ledger)."""
-    demand = replay_demand(result, bm, win, scenario, within, replays=inputs.replays, name=name)
-    if (carried := carried_gpu_hours(result, within)) > 0:
-        hours = f"{carried * win.scale:,.0f}"
-        option = note(f"option_{name.replace('-', '_')}")  # worded in the reader's language
-        inputs.notes.append(note("carried_past_window", option=option, hours=hours))
-    return demand
-
-
-def _burst_cloud(scenario: TcoScenario) -> CloudSpec:
-    assert scenario.hybrid is not None
-    wanted = scenario.hybrid.cloud
-    return next(c for c in scenario.cloud if wanted is None or c.label() == wanted)

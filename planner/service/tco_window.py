@@ -76,26 +76,23 @@ def replay_demand(
     win: Window,
     scenario: TcoScenario,
     shares: Sequence[float],
-    *,
-    replays: dict[str, ReplaySummary],
-    name: str,
-) -> tco.Demand:
+) -> tuple[tco.Demand, ReplaySummary]:
     """One month of the replayed workload: useful work done within the window (on prem and
     burst; less failed and cancelled jobs with `exclude_failed`), the owned GPUs' allocation
-    by hour of day over the window and the waits of the scenario's `wait_scope` (the
-    replay's summary is kept in `replays[name]` for the report)."""
+    by hour of day over the window and the waits of the scenario's `wait_scope`; and the
+    replay's summary, for the report."""
     exclude = scenario.exclude_failed
     done = useful_gpu_hours(
         result, exclude_failed=exclude, served=("completed", "burst"), share=shares
     )
-    replays[name] = summarize(result, wait_scope=scenario.wait_scope)
-    wait = replays[name].wait_s
-    return tco.Demand(
+    summary = summarize(result, wait_scope=scenario.wait_scope)
+    demand = tco.Demand(
         useful_gpu_hours=done * win.scale,
         utilization_by_hour=by_hour(result, installed_gpus(bm), win),
-        wait_mean_s=wait.mean,
-        wait_p95_s=wait.p95,
+        wait_mean_s=summary.wait_s.mean,
+        wait_p95_s=summary.wait_s.p95,
     )
+    return demand, summary
 
 
 def by_hour(result: ReplayResult, gpus: int, win: Window) -> tuple[float, ...]:
