@@ -8,7 +8,7 @@ import pytest
 from planner.cost.baremetal import BareMetal, ServerPool, keep_servers, monthly
 from planner.cost.scenario import TcoScenario
 from planner.service.tco_inputs import bare_metal, load_inputs
-from planner.service.tco_run import hybrid_servers
+from planner.service.tco_replayed import hybrid_servers
 
 FTE_COST_YEAR = 180_000.0  # reference-defaults fte_cost_year.us
 FTE_PER_SERVER = 0.25  # reference-defaults fte_per_server

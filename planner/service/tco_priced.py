@@ -1,6 +1,7 @@
 """Every option of a scenario priced on a month of demand: `PricedOptions`, what
-`planner.service.tco_run` prices from a utilization, from a replay of the trace or by renting
-only, then lays over the horizons and records (`planner.service.tco_record`).
+`planner.service.tco_explicit` (a utilization), `planner.service.tco_replayed` (a replay of
+the trace) and `planner.service.tco_cloud_only` (renting only) give `planner.service.tco_run`,
+which lays it over the horizons and records it (`planner.service.tco_record`).
 """
 
 from dataclasses import dataclass

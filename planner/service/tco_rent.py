@@ -24,9 +24,12 @@ from dataclasses import dataclass, field
 from planner.core.model import Job, is_useful
 from planner.core.notes import note
 from planner.cost import tco
+from planner.cost.chargeback_usage import team_hours
 from planner.cost.cloud import CloudBill, CloudJob, Sku, Spot, Terms, price_jobs, with_commitment
-from planner.cost.ledger import PricedBill
+from planner.cost.inputs import CloudInputs
+from planner.cost.ledger import Hours, PricedBill
 from planner.cost.scenario import CloudSpec, TcoScenario
+from planner.service.tco_bills import cloud_bill
 from planner.service.tco_inputs import Inputs, cpu_rate, per_gpu_hour, skus
 from planner.service.tco_trail import Trail, said
 from planner.store import Connection
@@ -87,7 +90,37 @@ def bills_kept() -> Iterator[None]:
                 _BILLS.kept = None
 
 
-def rent(
+@dataclass(frozen=True, slots=True)
+class Rentals:
+    """Every cloud option renting a trace's jobs, a month each (the scenario's order)."""
+
+    clouds: tuple[CloudInputs, ...]
+    """Each option's money a month and its bill as quantities at prices."""
+    runs: list[Hours]
+    """Where each option served the jobs (the ledger's runs)."""
+    usage: dict[str, dict[str, float]]
+    """GPU-hours by team, by option (the chargeback's)."""
+    trail: Trail
+
+
+def rent_all(
+    con: Connection, scenario: TcoScenario, inputs: Inputs, jobs: list[Job], scale: float
+) -> Rentals:
+    """Every cloud option of `scenario` renting `jobs`; `scale`: months per trace span."""
+    clouds: list[CloudInputs] = []
+    runs: list[Hours] = []
+    usage: dict[str, dict[str, float]] = {}
+    trail = Trail()
+    for spec in scenario.cloud:
+        rented, priced, found = _rent(con, spec, inputs, jobs, scenario, scale=scale)
+        clouds.append(CloudInputs(rented, cloud_bill(spec, priced, scale)))
+        runs.append(priced.outcome("rented").scaled(scale))
+        usage[rented.name] = team_hours(priced.jobs, scale)
+        trail += found
+    return Rentals(tuple(clouds), runs, usage, trail)
+
+
+def _rent(
     con: Connection,
     spec: CloudSpec,
     inputs: Inputs,

@@ -16,13 +16,16 @@ from dataclasses import dataclass
 
 from planner.core.errors import ScenarioError
 from planner.core.model import Job
+from planner.core.notes import note
 from planner.cost import tco
 from planner.cost.baremetal import HOURS_PER_MONTH, BareMetal, installed_gpus
-from planner.cost.chargeback_usage import credited
+from planner.cost.chargeback_usage import RAN, credited
+from planner.cost.ledger import Hours, PricedBill, replay_outcome
 from planner.cost.scenario import TcoScenario
 from planner.engine import ReplayResult
 from planner.engine.metrics import run_share_in_window, summarize, useful_gpu_hours
 from planner.engine.summary import ReplaySummary
+from planner.service.tco_trail import Trail, said
 
 DAY_S = 86_400.0
 _MIN_SPAN_S = 3600.0
@@ -50,6 +53,46 @@ def window(jobs: Sequence[Job]) -> Window:
     end = max(j.submit_s + j.duration_s for j in jobs)
     span = max(end - start, _MIN_SPAN_S)
     return Window(start, end if end - start >= _MIN_SPAN_S else start + span, span / 3600.0)
+
+
+@dataclass(frozen=True, slots=True)
+class Credited:
+    """An owned cluster's replay as counted within the window, a month of it."""
+
+    within: list[float]
+    """Per job, the share of its hours credited within the window (`counted_shares`)."""
+    demand: tco.Demand
+    summary: ReplaySummary
+    outcome: Hours
+    """Where its jobs ran or why they did not (the ledger's run), a month."""
+    team_hours: dict[str, float]
+    """GPU-hours by team within the window, a month (the chargeback's)."""
+    trail: Trail
+    """A note when the cluster left work waiting or running at the window's end."""
+
+
+def credit(
+    result: ReplayResult,
+    bm: BareMetal,
+    win: Window,
+    scenario: TcoScenario,
+    *,
+    name: str,
+    burst: PricedBill | None = None,
+) -> Credited:
+    """The owned option `name`'s replay (on `bm`'s servers; `burst`: the bill of the jobs it
+    burst to the cloud) as credited within the window."""
+    within = counted_shares(result, win)
+    demand, summary = replay_demand(result, bm, win, scenario, within)
+    trail = Trail()
+    if (carried := carried_gpu_hours(result, within)) > 0:
+        hours = f"{carried * win.scale:,.0f}"
+        option = note(f"option_{name.replace('-', '_')}")  # worded in the reader's language
+        trail = said(note("carried_past_window", option=option, hours=hours))
+    outcome = replay_outcome(result, burst, within).scaled(win.scale)
+    ran = RAN if burst is None else (*RAN, "burst")  # burst jobs count for their team too
+    team_hours = team_hours_within(result, within, ran, win.scale)
+    return Credited(within, demand, summary, outcome, team_hours, trail)
 
 
 def counted_shares(result: ReplayResult, win: Window) -> list[float]:
