@@ -8,7 +8,7 @@ import pytest
 from planner.cost.baremetal import BareMetal, ServerPool, keep_servers, monthly
 from planner.cost.scenario import TcoScenario
 from planner.service.tco_inputs import bare_metal, load_inputs
-from planner.service.tco_run import _hybrid_servers
+from planner.service.tco_replayed import hybrid_servers
 
 FTE_COST_YEAR = 180_000.0  # reference-defaults fte_cost_year.us
 FTE_PER_SERVER = 0.25  # reference-defaults fte_per_server
@@ -35,9 +35,9 @@ def _scenario(**overrides: float) -> TcoScenario:
 
 
 def _staff_per_month(con: duckdb.DuckDBPyConnection, scenario: TcoScenario) -> tuple[float, float]:
-    inputs = load_inputs(con, scenario, date(2026, 6, 1))
-    bm = bare_metal(con, scenario, inputs)
-    kept = _hybrid_servers(scenario, bm)
+    inputs, _ = load_inputs(con, scenario, date(2026, 6, 1))
+    bm, _ = bare_metal(con, scenario, inputs)
+    kept = hybrid_servers(scenario, bm)
     return monthly(bm, 1, (0.5,))[0].category("staff"), monthly(kept, 1, (0.5,))[0].category(
         "staff"
     )

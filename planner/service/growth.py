@@ -25,23 +25,19 @@ from planner.cost.results import TcoReport
 from planner.cost.scenario import CloudSpec, GrowthSpec, TcoScenario
 from planner.cost.scope import is_cpu_only, scoped_jobs
 from planner.cost.year_demand import YearDemand
-from planner.engine.summary import ReplaySummary
+from planner.service.tco_priced import Replays
 from planner.synth.growth import TeamPlan, YearJobs, YearPlan, grow_year
 
-PriceYear = Callable[[TcoScenario, list[Job], dict[str, ReplaySummary]], TcoReport]
-"""Prices one year's jobs under a scenario without growth, filling in each owned option's
-replay summary."""
+PriceYear = Callable[[TcoScenario, list[Job]], tuple[TcoReport, Replays]]
+"""Prices one year's jobs under a scenario without growth: the report, and each owned
+option's replay summary."""
 
 
 def grown_report(
-    scenario: TcoScenario,
-    jobs: list[Job],
-    price_year: PriceYear,
-    summaries: dict[str, ReplaySummary] | None = None,
-) -> TcoReport:
-    """The TCO report of `scenario` (with `growth`) on `jobs`, year by year; `summaries`, if
-    given, receives each owned option's replay summary of its worst year (the waits the
-    report gives it)."""
+    scenario: TcoScenario, jobs: list[Job], price_year: PriceYear
+) -> tuple[TcoReport, Replays]:
+    """The TCO report of `scenario` (with `growth`) on `jobs`, year by year, and each owned
+    option's replay summary of its worst year (the waits the report gives it)."""
     growth = scenario.growth
     assert growth is not None  # the caller routes only growing scenarios here
     horizons = tco.horizons_months(scenario.horizons_years)
@@ -49,20 +45,16 @@ def grown_report(
     by_year = tuple(_year_demand(scenario, y) for y in years)
     if all(y.jobs is jobs for y in years) and _same_commitments(scenario, len(years)):
         # no year differs: today's report, to the bit
-        kept = {} if summaries is None else summaries
-        today = price_year(year_scenario(scenario, 1), jobs, kept)
-        return replace(today, demand_by_year=by_year)
-    reports: list[TcoReport] = []
-    replays: list[dict[str, ReplaySummary]] = []
+        today, replays = price_year(year_scenario(scenario, 1), jobs)
+        return replace(today, demand_by_year=by_year), replays
+    priced = []
     for grown in years:
         months = year_horizons(horizons, grown.year)
         plain = year_scenario(scenario, grown.year).model_copy(
             update={"horizons_years": tuple(m / 12 for m in months)}
         )
-        replays.append({})
-        reports.append(price_year(plain, grown.jobs, replays[-1]))
-    if summaries is not None:
-        summaries |= _worst_replays(replays)
+        priced.append(price_year(plain, grown.jobs))
+    reports = [r for r, _ in priced]
     spliced = splice(reports, horizons, scenario.discount_rate)
     first = reports[0]
     head = spliced[0].options[0]
@@ -73,7 +65,7 @@ def grown_report(
         for n in r.notes
         if n not in first.notes
     ]
-    return replace(
+    report = replace(
         first,
         horizons=spliced,
         cost_per_useful_gpu_hour=head.cost_per_useful_gpu_hour,
@@ -83,6 +75,7 @@ def grown_report(
         demand_by_year=by_year,
         inputs=_grown_inputs(reports),
     )
+    return report, _worst_replays([r for _, r in priced])
 
 
 def year_scenario(scenario: TcoScenario, year: int) -> TcoScenario:
@@ -127,7 +120,7 @@ def _grown_inputs(reports: list[TcoReport]) -> TcoInputs | None:
     return replace(kept[0], later_years=later)
 
 
-def _worst_replays(replays: list[dict[str, ReplaySummary]]) -> dict[str, ReplaySummary]:
+def _worst_replays(replays: list[Replays]) -> Replays:
     """Each option's replay summary of the year with its longest waits (as the splice's)."""
     worst = {}
     for name in replays[0]:

@@ -4,8 +4,8 @@ the workbook's formulas: a replayed bill through `planner.cost.bill_quantities`,
 one level of demand whose GPU-hours above the committed ones are billed on demand; storage
 and egress as the scenario states them.
 
-Nothing is priced again, except the price a flat commitment's overflow is billed at (on
-demand, or the option its `overflow` names), looked up as the model looked it up.
+Nothing is priced again: a flat commitment's overflow is billed at the price the model
+looked up (on demand, or the option its `overflow` names).
 """
 
 from dataclasses import replace
@@ -16,28 +16,11 @@ from planner.cost.bill_quantities import bill_quantities
 from planner.cost.inputs import CloudBillInputs, DemandLevel, PricedQuantity
 from planner.cost.ledger import PricedBill
 from planner.cost.scenario import CloudSpec, TcoScenario
-from planner.service.tco_inputs import Inputs, per_gpu_hour
-from planner.store import Connection
 
 
-def cloud_bill(
-    con: Connection,
-    spec: CloudSpec,
-    inputs: Inputs,
-    rented: tco.Rented,
-    *,
-    scale: float | None,
-    useful: float,
-    overflow: CloudSpec,
-) -> CloudBillInputs:
-    """A rented option's bill a month (`scale`: months per trace span, None without a
-    trace; `useful`: the GPU-hours a month a flat demand rents; `overflow`: the option that
-    bills demand above committed GPUs, `TcoScenario.overflow_of`)."""
-    priced = inputs.bills.get(rented.name)
-    if priced is not None and scale is not None:
-        bill = bill_quantities(priced, scale, committed_gpus=spec.committed_gpus or 0.0)
-    else:
-        bill = _flat(con, (spec, overflow), inputs, rented, useful)
+def cloud_bill(spec: CloudSpec, priced: PricedBill, scale: float) -> CloudBillInputs:
+    """A replayed option's bill a month (`scale`: months per trace span)."""
+    bill = bill_quantities(priced, scale, committed_gpus=spec.committed_gpus or 0.0)
     return _with_data(bill, spec)
 
 
@@ -49,36 +32,37 @@ def burst_bill(scenario: TcoScenario, priced: PricedBill, scale: float | None) -
     return bill_quantities(priced, scale or 0.0, committed_gpus=committed or 0.0)
 
 
-def _flat(
-    con: Connection,
+def flat_bill(
     specs: tuple[CloudSpec, CloudSpec],
-    inputs: Inputs,
     rented: tco.Rented,
     useful: float,
+    overflow_price: float | None,
 ) -> CloudBillInputs:
     """A steady `useful` GPU-hours a month: at the option's price, or committed GPUs paid
     every hour and the rest (one level of demand, useful / hours GPUs) at the overflow
-    option's (`specs`: the option and its overflow option)."""
+    option's `overflow_price` (`specs`: the option and its overflow option; the price is
+    None without a commitment)."""
     spec, overflow = specs
     per_month = rented.per_month
     commitment = per_month.get("commitment", 0.0)
     committed = spec.committed_gpus or 0.0
-    if not (commitment and committed):
+    if overflow_price is None or not (commitment and committed):
         compute = per_month.get("cloud_compute", 0.0)
         if not (compute and useful):
-            return CloudBillInputs()
-        return CloudBillInputs((PricedQuantity(rented.name, "GPU-hour", useful, compute / useful),))
-    price = per_gpu_hour(con, overflow, inputs)
+            return _with_data(CloudBillInputs(), spec)
+        line = PricedQuantity(rented.name, "GPU-hour", useful, compute / useful)
+        return _with_data(CloudBillInputs((line,)), spec)
     # the line names what is billed: the overflow option, or this one on demand (unnamed)
     billed = overflow if spec.overflow else overflow.model_copy(update={"name": None})
-    line = PricedQuantity(billed.label(), "GPU-hour", useful, price)
+    line = PricedQuantity(billed.label(), "GPU-hour", useful, overflow_price)
     levels = (DemandLevel(useful / HOURS_PER_MONTH, (useful,)),) if useful else ()
-    return CloudBillInputs(
+    bill = CloudBillInputs(
         (line,),
         committed_gpus=committed,
         commit_price=commitment / (committed * HOURS_PER_MONTH),
         levels=levels,
     )
+    return _with_data(bill, spec)
 
 
 def _with_data(bill: CloudBillInputs, spec: CloudSpec) -> CloudBillInputs:

@@ -24,10 +24,14 @@ from dataclasses import dataclass, field
 from planner.core.model import Job, is_useful
 from planner.core.notes import note
 from planner.cost import tco
+from planner.cost.chargeback_usage import team_hours
 from planner.cost.cloud import CloudBill, CloudJob, Sku, Spot, Terms, price_jobs, with_commitment
-from planner.cost.ledger import PricedBill
+from planner.cost.inputs import CloudInputs
+from planner.cost.ledger import Hours, PricedBill
 from planner.cost.scenario import CloudSpec, TcoScenario
+from planner.service.tco_bills import cloud_bill
 from planner.service.tco_inputs import Inputs, cpu_rate, per_gpu_hour, skus
+from planner.service.tco_trail import Trail, said
 from planner.store import Connection
 
 KEPT_BILLS = 4
@@ -86,7 +90,37 @@ def bills_kept() -> Iterator[None]:
                 _BILLS.kept = None
 
 
-def rent(
+@dataclass(frozen=True, slots=True)
+class Rentals:
+    """Every cloud option renting a trace's jobs, a month each (the scenario's order)."""
+
+    clouds: tuple[CloudInputs, ...]
+    """Each option's money a month and its bill as quantities at prices."""
+    runs: list[Hours]
+    """Where each option served the jobs (the ledger's runs)."""
+    usage: dict[str, dict[str, float]]
+    """GPU-hours by team, by option (the chargeback's)."""
+    trail: Trail
+
+
+def rent_all(
+    con: Connection, scenario: TcoScenario, inputs: Inputs, jobs: list[Job], scale: float
+) -> Rentals:
+    """Every cloud option of `scenario` renting `jobs`; `scale`: months per trace span."""
+    clouds: list[CloudInputs] = []
+    runs: list[Hours] = []
+    usage: dict[str, dict[str, float]] = {}
+    trail = Trail()
+    for spec in scenario.cloud:
+        rented, priced, found = _rent(con, spec, inputs, jobs, scenario, scale=scale)
+        clouds.append(CloudInputs(rented, cloud_bill(spec, priced, scale)))
+        runs.append(priced.outcome("rented").scaled(scale))
+        usage[rented.name] = team_hours(priced.jobs, scale)
+        trail += found
+    return Rentals(tuple(clouds), runs, usage, trail)
+
+
+def _rent(
     con: Connection,
     spec: CloudSpec,
     inputs: Inputs,
@@ -94,15 +128,14 @@ def rent(
     scenario: TcoScenario,
     *,
     scale: float,
-) -> tuple[tco.Rented, PricedBill]:
+) -> tuple[tco.Rented, PricedBill, Trail]:
     """The cloud option `spec` renting every job; money per month (the trace's span x `scale`)."""
-    priced = bill_jobs(con, spec, inputs, jobs, scenario, keep=True)
-    inputs.bills[spec.label()] = priced
+    priced, trail = bill_jobs(con, spec, inputs, jobs, scenario, keep=True)
     bill = priced.bill
     if bill.unpriced:
         first = next(iter(bill.unpriced.values()))
         count = len(bill.unpriced)
-        inputs.notes.append(note("unpriced_jobs", option=spec.label(), count=count, first=first))
+        trail += said(note("unpriced_jobs", option=spec.label(), count=count, first=first))
     per_month = {
         "cloud_compute": bill.compute * scale,
         "commitment": bill.commitment * scale,
@@ -116,7 +149,7 @@ def rent(
     rented = tco.Rented(
         spec.label(), per_month, per_gpu_hour, useful * scale, spec.startup_s, spec.startup_s
     )
-    return rented, priced
+    return rented, priced, trail
 
 
 def bill_jobs(
@@ -127,20 +160,20 @@ def bill_jobs(
     scenario: TcoScenario,
     *,
     keep: bool = False,
-) -> PricedBill:
+) -> tuple[PricedBill, Trail]:
     """`jobs` billed by the cloud option `spec`; `keep`: reuse and keep the bill inside
     `bills_kept()` (a hybrid's bursts differ at every point: not worth keeping)."""
     jobs_key = _jobs_key(jobs, scenario.exclude_failed) if keep else None
     split = _find(jobs_key) or _split(jobs)
-    cpu = cpu_rate(spec, inputs) if split.cpu_only else None
     # committed capacity is paid at the option's price; the demand above it as `overflow`
     # bills it (this option on demand unless it names another)
-    billed_by = scenario.overflow_of(spec) if spec.committed_gpus else spec
-    found = skus(con, billed_by, inputs)
+    committed = spec.committed_gpus
+    billed_by = scenario.overflow_of(spec) if committed else spec
+    cpu, trail = cpu_rate(spec, inputs) if split.cpu_only else (None, Trail())
+    found, looked_up = skus(con, billed_by, inputs)
+    commit, commit_found = per_gpu_hour(con, spec, inputs) if committed else (None, Trail())
     speed = {tuple(k.upper().split("/", 1)): v for k, v in scenario.speed.items()}
-    models = {s.gpu_model for s in found}
-    if not speed and any(m not in models for m in split.models):
-        inputs.notes.append(note("speed_default", option=spec.label()))
+    trail += looked_up + _speed_note(spec, split, found, bool(speed)) + commit_found
     spot = Spot(**billed_by.spot.model_dump()) if billed_by.spot else None
     terms = Terms(speed=speed, startup_s=spec.startup_s, spot=spot, cpu=cpu)  # type: ignore[arg-type]
     key = None if jobs_key is None else (jobs_key, repr((found, terms)))
@@ -150,10 +183,17 @@ def bill_jobs(
         entry = _Kept(split, price_jobs(cloud_jobs, found, terms))
         _store(key, entry)
     bill = entry.bill
-    if spec.committed_gpus:
-        commit = per_gpu_hour(con, spec, inputs)
-        bill = _committed(entry, found, spec.committed_gpus, commit, scenario.exclude_failed)
-    return PricedBill(bill, found, cpu, split.billed, split.withdrawn)
+    if committed and commit is not None:
+        bill = _committed(entry, found, committed, commit, scenario.exclude_failed)
+    return PricedBill(bill, found, cpu, split.billed, split.withdrawn), trail
+
+
+def _speed_note(spec: CloudSpec, split: _Jobs, found: list[Sku], has_speed: bool) -> Trail:
+    """A note when jobs measured on GPUs the option does not rent are priced at speed 1."""
+    models = {s.gpu_model for s in found}
+    if not has_speed and any(m not in models for m in split.models):
+        return said(note("speed_default", option=spec.label()))
+    return Trail()
 
 
 def _model(job: Job) -> str:

@@ -16,13 +16,16 @@ from dataclasses import dataclass
 
 from planner.core.errors import ScenarioError
 from planner.core.model import Job
+from planner.core.notes import note
 from planner.cost import tco
 from planner.cost.baremetal import HOURS_PER_MONTH, BareMetal, installed_gpus
-from planner.cost.chargeback_usage import credited
+from planner.cost.chargeback_usage import RAN, credited
+from planner.cost.ledger import Hours, PricedBill, replay_outcome
 from planner.cost.scenario import TcoScenario
 from planner.engine import ReplayResult
 from planner.engine.metrics import run_share_in_window, summarize, useful_gpu_hours
 from planner.engine.summary import ReplaySummary
+from planner.service.tco_trail import Trail, said
 
 DAY_S = 86_400.0
 _MIN_SPAN_S = 3600.0
@@ -52,6 +55,46 @@ def window(jobs: Sequence[Job]) -> Window:
     return Window(start, end if end - start >= _MIN_SPAN_S else start + span, span / 3600.0)
 
 
+@dataclass(frozen=True, slots=True)
+class Credited:
+    """An owned cluster's replay as counted within the window, a month of it."""
+
+    within: list[float]
+    """Per job, the share of its hours credited within the window (`counted_shares`)."""
+    demand: tco.Demand
+    summary: ReplaySummary
+    outcome: Hours
+    """Where its jobs ran or why they did not (the ledger's run), a month."""
+    team_hours: dict[str, float]
+    """GPU-hours by team within the window, a month (the chargeback's)."""
+    trail: Trail
+    """A note when the cluster left work waiting or running at the window's end."""
+
+
+def credit(
+    result: ReplayResult,
+    bm: BareMetal,
+    win: Window,
+    scenario: TcoScenario,
+    *,
+    name: str,
+    burst: PricedBill | None = None,
+) -> Credited:
+    """The owned option `name`'s replay (on `bm`'s servers; `burst`: the bill of the jobs it
+    burst to the cloud) as credited within the window."""
+    within = counted_shares(result, win)
+    demand, summary = replay_demand(result, bm, win, scenario, within)
+    trail = Trail()
+    if (carried := carried_gpu_hours(result, within)) > 0:
+        hours = f"{carried * win.scale:,.0f}"
+        option = note(f"option_{name.replace('-', '_')}")  # worded in the reader's language
+        trail = said(note("carried_past_window", option=option, hours=hours))
+    outcome = replay_outcome(result, burst, within).scaled(win.scale)
+    ran = RAN if burst is None else (*RAN, "burst")  # burst jobs count for their team too
+    team_hours = team_hours_within(result, within, ran, win.scale)
+    return Credited(within, demand, summary, outcome, team_hours, trail)
+
+
 def counted_shares(result: ReplayResult, win: Window) -> list[float]:
     """Per job of a replay, the share of its hours credited within the window: the share of
     its runs on the owned GPUs inside it; a job burst to the cloud counts whole (its cloud
@@ -76,26 +119,23 @@ def replay_demand(
     win: Window,
     scenario: TcoScenario,
     shares: Sequence[float],
-    *,
-    replays: dict[str, ReplaySummary],
-    name: str,
-) -> tco.Demand:
+) -> tuple[tco.Demand, ReplaySummary]:
     """One month of the replayed workload: useful work done within the window (on prem and
     burst; less failed and cancelled jobs with `exclude_failed`), the owned GPUs' allocation
-    by hour of day over the window and the waits of the scenario's `wait_scope` (the
-    replay's summary is kept in `replays[name]` for the report)."""
+    by hour of day over the window and the waits of the scenario's `wait_scope`; and the
+    replay's summary, for the report."""
     exclude = scenario.exclude_failed
     done = useful_gpu_hours(
         result, exclude_failed=exclude, served=("completed", "burst"), share=shares
     )
-    replays[name] = summarize(result, wait_scope=scenario.wait_scope)
-    wait = replays[name].wait_s
-    return tco.Demand(
+    summary = summarize(result, wait_scope=scenario.wait_scope)
+    demand = tco.Demand(
         useful_gpu_hours=done * win.scale,
         utilization_by_hour=by_hour(result, installed_gpus(bm), win),
-        wait_mean_s=wait.mean,
-        wait_p95_s=wait.p95,
+        wait_mean_s=summary.wait_s.mean,
+        wait_p95_s=summary.wait_s.p95,
     )
+    return demand, summary
 
 
 def by_hour(result: ReplayResult, gpus: int, win: Window) -> tuple[float, ...]:
