@@ -125,36 +125,36 @@ def test_irr_with_two_sign_changes_reports_the_root_nearest_zero_and_flags_it() 
 
 
 def test_payback_is_the_first_month_the_cumulative_turns_non_negative() -> None:
-    # cumulative: -100, -70, -40, -10, +20 -> month 4
-    assert payback_month([-100, 30, 30, 30, 30]) == 4
+    # cumulative: -100, -70, -40, -10, +20 -> the fifth month, month 5 (counted from 1)
+    assert payback_month([-100, 30, 30, 30, 30]) == 5
 
 
 def test_payback_at_exactly_zero_counts_and_tolerates_float_noise() -> None:
-    assert payback_month([-100, 50, 50]) == 2
-    assert payback_month([-0.3, 0.1, 0.1, 0.1]) == 3  # float sum is -5.6e-17
+    assert payback_month([-100, 50, 50]) == 3
+    assert payback_month([-0.3, 0.1, 0.1, 0.1]) == 4  # float sum is -5.6e-17
 
 
 def test_payback_skips_months_before_any_cash_and_is_none_if_never_reached() -> None:
-    assert payback_month([0, 0, -100, 60, 60]) == 4
+    assert payback_month([0, 0, -100, 60, 60]) == 5
     assert payback_month([-100, 30, 30]) is None
 
 
 def test_discounted_payback_comes_later_than_undiscounted() -> None:
-    # undiscounted: -100, -50, 0 -> month 2. At 12%: -100 + 50/1.0094888 + 50/1.0190676
-    # = -100 + 49.53003 + 49.06446 = -1.40551; + 10/1.0287373 = +9.72066 -> 8.315 in month 3
+    # undiscounted: -100, -50, 0 -> month 3. At 12%: -100 + 50/1.0094888 + 50/1.0190676
+    # = -100 + 49.53003 + 49.06446 = -1.40551; + 10/1.0287373 = +9.72066 -> 8.315 in month 4
     flows = [-100, 50, 50, 10]
 
-    assert payback_month(flows) == 2
-    assert payback_month(flows, 0.12) == 3
+    assert payback_month(flows) == 3
+    assert payback_month(flows, 0.12) == 4
 
 
 def test_break_even_month_discounts_cloud_minus_onprem_savings() -> None:
-    # savings = [0-100, 60-10, 60-10, 60-50] = [-100, 50, 50, 10]: as above, month 3 at 12%
+    # savings = [0-100, 60-10, 60-10, 60-50] = [-100, 50, 50, 10]: as above, month 4 at 12%
     cloud = [0, 60, 60, 60]
     onprem = [100, 10, 10, 50]
 
-    assert break_even_month(cloud, onprem, 0.12) == 3
-    assert break_even_month(cloud, onprem, 0.0) == 2
+    assert break_even_month(cloud, onprem, 0.12) == 4
+    assert break_even_month(cloud, onprem, 0.0) == 3
 
 
 def test_break_even_month_is_none_when_owning_never_catches_up() -> None:

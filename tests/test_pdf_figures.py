@@ -66,9 +66,9 @@ def test_the_discounted_saving_gives_the_models_npv_and_break_even_month(
     assert saving[-1] == pytest.approx(d.against.npv_of_buying, rel=1e-9, abs=1e-6)
     flows = [r - o for r, o in zip(rented, owned, strict=True)]
     tolerance = 1e-9 * max(abs(f) for f in flows)
-    first = next((m for m, v in enumerate(saving) if v >= -tolerance), None)
+    first = next((m for m, v in enumerate(saving, start=1) if v >= -tolerance), None)
     assert first == d.against.break_even_month
-    assert d.break_even_month == (None if first is None else first + 1)
+    assert d.break_even_month == first
 
 
 def test_the_decision_is_the_lowest_cost_per_useful_gpu_hour() -> None:

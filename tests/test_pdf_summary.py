@@ -119,7 +119,7 @@ def _expected(report: TcoReport) -> dict[str, str]:
         "npv": fmt_money(against.npv_of_buying, "USD", 0),
         "break_even": f"never in {round(horizon.years * 12)} months"
         if month is None
-        else f"month {month + 1}",
+        else f"month {month}",
         "per_useful": fmt_money(best.cost_per_useful_gpu_hour, "USD", 2),
     }
 

@@ -285,7 +285,8 @@ def test_the_hand_computed_case(recalculated: dict[str, Workbook]) -> None:
     8 GPUs busy: 1 + (2 - 1) x 0.5) at $0.10 a kWh = $109.50 a 730-hour month; renting the
     same 2,920 GPU-hours a month at $10 is $29,200. Saving: -$70,909.50 in month 0, then
     $29,090.50 a month; undiscounted NPV = -70,909.50 + 11 x 29,090.50 = $249,086; the
-    cumulative saving turns positive in month 3 (-70,909.5 + 3 x 29,090.5 = 16,362)."""
+    cumulative saving turns positive in the fourth month, month 4 counted from 1
+    (-70,909.5 + 3 x 29,090.5 = 16,362)."""
     book = recalculated["hand"]
     own = book["self-hosted"]
     assert own.cell(2, OWN_COL["cash"]).value == pytest.approx(100_109.50, abs=CENT)
@@ -296,8 +297,8 @@ def test_the_hand_computed_case(recalculated: dict[str, Workbook]) -> None:
     assert book["flat"].cell(2, CLOUD_COL["cash"]).value == pytest.approx(29_200, abs=CENT)
     comparison = book["Comparison"]
     assert comparison["B4"].value == pytest.approx(249_086.0, abs=CENT)
-    assert comparison["D4"].value == 3
-    assert comparison["E4"].value == 3
+    assert comparison["D4"].value == 4
+    assert comparison["E4"].value == 4
     # doubling the tariff adds 109.50 a month of energy: NPV falls by 12 x 109.50
     changed = recalculated["hand_tariff"]["Comparison"]["B4"].value
     assert changed == pytest.approx(249_086.0 - 12 * 109.5, abs=CENT)

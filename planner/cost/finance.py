@@ -13,6 +13,8 @@ Conventions (``../shared/reference/pricing-and-tco.md`` §3.4 and §5):
   in the right place.
 * **Signs.** Cash in is positive, cash out negative. The buy-vs-rent stream is the saving
   ``cloud − on-prem cash`` per month; its NPV, IRR and break-even month judge the purchase.
+  Payback and break-even months are numbered from 1 (month 1 is month m = 0, the month of
+  purchase), the one convention every report shows.
 * **Depreciation** (`planner.cost.depreciation`) starts in the purchase month and runs for the
   life in whole months.
 * **IRR** is searched between −99 % and +100,000 % a year on a grid of ln(1 + r) with a
@@ -235,8 +237,9 @@ def payback_month(
 ) -> int | None:
     """First month whose cumulative (discounted, if a rate is given) flow is ≥ 0, or None.
 
-    Leading months with no cash are before the decision and are skipped; a stream with no
-    cash at all pays back at once (month 0).
+    Months are numbered from 1, the first month of the series (the month of purchase), as
+    every report shows them. Leading months with no cash are before the decision and are
+    skipped; a stream with no cash at all pays back at once (month 1).
     """
     flows = _series(cash_flows, "the cash flows")
     factors = discount_factors(len(flows), annual_rate, timing)
@@ -247,8 +250,8 @@ def payback_month(
         cumulative += cf * factor
         started = started or cf != 0
         if started and cumulative >= -tolerance:
-            return m
-    return None if started else 0
+            return m + 1
+    return None if started else 1
 
 
 def break_even_month(
@@ -257,7 +260,8 @@ def break_even_month(
     annual_rate: float,
     timing: Timing = "start",
 ) -> int | None:
-    """First m with Σ_{k≤m} (Cloud_k − OnPrem_cash_k)/(1+r)^(k/12) ≥ 0, or None if never."""
+    """First m with Σ_{k≤m} (Cloud_k − OnPrem_cash_k)/(1+r)^(k/12) ≥ 0, as month m + 1
+    (months numbered from 1, as in `payback_month`), or None if never."""
     cloud_flows = _series(cloud, "the cloud costs")
     onprem_flows = _series(onprem_cash, "the on-prem cash costs")
     if len(cloud_flows) != len(onprem_flows):

@@ -124,7 +124,10 @@ class Comparison:
     irr: float | None
     irr_note: str
     payback_month: int | None
+    """The first month the cumulative saving of buying is >= 0, counted from 1 (month 1 is the
+    month of purchase, as the workbook's month column and the PDF count); None: never."""
     break_even_month: int | None
+    """The same month for the discounted saving, counted from 1; None: never in the horizon."""
     break_even_utilization: float | None
 
 

@@ -155,11 +155,11 @@ def _comparison_rows(pen: Pen, prefix: str, report: TcoReport) -> list[tuple[str
     ]
 
 
-def _month(pen: Pen, index: int | None, months: int) -> str:
-    """The model's 0-based month index as the cash-flow table's 1-based month."""
-    if index is None:
+def _month(pen: Pen, month: int | None, months: int) -> str:
+    """The model's month, counted from 1 as the cash-flow table counts it."""
+    if month is None:
         return text("report.pdf.break_even.never", pen.lang, months=months)
-    return str(index + 1)
+    return str(month)
 
 
 def _cash(pen: Pen, d: Decision) -> None:

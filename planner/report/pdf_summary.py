@@ -3,8 +3,8 @@ computed them: the decision (the option with the lowest cost per useful GPU-hour
 and break-even month of buying against the cloud option it is weighed against, and the
 monthly savings behind both, so the appendix can show how they are recomputed.
 
-Pure: no fpdf, no files. Month numbers are 1-based, as the appendix's cash-flow table
-counts them (the model's `break_even_month` is the 0-based index of that month).
+Pure: no fpdf, no files. Month numbers count from 1, as the model's `break_even_month`
+and the appendix's cash-flow table do.
 """
 
 import re
@@ -46,9 +46,8 @@ class Decision:
 
     @property
     def break_even_month(self) -> int | None:
-        """1-based, as the cash-flow table counts months; None: never in the horizon."""
-        month = None if self.against is None else self.against.break_even_month
-        return None if month is None else month + 1
+        """Counted from 1, as the model and the cash-flow table count months; None: never."""
+        return None if self.against is None else self.against.break_even_month
 
 
 def pick_horizon(report: TcoReport, index: int) -> Horizon:

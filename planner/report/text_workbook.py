@@ -316,10 +316,10 @@ _PAIRS = {
     "report.wb.cmp.option": ("Cloud option", "云方案"),
     "report.wb.cmp.npv": ("NPV of buying", "购买的 NPV"),
     "report.wb.cmp.irr": ("IRR (a year)", "内部收益率（年）"),
-    "report.wb.cmp.payback": ("Payback month (0 = month of purchase)", "回收月（0 = 购买当月）"),
+    "report.wb.cmp.payback": ("Payback month (1 = month of purchase)", "回收月（1 = 购买当月）"),
     "report.wb.cmp.break_even": (
-        "Break-even month, discounted (0 = month of purchase)",
-        "折现盈亏平衡月（0 = 购买当月）",
+        "Break-even month, discounted (1 = month of purchase)",
+        "折现盈亏平衡月（1 = 购买当月）",
     ),
     "report.wb.cmp.utilization": (
         "Break-even utilization F / (C - V)",

@@ -2,9 +2,9 @@
 the monthly saving (the cloud option's cash minus the self-hosted cash), its NPV at the
 discount rate (month m discounted by (1 + r)^(m/12), month 1 undiscounted), IRR (monthly,
 made yearly), payback month (the first month the cumulative saving is >= 0) and break-even
-month (the same, discounted); months count from 0, the month of purchase, as the planner
-reports them. Break-even utilization is F / (C - V). A line chart shows each discounted
-cumulative saving crossing zero at its break-even month.
+month (the same, discounted); months count from 1, the month of purchase, as the month
+column and the planner report them. Break-even utilization is F / (C - V). A line chart
+shows each discounted cumulative saving crossing zero at its break-even month.
 """
 
 from collections.abc import Sequence
@@ -149,9 +149,9 @@ def _guess(model: Sequence[Comparison], k: int) -> str:
 
 
 def _first(sheet: Worksheet, column: int, first: int, last: int, never: str) -> str:
-    """The first month (from 0) whose flag is 1, else `never`."""
+    """The first month (from 1, as the month column) whose flag is 1, else `never`."""
     flags = span(sheet, first, last, column, sheet)
-    return f'IFERROR(MATCH(1,{flags},0)-1,"{never}")'
+    return f'IFERROR(MATCH(1,{flags},0),"{never}")'
 
 
 def _chart(sheet: Worksheet, clouds: Sequence[Worksheet], top: int, last: int, lang: str) -> None:
