@@ -16,6 +16,7 @@ from pricing.assumptions import Assumption, discount_for
 from pricing.errors import PricingError
 from pricing.freshness import DEFAULT_SET
 from pricing.fx import Conversion, FxTable, fx_table
+from pricing.models import lowest_confidence
 from pricing.points import PriceFilter, PricePoint, list_prices
 
 
@@ -58,6 +59,13 @@ class Offer:
         """ "AWS p5.48xlarge (on_demand)", a coded note (the reports say it in Chinese)."""
         base = self.point.pricing_model if self.discount else None
         return offer_name(self.point.provider, self.point.instance_type, self.pricing_model, base)
+
+    @property
+    def confidence(self) -> str:
+        """The price's confidence, or the discount rule's when it derived the price and is lower
+        (a spot price 60 % off a quoted on-demand one is no surer than the 60 %)."""
+        rule = "" if self.discount is None else self.discount.confidence
+        return lowest_confidence(self.point.confidence, rule)
 
 
 def offers_for(

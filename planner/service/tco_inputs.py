@@ -347,7 +347,7 @@ def _source(inputs: Inputs, offer: Offer) -> Trail:
             per_gpu_hour=offer.price_per_gpu_hour,
             currency=offer.currency,
             source=point.source_url,
-            confidence=point.confidence,
+            confidence=offer.confidence,
         ),
         point.as_of,
     )
