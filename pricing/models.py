@@ -24,6 +24,8 @@ def lowest_confidence(*confidences: str) -> str:
     """The weakest of `confidences` (H > M > L); a blank or unknown one is not counted."""
     known = [c for c in confidences if c and c in CONFIDENCE_ORDER]
     return max(known, key=CONFIDENCE_ORDER.index, default="")
+
+
 # ISO 4217 codes we can price and convert; others are rejected so a typo never prices at 1:1.
 CURRENCIES = ("USD", "CNY", "EUR", "GBP", "JPY", "HKD", "SGD", "KRW", "TWD", "INR", "AUD", "CAD")
 # How much a stored per-GPU price may differ from instance price / GPUs (rounding in sources).
