@@ -16,6 +16,7 @@ from planner.report.pdf_summary import (
     break_even_text,
     decide,
     discounted_savings,
+    figures,
     output_text,
     unique_prices,
 )
@@ -94,6 +95,29 @@ def test_a_cloud_only_report_has_no_npv_to_show() -> None:
     assert d.against is None
     assert discounted_savings(d) == ()
     assert break_even_text(d, "en") == "n/a"
+
+
+def test_an_owned_only_report_is_the_only_option_with_no_cloud_to_weigh() -> None:
+    owned = OptionReport(
+        "self-hosted", 160.0, {}, (100.0, 30.0, 30.0), (100.0, 30.0, 30.0), 10.0, 16.0
+    )
+    report = plain_report((Horizon(0.25, (owned,), ()),), scope="gpu-jobs", allocation=0.5)
+
+    d = decide(("o", report), 0)
+    (decision, npv, even, _) = figures(d, "en")
+
+    assert decision[1:] == ("Buy servers (self-hosted)", "The only option priced over 0.25 years.")
+    assert npv[2] == even[2] == "no cloud option to weigh buying against"
+    zh = figures(d, "zh")
+    assert (zh[0][2], zh[1][2]) == ("0.25 年内唯一计价的方案。", "没有云方案可与购买对比")
+
+
+def test_a_report_of_several_options_counts_the_priced_ones() -> None:
+    owned, rented = [100.0, 0.0, 0.0], [30.0, 30.0, 30.0]
+
+    (decision, *_) = figures(decide(("s", _report(owned, rented, 0.0, 0.5)), 0), "en")
+
+    assert decision[2] == "The lowest cost per useful GPU-hour of the 2 options over 0.25 years."
 
 
 def test_the_models_sensitivity_output_is_worded_in_chinese() -> None:

@@ -139,11 +139,13 @@ def rate_text(d: Decision, lang: Language) -> str:
 def figures(d: Decision, lang: Language) -> Sequence[tuple[str, str, str]]:
     """The summary's four tiles: (label, value, what it is measured against)."""
     years = f"{d.horizon.years:g}"
-    why = text("report.pdf.decision.why", lang, count=len(d.horizon.options), years=years)
+    priced = [o for o in d.horizon.options if o.cost_per_useful_gpu_hour is not None]
+    key = "only" if len(priced) == 1 else "why"
+    why = text(f"report.pdf.decision.{key}", lang, count=len(priced), years=years)
     rival = "" if d.against is None else d.against.rented
     npv_sub = text("report.pdf.tile.npv_sub", lang, name=rival, rate=rate_text(d, lang))
     be_sub = text("report.pdf.tile.break_even_sub", lang, name=rival)
-    none = text("report.pdf.tile.no_comparison", lang)
+    none = text(f"report.pdf.tile.{'no_comparison' if d.owned is None else 'no_cloud'}", lang)
     per_sub = "" if d.chosen is None else option_name(d.chosen.name, lang)
     if d.owned is not None and d.chosen is not None and d.owned is not d.chosen:
         owned_cost = fmt_money(d.owned.cost_per_useful_gpu_hour, d.currency, 2)
