@@ -80,6 +80,14 @@ def _options(p: Priced) -> tuple[OptionReport, ...]:
     return p.report.horizons[0].options
 
 
+def built(p: Priced) -> tuple[OptionReport, ...]:
+    """The options `p` builds, as the conclusion compares them: a scenario with a hybrid is
+    the hybrid alone (its servers without bursting and the cloud it bursts to are its parts,
+    not options of their own), any other scenario each of its options."""
+    hybrid = tuple(o for o in _options(p) if o.name == "hybrid")
+    return hybrid or _options(p)
+
+
 def label(p: Priced, option: OptionReport) -> str:
     return f"{p.name}{SEPARATOR}{option.name}"
 
@@ -181,12 +189,12 @@ def combined_report(priced: Sequence[Priced]) -> TcoReport:
 
 def conclusion(priced: Sequence[Priced], lang: Language | None = None) -> str:
     """The cheapest option per useful GPU-hour over the horizon, by how much against the
-    next, what it does to waits, and where owning breaks even."""
+    next, what it does to waits, and where owning breaks even; options as `built`."""
     ranked = sorted(
         (
             (o.cost_per_useful_gpu_hour, p, o)
             for p in priced
-            for o in _options(p)
+            for o in built(p)
             if o.cost_per_useful_gpu_hour is not None
         ),
         key=lambda row: row[0],

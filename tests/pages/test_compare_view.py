@@ -343,6 +343,29 @@ def test_saved_scenarios_conclusion_ranks_across_scenarios_and_says_the_wait() -
     assert "年内最便宜的是 self-hosted(own)" in compare_saved.conclusion(both, "zh")
 
 
+def test_a_saved_hybrid_is_one_option_not_its_servers_without_bursting() -> None:
+    from planner.ui import compare_saved
+
+    parts = [
+        option("self-hosted", 4.18, 300_000, 93.6 * 3600),
+        option("hybrid", 8.62, 600_000, 3600.0),
+        option("AWS", 9.0, 650_000, 0.0),
+    ]
+    hybrid = priced("hybrid 32 nodes", report(parts, {}, {}))
+    rent = priced("rent", replace(report([option("AWS", 10.0, 700_000)], {}, {}), allocation=None))
+
+    text = compare_saved.conclusion([hybrid, rent])
+
+    assert text.startswith(
+        "Over 3 years the cheapest is hybrid (hybrid 32 nodes) at $8.62 per useful GPU-hour, "
+        "$600,000 in total. "
+        "That is $1.38 (14%) less per useful GPU-hour than the next, AWS (rent) at $10.00. "
+        "In exchange, its jobs wait longer: p95 1.0 h against 0 min."
+    )
+    assert "self-hosted" not in text
+    assert "AWS (hybrid 32 nodes)" not in text
+
+
 def test_saved_scenarios_table_and_break_even_span_every_scenario() -> None:
     from planner.cost.finance import break_even_utilization
     from planner.ui import compare_saved
