@@ -118,6 +118,12 @@ ENGLISH: dict[str, str] = {
         "1.6% (README, Twin check), so {sd} is the cautious planning case"
     ),
     "mc_demand_given": "demand spread {sd}: as given",
+    "short_trace": (
+        "the trace spans {days} days ({jobs} jobs), {share} of the {years}-year horizon: every "
+        "figure is that span scaled to a month and repeated over the horizon, so the verdict "
+        "rests on very little; price an export of a month or more, and at least 5% of the "
+        "horizon, before acting on it"
+    ),
 }
 
 # The same codes in 简体中文 (tests/test_core_notes.py checks both name the same codes).
@@ -215,6 +221,11 @@ CHINESE: dict[str, str] = {
         "GPU 小时偏差 1.6%（README“孪生校验”一节），故 {sd} 为审慎的规划取值"
     ),
     "mc_demand_given": "需求离散度 {sd}：按给定值",
+    "short_trace": (
+        "作业轨迹只覆盖 {days} 天（{jobs} 个作业），仅为 {years} 年期限的 {share}："
+        "所有数字都是把这段时间按比例放大到一个月、再重复到整个期限得出的，结论依据很少；"
+        "请先用覆盖一个月以上、且不少于期限 5% 的导出重新计价，再据此决策"
+    ),
 }
 
 CATALOGS: Mapping[Language, Mapping[str, str]] = {"en": ENGLISH, "zh": CHINESE}

@@ -17,7 +17,7 @@ from planner.cost.scope import LeftOut
 from planner.service.tco_inputs import Inputs
 from planner.service.tco_priced import PricedOptions
 from planner.service.tco_rent import rent_all
-from planner.service.tco_window import window
+from planner.service.tco_window import short_span, window
 from planner.store import Connection
 
 
@@ -34,7 +34,8 @@ def rented_only(
     rentals = rent_all(con, scenario, inputs, jobs, scale)
     runs = Runs(demanded(jobs).scaled(scale), Hours(), rentals.runs)
     charged = chargeback_data(rentals.usage, None, "")
-    return PricedOptions((), rentals.clouds, runs, charged, {}, rentals.trail)
+    trail = short_span(jobs, scenario.horizons_years) + rentals.trail
+    return PricedOptions((), rentals.clouds, runs, charged, {}, trail)
 
 
 def cloud_report(scenario: TcoScenario, options: PricedOptions, left_out: LeftOut) -> TcoReport:

@@ -25,7 +25,7 @@ from planner.service.tco_priced import PricedOptions
 from planner.service.tco_record import replay_facts
 from planner.service.tco_rent import bill_jobs, rent_all
 from planner.service.tco_trail import Trail, said
-from planner.service.tco_window import credit, window
+from planner.service.tco_window import credit, short_span, window
 from planner.store import Connection
 
 
@@ -35,6 +35,7 @@ def replayed(
     """Every option priced on a month of the trace's jobs."""
     win = window(jobs)
     result, trail = _replay(scenario, bm, jobs)
+    trail = short_span(jobs, scenario.horizons_years) + trail
     mine = credit(result, bm, win, scenario, name="self-hosted")
     rentals = rent_all(con, scenario, inputs, jobs, win.scale)
     trail += mine.trail + rentals.trail

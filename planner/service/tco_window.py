@@ -29,6 +29,9 @@ from planner.service.tco_trail import Trail, said
 
 DAY_S = 86_400.0
 _MIN_SPAN_S = 3600.0
+SHORT_HORIZON_SHARE = 0.05
+"""A trace spanning less than this share of the longest horizon (or less than a month) is
+priced with a warning: every figure is its span scaled up."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +56,24 @@ def window(jobs: Sequence[Job]) -> Window:
     end = max(j.submit_s + j.duration_s for j in jobs)
     span = max(end - start, _MIN_SPAN_S)
     return Window(start, end if end - start >= _MIN_SPAN_S else start + span, span / 3600.0)
+
+
+def short_span(jobs: Sequence[Job], years: Sequence[float]) -> Trail:
+    """A warning when the jobs span less than a month, or under 5 % of the longest horizon."""
+    span_h = (max(j.submit_s + j.duration_s for j in jobs) - min(j.submit_s for j in jobs)) / 3600
+    horizon_h = max(years, default=0.0) * 12 * HOURS_PER_MONTH
+    if span_h >= HOURS_PER_MONTH and span_h >= SHORT_HORIZON_SHARE * horizon_h:
+        return Trail()
+    share = span_h / horizon_h if horizon_h else 0.0
+    return said(
+        note(
+            "short_trace",
+            days=f"{span_h / 24:,.2f}",
+            jobs=f"{len(jobs):,}",
+            share=f"{share * 100:.2g}%",
+            years=f"{max(years, default=0.0):g}",
+        )
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,6 +34,7 @@ from planner.ui.safe import md
 SCENARIOS = Path(__file__).resolve().parents[2] / "data" / "scenarios"
 DEFAULT_SCENARIO = "worked-example-h100.yaml"
 MAX_UPLOAD_MB = 1
+WARNING_CODES = frozenset({"short_trace"})  # notes shown as warnings whatever their wording
 OWNED = ("self-hosted", "hybrid")  # the report's names of the options that own servers
 DRIVERS = (
     "cloud_price",
@@ -248,7 +249,9 @@ def notes(report: TcoReport) -> tuple[list[str], list[str]]:
     for note in report.notes:
         if is_scope_note(note) or note.startswith(tuple(said)):
             continue  # the scope line says it (`ledger_view.show_scope`), or the line above
-        serious = any(word in note for word in ("stale", "placeholder", "unsourced", "future"))
+        serious = getattr(note, "code", "") in WARNING_CODES or any(
+            word in note for word in ("stale", "placeholder", "unsourced", "future")
+        )
         (warnings if serious else remarks).append(note)
     return list(dict.fromkeys(warnings)), remarks
 
