@@ -45,6 +45,7 @@ DRIVERS = (
     "pue",
     "staff",
     "rate",
+    "resale_share",
     "fx",
 )
 # Columns of the options table (labels come from the language catalog, `column_labels`).

@@ -17,14 +17,16 @@ sheet's and the first cloud option's):
                                                             moved (allocation by hour x m,
                                                             at most 1: a 24-hour kW table)
     server price      - f x (CapEx + (1 - t) lines on CapEx or book value (spares, ...)
-                           - t tax depreciation + book value sold)
+                           - t tax depreciation + resale + disposal tax)
                       - (m - 1)(1 - t) lines on server price (support)
                                                          f = (m - 1) x servers' share of CapEx
 
 (in service: renting's bill is moved in every month, and so is the bridge before delivery,
 so the saving moves only in the months the servers are in service). Server life and FX are
 the model's values, not live: a life moves the whole depreciation schedule (in whole months
-or years), FX moves server and cloud prices together; so are every driver of a scenario
+or years), FX moves server and cloud prices together, the resale share is moved by 0.30 of
+CapEx either way rather than by a share of itself (`planner.cost.comparison.RESALE_SWING`: its
+base is usually 0); so are every driver of a scenario
 whose workbook shows another horizon than the first, or was saved without its inputs, or
 grows its demand (the model's tornado is year 1's; the sheets price every year's).
 """
@@ -37,6 +39,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
 from planner.core.notes import worded
+from planner.cost.comparison import resale_range
 from planner.cost.lines import LINES, MOVES_WITH_CAPEX, Basis
 from planner.cost.results import SensitivityBar, TcoReport
 from planner.report.cells import Kind
@@ -165,11 +168,7 @@ def _bar_row(
     if block is not None and live:
         block.bar(r, bar.driver)
         return
-    swing = report.inputs.sensitivity_swing if report.inputs else 0.2
-    rate = report.inputs.discount_rate if report.inputs else None
-    base = rate if bar.driver == "rate" and rate is not None else 1.0
-    kind: Kind = "percent" if bar.driver == "rate" else "decimal"
-    low, high = base * (1 - swing), base * (1 + swing)
+    (low, high), kind = _moved(report, bar.driver)
     shown = _model_input(report, bar.driver, (low, high))
     cells: tuple[tuple[str, float, Kind], ...] = (
         ("multiplier_low", low, kind),
@@ -183,6 +182,20 @@ def _bar_row(
     )
     for key, number, cell_kind in cells:
         put(sheet.cell(r, COL[key]), number, cell_kind, cur)
+
+
+def _moved(report: TcoReport, driver: str) -> tuple[tuple[float, float], Kind]:
+    """A model-only case's low and high: the base x (1 -/+ swing) (the rate's base is the
+    rate, the others' 1), or the resale share's absolute range (`comparison.resale_range`)."""
+    inputs = report.inputs
+    if driver == "resale_share":
+        share = inputs.owned[0].bare_metal.resale_share if inputs and inputs.owned else 0.0
+        return resale_range(share), "percent"
+    swing = inputs.sensitivity_swing if inputs else 0.2
+    rate = inputs.discount_rate if inputs else None
+    base = rate if driver == "rate" and rate is not None else 1.0
+    kind: Kind = "percent" if driver == "rate" else "decimal"
+    return (base * (1 - swing), base * (1 + swing)), kind
 
 
 def _model_input(report: TcoReport, driver: str, moved: tuple[float, float]) -> tuple[float, float]:
@@ -338,7 +351,8 @@ class _Block:
             with_price = "+".join(col(line.key, row) for line in LINES if line.basis in PRICE)
             moved = (
                 f"{col('capex', row)}+{after}*({with_capex or '0'})"
-                f"-{names.tax}*{col('tax_depreciation', row)}+{col('salvage', row)}"
+                f"-{names.tax}*{col('tax_depreciation', row)}"
+                f"+{col('resale', row)}+{col('disposal_tax', row)}"
             )
             return f"-({f}*({moved})+({m}-1)*{after}*({with_price or '0'}))"
 
