@@ -665,7 +665,15 @@ def test_the_tornado_recalculates_to_the_models_bars(
         assert row[SENS["low"] - 1] == pytest.approx(bar.low, abs=CENT), bar.driver
         assert row[SENS["high"] - 1] == pytest.approx(bar.high, abs=CENT), bar.driver
     live = {b.driver for b in s.bars} & set(LIVE)
-    assert {"rate", "electricity", "pue", "staff", "cloud_price", "server_price"} <= live
+    assert {
+        "rate",
+        "electricity",
+        "pue",
+        "staff",
+        "cloud_price",
+        "server_price",
+        "resale_share",
+    } <= live
 
 
 def test_a_workbook_of_another_horizon_states_the_tornado_as_the_models(
