@@ -180,7 +180,7 @@ def _sensitivity(
     if converted:
         base["fx"] = 1.0
     ranges = {"resale_share": resale_range(bm.resale_share)}
-    result = finance.tornado(npv, base, scenario.sensitivity_swing, ranges)
+    result = tco.sensitivity(npv, base, scenario.sensitivity_swing, ranges)
     return Sensitivity(
         output=note("sensitivity_output", option=cloud.name, years=f"{months / 12:g}"),
         base=result.base_output,

@@ -251,10 +251,14 @@ def compare(
 
 
 def sensitivity(
-    model: Callable[[dict[str, float]], float], base: Mapping[str, float], swing: float = 0.2
+    model: Callable[[dict[str, float]], float],
+    base: Mapping[str, float],
+    swing: float = 0.2,
+    ranges: Mapping[str, tuple[float, float]] | None = None,
 ) -> finance.Tornado:
-    """The output's swing when each driver moves +/- `swing` alone, widest first."""
-    return finance.tornado(model, dict(base), swing=swing)
+    """The output's swing when each driver moves +/- `swing` alone (or to its low and high in
+    `ranges`), widest first."""
+    return finance.tornado(model, dict(base), swing, ranges)
 
 
 def scaled(bm: BareMetal, *, server_price: float) -> BareMetal:
