@@ -73,6 +73,8 @@ HAND = {
     "property_tax": 0.0,
     "cloud_burst": 0.0,
     "tax_shield": 0.0,
+    "resale": 0.0,  # resale value 0 by default: nothing comes back at the end
+    "disposal_tax": 0.0,
 }
 BRIDGE = 8 * 10 * 2.0 * 73 * 2  # 8 GPU x 10 h x 2.00 a GPU-hour, 73 spans a month, 2 months
 
@@ -96,9 +98,10 @@ def test_a_two_month_lead_time_over_a_year_by_hand(
     assert owned.useful_gpu_hours == pytest.approx(80 * 73 * served_months)
     monthly_cash = owned.monthly_cash
     assert isinstance(monthly_cash, tuple)
-    # the book value left (10 of 60 months depreciated) comes back at the end
+    # the last month is a month of running costs only: the book value left (10 of 60 months
+    # depreciated, 83,333.33) used to come back as cash here; the resale value is 0 now
     running = own - HAND["depreciation"]
-    assert monthly_cash[-1] == pytest.approx(running / 10 - 100_000 * 50 / 60)
+    assert monthly_cash[-1] == pytest.approx(running / 10)
     if not cloud:
         assert any("nothing bridges the lead time" in n for n in notes)
 

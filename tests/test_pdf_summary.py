@@ -144,10 +144,12 @@ def test_the_summary_shows_the_models_headline_figures(
     expected = _expected(worked)
     summary = _page_text(english, 1)
 
-    # the worked example by hand: RunPod at $2.69 is cheapest; buying loses against it
+    # the worked example by hand: RunPod at $2.69 is cheapest; buying loses against it.
+    # With no resale value (the default) it loses 140,400 x 1.08^(-35/12) = 112,171 more
+    # than when the book value left came back in month 36 (-342,921 then)
     assert expected == {
         "decision": "Rent: RunPod Community H100",
-        "npv": "-$342,921",
+        "npv": "-$455,092",
         "break_even": "never in 36 months",
         "per_useful": "$2.69",
     }
@@ -155,6 +157,8 @@ def test_the_summary_shows_the_models_headline_figures(
         assert shown in summary
     assert "Key assumptions" in summary
     assert "3 years at 8.0% a year" in summary
+    assert "resale value at the horizon's end" in summary
+    assert "none assumed (book value is not cash)" in summary
 
 
 def test_every_summary_figure_is_in_the_appendix(

@@ -57,8 +57,9 @@ def test_first_use_seeds_every_priced_row_of_the_reference(con: duckdb.DuckDBPyC
     assert {p.origin for p in points} == {"seed"}
     assert len(list_servers(con, today=TODAY)) == 5
     assert len(list_fx_rates(con)) == 6
-    # 38 from the reference, 2 CPU instance prices, 2 typical rates offered (not applied)
-    assert len(assumption_set(con)) == 42
+    # 38 from the reference, 2 CPU instance prices, 2 typical rates offered (not applied),
+    # the resale value at the horizon's end (0 applied; the reference's range in its notes)
+    assert len(assumption_set(con)) == 43
 
 
 def test_p5_48xlarge_is_seeded_as_the_reference_quotes_it(con: duckdb.DuckDBPyConnection) -> None:
@@ -133,6 +134,7 @@ def test_reference_defaults_are_seeded(con: duckdb.DuckDBPyConnection) -> None:
             "fte_cost_year.us",
             "life_years",
             "residual_share",
+            "resale_share",
             "network_share",
             "storage_share",
             "price_stale_days",
@@ -146,6 +148,7 @@ def test_reference_defaults_are_seeded(con: duckdb.DuckDBPyConnection) -> None:
         "fte_cost_year.us": 180_000,
         "life_years": 5,
         "residual_share": 0,
+        "resale_share": 0,
         "network_share": 0.12,
         "storage_share": 0.05,
         "price_stale_days": 90,

@@ -66,12 +66,59 @@ def test_worked_example_monthly_categories_and_npv_by_hand(tmp_path: Path) -> No
     assert owned["monthly_cash"][0] == pytest.approx(351_000 + 8_726.0838, abs=0.01)
     assert owned["monthly_pnl"][1] == pytest.approx(5_850 + 8_726.0838, abs=0.01)
     assert owned["totals"]["energy"] == pytest.approx(36 * 436.0838, abs=0.01)
-    # at 0%: NPV = 36 x AWS - (CapEx + 36 x running - book value left, 351,000 - 36 x 5,850)
+    # at 0%: NPV = 36 x AWS - (CapEx + 36 x running); the resale value is 0 by default, so
+    # nothing comes back at the end (this once added the book value left, 351,000 - 36 x
+    # 5,850 = 140,400, as cash: -18,481.10 then, 140,400 lower now)
     aws = 0.35 * 8 * 730 * 6.88
-    expected = 36 * aws - (351_000 + 36 * 8_726.0838 - (351_000 - 36 * 5_850))
+    expected = 36 * aws - (351_000 + 36 * 8_726.0838)
     aws_vs = next(c for c in three["comparisons"] if c["rented"].startswith("AWS"))
     assert aws_vs["npv_of_buying"] == pytest.approx(expected, abs=0.05)
     assert aws_vs["break_even_month"] is None  # owning never catches up at 35%
+
+
+def _with_resale(tmp_path: Path, share: float) -> Path:
+    scenario = tmp_path / f"resale_{share}.yaml"
+    scenario.write_text(
+        WORKED.read_text(encoding="utf-8").replace(
+            "overrides:\n", f"overrides:\n  resale_share: {share}\n"
+        ),
+        encoding="utf-8",
+    )
+    return scenario
+
+
+# The worked example's NPV of buying against AWS over 3 years at 8 %, by hand: each month
+# saves AWS - running = 14,062.72 - 8,726.08375 = 5,336.63625 (AWS: 0.35 x 8 GPUs x 730 h x
+# 6.88; running: energy 436.08375 + colo 2,040 + support 2,500 + staff 3,750), month 0 also
+# pays the CapEx 351,000; month m is discounted by v^m, v = 1.08^(-1/12) (cash at the start
+# of the month), so NPV = 5,336.63625 x (1 - v^36) / (1 - v) - 351,000. A resale value comes
+# back in month 35: + share x 351,000 x v^35 (tax 0 in the example: no disposal tax).
+V_MONTH = 1.08 ** (-1 / 12)
+NPV_NO_RESALE = 5_336.63625 * (1 - V_MONTH**36) / (1 - V_MONTH) - 351_000
+
+
+def test_worked_example_npv_without_resale_value_by_hand(tmp_path: Path) -> None:
+    report = tco_json(tmp_path, WORKED)
+    aws_vs = report["horizons"][0]["comparisons"][0]
+
+    assert aws_vs["rented"].startswith("AWS")
+    assert aws_vs["npv_of_buying"] == pytest.approx(NPV_NO_RESALE, abs=0.01)
+    assert aws_vs["npv_of_buying"] == pytest.approx(-178_896.15, abs=0.01)
+    totals = report["horizons"][0]["options"][0]["totals"]
+    assert (totals["resale"], totals["disposal_tax"]) == (0.0, 0.0)
+
+
+def test_worked_example_at_40_percent_resale_is_the_old_book_value_npv(tmp_path: Path) -> None:
+    # after 36 of 60 months straight line the book value was 40 % of CapEx (140,400), which
+    # the model used to pay back as cash: -66,725.01 against AWS
+    report = tco_json(tmp_path, _with_resale(tmp_path, 0.4))
+    three = report["horizons"][0]
+
+    assert three["options"][0]["totals"]["resale"] == pytest.approx(-140_400, abs=0.01)
+    assert three["options"][0]["monthly_cash"][-1] == pytest.approx(8_726.08375 - 140_400)
+    expected = NPV_NO_RESALE + 0.4 * 351_000 * V_MONTH**35
+    assert three["comparisons"][0]["npv_of_buying"] == pytest.approx(expected, abs=0.01)
+    assert three["comparisons"][0]["npv_of_buying"] == pytest.approx(-66_725.01, abs=0.01)
 
 
 def test_own_rent_and_hybrid_count_the_same_demand(tmp_path: Path) -> None:
@@ -101,6 +148,11 @@ def test_sensitivity_ranks_the_drivers(tmp_path: Path) -> None:
     assert swings == sorted(swings, reverse=True)
     cloud = next(b for b in bars if b["driver"] == "cloud_price")
     assert cloud["high"] > cloud["low"]  # dearer cloud, better to buy
+    # the resale share moves by 0.30 of CapEx (not by 20 % of its base 0): from 0 (the base
+    # NPV) to 30 %, worth 0.3 x 351,000 back in month 35 (tax 0)
+    resale = next(b for b in bars if b["driver"] == "resale_share")
+    assert resale["low"] == pytest.approx(report["sensitivity"]["base"], abs=0.01)
+    assert resale["high"] - resale["low"] == pytest.approx(0.3 * 351_000 * V_MONTH**35)
 
 
 @pytest.mark.parametrize(

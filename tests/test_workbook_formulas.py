@@ -163,6 +163,7 @@ def recalculated(
     files["sample_changed"] = _changed(files["sample"], {"Tariff": 0.12, "Servers_A100": 100})
     files["hand_tariff"] = _changed(files["hand"], {"Tariff": 0.2})
     files["insured_changed"] = _changed(files["insured"], INSURED_CHANGES)
+    files["taxed_resale"] = _changed(files["taxed"], {"ResaleShare": RESALE_CHANGED})
     files["worked_swing"] = _changed(files["worked"], {"SensitivitySwing": 0.1})
     files["mixed_committed"] = _changed(
         files["mixed"], {"Cloud_2_Committed": 4, "Burst_2_Committed": 4}
@@ -292,8 +293,9 @@ def test_the_hand_computed_case(recalculated: dict[str, Workbook]) -> None:
     assert own.cell(2, OWN_COL["cash"]).value == pytest.approx(100_109.50, abs=CENT)
     assert own.cell(3, OWN_COL["cash"]).value == pytest.approx(109.50, abs=CENT)
     assert own.cell(2, OWN_COL["depreciation"]).value == pytest.approx(100_000 / 12, abs=CENT)
-    # fully depreciated: nothing sold
-    assert own.cell(13, OWN_COL["salvage"]).value == pytest.approx(0.0, abs=CENT)
+    # no resale value (the default) and no tax: nothing comes back at the end
+    assert own.cell(13, OWN_COL["resale"]).value == pytest.approx(0.0, abs=CENT)
+    assert own.cell(13, OWN_COL["disposal_tax"]).value == pytest.approx(0.0, abs=CENT)
     assert book["flat"].cell(2, CLOUD_COL["cash"]).value == pytest.approx(29_200, abs=CENT)
     comparison = book["Comparison"]
     assert comparison["B4"].value == pytest.approx(249_086.0, abs=CENT)
@@ -375,6 +377,36 @@ def test_insurance_and_property_tax_are_live_named_assumptions(
     predicted = _model_npv(report.inputs, horizon, moved)
     assert abs(predicted - horizon.comparisons[0].npv_of_buying) > 1000  # it does move
     got = recalculated["insured_changed"]["Comparison"]["B4"].value
+    assert got == pytest.approx(predicted, abs=CENT)
+
+
+RESALE_CHANGED = 0.5
+
+
+def test_the_resale_value_and_its_disposal_tax_are_live(
+    reports: dict[str, TcoReport], recalculated: dict[str, Workbook]
+) -> None:
+    """TAXED sells its servers for 30 % of CapEx after 46 months in service; by then the
+    2-year sum-of-years tax schedule has written them down to the residual (10 % of CapEx, as
+    the tax book keeps the book residual when taxed), so the gain on disposal is 20 % of
+    CapEx, taxed at 25 %: the last month's disposal tax is 0.25 x 0.2 x CapEx. Moving the
+    resale share to 50 % on the Assumptions sheet gives the model's NPV with that share."""
+    report = reports["taxed"]
+    assert report.inputs is not None
+    horizon = report.horizons[0]
+    owned = horizon.options[0]
+    capex = owned.totals["capex"]
+    months = round(horizon.years * 12)
+    sheet = recalculated["taxed"][owned.name]
+    assert sheet.cell(months + 1, OWN_COL["resale"]).value == pytest.approx(-0.3 * capex)
+    assert sheet.cell(months + 1, OWN_COL["disposal_tax"]).value == pytest.approx(
+        0.25 * 0.2 * capex
+    )
+    assert owned.totals["disposal_tax"] == pytest.approx(0.25 * 0.2 * capex)
+    bm = report.inputs.owned[0].bare_metal
+    predicted = _model_npv(report.inputs, horizon, replace(bm, resale_share=RESALE_CHANGED))
+    assert abs(predicted - horizon.comparisons[0].npv_of_buying) > 1000  # it does move
+    got = recalculated["taxed_resale"]["Comparison"]["B4"].value
     assert got == pytest.approx(predicted, abs=CENT)
 
 
@@ -634,7 +666,15 @@ def test_the_tornado_recalculates_to_the_models_bars(
         assert row[SENS["low"] - 1] == pytest.approx(bar.low, abs=CENT), bar.driver
         assert row[SENS["high"] - 1] == pytest.approx(bar.high, abs=CENT), bar.driver
     live = {b.driver for b in s.bars} & set(LIVE)
-    assert {"rate", "electricity", "pue", "staff", "cloud_price", "server_price"} <= live
+    assert {
+        "rate",
+        "electricity",
+        "pue",
+        "staff",
+        "cloud_price",
+        "server_price",
+        "resale_share",
+    } <= live
 
 
 def test_a_workbook_of_another_horizon_states_the_tornado_as_the_models(

@@ -30,10 +30,12 @@ TAXED = {
         "tax_rate": 0.25, "tax_life_years": 2.0, "tax_method": "sum_of_years_digits",
         "lead_time_months": 2, "fte_per_server": 0.5, "support_share_year": 0.1,
         "kwh_price": tuple(0.05 + 0.01 * (h % 6) for h in range(24)),
+        "resale_share": 0.3,
     },
 }  # fmt: skip
 """Tax, declining-balance book and sum-of-years tax depreciation, a residual, a lead time
-bridged by the cloud, staff, support and a time-of-use tariff: the sheet's rarer formulas."""
+bridged by the cloud, staff, support, a time-of-use tariff and a resale value taxed on its
+gain over the tax book value: the sheet's rarer formulas."""
 INSURED = {
     **TAXED,
     "name": "insured",

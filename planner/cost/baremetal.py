@@ -15,9 +15,10 @@ The running lines (colocation .. property tax) are `planner.cost.lines.LINES`: e
 rate of these assumptions times a basis (`basis`), so a new line is one entry there.
 
 CapEx is paid at order (month 0); depreciation and every running cost start at delivery
-(month `lead_time_months`), so the book value sold at the horizon's end is CapEx less the
-depreciation of the months in service. During the lead time the demand is bridged in the
-cloud, or by nothing (then it is unserved).
+(month `lead_time_months`). At the horizon's end the servers are sold at their resale value
+(`resale_share` x CapEx, 0 by default), taxed on the gain against their tax book value
+(`tax_book_value`). During the lead time the demand is bridged in the cloud, or by nothing
+(then it is unserved).
 
 `u` is the share of the hour the servers' GPUs are allocated: from the replay (by hour of
 day, so a time-of-use tariff is priced right) or one number. Energy and cloud bridging are
@@ -64,6 +65,10 @@ class BareMetal:
     installation: float = 0.0
     life_years: float = 5.0
     residual_share: float = 0.0
+    """Book salvage estimate at the end of the life (the book schedule's residual, not cash)."""
+    resale_share: float = 0.0
+    """Market value at the horizon's end as a share of CapEx: the cash the servers fetch when
+    sold then (0: nothing; book value is not cash)."""
     depreciation_method: depreciation.Method = "straight_line"
     """Book depreciation: straight_line, double_declining or sum_of_years_digits."""
     tax_life_years: float | None = None
@@ -215,6 +220,14 @@ def _depreciation(bm: BareMetal, total: float, months: int) -> tuple[list[float]
     return list(book_charges), list(tax_charges)
 
 
+def tax_book_value(bm: BareMetal, months: int) -> float:
+    """CapEx less the tax depreciation of the months in service within `months`: what a sale
+    at the horizon's end is taxed against (all of CapEx if the servers are not delivered)."""
+    total = capex(bm)
+    _, tax = _depreciation(bm, total, months - in_service_from(bm, months))
+    return total - sum(tax)
+
+
 def fixed_per_installed_gpu_hour(bm: BareMetal) -> float:
     """F of the break-even formula: every cost that does not move with use, idle power
     included, per installed GPU-hour (depreciation, the running lines, idle energy; a line on
@@ -338,6 +351,8 @@ def _check_rates(bm: BareMetal) -> None:
         raise ScenarioError(f"tax_rate must be in [0, 1) (got {bm.tax_rate})")
     if not 0 <= bm.residual_share <= 1:
         raise ScenarioError(f"residual_share must be between 0 and 1 (got {bm.residual_share})")
+    if not 0 <= bm.resale_share <= 1:
+        raise ScenarioError(f"resale_share must be between 0 and 1 (got {bm.resale_share})")
     if bm.pue < 1:
         raise ScenarioError(f"PUE must be >= 1 (got {bm.pue})")
     if any(p < 0 for p in bm.kwh_price):

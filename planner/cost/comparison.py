@@ -43,6 +43,18 @@ class Priced:
     runs: Runs
 
 
+RESALE_SWING = 0.30
+"""The resale share's sensitivity moves it by this much of CapEx either way (within 0 and 1),
+not by a share of itself: its base is usually 0, which a relative swing would leave at 0.
+0.30 is the middle of the reference's typical range (25-35 % of CapEx after 36 months), so
+the bar shows what a plausible resale value would do to the verdict."""
+
+
+def resale_range(share: float) -> tuple[float, float]:
+    """The resale share's low and high in the sensitivity (`RESALE_SWING`)."""
+    return max(0.0, share - RESALE_SWING), min(1.0, share + RESALE_SWING)
+
+
 def report(scenario: TcoScenario, bm: BareMetal, priced: Priced, left_out: LeftOut) -> TcoReport:
     """The report of an owning scenario; `left_out` is what its scope leaves out."""
     owned, rented, hybrid_run = priced.owned, priced.rented, priced.hybrid
@@ -115,7 +127,8 @@ def _sensitivity(
     converted: set[str],
 ) -> Sensitivity | None:
     """NPV of buying against the first cloud option over the first horizon, each driver
-    moved +/- the swing alone (the demand's shape is kept; utilization scales it)."""
+    moved +/- the swing alone (the demand's shape is kept; utilization scales it), the resale
+    share by `RESALE_SWING` of CapEx."""
     if not rented:
         return None
     months = tco.horizons_months(scenario.horizons_years)[0]
@@ -160,12 +173,14 @@ def _sensitivity(
         "pue": 1.0,
         "staff": 1.0,
         "rate": scenario.discount_rate,
+        "resale_share": bm.resale_share,
     }
     if cloud.per_month.get("commitment"):
         base["commit_price"] = 1.0
     if converted:
         base["fx"] = 1.0
-    result = tco.sensitivity(npv, base, scenario.sensitivity_swing)
+    ranges = {"resale_share": resale_range(bm.resale_share)}
+    result = tco.sensitivity(npv, base, scenario.sensitivity_swing, ranges)
     return Sensitivity(
         output=note("sensitivity_output", option=cloud.name, years=f"{months / 12:g}"),
         base=result.base_output,
@@ -186,6 +201,7 @@ def _moved(bm: BareMetal, d: dict[str, float], fx: float) -> BareMetal:
         pue=max(1.0, bm.pue * d["pue"]),
         fte_cost_year=bm.fte_cost_year * d["staff"],
         kwh_price=tuple(p * d["electricity"] for p in bm.kwh_price),
+        resale_share=d.get("resale_share", bm.resale_share),
     )
 
 

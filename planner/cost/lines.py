@@ -79,6 +79,9 @@ ASSUMPTIONS: tuple[Assumption, ...] = (
         "residual_share",
         check="none",
     ),
+    Assumption(
+        "resale_share", "percent", "ResaleShare", "share_of_capex", "resale_share", check="none"
+    ),
     Assumption("tax_life_years", "decimal", "TaxLifeYears", "years", check="none"),
     Assumption("pue", "decimal", "PUE", "ratio", "pue", check="none"),
     Assumption(
@@ -143,8 +146,13 @@ LINES: tuple[CostLine, ...] = (
 LINE_KEYS = tuple(line.key for line in LINES)
 
 CATEGORIES = ("capex", "depreciation", "energy", *LINE_KEYS, "bridge", "tax_shield")
-"""An owned option's cost categories: CapEx (cash), depreciation (P&L), energy, the running
-lines, the cloud bridging the lead time, the tax saved (cash)."""
+"""An owned option's cost categories a month: CapEx (cash), depreciation (P&L), energy, the
+running lines, the cloud bridging the lead time, the tax saved (cash)."""
+
+END_CATEGORIES = ("resale", "disposal_tax")
+"""An owned option's cash at the horizon's end (`planner.cost.tco` totals them): the servers
+sold at their resale value (negative: cash in) and the tax on the gain or loss on disposal
+against their tax book value (a gain pays tax, a loss saves it)."""
 
 
 CLOUD_CATEGORIES = (

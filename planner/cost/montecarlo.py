@@ -3,11 +3,12 @@ inputs its report recorded (`TcoInputs`), without replaying.
 
 Each option's cash is split once into parts that move with one driver each, read off the
 model itself (`planner.cost.tco.owned_option` run with a part switched off, so every rule of
-the model, tax shield, lead time and salvage included, stays the model's):
+the model, tax shield, lead time and resale value included, stays the model's):
 
     owned   fixed        colocation, staff, software, installation (nothing moves them)
             server       what the servers' price drives: CapEx, support, spares, the tax
-                         saved on depreciation, the book value sold at the end
+                         saved on depreciation, the resale value at the end and
+                         the tax on its gain on disposal
             energy       idle + busy power by hour of day x utilization, after tax
             cloud        the bridge while the servers are on order and the hybrid's bursts
     rented  locked       the commitment (its price and size fixed by the contract)

@@ -21,17 +21,36 @@ from planner.cost.baremetal import (
     HOURS_PER_MONTH,
     BareMetal,
     MonthCosts,
+    capex,
     fixed_per_installed_gpu_hour,
     in_service_from,
     installed_gpus,
     monthly,
+    tax_book_value,
     variable_per_busy_gpu_hour,
 )
 from planner.cost.ledger import Ledger
-from planner.cost.lines import CATEGORIES, LINE_KEYS
+from planner.cost.lines import CATEGORIES, END_CATEGORIES, LINE_KEYS
 
 OWNED_CATEGORIES = (*CATEGORIES[1:], "cloud_burst")
 """Owned options' categories in the P&L view (CapEx is cash only)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Sale:
+    """The servers sold at the horizon's end: cash in (positive) and the tax on the gain on
+    disposal, resale less the tax book value (negative: a loss saves tax)."""
+
+    resale: float
+    disposal_tax: float
+
+
+def sale(bm: BareMetal, months: int) -> Sale:
+    """The servers bought (CapEx is paid at order) are sold at the horizon's end for
+    `resale_share` x CapEx, delivered or not: an order the horizon ends before is still the
+    owner's to sell (its tax book value is then all of CapEx)."""
+    resale = bm.resale_share * capex(bm)
+    return Sale(resale, bm.tax_rate * (resale - tax_book_value(bm, months)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +161,8 @@ def owned_option(
 ) -> OptionReport:
     """Self-hosted (with bursts for a hybrid) over `months`. Before delivery the servers cost
     nothing but their CapEx and `bridge` serves the demand (or nothing does); bursts start at
-    delivery. The book value left comes back in cash at the end. Cost per installed (and
+    delivery. At the end the servers are sold at their resale value, the gain on disposal
+    taxed (`sale`). Cost per installed (and
     allocated) GPU-hour is over the months in service, without the bridge."""
     costs = monthly(bm, months, demand.utilization_by_hour, bridge_per_month=bridge.per_month)
     lead = in_service_from(bm, months)
@@ -150,8 +170,12 @@ def owned_option(
     after_tax = 1 - bm.tax_rate  # cloud bills are deductible costs too
     pnl = [c.pnl + b for c, b in zip(costs, burst, strict=True)]
     cash = [c.cash + b * after_tax for c, b in zip(costs, burst, strict=True)]
-    cash[-1] -= _salvage(bm, costs, months)
-    totals = _owned_totals(costs, burst, bm.tax_rate)
+    end = sale(bm, months)
+    cash[-1] += end.disposal_tax - end.resale
+    at_end = (0.0 - end.resale, end.disposal_tax + 0.0)  # + 0.0: no -0.0 in the totals
+    totals = _owned_totals(costs, burst, bm.tax_rate) | dict(
+        zip(END_CATEGORIES, at_end, strict=True)
+    )
     gpus = installed_gpus(bm)
     in_service = (months - lead) * HOURS_PER_MONTH
     installed_hours = gpus * in_service * bm.availability
@@ -230,10 +254,14 @@ def compare(
 
 
 def sensitivity(
-    model: Callable[[dict[str, float]], float], base: Mapping[str, float], swing: float = 0.2
+    model: Callable[[dict[str, float]], float],
+    base: Mapping[str, float],
+    swing: float = 0.2,
+    ranges: Mapping[str, tuple[float, float]] | None = None,
 ) -> finance.Tornado:
-    """The output's swing when each driver moves +/- `swing` alone, widest first."""
-    return finance.tornado(model, dict(base), swing=swing)
+    """The output's swing when each driver moves +/- `swing` alone (or to its low and high in
+    `ranges`), widest first."""
+    return finance.tornado(model, dict(base), swing, ranges)
 
 
 def scaled(bm: BareMetal, *, server_price: float) -> BareMetal:
@@ -247,13 +275,6 @@ def horizons_months(years: Sequence[float]) -> list[int]:
     if not months or min(months) < 1:
         raise ScenarioError(f"horizons must be at least one month (got {list(years)} years)")
     return months
-
-
-def _salvage(bm: BareMetal, costs: list[MonthCosts], months: int) -> float:
-    """Book value left at the horizon's end, sold at book (residual share at end of life)."""
-    capex = costs[0].capex
-    depreciated = sum(c.depreciation for c in costs)
-    return max(0.0, capex - depreciated) if months else 0.0
 
 
 def _owned_totals(costs: list[MonthCosts], burst: list[float], tax_rate: float) -> dict[str, float]:

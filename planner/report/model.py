@@ -15,7 +15,7 @@ from planner.core.i18n import Language
 from planner.core.notes import worded
 from planner.cost.ledger import SERVED, UNSERVED, Balance
 from planner.cost.lines import CATEGORIES as OWNED_CATEGORIES
-from planner.cost.lines import CLOUD_CATEGORIES
+from planner.cost.lines import CLOUD_CATEGORIES, END_CATEGORIES
 from planner.cost.results import Horizon, TcoReport
 from planner.report.cells import Cell, Kind
 from planner.report.headline import Headline, Named, headline, option_name
@@ -25,6 +25,7 @@ CATEGORIES = (
     *OWNED_CATEGORIES[:-1],  # capex .. bridge
     "cloud_burst",
     "tax_shield",
+    *END_CATEGORIES,
     *CLOUD_CATEGORIES,
 )
 """Cost categories in the order the options table shows them (others follow, as found)."""

@@ -195,8 +195,26 @@ def assumptions(named: Named, d: Decision, lang: Language) -> list[tuple[str, st
                 text("report.pdf.assume.variable", lang),
                 fmt_money(report.variable_per_busy_gpu_hour, cur, 2, na),
             ),
+            (text("report.pdf.assume.resale", lang), resale_text(report, d, lang)),
         ]
     return rows
+
+
+def resale_text(report: TcoReport, d: Decision, lang: Language) -> str:
+    """The resale value assumed for the owned servers: a share of CapEx and the cash it
+    brings in the last month (the first owned option's), or none."""
+    amount = -d.owned.totals.get("resale", 0.0) if d.owned is not None else 0.0
+    inputs = report.inputs
+    share = inputs.owned[0].bare_metal.resale_share if inputs and inputs.owned else None
+    if not amount and not share:
+        return text("report.pdf.assume.resale_none", lang)
+    cur, na = d.currency, text("report.na", lang)
+    return text(
+        "report.pdf.assume.resale_value",
+        lang,
+        share=fmt_percent(share, 0, cur, na),
+        amount=fmt_money(amount, cur, 0, na),
+    )
 
 
 PRICE_KEY = ("price", "per_gpu_hour", "per_server", "currency", "as_of", "source")

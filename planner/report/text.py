@@ -96,6 +96,8 @@ EN = {
     "report.cat.bridge": "Bridge (cloud while servers are on order)",
     "report.cat.cloud_burst": "Cloud burst",
     "report.cat.tax_shield": "Tax shield",
+    "report.cat.resale": "Resale value (cash in at the end)",
+    "report.cat.disposal_tax": "Disposal tax",
     "report.cat.cloud_compute": "Cloud compute",
     "report.cat.cloud_cpu": "Cloud CPU instances (CPU-only jobs)",
     "report.cat.commitment": "Commitment",
@@ -113,6 +115,7 @@ EN = {
     "report.driver.staff": "Staff cost",
     "report.driver.rate": "Discount rate",
     "report.driver.fx": "FX rate",
+    "report.driver.resale_share": "Resale value",
     "report.sentence.owning": (
         "At {allocation} allocation, owning costs {cost} per useful GPU-hour over {years} years."
     ),
@@ -135,7 +138,8 @@ EN = {
     "report.note.pnl": (
         "Totals are P&L: owned options count depreciation, not CapEx; the CapEx column is the "
         "cash paid for the servers, shown for reference. The monthly cash flow pays CapEx up "
-        "front and gets the salvage value back in the last month."
+        "front and gets the servers' resale value back in the last month, less the tax on the "
+        "gain on disposal (or plus the tax a loss saves)."
     ),
     "report.note.currencies": (
         "The scenarios report in different currencies ({currencies}); amounts are not converted."
@@ -174,6 +178,9 @@ EN = {
     "report.pdf.assume.owned_value": "{gpus} GPUs, {share} allocated",
     "report.pdf.assume.fixed": "Owned: fixed cost per installed GPU-hour",
     "report.pdf.assume.variable": "Owned: extra energy per busy GPU-hour",
+    "report.pdf.assume.resale": "Owned: resale value at the horizon's end",
+    "report.pdf.assume.resale_value": "{share} of CapEx, {amount} cash in before tax",
+    "report.pdf.assume.resale_none": "none assumed (book value is not cash)",
     "report.pdf.price.per_gpu_hour": "{amount} {currency} per GPU-hour, {as_of}{stale}",
     "report.pdf.price.per_server": "{amount} {currency} per server, {as_of}{stale}",
     "report.pdf.stale": " (stale)",
@@ -317,6 +324,8 @@ ZH = {
     "report.cat.bridge": "过渡期云费用（服务器到货前）",
     "report.cat.cloud_burst": "云端突发",
     "report.cat.tax_shield": "税盾",
+    "report.cat.resale": "转售价值（期末现金流入）",
+    "report.cat.disposal_tax": "处置税",
     "report.cat.cloud_compute": "云计算费用",
     "report.cat.cloud_cpu": "云端 CPU 实例（纯 CPU 作业）",
     "report.cat.commitment": "承诺用量",
@@ -334,6 +343,7 @@ ZH = {
     "report.driver.staff": "人员成本",
     "report.driver.rate": "折现率",
     "report.driver.fx": "汇率",
+    "report.driver.resale_share": "转售价值",
     "report.sentence.owning": (
         "在 {allocation} 的分配率下，{years} 年内自建每有效 GPU 小时成本为 {cost}。"
     ),
@@ -349,7 +359,8 @@ ZH = {
     "report.sentence.npv_loss": "{years} 年内，购买相对它的 NPV 损失为 {amount}。",
     "report.note.pnl": (
         "总成本按损益口径：自有方案计入折旧而非资本支出；资本支出一列为购买服务器支付的现金，"
-        "仅供参考。月度现金流在首期支付资本支出，并在最后一个月收回残值。"
+        "仅供参考。月度现金流在首期支付资本支出，并在最后一个月收回服务器的转售价值，"
+        "扣除处置收益应缴的税（处置损失则计入节省的税）。"
     ),
     "report.note.currencies": "各场景的报告币种不同（{currencies}）；金额未做换算。",
     "report.note.horizon": "{scenario} 没有第 {wanted} 个期限；显示其最后一个期限（{years} 年）。",
@@ -382,6 +393,9 @@ ZH = {
     "report.pdf.assume.owned_value": "{gpus} 块 GPU，分配率 {share}",
     "report.pdf.assume.fixed": "自建：每已装 GPU 小时固定成本",
     "report.pdf.assume.variable": "自建：每繁忙 GPU 小时额外电费",
+    "report.pdf.assume.resale": "自建：期末转售价值",
+    "report.pdf.assume.resale_value": "资本支出的 {share}，税前现金流入 {amount}",
+    "report.pdf.assume.resale_none": "不计（账面价值不是现金）",
     "report.pdf.price.per_gpu_hour": "每 GPU 小时 {amount} {currency}，{as_of}{stale}",
     "report.pdf.price.per_server": "每台服务器 {amount} {currency}，{as_of}{stale}",
     "report.pdf.stale": "（已过期）",

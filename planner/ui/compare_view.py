@@ -46,6 +46,7 @@ DRIVERS = (
     "pue",
     "staff",
     "rate",
+    "resale_share",
     "fx",
 )
 # Columns of the options table (labels come from the language catalog, `column_labels`).

@@ -11,8 +11,10 @@ rebuilding `planner.cost.tco.owned_option` and `planner.cost.baremetal.monthly`:
     running lines  each of `planner.cost.lines.LINES` (colocation, support, staff, ...): rate
                  x basis a month while in service; a line on book value is charged on the
                  Depreciation sheet's book value at the month's start
-    tax shield   = -tax rate x (tax depreciation + running costs); the last month gets the book
-                 value left back (sold at book).
+    tax shield   = -tax rate x (tax depreciation + running costs)
+    resale       = -resale share x CapEx in the last month (the servers sold: cash in)
+    disposal tax = tax rate x (resale value - tax book value) in the last month (a gain on
+                 disposal pays tax, a loss saves it)
 
 The key figures (column `VALUE_COLUMN`) sit at fixed rows so other sheets can refer to them.
 """
@@ -51,7 +53,8 @@ COLUMNS = (
     "cloud_burst",
     "tax_depreciation",
     "tax_shield",
-    "salvage",
+    "resale",
+    "disposal_tax",
     "pnl",
     "cash",
     "cumulative",
@@ -188,15 +191,16 @@ def owned_sheet(
             "cloud_burst": f"{c('in_service')}*{f('burst')}",
             "tax_depreciation": ref(dep_sheet, r, dep_col + 4),
             "tax_shield": f"-{names.tax}*({c('tax_depreciation')}+{_running(c)})",
-            "salvage": (
-                f"-MAX(0,{f('capex')}-SUM({span(sheet, 2, last, COL['depreciation'], sheet)}))"
+            "resale": f"-{names.scalars['resale_share']}*{f('capex')}" if r == last else "0",
+            "disposal_tax": (
+                f"{names.tax}*(-{c('resale')}-{ref(dep_sheet, r, dep_col + 6)})"
                 if r == last
                 else "0"
             ),
             "pnl": f"{c('depreciation')}+{_running(c)}+{c('cloud_burst')}",
             "cash": (
                 f"{c('capex')}+{_running(c)}+{c('tax_shield')}"
-                f"+{c('cloud_burst')}*(1-{names.tax})+{c('salvage')}"
+                f"+{c('cloud_burst')}*(1-{names.tax})+{c('resale')}+{c('disposal_tax')}"
             ),
             "cumulative": c("cash") if r == 2 else f"{c('cumulative', r - 1)}+{c('cash')}",
         }

@@ -17,16 +17,20 @@ sheet's and the first cloud option's):
                                                             moved (allocation by hour x m,
                                                             at most 1: a 24-hour kW table)
     server price      - f x (CapEx + (1 - t) lines on CapEx or book value (spares, ...)
-                           - t tax depreciation + book value sold)
+                           - t tax depreciation + resale + disposal tax)
                       - (m - 1)(1 - t) lines on server price (support)
                                                          f = (m - 1) x servers' share of CapEx
+    resale share      + f x (1 - t) x CapEx, last month  f = moved share - share (the resale
+                                                            value less its disposal tax)
 
 (in service: renting's bill is moved in every month, and so is the bridge before delivery,
 so the saving moves only in the months the servers are in service). Server life and FX are
 the model's values, not live: a life moves the whole depreciation schedule (in whole months
 or years), FX moves server and cloud prices together; so are every driver of a scenario
 whose workbook shows another horizon than the first, or was saved without its inputs, or
-grows its demand (the model's tornado is year 1's; the sheets price every year's).
+grows its demand (the model's tornado is year 1's; the sheets price every year's). The resale
+share's low and high are not base x (1 -/+ swing) but the share -/+ 0.30 of CapEx, within 0
+and 1 (`planner.cost.comparison.RESALE_SWING`: its base is usually 0).
 """
 
 from collections.abc import Callable, Sequence
@@ -37,6 +41,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
 from planner.core.notes import worded
+from planner.cost.comparison import RESALE_SWING, resale_range
 from planner.cost.lines import LINES, MOVES_WITH_CAPEX, Basis
 from planner.cost.results import SensitivityBar, TcoReport
 from planner.report.cells import Kind
@@ -69,6 +74,7 @@ LIVE = (
     "commit_price",
     "utilization",
     "server_price",
+    "resale_share",
 )
 _KEYS = (
     "scenario",
@@ -165,11 +171,7 @@ def _bar_row(
     if block is not None and live:
         block.bar(r, bar.driver)
         return
-    swing = report.inputs.sensitivity_swing if report.inputs else 0.2
-    rate = report.inputs.discount_rate if report.inputs else None
-    base = rate if bar.driver == "rate" and rate is not None else 1.0
-    kind: Kind = "percent" if bar.driver == "rate" else "decimal"
-    low, high = base * (1 - swing), base * (1 + swing)
+    (low, high), kind = _moved(report, bar.driver)
     shown = _model_input(report, bar.driver, (low, high))
     cells: tuple[tuple[str, float, Kind], ...] = (
         ("multiplier_low", low, kind),
@@ -183,6 +185,20 @@ def _bar_row(
     )
     for key, number, cell_kind in cells:
         put(sheet.cell(r, COL[key]), number, cell_kind, cur)
+
+
+def _moved(report: TcoReport, driver: str) -> tuple[tuple[float, float], Kind]:
+    """A model-only case's low and high: the base x (1 -/+ swing) (the rate's base is the
+    rate, the others' 1), or the resale share's absolute range (`comparison.resale_range`)."""
+    inputs = report.inputs
+    if driver == "resale_share":
+        share = inputs.owned[0].bare_metal.resale_share if inputs and inputs.owned else 0.0
+        return resale_range(share), "percent"
+    swing = inputs.sensitivity_swing if inputs else 0.2
+    rate = inputs.discount_rate if inputs else None
+    base = rate if driver == "rate" and rate is not None else 1.0
+    kind: Kind = "percent" if driver == "rate" else "decimal"
+    return (base * (1 - swing), base * (1 + swing)), kind
 
 
 def _model_input(report: TcoReport, driver: str, moved: tuple[float, float]) -> tuple[float, float]:
@@ -213,12 +229,11 @@ class _Block:
     def bar(self, r: int, driver: str) -> None:
         """The bar table's row `r` for a live driver: multipliers from the swing, the input
         each case sets, the NPVs from the block, swing and base as formulas."""
-        names, cur, sheet = self.plan.names, self.book.currency, self.sheet
+        cur, sheet = self.book.currency, self.sheet
         self.bar_row[driver] = r
-        kind: Kind = "percent" if driver == "rate" else "decimal"
+        kind: Kind = "percent" if driver in ("rate", "resale_share") else "decimal"
         for key, sign in (("multiplier_low", "-"), ("multiplier_high", "+")):
-            base = f"{names.rate}*" if driver == "rate" else ""
-            put_formula(sheet.cell(r, COL[key]), f"{base}(1{sign}{names.swing})", kind, cur)
+            put_formula(sheet.cell(r, COL[key]), self._multiplier(driver, sign), kind, cur)
         for side in ("low", "high"):
             m = ref(sheet, r, COL[f"multiplier_{side}"], sheet)
             shown, shown_kind = self._shown(driver, m)
@@ -228,6 +243,17 @@ class _Block:
         low, high = (ref(sheet, r, COL[k], sheet) for k in ("low", "high"))
         put_formula(sheet.cell(r, COL["swing"]), f"ABS({high}-{low})", "money", cur)
         put_formula(sheet.cell(r, COL["base"]), ref(self.plan.comparison, 4, 2), "money", cur)
+
+    def _multiplier(self, driver: str, sign: str) -> str:
+        """A case's multiplier (`sign` "-" low, "+" high): 1 -/+ the swing, the rate moved so,
+        or the resale share itself moved by `RESALE_SWING` within 0 and 1."""
+        names = self.plan.names
+        if driver == "resale_share":
+            share = names.scalars["resale_share"]
+            bound = "MAX(0," if sign == "-" else "MIN(1,"
+            return f"{bound}{share}{sign}{RESALE_SWING})"
+        base = f"{names.rate}*" if driver == "rate" else ""
+        return f"{base}(1{sign}{names.swing})"
 
     def _shown(self, driver: str, m: str) -> tuple[str, Kind]:
         """The input a case sets, as a formula of the multiplier cell `m`."""
@@ -245,6 +271,7 @@ class _Block:
                 f"{m}*{_servers(names)}+{figure(own, 'capex')}-{_servers(names)}",
                 "money",
             ),
+            "resale_share": (m, "percent"),
         }
         return shown[driver]
 
@@ -312,7 +339,20 @@ class _Block:
             return simple[driver]
         if driver == "utilization":
             return self._demand(m, helper), scaled("in_service", "")
+        if driver == "resale_share":
+            return self._resale(m, f)
         return self._server(m, f)
+
+    def _resale(self, m: str, f: str) -> tuple[str, Callable[[int], str]]:
+        """The resale share case: the last month gets the share's change x CapEx back, less
+        the tax on it (the tax book value does not move)."""
+        names, last = self.plan.names, self.plan.months + 1
+        capex = figure(self.plan.own, "capex")
+
+        def change(row: int) -> str:
+            return f"{f}*(1-{names.tax})*{capex}" if row == last else ""
+
+        return f"{m}-{names.scalars['resale_share']}", change
 
     def _demand(self, m: str, helper: tuple[int, str]) -> str:
         """The demand case's factor: the bill moved less the energy moved, a month."""
@@ -338,7 +378,8 @@ class _Block:
             with_price = "+".join(col(line.key, row) for line in LINES if line.basis in PRICE)
             moved = (
                 f"{col('capex', row)}+{after}*({with_capex or '0'})"
-                f"-{names.tax}*{col('tax_depreciation', row)}+{col('salvage', row)}"
+                f"-{names.tax}*{col('tax_depreciation', row)}"
+                f"+{col('resale', row)}+{col('disposal_tax', row)}"
             )
             return f"-({f}*({moved})+({m}-1)*{after}*({with_price or '0'}))"
 

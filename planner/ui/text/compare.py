@@ -174,6 +174,7 @@ EN = {
     "compare.driver.staff": "Staff cost",
     "compare.driver.rate": "Discount rate",
     "compare.driver.fx": "FX rate",
+    "compare.driver.resale_share": "Resale value",
 }
 
 ZH = {
@@ -314,4 +315,5 @@ ZH = {
     "compare.driver.staff": "人员成本",
     "compare.driver.rate": "折现率",
     "compare.driver.fx": "汇率",
+    "compare.driver.resale_share": "转售价值",
 }
