@@ -123,10 +123,7 @@ class MonthCosts:
 
     @property
     def running(self) -> float:
-        total = self.energy
-        for amount in self.lines:
-            total += amount
-        return total + self.bridge
+        return _running(self.energy, self.lines, self.bridge)
 
     @property
     def pnl(self) -> float:
@@ -138,10 +135,34 @@ class MonthCosts:
 
     def category(self, key: str) -> float:
         """The month's amount of category `key` (`planner.cost.lines.CATEGORIES`)."""
-        if key in LINE_KEYS:
-            return self.lines[LINE_KEYS.index(key)]
+        at = _LINE_AT.get(key)
+        if at is not None:
+            return self.lines[at]
         value: float = getattr(self, key)
         return value
+
+
+_LINE_AT = {key: at for at, key in enumerate(LINE_KEYS)}
+
+
+def _running(energy: float, lines: tuple[float, ...], bridge: float) -> float:
+    """Energy, the running lines and the bridge, added in that order."""
+    total = energy
+    for amount in lines:
+        total += amount
+    return total + bridge
+
+
+def by_category(costs: Sequence[MonthCosts], keys: Sequence[str]) -> dict[str, list[float]]:
+    """Each category of `keys` month by month (what `MonthCosts.category` reads, a column at
+    a time: the totals and the P&L by category of a long horizon read every month)."""
+    lines = [list(column) for column in zip(*(c.lines for c in costs), strict=True)]
+    if not costs:
+        lines = [[] for _ in LINE_KEYS]
+    return {
+        key: lines[_LINE_AT[key]] if key in _LINE_AT else [getattr(c, key) for c in costs]
+        for key in keys
+    }
 
 
 def capex(bm: BareMetal) -> float:
@@ -172,7 +193,7 @@ def monthly(
 ) -> list[MonthCosts]:
     """Costs of months 0..months-1. CapEx is paid at order (month 0); the servers are in
     service from delivery (month `lead_time_months`) and only then depreciate and cost to
-    run (energy, colocation, support, staff, software, spares); before it, `bridge_per_month`
+    run (energy and the running lines, `LINES`); before it, `bridge_per_month`
     (what renting the demand costs, 0 if nothing bridges it)."""
     if months <= 0:
         raise ScenarioError(f"the horizon must be at least one month (got {months})")
@@ -181,21 +202,24 @@ def monthly(
     book, tax = _depreciation(bm, total_capex, months - lead)
     energy = energy_per_hour(bm, utilization_by_hour) * HOURS_PER_MONTH
     fixed = _fixed_running(bm)
+    # lines on book value change every month only when one of them has a rate
+    on_book = any(line.basis == "book_value" and getattr(bm, line.rate) for line in LINES)
     idle = (0.0,) * len(LINES)
     result = []
     book_value = total_capex
     for m in range(months):
         in_service = m >= lead
-        month = MonthCosts(
-            capex=total_capex if m == 0 else 0.0,
-            depreciation=book[m - lead] if in_service else 0.0,
-            energy=energy if in_service else 0.0,
-            lines=_on_book_value(bm, fixed, book_value) if in_service else idle,
-            bridge=0.0 if in_service else bridge_per_month,
-        )
-        book_value -= month.depreciation
-        shield = -bm.tax_rate * ((tax[m - lead] if in_service else 0.0) + month.running)
-        result.append(replace(month, tax_shield=shield))
+        charged = book[m - lead] if in_service else 0.0
+        lines = idle
+        if in_service:
+            lines = _on_book_value(bm, fixed, book_value) if on_book else fixed
+        spent = energy if in_service else 0.0
+        bridged = 0.0 if in_service else bridge_per_month
+        running = _running(spent, lines, bridged)
+        shield = -bm.tax_rate * ((tax[m - lead] if in_service else 0.0) + running)
+        capex_now = total_capex if m == 0 else 0.0
+        result.append(MonthCosts(capex_now, charged, spent, lines, bridged, shield))
+        book_value -= charged
     return result
 
 

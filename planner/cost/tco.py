@@ -21,6 +21,7 @@ from planner.cost.baremetal import (
     HOURS_PER_MONTH,
     BareMetal,
     MonthCosts,
+    by_category,
     capex,
     fixed_per_installed_gpu_hour,
     in_service_from,
@@ -278,7 +279,8 @@ def horizons_months(years: Sequence[float]) -> list[int]:
 
 
 def _owned_totals(costs: list[MonthCosts], burst: list[float], tax_rate: float) -> dict[str, float]:
-    totals = {k: sum(c.category(k) for c in costs) for k in OWNED_CATEGORIES[:-1]}
+    columns = by_category(costs, OWNED_CATEGORIES[:-1])
+    totals = {k: sum(column) for k, column in columns.items()}
     totals["capex"] = sum(c.capex for c in costs)
     totals["cloud_burst"] = sum(burst)
     totals["tax_shield"] -= tax_rate * sum(burst)
@@ -288,7 +290,7 @@ def _owned_totals(costs: list[MonthCosts], burst: list[float], tax_rate: float) 
 def _pnl_by_category(costs: list[MonthCosts], burst: list[float]) -> dict[str, tuple[float, ...]]:
     """Owning's P&L categories month by month: what `MonthCosts.pnl` adds, and the bursts."""
     pnl = ("depreciation", "energy", *LINE_KEYS, "bridge")
-    by_month = {k: tuple([c.category(k) for c in costs]) for k in pnl}
+    by_month = {k: tuple(column) for k, column in by_category(costs, pnl).items()}
     return by_month | {"cloud_burst": tuple(burst)}
 
 
