@@ -55,6 +55,7 @@ from tests.workbook_cases import (
     MIXED,
     MIXED_TRACE,
     TAXED,
+    pooling,
     reserving,
     spilling,
 )
@@ -98,7 +99,12 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, TcoReport]:
         found["committed"] = run_tco(con, committed, files=LOCAL_FILES, today=TODAY)
         trace = tmp_path_factory.mktemp("trace") / "mixed.csv"
         trace.write_text(MIXED_TRACE)
-        for name, scenario in (("mixed", MIXED), ("mixed4", reserving(4)), ("spill", spilling())):
+        for name, scenario in (
+            ("mixed", MIXED),
+            ("mixed4", reserving(4)),
+            ("spill", spilling()),
+            ("pooled", pooling()),
+        ):
             found[name] = run_tco(
                 con,
                 TcoScenario.model_validate(scenario),
@@ -262,6 +268,7 @@ def _check(book: Workbook, report: TcoReport, horizon: Horizon) -> None:
         "mixed",
         "mixed4",
         "spill",
+        "pooled",
     ],
 )
 def test_every_total_recalculates_to_the_models_cent(

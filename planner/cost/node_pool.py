@@ -26,7 +26,15 @@ from planner.cost.node_pool_bill import Packing, PoolBill, bill_per_job, bill_ru
 from planner.cost.node_pool_plan import PoolPlan
 from planner.cost.node_pool_sim import simulate_pool
 
-__all__ = ["POOL_DEFAULTS", "Committed", "Packing", "PoolBill", "PoolSettings", "price_pool"]
+__all__ = [
+    "POOL_DEFAULTS",
+    "Committed",
+    "Packing",
+    "PoolBill",
+    "PoolSettings",
+    "pool_plan",
+    "price_pool",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +134,13 @@ def price_pool(
         raise ScenarioError("no cloud price to rent with: add a price point for the GPU model")
     if settings.packing == "per-job":
         return bill_per_job(jobs, skus, terms)
-    plan = PoolPlan(
+    plan = pool_plan(skus, settings, terms)
+    return bill_run(jobs, plan, simulate_pool(jobs, plan))
+
+
+def pool_plan(skus: Sequence[Sku], settings: PoolSettings, terms: Terms) -> PoolPlan:
+    """What `simulate_pool` replays: `skus` to launch, then one type per commitment."""
+    return PoolPlan(
         types=(*skus, *(c.sku for c in settings.committed)),
         launchable=len(skus),
         committed=tuple(c.instances for c in settings.committed),
@@ -136,4 +150,3 @@ def price_pool(
         speed=dict(terms.speed or {}),
         startup_s=terms.startup_s,
     )
-    return bill_run(jobs, plan, simulate_pool(jobs, plan))

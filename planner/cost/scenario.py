@@ -13,6 +13,7 @@ from planner.core.config import MAX_NODES, NodeSpec, Whole
 from planner.core.configbase import ConfigModel
 from planner.core.errors import CodedValueError, ScenarioError
 from planner.cost.cloud import PricingModel
+from planner.cost.node_pool import PROVISIONING, SCALE_DOWN, Packing
 from planner.engine.calibration import CalibrationSpec
 from planner.engine.scenario import (
     ColocationSpec,
@@ -127,6 +128,21 @@ class CloudSpec(ConfigModel):
     price_per_gib_hour: float | None = Field(
         default=None, ge=0, description="CPU instances' memory (scope all-jobs)"
     )
+    packing: Packing = Field(
+        default="per-job",
+        description="per-job: each job on instances of its own; pool: pods share the "
+        "instances of an autoscaled node pool (launched when a pod fits none, released "
+        "after standing empty for scale_down_s)",
+    )
+    provisioning_s: float = Field(
+        default=PROVISIONING.value, ge=0, description="pool: launch to ready of an instance"
+    )
+    scale_down_s: float = Field(
+        default=SCALE_DOWN.value, ge=0, description="pool: an empty instance is released after"
+    )
+    max_instances: Whole | None = Field(
+        default=None, ge=1, description="pool: instances up at once (the account's quota)"
+    )
 
     @model_validator(mode="after")
     def _one_commitment(self) -> Self:
@@ -134,6 +150,24 @@ class CloudSpec(ConfigModel):
             raise CodedValueError(
                 "give `committed_gpus` or `committed_gpus_by_year`, not both",
                 "commitment_two_sizes",
+            )
+        return self
+
+    @model_validator(mode="after")
+    def _pool_settings(self) -> Self:
+        if self.packing == "pool" and self.spot is not None:
+            raise CodedValueError(
+                f"cloud option '{self.label()}': `packing: pool` does not model spot "
+                "interruptions yet: use `packing: per-job` for a spot option",
+                "pool_spot",
+                option=self.label(),
+            )
+        if self.packing == "per-job" and self.max_instances is not None:
+            raise CodedValueError(
+                f"cloud option '{self.label()}': `max_instances` caps a node pool: give "
+                "`packing: pool` too, or leave `max_instances` out",
+                "per_job_cap",
+                option=self.label(),
             )
         return self
 

@@ -14,12 +14,13 @@ nothing is kept (the app's TCO runs hold no memory after they end).
 """
 
 import hashlib
+import math
 import threading
 from array import array
 from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from planner.core.model import Job, is_useful
 from planner.core.notes import note
@@ -28,6 +29,8 @@ from planner.cost.chargeback_usage import team_hours
 from planner.cost.cloud import CloudBill, CloudJob, Sku, Spot, Terms, price_jobs, with_commitment
 from planner.cost.inputs import CloudInputs
 from planner.cost.ledger import Hours, PricedBill
+from planner.cost.node_pool import Committed, PoolSettings
+from planner.cost.node_pool_cloud import PoolPriced, price_on_pool
 from planner.cost.scenario import CloudSpec, TcoScenario
 from planner.service.tco_bills import cloud_bill
 from planner.service.tco_inputs import Inputs, cpu_rate, per_gpu_hour, skus
@@ -60,6 +63,8 @@ class _Kept:
     bill: CloudBill
     committed: dict[str, CloudBill] = field(default_factory=dict)
     """The bill with a commitment, by the commitment's size and price (`repr`)."""
+    pool: PoolPriced | None = None
+    """`packing: pool`: the node pool's bill (its commitment included)."""
 
 
 @dataclass(slots=True)
@@ -176,6 +181,13 @@ def bill_jobs(
     trail += looked_up + _speed_note(spec, split, found, bool(speed)) + commit_found
     spot = Spot(**billed_by.spot.model_dump()) if billed_by.spot else None
     terms = Terms(speed=speed, startup_s=spec.startup_s, spot=spot, cpu=cpu)  # type: ignore[arg-type]
+    if spec.packing == "pool":
+        settings = _settings(spec, found, committed, commit)
+        pool = _pool(split, (found, terms, settings), jobs_key, scenario.exclude_failed)
+        priced = PricedBill(
+            pool.bill, pool.types, cpu, split.billed, split.withdrawn, pool=pool.pool
+        )
+        return priced, trail
     key = None if jobs_key is None else (jobs_key, repr((found, terms)))
     entry = _lookup(key)
     if entry is None:
@@ -186,6 +198,44 @@ def bill_jobs(
     if committed and commit is not None:
         bill = _committed(entry, found, committed, commit, scenario.exclude_failed)
     return PricedBill(bill, found, cpu, split.billed, split.withdrawn), trail
+
+
+def _settings(
+    spec: CloudSpec, found: list[Sku], committed: float | None, price: float | None
+) -> PoolSettings:
+    """The option's node pool; a commitment as instances of its largest SKU, enough to
+    hold the committed GPUs, paid at the committed price per GPU-hour."""
+    kept: tuple[Committed, ...] = ()
+    if committed and price is not None and found:
+        sku = max(found, key=lambda s: (s.gpus_per_instance, -s.price_per_hour))
+        count = math.ceil(committed / sku.gpus_per_instance - 1e-9)
+        per_hour = price * sku.gpus_per_instance
+        kept = (
+            Committed(replace(sku, name=f"{sku.name} committed", price_per_hour=per_hour), count),
+        )
+    return PoolSettings(
+        provisioning_s=spec.provisioning_s,
+        scale_down_s=spec.scale_down_s,
+        max_instances=spec.max_instances,
+        committed=kept,
+    )
+
+
+def _pool(
+    split: _Jobs,
+    inputs: tuple[list[Sku], Terms, PoolSettings],
+    jobs_key: str | None,
+    exclude_failed: bool,
+) -> PoolPriced:
+    """The node pool's bill, kept by its jobs, SKUs, terms and pool settings."""
+    key = None if jobs_key is None else (jobs_key, repr(("pool", *inputs)))
+    entry = _lookup(key)
+    if entry is not None and entry.pool is not None:
+        return entry.pool
+    found, terms, settings = inputs
+    pool = price_on_pool(_cloud_jobs(split.billed, exclude_failed), found, settings, terms)
+    _store(key, _Kept(split, pool.bill, pool=pool))
+    return pool
 
 
 def _speed_note(spec: CloudSpec, split: _Jobs, found: list[Sku], has_speed: bool) -> Trail:
