@@ -131,3 +131,36 @@ def test_per_job_is_the_default() -> None:
 
     assert (spec.packing, spec.provisioning_s, spec.scale_down_s) == ("per-job", 300.0, 600.0)
     assert spec.max_instances is None
+
+
+def test_every_cloud_option_states_its_packing_overhead_price_floor_and_waits(
+    tmp_path: Path,
+) -> None:
+    report = _run(tmp_path, [P5, {**P5, "name": "pooled", "packing": "pool"}])
+
+    assert report.inputs is not None
+    per_job, pooled = (c.packing for c in report.inputs.clouds)
+    assert per_job is not None
+    assert pooled is not None
+    floor = 16 * 730 * 55.04 / 8  # 16 GPU-hours held a window at the p5's price per GPU
+    assert (per_job.packing, pooled.packing) == ("per-job", "pool")
+    assert per_job.held_gpu_hours == pooled.held_gpu_hours == pytest.approx(16 * 730)
+    assert per_job.overhead == pytest.approx(8.0)  # 16 instances of 8 GPUs for 16 GPU-hours
+    assert pooled.overhead == pytest.approx(2 * 8 * 1.25 / 16)
+    assert per_job.price_floor == pooled.price_floor == pytest.approx(floor)
+    assert (per_job.provisioning_wait_mean_s, per_job.cap_wait_p95_s) == (0.0, 0.0)
+    assert pooled.provisioning_wait_mean_s == pooled.provisioning_wait_p95_s == 300.0
+    assert pooled.cap_wait_p95_s == 0.0
+    pooled_option = report.horizons[0].options[-1]
+    assert pooled_option.wait_p95_s == 300.0
+
+
+def test_an_instance_cap_makes_pods_wait_and_the_wait_is_reported(tmp_path: Path) -> None:
+    report = _run(tmp_path, [{**P5, "packing": "pool", "max_instances": 1, "scale_down_s": 0}])
+
+    assert report.inputs is not None
+    facts = report.inputs.clouds[0].packing
+    assert facts is not None
+    # the second 8 wait for the first 8 to be ready (300 s) and to run (1 h) on the one p5
+    assert facts.cap_wait_p95_s == pytest.approx(3900.0)
+    assert facts.cap_wait_mean_s == pytest.approx(3900.0 / 2)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 
 from planner.core.serialize import OMIT
 from planner.cost.baremetal import HOURS_PER_MONTH, BareMetal
+from planner.cost.packing_facts import PackingFacts
 from planner.cost.tco import Demand, Rented
 
 
@@ -80,6 +81,8 @@ class CloudInputs:
 
     rented: Rented
     bill: CloudBillInputs
+    packing: PackingFacts | None = field(default=None, metadata=OMIT)
+    """Its packing overhead, price floor and waits, a month (None: reports saved before)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,6 +31,7 @@ from planner.cost.inputs import CloudInputs
 from planner.cost.ledger import Hours, PricedBill
 from planner.cost.node_pool import Committed, PoolSettings
 from planner.cost.node_pool_cloud import PoolPriced, price_on_pool
+from planner.cost.packing_facts import PackingFacts, per_job_facts, pool_facts, scaled
 from planner.cost.scenario import CloudSpec, TcoScenario
 from planner.service.tco_bills import cloud_bill
 from planner.service.tco_inputs import Inputs, cpu_rate, per_gpu_hour, skus
@@ -65,6 +66,8 @@ class _Kept:
     """The bill with a commitment, by the commitment's size and price (`repr`)."""
     pool: PoolPriced | None = None
     """`packing: pool`: the node pool's bill (its commitment included)."""
+    facts: PackingFacts | None = None
+    """Per job: what its packing costs (a pool's come from `pool`)."""
 
 
 @dataclass(slots=True)
@@ -118,7 +121,8 @@ def rent_all(
     trail = Trail()
     for spec in scenario.cloud:
         rented, priced, found = _rent(con, spec, inputs, jobs, scenario, scale=scale)
-        clouds.append(CloudInputs(rented, cloud_bill(spec, priced, scale)))
+        facts = None if priced.facts is None else scaled(priced.facts, scale)
+        clouds.append(CloudInputs(rented, cloud_bill(spec, priced, scale), facts))
         runs.append(priced.outcome("rented").scaled(scale))
         usage[rented.name] = team_hours(priced.jobs, scale)
         trail += found
@@ -151,10 +155,18 @@ def _rent(
     }
     useful = bill.useful_gpu_hours
     per_gpu_hour = bill.total / useful if useful else 0.0
-    rented = tco.Rented(
-        spec.label(), per_month, per_gpu_hour, useful * scale, spec.startup_s, spec.startup_s
-    )
+    mean, p95 = _waits(spec, priced)
+    rented = tco.Rented(spec.label(), per_month, per_gpu_hour, useful * scale, mean, p95)
     return rented, priced, trail
+
+
+def _waits(spec: CloudSpec, priced: PricedBill) -> tuple[float, float]:
+    """A job's wait (mean, p95): its start-up, and on a node pool its wait for room under
+    the cap and for its instance to be ready."""
+    if priced.pool is None:
+        return spec.startup_s, spec.startup_s
+    waits = priced.pool.waits.total
+    return spec.startup_s + (waits.mean or 0.0), spec.startup_s + (waits.p95 or 0.0)
 
 
 def bill_jobs(
@@ -184,20 +196,20 @@ def bill_jobs(
     if spec.packing == "pool":
         settings = _settings(spec, found, committed, commit)
         pool = _pool(split, (found, terms, settings), jobs_key, scenario.exclude_failed)
-        priced = PricedBill(
-            pool.bill, pool.types, cpu, split.billed, split.withdrawn, pool=pool.pool
-        )
-        return priced, trail
+        facts = pool_facts(pool.pool)
+        kept = (pool.bill, pool.types, cpu, split.billed, split.withdrawn)
+        return PricedBill(*kept, pool=pool.pool, facts=facts), trail
     key = None if jobs_key is None else (jobs_key, repr((found, terms)))
     entry = _lookup(key)
     if entry is None:
         cloud_jobs = _cloud_jobs(split.billed, scenario.exclude_failed)
-        entry = _Kept(split, price_jobs(cloud_jobs, found, terms))
+        bill = price_jobs(cloud_jobs, found, terms)
+        entry = _Kept(split, bill, facts=per_job_facts(cloud_jobs, bill, found, terms))
         _store(key, entry)
     bill = entry.bill
     if committed and commit is not None:
         bill = _committed(entry, found, committed, commit, scenario.exclude_failed)
-    return PricedBill(bill, found, cpu, split.billed, split.withdrawn), trail
+    return PricedBill(bill, found, cpu, split.billed, split.withdrawn, facts=entry.facts), trail
 
 
 def _settings(
