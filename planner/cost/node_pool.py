@@ -8,9 +8,10 @@ bills every instance from launch to release (`planner.cost.node_pool_bill`).
 `packing="per-job"` keeps today's rule instead (each job on instances of its own,
 `cloud.price_jobs`) in the same `PoolBill`, to compare the two.
 
-Not yet the default pricing of cloud options (`planner.service.tco_rent` still calls
-`cloud.price_jobs`). Spot interruptions, MIG and time-slicing are not modelled here: spot
-terms are refused, and a fractional pod takes a whole GPU.
+Not yet the default pricing of cloud options: a TCO prices an option this way when it says
+`packing: pool` (`planner.service.tco_rent`, through `planner.cost.node_pool_cloud`). Spot
+interruptions, MIG and time-slicing are not modelled here: spot terms are refused, and a
+fractional pod takes a whole GPU.
 
 The defaults below carry their source and confidence in the shape of a row of
 `pricing/seeds/assumptions.csv`; they are constants here until the wiring reads them from the
