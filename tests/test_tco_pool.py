@@ -8,12 +8,17 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
+from planner.core.errors import ScenarioError
 from planner.core.file_access import LOCAL_FILES
+from planner.cost.chargeback import RULES, Rule, cents
 from planner.cost.cloud import CloudJob, Sku, Terms
 from planner.cost.node_pool import Committed, PoolSettings
 from planner.cost.node_pool_cloud import price_on_pool
 from planner.cost.results import TcoReport
 from planner.cost.scenario import CloudSpec, TcoScenario
+from planner.report import build_report
+from planner.report.chargeback_table import chargeback, totals, wide_rows
+from planner.service.scenario_store import parse
 from planner.service.tco_rent import bills_kept
 from planner.service.tco_run import run_tco
 from planner.store import open_store
@@ -164,3 +169,27 @@ def test_an_instance_cap_makes_pods_wait_and_the_wait_is_reported(tmp_path: Path
     # the second 8 wait for the first 8 to be ready (300 s) and to run (1 h) on the one p5
     assert facts.cap_wait_p95_s == pytest.approx(3900.0)
     assert facts.cap_wait_mean_s == pytest.approx(3900.0 / 2)
+
+
+@pytest.mark.parametrize("rule", RULES)
+def test_a_pooled_options_chargeback_adds_up_to_its_total(tmp_path: Path, rule: Rule) -> None:
+    report = _run(tmp_path, [P5, {**P5, "name": "pooled", "packing": "pool"}])
+
+    cb = chargeback(build_report([("s", report)], 0, "en").sources, 0, rule, "en")
+    rows = wide_rows(cb, "en")
+    for k, option in enumerate(report.horizons[0].options):
+        column = sum(round((values[k] or 0.0) * 100) for _, values in rows)
+        assert column == cents(option.total) == round(totals(cb)[k] * 100)
+    assert report.chargeback is not None
+    assert report.chargeback.usage["pooled"] == report.chargeback.usage["p5"]
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("provisioning_s", "-1"), ("scale_down_s", "1e9"), ("max_instances", "0"), ("packing", "x")],
+)
+def test_a_pool_setting_out_of_range_is_refused_by_field(field: str, value: str) -> None:
+    text = f"name: p\ncloud: [{{gpu: H100, packing: pool, {field}: {value}}}]\n"
+
+    with pytest.raises(ScenarioError, match=rf"cloud\.0\.{field}"):
+        parse(text, "p.yaml", LOCAL_FILES)

@@ -27,6 +27,9 @@ from planner.engine.scenario import (
 )
 from planner.engine.volcano import VolcanoSpec
 
+DAY_S = 86_400.0
+"""A node pool's delays are at most a day."""
+MAX_INSTANCES = 1_000_000
 MAX_HORIZON_YEARS = 50
 """A horizon is priced month by month: 50 years is 600 months, and beyond it no server,
 price or discount rate means anything."""
@@ -135,13 +138,22 @@ class CloudSpec(ConfigModel):
         "after standing empty for scale_down_s)",
     )
     provisioning_s: float = Field(
-        default=PROVISIONING.value, ge=0, description="pool: launch to ready of an instance"
+        default=PROVISIONING.value,
+        ge=0,
+        le=DAY_S,
+        description="pool: launch to ready of an instance",
     )
     scale_down_s: float = Field(
-        default=SCALE_DOWN.value, ge=0, description="pool: an empty instance is released after"
+        default=SCALE_DOWN.value,
+        ge=0,
+        le=DAY_S,
+        description="pool: an empty instance is released after",
     )
     max_instances: Whole | None = Field(
-        default=None, ge=1, description="pool: instances up at once (the account's quota)"
+        default=None,
+        ge=1,
+        le=MAX_INSTANCES,
+        description="pool: instances up at once (the account's quota)",
     )
 
     @model_validator(mode="after")
