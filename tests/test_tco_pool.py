@@ -193,3 +193,11 @@ def test_a_pool_setting_out_of_range_is_refused_by_field(field: str, value: str)
 
     with pytest.raises(ScenarioError, match=rf"cloud\.0\.{field}"):
         parse(text, "p.yaml", LOCAL_FILES)
+
+
+def test_a_pooled_commitment_cannot_overflow_to_spot() -> None:
+    spot = {"name": "spot", "gpu": "H100", "pricing_model": "spot", "spot": {}}
+    pooled = {"gpu": "H100", "committed_gpus": 8, "overflow": "spot", "packing": "pool"}
+
+    with pytest.raises(ScenarioError, match="must not be a spot option"):
+        parse(f"name: p\ncloud: [{spot}, {pooled}]\n", "p.yaml", LOCAL_FILES)

@@ -425,6 +425,14 @@ def _check_overflow(spec: CloudSpec, options: dict[str, CloudSpec]) -> None:
             option=spec.label(),
             overflow=spec.overflow,
         )
+    if spec.packing == "pool" and target.spot is not None:
+        raise CodedValueError(
+            f"cloud option '{spec.label()}': a node pool (`packing: pool`) does not model "
+            f"spot interruptions yet: its overflow '{spec.overflow}' must not be a spot option",
+            "pool_overflow_spot",
+            option=spec.label(),
+            overflow=spec.overflow,
+        )
     if target.committed_gpus or target.committed_gpus_by_year or target.overflow:
         raise CodedValueError(
             f"cloud option '{spec.label()}': overflow '{spec.overflow}' has a commitment "
