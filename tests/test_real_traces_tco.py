@@ -158,3 +158,28 @@ def test_cpu_only_pods_never_change_the_gpu_bill(
 
     assert mixed.total == pytest.approx(alone.total, rel=1e-12)
     assert mixed.ledger == alone.ledger
+
+
+def test_openb_on_a_node_pool_of_8_gpu_instances_packs_pods_and_still_balances(
+    con: duckdb.DuckDBPyConnection, trace_id: str
+) -> None:
+    eight = {"provider": "AWS", "gpu": "A100", "instance": "p4d.24xlarge"}
+    clouds = [{**eight, "name": "per-job"}, {**eight, "name": "pool", "packing": "pool"}]
+    report = _report(con, trace_id, cloud=clouds, hybrid=None)
+
+    assert report.inputs is not None
+    per_job, pool = (c.packing for c in report.inputs.clouds)
+    assert per_job is not None
+    assert pool is not None
+    assert pool.held_gpu_hours == pytest.approx(per_job.held_gpu_hours, rel=1e-9)
+    assert pool.overhead is not None
+    assert per_job.overhead is not None
+    assert 1.0 <= pool.overhead < per_job.overhead
+    options = _options(report)
+    assert options["pool"].total < options["per-job"].total
+    for name in ("per-job", "pool"):
+        ledger = options[name].ledger
+        assert ledger.gpu_hours.imbalance == pytest.approx(
+            0.0, abs=1e-6 * ledger.gpu_hours.demanded
+        )
+        assert ledger.cloud_per_job_sum == pytest.approx(options[name].total, rel=1e-9)

@@ -55,6 +55,7 @@ from tests.workbook_cases import (
     MIXED,
     MIXED_TRACE,
     TAXED,
+    pooling,
     reserving,
     spilling,
 )
@@ -98,7 +99,12 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, TcoReport]:
         found["committed"] = run_tco(con, committed, files=LOCAL_FILES, today=TODAY)
         trace = tmp_path_factory.mktemp("trace") / "mixed.csv"
         trace.write_text(MIXED_TRACE)
-        for name, scenario in (("mixed", MIXED), ("mixed4", reserving(4)), ("spill", spilling())):
+        for name, scenario in (
+            ("mixed", MIXED),
+            ("mixed4", reserving(4)),
+            ("spill", spilling()),
+            ("pooled", pooling()),
+        ):
             found[name] = run_tco(
                 con,
                 TcoScenario.model_validate(scenario),
@@ -263,6 +269,7 @@ def _check(book: Workbook, report: TcoReport, horizon: Horizon) -> None:
         "mixed",
         "mixed4",
         "spill",
+        "pooled",
     ],
 )
 def test_every_total_recalculates_to_the_models_cent(
@@ -439,6 +446,21 @@ def test_cover_shows_the_recalculated_npv(
     for c in comparisons:
         key = f"NPV of buying vs {c.rented} (recalculated from Assumptions)"
         assert live[key] == pytest.approx(c.npv_of_buying, abs=CENT)
+
+
+def test_a_pooled_options_ledger_balances_after_recalculation(
+    recalculated: dict[str, Workbook],
+) -> None:
+    sheet = recalculated["pooled"]["Ledger"]
+    header = [c.value for c in sheet[1]]
+    imbalance = header.index("Imbalance (demanded - accounted)") + 1
+    demanded = header.index("Demanded") + 1
+    rows = range(2, sheet.max_row + 1)
+    assert len(rows) >= 3  # self-hosted, spot, the pooled reservation
+    for r in rows:
+        assert sheet.cell(r, imbalance).value == pytest.approx(
+            0.0, abs=1e-6 * _number(sheet.cell(r, demanded).value)
+        )
 
 
 def test_hostile_names_stay_text_and_their_sheets_still_compute(

@@ -19,6 +19,7 @@ from planner.cost.baremetal import HOURS_PER_MONTH
 from planner.cost.cloud import HOUR_S, CpuRate
 from planner.cost.inputs import CloudBillInputs, DemandLevel, PricedQuantity
 from planner.cost.ledger import PricedBill
+from planner.cost.node_pool_bill import PoolBill
 
 _DIGITS = 9
 """A demand level is a sum of floats: rounded, the same level read twice is one row."""
@@ -27,6 +28,8 @@ _DIGITS = 9
 def bill_quantities(priced: PricedBill, scale: float, *, committed_gpus: float) -> CloudBillInputs:
     """`priced` a month; the commitment (if `committed_gpus`) at the price it was billed."""
     bill = priced.bill
+    if priced.pool is not None:
+        return _pool_quantities(priced, priced.pool, scale)
     skus = sorted({p.sku for p in bill.jobs})
     lines = tuple(_line(priced, s, scale) for s in skus)
     committed = committed_gpus if bill.commitment else 0.0
@@ -40,6 +43,41 @@ def bill_quantities(priced: PricedBill, scale: float, *, committed_gpus: float) 
         levels=demand_levels(priced, skus, scale) if committed else (),
         cpu=_cpu(priced, scale),
     )
+
+
+def _pool_quantities(priced: PricedBill, pool: PoolBill, scale: float) -> CloudBillInputs:
+    """A node pool's launched instance-hours by SKU; its committed instances' hours (the
+    first submit to the last end, used or not) at the committed price, apart."""
+    launched = zip(pool.on_demand, priced.skus, strict=False)
+    lines = tuple(
+        PricedQuantity(
+            use.sku,
+            "instance-hour",
+            use.instance_hours * scale,
+            sku.price_per_hour,
+            sku.gpus_per_instance,
+        )
+        for use, sku in launched
+        if use.instance_hours
+    )
+    return CloudBillInputs(compute=lines, cpu=_cpu(priced, scale), kept=_kept(priced, pool, scale))
+
+
+def _kept(priced: PricedBill, pool: PoolBill, scale: float) -> tuple[PricedQuantity, ...] | None:
+    """The pool's committed instances' hours a month (None without a commitment)."""
+    types = priced.skus[len(pool.on_demand) :]
+    kept = tuple(
+        PricedQuantity(
+            use.sku,
+            "instance-hour",
+            use.instance_hours * scale,
+            sku.price_per_hour,
+            sku.gpus_per_instance,
+        )
+        for use, sku in zip(pool.committed, types, strict=True)
+        if use.instances
+    )
+    return kept or None
 
 
 def _line(priced: PricedBill, s: int, scale: float) -> PricedQuantity:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 
 from planner.core.serialize import OMIT
 from planner.cost.baremetal import HOURS_PER_MONTH, BareMetal
+from planner.cost.packing_facts import PackingFacts
 from planner.cost.tco import Demand, Rented
 
 
@@ -47,6 +48,7 @@ class CloudBillInputs:
     """A cloud bill a month, every part quantity x price:
 
     compute     sum over `compute` of quantity x price (without a commitment)
+    commitment  a node pool's: sum over `kept` of quantity x price
     spot        sum over `compute` of quantity x re-run share x price
     commitment  committed GPUs x `commit_hours` x commit price
     overflow    with a commitment: sum over `levels` and lines of the units x
@@ -67,6 +69,10 @@ class CloudBillInputs:
     """CPU-only jobs: vCPU-hours and GiB-hours a month at their rates."""
     data: tuple[PricedQuantity, ...] = ()
     """Storage (GB kept, price per GB-month) and egress (GB out, price per GB)."""
+    kept: tuple[PricedQuantity, ...] | None = field(default=None, metadata=OMIT)
+    """A node pool's committed instances (`packing: pool`): instance-hours a month they
+    are up, used or not, at the committed price per instance-hour; the commitment part is
+    their sum, and `compute` holds the instances the pool launched on demand."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +81,8 @@ class CloudInputs:
 
     rented: Rented
     bill: CloudBillInputs
+    packing: PackingFacts | None = field(default=None, metadata=OMIT)
+    """Its packing overhead, price floor and waits, a month (None: reports saved before)."""
 
 
 @dataclass(frozen=True, slots=True)

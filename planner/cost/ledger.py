@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from planner.core.model import Job
 from planner.core.serialize import OMIT
 from planner.cost.cloud import CloudBill, CpuRate, Sku
+from planner.cost.node_pool_bill import PoolBill
+from planner.cost.packing_facts import PackingFacts
 from planner.cost.scope import cpu_hours, is_cpu_only
 from planner.engine import ReplayResult
 
@@ -109,6 +111,11 @@ class PricedBill:
     jobs: Sequence[Job]
     withdrawn: Sequence[Job] = ()
     """Jobs observed withdrawn (deleted while they waited, no run time): not billed."""
+    pool: PoolBill | None = None
+    """The node pool's own bill (`packing: pool`; `skus` then has the committed types
+    after the launchable ones); None: each job on instances of its own."""
+    facts: PackingFacts | None = None
+    """What its packing costs over the trace (None: not worked out)."""
 
     def lines(self) -> list[BillLine]:
         """One line per priced job: instances x billed hours x price = cost."""

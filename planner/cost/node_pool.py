@@ -8,9 +8,10 @@ bills every instance from launch to release (`planner.cost.node_pool_bill`).
 `packing="per-job"` keeps today's rule instead (each job on instances of its own,
 `cloud.price_jobs`) in the same `PoolBill`, to compare the two.
 
-Not yet the default pricing of cloud options (`planner.service.tco_rent` still calls
-`cloud.price_jobs`). Spot interruptions, MIG and time-slicing are not modelled here: spot
-terms are refused, and a fractional pod takes a whole GPU.
+Not yet the default pricing of cloud options: a TCO prices an option this way when it says
+`packing: pool` (`planner.service.tco_rent`, through `planner.cost.node_pool_cloud`). Spot
+interruptions, MIG and time-slicing are not modelled here: spot terms are refused, and a
+fractional pod takes a whole GPU.
 
 The defaults below carry their source and confidence in the shape of a row of
 `pricing/seeds/assumptions.csv`; they are constants here until the wiring reads them from the
@@ -26,7 +27,15 @@ from planner.cost.node_pool_bill import Packing, PoolBill, bill_per_job, bill_ru
 from planner.cost.node_pool_plan import PoolPlan
 from planner.cost.node_pool_sim import simulate_pool
 
-__all__ = ["POOL_DEFAULTS", "Committed", "Packing", "PoolBill", "PoolSettings", "price_pool"]
+__all__ = [
+    "POOL_DEFAULTS",
+    "Committed",
+    "Packing",
+    "PoolBill",
+    "PoolSettings",
+    "pool_plan",
+    "price_pool",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +135,13 @@ def price_pool(
         raise ScenarioError("no cloud price to rent with: add a price point for the GPU model")
     if settings.packing == "per-job":
         return bill_per_job(jobs, skus, terms)
-    plan = PoolPlan(
+    plan = pool_plan(skus, settings, terms)
+    return bill_run(jobs, plan, simulate_pool(jobs, plan))
+
+
+def pool_plan(skus: Sequence[Sku], settings: PoolSettings, terms: Terms) -> PoolPlan:
+    """What `simulate_pool` replays: `skus` to launch, then one type per commitment."""
+    return PoolPlan(
         types=(*skus, *(c.sku for c in settings.committed)),
         launchable=len(skus),
         committed=tuple(c.instances for c in settings.committed),
@@ -136,4 +151,3 @@ def price_pool(
         speed=dict(terms.speed or {}),
         startup_s=terms.startup_s,
     )
-    return bill_run(jobs, plan, simulate_pool(jobs, plan))

@@ -282,6 +282,7 @@ class _Pool:
         for queue in self._waiting.values():
             self._unrunnable.update((j, NEVER_PLACED) for j in queue)
         last = max((e for e in self._end if not math.isnan(e)), default=self._first)
+        kept = [i for i, s in enumerate(self._inst) if not s.void]
         instances = tuple(
             InstanceRun(
                 s.type,
@@ -289,13 +290,15 @@ class _Pool:
                 s.released_s if s.released_s is not None else last,
                 s.committed,
             )
-            for s in self._inst
-            if not s.void
+            for s in (self._inst[i] for i in kept)
         )
+        # pods name instances as `instances` numbers them (a void one, launched for a gang
+        # that did not fit after all, is left out)
+        number = {i: k for k, i in enumerate(kept)}
         return PoolRun(
             instances,
             tuple(self._need),
-            tuple(tuple(on) for on in self._on),
+            tuple(tuple(number[i] for i in on) for on in self._on),
             tuple(self._reserved),
             tuple(self._start),
             tuple(self._end),

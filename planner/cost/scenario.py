@@ -13,6 +13,7 @@ from planner.core.config import MAX_NODES, NodeSpec, Whole
 from planner.core.configbase import ConfigModel
 from planner.core.errors import CodedValueError, ScenarioError
 from planner.cost.cloud import PricingModel
+from planner.cost.node_pool import PROVISIONING, SCALE_DOWN, Packing
 from planner.engine.calibration import CalibrationSpec
 from planner.engine.scenario import (
     ColocationSpec,
@@ -26,6 +27,9 @@ from planner.engine.scenario import (
 )
 from planner.engine.volcano import VolcanoSpec
 
+DAY_S = 86_400.0
+"""A node pool's delays are at most a day."""
+MAX_INSTANCES = 1_000_000
 MAX_HORIZON_YEARS = 50
 """A horizon is priced month by month: 50 years is 600 months, and beyond it no server,
 price or discount rate means anything."""
@@ -127,6 +131,30 @@ class CloudSpec(ConfigModel):
     price_per_gib_hour: float | None = Field(
         default=None, ge=0, description="CPU instances' memory (scope all-jobs)"
     )
+    packing: Packing = Field(
+        default="per-job",
+        description="per-job: each job on instances of its own; pool: pods share the "
+        "instances of an autoscaled node pool (launched when a pod fits none, released "
+        "after standing empty for scale_down_s)",
+    )
+    provisioning_s: float = Field(
+        default=PROVISIONING.value,
+        ge=0,
+        le=DAY_S,
+        description="pool: launch to ready of an instance",
+    )
+    scale_down_s: float = Field(
+        default=SCALE_DOWN.value,
+        ge=0,
+        le=DAY_S,
+        description="pool: an empty instance is released after",
+    )
+    max_instances: Whole | None = Field(
+        default=None,
+        ge=1,
+        le=MAX_INSTANCES,
+        description="pool: instances up at once (the account's quota)",
+    )
 
     @model_validator(mode="after")
     def _one_commitment(self) -> Self:
@@ -134,6 +162,24 @@ class CloudSpec(ConfigModel):
             raise CodedValueError(
                 "give `committed_gpus` or `committed_gpus_by_year`, not both",
                 "commitment_two_sizes",
+            )
+        return self
+
+    @model_validator(mode="after")
+    def _pool_settings(self) -> Self:
+        if self.packing == "pool" and self.spot is not None:
+            raise CodedValueError(
+                f"cloud option '{self.label()}': `packing: pool` does not model spot "
+                "interruptions yet: use `packing: per-job` for a spot option",
+                "pool_spot",
+                option=self.label(),
+            )
+        if self.packing == "per-job" and self.max_instances is not None:
+            raise CodedValueError(
+                f"cloud option '{self.label()}': `max_instances` caps a node pool: give "
+                "`packing: pool` too, or leave `max_instances` out",
+                "per_job_cap",
+                option=self.label(),
             )
         return self
 
@@ -376,6 +422,14 @@ def _check_overflow(spec: CloudSpec, options: dict[str, CloudSpec]) -> None:
             f"cloud option '{spec.label()}': overflow '{spec.overflow}' is not another cloud "
             "option",
             "overflow_unknown_cloud",
+            option=spec.label(),
+            overflow=spec.overflow,
+        )
+    if spec.packing == "pool" and target.spot is not None:
+        raise CodedValueError(
+            f"cloud option '{spec.label()}': a node pool (`packing: pool`) does not model "
+            f"spot interruptions yet: its overflow '{spec.overflow}' must not be a spot option",
+            "pool_overflow_spot",
             option=spec.label(),
             overflow=spec.overflow,
         )

@@ -14,12 +14,13 @@ nothing is kept (the app's TCO runs hold no memory after they end).
 """
 
 import hashlib
+import math
 import threading
 from array import array
 from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from planner.core.model import Job, is_useful
 from planner.core.notes import note
@@ -28,6 +29,9 @@ from planner.cost.chargeback_usage import team_hours
 from planner.cost.cloud import CloudBill, CloudJob, Sku, Spot, Terms, price_jobs, with_commitment
 from planner.cost.inputs import CloudInputs
 from planner.cost.ledger import Hours, PricedBill
+from planner.cost.node_pool import Committed, PoolSettings
+from planner.cost.node_pool_cloud import PoolPriced, price_on_pool
+from planner.cost.packing_facts import PackingFacts, per_job_facts, pool_facts, scaled
 from planner.cost.scenario import CloudSpec, TcoScenario
 from planner.service.tco_bills import cloud_bill
 from planner.service.tco_inputs import Inputs, cpu_rate, per_gpu_hour, skus
@@ -60,6 +64,10 @@ class _Kept:
     bill: CloudBill
     committed: dict[str, CloudBill] = field(default_factory=dict)
     """The bill with a commitment, by the commitment's size and price (`repr`)."""
+    pool: PoolPriced | None = None
+    """`packing: pool`: the node pool's bill (its commitment included)."""
+    facts: PackingFacts | None = None
+    """Per job: what its packing costs (a pool's come from `pool`)."""
 
 
 @dataclass(slots=True)
@@ -113,7 +121,8 @@ def rent_all(
     trail = Trail()
     for spec in scenario.cloud:
         rented, priced, found = _rent(con, spec, inputs, jobs, scenario, scale=scale)
-        clouds.append(CloudInputs(rented, cloud_bill(spec, priced, scale)))
+        facts = None if priced.facts is None else scaled(priced.facts, scale)
+        clouds.append(CloudInputs(rented, cloud_bill(spec, priced, scale), facts))
         runs.append(priced.outcome("rented").scaled(scale))
         usage[rented.name] = team_hours(priced.jobs, scale)
         trail += found
@@ -146,10 +155,18 @@ def _rent(
     }
     useful = bill.useful_gpu_hours
     per_gpu_hour = bill.total / useful if useful else 0.0
-    rented = tco.Rented(
-        spec.label(), per_month, per_gpu_hour, useful * scale, spec.startup_s, spec.startup_s
-    )
+    mean, p95 = _waits(spec, priced)
+    rented = tco.Rented(spec.label(), per_month, per_gpu_hour, useful * scale, mean, p95)
     return rented, priced, trail
+
+
+def _waits(spec: CloudSpec, priced: PricedBill) -> tuple[float, float]:
+    """A job's wait (mean, p95): its start-up, and on a node pool its wait for room under
+    the cap and for its instance to be ready."""
+    if priced.pool is None:
+        return spec.startup_s, spec.startup_s
+    waits = priced.pool.waits.total
+    return spec.startup_s + (waits.mean or 0.0), spec.startup_s + (waits.p95 or 0.0)
 
 
 def bill_jobs(
@@ -176,16 +193,61 @@ def bill_jobs(
     trail += looked_up + _speed_note(spec, split, found, bool(speed)) + commit_found
     spot = Spot(**billed_by.spot.model_dump()) if billed_by.spot else None
     terms = Terms(speed=speed, startup_s=spec.startup_s, spot=spot, cpu=cpu)  # type: ignore[arg-type]
+    if spec.packing == "pool":
+        settings = _settings(spec, found, committed, commit)
+        pool = _pool(split, (found, terms, settings), jobs_key, scenario.exclude_failed)
+        facts = pool_facts(pool.pool)
+        kept = (pool.bill, pool.types, cpu, split.billed, split.withdrawn)
+        return PricedBill(*kept, pool=pool.pool, facts=facts), trail
     key = None if jobs_key is None else (jobs_key, repr((found, terms)))
     entry = _lookup(key)
     if entry is None:
         cloud_jobs = _cloud_jobs(split.billed, scenario.exclude_failed)
-        entry = _Kept(split, price_jobs(cloud_jobs, found, terms))
+        bill = price_jobs(cloud_jobs, found, terms)
+        entry = _Kept(split, bill, facts=per_job_facts(cloud_jobs, bill, found, terms))
         _store(key, entry)
     bill = entry.bill
     if committed and commit is not None:
         bill = _committed(entry, found, committed, commit, scenario.exclude_failed)
-    return PricedBill(bill, found, cpu, split.billed, split.withdrawn), trail
+    return PricedBill(bill, found, cpu, split.billed, split.withdrawn, facts=entry.facts), trail
+
+
+def _settings(
+    spec: CloudSpec, found: list[Sku], committed: float | None, price: float | None
+) -> PoolSettings:
+    """The option's node pool; a commitment as instances of its largest SKU, enough to
+    hold the committed GPUs, paid at the committed price per GPU-hour."""
+    kept: tuple[Committed, ...] = ()
+    if committed and price is not None and found:
+        sku = max(found, key=lambda s: (s.gpus_per_instance, -s.price_per_hour))
+        count = math.ceil(committed / sku.gpus_per_instance - 1e-9)
+        per_hour = price * sku.gpus_per_instance
+        kept = (
+            Committed(replace(sku, name=f"{sku.name} committed", price_per_hour=per_hour), count),
+        )
+    return PoolSettings(
+        provisioning_s=spec.provisioning_s,
+        scale_down_s=spec.scale_down_s,
+        max_instances=spec.max_instances,
+        committed=kept,
+    )
+
+
+def _pool(
+    split: _Jobs,
+    inputs: tuple[list[Sku], Terms, PoolSettings],
+    jobs_key: str | None,
+    exclude_failed: bool,
+) -> PoolPriced:
+    """The node pool's bill, kept by its jobs, SKUs, terms and pool settings."""
+    key = None if jobs_key is None else (jobs_key, repr(("pool", *inputs)))
+    entry = _lookup(key)
+    if entry is not None and entry.pool is not None:
+        return entry.pool
+    found, terms, settings = inputs
+    pool = price_on_pool(_cloud_jobs(split.billed, exclude_failed), found, settings, terms)
+    _store(key, _Kept(split, pool.bill, pool=pool))
+    return pool
 
 
 def _speed_note(spec: CloudSpec, split: _Jobs, found: list[Sku], has_speed: bool) -> Trail:

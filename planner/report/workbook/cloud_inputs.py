@@ -44,6 +44,8 @@ class BillNames:
     """(instance-hours, re-run share or "", price) per SKU."""
     committed: tuple[str, str] | None = None
     """(committed GPUs, price per committed GPU-hour)."""
+    kept: list[tuple[str, str]] = field(default_factory=list)
+    """A node pool's committed instances: (instance-hours, price) per SKU."""
     levels: list[str] = field(default_factory=list)
     """Per SKU, its instance-hours by level of demand (a column of the level table)."""
     above: str = ""
@@ -58,7 +60,11 @@ class BillNames:
         prices = [p for _, _, p in self.lines]
         return {
             "cloud_compute": "0" if committed else _sum(f"{q}*{p}" for q, _, p in self.lines),
-            "commitment": f"{committed[0]}*{self.hours}*{committed[1]}" if committed else "0",
+            "commitment": (
+                f"{committed[0]}*{self.hours}*{committed[1]}"
+                if committed
+                else _sum(f"{q}*{p}" for q, p in self.kept)
+            ),
             "overflow": _sum(
                 f"SUMPRODUCT({h},{self.above})*{p}"
                 for h, p in zip(self.levels, prices, strict=False)
@@ -95,7 +101,7 @@ def cloud_prices(
 ) -> Prices:
     """Each SKU price once (the bills share them): their names by (SKU, price)."""
     named: Prices = {}
-    lines = [q for b in bills for q in b.compute]
+    lines = [q for b in bills for q in (*b.compute, *(b.kept or ()))]
     if not lines:
         return named
     out.section("report.wb.section.cloud")
@@ -141,6 +147,9 @@ def bill_rows(
         names.lines.append((quantity, share, prices[(line.sku, line.price)]))
     if bill.committed_gpus:
         names.committed = _commitment(out, bill, name, tag, names)
+    for j, line in enumerate(bill.kept or (), start=1):
+        quantity, _ = _sku_rows(out, line, f"{name}_kept{j}", "", tag)
+        names.kept.append((quantity, prices[(line.sku, line.price)]))
     for j, line in enumerate(bill.cpu, start=1):
         names.cpu.append(_cpu_rows(out, line, f"{name}_cpu{j}", tag))
     for line in bill.data:

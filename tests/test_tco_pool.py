@@ -1,0 +1,203 @@
+"""`packing: pool` on a cloud option: the TCO rents its jobs on an autoscaled node pool
+(planner.cost.node_pool) instead of instances of each job's own; per-job stays the default."""
+
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+
+from planner.core.errors import ScenarioError
+from planner.core.file_access import LOCAL_FILES
+from planner.cost.chargeback import RULES, Rule, cents
+from planner.cost.cloud import CloudJob, Sku, Terms
+from planner.cost.node_pool import Committed, PoolSettings
+from planner.cost.node_pool_cloud import price_on_pool
+from planner.cost.results import TcoReport
+from planner.cost.scenario import CloudSpec, TcoScenario
+from planner.report import build_report
+from planner.report.chargeback_table import chargeback, totals, wide_rows
+from planner.service.scenario_store import parse
+from planner.service.tco_rent import bills_kept
+from planner.service.tco_run import run_tco
+from planner.store import open_store
+from tests.workbook_cases import HAND
+
+TODAY = date(2026, 6, 1)
+HEADER = (
+    "job_id,submit_time,start_time,end_time,duration_s,pods,gpus,gpu_type,cpu,mem_gib,queue,"
+    "user,priority,status"
+)
+P5 = {"name": "p5", "provider": "AWS", "gpu": "H100", "instance": "p5.48xlarge"}
+"""One 8-GPU SKU from the price book (55.04 an instance-hour)."""
+
+
+def _sixteen(tmp_path: Path) -> str:
+    """16 one-GPU jobs of 1 h, submitted together (a 1-hour window: 730 windows a month)."""
+    row = "2026-01-05T00:00:00Z,2026-01-05T00:00:00Z,2026-01-05T01:00:00Z,3600,1,1,H100,8,64"
+    lines = [HEADER, *(f"j{k},{row},{'ab'[k % 2]},u{k},0,completed" for k in range(16))]
+    path = tmp_path / "sixteen.csv"
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
+def _run(tmp_path: Path, clouds: list[dict[str, Any]]) -> TcoReport:
+    con = open_store(tmp_path / "p.duckdb")
+    try:
+        scenario = TcoScenario.model_validate({**HAND, "cloud": clouds})
+        return run_tco(con, scenario, files=LOCAL_FILES, trace=_sixteen(tmp_path), today=TODAY)
+    finally:
+        con.close()
+
+
+def test_sixteen_one_gpu_jobs_rent_two_instances_on_a_pool_and_sixteen_per_job(
+    tmp_path: Path,
+) -> None:
+    report = _run(tmp_path, [P5, {**P5, "name": "pooled", "packing": "pool"}])
+
+    assert report.inputs is not None
+    per_job, pooled = (c.rented.per_month["cloud_compute"] for c in report.inputs.clouds)
+    price = report.inputs.clouds[0].bill.compute[0].price
+    assert price == pytest.approx(55.04)
+    assert per_job == pytest.approx(16 * 1.0 * price * 730)
+    assert pooled == pytest.approx(2 * (300 + 3600 + 600) / 3600 * price * 730)
+    assert report.inputs.clouds[1].bill.compute[0].quantity_per_month == pytest.approx(
+        2 * 1.25 * 730
+    )
+
+
+def test_a_pooled_options_ledger_balances_and_its_jobs_lines_add_up_to_its_bill(
+    tmp_path: Path,
+) -> None:
+    report = _run(tmp_path, [{**P5, "packing": "pool", "scale_down_s": 0}])
+
+    option = report.horizons[0].options[-1]
+    assert option.ledger is not None
+    balance = option.ledger.gpu_hours
+    assert balance.imbalance == pytest.approx(0.0, abs=1e-6)
+    assert balance.cloud["rented"] == pytest.approx(16 * 730 * 12)
+    assert option.ledger.cloud_per_job_sum == pytest.approx(option.totals["cloud_compute"])
+
+
+def test_committed_instances_are_paid_whether_used_or_not() -> None:
+    sku = Sku("p5", "H100", 8.0, 80.0)
+    kept = Sku("p5 committed", "H100", 8.0, 40.0)
+    jobs = [CloudJob("a", 0.0, 3600.0, 1, 8.0)]
+    settings = PoolSettings(provisioning_s=0.0, scale_down_s=0.0, committed=(Committed(kept, 2),))
+
+    priced = price_on_pool(jobs, [sku], settings, Terms())
+
+    assert priced.bill.commitment == pytest.approx(2 * 40.0)
+    assert priced.bill.compute == 0.0
+    assert [p.cost for p in priced.bill.jobs] == pytest.approx([40.0])  # the idle one: no one's
+
+
+def test_each_instance_is_split_over_its_pods_by_gpu_seconds_held() -> None:
+    sku = Sku("p4", "A100", 4.0, 4.0)
+    jobs = [CloudJob("long", 0.0, 7200.0, 1, 2.0), CloudJob("short", 0.0, 3600.0, 1, 2.0)]
+    settings = PoolSettings(provisioning_s=0.0, scale_down_s=0.0)
+
+    priced = price_on_pool(jobs, [sku], settings, Terms())
+
+    # one instance up 2 h (8.0): 4 GPU-hours held by the long job, 2 by the short one
+    assert [p.cost for p in priced.bill.jobs] == pytest.approx([8.0 * 4 / 6, 8.0 * 2 / 6])
+    assert [p.instances * p.billed_hours * sku.price_per_hour for p in priced.bill.jobs] == (
+        pytest.approx([p.cost for p in priced.bill.jobs])
+    )
+
+
+def test_pool_settings_are_part_of_a_kept_bills_key(tmp_path: Path) -> None:
+    slow = {**P5, "name": "slow", "packing": "pool", "provisioning_s": 3600}
+    with bills_kept():
+        report = _run(tmp_path, [{**P5, "name": "fast", "packing": "pool"}, slow])
+
+    assert report.inputs is not None
+    fast_bill, slow_bill = (c.rented.per_month["cloud_compute"] for c in report.inputs.clouds)
+    assert slow_bill > fast_bill
+
+
+@pytest.mark.parametrize(
+    ("fields", "code"),
+    [
+        ({"packing": "pool", "spot": {}}, "pool_spot"),
+        ({"max_instances": 4}, "per_job_cap"),
+    ],
+)
+def test_a_pool_refuses_spot_and_a_cap_needs_a_pool(fields: dict[str, Any], code: str) -> None:
+    with pytest.raises(ValidationError) as raised:
+        CloudSpec.model_validate({"gpu": "H100", "pricing_model": "spot", **fields})
+
+    assert code in str(raised.value.errors()[0]["ctx"]["error"].code)
+
+
+def test_per_job_is_the_default() -> None:
+    spec = CloudSpec(gpu="H100")
+
+    assert (spec.packing, spec.provisioning_s, spec.scale_down_s) == ("per-job", 300.0, 600.0)
+    assert spec.max_instances is None
+
+
+def test_every_cloud_option_states_its_packing_overhead_price_floor_and_waits(
+    tmp_path: Path,
+) -> None:
+    report = _run(tmp_path, [P5, {**P5, "name": "pooled", "packing": "pool"}])
+
+    assert report.inputs is not None
+    per_job, pooled = (c.packing for c in report.inputs.clouds)
+    assert per_job is not None
+    assert pooled is not None
+    floor = 16 * 730 * 55.04 / 8  # 16 GPU-hours held a window at the p5's price per GPU
+    assert (per_job.packing, pooled.packing) == ("per-job", "pool")
+    assert per_job.held_gpu_hours == pooled.held_gpu_hours == pytest.approx(16 * 730)
+    assert per_job.overhead == pytest.approx(8.0)  # 16 instances of 8 GPUs for 16 GPU-hours
+    assert pooled.overhead == pytest.approx(2 * 8 * 1.25 / 16)
+    assert per_job.price_floor == pooled.price_floor == pytest.approx(floor)
+    assert (per_job.provisioning_wait_mean_s, per_job.cap_wait_p95_s) == (0.0, 0.0)
+    assert pooled.provisioning_wait_mean_s == pooled.provisioning_wait_p95_s == 300.0
+    assert pooled.cap_wait_p95_s == 0.0
+    pooled_option = report.horizons[0].options[-1]
+    assert pooled_option.wait_p95_s == 300.0
+
+
+def test_an_instance_cap_makes_pods_wait_and_the_wait_is_reported(tmp_path: Path) -> None:
+    report = _run(tmp_path, [{**P5, "packing": "pool", "max_instances": 1, "scale_down_s": 0}])
+
+    assert report.inputs is not None
+    facts = report.inputs.clouds[0].packing
+    assert facts is not None
+    # the second 8 wait for the first 8 to be ready (300 s) and to run (1 h) on the one p5
+    assert facts.cap_wait_p95_s == pytest.approx(3900.0)
+    assert facts.cap_wait_mean_s == pytest.approx(3900.0 / 2)
+
+
+@pytest.mark.parametrize("rule", RULES)
+def test_a_pooled_options_chargeback_adds_up_to_its_total(tmp_path: Path, rule: Rule) -> None:
+    report = _run(tmp_path, [P5, {**P5, "name": "pooled", "packing": "pool"}])
+
+    cb = chargeback(build_report([("s", report)], 0, "en").sources, 0, rule, "en")
+    rows = wide_rows(cb, "en")
+    for k, option in enumerate(report.horizons[0].options):
+        column = sum(round((values[k] or 0.0) * 100) for _, values in rows)
+        assert column == cents(option.total) == round(totals(cb)[k] * 100)
+    assert report.chargeback is not None
+    assert report.chargeback.usage["pooled"] == report.chargeback.usage["p5"]
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("provisioning_s", "-1"), ("scale_down_s", "1e9"), ("max_instances", "0"), ("packing", "x")],
+)
+def test_a_pool_setting_out_of_range_is_refused_by_field(field: str, value: str) -> None:
+    text = f"name: p\ncloud: [{{gpu: H100, packing: pool, {field}: {value}}}]\n"
+
+    with pytest.raises(ScenarioError, match=rf"cloud\.0\.{field}"):
+        parse(text, "p.yaml", LOCAL_FILES)
+
+
+def test_a_pooled_commitment_cannot_overflow_to_spot() -> None:
+    spot = {"name": "spot", "gpu": "H100", "pricing_model": "spot", "spot": {}}
+    pooled = {"gpu": "H100", "committed_gpus": 8, "overflow": "spot", "packing": "pool"}
+
+    with pytest.raises(ScenarioError, match="must not be a spot option"):
+        parse(f"name: p\ncloud: [{spot}, {pooled}]\n", "p.yaml", LOCAL_FILES)
