@@ -112,7 +112,10 @@ def _unknown_key(model: type[BaseModel], loc: Loc) -> tuple[str, tuple[str, ...]
     if owner is None or not loc:
         return "", ()
     keys = [field.alias or name for name, field in owner.model_fields.items()]
-    close = difflib.get_close_matches(str(loc[-1]), keys, n=1, cutoff=0.6)
+    typed = str(loc[-1])
+    # a key cut short names its whole form ("pricing" is "pricing_model", not "packing")
+    longer = [k for k in keys if len(typed) >= 3 and k.startswith(typed)]
+    close = longer if len(longer) == 1 else difflib.get_close_matches(typed, keys, 1, 0.6)
     return (close[0], ()) if close else ("", tuple(keys))
 
 

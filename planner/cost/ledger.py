@@ -16,14 +16,17 @@ Pure: plain numbers in, frozen `Ledger`s out (`planner.core.serialize` makes the
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from planner.core.model import Job
 from planner.core.serialize import OMIT
 from planner.cost.cloud import CloudBill, CpuRate, Sku
-from planner.cost.node_pool_bill import PoolBill
-from planner.cost.packing_facts import PackingFacts
 from planner.cost.scope import cpu_hours, is_cpu_only
 from planner.engine import ReplayResult
+
+if TYPE_CHECKING:  # the pool's bill needs numpy; a ledger is read where `--help` must be fast
+    from planner.cost.node_pool_bill import PoolBill
+    from planner.cost.packing_facts import PackingFacts
 
 SERVED = ("owned", "bridge", "burst", "rented")
 UNSERVED = ("lead_time", "unschedulable", "unpriced", "withdrawn", "unfinished", "carried")
@@ -111,10 +114,10 @@ class PricedBill:
     jobs: Sequence[Job]
     withdrawn: Sequence[Job] = ()
     """Jobs observed withdrawn (deleted while they waited, no run time): not billed."""
-    pool: PoolBill | None = None
+    pool: "PoolBill | None" = None
     """The node pool's own bill (`packing: pool`; `skus` then has the committed types
     after the launchable ones); None: each job on instances of its own."""
-    facts: PackingFacts | None = None
+    facts: "PackingFacts | None" = None
     """What its packing costs over the trace (None: not worked out)."""
 
     def lines(self) -> list[BillLine]:

@@ -13,9 +13,9 @@ Not yet the default pricing of cloud options: a TCO prices an option this way wh
 interruptions, MIG and time-slicing are not modelled here: spot terms are refused, and a
 fractional pod takes a whole GPU.
 
-The defaults below carry their source and confidence in the shape of a row of
-`pricing/seeds/assumptions.csv`; they are constants here until the wiring reads them from the
-assumption set (this package may not import `pricing`).
+The defaults (`planner.cost.pool_defaults`) carry their source and confidence in the shape of
+a row of `pricing/seeds/assumptions.csv`; they are constants until the wiring reads them from
+the assumption set (this package may not import `pricing`).
 """
 
 from collections.abc import Sequence
@@ -23,9 +23,10 @@ from dataclasses import dataclass
 
 from planner.core.errors import ScenarioError
 from planner.cost.cloud import CloudJob, Sku, Terms
-from planner.cost.node_pool_bill import Packing, PoolBill, bill_per_job, bill_run
+from planner.cost.node_pool_bill import PoolBill, bill_per_job, bill_run
 from planner.cost.node_pool_plan import PoolPlan
 from planner.cost.node_pool_sim import simulate_pool
+from planner.cost.pool_defaults import POOL_DEFAULTS, PROVISIONING, SCALE_DOWN, Packing
 
 __all__ = [
     "POOL_DEFAULTS",
@@ -38,42 +39,6 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class PoolDefault:
-    """A default with where it comes from (the columns of an assumption set's row)."""
-
-    name: str
-    value: float
-    unit: str
-    source: str
-    confidence: str
-    notes: str
-
-
-PROVISIONING = PoolDefault(
-    "pool.provisioning_s",
-    300.0,
-    "seconds",
-    "practitioners' report: a pod that needs a new node via Karpenter runs after about 5 "
-    "minutes, launch, join and start included (news.ycombinator.com/item?id=44053826); "
-    "GKE's startup-latency guide splits it into provisioning, image pull and init "
-    "(cloud.google.com/kubernetes-engine/docs/concepts/startup-latency-reduction-strategies)",
-    "L",
-    "launch to ready of a GPU node; large images and driver installs add minutes; "
-    "cluster-autoscaler gives up after max-node-provision-time, 15 min by default",
-)
-SCALE_DOWN = PoolDefault(
-    "pool.scale_down_s",
-    600.0,
-    "seconds",
-    "cluster-autoscaler --scale-down-unneeded-time, default 10m "
-    "(github.com/kubernetes/autoscaler/blob/master/cluster-autoscaler/FAQ.md; AKS's "
-    "autoscaler profile documents the same default)",
-    "H",
-    "Karpenter instead removes an empty node after its NodePool's consolidateAfter "
-    "(karpenter.sh/docs/concepts/disruption; 0s unless set): model it with 0",
-)
-POOL_DEFAULTS = (PROVISIONING, SCALE_DOWN)
 RUN_AS_MEASURED = Terms()
 """Run times as the trace has them: speed 1 on every SKU, no start-up."""
 

@@ -13,18 +13,14 @@ GPU-hour the option offers, what a perfect packer with no delays would pay.
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Literal
 
 import numpy as np
 
 from planner.cost.cloud import HOUR_S, CloudJob, JobPrice, Sku, Terms, price_jobs
 from planner.cost.node_pool_plan import CPU_ONLY, PoolPlan, PoolRun, whole_gpus
+from planner.cost.pool_defaults import Packing
 from planner.engine.summary import Stats
 from planner.engine.wait_arrays import stats
-
-Packing = Literal["pool", "per-job"]
-"""pool: pods share instances of an autoscaled node pool; per-job: each job on instances of
-its own (today's rule, as a Slurm-on-cloud user with exclusive nodes pays)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,10 +15,14 @@ GPU-hours are the on-demand bill's, a commitment aside.
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from planner.cost.cloud import HOUR_S, CloudBill, CloudJob, Sku, Terms
-from planner.cost.node_pool_bill import Packing, PoolBill, PoolWaits
 from planner.cost.node_pool_plan import whole_gpus
+from planner.cost.pool_defaults import Packing
+
+if TYPE_CHECKING:  # the pool's bill needs numpy; these facts are read where `--help` must be fast
+    from planner.cost.node_pool_bill import PoolBill, PoolWaits
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +62,7 @@ def per_job_facts(
     )
 
 
-def pool_facts(pool: PoolBill) -> PackingFacts:
+def pool_facts(pool: "PoolBill") -> PackingFacts:
     """A node pool's figures over the trace (a month: `scaled`)."""
     held = pool.held_gpu_hours
     waits: PoolWaits = pool.waits

@@ -13,7 +13,7 @@ from planner.core.config import MAX_NODES, NodeSpec, Whole
 from planner.core.configbase import ConfigModel
 from planner.core.errors import CodedValueError, ScenarioError
 from planner.cost.cloud import PricingModel
-from planner.cost.node_pool import PROVISIONING, SCALE_DOWN, Packing
+from planner.cost.pool_defaults import PROVISIONING, SCALE_DOWN, Packing
 from planner.engine.calibration import CalibrationSpec
 from planner.engine.scenario import (
     ColocationSpec,
