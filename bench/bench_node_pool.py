@@ -20,7 +20,7 @@ from collections.abc import Callable
 from datetime import date, datetime
 from pathlib import Path
 
-from planner.core.model import Job, is_useful
+from planner.core.model import Job
 from planner.cost.cloud import CloudJob, Sku, price_jobs
 from planner.cost.node_pool import PoolBill, PoolSettings, price_pool
 from planner.cost.scenario import TcoScenario
@@ -28,6 +28,7 @@ from planner.ingest import IngestOptions
 from planner.service.importer import import_file
 from planner.service.replay import load_jobs
 from planner.service.tco_inputs import load_inputs, skus
+from planner.service.tco_rent import cloud_jobs
 from planner.store import Connection, open_store
 from planner.synth import generate
 
@@ -42,28 +43,17 @@ OPTIONS = {
 }
 
 
-def cloud_jobs(jobs: list[Job]) -> list[CloudJob]:
+def gpu_jobs(jobs: list[Job]) -> list[CloudJob]:
     """GPU jobs as `planner.service.tco_rent` bills them (scope gpu-jobs, failed useful)."""
-    return [
-        CloudJob(
-            j.job_id,
-            j.submit_s,
-            j.duration_s,
-            j.pods,
-            j.gpus,
-            j.gpu_types[0] if j.gpu_types else "",
-            useful=is_useful(j),
-            cpu=j.cpu,
-            mem_gib=j.mem_gib,
-        )
-        for j in jobs
-        if j.status != "withdrawn" and j.pods * j.gpus > 0
-    ]
+    billed = [j for j in jobs if j.status != "withdrawn" and j.pods * j.gpus > 0]
+    return cloud_jobs(billed, exclude_failed=False)
 
 
 def price_book_skus(con: Connection, option: dict[str, str]) -> list[Sku]:
     scenario = TcoScenario.model_validate({"cloud": [option]})
-    return skus(con, scenario.cloud[0], load_inputs(con, scenario, today=TODAY))
+    inputs, _ = load_inputs(con, scenario, today=TODAY)
+    found, _ = skus(con, scenario.cloud[0], inputs)
+    return found
 
 
 def openb() -> tuple[list[CloudJob], dict[str, list[Sku]]] | None:
@@ -74,7 +64,7 @@ def openb() -> tuple[list[CloudJob], dict[str, list[Sku]]] | None:
         con = open_store(Path(folder) / "bench.duckdb")
         try:
             trace = import_file(con, OPENB, IngestOptions()).trace_id
-            jobs = cloud_jobs(list(load_jobs(con, trace)))
+            jobs = gpu_jobs(list(load_jobs(con, trace)))
             found = {name: price_book_skus(con, option) for name, option in OPTIONS.items()}
         finally:
             con.close()

@@ -16,10 +16,10 @@ Every quantity is per month: the trace's amounts times `scale` (months per trace
 from collections.abc import Sequence
 
 from planner.cost.baremetal import HOURS_PER_MONTH
-from planner.cost.cloud import HOUR_S, CpuRate
+from planner.cost.cloud import HOUR_S, CpuRate, Sku
 from planner.cost.inputs import CloudBillInputs, DemandLevel, PricedQuantity
 from planner.cost.ledger import PricedBill
-from planner.cost.node_pool_bill import PoolBill
+from planner.cost.node_pool_bill import PoolBill, SkuUse
 
 _DIGITS = 9
 """A demand level is a sum of floats: rounded, the same level read twice is one row."""
@@ -49,17 +49,7 @@ def _pool_quantities(priced: PricedBill, pool: PoolBill, scale: float) -> CloudB
     """A node pool's launched instance-hours by SKU; its committed instances' hours (the
     first submit to the last end, used or not) at the committed price, apart."""
     launched = zip(pool.on_demand, priced.skus, strict=False)
-    lines = tuple(
-        PricedQuantity(
-            use.sku,
-            "instance-hour",
-            use.instance_hours * scale,
-            sku.price_per_hour,
-            sku.gpus_per_instance,
-        )
-        for use, sku in launched
-        if use.instance_hours
-    )
+    lines = tuple(_instance_hours(use, sku, scale) for use, sku in launched if use.instance_hours)
     return CloudBillInputs(compute=lines, cpu=_cpu(priced, scale), kept=_kept(priced, pool, scale))
 
 
@@ -67,17 +57,22 @@ def _kept(priced: PricedBill, pool: PoolBill, scale: float) -> tuple[PricedQuant
     """The pool's committed instances' hours a month (None without a commitment)."""
     types = priced.skus[len(pool.on_demand) :]
     kept = tuple(
-        PricedQuantity(
-            use.sku,
-            "instance-hour",
-            use.instance_hours * scale,
-            sku.price_per_hour,
-            sku.gpus_per_instance,
-        )
+        _instance_hours(use, sku, scale)
         for use, sku in zip(pool.committed, types, strict=True)
         if use.instances
     )
     return kept or None
+
+
+def _instance_hours(use: SkuUse, sku: Sku, scale: float) -> PricedQuantity:
+    """A SKU's instance-hours a month at its price per instance-hour."""
+    return PricedQuantity(
+        use.sku,
+        "instance-hour",
+        use.instance_hours * scale,
+        sku.price_per_hour,
+        sku.gpus_per_instance,
+    )
 
 
 def _line(priced: PricedBill, s: int, scale: float) -> PricedQuantity:

@@ -202,9 +202,9 @@ def bill_jobs(
     key = None if jobs_key is None else (jobs_key, repr((found, terms)))
     entry = _lookup(key)
     if entry is None:
-        cloud_jobs = _cloud_jobs(split.billed, scenario.exclude_failed)
-        bill = price_jobs(cloud_jobs, found, terms)
-        entry = _Kept(split, bill, facts=per_job_facts(cloud_jobs, bill, found, terms))
+        billed = cloud_jobs(split.billed, scenario.exclude_failed)
+        bill = price_jobs(billed, found, terms)
+        entry = _Kept(split, bill, facts=per_job_facts(billed, bill, found, terms))
         _store(key, entry)
     bill = entry.bill
     if committed and commit is not None:
@@ -245,7 +245,7 @@ def _pool(
     if entry is not None and entry.pool is not None:
         return entry.pool
     found, terms, settings = inputs
-    pool = price_on_pool(_cloud_jobs(split.billed, exclude_failed), found, settings, terms)
+    pool = price_on_pool(cloud_jobs(split.billed, exclude_failed), found, settings, terms)
     _store(key, _Kept(split, pool.bill, pool=pool))
     return pool
 
@@ -263,7 +263,8 @@ def _model(job: Job) -> str:
     return job.gpu_types[0] if job.gpu_types else ""
 
 
-def _cloud_jobs(jobs: list[Job], exclude_failed: bool) -> list[CloudJob]:
+def cloud_jobs(jobs: list[Job], exclude_failed: bool) -> list[CloudJob]:
+    """Jobs as the cloud bills them (failed ones useful unless `exclude_failed`)."""
     return [
         CloudJob(
             j.job_id,
@@ -295,9 +296,9 @@ def _committed(
 ) -> CloudBill:
     key = repr((gpus, price))
     if key not in entry.committed:
-        cloud_jobs = _cloud_jobs(entry.jobs.billed, exclude_failed)
+        billed = cloud_jobs(entry.jobs.billed, exclude_failed)
         entry.committed[key] = with_commitment(
-            entry.bill, cloud_jobs, found, committed_gpus=gpus, commit_price_per_gpu_hour=price
+            entry.bill, billed, found, committed_gpus=gpus, commit_price_per_gpu_hour=price
         )
     return entry.committed[key]
 
