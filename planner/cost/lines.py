@@ -167,11 +167,3 @@ CLOUD_CATEGORIES = (
 """A cloud bill's categories (`planner.service.tco_bills` prices them): instance-hours x
 price, CPU instances for CPU-only jobs, committed GPUs x hours x price, the demand above a
 commitment, spot re-runs, storage and egress."""
-
-
-def assumption(field: str) -> Assumption:
-    """The entry of `BareMetal` field `field`."""
-    for entry in ASSUMPTIONS:
-        if entry.field == field:
-            return entry
-    raise KeyError(field)
