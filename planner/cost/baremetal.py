@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, replace
 
 from planner.core.errors import ScenarioError
 from planner.cost import depreciation
-from planner.cost.lines import ASSUMPTIONS, CATEGORIES, LINE_KEYS, LINES, Basis, CostLine
+from planner.cost.lines import ASSUMPTIONS, LINE_KEYS, LINES, Basis, CostLine
 
 HOURS_PER_YEAR = 8760.0
 HOURS_PER_MONTH = HOURS_PER_YEAR / 12
@@ -103,9 +103,6 @@ class BareMetal:
 
     def __post_init__(self) -> None:
         _check(self)
-
-
-__all__ = ["CATEGORIES", "BareMetal", "MonthCosts", "ServerPool"]
 
 
 @dataclass(frozen=True, slots=True)
