@@ -287,8 +287,7 @@ def line_amount(bm: BareMetal, line: CostLine) -> float:
     rate, of = line.rate, line.basis
     if line.instead is not None and getattr(bm, line.instead[0]) is not None:
         rate, of = line.instead
-    amount: float = getattr(bm, rate) * basis(bm, of)
-    return amount / 12 if line.yearly else amount
+    return _a_month(getattr(bm, rate), basis(bm, of), line.yearly)
 
 
 def _fixed_running(bm: BareMetal) -> tuple[float, ...]:
@@ -302,14 +301,17 @@ def _on_book_value(bm: BareMetal, fixed: tuple[float, ...], book_value: float) -
     if all(line.basis != "book_value" for line in LINES):
         return fixed
     return tuple(
-        amount if line.basis != "book_value" else _per_month(bm, line, book_value)
+        _a_month(getattr(bm, line.rate), book_value, line.yearly)
+        if line.basis == "book_value"
+        else amount
         for line, amount in zip(LINES, fixed, strict=True)
     )
 
 
-def _per_month(bm: BareMetal, line: CostLine, base: float) -> float:
-    amount: float = getattr(bm, line.rate) * base
-    return amount / 12 if line.yearly else amount
+def _a_month(rate: float, base: float, yearly: bool) -> float:
+    """Rate x base, a month (a yearly rate over 12)."""
+    amount = rate * base
+    return amount / 12 if yearly else amount
 
 
 def servers(bm: BareMetal) -> int:
