@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from planner.cli.db import database
+from planner.core import atomic_file
 from planner.core.errors import PlannerError
 from planner.core.file_access import LOCAL_FILES
 
@@ -410,13 +411,15 @@ def _bar(found: "PointOption", currency: str) -> str:
 def _write(results: Sequence["PointResult"], path: Path) -> None:
     import pandas as pd
 
+    from planner.report.csv_table import frame_csv
     from planner.service.sweep_point import records
 
     frame = pd.DataFrame(records(results))
     try:
         if path.suffix.lower() == ".csv":
-            frame.to_csv(path, index=False)
+            atomic_file.write_text(path, frame_csv(frame), newline="")
         else:
-            frame.to_parquet(path, index=False)
+            with atomic_file.replacing(path) as part:
+                frame.to_parquet(part, index=False)
     except OSError as err:
         raise PlannerError(f"Cannot write {path}: {err.strerror}") from err
