@@ -4,6 +4,7 @@ given (`--vary`), or sized by search to a wait target (`--target`); one row per 
 import argparse
 import itertools
 import json
+import math
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -58,6 +59,12 @@ examples:
   planner sweep --scenario data/scenarios/sample-tco.yaml --target p95_wait=1h --mix \\
       --size servers.H800 --json
 """
+
+
+MAX_POINTS = 1_000
+"""A grid larger than this is refused unless asked for: each point replays the whole trace
+(about 0.3 s on the sample, hours on a large export), and a typo in a range (1..1000 x 1..1000)
+should not start a run of days."""
 
 
 def add_sweep_command(
@@ -116,6 +123,14 @@ def add_sweep_command(
     sweep.add_argument(
         "--out", type=Path, metavar="FILE", help="write every row to FILE.parquet or FILE.csv"
     )
+    sweep.add_argument(
+        "--max-points",
+        type=int,
+        default=MAX_POINTS,
+        metavar="N",
+        help=f"refuse a grid of more points than N (default {MAX_POINTS:,}; each point is a "
+        "replay: raise it on purpose for a long sweep)",
+    )
     add_read_options(sweep)  # --db, --json and how to read the trace
     sweep.set_defaults(run=lambda args: _sweep(args, read_options))
 
@@ -131,6 +146,7 @@ def _sweep(args: argparse.Namespace, read_options: ReadOptions) -> int:
     scenario = load_tco_scenario(args.scenario)
     varied = parse_vary(args.vary, scenario)
     _check_mix(args, varied)
+    _check_points(args, varied)
     if not varied and not args.target:
         raise PlannerError("give --vary KEY=V1,V2,... (one or more) or --target STAT=VALUE")
     ref = args.trace or scenario.trace
@@ -152,6 +168,19 @@ def _sweep(args: argparse.Namespace, read_options: ReadOptions) -> int:
         _write(results, args.out)
         print(f"wrote {len(results)} points to {args.out}", file=sys.stderr)
     return 0
+
+
+def _check_points(args: argparse.Namespace, varied: list[Any]) -> None:
+    """A grid (or a search's combinations of the other keys) of at most --max-points."""
+    grid = [values for key, values in varied if not (args.target and key == args.size)]
+    count = math.prod(len(values) for values in grid)
+    if count > args.max_points:
+        what = "searches" if args.target else "points"
+        raise PlannerError(
+            f"--vary gives {count:,} {what}, more than --max-points {args.max_points:,}; "
+            "each is a replay of the whole trace (the app sweeps at most 64): vary fewer values, "
+            "or give --max-points N to run them all"
+        )
 
 
 def _check_mix(args: argparse.Namespace, varied: list[Any]) -> None:
