@@ -10,7 +10,7 @@ from planner.core.errors import PlannerError
 from planner.ingest import IngestReport
 from planner.report.csv_table import frame_csv
 from planner.store.trace_stats import TraceStats
-from planner.ui import cache, cluster_import, trace_choice
+from planner.ui import cache, cluster_import, trace_choice, uploads
 from planner.ui import history_view as view
 from planner.ui.error_text import error_text, note_md
 from planner.ui.i18n import MISSING, fmt_number, t
@@ -133,6 +133,8 @@ def _import(
         outcome: view.Imported | str = view.import_upload(detected.path, mapping, tz)
     except PlannerError as err:
         outcome = _file_error(upload, err)
+    finally:
+        uploads.discard(detected.path)  # imported (or refused): the copy is not kept
     st.session_state[IMPORTED_KEY] = (upload.file_id, outcome)
     if isinstance(outcome, view.Imported) and outcome.report.nodes is None:
         trace_choice.choose(outcome.report.trace_id)  # show the new trace, on every page
