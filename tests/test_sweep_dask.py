@@ -23,7 +23,7 @@ from planner.cli.main import main
 from planner.core.errors import PlannerError
 from planner.core.file_access import LOCAL_FILES
 from planner.service.replay import load_jobs, resolve_trace
-from planner.service.sweep_dask import local_cluster, parse_cluster
+from planner.service.sweep_dask import local_cluster, parse_cluster, plain_remote
 from planner.service.sweep_keys import apply
 from planner.service.sweep_run import Sweep, SweepOutcome, point_key, run_sweep, sweep_key
 from planner.service.tco_files import load_tco_scenario
@@ -159,6 +159,26 @@ def test_cluster_addresses_read_as_local_or_a_scheduler() -> None:
     assert parse_cluster("tcp://10.0.0.5:8786") == ("tcp://10.0.0.5:8786", None)
     with pytest.raises(PlannerError, match="local:N with N 1 or more"):
         parse_cluster("local:0")
+
+
+def test_plain_tcp_to_another_host_is_named_and_tls_needs_its_certificates(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert plain_remote("tcp://10.0.0.5:8786")
+    assert not plain_remote("tcp://127.0.0.1:8786")
+    assert not plain_remote("tls://10.0.0.5:8786")
+    assert not plain_remote("local:2")
+    for name in ("CA_FILE", "CLIENT__CERT", "CLIENT__KEY"):
+        monkeypatch.delenv(f"DASK_DISTRIBUTED__COMM__TLS__{name}", raising=False)
+    args = ["sweep", "--scenario", str(SAMPLE), "--vary", "servers.A100=1"]
+
+    code = main([*args, "--db", str(tmp_path / "a.duckdb"), "--cluster", "tls://10.0.0.5:1"])
+
+    said = capsys.readouterr().err
+    assert code == 2
+    assert (
+        "a TLS scheduler needs its certificates; set DASK_DISTRIBUTED__COMM__TLS__CA_FILE" in said
+    )
 
 
 def test_a_search_on_the_cluster_finds_the_serial_searchs_answer(

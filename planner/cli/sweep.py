@@ -147,6 +147,7 @@ def _sweep(args: argparse.Namespace, read_options: ReadOptions) -> int:
     varied = parse_vary(args.vary, scenario)
     _check_mix(args, varied)
     _check_points(args, varied)
+    _warn_plain(args.cluster)
     if not varied and not args.target:
         raise PlannerError("give --vary KEY=V1,V2,... (one or more) or --target STAT=VALUE")
     ref = args.trace or scenario.trace
@@ -168,6 +169,20 @@ def _sweep(args: argparse.Namespace, read_options: ReadOptions) -> int:
         _write(results, args.out)
         print(f"wrote {len(results)} points to {args.out}", file=sys.stderr)
     return 0
+
+
+def _warn_plain(cluster: str | None) -> None:
+    if cluster is None:
+        return
+    from planner.service.sweep_dask import plain_remote
+
+    if plain_remote(cluster):
+        print(
+            f"note: --cluster {cluster}: Dask's tcp:// is neither encrypted nor authenticated "
+            "(whoever reaches the scheduler can run code on its workers and read the jobs); "
+            "on a shared network use tls:// with certificates (README, Sweeps)",
+            file=sys.stderr,
+        )
 
 
 def _check_points(args: argparse.Namespace, varied: list[Any]) -> None:
