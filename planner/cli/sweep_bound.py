@@ -65,7 +65,8 @@ def floor_sentence(floor: "Floor") -> str:
 
 def _gpus(job: "Gang", gpu: str) -> str:
     per_pod = job.gpus / job.pods
-    return f"{job.gpus:,g} {gpu} GPUs ({job.pods:,} pods x {per_pod:g})"
+    pods = f"{job.pods:,} pod{'' if job.pods == 1 else 's'}"
+    return f"{job.gpus:,g} {gpu} GPUs ({pods} x {per_pod:g})"
 
 
 def aside_text(aside: Sequence["Gang"]) -> str:
