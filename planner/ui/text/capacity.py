@@ -241,7 +241,7 @@ EN = {
         " {jobs} jobs never run even then, as with the most servers tried (too large for the "
         "cluster, or still waiting at the end)."
     ),
-    "capacity.bound.floor": "**The largest job, not the wait target, sets this answer.** ",
+    "capacity.bound.floor": "The largest job, not the wait target, sets this answer. ",
     "capacity.bound.target": "The wait target sets this answer. ",
     "capacity.bound.none": "No count tried meets the target. ",
     "capacity.floor": (
@@ -253,15 +253,15 @@ EN = {
         "shared GPUs)."
     ),
     "capacity.bound_rest": (
-        " Without the {jobs} jobs needing {floor} servers ({hours} GPU-hours, {share} of all "
-        "jobs' GPU-hours; listed below, to be served elsewhere and not priced here), {servers} "
-        "servers meet the target ({points} points priced by the same search); jobs needing "
-        "more than {servers} servers: {above}."
+        " With the jobs needing {floor} servers set aside (jobs: {jobs}; {hours} GPU-hours, "
+        "{share} of all jobs' GPU-hours; listed below, to be served elsewhere and not priced "
+        "here), {servers} servers meet the target ({points} points priced by the same search); "
+        "jobs needing more than {servers} servers: {above}."
     ),
     "capacity.bound_rest_none": (
-        " Without the {jobs} jobs needing {floor} servers ({hours} GPU-hours, {share} of all "
-        "jobs' GPU-hours; listed below), no count up to {ceiling} meets the target either "
-        "({points} points priced)."
+        " With the jobs needing {floor} servers set aside (jobs: {jobs}; {hours} GPU-hours, "
+        "{share} of all jobs' GPU-hours; listed below), no count up to {ceiling} meets the "
+        "target either ({points} points priced)."
     ),
     "capacity.bound_rest_floor": (
         " That {servers} is itself a floor: job {job} asks for {gpus} {gpu} GPUs ({pods} pods "
@@ -610,7 +610,7 @@ ZH = {
         "即便如此仍有 {jobs} 个作业从未运行，与所试最多服务器时相同（对集群过大，"
         "或结束时仍在等待）。"
     ),
-    "capacity.bound.floor": "**决定这一答案的是最大的作业，而不是等待目标。**",
+    "capacity.bound.floor": "决定这一答案的是最大的作业，而不是等待目标。",
     "capacity.bound.target": "决定这一答案的是等待目标。",
     "capacity.bound.none": "所试的数量都达不到目标。",
     "capacity.floor": (
