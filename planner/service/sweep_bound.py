@@ -22,7 +22,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from planner.cost.scenario import TcoScenario
 from planner.cost.scope import scoped_jobs
 from planner.service.sweep_floor import Floor, Gang, floor_of
 from planner.service.sweep_keys import Point, apply, pool_of
@@ -63,9 +62,7 @@ def count_of(result: PointResult | None) -> int | None:
     return None if result is None else int(result.point[0][1])  # type: ignore[arg-type]
 
 
-def sized(
-    sweep: Sweep, key: str, option: str, search_on: SearchOn, fixed: Point = ()
-) -> tuple[Search, Bound | None]:
+def sized(sweep: Sweep, key: str, option: str, search_on: SearchOn, fixed: Point = ()) -> Sized:
     """The search for `key`'s pool (from the floor for self-hosted), and what binds its
     answer (None for a hybrid)."""
     if option != "self-hosted":
@@ -76,31 +73,19 @@ def sized(
     floor = floor_of(scenario, jobs, pool)
     search = search_on(sweep, floor.servers)
     hours = sum(j.gpu_hours for j in jobs)
-    return search, _bound(sweep, (scenario, pool), search, floor, (search_on, hours))
-
-
-def _bound(
-    sweep: Sweep,
-    where: tuple[TcoScenario, int],
-    search: Search,
-    floor: Floor,
-    how: tuple[SearchOn, float],
-) -> Bound:
-    search_on, hours = how
     answer = count_of(search.answer)
-    none_or_target: Binds = "none" if answer is None else "target"
+    binds: Binds = "none" if answer is None else "target"
     if floor.servers < 2 or (answer is not None and answer > floor.servers):
-        return Bound(floor, none_or_target, (), hours)
+        return search, Bound(floor, binds, (), hours)  # the floor cannot bind
     rest = without(sweep, floor.largest)
     if not rest.jobs:
-        return Bound(floor, none_or_target, (), hours)
-    scenario, pool = where
+        return search, Bound(floor, binds, (), hours)
     rest_floor = floor_of(scenario, scoped_jobs(scenario, rest.jobs).jobs, pool)
     found = search_on(rest, rest_floor.servers)
     fewer = count_of(found.answer)
-    floor_binds = answer == floor.servers and fewer is not None and fewer < floor.servers
-    binds: Binds = "floor" if floor_binds else none_or_target
-    return Bound(floor, binds, floor.largest, hours, found, rest_floor)
+    if answer == floor.servers and fewer is not None and fewer < floor.servers:
+        binds = "floor"
+    return search, Bound(floor, binds, floor.largest, hours, found, rest_floor)
 
 
 def without(sweep: Sweep, aside: tuple[Gang, ...]) -> Sweep:
