@@ -6,10 +6,14 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from planner.cli.main import main
 from planner.core.model import Job
 from planner.cost.scenario import OwnedPoolSpec, SchedulingSpec, TcoScenario
+from planner.engine import simulate
+from planner.engine.policy import Policy
 from planner.service.sweep_floor import floor_of, servers_needed
 
 HOUR = 3600
@@ -82,6 +86,33 @@ def test_a_scenario_sharing_gpus_sets_no_floor() -> None:
 
     assert floor.servers == 0
     assert floor.job is None
+
+
+@given(
+    pods=st.integers(1, 12),
+    gpus=st.sampled_from([1, 2, 3, 4, 5, 8]),
+    types=st.sampled_from([(), ("A100",), ("H800",)]),
+    a100_servers=st.integers(1, 10),
+    h800_servers=st.integers(0, 3),
+)
+def test_the_floor_is_exactly_where_the_replay_starts_running_the_job(
+    pods: int, gpus: int, types: tuple[str, ...], a100_servers: int, h800_servers: int
+) -> None:
+    """A job the pool must hold runs on an empty cluster if and only if the pool has at least
+    the servers the floor says it needs: the floor never skips a count that runs it."""
+    job = Job("j", 0.0, HOUR, pods=pods, gpus=gpus, gpu_types=types)
+    h800 = OwnedPoolSpec(gpu="H800", servers=max(h800_servers, 1), gpus_per_server=8)
+    others = (h800,) if h800_servers else ()
+    nodes = [(f"a{k}", "A100", 8, 0.0, 0.0) for k in range(a100_servers)]
+    nodes += [(f"h{k}", "H800", 8, 0.0, 0.0) for k in range(h800_servers)]
+
+    needed = servers_needed(job, a100(a100_servers), others)
+    result = simulate([job], nodes, Policy())
+
+    if needed is None:  # H800 only: the A100 pool sets no floor for it
+        assert types == ("H800",)
+    else:
+        assert (result.status[0] != "unschedulable") == (needed <= a100_servers)
 
 
 # --- the command on a hand trace -------------------------------------------------------------
