@@ -79,7 +79,10 @@ def add_sweep_command(
         "--target",
         metavar="STAT=VALUE",
         help="size by search: p95_wait, mean_wait or p99_wait of the scenario's wait scope "
-        "(GPU jobs unless it says otherwise), e.g. p95_wait=1h, mean_wait=600s",
+        "(GPU jobs unless it says otherwise), e.g. p95_wait=1h, mean_wait=600s; the answer "
+        "says what binds it, the target or the largest job (no count below the servers it "
+        "needs is tried), and then how many servers meet the target without the jobs "
+        "needing that many",
     )
     sweep.add_argument(
         "--size",
