@@ -20,10 +20,11 @@ from planner.core.file_access import LOCAL_FILES
 
 if TYPE_CHECKING:
     from planner.ingest import IngestOptions
+    from planner.service.sweep_bound import Sized
     from planner.service.sweep_keys import Point, Value
     from planner.service.sweep_point import PointOption, PointResult
     from planner.service.sweep_run import Sweep
-    from planner.service.sweep_search import Search
+    from planner.service.sweep_search import Search, Target
     from planner.store import Connection
 
 ReadOptions = Callable[[argparse.Namespace], "IngestOptions"]
@@ -86,7 +87,10 @@ def add_sweep_command(
         "--target",
         metavar="STAT=VALUE",
         help="size by search: p95_wait, mean_wait or p99_wait of the scenario's wait scope "
-        "(GPU jobs unless it says otherwise), e.g. p95_wait=1h, mean_wait=600s",
+        "(GPU jobs unless it says otherwise), e.g. p95_wait=1h, mean_wait=600s; the answer "
+        "says what binds it, the target or the largest job (no count below the servers it "
+        "needs is tried), and then how many servers meet the target without the jobs "
+        "needing that many",
     )
     sweep.add_argument(
         "--size",
@@ -160,7 +164,7 @@ def _sweep(args: argparse.Namespace, read_options: ReadOptions) -> int:
             results = _mix(con, sweep, args)
         elif args.target:
             searches = _search(con, sweep, args, varied)
-            results = [r for s in searches for r in s.tried]
+            results = [r for s, _ in searches for r in s.tried]
             _print_search(searches, args)
         else:
             results = _grid(con, sweep, varied, workers, args.cluster)
@@ -253,23 +257,51 @@ def _grid(
 
 def _search(
     con: "Connection", sweep: "Sweep", args: argparse.Namespace, varied: list[Any]
-) -> list["Search"]:
-    """One search per combination of the varied keys other than the sized pool's."""
+) -> list["Sized"]:
+    """One search per combination of the varied keys other than the sized pool's, each with
+    what binds its answer (and the search without the largest jobs, when the floor may)."""
+    from planner.service.sweep_bound import sized
     from planner.service.sweep_run import pricing, run_sweep
     from planner.service.sweep_search import parse_target, smallest
 
     target = parse_target(args.target, args.option)
     others = [(k, v) for k, v in varied if k != args.size]
     started = time.monotonic()
-    # as many counts a round as workers; the workers (or the cluster) start once, for all
+    # as many counts a round as workers; the workers (or the cluster) start once per trace
     width = _workers(args.workers)
     session = ExitStack()
-    price = session.enter_context(pricing(con, sweep, workers=width, cluster=args.cluster))
+    prices: dict[str, Any] = {}
 
-    def evaluate(points: list["Point"]) -> list["PointResult"]:
-        return list(run_sweep(con, sweep, points, price=price).results)
+    def searcher(fixed: "Point") -> Callable[["Sweep", int], "Search"]:
+        def search_on(on: "Sweep", floor: int) -> "Search":
+            if on.trace_id not in prices:  # the whole trace, or the trace less its largest
+                how = pricing(con, on, workers=width, cluster=args.cluster)
+                prices[on.trace_id] = session.enter_context(how)
+            price = prices[on.trace_id]
 
-    def tried(r: "PointResult", met: bool) -> None:  # progress: each point the search tries
+            def evaluate(points: list["Point"]) -> list["PointResult"]:
+                return list(run_sweep(con, on, points, price=price).results)
+
+            label = "search" if on is sweep else "search without the largest jobs"
+            tried = _tried(target, label, started)
+            return smallest(
+                on.scenario, args.size, target, evaluate, fixed,
+                on_tried=tried, width=width, floor=floor,
+            )  # fmt: skip
+
+        return search_on
+
+    with session:
+        return [
+            sized(sweep, args.size, args.option, searcher(fixed), fixed)
+            for fixed in _combinations(others)
+        ]
+
+
+def _tried(target: "Target", label: str, started: float) -> Callable[["PointResult", bool], None]:
+    """Progress: each point the search tries."""
+
+    def tried(r: "PointResult", met: bool) -> None:
         wait = target.wait_of(r)
         shown = "no waits" if wait is None else f"{target.stat} {wait / 3600:,.2f} h"
         found = r.option(target.option)
@@ -278,15 +310,9 @@ def _search(
         point = " ".join(f"{k}={v}" for k, v in r.point)
         spent = time.monotonic() - started
         verdict = "meets" if met else "misses"
-        print(f"search: {point}: {shown}, {verdict} ({spent:,.1f} s)", file=sys.stderr)
+        print(f"{label}: {point}: {shown}, {verdict} ({spent:,.1f} s)", file=sys.stderr)
 
-    with session:
-        return [
-            smallest(
-                sweep.scenario, args.size, target, evaluate, fixed, on_tried=tried, width=width
-            )
-            for fixed in _combinations(others)
-        ]
+    return tried
 
 
 def _combinations(varied: Sequence[tuple[str, Sequence["Value"]]]) -> list["Point"]:
@@ -333,7 +359,9 @@ def _print_points(results: Sequence["PointResult"], args: argparse.Namespace) ->
         print(line)
 
 
-def _print_search(searches: Sequence["Search"], args: argparse.Namespace) -> None:
+def _print_search(searches: Sequence["Sized"], args: argparse.Namespace) -> None:
+    from planner.cli.sweep_bound import bound_json, bound_lines
+
     if args.json:
         found = [
             {
@@ -342,13 +370,16 @@ def _print_search(searches: Sequence["Search"], args: argparse.Namespace) -> Non
                 "answer": None if s.answer is None else _point_json(s.answer),
                 "held_fixed": list(s.held),
                 "tried": [_point_json(r) for r in s.tried],
+                "bound": None if b is None else bound_json(b, _point_json),
             }
-            for s in searches
+            for s, b in searches
         ]
         print(json.dumps(found, indent=2))
         return
-    for s in searches:
+    for s, b in searches:
         print("\n".join(search_lines(s, args.target, args.option)))
+        if b is not None:
+            print("\n".join(bound_lines(b, args.target, lambda r: point_lines(r, args.option))))
 
 
 def _point_json(result: "PointResult") -> dict[str, Any]:
