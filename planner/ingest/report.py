@@ -69,6 +69,11 @@ class IngestReport(BaseModel):
             f"rows {self.rows:,}  accepted {self.accepted:,}  rejected {self.rejected:,}",
             *(f"  warning: {warning}" for warning in self.warnings),
         ]
+        if self.steps_folded:
+            lines.append(
+                f"  folded {self.steps_folded:,} Slurm step lines (.batch, .extern, .0, ...) "
+                "into their jobs' lines (not counted in the rows)"
+            )
         if self.nodes is not None:
             lines.append(f"cluster: {self.nodes:,} nodes, GPUs by type {self.gpus_by_type}")
         else:
