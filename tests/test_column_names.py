@@ -110,3 +110,28 @@ def test_a_camel_case_export_is_read(tmp_path: Path, con: duckdb.DuckDBPyConnect
         ("a", 3600.0, "nlp"),
         ("b", 1800.0, "cv"),
     ]
+
+
+def test_a_serving_exports_obvious_columns_are_read_and_the_rest_named(
+    tmp_path: Path, con: duckdb.DuckDBPyConnection
+) -> None:
+    text = (
+        "instance_sn,app_name,creation_time,deletion_time,gpu_request,memory_request,node_ip,"
+        "comment\n"
+        "i-1,search,2024-01-05 10:00:00,2024-01-05 11:00:00,1,16,10.0.0.1,ok\n"
+    )
+    report = ingest(con, write(tmp_path, "serving.csv", text))
+
+    assert report.column_mapping == {
+        "job_id": "instance_sn",
+        "submit": "creation_time",
+        "end": "deletion_time",
+        "gpus": "gpu_request",
+        "mem": "memory_request",
+        "queue": "app_name",
+    }
+    assert report.unused_columns == ["node_ip", "comment"]
+    assert "  columns not used: 'node_ip', 'comment' (--map FIELD=COLUMN)" in report.summary_lines()
+    assert [(j["job_id"], j["queue"], j["mem_gib"]) for j in jobs_of(con, report.trace_id)] == [
+        ("i-1", "search", 16.0)
+    ]

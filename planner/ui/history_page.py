@@ -169,6 +169,9 @@ def import_report(outcome: view.Imported) -> None:
     accepted.metric(t("history.accepted"), fmt_number(report.accepted))
     rejected.metric(t("history.rejected"), fmt_number(report.rejected))
     gpu_hours.metric(t("history.gpu_hours"), fmt_number(report.gpu_hours, 1))
+    if report.unused_columns:
+        shown = ", ".join(code(c) for c in report.unused_columns[:30])
+        st.caption(t("history.unused_columns", columns=shown))
     if report.steps_folded:
         st.caption(t("history.steps_folded", count=fmt_number(report.steps_folded)))
     if report.rejected:

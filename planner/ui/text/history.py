@@ -49,6 +49,9 @@ EN = {
         "still running when the history was exported; counted up to the window's end, or "
         "for its run time so far where the file gives one (sacct's Elapsed)"
     ),
+    "history.unused_columns": (
+        "Columns not read: {columns}. Map one to a field in the table above if it holds one."
+    ),
     "history.steps_folded": (
         "{count} Slurm step lines (.batch, .extern, .0, ...) were folded into their jobs' "
         "lines: a step is part of its job, not a job of its own, and is not counted in the rows"
@@ -200,6 +203,7 @@ ZH = {
     "history.flag.running_at_end": (
         "导出时仍在运行；计算到窗口结束，文件给出已运行时长时（如 sacct 的 Elapsed）按该时长计算"
     ),
+    "history.unused_columns": "未读取的列：{columns}。如其中某列对应某个字段，请在上方表格中映射。",
     "history.steps_folded": (
         "{count} 行 Slurm 作业步（.batch、.extern、.0 等）已并入其作业行：作业步是作业的一部分，"
         "不是单独的作业，不计入行数"
