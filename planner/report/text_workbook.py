@@ -194,6 +194,7 @@ _PAIRS = {
     "report.wb.sheet.depreciation": ("Depreciation", "折旧"),
     "report.wb.sheet.replay": ("Replay", "回放"),
     "report.wb.sheet.options": ("Options (all horizons)", "方案（全部期限）"),
+    "report.wb.sheet.horizon_tag": ("{years}y ", "{years}年 "),
     "report.wb.question": (
         "Should we buy GPU servers, rent cloud GPUs, or both, for this workload?",
         "对于这一工作负载，应购买 GPU 服务器、租用云 GPU，还是两者结合？",
