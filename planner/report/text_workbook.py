@@ -206,9 +206,53 @@ _PAIRS = {
         "none: the scenario is not calibrated (`planner twin`)",
         "无：场景未校准（`planner twin`）",
     ),
-    "report.wb.cover.npv_live": (
-        "NPV of buying vs {name} (recalculated from Assumptions)",
-        "相对 {name} 购买的 NPV（按假设重新计算）",
+    "report.wb.cover.opt.option": ("Option", "方案"),
+    "report.wb.cover.opt.per_useful": ("Per useful GPU-hour", "每有效 GPU 小时成本"),
+    "report.wb.cover.opt.total": ("Total (P&L)", "合计（损益）"),
+    "report.wb.cover.opt.cloud_per_useful": (
+        "Cloud options, per useful GPU-hour",
+        "云方案每有效 GPU 小时成本",
+    ),
+    "report.wb.cover.page_one": (
+        "The PDF's first page, recalculated from Assumptions",
+        "PDF 首页数字（按假设重新计算）",
+    ),
+    "report.wb.page_one.decision": (
+        "Decision (lowest cost per useful GPU-hour)",
+        "决策（每有效 GPU 小时成本最低）",
+    ),
+    "report.wb.page_one.against": ("Buying weighed against", "购买的对比对象"),
+    "report.wb.page_one.npv": ("NPV of buying against it", "相对其购买的 NPV"),
+    "report.wb.page_one.break_even_month": ("Break-even month against it", "相对其盈亏平衡月份"),
+    "report.wb.page_one.per_useful": (
+        "Decision's cost per useful GPU-hour",
+        "所选方案每有效 GPU 小时成本",
+    ),
+    "report.wb.page_one.owned_per_useful": (
+        "Self-hosted, per useful GPU-hour",
+        "自建：每有效 GPU 小时成本",
+    ),
+    "report.wb.page_one.decision_total": ("Decision's total (P&L)", "所选方案合计（损益）"),
+    "report.wb.page_one.break_even_allocation": (
+        "Break-even allocation against it (first horizon)",
+        "相对其盈亏平衡分配率（首个期限）",
+    ),
+    "report.wb.page_one.years": ("Horizon (years)", "期限（年）"),
+    "report.wb.page_one.rate": ("Discount rate", "折现率"),
+    "report.wb.page_one.useful_per_month": ("Useful GPU-hours per month", "每月有效 GPU 小时"),
+    "report.wb.page_one.installed_gpus": ("Owned GPUs", "自有 GPU 数"),
+    "report.wb.page_one.allocation": ("Allocation of the owned GPUs", "自有 GPU 分配率"),
+    "report.wb.page_one.fixed": (
+        "Owned: fixed cost per installed GPU-hour",
+        "自有：每已装 GPU 小时固定成本",
+    ),
+    "report.wb.page_one.variable": (
+        "Owned: extra energy per busy GPU-hour",
+        "自有：每忙碌 GPU 小时额外电费",
+    ),
+    "report.wb.page_one.resale": (
+        "Owned: resale value at the horizon's end (cash in)",
+        "自有：期末转售价值（现金流入）",
     ),
     "report.wb.assumptions_title": (
         "Assumptions: change a blue value and every sheet recalculates",
