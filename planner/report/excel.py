@@ -33,6 +33,7 @@ from planner.report.chargeback_sheet import add_chargeback_sheet
 from planner.report.model import Report
 from planner.report.text import text
 from planner.report.workbook.book import Book, number_format
+from planner.report.workbook.chargeback_live import chargeback_columns
 from planner.report.workbook.cover import cover_sheet
 from planner.report.workbook.flows import cash_flow_sheet
 from planner.report.workbook.horizons import options_sheet
@@ -80,7 +81,7 @@ def write_xlsx(report: Report, chargeback: Rule = "use") -> bytes:
     sensitivity_sheet(book, sensitivity, report.sources, live)
     ledger_sheet(book, book.sheet(text("report.sheet.ledger", lang)), report.ledger)
     replay_sheet(book, book.sheet(text("report.wb.sheet.replay", lang)), report.sources)
-    add_chargeback_sheet(book.wb, report, chargeback)
+    add_chargeback_sheet(book.wb, report, chargeback, chargeback_columns(report, live))
     options_sheet(book, book.sheet(text("report.wb.sheet.options", lang)), report, live)
     table_sheet(book, book.sheet(text("report.sheet.prices", lang)), report.prices, unique=True)
     notes_sheet(book, book.sheet(text("report.sheet.notes", lang)), report.notes)

@@ -9,6 +9,13 @@ CHARGEBACK_EN = {
     "report.chargeback.total": "Total (sum of the rows above)",
     "report.chargeback.option_total": "Option total (the model's)",
     "report.chargeback.difference": "Difference",
+    "report.chargeback.weights": (
+        "What splits each option (each amount above is a formula over these and the option's "
+        "sheet, unrounded: the CSV and the app show whole cents): the GPU-hours a month each "
+        "team used on it (the replay's, fixed), each team's quota and the option's idle cost"
+    ),
+    "report.chargeback.quota": "Quota (GPUs)",
+    "report.chargeback.idle_cost": "Idle cost (the option's sheet)",
     "report.chargeback.none": (
         "No per-team data: the demand is a utilization, not a replayed trace."
     ),
@@ -66,6 +73,13 @@ CHARGEBACK_ZH = {
     "report.chargeback.total": "合计（以上各行之和）",
     "report.chargeback.option_total": "方案总额（模型）",
     "report.chargeback.difference": "差额",
+    "report.chargeback.weights": (
+        "各方案的分摊依据（上方每个金额都是基于这些数据和方案工作表的公式，未取整；"
+        "CSV 和应用显示到分）：各团队每月在该方案上使用的 GPU 小时（回放结果，固定）、"
+        "各团队配额和方案的闲置成本"
+    ),
+    "report.chargeback.quota": "配额（GPU）",
+    "report.chargeback.idle_cost": "闲置成本（方案工作表）",
     "report.chargeback.none": "没有按团队的数据：需求是利用率，而不是回放的作业记录。",
     "report.chargeback.rule.use": (
         "规则：闲置成本按使用量分摊。各方案的全部成本按各团队作业在该方案上使用的 GPU 小时分摊。"
