@@ -353,6 +353,26 @@ _PAIRS = {
     "report.wb.pool.load": ("Full-load kW", "满载功率（千瓦）"),
     "report.wb.pool.max": ("Contracted max kW", "合同最大功率（千瓦）"),
     "report.wb.pool.hybrid": ("Servers the hybrid keeps", "混合方案保留的服务器数"),
+    "report.wb.pool.count_note_replay": (
+        "Server counts: change one and CapEx, energy, the running costs, depreciation and the "
+        "cost per installed GPU-hour follow, but the replay's quantities do not: the useful "
+        "GPU-hours, allocation by hour of day, bridge and hybrid's bursts below and the waits "
+        "on the Replay sheet stay those replayed on {counts} servers. Another count needs a "
+        "new replay (`planner sweep`, or the Capacity page).",
+        "服务器数：修改后资本支出、电费、运行成本、折旧和每已装 GPU 小时成本随之变化，"
+        "但回放得出的数量不变：下方的有效 GPU 小时、按小时的分配率、过渡期云服务"
+        "和混合方案的突发，以及回放表中的等待，仍是按 {counts} 台服务器回放的结果。"
+        "其他服务器数需要重新回放（`planner sweep` 或容量页面）。",
+    ),
+    "report.wb.pool.count_note_given": (
+        "Server counts: change one and CapEx, energy, the running costs, depreciation and the "
+        "cost per installed GPU-hour follow, but the demand below does not: its useful "
+        "GPU-hours and allocation stay those priced for {counts} servers; set them for the "
+        "new count too (the same work on more GPUs is a lower allocation).",
+        "服务器数：修改后资本支出、电费、运行成本、折旧和每已装 GPU 小时成本随之变化，"
+        "但下方的需求不变：其有效 GPU 小时和分配率仍是按 {counts} 台服务器计价的数值；"
+        "请一并按新的服务器数设置（同样的工作量在更多 GPU 上分配率更低）。",
+    ),
     "report.wb.key_figures": ("Key figures (formulas)", "关键数据（公式）"),
     "report.wb.energy.hour": ("Hour of day", "时段"),
     "report.wb.energy.allocation": ("Allocation", "分配率"),
