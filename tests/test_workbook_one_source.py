@@ -22,6 +22,7 @@ from planner.cost import finance
 from planner.cost.results import Horizon, TcoReport
 from planner.report import build_report
 from planner.report.excel import write_xlsx
+from planner.report.model import category_label
 from planner.service.tco_files import load_tco_scenario
 from planner.service.tco_run import run_tco
 from planner.store import open_store
@@ -126,3 +127,31 @@ def test_a_server_count_says_what_stays_fixed(books: dict[str, Workbook]) -> Non
     (note,) = [n for n in notes if n.startswith("Server counts:")]
     assert "1 H100 servers" in note
     assert "stay those priced" in note  # the worked example's demand is a given utilization
+
+
+def test_the_covers_figures_recalculate_to_the_worked_examples(
+    worked: TcoReport, books: dict[str, Workbook]
+) -> None:
+    """As written: the Cover's facts and the all-horizons rows are the model's (CapEx of the
+    one server: $351,000 on every horizon)."""
+    book = books["base"]
+    cover = {row[0]: row[1] for row in book["Cover"].iter_rows(min_row=3, values_only=True)}
+    aws = worked.horizons[0].comparisons[0].rented
+    assert cover["Self-hosted, per installed GPU-hour"] == pytest.approx(2.4959, abs=1e-4)
+    assert cover["Self-hosted, per allocated GPU-hour"] == pytest.approx(7.1312, abs=1e-4)
+    assert cover[f"Break-even utilization vs {aws}"] == pytest.approx(0.363, abs=5e-4)
+    assert cover["Cheapest option"] == "RunPod Community H100"
+    assert cover["Horizon (years)"] == 3
+    rows = _options_rows(book)
+    for horizon in worked.horizons:
+        for o in horizon.options:
+            row = rows[(horizon.years, o.name)]
+            for key, value in o.totals.items():
+                label = next(k for k in row if k and _category(k, key))
+                assert row[label] == pytest.approx(value, abs=CENT), (o.name, key)
+            assert row["Per useful GPU-hour"] == pytest.approx(o.cost_per_useful_gpu_hour)
+        assert rows[(horizon.years, "self-hosted")]["CapEx (cash)"] == pytest.approx(351_000)
+
+
+def _category(label: str, key: str) -> bool:
+    return label == category_label(key, "en")

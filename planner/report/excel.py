@@ -7,7 +7,7 @@ those names and the replay's monthly quantities, Comparison (NPV, IRR, payback a
 of buying as formulas, with a break-even chart), Monthly cash flow (with a cumulative cash
 chart), Depreciation (book and tax), Sensitivity (live where one input moves), Ledger (its
 balance a formula), Replay, Chargeback, Options (every horizon, as formulas over the option
-sheets), Prices used, Notes, and the other horizons' option and comparison sheets.
+sheets), the other horizons' option and comparison sheets, Prices used and Notes.
 Change an input on Assumptions and the totals, NPV and break-even move as the Python model
 says (tests/test_workbook_formulas.py recalculates it with LibreOffice).
 
@@ -83,15 +83,16 @@ def write_xlsx(report: Report, chargeback: Rule = "use") -> bytes:
     replay_sheet(book, book.sheet(text("report.wb.sheet.replay", lang)), report.sources)
     add_chargeback_sheet(book.wb, report, chargeback, chargeback_columns(report, live))
     options_sheet(book, book.sheet(text("report.wb.sheet.options", lang)), report, live)
+    _other_horizons_last(book, live)
     table_sheet(book, book.sheet(text("report.sheet.prices", lang)), report.prices, unique=True)
     notes_sheet(book, book.sheet(text("report.sheet.notes", lang)), report.notes)
-    _other_horizons_last(book, live)
     return _fixed_bytes(book.wb, datetime.combine(report.generated, time()))
 
 
 def _other_horizons_last(book: Book, live: list[Live | None]) -> None:
-    """The other horizons' option and comparison sheets after every other sheet: a reader
-    opens the report's horizon first."""
+    """The other horizons' option and comparison sheets after every sheet written so far
+    (the options of all horizons; the prices and notes follow): a reader opens the report's
+    horizon first."""
     for plan in live:
         for other in plan.others if plan is not None else ():
             sheets = [s for _, s, _ in other.options]
