@@ -55,6 +55,7 @@ from tests.workbook_cases import (
     MIXED,
     MIXED_TRACE,
     TAXED,
+    options_sheet_mismatches,
     pooling,
     reserving,
     spilling,
@@ -278,6 +279,7 @@ def test_every_total_recalculates_to_the_models_cent(
     report = reports[name]
     assert report.inputs is not None
     _check(recalculated[name], report, report.horizons[0])
+    assert options_sheet_mismatches(recalculated[name], report) == []
 
 
 def test_the_five_year_horizon_recalculates_too(
