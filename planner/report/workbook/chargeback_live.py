@@ -59,33 +59,34 @@ def live_amounts(
     teams = {team: header + 1 + k for k, team in enumerate(cb.teams)}
     idle_row = header + len(cb.teams) + 1 if cb.has_idle_line else None
     model_row = header + count + 2
-    top = model_row + 3
-    put_text(sheet.cell(top, 1), text("report.chargeback.weights", lang)).font = BOLD
-    put_text(sheet.cell(top + 1, 1), text("report.chargeback.team", lang)).font = BOLD
-    quota_column = len(cb.columns) + 2
-    put_text(sheet.cell(top + 1, quota_column), text("report.chargeback.quota", lang))
-    weights = {team: top + 2 + k for k, team in enumerate(cb.teams)}
-    idle_at = top + 2 + len(cb.teams)
-    put_text(sheet.cell(idle_at, 1), text("report.chargeback.idle_cost", lang))
-    for team, row in weights.items():
-        put_text(sheet.cell(row, 1), team)
+    weights = _weights_block(sheet, cb, model_row + 3, lang)
     for j, col in enumerate(cb.columns, start=2):
         found = live.get((col.scenario, col.charges.option))
         if found is None:
             continue
-        put_text(sheet.cell(top + 1, j), col.label).font = BOLD
-        for team, row in weights.items():
-            sheet.cell(row, j, max(found.usage.get(team, 0.0), 0.0))
-            sheet.cell(row, quota_column, max(found.quotas.get(team, 0.0), 0.0))
-        idle = f"=MIN(MAX({found.idle},0),MAX({found.total},0))"
-        sheet.cell(idle_at, j, idle).number_format = money
-        column = _Column(j, (top + 2, idle_at - 1), quota_column, found)
+        column = _Column(j, weights, len(cb.columns) + 2, found)
+        column.write_weights(sheet, cb, col.label, money)
         for team, row in teams.items():
-            formula = column.charge(weights[team], col)
+            formula = column.charge(weights[0] + cb.teams.index(team), col)
             sheet.cell(row, j, f"={formula}").number_format = money
         if idle_row is not None:
             sheet.cell(idle_row, j, f"={column.idle_line(col)}").number_format = money
         sheet.cell(model_row, j, f"=ROUND({found.total},2)").number_format = money
+
+
+def _weights_block(sheet: Worksheet, cb: Chargeback, top: int, lang: Language) -> tuple[int, int]:
+    """The weights block's title and labels from row `top`; its team rows (first, last)."""
+    put_text(sheet.cell(top, 1), text("report.chargeback.weights", lang)).font = BOLD
+    put_text(sheet.cell(top + 1, 1), text("report.chargeback.team", lang)).font = BOLD
+    quota = put_text(
+        sheet.cell(top + 1, len(cb.columns) + 2), text("report.chargeback.quota", lang)
+    )
+    quota.font = BOLD
+    for k, team in enumerate(cb.teams):
+        put_text(sheet.cell(top + 2 + k, 1), team)
+    idle_at = top + 2 + len(cb.teams)
+    put_text(sheet.cell(idle_at, 1), text("report.chargeback.idle_cost", lang))
+    return top + 2, idle_at - 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +97,16 @@ class _Column:
     rows: tuple[int, int]
     quota_column: int
     live: LiveColumn
+
+    def write_weights(self, sheet: Worksheet, cb: Chargeback, label: str, money: str) -> None:
+        """Its label, each team's GPU-hours a month and quota, and its idle cost."""
+        first, last = self.rows
+        put_text(sheet.cell(first - 1, self.j), label).font = BOLD
+        for k, team in enumerate(cb.teams):
+            sheet.cell(first + k, self.j, max(self.live.usage.get(team, 0.0), 0.0))
+            sheet.cell(first + k, self.quota_column, max(self.live.quotas.get(team, 0.0), 0.0))
+        idle = f"=MIN(MAX({self.live.idle},0),MAX({self.live.total},0))"
+        sheet.cell(last + 1, self.j, idle).number_format = money
 
     def cell(self, column: int, row: int) -> str:
         return f"{get_column_letter(column)}{row}"
