@@ -47,9 +47,12 @@ def add_chargeback_sheet(
     put_text(sheet.cell(1, 1), text("report.chargeback.title", lang)).font = Font(
         bold=True, size=14
     )
-    for k, line in enumerate(cb.statement, start=2):
+    statement = cb.statement
+    if live:  # the amounts are formulas: exact shares, not whole cents
+        statement = (*statement[:-1], text("report.chargeback.rounding_live", lang))
+    for k, line in enumerate(statement, start=2):
         put_text(sheet.cell(k, 1), line)
-    header = len(cb.statement) + 3
+    header = len(statement) + 3
     if not cb.columns:
         put_text(sheet.cell(header, 1), text("report.chargeback.none", lang))
         sheet.column_dimensions["A"].width = 100

@@ -38,6 +38,11 @@ CHARGEBACK_EN = {
         "Amounts are in whole cents; rounding remainders go to the largest fractions, so each "
         "column adds up to the option's total to the cent."
     ),
+    "report.chargeback.rounding_live": (
+        "Each amount is a formula over its option's sheet and the weights under the table "
+        "(exact shares, within a cent of the whole cents the CSV and the app show), so each "
+        "column adds up to the option's total."
+    ),
     "report.chargeback.source.kueue": "Kueue ClusterQueue nominal GPUs",
     "report.chargeback.source.volcano": "Volcano queues' deserved GPUs",
     "report.chargeback.source.none": "no quotas set",
@@ -95,6 +100,10 @@ CHARGEBACK_ZH = {
     "report.chargeback.fallback": "该场景未设置队列配额，因此闲置成本按使用量分摊。",
     "report.chargeback.rounding": (
         "金额以分为单位取整；舍入余数分给小数部分最大的行，因此每列合计与方案总额精确到分一致。"
+    ),
+    "report.chargeback.rounding_live": (
+        "每个金额都是基于方案工作表和表下权重的公式（精确份额，"
+        "与 CSV 和应用显示的分相差不到一分），因此每列合计等于方案总额。"
     ),
     "report.chargeback.source.kueue": "Kueue ClusterQueue 的名义 GPU 配额",
     "report.chargeback.source.volcano": "Volcano 队列的应得 GPU",

@@ -103,8 +103,11 @@ class _Column:
         first, last = self.rows
         put_text(sheet.cell(first - 1, self.j), label).font = BOLD
         for k, team in enumerate(cb.teams):
-            sheet.cell(first + k, self.j, max(self.live.usage.get(team, 0.0), 0.0))
-            sheet.cell(first + k, self.quota_column, max(self.live.quotas.get(team, 0.0), 0.0))
+            used = sheet.cell(first + k, self.j, max(self.live.usage.get(team, 0.0), 0.0))
+            quota = max(self.live.quotas.get(team, 0.0), 0.0)
+            used.number_format = sheet.cell(first + k, self.quota_column, quota).number_format = (
+                "#,##0.0"
+            )
         idle = f"=MIN(MAX({self.live.idle},0),MAX({self.live.total},0))"
         sheet.cell(last + 1, self.j, idle).number_format = money
 
