@@ -60,6 +60,12 @@ FIGURES = (
         "Page1_Decision",
     ),
     Figure(
+        "priced",
+        r"(?:of the (\d+) options|(The only) option priced)",
+        f"{H}.options.@count(cost_per_useful_gpu_hour)",
+        "Page1_OptionsPriced",
+    ),
+    Figure(
         "against",
         rf"{MONTH} \S+ vs (.+?), discounted at",
         f"{H}.comparisons.[rented={{against}}].rented",
@@ -208,12 +214,15 @@ def surfaces(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Surfaces]:
 
 def _json_value(raw: Any, path: str) -> Any:
     """`a.0.b`: keys and list indices; `[key=value]`: the list item whose key is value;
-    `@min(key)`: the list item with the least key (the first on a tie, None values last)."""
+    `@min(key)`: the list item with the least key (the first on a tie, None values last);
+    `@count(key)`: how many items have a key that is not None."""
     value = raw
-    for part in re.findall(r"\[[^\]]*\]|@min\([^)]*\)|[^.]+", path):
+    for part in re.findall(r"\[[^\]]*\]|@\w+\([^)]*\)|[^.]+", path):
         if part.startswith("["):
             key, wanted = part[1:-1].split("=", 1)
             value = next(item for item in value if str(item[key]) == wanted)
+        elif part.startswith("@count("):
+            value = sum(1 for item in value if item[part[7:-1]] is not None)
         elif part.startswith("@min("):
             key = part[5:-1]
             priced = [(item[key], k) for k, item in enumerate(value) if item[key] is not None]
@@ -237,6 +246,8 @@ def _shown(text: str) -> tuple[float | str | None, float]:
         return None, 0.0
     if text == "none assumed":
         return 0.0, 0.0
+    if text == "The only":
+        return 1.0, 0.0
     if text.startswith("month "):
         return float(text.split()[1]), 0.0
     found = re.search(r"(-?)\$?([\d,]+(?:\.(\d+))?)(%?)$", text)
@@ -263,7 +274,7 @@ def test_every_figure_on_page_one_is_the_jsons_and_the_recalculated_workbooks(
     for f in _figures_on(s):
         found = re.search(f.page, s.page)
         assert found is not None, f"{f.key} not found on page 1: {s.page[:600]}"
-        shown[f.key] = found.group(1)
+        shown[f.key] = next(g for g in found.groups() if g is not None)
     names = {"decision": shown["decision"], "against": shown.get("against", "")}
     for f in _figures_on(s):
         page, half = _shown(shown[f.key])

@@ -513,7 +513,8 @@ def test_two_scenarios_in_one_workbook_each_recalculate(
 
 
 EXCEL_FUNCTIONS = {
-    "ABS", "AND", "AVERAGE", "IF", "IFERROR", "INDEX", "INT", "IRR", "ISNA", "MATCH", "MAX", "MIN",
+    "ABS", "AND", "AVERAGE", "COUNT", "IF", "IFERROR", "INDEX", "INT", "IRR", "ISNA", "MATCH", "MAX",
+    "MIN",
     "NPV",
     "OR", "ROUND", "ROUNDUP", "SUM", "SUMPRODUCT", "VDB",
 }  # fmt: skip

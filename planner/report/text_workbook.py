@@ -221,6 +221,10 @@ _PAIRS = {
         "Decision (lowest cost per useful GPU-hour)",
         "决策（每有效 GPU 小时成本最低）",
     ),
+    "report.wb.page_one.priced": (
+        "Options priced (with a cost per useful GPU-hour)",
+        "已计价方案数（有每有效 GPU 小时成本）",
+    ),
     "report.wb.page_one.against": ("Buying weighed against", "购买的对比对象"),
     "report.wb.page_one.npv": ("NPV of buying against it", "相对其购买的 NPV"),
     "report.wb.page_one.break_even_month": ("Break-even month against it", "相对其盈亏平衡月份"),

@@ -41,6 +41,7 @@ COLUMN = 4
 """The blocks' first column (the Cover's facts take A and B)."""
 PAGE_ONE: "tuple[tuple[str, str, Kind], ...]" = (
     ("decision", "Decision", "text"),
+    ("priced", "OptionsPriced", "int"),
     ("against", "Against", "text"),
     ("npv", "NPV", "money"),
     ("break_even_month", "BreakEvenMonth", "int"),
@@ -137,6 +138,7 @@ def _page_one(plan: Live, tco: TcoReport, block: _Block) -> dict[str, str]:
     cheapest = f"MATCH(MIN({block.costs}),{block.costs},0)"
     out = {
         "decision": f"INDEX({block.names},{cheapest})",
+        "priced": f"COUNT({block.costs})",
         "per_useful": f"MIN({block.costs})",
         "decision_total": f"INDEX({block.totals},{cheapest})",
         "years": f"{names.months}/12",
