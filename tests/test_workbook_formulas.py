@@ -514,9 +514,7 @@ def test_two_scenarios_in_one_workbook_each_recalculate(
 
 EXCEL_FUNCTIONS = {
     "ABS", "AND", "AVERAGE", "COUNT", "IF", "IFERROR", "INDEX", "INT", "IRR", "ISNA", "MATCH", "MAX",
-    "MIN",
-    "NPV",
-    "OR", "ROUND", "ROUNDUP", "SUM", "SUMPRODUCT", "VDB",
+    "MIN", "NPV", "OR", "ROUND", "ROUNDUP", "SUM", "SUMPRODUCT", "VDB",
 }  # fmt: skip
 
 
