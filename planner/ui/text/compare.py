@@ -222,11 +222,11 @@ ZH = {
     "compare.note": "注:{note}",
     "compare.scope.gpu-jobs": "**计价范围：仅 GPU 作业**（没有纯 CPU 作业被排除）。",
     "compare.scope.all-jobs": (
-        "**计价范围：全部作业。**纯 CPU 作业（不用 GPU）在每个方案中都按云端 CPU 实例"
+        "**计价范围：全部作业**。纯 CPU 作业（不用 GPU）在每个方案中都按云端 CPU 实例"
         "和自有 CPU 计价。"
     ),
     "compare.scope.gpu_jobs_left_out": (
-        "**计价范围：仅 GPU 作业。**{jobs} 个纯 CPU 作业（{hours} CPU 小时）不计入任何方案。"
+        "**计价范围：仅 GPU 作业**。{jobs} 个纯 CPU 作业（{hours} CPU 小时）不计入任何方案。"
     ),
     "compare.scope.no_owned_home": (
         "**计价范围：仅 GPU 作业**，尽管场景要求计入全部作业：{jobs} 个纯 CPU 作业（{hours} CPU "
