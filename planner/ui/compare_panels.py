@@ -18,6 +18,7 @@ from planner.report.csv_table import frame_csv
 from planner.ui import (
     cache,
     chargeback_view,
+    compare_kept,
     cost_charts,
     ledger_view,
     scenario_box,
@@ -227,7 +228,8 @@ def saved_panel() -> None:
 def _picked(names: list[str]) -> str:
     """The multiselect's key, its state first set to: the first two saved scenarios, then
     what the user chose (minus deleted ones) plus a scenario just saved on this page."""
-    chosen = st.session_state.get(PICKED, names[:2])
+    kept = compare_kept.kept().get("scenarios")
+    chosen = st.session_state.get(PICKED, kept if isinstance(kept, list) else names[:2])
     added = st.session_state.pop(ADDED, None)
     chosen = [*chosen, added] if added and added not in chosen else chosen
     st.session_state[PICKED] = [name for name in chosen if name in names]
@@ -238,6 +240,7 @@ def _saved_comparison(saved: list[Any], traces: list[dict[str, Any]]) -> None:
     names = [s.name for s in saved]
     picked = st.multiselect(t("compare.saved_pick"), names, key=_picked(names))
     if not picked:
+        compare_kept.keep(picked, None, None)
         st.info(t("compare.saved_pick_info"))
         return
     if not traces:
@@ -247,6 +250,8 @@ def _saved_comparison(saved: list[Any], traces: list[dict[str, Any]]) -> None:
     ids = [row["trace_id"] for row in traces]
     first = chosen[0].trace_id
     trace_col, years_col = st.columns([3, 1])
+    compare_kept.restore("compare_saved_trace", "trace", ids)
+    compare_kept.restore("compare_years", "years", YEARS)
     trace_id = trace_col.selectbox(
         t("compare.saved_trace"),
         ids,
@@ -256,6 +261,7 @@ def _saved_comparison(saved: list[Any], traces: list[dict[str, Any]]) -> None:
         key="compare_saved_trace",
     )
     years = years_col.selectbox(t("compare.saved_years"), YEARS, index=2, key="compare_years")
+    compare_kept.keep(picked, trace_id, years)
     _error_bars(chosen)
     try:
         with st.spinner(t("compare.pricing")):

@@ -372,3 +372,27 @@ def test_the_report_downloads_follow_the_shown_comparison(db: Path) -> None:
     assert not at.exception
     labels = [b.proto.label for b in shown]
     assert labels == ["Download Excel (xlsx)", "Download PDF", "Download CSV"]
+
+
+def test_the_comparison_outlasts_the_page_and_the_session(db: Path) -> None:
+    """Picked scenarios, trace and horizon survive a visit to another page (Streamlit drops a
+    widget's state then) and a new browser session (kept in the database)."""
+    save_bundled("rent", "cloud-on-demand.yaml")
+    save_bundled("own 128 nodes", "sample.yaml")
+    save_bundled("worked", "worked-example-h100.yaml")
+    at = open_page()
+    at.multiselect(key="compare_saved").set_value(["worked", "rent", "own 128 nodes"]).run()
+    at.selectbox(key="compare_years").set_value(5).run()
+    built = at.dataframe[0].value["Scenario"].tolist()
+
+    at = at.switch_page("pages/history.py").run()
+    at = at.switch_page(PAGE).run()
+
+    assert at.multiselect(key="compare_saved").value == ["worked", "rent", "own 128 nodes"]
+    assert at.selectbox(key="compare_years").value == 5
+    assert at.dataframe[0].value["Scenario"].tolist() == built
+    assert at.info[0].value.startswith("Over 5 years")
+
+    again = open_page()  # a new session on the same database
+    assert again.multiselect(key="compare_saved").value == ["worked", "rent", "own 128 nodes"]
+    assert again.selectbox(key="compare_years").value == 5
