@@ -203,6 +203,26 @@ class CloudSpec(ConfigModel):
         return " ".join(p for p in parts if p)
 
 
+class ServedElsewhereSpec(ConfigModel):
+    """Equal service: demand an option leaves unserved is bought elsewhere at `rate`, and a
+    GPU-hour waited may cost `wait_per_gpu_hour`, so every option is priced at the same
+    served demand."""
+
+    enabled: bool = Field(
+        default=True,
+        description="false: no served-elsewhere line (the options then serve different demand)",
+    )
+    rate: float | None = Field(
+        default=None,
+        ge=0,
+        description="per GPU-hour, reporting currency (default: the cheapest on-demand cloud "
+        "option's list price per GPU-hour)",
+    )
+    wait_per_gpu_hour: float = Field(
+        default=0.0, ge=0, description="what a GPU-hour waited costs, reporting currency"
+    )
+
+
 class HybridSpec(ConfigModel):
     """Own the self-hosted servers and burst a job to the cloud once it has waited this long."""
 
@@ -300,6 +320,10 @@ class TcoScenario(ConfigModel):
     )
     cloud: tuple[CloudSpec, ...] = ()
     hybrid: HybridSpec | None = None
+    served_elsewhere: ServedElsewhereSpec = Field(
+        default=ServedElsewhereSpec(),
+        description="demand an option leaves unserved, priced as bought elsewhere",
+    )
     speed: dict[str, float] = Field(
         default_factory=dict,
         description="'H100/A100': 2.0 means an H100 runs A100 jobs twice as fast (default 1.0)",

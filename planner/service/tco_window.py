@@ -155,6 +155,7 @@ def replay_demand(
         utilization_by_hour=by_hour(result, installed_gpus(bm), win),
         wait_mean_s=summary.wait_s.mean,
         wait_p95_s=summary.wait_s.p95,
+        waited_gpu_hours=sum(summary.waiting_gpu_hours_by_reason.values()) * win.scale,
     )
     return demand, summary
 

@@ -1,0 +1,59 @@
+"""The rate an owned option's unserved demand is bought elsewhere at (`planner.cost.
+elsewhere`): the scenario's `served_elsewhere.rate`, or the cheapest on-demand cloud option's
+list price per GPU-hour (its cheapest SKU in the bill, price per instance-hour / GPUs per
+instance), named in a note; or off, said in a note too.
+"""
+
+from collections.abc import Sequence
+
+from planner.core.notes import note
+from planner.cost.elsewhere import ServedElsewhere
+from planner.cost.inputs import CloudInputs
+from planner.cost.scenario import CloudSpec, TcoScenario
+from planner.service.tco_trail import Trail, said
+
+
+def served_elsewhere(
+    scenario: TcoScenario, clouds: Sequence[CloudInputs]
+) -> tuple[ServedElsewhere, Trail]:
+    """The rates, and the note that names them."""
+    spec = scenario.served_elsewhere
+    wait = spec.wait_per_gpu_hour
+    if not spec.enabled:
+        return ServedElsewhere(None, wait_rate=wait), said(note("served_elsewhere_off"))
+    if spec.rate is not None:
+        found = ServedElsewhere(spec.rate, "", wait)
+        return found, said(_named(found, "`served_elsewhere.rate`", scenario.currency))
+    offers = [
+        (price, sku)
+        for cloud, option in zip(clouds, scenario.cloud, strict=True)
+        if _on_demand(option)
+        for price, sku in _list_prices(cloud)
+    ]
+    if not offers:
+        return ServedElsewhere(None, wait_rate=wait), said(note("served_elsewhere_none"))
+    price, source = min(offers)
+    found = ServedElsewhere(price, source, wait)
+    return found, said(_named(found, source, scenario.currency))
+
+
+def _on_demand(option: CloudSpec) -> bool:
+    return (
+        option.pricing_model == "on_demand"
+        and option.spot is None
+        and not (option.committed_gpus or option.committed_gpus_by_year)
+    )
+
+
+def _list_prices(cloud: CloudInputs) -> list[tuple[float, str]]:
+    """Each GPU SKU of the option's bill at its price per GPU-hour."""
+    return [(q.price / q.gpus_per_unit, q.sku) for q in cloud.bill.compute if q.gpus_per_unit]
+
+
+def _named(found: ServedElsewhere, source: str, currency: str) -> str:
+    return note(
+        "served_elsewhere",
+        source=source,
+        rate=f"{currency.upper()} {found.rate or 0.0:,.4g}",
+        wait_rate=f"{currency.upper()} {found.wait_rate:,.4g}",
+    )
