@@ -38,7 +38,7 @@ OWNED_CATEGORIES = (*CATEGORIES[1:], "cloud_burst")
 """Owned options' categories in the P&L view (CapEx is cash only)."""
 EQUAL_SERVICE = ("served_elsewhere", "waiting")
 """The categories that price every option at the same served demand (`planner.cost.
-elsewhere`): present in an option's totals when the scenario prices them."""
+elsewhere`): in an option's totals when the scenario prices them and they are not 0."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -325,7 +325,8 @@ def _equal_service(unserved: Unserved | None) -> dict[str, float]:
     if unserved is None:
         return {}
     waiting = {"waiting": sum(unserved.waiting)} if any(unserved.waiting) else {}
-    return {"served_elsewhere": sum(unserved.elsewhere)} | waiting
+    elsewhere = {"served_elsewhere": sum(unserved.elsewhere)} if unserved.gpu_hours else {}
+    return elsewhere | waiting
 
 
 def _pnl_by_category(
@@ -335,7 +336,9 @@ def _pnl_by_category(
     the equal-service lines."""
     pnl = ("depreciation", "energy", *LINE_KEYS, "bridge")
     by_month = {k: tuple(column) for k, column in by_category(costs, pnl).items()}
-    lines = {} if unserved is None else {"served_elsewhere": unserved.elsewhere}
+    lines: dict[str, tuple[float, ...]] = {}
+    if unserved is not None and unserved.gpu_hours:
+        lines["served_elsewhere"] = unserved.elsewhere
     if unserved is not None and any(unserved.waiting):
         lines["waiting"] = unserved.waiting
     return by_month | {"cloud_burst": tuple(burst)} | lines
