@@ -25,7 +25,7 @@ from planner.cost.elsewhere import (
     served_share,
     with_elsewhere,
 )
-from planner.cost.ledger import Hours, Ledger, before_delivery, owned_ledger, rented_ledger
+from planner.cost.ledger import Hours, Ledger, owned_ledger, rented_ledger
 from planner.cost.results import Horizon, Sensitivity, SensitivityBar, TcoReport
 from planner.cost.scenario import TcoScenario
 from planner.cost.scope import LeftOut
@@ -138,15 +138,17 @@ def _unserved(
     prices, runs = priced.elsewhere, priced.runs
     if not prices.enabled:
         return [None] * (1 + (kept is not None) + len(runs.rented))
-    waiting = before_delivery(runs.demand, runs.rented[0] if runs.rented else None)
-    owned = [(bm, runs.owned, priced.owned)]
-    if kept is not None and runs.hybrid is not None and priced.hybrid is not None:
-        owned.append((kept, runs.hybrid, priced.hybrid[0]))
+    owned = [(bm, priced.owned)]
+    if kept is not None and priced.hybrid is not None:
+        owned.append((kept, priced.hybrid[0]))
     lines: list[Unserved | None] = [
         owned_unserved(
-            prices, waiting, after, demand.waited_gpu_hours, (months, in_service_from(s, months))
+            prices,
+            demand.unserved_gpu_hours,
+            demand.waited_gpu_hours,
+            (months, in_service_from(s, months)),
         )
-        for s, after, demand in owned
+        for s, demand in owned
     ]
     for run in runs.rented:
         line = rented_unserved(prices, run, months)

@@ -36,6 +36,9 @@ class ServedElsewhere:
     """The cloud option whose list price the rate is ("": the scenario's own rate)."""
     wait_rate: float = 0.0
     """Per GPU-hour waited, reporting currency (0: waiting costs nothing)."""
+    before_delivery_gpu_hours: float = 0.0
+    """GPU-hours a month an owned option leaves unserved while its servers are on order:
+    the bridge's (the first cloud option's run), or all the demand without one."""
 
     @property
     def enabled(self) -> bool:
@@ -61,20 +64,17 @@ def unserved_gpu_hours(run: Hours) -> float:
 
 
 def owned_unserved(
-    prices: ServedElsewhere,
-    waiting: Hours,
-    after: Hours,
-    waited_gpu_hours: float,
-    months: tuple[int, int],
+    prices: ServedElsewhere, unserved: float, waited: float, months: tuple[int, int]
 ) -> Unserved:
-    """An owned option's lines over `months` = (horizon, first month in service): `waiting`
-    a month before delivery, `after` a month from it; `waited_gpu_hours` a month in service
-    (the replay's queue; the bridge's cloud has none)."""
+    """An owned option's lines over `months` = (horizon, first month in service):
+    `prices.before_delivery_gpu_hours` unserved a month before delivery, `unserved` a month
+    from it; `waited` GPU-hours a month in service (the replay's queue; the bridge's cloud
+    has none)."""
     horizon, lead = months
     rate = prices.rate or 0.0
-    before, since = unserved_gpu_hours(waiting), unserved_gpu_hours(after)
-    hours = [before if m < lead else since for m in range(horizon)]
-    waits = [0.0 if m < lead else waited_gpu_hours * prices.wait_rate for m in range(horizon)]
+    before = prices.before_delivery_gpu_hours
+    hours = [before if m < lead else unserved for m in range(horizon)]
+    waits = [0.0 if m < lead else waited * prices.wait_rate for m in range(horizon)]
     return Unserved(tuple(h * rate for h in hours), tuple(waits), sum(hours))
 
 

@@ -72,6 +72,9 @@ class Demand:
     wait_p95_s: float | None = None
     waited_gpu_hours: float = 0.0
     """GPU-hours jobs waited in the queue per month (the replay's; 0 without one)."""
+    unserved_gpu_hours: float = 0.0
+    """GPU-hours a month in service the option leaves unserved and has bought elsewhere
+    (`planner.cost.elsewhere.ELSEWHERE_LINES` of its ledger's run; 0 without a replay)."""
 
     @property
     def allocation(self) -> float:

@@ -7,22 +7,26 @@ instance), named in a note; or off, said in a note too.
 from collections.abc import Sequence
 
 from planner.core.notes import note
-from planner.cost.elsewhere import ServedElsewhere
+from planner.cost.comparison import Runs
+from planner.cost.elsewhere import ServedElsewhere, unserved_gpu_hours
 from planner.cost.inputs import CloudInputs
+from planner.cost.ledger import before_delivery
 from planner.cost.scenario import CloudSpec, TcoScenario
 from planner.service.tco_trail import Trail, said
 
 
 def served_elsewhere(
-    scenario: TcoScenario, clouds: Sequence[CloudInputs]
+    scenario: TcoScenario, clouds: Sequence[CloudInputs], runs: Runs
 ) -> tuple[ServedElsewhere, Trail]:
-    """The rates, and the note that names them."""
+    """The rates, and the note that names them; `runs`: the ledger's (what an owned option
+    leaves unserved a month while its servers are on order)."""
     spec = scenario.served_elsewhere
     wait = spec.wait_per_gpu_hour
+    lead = unserved_gpu_hours(before_delivery(runs.demand, runs.rented[0] if runs.rented else None))
     if not spec.enabled:
         return ServedElsewhere(None, wait_rate=wait), said(note("served_elsewhere_off"))
     if spec.rate is not None:
-        found = ServedElsewhere(spec.rate, "", wait)
+        found = ServedElsewhere(spec.rate, "", wait, lead)
         return found, said(_named(found, "`served_elsewhere.rate`", scenario.currency))
     offers = [
         (price, sku)
@@ -33,7 +37,7 @@ def served_elsewhere(
     if not offers:
         return ServedElsewhere(None, wait_rate=wait), said(note("served_elsewhere_none"))
     price, source = min(offers)
-    found = ServedElsewhere(price, source, wait)
+    found = ServedElsewhere(price, source, wait, lead)
     return found, said(_named(found, source, scenario.currency))
 
 

@@ -101,7 +101,7 @@ def _tco(
         else:
             options = replayed(con, scenario, inputs, bm, jobs)
         trail += options.trail
-        prices, named = served_elsewhere(scenario, options.clouds)
+        prices, named = served_elsewhere(scenario, options.clouds, options.runs)
         trail += named
         priced = replace(options.priced(trail.converted), elsewhere=prices)
         result = report(scenario, bm, priced, left_out)
@@ -115,7 +115,10 @@ def _tco(
         prices_used=tuple(dict.fromkeys(trail.sources)),
         discount_rate=scenario.discount_rate,
         chargeback=options.chargeback,
-        inputs=record(scenario, inputs, options.owned, options.clouds),
+        inputs=replace(
+            record(scenario, inputs, options.owned, options.clouds),
+            served_elsewhere=result.served_elsewhere,
+        ),
     ), options.replays
 
 
