@@ -51,6 +51,7 @@ EN = {
     "report.col.idle": "Idle cost",
     "report.col.wait_mean": "Mean wait (h)",
     "report.col.wait_p95": "p95 wait (h)",
+    "report.col.served_share": "Served share",
     "report.col.month": "Month",
     "report.col.driver": "Driver",
     "report.col.low": "NPV, driver low",
@@ -95,6 +96,8 @@ EN = {
     "report.cat.energy": "Energy",
     "report.cat.bridge": "Bridge (cloud while servers are on order)",
     "report.cat.cloud_burst": "Cloud burst",
+    "report.cat.served_elsewhere": "Served elsewhere (unserved demand bought)",
+    "report.cat.waiting": "Cost of waiting",
     "report.cat.tax_shield": "Tax shield",
     "report.cat.resale": "Resale value (cash in at the end)",
     "report.cat.disposal_tax": "Disposal tax",
@@ -181,6 +184,27 @@ EN = {
     "report.pdf.assume.resale": "Owned: resale value at the horizon's end",
     "report.pdf.assume.resale_value": "{share} of CapEx, {amount} cash in before tax",
     "report.pdf.assume.resale_none": "none assumed (book value is not cash)",
+    "report.pdf.assume.elsewhere": "Unserved demand: served elsewhere at",
+    "report.pdf.assume.elsewhere_value": "{source}, {rate} per GPU-hour",
+    "report.pdf.assume.elsewhere_scenario": "the scenario's rate",
+    "report.pdf.assume.elsewhere_off": "off: the options serve different demand",
+    "report.pdf.assume.waiting": "Cost of waiting",
+    "report.pdf.assume.waiting_value": "{rate} per GPU-hour waited",
+    "report.pdf.service.title": "Equal service: what each option serves, and what packing costs",
+    "report.pdf.service.per_useful": "Per useful GPU-hour",
+    "report.pdf.service.elsewhere": "Served elsewhere",
+    "report.pdf.service.overhead": "Packing overhead",
+    "report.pdf.service.floor": "Price floor / month",
+    "report.pdf.service.cloud_line": (
+        "{name} ({packing}): bills {billed} GPU-hours a month for {held} its pods held "
+        "(overhead {overhead}); per-GPU price floor {floor} a month against a bill of {bill}; "
+        "waits p95: provisioning "
+        "{provisioning} h, instance cap {cap} h."
+    ),
+    "report.pdf.service.off": (
+        "The served-elsewhere line is off: the options serve different demand, so their "
+        "costs are not for the same work (compare their served shares)."
+    ),
     "report.pdf.price.per_gpu_hour": "{amount} {currency} per GPU-hour, {as_of}{stale}",
     "report.pdf.price.per_server": "{amount} {currency} per server, {as_of}{stale}",
     "report.pdf.stale": " (stale)",
@@ -279,6 +303,7 @@ ZH = {
     "report.col.idle": "闲置成本",
     "report.col.wait_mean": "平均等待（小时）",
     "report.col.wait_p95": "p95 等待（小时）",
+    "report.col.served_share": "满足率",
     "report.col.month": "月份",
     "report.col.driver": "驱动因素",
     "report.col.low": "因素取低值时的 NPV",
@@ -323,6 +348,8 @@ ZH = {
     "report.cat.energy": "电费",
     "report.cat.bridge": "过渡期云费用（服务器到货前）",
     "report.cat.cloud_burst": "云端突发",
+    "report.cat.served_elsewhere": "在别处满足（购买未满足的需求）",
+    "report.cat.waiting": "等待成本",
     "report.cat.tax_shield": "税盾",
     "report.cat.resale": "转售价值（期末现金流入）",
     "report.cat.disposal_tax": "处置税",
@@ -396,6 +423,25 @@ ZH = {
     "report.pdf.assume.resale": "自建：期末转售价值",
     "report.pdf.assume.resale_value": "资本支出的 {share}，税前现金流入 {amount}",
     "report.pdf.assume.resale_none": "不计（账面价值不是现金）",
+    "report.pdf.assume.elsewhere": "未满足的需求：在别处满足，按",
+    "report.pdf.assume.elsewhere_value": "{source}，每 GPU 小时 {rate}",
+    "report.pdf.assume.elsewhere_scenario": "场景给定的费率",
+    "report.pdf.assume.elsewhere_off": "关闭：各方案满足的需求不同",
+    "report.pdf.assume.waiting": "等待成本",
+    "report.pdf.assume.waiting_value": "每等待一个 GPU 小时 {rate}",
+    "report.pdf.service.title": "同等服务：各方案满足多少需求，装箱成本多少",
+    "report.pdf.service.per_useful": "每有效 GPU 小时",
+    "report.pdf.service.elsewhere": "在别处满足",
+    "report.pdf.service.overhead": "装箱开销",
+    "report.pdf.service.floor": "每月价格下限",
+    "report.pdf.service.cloud_line": (
+        "{name}（{packing}）：每月计费 {billed} GPU 小时，其 Pod 占用 {held} GPU 小时"
+        "（开销 {overhead}）；按每 GPU 价格的下限每月 {floor}，账单每月 {bill}；"
+        "p95 等待：实例就绪 {provisioning} 小时，实例上限 {cap} 小时。"
+    ),
+    "report.pdf.service.off": (
+        "“在别处满足”成本行已关闭：各方案满足的需求不同，其成本并非针对同样的工作（请比较满足率）。"
+    ),
     "report.pdf.price.per_gpu_hour": "每 GPU 小时 {amount} {currency}，{as_of}{stale}",
     "report.pdf.price.per_server": "每台服务器 {amount} {currency}，{as_of}{stale}",
     "report.pdf.stale": "（已过期）",
