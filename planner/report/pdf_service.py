@@ -70,7 +70,7 @@ def service_block(pen: Pen, report: TcoReport, horizon: Horizon) -> None:
         )
     grid(pen, headers, rows, WIDTHS, left="L")
     pen.font(6.2)
-    for line in _cloud_lines(report, lang):
+    for line in cloud_lines(report, lang):
         pen.pdf.multi_cell(0, 3.2, pen.safe(line), new_x="LMARGIN", new_y="NEXT")
     prices = report.served_elsewhere
     if prices is not None and prices.rate is None:
@@ -90,7 +90,7 @@ def _overhead(facts: PackingFacts | None, cur: str, na: str) -> str:
     return na if facts.overhead is None else f"{fmt_number(facts.overhead, 2, cur)}x"
 
 
-def _cloud_lines(report: TcoReport, lang: Language) -> list[str]:
+def cloud_lines(report: TcoReport, lang: Language) -> list[str]:
     """Each cloud option's packing: GPU-hours billed and held, price floor, waits."""
     cur, na = str(report.currency), text("report.na", lang)
     out = []
@@ -103,7 +103,7 @@ def _cloud_lines(report: TcoReport, lang: Language) -> list[str]:
                 "report.pdf.service.cloud_line",
                 lang,
                 name=cloud.rented.name,
-                packing=facts.packing,
+                packing=text(f"report.pdf.service.packing.{facts.packing}", lang),
                 billed=fmt_number(facts.billed_gpu_hours, 0, cur),
                 held=fmt_number(facts.held_gpu_hours, 0, cur),
                 overhead=_overhead(facts, cur, na),

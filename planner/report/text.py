@@ -201,6 +201,8 @@ EN = {
         "waits p95: provisioning "
         "{provisioning} h, instance cap {cap} h."
     ),
+    "report.pdf.service.packing.per-job": "each job on instances of its own",
+    "report.pdf.service.packing.pool": "node pool",
     "report.pdf.service.off": (
         "The served-elsewhere line is off: the options serve different demand, so their "
         "costs are not for the same work (compare their served shares)."
@@ -439,6 +441,8 @@ ZH = {
         "（开销 {overhead}）；按每 GPU 价格的下限每月 {floor}，账单每月 {bill}；"
         "p95 等待：实例就绪 {provisioning} 小时，实例上限 {cap} 小时。"
     ),
+    "report.pdf.service.packing.per-job": "每个作业独占实例",
+    "report.pdf.service.packing.pool": "节点池",
     "report.pdf.service.off": (
         "“在别处满足”成本行已关闭：各方案满足的需求不同，其成本并非针对同样的工作（请比较满足率）。"
     ),
