@@ -392,6 +392,35 @@ _PAIRS = {
         "盈亏平衡利用率 F / (C - V)",
     ),
     "report.wb.cmp.npv_model": ("NPV as the planner computed it", "规划器计算的 NPV"),
+    "report.wb.service.title": (
+        "Equal service: each option's cost beside the demand it served (served share and p95 "
+        "wait from the replay and the ledger, as the planner computed them)",
+        "同等服务：各方案的成本与其满足的需求"
+        "（满足率和 p95 等待取自回放和需求台账，为规划器计算值）",
+    ),
+    "report.wb.service.option": ("Option", "方案"),
+    "report.wb.service.total": ("Total (P&L)", "合计（损益）"),
+    "report.wb.service.per_useful": ("Per useful GPU-hour", "每有效 GPU 小时成本"),
+    "report.wb.service.served_share": ("Served share", "满足率"),
+    "report.wb.service.p95_wait": ("p95 wait (h)", "p95 等待（小时）"),
+    "report.wb.service.elsewhere": ("Served elsewhere", "在别处满足"),
+    "report.wb.packing.title": ("Packing, a month", "装箱（每月）"),
+    "report.wb.packing.packing": ("Packing rule", "装箱规则"),
+    "report.wb.packing.billed": ("GPU-hours billed", "计费 GPU 小时"),
+    "report.wb.packing.held": ("GPU-hours its pods held", "Pod 占用的 GPU 小时"),
+    "report.wb.packing.overhead": ("Packing overhead (billed / held)", "装箱开销（计费 / 占用）"),
+    "report.wb.packing.floor": (
+        "Per-GPU price floor (held x cheapest price per GPU-hour)",
+        "按每 GPU 价格的下限（占用 x 最低每 GPU 小时价格）",
+    ),
+    "report.wb.packing.provisioning_p95": (
+        "p95 wait for an instance to be ready (h)",
+        "p95 实例就绪等待（小时）",
+    ),
+    "report.wb.packing.cap_p95": (
+        "p95 wait under the instance cap (h)",
+        "p95 实例上限等待（小时）",
+    ),
     "report.wb.cmp.month": ("Month", "月份"),
     "report.wb.cmp.factor": ("Discount factor", "折现系数"),
     "report.wb.cmp.saving": ("{name}: saving of buying", "{name}：购买节省"),
