@@ -180,8 +180,8 @@ def _ledgers(runs: Runs, months: int, bm: BareMetal, kept: BareMetal | None) -> 
 def _sensitivity(scenario: TcoScenario, bm: BareMetal, priced: Priced) -> Sensitivity | None:
     """NPV of buying against the first cloud option over the first horizon, each driver
     moved +/- the swing alone (the demand's shape is kept; utilization scales it), the resale
-    share by `RESALE_SWING` of CapEx. The served-elsewhere line is the base's, moved with the
-    cloud price when it is a cloud option's list price."""
+    share by `RESALE_SWING` of CapEx. The served-elsewhere and waiting lines stay the
+    base's under every driver (the workbook's live tornado moves the same columns)."""
     owned, rented, converted = priced.owned, priced.rented, priced.converted
     if not rented:
         return None
@@ -215,7 +215,7 @@ def _sensitivity(scenario: TcoScenario, bm: BareMetal, priced: Priced) -> Sensit
             months,
             d["rate"],
             bridge=_bridge(demand, [changed_cloud]),
-            unserved=_priced_at(lines, d["cloud_price"] if priced.elsewhere.priced_at else 1.0),
+            unserved=lines,
         )
         savings = [r - o for r, o in zip(rent.monthly_cash, own.monthly_cash, strict=True)]
         return finance.npv(savings, d["rate"])
@@ -244,13 +244,6 @@ def _sensitivity(scenario: TcoScenario, bm: BareMetal, priced: Priced) -> Sensit
             SensitivityBar(b.driver, b.low_output, b.high_output, b.swing) for b in result.bars
         ),
     )
-
-
-def _priced_at(lines: Unserved | None, factor: float) -> Unserved | None:
-    """`lines` with the served-elsewhere rate moved by `factor`."""
-    if lines is None or factor == 1.0:
-        return lines
-    return replace(lines, elsewhere=tuple(v * factor for v in lines.elsewhere))
 
 
 def _moved(bm: BareMetal, d: dict[str, float], fx: float) -> BareMetal:
