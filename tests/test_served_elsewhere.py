@@ -9,12 +9,17 @@ from typing import Any
 
 import duckdb
 import pytest
+from openpyxl import load_workbook
 
 from planner.core.model import Job
 from planner.cost.results import TcoReport
 from planner.cost.scenario import TcoScenario
+from planner.report.render import render
+from planner.report.workbook.owned import COL as OWN
+from planner.report.workbook.owned import ROW, VALUE_COLUMN
 from planner.service.tco_run import tco_of_jobs
 from planner.store import open_store
+from tests.libreoffice import recalculate
 from tests.test_bridge import OVERRIDES
 
 TODAY = date(2026, 6, 1)
@@ -110,3 +115,30 @@ def test_a_gpu_hour_waited_costs_the_wait_rate_by_hand(con: duckdb.DuckDBPyConne
     assert mine.totals["waiting"] == pytest.approx(12 * 365 * 1.5)
     assert "served_elsewhere" not in mine.totals  # everything ran within the window
     assert mine.served_share == pytest.approx(1.0)
+
+
+def test_the_workbook_recalculates_the_line_to_the_models_figures(
+    con: duckdb.DuckDBPyConnection, tmp_path: Path
+) -> None:
+    # a 2-month lead time bridged by `rent`, a 1.5 wait rate and the unschedulable gang: the
+    # served-elsewhere column is 11,680 x 2.0 = 23,360 in each of the 10 months in service
+    report = _report(
+        con,
+        [*SMALL, GANG],
+        overrides=OVERRIDES | {"lead_time_months": 2},
+        served_elsewhere={"wait_per_gpu_hour": 1.5},
+    )
+    path = tmp_path / "elsewhere.xlsx"
+    path.write_bytes(render([("elsewhere", report)], "xlsx")[0][""])
+
+    book = load_workbook(recalculate([path], tmp_path / "out")[0], data_only=True)
+
+    mine, horizon = book["self-hosted"], report.horizons[0]
+    column = [mine.cell(r, OWN["served_elsewhere"]).value for r in range(2, 14)]
+    assert column == pytest.approx([0.0, 0.0] + [N * 2.0] * 10)
+    model = horizon.options[0]
+    assert mine.cell(ROW["total_pnl"], VALUE_COLUMN).value == pytest.approx(model.total)
+    per_useful = mine.cell(ROW["per_useful"], VALUE_COLUMN).value
+    assert per_useful == pytest.approx(model.cost_per_useful_gpu_hour)
+    npv = book["Comparison"].cell(4, 2).value
+    assert npv == pytest.approx(horizon.comparisons[0].npv_of_buying)
