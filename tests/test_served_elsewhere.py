@@ -2,6 +2,7 @@
 elsewhere at a stated rate, in its total, NPV and cost per useful GPU-hour, and waiting
 costs a stated rate per GPU-hour waited. Hand-computed cases on a real store."""
 
+import subprocess
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
@@ -19,6 +20,7 @@ from planner.report.workbook.owned import COL as OWN
 from planner.report.workbook.owned import ROW, VALUE_COLUMN
 from planner.service.tco_run import tco_of_jobs
 from planner.store import open_store
+from tests.debian import program
 from tests.libreoffice import recalculate
 from tests.test_bridge import OVERRIDES
 
@@ -142,3 +144,26 @@ def test_the_workbook_recalculates_the_line_to_the_models_figures(
     assert per_useful == pytest.approx(model.cost_per_useful_gpu_hour)
     npv = book["Comparison"].cell(4, 2).value
     assert npv == pytest.approx(horizon.comparisons[0].npv_of_buying)
+
+
+def test_page_one_shows_served_share_the_line_and_its_rate(
+    con: duckdb.DuckDBPyConnection, tmp_path: Path
+) -> None:
+    report = _report(con, [*SMALL, GANG])
+    path = tmp_path / "r.pdf"
+    path.write_bytes(render([("elsewhere", report)], "pdf")[0][""])
+    reader = program(("pdftotext",), "poppler-utils", "reading the PDF back")
+
+    page = subprocess.run(
+        [reader, "-f", "1", "-l", "1", "-layout", str(path), "-"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+
+    # served share 80 / 240; 12 x 11,680 x 2.0 = 280,320 bought elsewhere; the named rate
+    assert "33.3%" in page
+    assert "$280,320" in page
+    assert "Unserved demand: served elsewhere at" in page
+    assert "$2.000 per GPU-hour" in page
+    assert "$0.00 per GPU-hour waited" in page
