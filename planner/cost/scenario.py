@@ -13,6 +13,7 @@ from planner.core.config import MAX_NODES, NodeSpec, Whole
 from planner.core.configbase import ConfigModel
 from planner.core.errors import CodedValueError, ScenarioError
 from planner.cost.cloud import PricingModel
+from planner.cost.elsewhere_spec import ServedElsewhereSpec
 from planner.cost.pool_defaults import PROVISIONING, SCALE_DOWN, Packing
 from planner.engine.calibration import CalibrationSpec
 from planner.engine.scenario import (
@@ -201,26 +202,6 @@ class CloudSpec(ConfigModel):
             return self.name
         parts = [self.provider or "", self.instance or self.gpu, self.pricing_model]
         return " ".join(p for p in parts if p)
-
-
-class ServedElsewhereSpec(ConfigModel):
-    """Equal service: demand an option leaves unserved is bought elsewhere at `rate`, and a
-    GPU-hour waited may cost `wait_per_gpu_hour`, so every option is priced at the same
-    served demand."""
-
-    enabled: bool = Field(
-        default=True,
-        description="false: no served-elsewhere line (the options then serve different demand)",
-    )
-    rate: float | None = Field(
-        default=None,
-        ge=0,
-        description="per GPU-hour, reporting currency (default: the cheapest on-demand cloud "
-        "option's list price per GPU-hour)",
-    )
-    wait_per_gpu_hour: float = Field(
-        default=0.0, ge=0, description="what a GPU-hour waited costs, reporting currency"
-    )
 
 
 class HybridSpec(ConfigModel):

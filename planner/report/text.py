@@ -8,6 +8,7 @@ tests/pages/test_i18n.py checks both languages have every key.
 
 from planner.core.i18n import Language, lookup
 from planner.report.text_chargeback import CHARGEBACK_EN, CHARGEBACK_ZH
+from planner.report.text_service import SERVICE_EN, SERVICE_ZH
 from planner.report.text_workbook import WORKBOOK_EN, WORKBOOK_ZH
 
 EN = {
@@ -184,29 +185,6 @@ EN = {
     "report.pdf.assume.resale": "Owned: resale value at the horizon's end",
     "report.pdf.assume.resale_value": "{share} of CapEx, {amount} cash in before tax",
     "report.pdf.assume.resale_none": "none assumed (book value is not cash)",
-    "report.pdf.assume.elsewhere": "Unserved demand: served elsewhere at",
-    "report.pdf.assume.elsewhere_value": "{source}, {rate} per GPU-hour",
-    "report.pdf.assume.elsewhere_scenario": "the scenario's rate",
-    "report.pdf.assume.elsewhere_off": "off: the options serve different demand",
-    "report.pdf.assume.waiting": "Cost of waiting",
-    "report.pdf.assume.waiting_value": "{rate} per GPU-hour waited",
-    "report.pdf.service.title": "Equal service: what each option serves, and what packing costs",
-    "report.pdf.service.per_useful": "Per useful GPU-hour",
-    "report.pdf.service.elsewhere": "Served elsewhere",
-    "report.pdf.service.overhead": "Packing overhead",
-    "report.pdf.service.floor": "Price floor / month",
-    "report.pdf.service.cloud_line": (
-        "{name} ({packing}): bills {billed} GPU-hours a month for {held} its pods held "
-        "(overhead {overhead}); per-GPU price floor {floor} a month against a bill of {bill}; "
-        "waits p95: provisioning "
-        "{provisioning} h, instance cap {cap} h."
-    ),
-    "report.pdf.service.packing.per-job": "each job on instances of its own",
-    "report.pdf.service.packing.pool": "node pool",
-    "report.pdf.service.off": (
-        "The served-elsewhere line is off: the options serve different demand, so their "
-        "costs are not for the same work (compare their served shares)."
-    ),
     "report.pdf.price.per_gpu_hour": "{amount} {currency} per GPU-hour, {as_of}{stale}",
     "report.pdf.price.per_server": "{amount} {currency} per server, {as_of}{stale}",
     "report.pdf.stale": " (stale)",
@@ -425,27 +403,6 @@ ZH = {
     "report.pdf.assume.resale": "自建：期末转售价值",
     "report.pdf.assume.resale_value": "资本支出的 {share}，税前现金流入 {amount}",
     "report.pdf.assume.resale_none": "不计（账面价值不是现金）",
-    "report.pdf.assume.elsewhere": "未满足的需求：在别处满足，按",
-    "report.pdf.assume.elsewhere_value": "{source}，每 GPU 小时 {rate}",
-    "report.pdf.assume.elsewhere_scenario": "场景给定的费率",
-    "report.pdf.assume.elsewhere_off": "关闭：各方案满足的需求不同",
-    "report.pdf.assume.waiting": "等待成本",
-    "report.pdf.assume.waiting_value": "每等待一个 GPU 小时 {rate}",
-    "report.pdf.service.title": "同等服务：各方案满足多少需求，装箱成本多少",
-    "report.pdf.service.per_useful": "每有效 GPU 小时",
-    "report.pdf.service.elsewhere": "在别处满足",
-    "report.pdf.service.overhead": "装箱开销",
-    "report.pdf.service.floor": "每月价格下限",
-    "report.pdf.service.cloud_line": (
-        "{name}（{packing}）：每月计费 {billed} GPU 小时，其 Pod 占用 {held} GPU 小时"
-        "（开销 {overhead}）；按每 GPU 价格的下限每月 {floor}，账单每月 {bill}；"
-        "p95 等待：实例就绪 {provisioning} 小时，实例上限 {cap} 小时。"
-    ),
-    "report.pdf.service.packing.per-job": "每个作业独占实例",
-    "report.pdf.service.packing.pool": "节点池",
-    "report.pdf.service.off": (
-        "“在别处满足”成本行已关闭：各方案满足的需求不同，其成本并非针对同样的工作（请比较满足率）。"
-    ),
     "report.pdf.price.per_gpu_hour": "每 GPU 小时 {amount} {currency}，{as_of}{stale}",
     "report.pdf.price.per_server": "每台服务器 {amount} {currency}，{as_of}{stale}",
     "report.pdf.stale": "（已过期）",
@@ -500,6 +457,8 @@ EN |= CHARGEBACK_EN
 ZH |= CHARGEBACK_ZH
 EN |= WORKBOOK_EN
 ZH |= WORKBOOK_ZH
+EN |= SERVICE_EN
+ZH |= SERVICE_ZH
 CATALOGS: dict[str, dict[str, str]] = {"en": EN, "zh": ZH}
 
 

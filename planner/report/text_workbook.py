@@ -23,11 +23,6 @@ _OWN_COLUMNS = {
     "energy": ("Energy", "电费"),
     "bridge": ("Bridge (cloud before delivery)", "过渡期云费用（到货前）"),
     "cloud_burst": ("Cloud burst", "云端突发"),
-    "served_elsewhere": (
-        "Served elsewhere (unserved demand bought)",
-        "在别处满足（购买未满足的需求）",
-    ),
-    "waiting": ("Cost of waiting", "等待成本"),
     "tax_depreciation": ("Tax depreciation", "税务折旧"),
     "tax_shield": ("Tax shield (cash)", "税盾（现金）"),
     "resale": ("Resale value (cash in at the end)", "转售价值（期末现金流入）"),
@@ -50,25 +45,9 @@ _OWN_FIGURES = {
     "energy_per_hour": ("Energy per hour (mean over the day)", "每小时电费（全天平均）"),
     "bridge": ("Bridge per month (first cloud option)", "每月过渡期云费用（第一个云方案）"),
     "burst": ("Cloud burst per month", "每月云端突发"),
-    "elsewhere": (
-        "Served elsewhere per month in service (unserved GPU-hours x rate)",
-        "在用期间每月在别处满足（未满足 GPU 小时 x 费率）",
-    ),
-    "elsewhere_lead": (
-        "Served elsewhere per month before delivery",
-        "到货前每月在别处满足",
-    ),
-    "waiting": (
-        "Cost of waiting per month in service (GPU-hours waited x rate)",
-        "在用期间每月等待成本（等待 GPU 小时 x 费率）",
-    ),
     "total_pnl": ("Total (P&L)", "总成本（损益）"),
     "total_cash": ("Total cash", "现金合计"),
     "useful": ("Useful GPU-hours over the horizon", "期限内有效 GPU 小时"),
-    "elsewhere_hours": (
-        "GPU-hours bought elsewhere over the horizon (counted as served)",
-        "期限内在别处购买的 GPU 小时（计为已满足）",
-    ),
     "per_useful": ("Per useful GPU-hour", "每有效 GPU 小时成本"),
     "per_installed": (
         "Per installed GPU-hour (without the bridge)",
@@ -266,36 +245,6 @@ _PAIRS = {
         "{name}：每承诺 GPU 小时价格",
     ),
     "report.wb.in.useful": ("{name}: useful GPU-hours a month", "{name}：每月有效 GPU 小时"),
-    "report.wb.in.unserved": (
-        "{name}: GPU-hours a month in service left unserved (bought elsewhere)",
-        "{name}：在用期间每月未满足的 GPU 小时（在别处购买）",
-    ),
-    "report.wb.in.waited": ("{name}: GPU-hours waited a month", "{name}：每月等待的 GPU 小时"),
-    "report.wb.in.elsewhere_rate": (
-        "Unserved demand: served elsewhere at, per GPU-hour",
-        "未满足的需求：在别处满足的每 GPU 小时费率",
-    ),
-    "report.wb.in.wait_rate": (
-        "Cost of waiting, per GPU-hour waited",
-        "等待成本（每等待 GPU 小时）",
-    ),
-    "report.wb.in.unserved_lead": (
-        "GPU-hours a month left unserved while the servers are on order (no bridge: all)",
-        "服务器订购期间每月未满足的 GPU 小时（无过渡：全部）",
-    ),
-    "report.wb.source.elsewhere_off": (
-        "off (served_elsewhere.enabled: false or no on-demand cloud option): the options "
-        "serve different demand",
-        "已关闭（served_elsewhere.enabled: false 或没有按需云方案）：各方案满足的需求不同",
-    ),
-    "report.wb.source.elsewhere_scenario": (
-        "scenario (served_elsewhere)",
-        "场景（served_elsewhere）",
-    ),
-    "report.wb.source.elsewhere_cheapest": (
-        "cheapest on-demand cloud list price: {sku}",
-        "最便宜的按需云标价：{sku}",
-    ),
     "report.wb.in.allocation": ("{name}: allocation of the owned GPUs", "{name}：自有 GPU 分配率"),
     "report.wb.in.allocation_hour": (
         "{name}: allocation at hour {hour}",
@@ -338,10 +287,6 @@ _PAIRS = {
     "report.wb.section.owned": ("Owned servers", "自有服务器"),
     "report.wb.section.pools": ("Server pools", "服务器池"),
     "report.wb.section.cloud": ("Cloud prices (each once)", "云价格（每个一次）"),
-    "report.wb.section.equal_service": (
-        "Equal service: unserved demand bought elsewhere, and waiting",
-        "同等服务：在别处购买未满足的需求，以及等待",
-    ),
     "report.wb.section.replay": (
         "The replay's quantities a month, and each cloud bill's rates and commitment",
         "回放得到的每月数量，以及各云账单的费率与承诺",
@@ -392,35 +337,6 @@ _PAIRS = {
         "盈亏平衡利用率 F / (C - V)",
     ),
     "report.wb.cmp.npv_model": ("NPV as the planner computed it", "规划器计算的 NPV"),
-    "report.wb.service.title": (
-        "Equal service: each option's cost beside the demand it served (served share and p95 "
-        "wait from the replay and the ledger, as the planner computed them)",
-        "同等服务：各方案的成本与其满足的需求"
-        "（满足率和 p95 等待取自回放和需求台账，为规划器计算值）",
-    ),
-    "report.wb.service.option": ("Option", "方案"),
-    "report.wb.service.total": ("Total (P&L)", "合计（损益）"),
-    "report.wb.service.per_useful": ("Per useful GPU-hour", "每有效 GPU 小时成本"),
-    "report.wb.service.served_share": ("Served share", "满足率"),
-    "report.wb.service.p95_wait": ("p95 wait (h)", "p95 等待（小时）"),
-    "report.wb.service.elsewhere": ("Served elsewhere", "在别处满足"),
-    "report.wb.packing.title": ("Packing, a month", "装箱（每月）"),
-    "report.wb.packing.packing": ("Packing rule", "装箱规则"),
-    "report.wb.packing.billed": ("GPU-hours billed", "计费 GPU 小时"),
-    "report.wb.packing.held": ("GPU-hours its pods held", "Pod 占用的 GPU 小时"),
-    "report.wb.packing.overhead": ("Packing overhead (billed / held)", "装箱开销（计费 / 占用）"),
-    "report.wb.packing.floor": (
-        "Per-GPU price floor (held x cheapest price per GPU-hour)",
-        "按每 GPU 价格的下限（占用 x 最低每 GPU 小时价格）",
-    ),
-    "report.wb.packing.provisioning_p95": (
-        "p95 wait for an instance to be ready (h)",
-        "p95 实例就绪等待（小时）",
-    ),
-    "report.wb.packing.cap_p95": (
-        "p95 wait under the instance cap (h)",
-        "p95 实例上限等待（小时）",
-    ),
     "report.wb.cmp.month": ("Month", "月份"),
     "report.wb.cmp.factor": ("Discount factor", "折现系数"),
     "report.wb.cmp.saving": ("{name}: saving of buying", "{name}：购买节省"),
