@@ -7,22 +7,40 @@ instance), named in a note; or off, said in a note too.
 from collections.abc import Sequence
 
 from planner.core.notes import note
-from planner.cost.comparison import Runs
 from planner.cost.elsewhere import ServedElsewhere, unserved_gpu_hours
-from planner.cost.inputs import CloudInputs
+from planner.cost.inputs import CloudInputs, OwnedInputs
 from planner.cost.ledger import before_delivery
 from planner.cost.scenario import CloudSpec, TcoScenario
+from planner.service.tco_priced import PricedOptions
 from planner.service.tco_trail import Trail, said
 
 
 def served_elsewhere(
-    scenario: TcoScenario, clouds: Sequence[CloudInputs], runs: Runs
+    scenario: TcoScenario, options: PricedOptions
 ) -> tuple[ServedElsewhere, Trail]:
-    """The rates, and the note that names them; `runs`: the ledger's (what an owned option
-    leaves unserved a month while its servers are on order)."""
-    spec = scenario.served_elsewhere
+    """The rates, and the note that names them when an owned option leaves demand unserved
+    or waits at a cost (the rates are always stated as assumptions)."""
+    spec, clouds, runs = scenario.served_elsewhere, options.clouds, options.runs
     wait = spec.wait_per_gpu_hour
     lead = unserved_gpu_hours(before_delivery(runs.demand, runs.rented[0] if runs.rented else None))
+    found, trail = _rates(scenario, clouds, wait, lead)
+    return found, trail if _matters(options.owned, lead, wait) else Trail()
+
+
+def _matters(owned: Sequence[OwnedInputs], lead: float, wait: float) -> bool:
+    """Whether an owned option has demand to buy elsewhere or waits that cost."""
+    return any(
+        o.demand.unserved_gpu_hours
+        or (lead and o.bare_metal.lead_time_months)
+        or (wait and o.demand.waited_gpu_hours)
+        for o in owned
+    )
+
+
+def _rates(
+    scenario: TcoScenario, clouds: Sequence[CloudInputs], wait: float, lead: float
+) -> tuple[ServedElsewhere, Trail]:
+    spec = scenario.served_elsewhere
     if not spec.enabled:
         return ServedElsewhere(None, wait_rate=wait), said(note("served_elsewhere_off"))
     if spec.rate is not None:

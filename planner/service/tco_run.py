@@ -101,7 +101,7 @@ def _tco(
         else:
             options = replayed(con, scenario, inputs, bm, jobs)
         trail += options.trail
-        prices, named = served_elsewhere(scenario, options.clouds, options.runs)
+        prices, named = served_elsewhere(scenario, options)
         trail += named
         priced = replace(options.priced(trail.converted), elsewhere=prices)
         result = report(scenario, bm, priced, left_out)
