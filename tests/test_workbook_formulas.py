@@ -26,8 +26,9 @@ from openpyxl.workbook.workbook import Workbook
 from planner.core.file_access import LOCAL_FILES
 from planner.core.serialize import from_json, to_json
 from planner.cost import cloud, finance, tco
-from planner.cost.baremetal import HOURS_PER_MONTH, BareMetal
+from planner.cost.baremetal import HOURS_PER_MONTH, BareMetal, in_service_from
 from planner.cost.cloud import CloudJob, Sku
+from planner.cost.elsewhere import owned_unserved
 from planner.cost.inputs import CloudBillInputs, TcoInputs
 from planner.cost.lines import CATEGORIES
 from planner.cost.results import Horizon, TcoReport
@@ -323,8 +324,20 @@ def _model_npv(inputs: TcoInputs, horizon: Horizon, bm: BareMetal) -> float:
     demand = inputs.owned[0].demand
     first = inputs.clouds[0].rented
     useful = demand.useful_gpu_hours if first.useful_gpu_hours is None else first.useful_gpu_hours
+    prices = inputs.served_elsewhere
+    lines = None
+    if prices is not None and prices.enabled:  # the recorded served-elsewhere rate
+        lead = in_service_from(bm, months)
+        hours = (demand.unserved_gpu_hours, demand.waited_gpu_hours)
+        lines = owned_unserved(prices, *hours, (months, lead))
     own = tco.owned_option(
-        "self-hosted", bm, demand, months, rate, bridge=tco.Bridge(first.monthly_total, useful)
+        "self-hosted",
+        bm,
+        demand,
+        months,
+        rate,
+        bridge=tco.Bridge(first.monthly_total, useful),
+        unserved=lines,
     )
     rent = tco.rented_option(first, demand, months, rate, tax_rate=bm.tax_rate)
     return finance.npv(

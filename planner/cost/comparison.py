@@ -16,6 +16,15 @@ from planner.cost.baremetal import (
     installed_gpus,
     variable_per_busy_gpu_hour,
 )
+from planner.cost.elsewhere import (
+    OFF,
+    ServedElsewhere,
+    Unserved,
+    owned_unserved,
+    rented_unserved,
+    served_share,
+    with_elsewhere,
+)
 from planner.cost.ledger import Hours, Ledger, owned_ledger, rented_ledger
 from planner.cost.results import Horizon, Sensitivity, SensitivityBar, TcoReport
 from planner.cost.scenario import TcoScenario
@@ -41,6 +50,8 @@ class Priced:
     hybrid: tuple[tco.Demand, BareMetal] | None
     converted: set[str]
     runs: Runs
+    elsewhere: ServedElsewhere = OFF
+    """The rates unserved demand and waiting are priced at (off: not priced)."""
 
 
 RESALE_SWING = 0.30
@@ -61,23 +72,34 @@ def report(scenario: TcoScenario, bm: BareMetal, priced: Priced, left_out: LeftO
     rate = scenario.discount_rate
     horizons: list[Horizon] = []
     bridge = _bridge(owned, rented)
+    kept_bm = hybrid_run[1] if hybrid_run else None
     for months in tco.horizons_months(scenario.horizons_years):
-        mine = tco.owned_option("self-hosted", bm, owned, months, rate, bridge=bridge)
+        lines = _unserved(priced, months, bm, kept_bm)
+        mine = tco.owned_option(
+            "self-hosted", bm, owned, months, rate, bridge=bridge, unserved=lines[0]
+        )
         options = [mine]
         if hybrid_run is not None:
             demand, kept = hybrid_run
-            options.append(tco.owned_option("hybrid", kept, demand, months, rate, bridge=bridge))
-        clouds = [tco.rented_option(r, owned, months, rate, tax_rate=bm.tax_rate) for r in rented]
+            options.append(
+                tco.owned_option(
+                    "hybrid", kept, demand, months, rate, bridge=bridge, unserved=lines[1]
+                )
+            )
+        clouds = [
+            tco.rented_option(r, owned, months, rate, tax_rate=bm.tax_rate, unserved=u)
+            for r, u in zip(rented, lines[len(options) :], strict=True)
+        ]
         comparisons = [
             tco.compare(mine, c, bm, r.per_gpu_hour, rate)
             for c, r in zip(clouds, rented, strict=True)
         ]
-        ledgers = _ledgers(priced.runs, months, bm, hybrid_run[1] if hybrid_run else None)
+        ledgers = _ledgers(priced.runs, months, bm, kept_bm)
         horizons.append(
             Horizon(
                 years=months / 12,
                 options=tuple(
-                    replace(o, ledger=ledger)
+                    _with_ledger(o, ledger, priced.elsewhere)
                     for o, ledger in zip(options + clouds, ledgers, strict=True)
                 ),
                 comparisons=tuple(comparisons),
@@ -102,9 +124,45 @@ def report(scenario: TcoScenario, bm: BareMetal, priced: Priced, left_out: LeftO
             c.rented: c.break_even_utilization for c in horizons[0].comparisons
         },
         horizons=tuple(horizons),
-        sensitivity=_sensitivity(scenario, bm, owned, rented, priced.converted),
+        sensitivity=_sensitivity(scenario, bm, priced),
         notes=tuple(notes + _bridge_notes(bm, rented)),
+        served_elsewhere=priced.elsewhere,
     )
+
+
+def _unserved(
+    priced: Priced, months: int, bm: BareMetal, kept: BareMetal | None
+) -> list[Unserved | None]:
+    """Each option's served-elsewhere and waiting lines over `months`, in the report's order
+    of options (None: the scenario prices neither, or a cloud option leaves nothing)."""
+    prices, runs = priced.elsewhere, priced.runs
+    if not prices.enabled:
+        return [None] * (1 + (kept is not None) + len(runs.rented))
+    owned = [(bm, priced.owned)]
+    if kept is not None and priced.hybrid is not None:
+        owned.append((kept, priced.hybrid[0]))
+    lines: list[Unserved | None] = [
+        owned_unserved(
+            prices,
+            demand.unserved_gpu_hours,
+            demand.waited_gpu_hours,
+            (months, in_service_from(s, months)),
+        )
+        for s, demand in owned
+    ]
+    for run in runs.rented:
+        line = rented_unserved(prices, run, months)
+        lines.append(line if line.gpu_hours else None)
+    return lines
+
+
+def _with_ledger(
+    option: tco.OptionReport, ledger: Ledger, prices: ServedElsewhere
+) -> tco.OptionReport:
+    """`option` with its ledger, the GPU-hours it buys elsewhere and its served share."""
+    if prices.enabled:
+        ledger = with_elsewhere(ledger, option.served_elsewhere_gpu_hours)
+    return replace(option, ledger=ledger, served_share=served_share(ledger))
 
 
 def _ledgers(runs: Runs, months: int, bm: BareMetal, kept: BareMetal | None) -> list[Ledger]:
@@ -119,20 +177,17 @@ def _ledgers(runs: Runs, months: int, bm: BareMetal, kept: BareMetal | None) -> 
     ] + [rented_ledger(runs.demand, run, months) for run in runs.rented]
 
 
-def _sensitivity(
-    scenario: TcoScenario,
-    bm: BareMetal,
-    owned: tco.Demand,
-    rented: list[tco.Rented],
-    converted: set[str],
-) -> Sensitivity | None:
+def _sensitivity(scenario: TcoScenario, bm: BareMetal, priced: Priced) -> Sensitivity | None:
     """NPV of buying against the first cloud option over the first horizon, each driver
     moved +/- the swing alone (the demand's shape is kept; utilization scales it), the resale
-    share by `RESALE_SWING` of CapEx."""
+    share by `RESALE_SWING` of CapEx. The served-elsewhere and waiting lines stay the
+    base's under every driver (the workbook's live tornado moves the same columns)."""
+    owned, rented, converted = priced.owned, priced.rented, priced.converted
     if not rented:
         return None
     months = tco.horizons_months(scenario.horizons_years)[0]
     cloud = rented[0]
+    lines = _unserved(priced, months, bm, None)[0]
 
     def npv(d: dict[str, float]) -> float:
         fx = d.get("fx", 1.0)
@@ -160,6 +215,7 @@ def _sensitivity(
             months,
             d["rate"],
             bridge=_bridge(demand, [changed_cloud]),
+            unserved=lines,
         )
         savings = [r - o for r, o in zip(rent.monthly_cash, own.monthly_cash, strict=True)]
         return finance.npv(savings, d["rate"])

@@ -13,6 +13,7 @@ from planner.core.config import MAX_NODES, NodeSpec, Whole
 from planner.core.configbase import ConfigModel
 from planner.core.errors import CodedValueError, ScenarioError
 from planner.cost.cloud import PricingModel
+from planner.cost.elsewhere_spec import ServedElsewhereSpec
 from planner.cost.pool_defaults import PROVISIONING, SCALE_DOWN, Packing
 from planner.engine.calibration import CalibrationSpec
 from planner.engine.scenario import (
@@ -315,6 +316,10 @@ class TcoScenario(ConfigModel):
     )
     cloud: tuple[CloudSpec, ...] = ()
     hybrid: HybridSpec | None = None
+    served_elsewhere: ServedElsewhereSpec = Field(
+        default=ServedElsewhereSpec(),
+        description="demand an option leaves unserved, priced as bought elsewhere",
+    )
     speed: dict[str, float] = Field(
         default_factory=dict,
         description="'H100/A100': 2.0 means an H100 runs A100 jobs twice as fast (default 1.0)",

@@ -11,6 +11,7 @@ from itertools import accumulate
 from planner.report.headline import Headline, option_name
 from planner.report.model import Report, Series
 from planner.report.pdf_charts import Pen, cash_chart, tornado_chart
+from planner.report.pdf_service import service_block
 from planner.report.pdf_summary import (
     Decision,
     assumptions,
@@ -50,6 +51,7 @@ def summary_page(pen: Pen, report: Report, decisions: Sequence[Decision]) -> Non
     _conclusion(pen, head)
     if len(decisions) > 1:
         _scenarios(pen, decisions)
+    service_block(pen, report.sources[0][1], first.horizon)
     items = _assumption_items(pen, report, first)
     bars, output, base = _tornado_rows(report)
     room = pen.pdf.page_break_trigger - pen.pdf.get_y() - (12 + 3.7 * len(items)) - 10

@@ -20,6 +20,7 @@ from planner.cost.tco import Comparison, OptionReport
 from planner.report.cells import Cell
 from planner.report.headline import OWNED, Named, cheapest, option_name
 from planner.report.model import Table
+from planner.report.pdf_service import service_assumptions
 from planner.report.text import text
 
 
@@ -196,6 +197,7 @@ def assumptions(named: Named, d: Decision, lang: Language) -> list[tuple[str, st
                 fmt_money(report.variable_per_busy_gpu_hour, cur, 2, na),
             ),
             (text("report.pdf.assume.resale", lang), resale_text(report, d, lang)),
+            *service_assumptions(report, lang),
         ]
     return rows
 

@@ -8,6 +8,7 @@ tests/pages/test_i18n.py checks both languages have every key.
 
 from planner.core.i18n import Language, lookup
 from planner.report.text_chargeback import CHARGEBACK_EN, CHARGEBACK_ZH
+from planner.report.text_service import SERVICE_EN, SERVICE_ZH
 from planner.report.text_workbook import WORKBOOK_EN, WORKBOOK_ZH
 
 EN = {
@@ -51,6 +52,7 @@ EN = {
     "report.col.idle": "Idle cost",
     "report.col.wait_mean": "Mean wait (h)",
     "report.col.wait_p95": "p95 wait (h)",
+    "report.col.served_share": "Served share",
     "report.col.month": "Month",
     "report.col.driver": "Driver",
     "report.col.low": "NPV, driver low",
@@ -95,6 +97,8 @@ EN = {
     "report.cat.energy": "Energy",
     "report.cat.bridge": "Bridge (cloud while servers are on order)",
     "report.cat.cloud_burst": "Cloud burst",
+    "report.cat.served_elsewhere": "Served elsewhere (unserved demand bought)",
+    "report.cat.waiting": "Cost of waiting",
     "report.cat.tax_shield": "Tax shield",
     "report.cat.resale": "Resale value (cash in at the end)",
     "report.cat.disposal_tax": "Disposal tax",
@@ -279,6 +283,7 @@ ZH = {
     "report.col.idle": "闲置成本",
     "report.col.wait_mean": "平均等待（小时）",
     "report.col.wait_p95": "p95 等待（小时）",
+    "report.col.served_share": "满足率",
     "report.col.month": "月份",
     "report.col.driver": "驱动因素",
     "report.col.low": "因素取低值时的 NPV",
@@ -323,6 +328,8 @@ ZH = {
     "report.cat.energy": "电费",
     "report.cat.bridge": "过渡期云费用（服务器到货前）",
     "report.cat.cloud_burst": "云端突发",
+    "report.cat.served_elsewhere": "在别处满足（购买未满足的需求）",
+    "report.cat.waiting": "等待成本",
     "report.cat.tax_shield": "税盾",
     "report.cat.resale": "转售价值（期末现金流入）",
     "report.cat.disposal_tax": "处置税",
@@ -450,6 +457,8 @@ EN |= CHARGEBACK_EN
 ZH |= CHARGEBACK_ZH
 EN |= WORKBOOK_EN
 ZH |= WORKBOOK_ZH
+EN |= SERVICE_EN
+ZH |= SERVICE_ZH
 CATALOGS: dict[str, dict[str, str]] = {"en": EN, "zh": ZH}
 
 

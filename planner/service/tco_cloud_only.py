@@ -10,7 +10,8 @@ from planner.core.model import Job
 from planner.cost import tco
 from planner.cost.chargeback_usage import chargeback_data
 from planner.cost.comparison import Runs
-from planner.cost.ledger import Hours, demanded, rented_ledger
+from planner.cost.elsewhere import served_share
+from planner.cost.ledger import Hours, Ledger, demanded, rented_ledger
 from planner.cost.results import Horizon, TcoReport
 from planner.cost.scenario import TcoScenario
 from planner.cost.scope import LeftOut
@@ -48,9 +49,9 @@ def cloud_report(scenario: TcoScenario, options: PricedOptions, left_out: LeftOu
         Horizon(
             years=months / 12,
             options=tuple(
-                replace(
+                _with_ledger(
                     tco.rented_option(r, demand, months, scenario.discount_rate, tax_rate=tax),
-                    ledger=rented_ledger(options.runs.demand, run, months),
+                    rented_ledger(options.runs.demand, run, months),
                 )
                 for r, run in zip(rented, options.runs.rented, strict=True)
             ),
@@ -76,3 +77,7 @@ def cloud_report(scenario: TcoScenario, options: PricedOptions, left_out: LeftOu
         sensitivity=None,
         notes=(),
     )
+
+
+def _with_ledger(option: tco.OptionReport, ledger: Ledger) -> tco.OptionReport:
+    return replace(option, ledger=ledger, served_share=served_share(ledger))

@@ -15,6 +15,7 @@ from planner.core.errors import PlannerError
 from planner.cost.results import TcoReport
 from planner.cost.scenario import TcoScenario
 from planner.report.csv_table import frame_csv
+from planner.report.pdf_service import cloud_lines, service_assumptions
 from planner.ui import (
     cache,
     chargeback_view,
@@ -47,6 +48,14 @@ def _table(frame: pd.DataFrame, currency: str, key: str) -> None:
         labels["per_useful"]: number(format="%.2f"),
         labels["mean_wait_h"]: number(format="%.2f"),
         labels["p95_wait_h"]: number(format="%.2f"),
+        labels["served_share"]: number(format="percent", help=t("compare.col_served_share_help")),
+        labels["served_elsewhere"]: number(
+            format="%,.0f", help=t("compare.col_served_elsewhere_help")
+        ),
+        labels["packing_overhead"]: number(
+            format="%.2fx", help=t("compare.col_packing_overhead_help")
+        ),
+        labels["price_floor"]: number(format="%,.0f", help=t("compare.col_price_floor_help")),
         labels["eac"]: number(format="%,.0f", help=t("compare.col_eac_help")),
         labels["utilization"]: number(format="percent", help=t("compare.col_utilization_help")),
     }
@@ -200,6 +209,17 @@ def _file_summary(report: TcoReport, horizon: int) -> None:
         help=None if best is None else fmt_money(best.cost_per_useful_gpu_hour, cur),
     )
     st.info(view.conclusion(report, horizon, language()), icon=":material/lightbulb:")
+    _equal_service(report)
+
+
+def _equal_service(report: TcoReport) -> None:
+    """The served-elsewhere and waiting rates (named assumptions, as on the PDF's page 1)
+    and each cloud option's packing figures."""
+    lang = language()
+    for label, value in service_assumptions(report, lang):
+        st.caption(t("compare.assumption", label=md(label), value=md(value)))
+    for line in cloud_lines(report, lang):
+        st.caption(md(line))
 
 
 # --- several saved scenarios ------------------------------------------------------------------

@@ -149,6 +149,19 @@ def test_the_sample_scenario_shows_the_hybrid(db: Path) -> None:
     assert table["Option"].tolist() == ["self-hosted", "hybrid", "AWS H100 on-demand"]
     assert table["p95 wait (h)"].notna().all()  # replayed: every option has its waits
     assert any("stale" in w.value for w in at.warning)
+    # equal service: the owned cluster leaves 298 GPU-hours a month carried, bought at AWS
+    # p5.48xlarge on demand (55.04 / 8 = 6.88 a GPU-hour); the cloud serves all of it
+    served = dict(zip(table["Option"], table["Served share"], strict=True))
+    assert served["AWS H100 on-demand"] == pytest.approx(1.0)
+    assert 0.99 < served["self-hosted"] < 1.0
+    bought = dict(zip(table["Option"], table["Served elsewhere (USD)"], strict=True))
+    assert bought["self-hosted"] > 0.0
+    assert bought["AWS H100 on-demand"] == 0.0
+    overhead = dict(zip(table["Option"], table["Packing overhead"], strict=True))
+    assert overhead["AWS H100 on-demand"] >= 1.0
+    captions = " ".join(c.value for c in at.caption).replace("\\", "")  # markdown escapes
+    assert "Unserved demand: served elsewhere at: AWS p5.48xlarge (on_demand), $6.880" in captions
+    assert "bills" in captions  # the cloud option's packing line
 
 
 def test_running_the_same_scenario_again_uses_the_cached_report(

@@ -51,6 +51,8 @@ COLUMNS = (
     "in_service",
     *CATEGORIES[:-1],  # capex .. bridge, as `planner.cost.baremetal.monthly` has them
     "cloud_burst",
+    "served_elsewhere",
+    "waiting",
     "tax_depreciation",
     "tax_shield",
     "resale",
@@ -70,9 +72,13 @@ FIGURES = (
     *LINE_KEYS,
     "bridge",
     "burst",
+    "elsewhere",
+    "elsewhere_lead",
+    "waiting",
     "total_pnl",
     "total_cash",
     "useful",
+    "elsewhere_hours",
     "per_useful",
     "per_installed",
     "allocation",
@@ -97,6 +103,7 @@ _KINDS: "dict[str, Kind]" = {
     "gpus": "number",
     "lead": "int",
     "useful": "number",
+    "elsewhere_hours": "number",
     "allocation": "percent",
     "book_life": "int",
     "tax_life": "int",
@@ -126,7 +133,7 @@ class Bridge:
 LATER_COLUMN = ENERGY_COLUMN + 5
 """Growing demand: year k's (k >= 2) allocation and kW by hour of day in columns
 LATER_COLUMN + 2 (k - 2) and the next, its figures that move with the demand below them."""
-LATER_ROWS = {"energy_per_hour": 27, "bridge": 28, "burst": 29}
+LATER_ROWS = {"energy_per_hour": 27, "bridge": 28, "burst": 29, "elsewhere": 30, "waiting": 31}
 Later = Sequence[tuple[OwnedNames, Bridge]]
 """Years 2, 3, ... of growing demand: the option's names and the bridge in each."""
 
@@ -189,6 +196,10 @@ def owned_sheet(
             },
             "bridge": f"(1-{c('in_service')})*{f('bridge')}",
             "cloud_burst": f"{c('in_service')}*{f('burst')}",
+            "served_elsewhere": (
+                f"{c('in_service')}*{f('elsewhere')}+(1-{c('in_service')})*{f('elsewhere_lead')}"
+            ),
+            "waiting": f"{c('in_service')}*{f('waiting')}",
             "tax_depreciation": ref(dep_sheet, r, dep_col + 4),
             "tax_shield": f"-{names.tax}*({c('tax_depreciation')}+{_running(c)})",
             "resale": f"-{names.scalars['resale_share']}*{f('capex')}" if r == last else "0",
@@ -197,10 +208,10 @@ def owned_sheet(
                 if r == last
                 else "0"
             ),
-            "pnl": f"{c('depreciation')}+{_running(c)}+{c('cloud_burst')}",
+            "pnl": f"{c('depreciation')}+{_running(c)}+{_bills(c)}",
             "cash": (
                 f"{c('capex')}+{_running(c)}+{c('tax_shield')}"
-                f"+{c('cloud_burst')}*(1-{names.tax})+{c('resale')}+{c('disposal_tax')}"
+                f"+{_bills(c)}*(1-{names.tax})+{c('resale')}+{c('disposal_tax')}"
             ),
             "cumulative": c("cash") if r == 2 else f"{c('cumulative', r - 1)}+{c('cash')}",
         }
@@ -211,6 +222,12 @@ def owned_sheet(
     _depreciation(book, (dep_sheet, dep_col), sheet, names=names, months=months)
     sheet.freeze_panes = "B2"
     widths(sheet, {**dict.fromkeys(range(1, 19), 14.0), LABEL_COLUMN: 40, VALUE_COLUMN: 16})
+
+
+def _bills(c: Callable[[str], str]) -> str:
+    """The cloud bills of one month beside the bridge: bursts, demand bought elsewhere and
+    waiting (`planner.cost.elsewhere`), deductible alike."""
+    return f"({c('cloud_burst')}+{c('served_elsewhere')}+{c('waiting')})"
 
 
 def _running(c: Callable[[str], str]) -> str:
@@ -241,6 +258,9 @@ def _figures(
         **{line.key: fixed.line(line, figure(sheet, "gpus", here)) for line in LINES},
         "bridge": bridge.per_month,
         "burst": mine.burst.formula() if mine.burst else "0",
+        "elsewhere": f"{mine.unserved}*{names.elsewhere_rate}",
+        "elsewhere_lead": f"{names.unserved_lead}*{names.elsewhere_rate}",
+        "waiting": f"{mine.waited}*{names.wait_rate}",
     }
     for key, formula in formulas.items():
         _put_figure(book, sheet, key, formula)
@@ -305,6 +325,8 @@ def _later_year(
         ),
         "bridge": bridge.per_month,
         "burst": mine.burst.formula() if mine.burst else "0",
+        "elsewhere": f"{mine.unserved}*{names.elsewhere_rate}",
+        "waiting": f"{mine.waited}*{names.wait_rate}",
     }
     for key, formula in formulas.items():
         put_text(sheet.cell(LATER_ROWS[key], first), text(f"report.wb.fig.{key}", lang))
@@ -369,7 +391,11 @@ def _totals(
         return span(sheet, 2, last, COL[key], here)
 
     in_service = f"({names.months}-{f('lead')})*{names.hours}"
-    own = f"({f('total_pnl')}-SUM({column('bridge')}))"
+    own = (
+        f"({f('total_pnl')}-SUM({column('bridge')})-SUM({column('served_elsewhere')})"
+        f"-SUM({column('waiting')}))"
+    )
+    rate = names.elsewhere_rate
     hours = _energy_span(sheet)
     fixed_year = (
         f"{f('capex')}*(1-{s['residual_share']})/{s['life_years']}"
@@ -383,7 +409,11 @@ def _totals(
         "total_pnl": f"SUM({column('pnl')})",
         "total_cash": f"SUM({cash})",
         "useful": useful,
-        "per_useful": f'IF({f("useful")}>0,{f("total_pnl")}/{f("useful")},"")',
+        "elsewhere_hours": f"IF({rate}>0,SUM({column('served_elsewhere')})/{rate},0)",
+        "per_useful": (
+            f"IF({f('useful')}+{f('elsewhere_hours')}>0,"
+            f'{f("total_pnl")}/({f("useful")}+{f("elsewhere_hours")}),"")'
+        ),
         "per_installed": (
             f"IF({f('gpus')}*{in_service}>0,"
             f'{own}/({f("gpus")}*{in_service}*{s["availability"]}),"")'
