@@ -31,6 +31,7 @@ HEADER = (
 )
 P5 = {"name": "p5", "provider": "AWS", "gpu": "H100", "instance": "p5.48xlarge"}
 """One 8-GPU SKU from the price book (55.04 an instance-hour)."""
+SPOT_RULE = {"interruptions_per_hour": 0.1, "restart_s": 300, "checkpoint_interval_s": 3600}
 
 
 def _sixteen(tmp_path: Path) -> str:
@@ -117,18 +118,37 @@ def test_pool_settings_are_part_of_a_kept_bills_key(tmp_path: Path) -> None:
     assert slow_bill > fast_bill
 
 
-@pytest.mark.parametrize(
-    ("fields", "code"),
-    [
-        ({"packing": "pool", "spot": {}}, "pool_spot"),
-        ({"max_instances": 4}, "per_job_cap"),
-    ],
-)
-def test_a_pool_refuses_spot_and_a_cap_needs_a_pool(fields: dict[str, Any], code: str) -> None:
+def test_a_cap_needs_a_pool() -> None:
     with pytest.raises(ValidationError) as raised:
-        CloudSpec.model_validate({"gpu": "H100", "pricing_model": "spot", **fields})
+        CloudSpec.model_validate({"gpu": "H100", "max_instances": 4, "packing": "per-job"})
 
-    assert code in str(raised.value.errors()[0]["ctx"]["error"].code)
+    assert "per_job_cap" in str(raised.value.errors()[0]["ctx"]["error"].code)
+
+
+def test_a_spot_option_on_a_pool_pays_its_re_runs_as_spot_overhead(tmp_path: Path) -> None:
+    # the spot price is a rule-of-thumb share of on demand: read it from the bill's line
+    spot = {**P5, "pricing_model": "spot", "packing": "pool", "spot": SPOT_RULE}
+
+    report = _run(tmp_path, [spot])
+
+    assert report.inputs is not None
+    cloud = report.inputs.clouds[0]
+    line = cloud.bill.compute[0]
+    # 16 one-GPU jobs of 1 h on two instances: each pod 3,600 + 0.1 x (1,800 + 300) = 3,810 s
+    up = 300 + 3810 + 600
+    assert (line.quantity_per_month + line.quantity_per_month * line.rerun_share) == (
+        pytest.approx(2 * up / 3600 * 730)
+    )
+    per_month = cloud.rented.per_month
+    assert per_month["spot_overhead"] == pytest.approx(
+        2 * up / 3600 * line.price * 730 * 210 / 3810
+    )
+    assert per_month["cloud_compute"] + per_month["spot_overhead"] == pytest.approx(
+        2 * up / 3600 * line.price * 730
+    )
+    assert cloud.packing is not None
+    assert cloud.packing.interruptions_per_hour == 0.1
+    assert cloud.packing.interruptions == pytest.approx(16 * 0.1 * 730)
 
 
 def test_per_job_is_the_default() -> None:
@@ -195,9 +215,19 @@ def test_a_pool_setting_out_of_range_is_refused_by_field(field: str, value: str)
         parse(text, "p.yaml", LOCAL_FILES)
 
 
-def test_a_pooled_commitment_cannot_overflow_to_spot() -> None:
-    spot = {"name": "spot", "gpu": "H100", "pricing_model": "spot", "spot": {}}
-    pooled = {"gpu": "H100", "committed_gpus": 8, "overflow": "spot", "packing": "pool"}
+def test_a_pooled_commitment_may_overflow_to_spot(tmp_path: Path) -> None:
+    spot = {**P5, "name": "spot", "pricing_model": "spot", "packing": "pool", "spot": SPOT_RULE}
+    pooled = {**P5, "committed_gpus": 8, "overflow": "spot", "packing": "pool"}
+    pooled |= {"price_per_gpu_hour": 4.0, "name": "kept"}
 
-    with pytest.raises(ScenarioError, match="must not be a spot option"):
-        parse(f"name: p\ncloud: [{spot}, {pooled}]\n", "p.yaml", LOCAL_FILES)
+    report = _run(tmp_path, [spot, pooled])
+
+    # one committed instance holds 8 pods for 1 h (never interrupted); 8 more pods launch
+    # one spot instance, ready at 300 s, and re-run 210 s each: the committed instance is
+    # paid from the first submit to the last end, 300 + 3,810 s
+    assert report.inputs is not None
+    kept = report.inputs.clouds[1]
+    assert kept.rented.per_month["commitment"] == pytest.approx(8 * 4.0 * 4110 / 3600 * 730)
+    assert kept.rented.per_month["spot_overhead"] > 0
+    assert kept.packing is not None
+    assert kept.packing.interruptions == pytest.approx(8 * 0.1 * 730)

@@ -167,13 +167,6 @@ class CloudSpec(ConfigModel):
 
     @model_validator(mode="after")
     def _pool_settings(self) -> Self:
-        if self.packing == "pool" and self.spot is not None:
-            raise CodedValueError(
-                f"cloud option '{self.label()}': `packing: pool` does not model spot "
-                "interruptions yet: use `packing: per-job` for a spot option",
-                "pool_spot",
-                option=self.label(),
-            )
         if self.packing == "per-job" and self.max_instances is not None:
             raise CodedValueError(
                 f"cloud option '{self.label()}': `max_instances` caps a node pool: give "
@@ -422,14 +415,6 @@ def _check_overflow(spec: CloudSpec, options: dict[str, CloudSpec]) -> None:
             f"cloud option '{spec.label()}': overflow '{spec.overflow}' is not another cloud "
             "option",
             "overflow_unknown_cloud",
-            option=spec.label(),
-            overflow=spec.overflow,
-        )
-    if spec.packing == "pool" and target.spot is not None:
-        raise CodedValueError(
-            f"cloud option '{spec.label()}': a node pool (`packing: pool`) does not model "
-            f"spot interruptions yet: its overflow '{spec.overflow}' must not be a spot option",
-            "pool_overflow_spot",
             option=spec.label(),
             overflow=spec.overflow,
         )
