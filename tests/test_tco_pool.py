@@ -231,3 +231,42 @@ def test_a_pooled_commitment_may_overflow_to_spot(tmp_path: Path) -> None:
     assert kept.rented.per_month["spot_overhead"] > 0
     assert kept.packing is not None
     assert kept.packing.interruptions == pytest.approx(8 * 0.1 * 730)
+
+
+def _bursting(tmp_path: Path) -> str:
+    """One 8-GPU job holds the kept server 2 h; a gang of 3 pods x 4 GPUs (12 > 8: never on
+    the kept server; `gpus` is the job's total) bursts at once; four 1-GPU jobs of 1 h wait
+    and burst at 600 s."""
+    rows = [
+        "long,2026-01-05T00:00:00Z,,,7200,1,8,H100,8,64,a,u,0,completed",
+        "gang,2026-01-05T00:00:00Z,,,3600,3,12,H100,8,64,a,u,0,completed",
+        *(f"s{k},2026-01-05T00:00:00Z,,,3600,1,1,H100,8,64,b,u,0,completed" for k in range(4)),
+    ]
+    path = tmp_path / "bursting.csv"
+    path.write_text("\n".join([HEADER, *rows]) + "\n")
+    return str(path)
+
+
+def test_a_hybrids_bursts_share_the_pools_instances_from_when_they_burst(tmp_path: Path) -> None:
+    pooled = {**P5, "packing": "pool", "provisioning_s": 300, "scale_down_s": 600}
+    scenario = TcoScenario.model_validate(
+        {**HAND, "cloud": [pooled], "hybrid": {"burst_after_s": 600, "servers": {"H100": 1}}}
+    )
+    con = open_store(tmp_path / "p.duckdb")
+    try:
+        report = run_tco(con, scenario, files=LOCAL_FILES, trace=_bursting(tmp_path), today=TODAY)
+    finally:
+        con.close()
+
+    # the gang launches two p5 instances at 0 (pods 1 and 2 on the first, pod 3 on the
+    # second), ready at 300 s, ending at 3,900 s; the four 1-GPU jobs burst at 600 s onto
+    # the second one's 4 free GPUs and end at 4,200 s. Released 600 s after emptying:
+    # the first at 4,500 s, the second at 4,800 s: 9,300 instance-seconds. (Pending from
+    # their submit, at 0, they would share the booting instance: 9,000.)
+    assert report.inputs is not None
+    hybrid = report.inputs.owned[1]
+    assert hybrid.burst is not None
+    (line,) = hybrid.burst.compute
+    scale = 730 / 2  # a 2-hour window (0 to the long job's end): 365 windows a month
+    assert line.quantity_per_month == pytest.approx(9300 / 3600 * scale)
+    assert hybrid.demand.burst_per_month == pytest.approx(9300 / 3600 * 55.04 * scale)

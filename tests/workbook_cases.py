@@ -99,7 +99,7 @@ def spilling() -> dict[str, object]:
 def pooling() -> dict[str, object]:
     """MIXED with the reservation packed on a node pool (its 8 committed GPUs one committed
     p5 instance kept up, the first hour's other 8 GPUs on a launched one) and the hybrid
-    bursting to it; the spot option stays per job (a pool does not model spot yet)."""
+    bursting to it; the spot option stays per job."""
     clouds = MIXED["cloud"]
     assert isinstance(clouds, list)
     pooled = {**clouds[1], "packing": "pool", "provisioning_s": 300, "scale_down_s": 600}
