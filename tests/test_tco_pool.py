@@ -22,6 +22,7 @@ from planner.service.scenario_store import parse
 from planner.service.tco_rent import bills_kept
 from planner.service.tco_run import run_tco
 from planner.store import open_store
+from pricing.points import PriceFilter, list_prices
 from tests.workbook_cases import HAND
 
 TODAY = date(2026, 6, 1)
@@ -270,3 +271,44 @@ def test_a_hybrids_bursts_share_the_pools_instances_from_when_they_burst(tmp_pat
     scale = 730 / 2  # a 2-hour window (0 to the long job's end): 365 windows a month
     assert line.quantity_per_month == pytest.approx(9300 / 3600 * scale)
     assert hybrid.demand.burst_per_month == pytest.approx(9300 / 3600 * 55.04 * scale)
+
+
+@pytest.mark.parametrize(
+    ("provider", "gpu", "sizes"),
+    [("GCP", "A100", [1, 2, 4, 8]), ("AWS", "L4", [1, 4, 8]), ("AWS", "A10G", [1, 4, 8])],
+)
+def test_the_price_book_offers_a_gpus_instance_sizes(
+    tmp_path: Path, provider: str, gpu: str, sizes: list[int]
+) -> None:
+    con = open_store(tmp_path / "p.duckdb")
+    try:
+        where = PriceFilter(provider=provider, gpu=gpu, pricing_model="on_demand")
+        points = list_prices(con, where, today=TODAY)
+    finally:
+        con.close()
+
+    us = [p for p in points if p.region in {"us-central1", "us-east-1"} and p.gpu_mem_gb != 80]
+    assert sorted(int(p.gpus_per_instance) for p in us) == sizes
+    assert all(p.source_url and p.confidence and p.currency == "USD" for p in us)
+
+
+def test_a_pool_of_gcps_a100_sizes_launches_the_2_gpu_one_for_a_2_gpu_pod(tmp_path: Path) -> None:
+    con = open_store(tmp_path / "p.duckdb")
+    try:
+        points = list_prices(con, PriceFilter(provider="GCP", gpu="A100 40GB"), today=TODAY)
+    finally:
+        con.close()
+    skus = [
+        Sku(p.instance_type, "A100", p.gpus_per_instance, p.price_per_instance_hour)
+        for p in points
+        if p.pricing_model == "on_demand"
+    ]
+    settings = PoolSettings(provisioning_s=300.0, scale_down_s=600.0)
+
+    priced = price_on_pool([CloudJob("two", 0.0, 3600.0, 1, 2.0)], skus, settings, Terms())
+
+    # a2-highgpu-2g: 2 x (VM part 0.73948 + GPU part 2.9339) = 7.3468 an hour, the cheapest
+    # size that holds 2 GPUs (4g 14.6936, 8g 29.387), up 300 + 3,600 + 600 s
+    launched = [(u.sku, u.instances) for u in priced.pool.on_demand if u.instances]
+    assert launched == [("a2-highgpu-2g", 1)]
+    assert priced.bill.compute == pytest.approx(4500 / 3600 * 7.3468)
