@@ -59,7 +59,7 @@ def test_first_use_seeds_every_priced_row_of_the_reference(con: duckdb.DuckDBPyC
     assert len(list_fx_rates(con)) == 6
     # 38 from the reference, 2 CPU instance prices, 2 typical rates offered (not applied),
     # the resale value at the horizon's end (0 applied; the reference's range in its notes)
-    assert len(assumption_set(con)) == 43
+    assert len(assumption_set(con)) == 45
 
 
 def test_p5_48xlarge_is_seeded_as_the_reference_quotes_it(con: duckdb.DuckDBPyConnection) -> None:

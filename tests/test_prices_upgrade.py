@@ -153,7 +153,7 @@ def test_the_shipped_seed_files_validate() -> None:
         ("price_points", 67),
         ("server_prices", 5),
         ("fx_rates", 6),
-        ("assumptions", 43),  # 42 + the resale value at the horizon's end
+        ("assumptions", 45),  # 42 + the resale value at the horizon's end + 2 pool delays
     ]
 
 

@@ -14,6 +14,7 @@ from planner.cost.chargeback import RULES, Rule, cents
 from planner.cost.cloud import CloudJob, Sku, Terms
 from planner.cost.node_pool import Committed, PoolSettings
 from planner.cost.node_pool_cloud import price_on_pool
+from planner.cost.pool_defaults import POOL_DEFAULTS
 from planner.cost.results import TcoReport
 from planner.cost.scenario import CloudSpec, TcoScenario
 from planner.report import build_report
@@ -22,6 +23,7 @@ from planner.service.scenario_store import parse
 from planner.service.tco_rent import bills_kept
 from planner.service.tco_run import run_tco
 from planner.store import open_store
+from pricing import assumption_set, set_assumption
 from pricing.points import PriceFilter, list_prices
 from tests.workbook_cases import HAND
 
@@ -155,8 +157,53 @@ def test_a_spot_option_on_a_pool_pays_its_re_runs_as_spot_overhead(tmp_path: Pat
 def test_per_job_is_the_default() -> None:
     spec = CloudSpec(gpu="H100")
 
-    assert (spec.packing, spec.provisioning_s, spec.scale_down_s) == ("per-job", 300.0, 600.0)
+    assert (spec.packing, spec.provisioning_s, spec.scale_down_s) == ("per-job", None, None)
     assert spec.max_instances is None
+
+
+def test_the_pool_delays_are_the_reference_sets_rows_with_their_sources(tmp_path: Path) -> None:
+    con = open_store(tmp_path / "p.duckdb")
+    try:
+        book = assumption_set(con)
+    finally:
+        con.close()
+
+    for default in POOL_DEFAULTS:
+        row = book[default.name]
+        assert (row.value, row.unit, row.confidence) == (
+            default.value,
+            default.unit,
+            default.confidence,
+        )
+        assert row.source == default.source
+    assert "scale-down-unneeded-time" in book["pool.scale_down_s"].source
+    assert "Karpenter" in book["pool.provisioning_s"].source
+
+
+def test_a_pooled_option_takes_its_delays_from_the_assumption_set(tmp_path: Path) -> None:
+    con = open_store(tmp_path / "p.duckdb")
+    try:
+        quote = {"set_name": "reference-defaults", "unit": "seconds", "confidence": "M"}
+        set_assumption(con, {**quote, "name": "pool.provisioning_s", "value": 0})
+        set_assumption(con, {**quote, "name": "pool.scale_down_s", "value": 1800})
+        pooled = {**P5, "packing": "pool"}
+        given = {**P5, "name": "given", "packing": "pool", "provisioning_s": 300}
+        scenario = TcoScenario.model_validate({**HAND, "cloud": [pooled, given]})
+        report = run_tco(con, scenario, files=LOCAL_FILES, trace=_sixteen(tmp_path), today=TODAY)
+    finally:
+        con.close()
+
+    # 16 one-GPU jobs of 1 h on two p5 instances, each up provisioning + 1 h + scale-down
+    assert report.inputs is not None
+    from_set, own = (c.rented.per_month["cloud_compute"] for c in report.inputs.clouds)
+    assert from_set == pytest.approx(2 * (0 + 3600 + 1800) / 3600 * 55.04 * 730)
+    assert own == pytest.approx(2 * (300 + 3600 + 1800) / 3600 * 55.04 * 730)
+    said = [n for n in report.notes if "node pool instance" in n]
+    assert any("p5: a node pool instance is ready 0 s after launch" in n for n in said), said
+    assert any(
+        "given: a node pool instance is released after standing empty 1800" in n for n in said
+    )
+    assert not any("given: a node pool instance is ready" in n for n in said)
 
 
 def test_every_cloud_option_states_its_packing_overhead_price_floor_and_waits(

@@ -137,17 +137,19 @@ class CloudSpec(ConfigModel):
         "instances of an autoscaled node pool (launched when a pod fits none, released "
         "after standing empty for scale_down_s)",
     )
-    provisioning_s: float = Field(
-        default=PROVISIONING.value,
+    provisioning_s: float | None = Field(
+        default=None,
         ge=0,
         le=DAY_S,
-        description="pool: launch to ready of an instance",
+        description="pool: launch to ready of an instance (default: the assumption set's "
+        f"{PROVISIONING.name}, {PROVISIONING.value:g} s in reference-defaults)",
     )
-    scale_down_s: float = Field(
-        default=SCALE_DOWN.value,
+    scale_down_s: float | None = Field(
+        default=None,
         ge=0,
         le=DAY_S,
-        description="pool: an empty instance is released after",
+        description="pool: an empty instance is released after (default: the assumption "
+        f"set's {SCALE_DOWN.name}, {SCALE_DOWN.value:g} s in reference-defaults)",
     )
     max_instances: Whole | None = Field(
         default=None,
