@@ -19,6 +19,7 @@ from planner.cost.results import TcoReport
 from planner.cost.scenario import CloudSpec, TcoScenario
 from planner.report import build_report
 from planner.report.chargeback_table import chargeback, totals, wide_rows
+from planner.report.pdf_summary import assumptions, decide
 from planner.service.scenario_store import parse
 from planner.service.tco_rent import bills_kept
 from planner.service.tco_run import run_tco
@@ -58,7 +59,7 @@ def _run(tmp_path: Path, clouds: list[dict[str, Any]]) -> TcoReport:
 def test_sixteen_one_gpu_jobs_rent_two_instances_on_a_pool_and_sixteen_per_job(
     tmp_path: Path,
 ) -> None:
-    report = _run(tmp_path, [P5, {**P5, "name": "pooled", "packing": "pool"}])
+    report = _run(tmp_path, [{**P5, "packing": "per-job"}, {**P5, "name": "pooled"}])
 
     assert report.inputs is not None
     per_job, pooled = (c.rented.per_month["cloud_compute"] for c in report.inputs.clouds)
@@ -209,7 +210,7 @@ def test_a_pooled_option_takes_its_delays_from_the_assumption_set(tmp_path: Path
 def test_every_cloud_option_states_its_packing_overhead_price_floor_and_waits(
     tmp_path: Path,
 ) -> None:
-    report = _run(tmp_path, [P5, {**P5, "name": "pooled", "packing": "pool"}])
+    report = _run(tmp_path, [{**P5, "packing": "per-job"}, {**P5, "name": "pooled"}])
 
     assert report.inputs is not None
     per_job, pooled = (c.packing for c in report.inputs.clouds)
@@ -224,6 +225,8 @@ def test_every_cloud_option_states_its_packing_overhead_price_floor_and_waits(
     assert (per_job.provisioning_wait_mean_s, per_job.cap_wait_p95_s) == (0.0, 0.0)
     assert pooled.provisioning_wait_mean_s == pooled.provisioning_wait_p95_s == 300.0
     assert pooled.cap_wait_p95_s == 0.0
+    assert (pooled.provisioning_s, pooled.scale_down_s) == (300.0, 600.0)
+    assert (per_job.provisioning_s, per_job.scale_down_s) == (None, None)
     pooled_option = report.horizons[0].options[-1]
     assert pooled_option.wait_p95_s == 300.0
 
@@ -241,7 +244,7 @@ def test_an_instance_cap_makes_pods_wait_and_the_wait_is_reported(tmp_path: Path
 
 @pytest.mark.parametrize("rule", RULES)
 def test_a_pooled_options_chargeback_adds_up_to_its_total(tmp_path: Path, rule: Rule) -> None:
-    report = _run(tmp_path, [P5, {**P5, "name": "pooled", "packing": "pool"}])
+    report = _run(tmp_path, [{**P5, "packing": "per-job"}, {**P5, "name": "pooled"}])
 
     cb = chargeback(build_report([("s", report)], 0, "en").sources, 0, rule, "en")
     rows = wide_rows(cb, "en")
@@ -359,3 +362,33 @@ def test_a_pool_of_gcps_a100_sizes_launches_the_2_gpu_one_for_a_2_gpu_pod(tmp_pa
     launched = [(u.sku, u.instances) for u in priced.pool.on_demand if u.instances]
     assert launched == [("a2-highgpu-2g", 1)]
     assert priced.bill.compute == pytest.approx(4500 / 3600 * 7.3468)
+
+
+@pytest.mark.parametrize(
+    ("packing", "en", "zh"),
+    [
+        (
+            "pool",
+            "node pool: pods share instances, ready 300 s after launch, released 600 s after "
+            "emptying; billed 1.25 GPU-hours per GPU-hour held",
+            "节点池：Pod 共享实例，启动后 300 秒就绪，空闲 600 秒后释放；"
+            "每占用 1 GPU 小时计费 1.25 GPU 小时",
+        ),
+        (
+            "per-job",
+            "per job: each job on instances of its own; billed 8.00 GPU-hours per GPU-hour held",
+            "按作业：每个作业独占自己的实例；每占用 1 GPU 小时计费 8.00 GPU 小时",
+        ),
+    ],
+)
+def test_page_one_names_how_the_cloud_option_packs_pods(
+    tmp_path: Path, packing: str, en: str, zh: str
+) -> None:
+    report = _run(tmp_path, [{**P5, "packing": packing}])
+    named = ("hand", report)
+    d = decide(named, 0)
+
+    # 16 one-GPU pods: a pool bills 2 instances x 8 GPUs x (300 + 3,600 + 600) s = 20 GPU-hours
+    # for 16 held (1.25); per job, 16 instances x 8 GPUs x 1 h = 128 for 16 (8.00)
+    assert dict(assumptions(named, d, "en"))["Cloud (p5): how pods rent instances"] == en
+    assert dict(assumptions(named, d, "zh"))["云（p5）：Pod 如何租用实例"] == zh

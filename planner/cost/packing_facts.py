@@ -47,6 +47,10 @@ class PackingFacts:
     """On spot: the interruption rate assumed (None: not spot)."""
     interruptions: float = 0.0
     """On spot: interruptions expected, a month."""
+    provisioning_s: float | None = None
+    """A node pool's launch-to-ready delay (None: per job, instances are ready at once)."""
+    scale_down_s: float | None = None
+    """How long a node pool's instance stands empty before it is released (None: per job)."""
 
 
 def per_job_facts(
@@ -71,9 +75,11 @@ def per_job_facts(
     )
 
 
-def pool_facts(pool: "PoolBill", rate: float | None = None) -> PackingFacts:
-    """A node pool's figures over the trace (a month: `scaled`); `rate`: its spot
-    interruptions per hour (None: not spot)."""
+def pool_facts(
+    pool: "PoolBill", delays: tuple[float, float], rate: float | None = None
+) -> PackingFacts:
+    """A node pool's figures over the trace (a month: `scaled`); `delays`: its provisioning
+    and scale-down delays; `rate`: its spot interruptions per hour (None: not spot)."""
     held = pool.held_gpu_hours
     waits: PoolWaits = pool.waits
     return PackingFacts(
@@ -88,6 +94,7 @@ def pool_facts(pool: "PoolBill", rate: float | None = None) -> PackingFacts:
         waits.cap.p95,
         rate,
         pool.interruptions,
+        *delays,
     )
 
 
@@ -105,6 +112,8 @@ def scaled(facts: PackingFacts, scale: float) -> PackingFacts:
         facts.cap_wait_p95_s,
         facts.interruptions_per_hour,
         facts.interruptions * scale,
+        facts.provisioning_s,
+        facts.scale_down_s,
     )
 
 

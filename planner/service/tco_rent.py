@@ -200,7 +200,8 @@ def bill_jobs(
     if spec.packing == "pool":
         settings = _settings(spec, inputs, (found, committed, commit))
         pool = _pool(split, (found, terms, settings), jobs_key, scenario.exclude_failed)
-        facts = pool_facts(pool.pool, spot.interruptions_per_hour if spot else None)
+        delays = (settings.provisioning_s, settings.scale_down_s)
+        facts = pool_facts(pool.pool, delays, spot.interruptions_per_hour if spot else None)
         kept = (pool.bill, pool.types, cpu, split.billed, split.withdrawn)
         return PricedBill(*kept, pool=pool.pool, facts=facts), trail
     key = None if jobs_key is None else (jobs_key, repr((found, terms)))
