@@ -155,10 +155,10 @@ def test_a_spot_option_on_a_pool_pays_its_re_runs_as_spot_overhead(tmp_path: Pat
     assert cloud.packing.interruptions == pytest.approx(16 * 0.1 * 730)
 
 
-def test_per_job_is_the_default() -> None:
+def test_a_node_pool_is_the_default() -> None:
     spec = CloudSpec(gpu="H100")
 
-    assert (spec.packing, spec.provisioning_s, spec.scale_down_s) == ("per-job", None, None)
+    assert (spec.packing, spec.provisioning_s, spec.scale_down_s) == ("pool", None, None)
     assert spec.max_instances is None
 
 

@@ -132,10 +132,10 @@ class CloudSpec(ConfigModel):
         default=None, ge=0, description="CPU instances' memory (scope all-jobs)"
     )
     packing: Packing = Field(
-        default="per-job",
-        description="per-job: each job on instances of its own; pool: pods share the "
-        "instances of an autoscaled node pool (launched when a pod fits none, released "
-        "after standing empty for scale_down_s)",
+        default="pool",
+        description="pool (default): pods share the instances of an autoscaled node pool "
+        "(launched when a pod fits none, released after standing empty for scale_down_s), "
+        "as Kubernetes rents them; per-job: each job on instances of its own",
     )
     provisioning_s: float | None = Field(
         default=None,
