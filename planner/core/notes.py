@@ -23,11 +23,12 @@ ENGLISH: dict[str, str] = {
     ),
     "pool_provisioning_s_assumed": (
         "{option}: a node pool instance is ready {seconds} s after launch, the assumption set "
-        "{set}'s pool.provisioning_s (confidence {confidence}); give `provisioning_s` to change it"
+        "`{set}`'s `pool.provisioning_s` (confidence {confidence}); give `provisioning_s` to "
+        "change it"
     ),
     "pool_scale_down_s_assumed": (
         "{option}: a node pool instance is released after standing empty {seconds} s, the "
-        "assumption set {set}'s pool.scale_down_s (confidence {confidence}); give "
+        "assumption set `{set}`'s `pool.scale_down_s` (confidence {confidence}); give "
         "`scale_down_s` to change it"
     ),
     "bridge_cloud": (
@@ -141,11 +142,11 @@ CHINESE: dict[str, str] = {
     "unpriced_jobs": "{option}：{count} 个作业无法在其实例规格上运行（{first}）",
     "speed_default": "{option}：在其他 GPU 上测得的作业按速度 1.0 计价（未给出 `speed`）",
     "pool_provisioning_s_assumed": (
-        "{option}：节点池实例在启动后 {seconds} 秒就绪，取自假设集 {set} 的 pool.provisioning_s"
+        "{option}：节点池实例在启动后 {seconds} 秒就绪，取自假设集 `{set}` 的 `pool.provisioning_s`"
         "（可信度 {confidence}）；给出 `provisioning_s` 可修改"
     ),
     "pool_scale_down_s_assumed": (
-        "{option}：节点池实例空闲 {seconds} 秒后释放，取自假设集 {set} 的 pool.scale_down_s"
+        "{option}：节点池实例空闲 {seconds} 秒后释放，取自假设集 `{set}` 的 `pool.scale_down_s`"
         "（可信度 {confidence}）；给出 `scale_down_s` 可修改"
     ),
     "bridge_cloud": (
