@@ -34,7 +34,7 @@ OVERRIDES = {
     "availability": 1.0,
     "tax_rate": 0.0,
 }
-CLOUD = {"name": "rent", "gpu": "A100", "price_per_gpu_hour": 2.0}
+CLOUD = {"name": "rent", "gpu": "A100", "price_per_gpu_hour": 2.0, "packing": "per-job"}
 SERVER = {"gpu": "A100", "servers": 1, "gpus_per_server": 8}
 
 

@@ -81,6 +81,12 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, TcoReport]:
                 ("cloud", "cloud-on-demand"),
             )
         }
+        # a report saved before the bills' parts were recorded could only be priced per job
+        rent = load_tco_scenario(SCENARIOS / "cloud-on-demand.yaml")
+        per_job = [c.model_copy(update={"packing": "per-job"}) for c in rent.cloud]
+        found["cloud_per_job"] = run_tco(
+            con, rent.model_copy(update={"cloud": per_job}), files=LOCAL_FILES, today=TODAY
+        )
         worked = load_tco_scenario(SCENARIOS / "worked-example-h100.yaml")
         found["worked10"] = run_tco(
             con,
@@ -179,7 +185,7 @@ def recalculated(
     files["mixed_on_demand"] = _changed(files["mixed"], {ON_DEMAND: 70.0})
     both = build_report([("A", reports["worked"]), ("B", reports["taxed"])], 0, "en", TODAY)
     files["two"] = write_xlsx(both)
-    files["cloud_saved_before"] = _xlsx(_saved_before(reports["cloud"]))
+    files["cloud_saved_before"] = _xlsx(_saved_before(reports["cloud_per_job"]))
     paths = []
     for name, data in files.items():
         path = folder / f"{name}.xlsx"
@@ -763,7 +769,7 @@ def test_a_report_saved_before_the_bills_parts_states_them_and_still_adds_up(
 ) -> None:
     """Saved JSON without the parts' quantities: the overflow is a stated amount (the
     'other' column) and every option still recalculates to the model's cash."""
-    report, book = reports["cloud"], recalculated["cloud_saved_before"]
+    report, book = reports["cloud_per_job"], recalculated["cloud_saved_before"]
     months = round(report.horizons[0].years * 12)
     for o in report.horizons[0].options:
         cash = _column(book, o.name, CLOUD_COL["cash"], months)

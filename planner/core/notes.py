@@ -21,6 +21,16 @@ ENGLISH: dict[str, str] = {
     "speed_default": (
         "{option}: jobs measured on other GPUs are priced at speed 1.0 (no `speed` given)"
     ),
+    "pool_provisioning_s_assumed": (
+        "{option}: a node pool instance is ready {seconds} s after launch, the assumption set "
+        "`{set}`'s `pool.provisioning_s` (confidence {confidence}); give `provisioning_s` to "
+        "change it"
+    ),
+    "pool_scale_down_s_assumed": (
+        "{option}: a node pool instance is released after standing empty {seconds} s, the "
+        "assumption set `{set}`'s `pool.scale_down_s` (confidence {confidence}); give "
+        "`scale_down_s` to change it"
+    ),
     "bridge_cloud": (
         "servers are paid at order and cost to run and depreciate from delivery, {months} "
         "months later; meanwhile the demand runs on {option} (the bridge category, left out "
@@ -146,6 +156,14 @@ CHINESE: dict[str, str] = {
     "default_allocation": "没有作业轨迹也没有给出利用率：按默认分配率 {share} 计算",
     "unpriced_jobs": "{option}：{count} 个作业无法在其实例规格上运行（{first}）",
     "speed_default": "{option}：在其他 GPU 上测得的作业按速度 1.0 计价（未给出 `speed`）",
+    "pool_provisioning_s_assumed": (
+        "{option}：节点池实例在启动后 {seconds} 秒就绪，取自假设集 `{set}` 的 `pool.provisioning_s`"
+        "（可信度 {confidence}）；给出 `provisioning_s` 可修改"
+    ),
+    "pool_scale_down_s_assumed": (
+        "{option}：节点池实例空闲 {seconds} 秒后释放，取自假设集 `{set}` 的 `pool.scale_down_s`"
+        "（可信度 {confidence}）；给出 `scale_down_s` 可修改"
+    ),
     "bridge_cloud": (
         "服务器在下单时付款，从交付（{months} 个月后）起计运行成本和折旧；"
         "在此期间需求由 {option} 承担（过渡类别，不计入每装机 GPU 小时成本）"

@@ -178,6 +178,7 @@ def assumptions(named: Named, d: Decision, lang: Language) -> list[tuple[str, st
             text("report.fact.useful_per_month", lang),
             fmt_number(report.useful_gpu_hours_per_month, 0, cur, na),
         ),
+        *packing_row(report, d, lang),
     ]
     if report.owns_servers:
         share = fmt_percent(report.allocation, 1, cur, na)
@@ -217,6 +218,27 @@ def resale_text(report: TcoReport, d: Decision, lang: Language) -> str:
         share=fmt_percent(share, 0, cur, na),
         amount=fmt_money(amount, cur, 0, na),
     )
+
+
+def packing_row(report: TcoReport, d: Decision, lang: Language) -> list[tuple[str, str]]:
+    """How the cloud option weighed (else the first traced one) packs pods, a named
+    assumption that moves its bill: a node pool's delays, or per job; none without a trace."""
+    clouds = report.inputs.clouds if report.inputs is not None else ()
+    traced = [c for c in clouds if c.packing is not None]
+    weighed = d.against.rented if d.against is not None else None
+    cloud = next((c for c in traced if c.rented.name == weighed), traced[0] if traced else None)
+    if cloud is None or cloud.packing is None:
+        return []
+    facts = cloud.packing
+    overhead = fmt_number(facts.overhead, 2, d.currency, text("report.na", lang))
+    label = text("report.pdf.assume.packing", lang, option=cloud.rented.name)
+    if facts.packing == "per-job":
+        return [(label, text("report.pdf.assume.packing_per_job", lang, overhead=overhead))]
+    up, down = (
+        f"{s:g}" if s is not None else "-" for s in (facts.provisioning_s, facts.scale_down_s)
+    )
+    value = text("report.pdf.assume.packing_pool", lang, up=up, down=down, overhead=overhead)
+    return [(label, value)]
 
 
 PRICE_KEY = ("price", "per_gpu_hour", "per_server", "currency", "as_of", "source")

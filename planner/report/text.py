@@ -185,6 +185,14 @@ EN = {
     "report.pdf.assume.resale": "Owned: resale value at the horizon's end",
     "report.pdf.assume.resale_value": "{share} of CapEx, {amount} cash in before tax",
     "report.pdf.assume.resale_none": "none assumed (book value is not cash)",
+    "report.pdf.assume.packing": "Cloud ({option}): how pods rent instances",
+    "report.pdf.assume.packing_pool": (
+        "node pool: pods share instances, ready {up} s after launch, released {down} s "
+        "after emptying; billed {overhead} GPU-hours per GPU-hour held"
+    ),
+    "report.pdf.assume.packing_per_job": (
+        "per job: each job on instances of its own; billed {overhead} GPU-hours per GPU-hour held"
+    ),
     "report.pdf.price.per_gpu_hour": "{amount} {currency} per GPU-hour, {as_of}{stale}",
     "report.pdf.price.per_server": "{amount} {currency} per server, {as_of}{stale}",
     "report.pdf.stale": " (stale)",
@@ -403,6 +411,14 @@ ZH = {
     "report.pdf.assume.resale": "自建：期末转售价值",
     "report.pdf.assume.resale_value": "资本支出的 {share}，税前现金流入 {amount}",
     "report.pdf.assume.resale_none": "不计（账面价值不是现金）",
+    "report.pdf.assume.packing": "云（{option}）：Pod 如何租用实例",
+    "report.pdf.assume.packing_pool": (
+        "节点池：Pod 共享实例，启动后 {up} 秒就绪，空闲 {down} 秒后释放；"
+        "每占用 1 GPU 小时计费 {overhead} GPU 小时"
+    ),
+    "report.pdf.assume.packing_per_job": (
+        "按作业：每个作业独占自己的实例；每占用 1 GPU 小时计费 {overhead} GPU 小时"
+    ),
     "report.pdf.price.per_gpu_hour": "每 GPU 小时 {amount} {currency}，{as_of}{stale}",
     "report.pdf.price.per_server": "每台服务器 {amount} {currency}，{as_of}{stale}",
     "report.pdf.stale": "（已过期）",

@@ -544,7 +544,8 @@ def test_a_three_point_sweep_shows_the_chart_the_table_and_the_answer(swept: App
     assert "cheapest option" in names
     own = figure["data"][0]
     assert list(own["text"]) == ["1", "4", "16"]
-    assert values(figure["data"][2]["x"]) == [0.0]
+    # the cloud's p95 wait: a pod waits for its node pool instance, 300 s = 1/12 h
+    assert values(figure["data"][2]["x"]) == pytest.approx([300 / 3600])
     assert figure["layout"]["shapes"][0]["x0"] == 0.5  # the target line
 
     assert any(c.startswith("Each owned row's GPU-hours add up") for c in captions(at))

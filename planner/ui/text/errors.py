@@ -102,14 +102,6 @@ ZH: dict[str, str] = {
     "problem.commitment_two_sizes": (
         "请给出 `committed_gpus` 或 `committed_gpus_by_year`（逐年承诺的 GPU 数）之一，不能两者都给"
     ),
-    "problem.pool_spot": (
-        "云方案 '{option}'：`packing: pool`（节点池装箱）尚未模拟竞价实例的中断："
-        "竞价方案请用 `packing: per-job`"
-    ),
-    "problem.pool_overflow_spot": (
-        "云方案 '{option}'：节点池（`packing: pool`）尚未模拟竞价实例的中断：其 `overflow` 的 "
-        "'{overflow}' 不能是竞价方案"
-    ),
     "problem.per_job_cap": (
         "云方案 '{option}'：`max_instances` 限制的是节点池的实例数：请同时给出 `packing: pool`，"
         "或去掉 `max_instances`"
