@@ -15,7 +15,7 @@ from planner.core.serialize import to_json
 
 if TYPE_CHECKING:
     from planner.ingest import IngestOptions
-    from planner.twin.report import Comparison, GroupWaits, TwinReport
+    from planner.twin.report import Calibration, Comparison, GroupWaits, TwinReport
 
 ReadOptions = Callable[[argparse.Namespace], "IngestOptions"]
 DAY_S = 86_400.0
@@ -107,7 +107,8 @@ def twin_lines(r: "TwinReport") -> list[str]:
     lines += [f"note: {note}" for note in r.notes]
     lines.append(
         f"calibrated: effective capacity {cal.effective_gpu_share:.1%} of the node list "
-        f"({cal.effective_gpus:,} GPUs); policy {cal.policy.admission} admission, "
+        f"({cal.effective_gpus:,} GPUs{_floor_words(cal, r.node_gpus)}); "
+        f"policy {cal.policy.admission} admission, "
         f"{cal.policy.queueing} (score {cal.policy.score:.3f}; "
         + ", ".join(f"{p.admission}/{p.queueing} {p.score:.3f}" for p in cal.policy_scores)
         + "; score = wait score + 1 - start-order rank correlation"
@@ -131,6 +132,19 @@ def twin_lines(r: "TwinReport") -> list[str]:
     lines += _groups(r.after.by_team)
     lines.append(f"verdict: {r.verdict}")
     return lines
+
+
+def _floor_words(cal: "Calibration", node_gpus: int) -> str:
+    """The capacity's floor: what the history held at once (issue 31, item 2)."""
+    pools = ", ".join(f"{p} {g:,.0f}" for p, g in sorted(cal.peak_gpus_by_pool.items()))
+    by_pool = f", by GPU type {pools}" if pools else ""
+    if cal.peak_gpus > node_gpus:
+        return (
+            f"; the history held {cal.peak_gpus:,.0f} at once{by_pool}, more than the node "
+            "list has: the node list is not all the cluster it ran on"
+        )
+    said = f", never below the {cal.peak_gpus:,.0f} the history held at once{by_pool}"
+    return said + (": the fit would have gone lower" if cal.floored else "")
 
 
 def _table(before: "Comparison", after: "Comparison") -> list[str]:

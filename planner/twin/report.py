@@ -1,7 +1,7 @@
 """The twin check's results: plain frozen types the CLI, the service and the pages read by
 attribute and `planner.core.serialize` turns into JSON. Nothing here computes anything."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from planner.engine.policy import Admission, Queueing
 
@@ -119,6 +119,12 @@ class Calibration:
     """The scores are within 1% of each other: the history cannot tell the policies apart."""
     background_given: bool = False
     """The scenario gives the background load (online GPUs by hour): accepted, not fitted."""
+    peak_gpus: float = 0.0
+    """The most GPUs the history's own jobs held at once: the fit's floor."""
+    peak_gpus_by_pool: dict[str, float] = field(default_factory=dict)
+    """The same per GPU type, of the jobs that name one type: each pool's floor."""
+    floored: bool = False
+    """The fit chose the floor: it would have gone below what the history held at once."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -52,8 +52,8 @@ def verdict(c: Comparison, lang: Language | None = None) -> str:
 
 
 def notes(report: TwinReport, lang: Language | None = None) -> list[str]:
-    """The closed-system warning and the given background load, in the session's language
-    (the policies' note is `policy_note`)."""
+    """The closed-system warning, the given background load and the capacity's floor, in the
+    session's language (the policies' note is `policy_note`)."""
     shown = []
     if report.closed_system_warning:
         shown.append(
@@ -66,7 +66,21 @@ def notes(report: TwinReport, lang: Language | None = None) -> list[str]:
         )
     if report.calibration.background_given:
         shown.append(t("twin.note_given_load", lang))
+    shown.append(floor_note(report, lang))
     return shown
+
+
+def floor_note(report: TwinReport, lang: Language | None = None) -> str:
+    """The capacity fit's floor: what the history held at once, in all and per GPU type."""
+    cal = report.calibration
+    by_pool = ", ".join(f"{p} {fmt_number(g)}" for p, g in sorted(cal.peak_gpus_by_pool.items()))
+    pools = t("twin.note_floor_pools", lang, pools=by_pool) if by_pool else ""
+    peak = fmt_number(cal.peak_gpus)
+    if cal.peak_gpus > report.node_gpus:
+        gpus = fmt_number(report.node_gpus)
+        return t("twin.note_floor_over", lang, peak=peak, pools=pools, gpus=gpus)
+    said = t("twin.note_floor", lang, peak=peak, pools=pools)
+    return f"{said} {t('twin.note_floored', lang)}" if cal.floored else said
 
 
 def policy_note(report: TwinReport, lang: Language | None = None) -> str | None:

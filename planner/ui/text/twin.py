@@ -41,6 +41,16 @@ EN = {
         "on the whole node list meets an idle cluster. The calibration fits that missing "
         "load as a smaller effective capacity and as start latency."
     ),
+    "twin.note_floor": (
+        "The effective capacity is never set below {peak} GPUs, the most the history's own "
+        "jobs held at once{pools}: a smaller cluster could not have run the history."
+    ),
+    "twin.note_floor_pools": " (by GPU type: {pools})",
+    "twin.note_floored": "The fit would have gone lower: it stops at that floor.",
+    "twin.note_floor_over": (
+        "The history's own jobs held {peak} GPUs at once{pools}, more than the node list's "
+        "{gpus}: the node list is not all of the cluster the history ran on."
+    ),
     "twin.note_policies": (
         "The history cannot tell the scheduling policies apart (their scores are within "
         "1%): the calibrated scenario keeps the first one tried."
@@ -159,6 +169,16 @@ ZH = {
         "历史自身的作业平均只占用节点列表 GPU 的 {share}（低于 {limit}）："
         "集群当时忙于此历史未记录的工作，因此在整个节点列表上回放会遇到一个空闲的集群。校准把这部分缺失的负载拟合为更小的"
         "有效容量和启动延迟。"
+    ),
+    "twin.note_floor": (
+        "有效容量从不低于 {peak} 个 GPU，即历史自身的作业同时占用的最多 GPU{pools}："
+        "更小的集群无法运行这段历史。"
+    ),
+    "twin.note_floor_pools": "（按 GPU 型号：{pools}）",
+    "twin.note_floored": "拟合本会取得更低：它停在这个下限。",
+    "twin.note_floor_over": (
+        "历史自身的作业曾同时占用 {peak} 个 GPU{pools}，多于节点列表的 {gpus} 个："
+        "节点列表并不是这段历史所运行的整个集群。"
     ),
     "twin.note_policies": (
         "此历史无法区分各调度策略（它们的得分相差不超过 1%）：校准后的场景保留最先尝试的策略。"
