@@ -18,7 +18,8 @@ from planner.engine.latency import SizeClasses, StartLatency
 from planner.engine.loop import simulate
 from planner.engine.policy import Policy
 from planner.twin.calibrate import TwinInput, TwinRun, run_twin
-from planner.ui.twin_frames import floor_note, notes
+from planner.ui.i18n import fmt_duration
+from planner.ui.twin_frames import floor_note, notes, validation_frame
 
 DAY_S = 86_400.0
 REAL_NODES, LISTED_NODES = 10, 11
@@ -99,3 +100,20 @@ def test_the_floor_is_said_in_both_languages_and_on_the_cli(
     assert "有效容量从不低于 80 个 GPU" in floor_note(report, "zh")
     calibrated = next(line for line in twin_lines(report) if line.startswith("calibrated:"))
     assert "(80 GPUs, never below the 80 the history held at once);" in calibrated
+
+
+def test_the_naive_baseline_stands_beside_the_calibrated_waits(
+    busy: tuple[list[Job], TwinRun],
+) -> None:
+    """Issue 31, item 4: the fit window's own observed waits, taken as the forecast of the
+    held-back window, beside the calibrated replay (CLI and page)."""
+    report = busy[1].report
+    fit = report.fit.observed
+    assert fit.p90 is not None
+
+    frame = validation_frame(report)
+    line = next(s for s in twin_lines(report) if s.strip().startswith("wait p90 (s)"))
+
+    assert frame.columns[-1] == "Naive: the fit window's own waits"
+    assert frame.iloc[1].tolist()[-1] == fmt_duration(fit.p90)
+    assert line.split()[-1] == f"{fit.p90:,.0f}"

@@ -122,9 +122,10 @@ def twin_lines(r: "TwinReport") -> list[str]:
             f"{c.never_placed_share:>13.1%}"
         )
     lines.append(
-        f"validation window ({r.after.jobs:,} jobs):  observed | before calibration | calibrated"
+        f"validation window ({r.after.jobs:,} jobs):  observed | before calibration | "
+        "calibrated | naive (the fit window's own waits, no replay)"
     )
-    lines += _table(r.before, r.after)
+    lines += _table(r.before, r.after, r.fit)
     lines.append(f"fit window ({r.fit.jobs:,} jobs), calibrated: {_short(r.fit)}")
     lines.append("by GPU-size class (validation, observed -> calibrated p50/p90/p99 s):")
     lines += _groups(r.after.by_size)
@@ -147,8 +148,8 @@ def _floor_words(cal: "Calibration", node_gpus: int) -> str:
     return said + (": the fit would have gone lower" if cal.floored else "")
 
 
-def _table(before: "Comparison", after: "Comparison") -> list[str]:
-    rows = []
+def _table(before: "Comparison", after: "Comparison", fit: "Comparison") -> list[str]:
+    rows: list[tuple[str, ...]] = []
     for name in ("p50", "p90", "p99", "mean"):
         o = getattr(after.observed, name)
         rows.append(
@@ -157,6 +158,7 @@ def _table(before: "Comparison", after: "Comparison") -> list[str]:
                 _s(o),
                 _s(getattr(before.replayed, name)),
                 _s(getattr(after.replayed, name)),
+                _s(getattr(fit.observed, name)),
             )
         )
     rows += [
@@ -165,6 +167,7 @@ def _table(before: "Comparison", after: "Comparison") -> list[str]:
             f"{after.waited_share[0]:.1%}",
             f"{before.waited_share[1]:.1%}",
             f"{after.waited_share[1]:.1%}",
+            f"{fit.waited_share[0]:.1%}",
         ),
         (
             "waiting GPU-hours",
@@ -199,7 +202,8 @@ def _table(before: "Comparison", after: "Comparison") -> list[str]:
             _pct(after.allocation_level_error),
         ),
     ]
-    return [f"  {a:<44} {b:>10} {c:>12} {d:>12}" for a, b, c, d in rows]
+    padded = [(*row, "")[:5] for row in rows]  # the naive column: waits only
+    return [f"  {a:<44} {b:>10} {c:>12} {d:>12} {e:>12}".rstrip() for a, b, c, d, e in padded]
 
 
 def _short(c: "Comparison") -> str:

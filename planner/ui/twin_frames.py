@@ -132,7 +132,8 @@ def scenario_error_bar(scenario: Scenario, lang: Language | None = None) -> str 
 
 
 def validation_frame(report: TwinReport) -> pd.DataFrame:
-    """The held-back window: observed | plain replay | calibrated, as display text."""
+    """The held-back window: observed | plain replay | calibrated | the naive baseline (the
+    fit window's own observed waits), as display text."""
     before, after = report.before, report.after
     dash = t("twin.no_distance")
     rows = [
@@ -180,8 +181,13 @@ def validation_frame(report: TwinReport) -> pd.DataFrame:
             fmt_percent(after.allocation_level_error),
         ),
     ]
-    columns = [t(f"twin.col_{c}") for c in ("measure", "observed", "before", "after")]
-    return pd.DataFrame(rows, columns=columns)
+    # the naive baseline: the fit window's own waits taken as the forecast (no replay at all)
+    fit = report.fit.observed
+    naive = [fmt_duration(getattr(fit, name)) for name in (*QUANTILES, "mean")]
+    naive += [fmt_percent(report.fit.waited_share[0])]
+    naive += [dash] * (len(rows) - len(naive))
+    columns = [t(f"twin.col_{c}") for c in ("measure", "observed", "before", "after", "naive")]
+    return pd.DataFrame([(*row, n) for row, n in zip(rows, naive, strict=True)], columns=columns)
 
 
 def _pair(

@@ -60,6 +60,7 @@ EN = {
     "twin.col_observed": "Observed",
     "twin.col_before": "Plain replay (before calibration)",
     "twin.col_after": "Calibrated replay",
+    "twin.col_naive": "Naive: the fit window's own waits",
     "twin.row_p50": "Wait p50",
     "twin.row_p90": "Wait p90",
     "twin.row_p99": "Wait p99",
@@ -75,8 +76,10 @@ EN = {
     "twin.no_distance": "—",
     "twin.table_caption": (
         "The plain replay is the trace on the whole node list without start latency; the "
-        "calibrated one adds what was fitted. Distances compare a replay with what happened, "
-        "so the observed column has none (—); n/a: not measurable on this window."
+        "calibrated one adds what was fitted. The naive baseline replays nothing: it takes "
+        "the fit window's own observed waits as the forecast, so the calibrated column shows "
+        "what calibration adds beyond it. Distances compare a replay with what happened, "
+        "so the observed and naive columns have none (—); n/a: not measurable on this window."
     ),
     "twin.cdf_title": "Wait distribution on the held-back window",
     "twin.cdf_x": "Wait (s, log scale; waits under 1 s drawn at 1 s)",
@@ -188,6 +191,7 @@ ZH = {
     "twin.col_observed": "实际",
     "twin.col_before": "普通回放（校准前）",
     "twin.col_after": "校准后的回放",
+    "twin.col_naive": "朴素基线：拟合窗口自身的等待",
     "twin.row_p50": "等待 p50",
     "twin.row_p90": "等待 p90",
     "twin.row_p99": "等待 p99",
@@ -203,7 +207,9 @@ ZH = {
     "twin.no_distance": "—",
     "twin.table_caption": (
         "普通回放是在整个节点列表上、不加启动延迟的回放；校准后的回放加上拟合的结果。"
-        "距离衡量回放与实际情况的差异，因此“实际”列没有距离（—）；n/a：此窗口无法测量。"
+        "朴素基线不做任何回放：它把拟合窗口自身实测的等待当作预测，因此校准后的一列显示校准在它之外"
+        "带来了什么。距离衡量回放与实际情况的差异，因此“实际”和朴素基线列没有距离（—）；"
+        "n/a：此窗口无法测量。"
     ),
     "twin.cdf_title": "留出窗口的等待时间分布",
     "twin.cdf_x": "等待时间（秒，对数刻度；不足 1 秒的画在 1 秒处）",
