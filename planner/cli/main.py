@@ -268,6 +268,11 @@ def _inspect(args: argparse.Namespace) -> int:
     print("run time (s): " + "  ".join(f"{k} {v:,.0f}" for k, v in stats.duration_s.items()))
     if stats.wait_s:
         print("observed wait (s): " + "  ".join(f"{k} {v:,.0f}" for k, v in stats.wait_s.items()))
+    if stats.wait_left_out_running_at_start:
+        print(
+            f"  ({stats.wait_left_out_running_at_start:,} jobs already running when the "
+            "export's window opened are left out: their submit, so their wait, is unknown)"
+        )
     return 0
 
 
