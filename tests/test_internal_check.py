@@ -42,7 +42,6 @@ def test_the_engine_raises_a_planner_error_that_names_the_check() -> None:
         "an internal check failed (the replay left jobs waiting on an idle cluster): "
         "this is a bug in the planner"
     )
-    assert isinstance(caught.value.__cause__, AssertionError)
 
 
 @pytest.mark.usefixtures("admission_broken")
