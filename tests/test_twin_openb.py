@@ -97,3 +97,14 @@ def test_openb_held_back_rise_sits_where_arrivals_double(shared_traces: Path) ->
     assert wait[after & started].quantile(0.9) == pytest.approx(243, abs=1)
     memory = pods["memory_mib"] / 1024
     assert memory[before].median() == memory[after].median() == pytest.approx(46, abs=0.5)
+
+
+@pytest.mark.slow
+def test_openb_report_says_where_the_arrivals_change(report: dict) -> None:
+    """The twin's own note: the likeliest change of the arrival rate in the held-back window
+    is day 147 (232 pods a day before, 506 from it), where the waits rise."""
+    shift = report["arrival_shift"]
+
+    assert shift["at_s"] / 86_400 == pytest.approx(147.0, abs=0.1)
+    assert [round(r) for r in shift["per_day"]] == [232, 506]
+    assert shift["p90_s"][1] > 2 * shift["p90_s"][0]

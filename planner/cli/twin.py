@@ -15,7 +15,13 @@ from planner.core.serialize import to_json
 
 if TYPE_CHECKING:
     from planner.ingest import IngestOptions
-    from planner.twin.report import Calibration, Comparison, GroupWaits, TwinReport
+    from planner.twin.report import (
+        ArrivalShift,
+        Calibration,
+        Comparison,
+        GroupWaits,
+        TwinReport,
+    )
 
 ReadOptions = Callable[[argparse.Namespace], "IngestOptions"]
 DAY_S = 86_400.0
@@ -105,6 +111,8 @@ def twin_lines(r: "TwinReport") -> list[str]:
         f"{r.node_gpus:,} GPUs on average",
     ]
     lines += [f"note: {note}" for note in r.notes]
+    if r.arrival_shift is not None:
+        lines.append(f"note: {_shift_words(r.arrival_shift)}")
     lines.append(
         f"calibrated: effective capacity {cal.effective_gpu_share:.1%} of the node list "
         f"({cal.effective_gpus:,} GPUs{_floor_words(cal, r.node_gpus)}); "
@@ -133,6 +141,18 @@ def twin_lines(r: "TwinReport") -> list[str]:
     lines += _groups(r.after.by_team)
     lines.append(f"verdict: {r.verdict}")
     return lines
+
+
+def _shift_words(shift: "ArrivalShift") -> str:
+    """What the held-back window's arrivals did (issue 31, item 4)."""
+    day = shift.at_s / DAY_S
+    (before, after), (b50, a50), (b90, a90) = shift.per_day, shift.p50_s, shift.p90_s
+    return (
+        f"arrivals in the validation window went from {before:,.0f} a day before day "
+        f"{day:,.1f} to {after:,.0f} a day from it; observed waits p50 / p90 {_s(b50)} / "
+        f"{_s(b90)} s before, {_s(a50)} / {_s(a90)} s after. A calibration fitted on the "
+        "earlier jobs cannot know load that comes later."
+    )
 
 
 def _floor_words(cal: "Calibration", node_gpus: int) -> str:

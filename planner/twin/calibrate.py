@@ -31,6 +31,7 @@ from planner.engine.latency import StartLatency
 from planner.engine.loop import simulate
 from planner.engine.policy import Admission, Policy, Queueing
 from planner.engine.result import ReplayResult
+from planner.twin.arrivals import arrival_shift
 from planner.twin.capacity_floor import ALL, floor_share, observed_peaks
 from planner.twin.compare import Outcome, compare, observed_outcome, observed_wait
 from planner.twin.latency_fit import MEM_BAND_CHOICES, MEM_BANDS, LatencyFit, fit_latency, twin_jobs
@@ -153,6 +154,7 @@ def run_twin(spec: TwinInput, progress: Callable[[float], None] | None = None) -
         after=after,
         calibration=calibration,
         verdict=after.verdict,
+        arrival_shift=arrival_shift(jobs, val_window),
     )
     rows = job_rows(jobs, observed, after_outcomes, cut, best.fit)
     return TwinRun(report, best.fit.latency, replace(policy, start_latency=best.fit.latency), rows)

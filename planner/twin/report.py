@@ -145,6 +145,17 @@ class JobRow:
 
 
 @dataclass(frozen=True, slots=True)
+class ArrivalShift:
+    at_s: float
+    """The split: the first submission time of the later side."""
+    per_day: tuple[float, float]
+    """Submissions a day before and after the split."""
+    p50_s: tuple[float | None, float | None]
+    p90_s: tuple[float | None, float | None]
+    """Observed waits before and after (None where no job of that side started)."""
+
+
+@dataclass(frozen=True, slots=True)
 class TwinReport:
     trace: str
     cluster: str
@@ -164,3 +175,6 @@ class TwinReport:
     """The calibrated replay on the validation window (held back from the fit)."""
     calibration: Calibration
     verdict: str
+    arrival_shift: ArrivalShift | None = None
+    """Where the validation window's arrival rate changes most, if it changes enough
+    (`planner.twin.arrivals`)."""

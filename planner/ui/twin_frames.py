@@ -15,6 +15,7 @@ from planner.twin.report import (
     CLOSED_SYSTEM_SHARE,
     WAIT_RATIO_LIMIT,
     WITHDRAWN_LIMIT,
+    ArrivalShift,
     Comparison,
     GroupWaits,
     TwinReport,
@@ -67,7 +68,24 @@ def notes(report: TwinReport, lang: Language | None = None) -> list[str]:
     if report.calibration.background_given:
         shown.append(t("twin.note_given_load", lang))
     shown.append(floor_note(report, lang))
+    if report.arrival_shift is not None:
+        shown.append(arrivals_note(report.arrival_shift, lang))
     return shown
+
+
+def arrivals_note(shift: ArrivalShift, lang: Language | None = None) -> str:
+    """Where the held-back window's arrival rate changed, and the waits either side."""
+    return t(
+        "twin.note_arrivals",
+        lang,
+        day=fmt_number(shift.at_s / 86_400, 1),
+        before=fmt_number(shift.per_day[0]),
+        after=fmt_number(shift.per_day[1]),
+        b50=fmt_duration(shift.p50_s[0]),
+        b90=fmt_duration(shift.p90_s[0]),
+        a50=fmt_duration(shift.p50_s[1]),
+        a90=fmt_duration(shift.p90_s[1]),
+    )
 
 
 def floor_note(report: TwinReport, lang: Language | None = None) -> str:

@@ -55,6 +55,11 @@ EN = {
         "The history cannot tell the scheduling policies apart (their scores are within "
         "1%): the calibrated scenario keeps the first one tried."
     ),
+    "twin.note_arrivals": (
+        "Arrivals in the held-back window went from {before} a day before day {day} to "
+        "{after} a day from it; observed waits p50 / p90 {b50} / {b90} before, {a50} / {a90} "
+        "after. A calibration fitted on the earlier jobs cannot know load that comes later."
+    ),
     "twin.validation": "The held-back window",
     "twin.col_measure": "Measure",
     "twin.col_observed": "Observed",
@@ -185,6 +190,11 @@ ZH = {
     ),
     "twin.note_policies": (
         "此历史无法区分各调度策略（它们的得分相差不超过 1%）：校准后的场景保留最先尝试的策略。"
+    ),
+    "twin.note_arrivals": (
+        "留出窗口的到达量从第 {day} 天之前的每天 {before} 个变为此后的每天 {after} 个；"
+        "实际等待 p50 / p90 之前为 {b50} / {b90}，之后为 {a50} / {a90}。"
+        "在较早作业上拟合的校准无法预知之后才到来的负载。"
     ),
     "twin.validation": "留出的检验窗口",
     "twin.col_measure": "指标",
