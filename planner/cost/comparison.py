@@ -67,7 +67,7 @@ def report(scenario: TcoScenario, bm: BareMetal, priced: Priced, left_out: LeftO
         if hybrid_run is not None:
             demand, kept = hybrid_run
             options.append(tco.owned_option("hybrid", kept, demand, months, rate, bridge=bridge))
-        clouds = [tco.rented_option(r, owned, months, rate, tax_rate=bm.tax_rate) for r in rented]
+        clouds = [_rented(r, owned, months, rate, bm) for r in rented]
         comparisons = [
             tco.compare(mine, c, bm, r.per_gpu_hour, rate)
             for c, r in zip(clouds, rented, strict=True)
@@ -104,6 +104,21 @@ def report(scenario: TcoScenario, bm: BareMetal, priced: Priced, left_out: LeftO
         horizons=tuple(horizons),
         sensitivity=_sensitivity(scenario, bm, owned, rented, priced.converted),
         notes=tuple(notes + _bridge_notes(bm, rented)),
+    )
+
+
+def _rented(
+    rented: tco.Rented, demand: tco.Demand, months: int, rate: float, bm: BareMetal
+) -> tco.OptionReport:
+    """A cloud option beside owned servers: their tax rate, cloud prices escalating at the
+    scenario's rate."""
+    return tco.rented_option(
+        rented,
+        demand,
+        months,
+        rate,
+        tax_rate=bm.tax_rate,
+        escalation_year=bm.cloud_escalation_year,
     )
 
 
@@ -152,7 +167,7 @@ def _sensitivity(
             for k, v in cloud.per_month.items()
         }
         changed_cloud = replace(cloud, per_month=per_month)
-        rent = tco.rented_option(changed_cloud, demand, months, d["rate"], tax_rate=bm.tax_rate)
+        rent = _rented(changed_cloud, demand, months, d["rate"], bm)
         own = tco.owned_option(
             "self-hosted",
             _moved(bm, d, fx if "server" in converted else 1.0),

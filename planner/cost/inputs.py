@@ -151,6 +151,9 @@ class TcoInputs:
     """The replay's twin check (error bar) when the scenario is calibrated."""
     later_years: tuple[YearInputs, ...] | None = field(default=None, metadata=OMIT)
     """With `growth:`, years 2, 3, ... of the horizon (None: every year is year 1's)."""
+    cloud_escalation_year: float = 0.0
+    """Yearly escalation of every cloud price (the owned servers' `BareMetal` carries the
+    same; a cloud-only report has none)."""
 
     def by_year(self) -> "tuple[TcoInputs, ...]":
         """Each year's inputs, year 1 first (this one alone without growth)."""

@@ -23,6 +23,7 @@ from planner.cost.baremetal import (
     MonthCosts,
     by_category,
     capex,
+    escalation,
     fixed_per_installed_gpu_hour,
     in_service_from,
     installed_gpus,
@@ -49,7 +50,8 @@ class Sale:
 def sale(bm: BareMetal, months: int) -> Sale:
     """The servers bought (CapEx is paid at order) are sold at the horizon's end for
     `resale_share` x CapEx, delivered or not: an order the horizon ends before is still the
-    owner's to sell (its tax book value is then all of CapEx)."""
+    owner's to sell (its tax book value is then all of CapEx). With a refresh, the last
+    generation's (earlier ones are sold as they retire, `baremetal.monthly`)."""
     resale = bm.resale_share * capex(bm)
     return Sale(resale, bm.tax_rate * (resale - tax_book_value(bm, months)))
 
@@ -162,18 +164,24 @@ def owned_option(
 ) -> OptionReport:
     """Self-hosted (with bursts for a hybrid) over `months`. Before delivery the servers cost
     nothing but their CapEx and `bridge` serves the demand (or nothing does); bursts start at
-    delivery. At the end the servers are sold at their resale value, the gain on disposal
-    taxed (`sale`). Cost per installed (and
+    delivery. A horizon beyond the servers' life buys their replacement (`baremetal.monthly`,
+    the `refresh` category). At the end the servers are sold at their resale value, the gain
+    on disposal taxed (`sale`); a retired generation is sold at the end of its life, and
+    both add to the `resale` and `disposal_tax` totals. Cost per installed (and
     allocated) GPU-hour is over the months in service, without the bridge."""
     costs = monthly(bm, months, demand.utilization_by_hour, bridge_per_month=bridge.per_month)
     lead = in_service_from(bm, months)
-    burst = [0.0 if m < lead else demand.burst_per_month for m in range(months)]
+    burst = [
+        0.0 if m < lead else demand.burst_per_month * escalation(bm, "cloud", m)
+        for m in range(months)
+    ]
     after_tax = 1 - bm.tax_rate  # cloud bills are deductible costs too
     pnl = [c.pnl + b for c, b in zip(costs, burst, strict=True)]
     cash = [c.cash + b * after_tax for c, b in zip(costs, burst, strict=True)]
     end = sale(bm, months)
     cash[-1] += end.disposal_tax - end.resale
-    at_end = (0.0 - end.resale, end.disposal_tax + 0.0)  # + 0.0: no -0.0 in the totals
+    retired = (sum(c.resale for c in costs), sum(c.disposal_tax for c in costs))
+    at_end = (retired[0] - end.resale, retired[1] + end.disposal_tax + 0.0)  # + 0.0: no -0.0
     totals = _owned_totals(costs, burst, bm.tax_rate) | dict(
         zip(END_CATEGORIES, at_end, strict=True)
     )
@@ -204,29 +212,43 @@ def owned_option(
 
 
 def rented_option(
-    rented: Rented, demand: Demand, months: int, rate: float, *, tax_rate: float = 0.0
+    rented: Rented,
+    demand: Demand,
+    months: int,
+    rate: float,
+    *,
+    tax_rate: float = 0.0,
+    escalation_year: float = 0.0,
 ) -> OptionReport:
-    """Renting: the same bill every month; with a tax rate, cash is after the tax saved."""
+    """Renting: the same bill every month, or year 1's bill x (1 + `escalation_year`) ^
+    (m // 12) in month m when cloud prices escalate; with a tax rate, cash is after the tax
+    saved."""
     monthly_cost = rented.monthly_total
-    monthly_cash = monthly_cost * (1 - tax_rate)
+    steps = [(1 + escalation_year) ** (m // 12) if escalation_year else 1.0 for m in range(months)]
     per_month = (
         demand.useful_gpu_hours if rented.useful_gpu_hours is None else rented.useful_gpu_hours
     )
     useful = per_month * months
-    pnl = (monthly_cost,) * months
-    cash = (monthly_cash,) * months
+    pnl = tuple(monthly_cost * f for f in steps)
+    cash = tuple(p * (1 - tax_rate) for p in pnl)
+    billed = sum(steps)  # months billed, in year-1 bills
     return OptionReport(
         name=rented.name,
         total=sum(pnl),  # the months added up, like an owned option's (not cost x months)
-        totals={k: v * months for k, v in rented.per_month.items()}
-        | ({"tax_shield": -tax_rate * monthly_cost * months} if tax_rate else {}),
+        totals={k: v * billed for k, v in rented.per_month.items()}
+        | ({"tax_shield": -tax_rate * monthly_cost * billed} if tax_rate else {}),
         monthly_pnl=pnl,
         monthly_cash=cash,
         useful_gpu_hours=useful,
-        cost_per_useful_gpu_hour=monthly_cost * months / useful if useful else None,
+        cost_per_useful_gpu_hour=monthly_cost * billed / useful if useful else None,
         equivalent_annual_cost=_eac(cash, rate, months),
         wait_mean_s=rented.wait_mean_s,
         wait_p95_s=rented.wait_p95_s,
+        pnl_by_category=(
+            {k: tuple(v * f for f in steps) for k, v in rented.per_month.items()}
+            if escalation_year
+            else None
+        ),
     )
 
 

@@ -19,13 +19,17 @@ _OWN_COLUMNS = {
     "month": ("Month", "月份"),
     "in_service": ("In service (1 = yes)", "在用（1 = 是）"),
     "capex": ("CapEx (cash)", "资本支出（现金）"),
+    "refresh": ("Refresh: replacement CapEx (cash)", "更新换代：替换资本支出（现金）"),
     "depreciation": ("Depreciation (book)", "折旧（账面）"),
     "energy": ("Energy", "电费"),
     "bridge": ("Bridge (cloud before delivery)", "过渡期云费用（到货前）"),
     "cloud_burst": ("Cloud burst", "云端突发"),
     "tax_depreciation": ("Tax depreciation", "税务折旧"),
     "tax_shield": ("Tax shield (cash)", "税盾（现金）"),
-    "resale": ("Resale value (cash in at the end)", "转售价值（期末现金流入）"),
+    "resale": (
+        "Resale value (cash in: at the end, and each retired generation)",
+        "转售价值（现金流入：期末及每代退役时）",
+    ),
     "disposal_tax": (
         "Disposal tax (on resale less tax book value)",
         "处置税（转售价值减税务账面净值）",
@@ -154,6 +158,9 @@ _BARE_METAL = {
     ),
     "lead_time_months": ("Lead time (order to delivery)", "交付期（下单到交付）"),
     "availability": ("Availability (share of hours schedulable)", "可用率（可调度小时比例）"),
+    "power_escalation_year": ("Electricity price escalation", "电价年涨幅"),
+    "staff_escalation_year": ("Staff salary escalation", "人员薪资年涨幅"),
+    "colo_escalation_year": ("Colocation fee escalation", "托管费年涨幅"),
     "depreciation_method": ("Book depreciation method", "账面折旧方法"),
     "tax_method": ("Tax depreciation method", "税务折旧方法"),
     "kwh_price": ("Electricity price (tariff)", "电价"),
@@ -235,6 +242,10 @@ _PAIRS = {
     "report.wb.in.months": ("Horizon", "期限"),
     "report.wb.in.hours": ("Hours in a month", "每月小时数"),
     "report.wb.in.tax_rate": ("Income tax rate", "所得税率"),
+    "report.wb.in.cloud_escalation": (
+        "Cloud price escalation (month m at year 1's x (1 + rate) ^ INT((m - 1) / 12))",
+        "云价格年涨幅（第 m 月 = 第 1 年价格 x (1 + 涨幅) ^ INT((m - 1) / 12)）",
+    ),
     "report.wb.in.swing": (
         "Sensitivity swing (each driver low and high)",
         "敏感性波动幅度（各因素低值与高值）",
@@ -315,10 +326,16 @@ _PAIRS = {
     "report.wb.energy.kw": ("kW drawn", "用电功率（千瓦）"),
     "report.wb.dep.month": ("{option}: month", "{option}：月份"),
     "report.wb.dep.book": ("{option}: book charge", "{option}：账面折旧"),
-    "report.wb.dep.book_acc": ("{option}: book accumulated", "{option}：账面累计折旧"),
+    "report.wb.dep.book_acc": (
+        "{option}: book accumulated (this generation)",
+        "{option}：账面累计折旧（本代）",
+    ),
     "report.wb.dep.book_nbv": ("{option}: net book value", "{option}：账面净值"),
     "report.wb.dep.tax": ("{option}: tax charge", "{option}：税务折旧"),
-    "report.wb.dep.tax_acc": ("{option}: tax accumulated", "{option}：税务累计折旧"),
+    "report.wb.dep.tax_acc": (
+        "{option}: tax accumulated (this generation)",
+        "{option}：税务累计折旧（本代）",
+    ),
     "report.wb.dep.tax_nbv": ("{option}: tax written-down value", "{option}：税务净值"),
     "report.wb.compare_title": (
         "Buying (self-hosted) against each cloud option: live formulas",
