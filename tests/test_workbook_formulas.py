@@ -393,11 +393,16 @@ RESALE_CHANGED = 0.5
 def test_the_resale_value_and_its_disposal_tax_are_live(
     reports: dict[str, TcoReport], recalculated: dict[str, Workbook]
 ) -> None:
-    """TAXED sells its servers for 30 % of CapEx after 46 months in service; by then the
-    2-year sum-of-years tax schedule has written them down to the residual (10 % of CapEx, as
-    the tax book keeps the book residual when taxed), so the gain on disposal is 20 % of
-    CapEx, taxed at 25 %: the last month's disposal tax is 0.25 x 0.2 x CapEx. Moving the
-    resale share to 50 % on the Assumptions sheet gives the model's NPV with that share."""
+    """TAXED (CapEx C = 100,000) runs 4 years on servers with a 3-year book life, delivered 2
+    months after order: the first generation serves months 3-38, its replacement is ordered
+    in month 37 (C again, the refresh line) and serves months 39-48.
+
+    Month 39: the first generation is sold for 0.3 C; the 2-year sum-of-years tax schedule
+    has written it down to the residual (0.1 C, the tax book keeps the book residual when
+    taxed), so its gain is 0.2 C, taxed at 25 %: +0.05 C. Month 48: the second is sold for
+    0.3 C after 10 months in service, the tax book at C - 0.9 C x 2/3 x 10/12 = 0.5 C: a loss
+    of 0.2 C saves 0.05 C. Moving the resale share to 50 % on the Assumptions sheet gives the
+    model's NPV with that share."""
     report = reports["taxed"]
     assert report.inputs is not None
     horizon = report.horizons[0]
@@ -405,11 +410,19 @@ def test_the_resale_value_and_its_disposal_tax_are_live(
     capex = owned.totals["capex"]
     months = round(horizon.years * 12)
     sheet = recalculated["taxed"][owned.name]
-    assert sheet.cell(months + 1, OWN_COL["resale"]).value == pytest.approx(-0.3 * capex)
-    assert sheet.cell(months + 1, OWN_COL["disposal_tax"]).value == pytest.approx(
-        0.25 * 0.2 * capex
-    )
-    assert owned.totals["disposal_tax"] == pytest.approx(0.25 * 0.2 * capex)
+
+    def cell(month: int, key: str) -> float:
+        return _number(sheet.cell(month + 1, OWN_COL[key]).value)
+
+    assert capex == pytest.approx(100_000)
+    assert cell(37, "refresh") == pytest.approx(capex)
+    assert owned.totals["refresh"] == pytest.approx(capex)
+    assert cell(39, "resale") == pytest.approx(-0.3 * capex)
+    assert cell(39, "disposal_tax") == pytest.approx(0.25 * 0.2 * capex)
+    assert cell(months, "resale") == pytest.approx(-0.3 * capex)
+    assert cell(months, "disposal_tax") == pytest.approx(-0.25 * 0.2 * capex)
+    assert owned.totals["resale"] == pytest.approx(-0.6 * capex)
+    assert owned.totals["disposal_tax"] == pytest.approx(0.0, abs=CENT)
     bm = report.inputs.owned[0].bare_metal
     predicted = _model_npv(report.inputs, horizon, replace(bm, resale_share=RESALE_CHANGED))
     assert abs(predicted - horizon.comparisons[0].npv_of_buying) > 1000  # it does move
