@@ -49,6 +49,7 @@ from planner.store import open_store
 from tests.libreoffice import recalculate
 from tests.workbook_cases import (
     COMMITTED,
+    ESCALATED,
     HAND,
     INSURED,
     LINK,
@@ -56,6 +57,7 @@ from tests.workbook_cases import (
     MIXED_TRACE,
     TAXED,
     pooling,
+    refreshing,
     reserving,
     spilling,
 )
@@ -95,6 +97,8 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, TcoReport]:
         found["taxed"] = run_tco(con, taxed, files=LOCAL_FILES, today=TODAY)
         insured = TcoScenario.model_validate(INSURED)
         found["insured"] = run_tco(con, insured, files=LOCAL_FILES, today=TODAY)
+        escalated = TcoScenario.model_validate(ESCALATED)
+        found["escalated"] = run_tco(con, escalated, files=LOCAL_FILES, today=TODAY)
         committed = TcoScenario.model_validate(COMMITTED)
         found["committed"] = run_tco(con, committed, files=LOCAL_FILES, today=TODAY)
         trace = tmp_path_factory.mktemp("trace") / "mixed.csv"
@@ -104,6 +108,7 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, TcoReport]:
             ("mixed4", reserving(4)),
             ("spill", spilling()),
             ("pooled", pooling()),
+            ("mixed_up", refreshing()),
         ):
             found[name] = run_tco(
                 con,
@@ -171,6 +176,7 @@ def recalculated(
     files["insured_changed"] = _changed(files["insured"], INSURED_CHANGES)
     files["taxed_resale"] = _changed(files["taxed"], {"ResaleShare": RESALE_CHANGED})
     files["worked_swing"] = _changed(files["worked"], {"SensitivitySwing": 0.1})
+    files["escalated_changed"] = _changed(files["escalated"], ESCALATION_CHANGES)
     files["mixed_committed"] = _changed(
         files["mixed"], {"Cloud_2_Committed": 4, "Burst_2_Committed": 4}
     )
@@ -270,6 +276,8 @@ def _check(book: Workbook, report: TcoReport, horizon: Horizon) -> None:
         "mixed4",
         "spill",
         "pooled",
+        "escalated",
+        "mixed_up",
     ],
 )
 def test_every_total_recalculates_to_the_models_cent(
@@ -324,7 +332,9 @@ def _model_npv(inputs: TcoInputs, horizon: Horizon, bm: BareMetal) -> float:
     own = tco.owned_option(
         "self-hosted", bm, demand, months, rate, bridge=tco.Bridge(first.monthly_total, useful)
     )
-    rent = tco.rented_option(first, demand, months, rate, tax_rate=bm.tax_rate)
+    rent = tco.rented_option(
+        first, demand, months, rate, tax_rate=bm.tax_rate, escalation_year=bm.cloud_escalation_year
+    )
     return finance.npv(
         [r - o for r, o in zip(rent.monthly_cash, own.monthly_cash, strict=True)], rate
     )
@@ -430,6 +440,51 @@ def test_the_resale_value_and_its_disposal_tax_are_live(
     assert got == pytest.approx(predicted, abs=CENT)
 
 
+ESCALATION_CHANGES = {
+    "PowerEscalationYear": 0.02,
+    "StaffEscalationYear": 0.0,
+    "ColoEscalationYear": 0.08,
+    "CloudEscalationYear": -0.15,
+}
+
+
+def test_the_escalation_rates_are_live_named_assumptions(
+    reports: dict[str, TcoReport], recalculated: dict[str, Workbook]
+) -> None:
+    """ESCALATED's month 13 pays 1.1 x month 1's energy, 1.05 x its staff and 1.03 x its
+    colocation, and its cloud bill 1.04 x; changing the four rates on Assumptions (cloud
+    prices falling 15 % a year) gives the model's NPV with those rates."""
+    report = reports["escalated"]
+    assert report.inputs is not None
+    horizon = report.horizons[0]
+    own, cloud = horizon.options[0], horizon.options[1]
+    sheet = recalculated["escalated"][own.name]
+
+    def cell(month: int, key: str) -> float:
+        return _number(sheet.cell(month + 1, OWN_COL[key]).value)
+
+    for key, up in (("energy", 1.1), ("staff", 1.05), ("colocation", 1.03)):
+        assert cell(12, key) == pytest.approx(cell(3, key), abs=CENT)  # year 1 (delivery: 3)
+        assert cell(13, key) == pytest.approx(up * cell(3, key), abs=CENT), key
+        assert cell(25, key) == pytest.approx(up**2 * cell(3, key), abs=CENT), key
+    bill = recalculated["escalated"][cloud.name]
+    assert _number(bill.cell(14, CLOUD_COL["pnl"]).value) == pytest.approx(
+        1.04 * cloud.monthly_pnl[0], abs=CENT
+    )
+    bm = report.inputs.owned[0].bare_metal
+    moved = replace(
+        bm,
+        power_escalation_year=0.02,
+        staff_escalation_year=0.0,
+        colo_escalation_year=0.08,
+        cloud_escalation_year=-0.15,
+    )
+    predicted = _model_npv(report.inputs, horizon, moved)
+    assert abs(predicted - horizon.comparisons[0].npv_of_buying) > 1000  # it does move
+    got = recalculated["escalated_changed"]["Comparison"]["B4"].value
+    assert got == pytest.approx(predicted, abs=CENT)
+
+
 def test_ledger_balances_after_recalculation(
     reports: dict[str, TcoReport], recalculated: dict[str, Workbook]
 ) -> None:
@@ -521,7 +576,7 @@ def test_two_scenarios_in_one_workbook_each_recalculate(
 
 
 EXCEL_FUNCTIONS = {
-    "ABS", "AND", "AVERAGE", "IF", "IFERROR", "INDEX", "INT", "IRR", "MATCH", "MAX", "MIN", "NPV",
+    "ABS", "AND", "AVERAGE", "IF", "IFERROR", "INDEX", "INT", "IRR", "MATCH", "MAX", "MIN", "MOD", "NPV",
     "OR", "ROUND", "ROUNDUP", "SUM", "SUMPRODUCT", "VDB",
 }  # fmt: skip
 
@@ -677,7 +732,7 @@ def _tornado(book: Workbook) -> list[tuple[Any, ...]]:
 
 @pytest.mark.parametrize(
     ("name", "workbook"),
-    [(n, n) for n in ("worked", "sample", "taxed", "insured", "committed", "mixed")]
+    [(n, n) for n in ("worked", "sample", "taxed", "insured", "committed", "mixed", "escalated")]
     + [("worked10", "worked_swing")],
 )
 def test_the_tornado_recalculates_to_the_models_bars(

@@ -340,7 +340,18 @@ class _Block:
         if driver in simple:
             return simple[driver]
         if driver == "utilization":
-            return self._demand(m, helper), scaled("in_service", "")
+            bill = f"({m}-1)*{rented_figure(cloud, 'monthly_total')}"
+
+            def demand(row: int) -> str:
+                """The bill's change at cloud's escalation, the energy's (the bill's less the
+                factor) at power's."""
+                month, in_service = ref(own, row, OWN["month"]), ref(own, row, OWN["in_service"])
+                cloud_up = escalation_factor(names.cloud_escalation, month)
+                power_up = escalation_factor(names.scalars["power_escalation_year"], month)
+                moved = f"{bill}*{cloud_up}-({bill}-{f})*{power_up}"
+                return f"{after}*{in_service}*({moved})"
+
+            return self._demand(m, helper), demand
         if driver == "resale_share":
             return self._resale(m, f)
         return self._server(m, f)
@@ -361,7 +372,8 @@ class _Block:
         return f"{m}-{names.scalars['resale_share']}", change
 
     def _demand(self, m: str, helper: tuple[int, str]) -> str:
-        """The demand case's factor: the bill moved less the energy moved, a month."""
+        """The demand case's factor: the bill moved less the energy moved, a month of year 1
+        (later years escalate each part at its rate)."""
         names, own = self.plan.names, self.plan.own
         column = helper[0] + (1 if helper[1] == "low" else 2)
         kw = span(self.sheet, self.top + 4, self.top + 27, column, self.sheet)
