@@ -182,6 +182,16 @@ EN = {
     "report.pdf.assume.resale": "Owned: resale value at the horizon's end",
     "report.pdf.assume.resale_value": "{share} of CapEx, {amount} cash in before tax",
     "report.pdf.assume.resale_none": "none assumed (book value is not cash)",
+    "report.pdf.assume.refresh": "Owned: servers replaced at the end of their life",
+    "report.pdf.assume.refresh_value": (
+        "every {life} years, bought again in month {month}: {amount} more CapEx"
+    ),
+    "report.pdf.assume.escalation": "Prices rising a year (from month 13)",
+    "report.pdf.assume.escalation.power": "power {rate}",
+    "report.pdf.assume.escalation.staff": "salaries {rate}",
+    "report.pdf.assume.escalation.colo": "colocation {rate}",
+    "report.pdf.assume.escalation.cloud": "cloud {rate}",
+    "report.pdf.assume.escalation.sep": ", ",
     "report.pdf.price.per_gpu_hour": "{amount} {currency} per GPU-hour, {as_of}{stale}",
     "report.pdf.price.per_server": "{amount} {currency} per server, {as_of}{stale}",
     "report.pdf.stale": " (stale)",
@@ -398,6 +408,16 @@ ZH = {
     "report.pdf.assume.resale": "自建：期末转售价值",
     "report.pdf.assume.resale_value": "资本支出的 {share}，税前现金流入 {amount}",
     "report.pdf.assume.resale_none": "不计（账面价值不是现金）",
+    "report.pdf.assume.refresh": "自建：服务器寿命到期后更换",
+    "report.pdf.assume.refresh_value": (
+        "每 {life} 年更换，第 {month} 月再次购买：资本支出增加 {amount}"
+    ),
+    "report.pdf.assume.escalation": "价格年涨幅（自第 13 月起）",
+    "report.pdf.assume.escalation.power": "电价 {rate}",
+    "report.pdf.assume.escalation.staff": "薪资 {rate}",
+    "report.pdf.assume.escalation.colo": "托管费 {rate}",
+    "report.pdf.assume.escalation.cloud": "云价格 {rate}",
+    "report.pdf.assume.escalation.sep": "，",
     "report.pdf.price.per_gpu_hour": "每 GPU 小时 {amount} {currency}，{as_of}{stale}",
     "report.pdf.price.per_server": "每台服务器 {amount} {currency}，{as_of}{stale}",
     "report.pdf.stale": "（已过期）",
