@@ -48,6 +48,12 @@ from planner.report.workbook.book import (
     span,
     widths,
 )
+from planner.report.workbook.timing import (
+    charge,
+    escalation_factor,
+    generation_age,
+    retired,
+)
 
 if TYPE_CHECKING:
     from planner.report.cells import Kind
@@ -240,24 +246,6 @@ def owned_sheet(
     _depreciation(book, (dep_sheet, dep_col), sheet, names=names, months=months)
     sheet.freeze_panes = "B2"
     widths(sheet, {**dict.fromkeys(range(1, 19), 14.0), LABEL_COLUMN: 40, VALUE_COLUMN: 16})
-
-
-def escalation_factor(rate: str, month: str) -> str:
-    """Month `month`'s (from 1) factor on year 1's price, as `planner.cost.baremetal.
-    escalation`: (1 + rate) ^ INT((month - 1) / 12)."""
-    return f"(1+{rate})^INT(({month}-1)/12)"
-
-
-def generation_age(month: str, lead: str, life: str) -> str:
-    """The month of its life the generation in service is in (0 at delivery, -1 before the
-    first), as `planner.cost.refresh.Generations.age`."""
-    return f"IF({month}-1-{lead}>=0,MOD({month}-1-{lead},{life}),-1)"
-
-
-def retired(month: str, lead: str, life: str) -> str:
-    """1 in the month a generation reaches the end of its life and is sold, else 0."""
-    k = f"({month}-1-{lead})"
-    return f"IF(AND({k}>={life},MOD({k},{life})=0),1,0)"
 
 
 def _running(c: Callable[[str], str]) -> str:
@@ -488,8 +476,8 @@ def _depreciation(
         age = generation_age(month, lead, life)
         for j, (_, method, ledger_life, residual) in enumerate(ledgers):
             column = first_column + 1 + 3 * j
-            charge = _charge(method, cost, residual, ledger_life, age)
-            put_formula(dep.cell(r, column), charge, "money", cur)
+            amount = charge(method, cost, residual, ledger_life, age)
+            put_formula(dep.cell(r, column), amount, "money", cur)
             charged = ref(dep, r, column, dep)
             # accumulated within the generation in service: a new one starts from 0
             before = f"IF({age}=0,0,{ref(dep, r - 1, column + 1, dep)})+" if r > 2 else ""
@@ -499,17 +487,3 @@ def _depreciation(
     dep.freeze_panes = "B2"
     for c in range(first_column, first_column + 7):
         dep.column_dimensions[get_column_letter(c)].width = 15
-
-
-def _charge(method: str, cost: str, residual: str, life: str, k: str) -> str:
-    """One month's charge: month k of the life (k < 0: not yet in service; a life longer
-    than the book life, the tax one's, is cut short when the generation is sold)."""
-    inside = f"AND({k}>=0,{k}<{life})"
-    if method == "sum_of_years_digits":
-        years = f"({life}/12)"
-        amount = f"({cost}-{residual})*({years}-INT({k}/12))/({years}*({years}+1)/2)/12"
-    elif method == "double_declining":
-        amount = f"VDB({cost},{residual},{life}/12,INT({k}/12),INT({k}/12)+1,2,0)/12"
-    else:
-        amount = f"({cost}-{residual})/{life}"
-    return f"IF({inside},{amount},0)"

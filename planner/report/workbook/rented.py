@@ -32,13 +32,8 @@ from planner.report.workbook.book import (
     widths,
 )
 from planner.report.workbook.cloud_inputs import PARTS
-from planner.report.workbook.owned import (
-    LABEL_COLUMN,
-    VALUE_COLUMN,
-    escalation_factor,
-    figure,
-    year_of,
-)
+from planner.report.workbook.owned import LABEL_COLUMN, VALUE_COLUMN, figure, year_of
+from planner.report.workbook.timing import escalation_factor
 
 if TYPE_CHECKING:
     from planner.report.cells import Kind

@@ -61,9 +61,10 @@ from planner.report.workbook.book import (
 )
 from planner.report.workbook.compare import saving_cells
 from planner.report.workbook.owned import COL as OWN
-from planner.report.workbook.owned import ENERGY_COLUMN, escalation_factor, figure, retired
+from planner.report.workbook.owned import ENERGY_COLUMN, figure
 from planner.report.workbook.rented import rented_figure
 from planner.report.workbook.scenario import Live
+from planner.report.workbook.timing import escalation_factor, retired
 
 LIVE = (
     "rate",
