@@ -26,10 +26,7 @@ _OWN_COLUMNS = {
     "cloud_burst": ("Cloud burst", "云端突发"),
     "tax_depreciation": ("Tax depreciation", "税务折旧"),
     "tax_shield": ("Tax shield (cash)", "税盾（现金）"),
-    "resale": (
-        "Resale value (cash in: at the end, and each retired generation)",
-        "转售价值（现金流入：期末及每代退役时）",
-    ),
+    "resale": ("Resale value (cash in when sold)", "转售价值（出售时现金流入）"),
     "disposal_tax": (
         "Disposal tax (on resale less tax book value)",
         "处置税（转售价值减税务账面净值）",
@@ -242,10 +239,7 @@ _PAIRS = {
     "report.wb.in.months": ("Horizon", "期限"),
     "report.wb.in.hours": ("Hours in a month", "每月小时数"),
     "report.wb.in.tax_rate": ("Income tax rate", "所得税率"),
-    "report.wb.in.cloud_escalation": (
-        "Cloud price escalation (month m at year 1's x (1 + rate) ^ INT((m - 1) / 12))",
-        "云价格年涨幅（第 m 月 = 第 1 年价格 x (1 + 涨幅) ^ INT((m - 1) / 12)）",
-    ),
+    "report.wb.in.cloud_escalation": ("Cloud price escalation", "云价格年涨幅"),
     "report.wb.in.swing": (
         "Sensitivity swing (each driver low and high)",
         "敏感性波动幅度（各因素低值与高值）",
@@ -327,15 +321,12 @@ _PAIRS = {
     "report.wb.dep.month": ("{option}: month", "{option}：月份"),
     "report.wb.dep.book": ("{option}: book charge", "{option}：账面折旧"),
     "report.wb.dep.book_acc": (
-        "{option}: book accumulated (this generation)",
-        "{option}：账面累计折旧（本代）",
+        "{option}: book accumulated, this life",
+        "{option}：本代账面累计折旧",
     ),
     "report.wb.dep.book_nbv": ("{option}: net book value", "{option}：账面净值"),
     "report.wb.dep.tax": ("{option}: tax charge", "{option}：税务折旧"),
-    "report.wb.dep.tax_acc": (
-        "{option}: tax accumulated (this generation)",
-        "{option}：税务累计折旧（本代）",
-    ),
+    "report.wb.dep.tax_acc": ("{option}: tax accumulated, this life", "{option}：本代税务累计折旧"),
     "report.wb.dep.tax_nbv": ("{option}: tax written-down value", "{option}：税务净值"),
     "report.wb.compare_title": (
         "Buying (self-hosted) against each cloud option: live formulas",
