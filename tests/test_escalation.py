@@ -2,13 +2,23 @@
 (from 1) pays year 1's price x (1 + rate) ^ INT((m - 1) / 12), by hand; 0 changes nothing."""
 
 from dataclasses import replace
+from datetime import date
+from pathlib import Path
 
+import duckdb
 import pytest
 
 from planner.core.errors import ScenarioError
-from planner.cost import tco
+from planner.core.file_access import LOCAL_FILES
+from planner.cost import finance, tco
 from planner.cost.baremetal import BareMetal, ServerPool, escalation, monthly
 from planner.cost.lines import LINE_KEYS
+from planner.cost.montecarlo import npvs, parts_of
+from planner.cost.montecarlo_paths import FLAT, draw_paths
+from planner.cost.results import TcoReport
+from planner.service.tco_files import load_tco_scenario
+from planner.service.tco_run import run_tco
+from planner.store import open_store
 
 POOL = ServerPool("a", servers=1, gpus_per_server=8, price=100_000, idle_kw=1, load_kw=3, max_kw=4)
 # energy 1 + 2 x 0.5 = 2 kW x 0.10 x 730 = 146 a month; colocation 4 kW x 200 = 800 a month;
@@ -85,3 +95,44 @@ def test_no_escalation_leaves_every_figure_as_it_was() -> None:
 def test_an_escalation_of_minus_100_percent_or_below_is_refused() -> None:
     with pytest.raises(ScenarioError, match="staff_escalation_year must be above -100 %"):
         replace(BM, staff_escalation_year=-1.0)
+
+
+WORKED = Path(__file__).parent.parent / "data" / "scenarios" / "worked-example-h100.yaml"
+
+
+def _worked(con: duckdb.DuckDBPyConnection, **overrides: float) -> TcoReport:
+    """The worked example over 5 years on a 3-year life (a refresh), bridged 4 months."""
+    scenario = load_tco_scenario(WORKED)
+    scenario = scenario.model_copy(
+        update={
+            "horizons_years": (5.0,),
+            "overrides": scenario.overrides
+            | {"life_years": 3.0, "lead_time_months": 4}
+            | overrides,
+        }
+    )
+    return run_tco(con, scenario, files=LOCAL_FILES, today=date(2026, 12, 1))
+
+
+def test_monte_carlo_leaves_power_and_cloud_escalation_to_its_own_trends(tmp_path: Path) -> None:
+    """Flat price paths (every multiplier 1) re-price each option as the model does without
+    the power and cloud escalation (the paths' trends take their place), and with the staff
+    escalation (no path moves salaries), the refresh included."""
+    con = open_store(tmp_path / "p.duckdb")
+    try:
+        rising = _worked(
+            con, power_escalation_year=0.1, cloud_escalation_year=0.05, staff_escalation_year=0.04
+        )
+        calm = _worked(con, staff_escalation_year=0.04)
+    finally:
+        con.close()
+    assert rising.inputs is not None
+    flat = npvs(parts_of(rising.inputs, 60), draw_paths(FLAT, 1, 60, seed=0))
+    rate = rising.inputs.discount_rate
+    assert calm.horizons[0].options[0].totals["refresh"] > 0
+    for calm_option, rising_option in zip(
+        calm.horizons[0].options, rising.horizons[0].options, strict=True
+    ):
+        model = finance.npv(calm_option.monthly_cash, rate)
+        assert flat[calm_option.name][0] == pytest.approx(model, abs=0.005), calm_option.name
+        assert finance.npv(rising_option.monthly_cash, rate) != pytest.approx(model, abs=1.0)
