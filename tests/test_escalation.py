@@ -3,10 +3,12 @@
 
 from dataclasses import replace
 from datetime import date
+from io import BytesIO
 from pathlib import Path
 
 import duckdb
 import pytest
+from openpyxl import load_workbook
 
 from planner.core.errors import ScenarioError
 from planner.core.file_access import LOCAL_FILES
@@ -16,6 +18,8 @@ from planner.cost.lines import LINE_KEYS
 from planner.cost.montecarlo import npvs, parts_of
 from planner.cost.montecarlo_paths import FLAT, draw_paths
 from planner.cost.results import TcoReport
+from planner.report import build_report
+from planner.report.excel import write_xlsx
 from planner.service.tco_files import load_tco_scenario
 from planner.service.tco_run import run_tco
 from planner.store import open_store
@@ -136,3 +140,21 @@ def test_monte_carlo_leaves_power_and_cloud_escalation_to_its_own_trends(tmp_pat
         model = finance.npv(calm_option.monthly_cash, rate)
         assert flat[calm_option.name][0] == pytest.approx(model, abs=0.005), calm_option.name
         assert finance.npv(rising_option.monthly_cash, rate) != pytest.approx(model, abs=1.0)
+
+
+def test_a_cloud_only_scenario_escalates_its_bills_too(tmp_path: Path) -> None:
+    """`overrides: {cloud_escalation_year: 0.1}` without owned servers: month 13's bill is
+    1.1 x month 1's, recorded in the inputs and named in the workbook."""
+    scenario = load_tco_scenario(WORKED.with_name("cloud-on-demand.yaml"))
+    rising = scenario.model_copy(update={"overrides": {"cloud_escalation_year": 0.1}})
+    con = open_store(tmp_path / "p.duckdb")
+    try:
+        report = run_tco(con, rising, files=LOCAL_FILES, today=date(2026, 12, 1))
+    finally:
+        con.close()
+    assert report.inputs is not None
+    assert report.inputs.cloud_escalation_year == 0.1
+    option = report.horizons[0].options[0]
+    assert option.monthly_pnl[12] == pytest.approx(1.1 * option.monthly_pnl[0])
+    book = load_workbook(BytesIO(write_xlsx(build_report([("c", report)], 0, "en"))))
+    assert "CloudEscalationYear" in book.defined_names
