@@ -13,7 +13,8 @@ from openpyxl import load_workbook
 from planner.core.errors import ScenarioError
 from planner.core.file_access import LOCAL_FILES
 from planner.cost import finance, tco
-from planner.cost.baremetal import BareMetal, ServerPool, escalation, monthly
+from planner.cost.baremetal import BareMetal, ServerPool, monthly
+from planner.cost.escalation import escalation
 from planner.cost.lines import LINE_KEYS
 from planner.cost.montecarlo import npvs, parts_of
 from planner.cost.montecarlo_paths import FLAT, draw_paths

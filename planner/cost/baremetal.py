@@ -37,6 +37,7 @@ from dataclasses import dataclass, field, replace
 
 from planner.core.errors import ScenarioError
 from planner.cost import depreciation, refresh
+from planner.cost.escalation import ESCALATES, escalated, escalation
 from planner.cost.lines import ASSUMPTIONS, LINE_KEYS, LINES, Basis, CostLine
 
 HOURS_PER_YEAR = 8760.0
@@ -220,68 +221,78 @@ def monthly(
     that escalate (`escalation`) are year 1's times (1 + rate) ^ (m // 12)."""
     if months <= 0:
         raise ScenarioError(f"the horizon must be at least one month (got {months})")
-    total_capex = capex(bm)
-    gens = generations(bm, months)
-    book, tax = _life_schedules(bm, total_capex)
-    retired_sale = _retired_sale(bm, total_capex, tax)
-    energy = energy_per_hour(bm, utilization_by_hour) * HOURS_PER_MONTH
-    fixed = _fixed_running(bm)
-    # lines on book value change every month only when one of them has a rate
-    on_book = any(line.basis == "book_value" and getattr(bm, line.rate) for line in LINES)
-    idle = (0.0,) * len(LINES)
+    plan = _plan(bm, months, utilization_by_hour, bridge_per_month)
     result = []
-    book_value = total_capex
+    book_value = plan.capex
     for m in range(months):
-        age = gens.age(m)
-        if age == 0:
-            book_value = total_capex  # a generation delivered: its CapEx on the books
-        charged = book[age] if age is not None else 0.0
-        lines, spent, bridged = idle, 0.0, bridge_per_month * escalation(bm, "cloud", m)
-        if age is not None:
-            lines = _on_book_value(bm, fixed, book_value) if on_book else fixed
-            lines = _escalated(bm, lines, m)
-            spent, bridged = energy * escalation(bm, "power", m), 0.0
-        running = _running(spent, lines, bridged)
-        shield = -bm.tax_rate * ((tax[age] if age is not None else 0.0) + running)
-        sold = retired_sale if gens.retired(m) else (0.0, 0.0)
-        result.append(
-            MonthCosts(
-                total_capex if m == 0 else 0.0,
-                charged,
-                spent,
-                lines,
-                bridged,
-                shield,
-                refresh=total_capex if gens.replaced(m) else 0.0,
-                resale=sold[0],
-                disposal_tax=sold[1],
-            )
-        )
-        book_value -= charged
+        if plan.generations.age(m) == 0:
+            book_value = plan.capex  # a generation delivered: its CapEx on the books
+        month = _month(bm, plan, m, book_value)
+        result.append(month)
+        book_value -= month.depreciation
     return result
 
 
-ESCALATES = {"power": "power_escalation_year", "cloud": "cloud_escalation_year"}
-"""Prices that escalate besides the running lines' (`CostLine.escalation`): the BareMetal
-field of each one's yearly rate."""
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """What each month of `monthly` is priced from: the same every month."""
+
+    capex: float
+    generations: refresh.Generations
+    book: list[float]
+    tax: list[float]
+    """One generation's book and tax depreciation by month of its life."""
+    retired_sale: tuple[float, float]
+    energy: float
+    """Year 1's energy a month in service."""
+    fixed: tuple[float, ...]
+    on_book: bool
+    """A line on book value has a rate (the lines then change every month)."""
+    bridge: float
 
 
-def escalation(bm: BareMetal, price: str, m: int) -> float:
-    """Month `m`'s factor on year 1's `price` ("power", "cloud" or a field name): (1 + the
-    yearly rate) ^ (m // 12), so months 0-11 are at year 1's price and month 12 at one
-    escalation more (1.0 exactly at a rate of 0)."""
-    rate: float = getattr(bm, ESCALATES.get(price, price))
-    return (1 + rate) ** (m // 12) if rate else 1.0
-
-
-def _escalated(bm: BareMetal, lines: tuple[float, ...], m: int) -> tuple[float, ...]:
-    """The running lines of month `m`, those that escalate at their yearly rate."""
-    if m < 12 or not any(line.escalation and getattr(bm, line.escalation) for line in LINES):
-        return lines
-    return tuple(
-        amount * escalation(bm, line.escalation, m) if line.escalation else amount
-        for line, amount in zip(LINES, lines, strict=True)
+def _plan(bm: BareMetal, months: int, utilization_by_hour: Sequence[float], bridge: float) -> _Plan:
+    total = capex(bm)
+    book, tax = _life_schedules(bm, total)
+    return _Plan(
+        capex=total,
+        generations=generations(bm, months),
+        book=book,
+        tax=tax,
+        retired_sale=_retired_sale(bm, total, tax),
+        energy=energy_per_hour(bm, utilization_by_hour) * HOURS_PER_MONTH,
+        fixed=_fixed_running(bm),
+        on_book=any(line.basis == "book_value" and getattr(bm, line.rate) for line in LINES),
+        bridge=bridge,
     )
+
+
+def _month(bm: BareMetal, plan: _Plan, m: int, book_value: float) -> MonthCosts:
+    """Month `m`'s costs; `book_value`: the servers' in service at the month's start."""
+    age = plan.generations.age(m)
+    lines, spent, bridged = _IDLE, 0.0, plan.bridge * escalation(bm, "cloud", m)
+    if age is not None:
+        lines = _on_book_value(bm, plan.fixed, book_value) if plan.on_book else plan.fixed
+        lines = escalated(bm, lines, m)
+        spent, bridged = plan.energy * escalation(bm, "power", m), 0.0
+    running = _running(spent, lines, bridged)
+    shield = -bm.tax_rate * ((plan.tax[age] if age is not None else 0.0) + running)
+    sold = plan.retired_sale if plan.generations.retired(m) else (0.0, 0.0)
+    return MonthCosts(
+        plan.capex if m == 0 else 0.0,
+        plan.book[age] if age is not None else 0.0,
+        spent,
+        lines,
+        bridged,
+        shield,
+        refresh=plan.capex if plan.generations.replaced(m) else 0.0,
+        resale=sold[0],
+        disposal_tax=sold[1],
+    )
+
+
+_IDLE = (0.0,) * len(LINES)
+"""The running lines before delivery: none."""
 
 
 def in_service_from(bm: BareMetal, months: int) -> int:

@@ -23,7 +23,6 @@ from planner.cost.baremetal import (
     MonthCosts,
     by_category,
     capex,
-    escalation,
     fixed_per_installed_gpu_hour,
     in_service_from,
     installed_gpus,
@@ -31,6 +30,7 @@ from planner.cost.baremetal import (
     tax_book_value,
     variable_per_busy_gpu_hour,
 )
+from planner.cost.escalation import escalation
 from planner.cost.ledger import Ledger
 from planner.cost.lines import CATEGORIES, END_CATEGORIES, LINE_KEYS
 

@@ -82,7 +82,7 @@ class Names:
     swing: str
     """The sensitivity's swing (low = base x (1 - swing), high = base x (1 + swing))."""
     cloud_escalation: str = "0"
-    """Cloud prices' yearly escalation (`planner.cost.baremetal.escalation`)."""
+    """Cloud prices' yearly escalation (`planner.cost.escalation`)."""
     scalars: dict[str, str] = field(default_factory=dict)
     methods: tuple[str, str] = ("straight_line", "straight_line")
     pools: dict[str, str] = field(default_factory=dict)

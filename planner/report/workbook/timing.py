@@ -1,13 +1,13 @@
 """When things happen in an owned sheet's months, as workbook formulas: escalation
 factors, the age of the server generation in service, the months one retires, and a month's
-depreciation charge (`planner.cost.baremetal`, `planner.cost.refresh` and
+depreciation charge (`planner.cost.escalation`, `planner.cost.refresh` and
 `planner.cost.depreciation` say the same in Python). Months count from 1, as the sheets do.
 """
 
 
 def escalation_factor(rate: str, month: str) -> str:
-    """Month `month`'s (from 1) factor on year 1's price, as `planner.cost.baremetal.
-    escalation`: (1 + rate) ^ INT((month - 1) / 12)."""
+    """Month `month`'s (from 1) factor on year 1's price, as `planner.cost.escalation`:
+    (1 + rate) ^ INT((month - 1) / 12)."""
     return f"(1+{rate})^INT(({month}-1)/12)"
 
 
