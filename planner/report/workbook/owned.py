@@ -203,10 +203,11 @@ def owned_sheet(
         cloud_up = escalation_factor(names.cloud_escalation, c("month"))
         gone = retired(c("month"), f("lead"), life) if r > 2 else "0"
         sold = f"({gone}+{1 if r == last else 0})"
-        written_off = [f"{gone}*({f('capex')}-{ref(dep_sheet, r - 1, dep_col + 5)})"]
-        written_off = (written_off if r > 2 else []) + (
-            [ref(dep_sheet, r, dep_col + 6)] if r == last else []
-        )
+        written_off = []  # the tax book value of what is sold this month
+        if r > 2:
+            written_off.append(f"{gone}*({f('capex')}-{ref(dep_sheet, r - 1, dep_col + 5)})")
+        if r == last:
+            written_off.append(ref(dep_sheet, r, dep_col + 6))
         cells = {
             "in_service": f"IF({c('month')}-1>={f('lead')},1,0)",
             "capex": f"IF({c('month')}=1,{f('capex')},0)",
