@@ -106,3 +106,19 @@ def test_the_stock_worked_example_shows_neither(tmp_path: Path) -> None:
     page = _page_one(tmp_path / "en.pdf")
     assert "replaced at the end of their life" not in page
     assert "Prices rising" not in page
+
+
+def test_a_resale_value_sells_each_generation_and_page_one_shows_the_ends(
+    tmp_path: Path,
+) -> None:
+    """Resale 30 %: the first server is sold in month 37 for 0.3 x 351,000 = 105,300 as its
+    replacement arrives, the second at the horizon's end for as much (210,600 in all); page 1's
+    resale row is the end's sale."""
+    scenario = _scenario(tmp_path, life_years=3, resale_share=0.3)
+    report = _tco(tmp_path, scenario, "--pdf", str(tmp_path / "en.pdf"))
+    horizons = report["horizons"]
+    assert isinstance(horizons, list)
+    own = horizons[0]["options"][0]
+    assert own["totals"]["resale"] == pytest.approx(-2 * 105_300)
+    page = _page_one(tmp_path / "en.pdf")
+    assert "30% of CapEx, $105,300 cash in before tax" in page

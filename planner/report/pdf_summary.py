@@ -259,6 +259,9 @@ def resale_text(report: TcoReport, d: Decision, lang: Language) -> str:
     amount = -d.owned.totals.get("resale", 0.0) if d.owned is not None else 0.0
     inputs = report.inputs
     share = inputs.owned[0].bare_metal.resale_share if inputs and inputs.owned else None
+    if d.owned is not None and d.owned.totals.get("refresh") and share is not None:
+        # the total also sells each retired generation: the end's sale is one CapEx's share
+        amount = share * d.owned.totals.get("capex", 0.0)
     if not amount and not share:
         return text("report.pdf.assume.resale_none", lang)
     cur, na = d.currency, text("report.na", lang)
