@@ -122,3 +122,23 @@ def test_a_resale_value_sells_each_generation_and_page_one_shows_the_ends(
     assert own["totals"]["resale"] == pytest.approx(-2 * 105_300)
     page = _page_one(tmp_path / "en.pdf")
     assert "30% of CapEx, $105,300 cash in before tax" in page
+
+
+def test_the_worked_examples_npv_pays_the_second_server_in_month_37(tmp_path: Path) -> None:
+    """The README's figures: over 5 years at 8 %, a 3-year life's NPV of buying against AWS
+    is the 5-year life's less the second server's CapEx discounted 36 months,
+    351,000 / 1.08 ^ 3 = 278,633.6 (no tax, no resale: the rest of the cash is the same)."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    five = _tco(tmp_path / "a", _scenario(tmp_path / "a"))
+    three = _tco(tmp_path / "b", _scenario(tmp_path / "b", life_years=3))
+
+    def npv(report: dict[str, object]) -> float:
+        horizons = report["horizons"]
+        assert isinstance(horizons, list)
+        value: float = horizons[0]["comparisons"][0]["npv_of_buying"]
+        return value
+
+    assert npv(three) == pytest.approx(npv(five) - 351_000 / 1.08**3, abs=0.01)
+    assert round(npv(five)) == -84_359
+    assert round(npv(three)) == -362_994
