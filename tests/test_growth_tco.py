@@ -292,8 +292,9 @@ def test_the_workbook_and_pdf_show_the_grown_months(book: duckdb.DuckDBPyConnect
     column = rows[0].index("rent")
     assert [row[column] for row in rows[1:3]] == ["='rent'!K2", "='rent'!K3"]
     year_1, year_2 = (get_column_letter(c) for c in (VALUE_COLUMN, CLOUD_LATER_COLUMN))
-    assert sheets["rent"]["B13"].value == f"={year_1}5"  # month 12: year 1's compute
-    assert sheets["rent"]["B14"].value == f"={year_2}5"  # month 13: year 2's
+    up = "*(1+CloudEscalationYear)^INT(({}-1)/12)"  # year 1's price, escalated
+    assert sheets["rent"]["B13"].value == f"={year_1}5" + up.format("A13")  # month 12: year 1's
+    assert sheets["rent"]["B14"].value == f"={year_2}5" + up.format("A14")  # month 13: year 2's
     assert rent.monthly_cash[12] == pytest.approx(2 * rent.monthly_cash[11])
     assert pdf.data.startswith(b"%PDF")
     assert pdf.pages >= 1

@@ -134,7 +134,8 @@ def test_the_workbook_is_live_over_each_years_quantities(report: TcoReport) -> N
     own = book["self-hosted"]
     assert str(own.cell(2, OWN_COL["cash"]).value).startswith("=")  # month 1's cash, a formula
     year_2 = get_column_letter(LATER_COLUMN + 1)  # year 2's kW and energy figures
-    assert own["E14"].value == f"=B14*{year_2}27*HoursPerMonth"  # month 13: year 2's energy
+    energy = own.cell(14, OWN_COL["energy"]).value  # month 13: year 2's energy, escalated
+    assert energy == f"=B14*{year_2}27*HoursPerMonth*(1+PowerEscalationYear)^INT((A14-1)/12)"
     replays = {row[1] for row in book["Replay"].iter_rows(min_row=2, values_only=True)}
     assert {"self-hosted, year 1", "self-hosted, year 2", "hybrid, year 3"} <= replays
     zh = load_workbook(BytesIO(_xlsx(report, "zh")))

@@ -53,6 +53,19 @@ INSURED = {
 }  # fmt: skip
 """TAXED with insurance (a share of CapEx a year) and property tax (a share of the book value
 at each month's start, here under declining-balance depreciation)."""
+ESCALATED = {
+    **INSURED,
+    "name": "escalated",
+    "overrides": {
+        **INSURED["overrides"],  # type: ignore[dict-item]
+        "colo_per_kw_month": 150.0, "power_escalation_year": 0.10,
+        "staff_escalation_year": 0.05, "colo_escalation_year": 0.03,
+        "cloud_escalation_year": 0.04,
+    },
+}  # fmt: skip
+"""INSURED (4 years on a 3-year life: a refresh in month 37) with power, salaries,
+colocation and cloud prices escalating at different rates: every escalated cell, the bridge
+and the cloud bill's included."""
 COMMITTED = {
     **HAND,
     "name": "committed",
@@ -90,6 +103,18 @@ CPU-only job; a spot option bridging the lead time (with storage, egress and CPU
 an AWS reservation of 8 GPUs that the first hour's 16 GPUs overflow, and a hybrid bursting
 to it: every cloud part, the commitment's levels and a burst bill's (both options per job:
 the levels are a per-job commitment's)."""
+
+
+def refreshing() -> dict[str, object]:
+    """MIXED over 4 years on a 3-year life with cloud prices rising 4 % a year: the hybrid's
+    kept servers are bought again and its bursts escalate."""
+    overrides = {
+        **MIXED["overrides"],  # type: ignore[dict-item]
+        "life_years": 3.0,
+        "cloud_escalation_year": 0.04,
+        "power_escalation_year": 0.02,
+    }
+    return {**MIXED, "name": "mixed_up", "horizons_years": [4], "overrides": overrides}
 
 
 def reserving(gpus: float) -> dict[str, object]:

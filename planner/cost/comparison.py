@@ -87,7 +87,7 @@ def report(scenario: TcoScenario, bm: BareMetal, priced: Priced, left_out: LeftO
                 )
             )
         clouds = [
-            tco.rented_option(r, owned, months, rate, tax_rate=bm.tax_rate, unserved=u)
+            _rented(r, owned, months, rate, bm, unserved=u)
             for r, u in zip(rented, lines[len(options) :], strict=True)
         ]
         comparisons = [
@@ -165,6 +165,28 @@ def _with_ledger(
     return replace(option, ledger=ledger, served_share=served_share(ledger))
 
 
+def _rented(
+    rented: tco.Rented,
+    demand: tco.Demand,
+    months: int,
+    rate: float,
+    bm: BareMetal,
+    *,
+    unserved: Unserved | None = None,
+) -> tco.OptionReport:
+    """A cloud option beside owned servers: their tax rate, cloud prices escalating at the
+    scenario's rate, and its served-elsewhere lines (`unserved`)."""
+    return tco.rented_option(
+        rented,
+        demand,
+        months,
+        rate,
+        tax_rate=bm.tax_rate,
+        escalation_year=bm.cloud_escalation_year,
+        unserved=unserved,
+    )
+
+
 def _ledgers(runs: Runs, months: int, bm: BareMetal, kept: BareMetal | None) -> list[Ledger]:
     """Each option's ledger over `months`, in the report's order of options."""
     bridge = runs.rented[0] if runs.rented else None
@@ -207,7 +229,7 @@ def _sensitivity(scenario: TcoScenario, bm: BareMetal, priced: Priced) -> Sensit
             for k, v in cloud.per_month.items()
         }
         changed_cloud = replace(cloud, per_month=per_month)
-        rent = tco.rented_option(changed_cloud, demand, months, d["rate"], tax_rate=bm.tax_rate)
+        rent = _rented(changed_cloud, demand, months, d["rate"], bm)
         own = tco.owned_option(
             "self-hosted",
             _moved(bm, d, fx if "server" in converted else 1.0),

@@ -155,6 +155,9 @@ class TcoInputs:
     served_elsewhere: ServedElsewhere | None = field(default=None, metadata=OMIT)
     """The rates unserved demand and waiting were priced at (None: cloud only, or saved
     before they were)."""
+    cloud_escalation_year: float = 0.0
+    """Yearly escalation of every cloud price (the owned servers' `BareMetal` carries the
+    same; a cloud-only report has none)."""
 
     def by_year(self) -> "tuple[TcoInputs, ...]":
         """Each year's inputs, year 1 first (this one alone without growth)."""

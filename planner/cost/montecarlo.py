@@ -21,6 +21,11 @@ A draw's cash in month m is then
 
 (S server price at purchase, E electricity, C cloud price, D demand: `montecarlo_paths`), and
 with every multiplier 1 the cash is the report's, so the NPVs are the model's to the cent.
+The deterministic escalation of power and cloud prices (`BareMetal.power_escalation_year`,
+`cloud_escalation_year`) is left out here: E(m) and C(m) have their own trends, which take
+its place (counting both would raise those prices twice); with either escalation set, the
+draws at multiplier 1 are the report's cash without it. Staff and colocation escalation stay
+in `fixed` (no path moves them).
 The demand scales the bills and the owned servers' busy power only: queueing is not replayed
 again (waits stay the replay's), and the owned servers never serve more than their capacity.
 """
@@ -136,7 +141,10 @@ def _owned_parts(
     """`priced` = (months, discount rate); `prices`: the served-elsewhere rates recorded, whose
     lines are cloud bills (the `cloud` part, with the bridge and the bursts)."""
     months, rate = priced
-    bm, demand = owned.bare_metal, owned.demand
+    # the draws' electricity and cloud paths carry their own trends: the model's escalation
+    # of those prices would count twice (staff and colocation escalate in `fixed`)
+    bm = replace(owned.bare_metal, power_escalation_year=0.0, cloud_escalation_year=0.0)
+    demand = owned.demand
     bridge = _bridge(demand, first)
     lines = None
     if prices is not None and prices.enabled:

@@ -31,6 +31,7 @@ from planner.cost.baremetal import (
     variable_per_busy_gpu_hour,
 )
 from planner.cost.elsewhere import Unserved, added
+from planner.cost.escalation import escalation
 from planner.cost.ledger import Ledger
 from planner.cost.lines import CATEGORIES, END_CATEGORIES, LINE_KEYS
 
@@ -53,7 +54,8 @@ class Sale:
 def sale(bm: BareMetal, months: int) -> Sale:
     """The servers bought (CapEx is paid at order) are sold at the horizon's end for
     `resale_share` x CapEx, delivered or not: an order the horizon ends before is still the
-    owner's to sell (its tax book value is then all of CapEx)."""
+    owner's to sell (its tax book value is then all of CapEx). With a refresh, the last
+    generation's (earlier ones are sold as they retire, `baremetal.monthly`)."""
     resale = bm.resale_share * capex(bm)
     return Sale(resale, bm.tax_rate * (resale - tax_book_value(bm, months)))
 
@@ -177,19 +179,26 @@ def owned_option(
 ) -> OptionReport:
     """Self-hosted (with bursts for a hybrid) over `months`. Before delivery the servers cost
     nothing but their CapEx and `bridge` serves the demand (or nothing does); bursts start at
-    delivery. At the end the servers are sold at their resale value, the gain on disposal
-    taxed (`sale`). Cost per installed (and allocated) GPU-hour is over the months in
-    service, without the bridge or `unserved`'s lines; per useful GPU-hour, with them."""
+    delivery. A horizon beyond the servers' life buys their replacement (`baremetal.monthly`,
+    the `refresh` category). At the end the servers are sold at their resale value, the gain
+    on disposal taxed (`sale`); a retired generation is sold at the end of its life, and
+    both add to the `resale` and `disposal_tax` totals. Cost per installed (and allocated)
+    GPU-hour is over the months in service, without the bridge or `unserved`'s lines; per
+    useful GPU-hour, with them."""
     costs = monthly(bm, months, demand.utilization_by_hour, bridge_per_month=bridge.per_month)
     lead = in_service_from(bm, months)
-    burst = [0.0 if m < lead else demand.burst_per_month for m in range(months)]
+    burst = [
+        0.0 if m < lead else demand.burst_per_month * escalation(bm, "cloud", m)
+        for m in range(months)
+    ]
     after_tax = 1 - bm.tax_rate  # cloud bills are deductible costs too
     bills = burst if unserved is None else added(burst, unserved)
     pnl = [c.pnl + b for c, b in zip(costs, bills, strict=True)]
     cash = [c.cash + b * after_tax for c, b in zip(costs, bills, strict=True)]
     end = sale(bm, months)
     cash[-1] += end.disposal_tax - end.resale
-    at_end = (0.0 - end.resale, end.disposal_tax + 0.0)  # + 0.0: no -0.0 in the totals
+    retired = (sum(c.resale for c in costs), sum(c.disposal_tax for c in costs))
+    at_end = (retired[0] - end.resale, retired[1] + end.disposal_tax + 0.0)  # + 0.0: no -0.0
     totals = _owned_totals(costs, burst, bm.tax_rate, unserved) | dict(
         zip(END_CATEGORIES, at_end, strict=True)
     )
@@ -229,36 +238,49 @@ def rented_option(
     *,
     tax_rate: float = 0.0,
     unserved: Unserved | None = None,
+    escalation_year: float = 0.0,
 ) -> OptionReport:
-    """Renting: the same bill every month; with a tax rate, cash is after the tax saved.
-    `unserved`'s lines (the same every month) are part of the bill."""
+    """Renting: the same bill every month, or year 1's bill x (1 + `escalation_year`) ^
+    (m // 12) in month m when cloud prices escalate; with a tax rate, cash is after the tax
+    saved. `unserved`'s lines (not escalated: the workbook's served-elsewhere column is
+    year 1's rate) are part of the bill."""
     lines = _equal_service(unserved)
-    extra = unserved.elsewhere[0] + unserved.waiting[0] if unserved and months else 0.0
-    monthly_cost = rented.monthly_total + extra
-    monthly_cash = monthly_cost * (1 - tax_rate)
+    monthly_cost = rented.monthly_total
+    steps = [(1 + escalation_year) ** (m // 12) if escalation_year else 1.0 for m in range(months)]
+    extra = (
+        [e + w for e, w in zip(unserved.elsewhere, unserved.waiting, strict=True)]
+        if unserved
+        else [0.0] * months
+    )
     per_month = (
         demand.useful_gpu_hours if rented.useful_gpu_hours is None else rented.useful_gpu_hours
     )
     useful = per_month * months
     elsewhere = unserved.gpu_hours if unserved else 0.0
-    pnl = (monthly_cost,) * months
-    cash = (monthly_cash,) * months
+    pnl = tuple(monthly_cost * f + x for f, x in zip(steps, extra, strict=True))
+    cash = tuple(p * (1 - tax_rate) for p in pnl)
+    billed = sum(steps)  # months billed, in year-1 bills
+    bills = monthly_cost * billed + sum(extra)
     return OptionReport(
         name=rented.name,
         total=sum(pnl),  # the months added up, like an owned option's (not cost x months)
-        totals={k: v * months for k, v in rented.per_month.items()}
+        totals={k: v * billed for k, v in rented.per_month.items()}
         | lines
-        | ({"tax_shield": -tax_rate * monthly_cost * months} if tax_rate else {}),
+        | ({"tax_shield": -tax_rate * bills} if tax_rate else {}),
         monthly_pnl=pnl,
         monthly_cash=cash,
         useful_gpu_hours=useful,
-        cost_per_useful_gpu_hour=(
-            monthly_cost * months / (useful + elsewhere) if useful + elsewhere else None
-        ),
+        cost_per_useful_gpu_hour=bills / (useful + elsewhere) if useful + elsewhere else None,
         equivalent_annual_cost=_eac(cash, rate, months),
         wait_mean_s=rented.wait_mean_s,
         wait_p95_s=rented.wait_p95_s,
         served_elsewhere_gpu_hours=elsewhere,
+        pnl_by_category=(
+            {k: tuple(v * f for f in steps) for k, v in rented.per_month.items()}
+            | _unserved_by_month(unserved)
+            if escalation_year
+            else None
+        ),
     )
 
 
@@ -332,6 +354,16 @@ def _equal_service(unserved: Unserved | None) -> dict[str, float]:
     return elsewhere | waiting
 
 
+def _unserved_by_month(unserved: Unserved | None) -> dict[str, tuple[float, ...]]:
+    """The equal-service lines month by month (none when the scenario prices neither)."""
+    lines: dict[str, tuple[float, ...]] = {}
+    if unserved is not None and unserved.gpu_hours:
+        lines["served_elsewhere"] = unserved.elsewhere
+    if unserved is not None and any(unserved.waiting):
+        lines["waiting"] = unserved.waiting
+    return lines
+
+
 def _pnl_by_category(
     costs: list[MonthCosts], burst: list[float], unserved: Unserved | None
 ) -> dict[str, tuple[float, ...]]:
@@ -339,12 +371,7 @@ def _pnl_by_category(
     the equal-service lines."""
     pnl = ("depreciation", "energy", *LINE_KEYS, "bridge")
     by_month = {k: tuple(column) for k, column in by_category(costs, pnl).items()}
-    lines: dict[str, tuple[float, ...]] = {}
-    if unserved is not None and unserved.gpu_hours:
-        lines["served_elsewhere"] = unserved.elsewhere
-    if unserved is not None and any(unserved.waiting):
-        lines["waiting"] = unserved.waiting
-    return by_month | {"cloud_burst": tuple(burst)} | lines
+    return by_month | {"cloud_burst": tuple(burst)} | _unserved_by_month(unserved)
 
 
 def _eac(cash: Sequence[float], rate: float, months: int) -> float:

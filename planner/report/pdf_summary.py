@@ -200,7 +200,60 @@ def assumptions(named: Named, d: Decision, lang: Language) -> list[tuple[str, st
             (text("report.pdf.assume.resale", lang), resale_text(report, d, lang)),
             *service_assumptions(report, lang),
         ]
-    return rows
+        rows += refresh_rows(report, d, lang)
+    return rows + escalation_rows(report, d, lang)
+
+
+def refresh_rows(report: TcoReport, d: Decision, lang: Language) -> list[tuple[str, str]]:
+    """The servers bought again when the horizon outlasts their life (the first owned
+    option's refresh line), or nothing."""
+    amount = d.owned.totals.get("refresh", 0.0) if d.owned is not None else 0.0
+    inputs = report.inputs
+    if not amount or inputs is None or not inputs.owned:
+        return []
+    life = inputs.owned[0].bare_metal.life_years
+    value = text(
+        "report.pdf.assume.refresh_value",
+        lang,
+        life=f"{life:g}",
+        month=round(life * 12) + 1,
+        amount=fmt_money(amount, d.currency, 0, text("report.na", lang)),
+    )
+    return [(text("report.pdf.assume.refresh", lang), value)]
+
+
+ESCALATIONS = (
+    ("power", "power_escalation_year"),
+    ("staff", "staff_escalation_year"),
+    ("colo", "colo_escalation_year"),
+    ("cloud", "cloud_escalation_year"),
+)
+"""The prices that may escalate (`planner.cost.baremetal`): label key, `BareMetal` field."""
+
+
+def escalation_rows(report: TcoReport, d: Decision, lang: Language) -> list[tuple[str, str]]:
+    """The yearly escalation rates that are not 0, as one named assumption (none: nothing)."""
+    inputs = report.inputs
+    if inputs is None:
+        return []
+    bm = inputs.owned[0].bare_metal if inputs.owned else None
+    rates = {key: getattr(bm, field) if bm is not None else 0.0 for key, field in ESCALATIONS} | {
+        "cloud": inputs.cloud_escalation_year
+    }
+    cur, na = d.currency, text("report.na", lang)
+    shown = [
+        text(
+            f"report.pdf.assume.escalation.{key}",
+            lang,
+            rate=("+" if rate > 0 else "") + fmt_percent(rate, 1, cur, na),
+        )
+        for key, rate in rates.items()
+        if rate
+    ]
+    if not shown:
+        return []
+    joined = text("report.pdf.assume.escalation.sep", lang).join(shown)
+    return [(text("report.pdf.assume.escalation", lang), joined)]
 
 
 def resale_text(report: TcoReport, d: Decision, lang: Language) -> str:
@@ -209,6 +262,9 @@ def resale_text(report: TcoReport, d: Decision, lang: Language) -> str:
     amount = -d.owned.totals.get("resale", 0.0) if d.owned is not None else 0.0
     inputs = report.inputs
     share = inputs.owned[0].bare_metal.resale_share if inputs and inputs.owned else None
+    if d.owned is not None and d.owned.totals.get("refresh") and share is not None:
+        # the total also sells each retired generation: the end's sale is one CapEx's share
+        amount = share * d.owned.totals.get("capex", 0.0)
     if not amount and not share:
         return text("report.pdf.assume.resale_none", lang)
     cur, na = d.currency, text("report.na", lang)

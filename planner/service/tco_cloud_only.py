@@ -44,13 +44,22 @@ def cloud_report(scenario: TcoScenario, options: PricedOptions, left_out: LeftOu
     rented = [c.rented for c in options.clouds]
     tax_rate = scenario.overrides.get("tax_rate", 0.0)
     tax = tax_rate if isinstance(tax_rate, float | int) else 0.0
+    rising = scenario.overrides.get("cloud_escalation_year", 0.0)
+    escalation = rising if isinstance(rising, float | int) else 0.0
     demand = tco.Demand(useful_gpu_hours=rented[0].useful_gpu_hours or 0.0)
     horizons = tuple(
         Horizon(
             years=months / 12,
             options=tuple(
                 _with_ledger(
-                    tco.rented_option(r, demand, months, scenario.discount_rate, tax_rate=tax),
+                    tco.rented_option(
+                        r,
+                        demand,
+                        months,
+                        scenario.discount_rate,
+                        tax_rate=tax,
+                        escalation_year=escalation,
+                    ),
                     rented_ledger(options.runs.demand, run, months),
                 )
                 for r, run in zip(rented, options.runs.rented, strict=True)

@@ -87,6 +87,8 @@ class Names:
     tax: str
     swing: str
     """The sensitivity's swing (low = base x (1 - swing), high = base x (1 + swing))."""
+    cloud_escalation: str = "0"
+    """Cloud prices' yearly escalation (`planner.cost.escalation`)."""
     scalars: dict[str, str] = field(default_factory=dict)
     methods: tuple[str, str] = ("straight_line", "straight_line")
     pools: dict[str, str] = field(default_factory=dict)
@@ -128,11 +130,19 @@ def assumptions_sheet(
         ("hours", HOURS_PER_MONTH, "decimal", "HoursPerMonth", "hours"),
         ("tax_rate", inputs.tax_rate, "percent", "TaxRate", "share"),
         ("swing", inputs.sensitivity_swing, "percent", "SensitivitySwing", "share"),
+        (
+            "cloud_escalation",
+            inputs.cloud_escalation_year,
+            "percent",
+            "CloudEscalationYear",
+            "per_year",
+        ),
     )
     sources = {
         "discount_rate": (text("report.wb.source.scenario", lang), "", ""),
         "swing": (text("report.wb.source.scenario", lang), "", ""),
         "tax_rate": _source(inputs, "tax_rate"),
+        "cloud_escalation": _source(inputs, "cloud_escalation_year"),
     }
     defined = [
         out.input(
@@ -145,8 +155,8 @@ def assumptions_sheet(
         )
         for key, value, kind, name, unit in general
     ]
-    rate, months_name, hours, tax, swing = defined
-    names = Names(rate, months_name, hours, tax, swing)
+    rate, months_name, hours, tax, swing, cloud_escalation = defined
+    names = Names(rate, months_name, hours, tax, swing, cloud_escalation)
     if inputs.owned:
         _bare_metal(out, inputs, names)
         _pools(out, inputs, names)
