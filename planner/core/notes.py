@@ -47,6 +47,11 @@ ENGLISH: dict[str, str] = {
         "{rate} per GPU-hour, a line of its total, NPV and cost per useful GPU-hour; a GPU-hour "
         "waited costs {wait_rate}"
     ),
+    "served_elsewhere_other_gpu": (
+        "no on-demand cloud option rents the owned servers' GPU ({owned}): their unserved "
+        "demand is priced at {gpu} instead (add an on-demand {owned} option, or set "
+        "`served_elsewhere.rate`)"
+    ),
     "served_elsewhere_off": (
         "the served-elsewhere line is off (`served_elsewhere.enabled: false`): the options "
         "serve different demand, so their costs are not for the same work (see each option's "
@@ -176,6 +181,10 @@ CHINESE: dict[str, str] = {
         "同等服务：自有方案未满足的需求（无过渡的交付期、无法调度、未完成、拖到时间窗之后）"
         "按 {source} 每 GPU 小时 {rate} 在别处满足，计入其总成本、NPV 和每有效 GPU 小时成本；"
         "每等待一个 GPU 小时成本为 {wait_rate}"
+    ),
+    "served_elsewhere_other_gpu": (
+        "没有按需云方案租用自有服务器的 GPU（{owned}）：其未满足的需求改按 {gpu} 定价"
+        "（添加按需 {owned} 云方案，或设置 `served_elsewhere.rate`）"
     ),
     "served_elsewhere_off": (
         "“在别处满足”成本行已关闭（`served_elsewhere.enabled: false`）：各方案满足的需求不同，"
