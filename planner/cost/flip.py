@@ -35,7 +35,8 @@ RANGES: dict[str, tuple[float, float]] = {
     "rate": (0.0, 1.0),
 }
 """Sane ranges: multipliers of today's value, the resale share of CapEx, the life in years,
-the discount rate a year. Beyond them a flip is no longer a plausible plan."""
+the discount rate a year. Beyond them a flip is no longer a plausible plan. The demand stops
+sooner where its busiest hour fills the owned servers: beyond that they cannot serve it."""
 ITERATIONS = 200
 """Regula falsi stops well before this: it is a guard, not a tolerance."""
 
@@ -54,6 +55,8 @@ def verdict(model: PairModel) -> Verdict:
 def flip(model: PairModel, driver: str) -> Flip:
     """Where `driver` alone brings the NPV of buying to 0 (None: not within its range)."""
     low, high = RANGES[driver]
+    if driver == "utilization":
+        high = min(high, 1 / peak) if (peak := max(model.demand.utilization_by_hour)) else high
     base = model.base()[driver]
     if driver == "life":
         years = model.servers.life_years

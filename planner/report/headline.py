@@ -6,15 +6,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from planner.core.i18n import Language, fmt_money, fmt_percent
+from planner.cost import pair
+from planner.cost.pair import OWNED, as_built
 from planner.cost.results import Horizon, TcoReport
 from planner.cost.tco import OptionReport
+from planner.report import flips
 from planner.report.cells import Cell, Kind
 from planner.report.text import text
 
 Named = tuple[str, TcoReport]
 """A scenario's name and its TCO report."""
-OWNED = ("self-hosted", "hybrid")
-"""The report's names of the options that own servers."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +63,23 @@ def headline(name: str, report: TcoReport, horizon: Horizon, lang: Language) -> 
         facts.append(Fact(text("report.fact.break_even", lang, name=cloud), share, "percent"))
     for c in horizon.comparisons:
         facts.append(Fact(text("report.fact.npv", lang, name=c.rented), c.npv_of_buying, "money"))
+    facts += _pair_facts(report, horizon, lang)
     return Headline(name, float(horizon.years), tuple(facts), conclusion(report, horizon, lang))
+
+
+def _pair_facts(report: TcoReport, horizon: Horizon, lang: Language) -> list[Fact]:
+    """The headline pair, its NPV of buying and where each main driver flips its verdict."""
+    c = horizon.pair
+    if c is None:
+        return []
+    named = text("report.fact.pair_value", lang, owned=option_name(c.owned, lang), rented=c.rented)
+    facts = [
+        Fact(text("report.fact.pair", lang), named, "text"),
+        Fact(text("report.fact.pair_npv", lang), c.npv_of_buying, "money"),
+    ]
+    for driver, _, at in flips.rows(report, lang):
+        facts.append(Fact(text("report.fact.flip", lang, driver=driver), at, "text"))
+    return facts
 
 
 def _scope(report: TcoReport, lang: Language) -> str:
@@ -102,25 +119,28 @@ def _owned_facts(report: TcoReport, lang: Language) -> list[Fact]:
 
 
 def cheapest(options: Sequence[OptionReport]) -> OptionReport | None:
-    """The option with the lowest cost per useful GPU-hour (None if none has one)."""
-    priced = [(o.cost_per_useful_gpu_hour, k) for k, o in enumerate(options)]
-    known = [(cost, k) for cost, k in priced if cost is not None]
-    return options[min(known)[1]] if known else None
+    """The option as built (`planner.cost.pair.as_built`) with the lowest cost per useful
+    GPU-hour (None if none has one)."""
+    return pair.cheapest(as_built(options))
 
 
 def conclusion(report: TcoReport, horizon: Horizon, lang: Language) -> str:
-    """A few plain sentences from the numbers: what owning costs, the cheapest option, and
-    when owning pays against the best cloud option (break-even allocation and NPV)."""
-    cur, years, options = str(report.currency), f"{horizon.years:g}", horizon.options
-    best = cheapest(options)
+    """A few plain sentences from the numbers: what owning costs, the cheapest option as
+    built, how buying fares against the cloud in the headline pair (break-even allocation,
+    NPV) and the driver nearest to flipping that verdict."""
+    cur, years = str(report.currency), f"{horizon.years:g}"
+    best = cheapest(horizon.options)
+    c = horizon.pair
+    owned = None if c is None else next(o for o in horizon.options if o.name == c.owned)
     sentences = []
-    if owns_servers(report) and options and options[0].name in OWNED:
+    if owned is not None:
+        key = "report.sentence.owning" if owned.name == "self-hosted" else "report.sentence.hybrid"
         sentences.append(
             text(
-                "report.sentence.owning",
+                key,
                 lang,
                 allocation=fmt_percent(report.allocation, 0, cur),
-                cost=fmt_money(options[0].cost_per_useful_gpu_hour, cur, 2),
+                cost=fmt_money(owned.cost_per_useful_gpu_hour, cur, 2),
                 years=years,
             )
         )
@@ -137,13 +157,8 @@ def conclusion(report: TcoReport, horizon: Horizon, lang: Language) -> str:
                 wait=wait,
             )
         )
-    rented = {c.rented for c in horizon.comparisons}
-    if not owns_servers(report):
-        return _joined(sentences, lang)
-    owning_wins = best is None or best.name in OWNED
-    rival = cheapest([o for o in options if o.name in rented]) if owning_wins else best
-    if rival is not None:
-        sentences += _against(report, horizon, str(rival.name), lang)
+    if c is not None:
+        sentences += _against(report, horizon, lang) + _flip(report, lang)
     return _joined(sentences, lang)
 
 
@@ -151,33 +166,53 @@ def _joined(sentences: Sequence[str], lang: Language) -> str:
     return ("" if lang == "zh" else " ").join(sentences)
 
 
-def _against(report: TcoReport, horizon: Horizon, name: str, lang: Language) -> list[str]:
-    cur = str(report.currency)
-    be = report.break_even_utilization.get(name)
-    if name not in report.break_even_utilization:
-        return []
-    share = fmt_percent(be, 0, cur)
-    if be is None:
-        key = "report.sentence.never"
-    elif be > 1:
-        key = "report.sentence.not_even_full"
-    elif (report.allocation or 0.0) >= be:
-        key = "report.sentence.pays_now"
-    else:
-        key = "report.sentence.pays_above"
-    out = [text(key, lang, name=name, share=share)]
-    comparison = next((c for c in horizon.comparisons if c.rented == name), None)
-    if comparison is not None:
-        npv = comparison.npv_of_buying
-        out.append(
-            text(
-                "report.sentence.npv_gain" if npv >= 0 else "report.sentence.npv_loss",
-                lang,
-                years=f"{horizon.years:g}",
-                amount=fmt_money(abs(npv), cur, 0),
-            )
+def _against(report: TcoReport, horizon: Horizon, lang: Language) -> list[str]:
+    """The headline pair: where owning breaks even (self-hosted) and the NPV of buying."""
+    c = horizon.pair
+    assert c is not None  # called for a horizon with a pair
+    cur, name = str(report.currency), c.rented
+    amount = fmt_money(abs(c.npv_of_buying), cur, 0)
+    years = f"{horizon.years:g}"
+    if c.owned == "hybrid":
+        key = (
+            "report.sentence.hybrid_gain" if c.npv_of_buying >= 0 else "report.sentence.hybrid_loss"
         )
-    return out
+        return [text(key, lang, years=years, amount=amount, name=name)]
+    out = []
+    if name in report.break_even_utilization:
+        be = report.break_even_utilization[name]
+        out.append(
+            text(_break_even_key(report, be), lang, name=name, share=fmt_percent(be, 0, cur))
+        )
+    key = "report.sentence.npv_gain" if c.npv_of_buying >= 0 else "report.sentence.npv_loss"
+    return [*out, text(key, lang, years=years, amount=amount)]
+
+
+def _break_even_key(report: TcoReport, be: float | None) -> str:
+    if be is None:
+        return "report.sentence.never"
+    if be > 1:
+        return "report.sentence.not_even_full"
+    if (report.allocation or 0.0) >= be:
+        return "report.sentence.pays_now"
+    return "report.sentence.pays_above"
+
+
+def _flip(report: TcoReport, lang: Language) -> list[str]:
+    """The driver nearest to flipping the verdict (on the first horizon's pair)."""
+    f = flips.nearest(report)
+    if f is None:
+        return []
+    cur = str(report.currency)
+    return [
+        text(
+            "report.sentence.flip",
+            lang,
+            driver=text(f"report.driver.{f.driver}", lang),
+            value=flips.flip_text(f, report.allocation, cur, lang),
+            base=flips.value_text(f, f.base, cur, lang),
+        )
+    ]
 
 
 def option_name(name: str, lang: Language) -> str:
