@@ -32,6 +32,8 @@ class Live:
     owned: Worksheet | None = None
     cloud: Worksheet | None = None
     clouds: int = 0
+    cloud_sheets: tuple[Worksheet, ...] = ()
+    """Every cloud option's sheet, in the options' order (the headline pair's may be any)."""
     years: int = 1
     """Years of demand the sheets price (more than 1 with growth)."""
 
@@ -116,6 +118,7 @@ def live_sheets(
         owned=own[0] if own else None,
         cloud=clouds[0][1] if clouds else None,
         clouds=len(clouds),
+        cloud_sheets=tuple(s for _, s in clouds),
         years=1 + len(names.years),
     )
 
