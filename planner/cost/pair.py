@@ -14,7 +14,8 @@ Pure: option reports in, names out.
 
 from collections.abc import Sequence
 
-from planner.cost.tco import OptionReport
+from planner.cost.results import Horizon
+from planner.cost.tco import Comparison, OptionReport
 
 OWNED = ("self-hosted", "hybrid")
 """The model's names of the options that own servers."""
@@ -45,3 +46,13 @@ def headline_pair(options: Sequence[OptionReport]) -> tuple[str, str] | None:
     if owned is None or rented is None:
         return None
     return owned.name, rented.name
+
+
+def pair_of(horizon: Horizon) -> Comparison | None:
+    """The horizon's headline pair as the model recorded it; for a report that has none
+    recorded (saved before, or made by hand), the rule applied to its comparisons."""
+    if horizon.pair is not None:
+        return horizon.pair
+    names = headline_pair(horizon.options)
+    found = (c for c in horizon.comparisons if (c.owned, c.rented) == names)
+    return next(found, None)

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 
 from planner.core.i18n import Language, fmt_money, fmt_percent
 from planner.cost import pair
-from planner.cost.pair import OWNED, as_built
+from planner.cost.pair import OWNED, as_built, pair_of
 from planner.cost.results import Horizon, TcoReport
-from planner.cost.tco import OptionReport
+from planner.cost.tco import Comparison, OptionReport
 from planner.report import flips
 from planner.report.cells import Cell, Kind
 from planner.report.text import text
@@ -69,7 +69,7 @@ def headline(name: str, report: TcoReport, horizon: Horizon, lang: Language) -> 
 
 def _pair_facts(report: TcoReport, horizon: Horizon, lang: Language) -> list[Fact]:
     """The headline pair, its NPV of buying and where each main driver flips its verdict."""
-    c = horizon.pair
+    c = pair_of(horizon)
     if c is None:
         return []
     named = text("report.fact.pair_value", lang, owned=option_name(c.owned, lang), rented=c.rented)
@@ -130,7 +130,7 @@ def conclusion(report: TcoReport, horizon: Horizon, lang: Language) -> str:
     NPV) and the driver nearest to flipping that verdict."""
     cur, years = str(report.currency), f"{horizon.years:g}"
     best = cheapest(horizon.options)
-    c = horizon.pair
+    c = pair_of(horizon)
     owned = None if c is None else next(o for o in horizon.options if o.name == c.owned)
     sentences = []
     if owned is not None:
@@ -158,7 +158,7 @@ def conclusion(report: TcoReport, horizon: Horizon, lang: Language) -> str:
             )
         )
     if c is not None:
-        sentences += _against(report, horizon, lang) + _flip(report, lang)
+        sentences += _against(report, horizon, c, lang) + _flip(report, lang)
     return _joined(sentences, lang)
 
 
@@ -166,10 +166,8 @@ def _joined(sentences: Sequence[str], lang: Language) -> str:
     return ("" if lang == "zh" else " ").join(sentences)
 
 
-def _against(report: TcoReport, horizon: Horizon, lang: Language) -> list[str]:
-    """The headline pair: where owning breaks even (self-hosted) and the NPV of buying."""
-    c = horizon.pair
-    assert c is not None  # called for a horizon with a pair
+def _against(report: TcoReport, horizon: Horizon, c: Comparison, lang: Language) -> list[str]:
+    """The headline pair `c`: where owning breaks even (self-hosted) and the NPV of buying."""
     cur, name = str(report.currency), c.rented
     amount = fmt_money(abs(c.npv_of_buying), cur, 0)
     years = f"{horizon.years:g}"

@@ -15,7 +15,7 @@ from itertools import accumulate
 from planner.core.i18n import Language, fmt_money, fmt_number, fmt_percent
 from planner.core.notes import Note, note, worded
 from planner.cost.finance import discount_factors
-from planner.cost.pair import OWNED, as_built
+from planner.cost.pair import OWNED, as_built, pair_of
 from planner.cost.results import Horizon, TcoReport
 from planner.cost.tco import Comparison, OptionReport
 from planner.report.cells import Cell
@@ -62,7 +62,7 @@ def decide(named: Named, index: int) -> Decision:
     name, report = named
     horizon = pick_horizon(report, index)
     chosen = cheapest(horizon.options)
-    against = horizon.pair
+    against = pair_of(horizon)
     built = as_built(horizon.options)
     owned = next((o for o in built if o.name == (against.owned if against else None)), None)
     owned = owned or next((o for o in built if o.name in OWNED), None)
