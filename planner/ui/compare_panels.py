@@ -95,7 +95,7 @@ def _flips(report: TcoReport, key: str) -> None:
     if verdict is None:
         return
     st.markdown(f"**{md(t('compare.flips_title'))}**: {md(flips.title(verdict, lang))}")
-    st.dataframe(view.flips_frame(report, lang), hide_index=True, key=key)
+    st.dataframe(view.flips_frame(report, lang), hide_index=True, key=key, placeholder=MISSING)
     st.caption(md(report_text("report.flip.how", lang)))
 
 
