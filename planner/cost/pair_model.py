@@ -67,8 +67,7 @@ class PairModel:
         cloud = self._moved_cloud(self.cloud, d)
         bridge = tco.NO_BRIDGE
         if self.bridge is not None:
-            first = self.bridge if self.bridge.name != self.cloud.name else self.cloud
-            bridge = bridge_of(demand, self._moved_cloud(first, d))
+            bridge = bridge_of(demand, self._moved_cloud(self.bridge, d))
         tax = self.servers.tax_rate
         rent = tco.rented_option(cloud, demand, self.months, d["rate"], tax_rate=tax)
         servers = moved(self.servers, d, fx if "server" in self.converted else 1.0)
