@@ -8,6 +8,7 @@ tests/pages/test_i18n.py checks both languages have every key.
 
 from planner.core.i18n import Language, lookup
 from planner.report.text_chargeback import CHARGEBACK_EN, CHARGEBACK_ZH
+from planner.report.text_verdict import VERDICT_EN, VERDICT_ZH
 from planner.report.text_workbook import WORKBOOK_EN, WORKBOOK_ZH
 
 EN = {
@@ -89,10 +90,6 @@ EN = {
     "report.fact.per_allocated": "Self-hosted, per allocated GPU-hour",
     "report.fact.break_even": "Break-even utilization vs {name}",
     "report.fact.npv": "NPV of buying vs {name}",
-    "report.fact.pair": "Headline pair (owned as built vs cheapest cloud)",
-    "report.fact.pair_value": "{owned} vs {rented}",
-    "report.fact.pair_npv": "NPV of buying, headline pair",
-    "report.fact.flip": "Verdict flips at: {driver}",
     "report.fact.conclusion": "Conclusion",
     "report.cat.capex": "CapEx (cash)",
     "report.cat.depreciation": "Depreciation",
@@ -120,17 +117,6 @@ EN = {
     "report.driver.rate": "Discount rate",
     "report.driver.fx": "FX rate",
     "report.driver.resale_share": "Resale value",
-    "report.flip.title": "What would flip the verdict ({owned} vs {rented}, {years} years)",
-    "report.flip.driver": "Driver",
-    "report.flip.today": "Today",
-    "report.flip.at": "Verdict flips at",
-    "report.flip.never": "never within {low} to {high}",
-    "report.flip.years": "{value} years",
-    "report.flip.allocation": "{value} (allocation {share})",
-    "report.flip.how": (
-        "Each driver moved alone until the NPV of buying is 0 (the pair re-priced, not "
-        "re-replayed); a multiplier of today's value unless a share, a rate or years."
-    ),
     "report.sentence.owning": (
         "At {allocation} allocation, owning costs {cost} per useful GPU-hour over {years} years."
     ),
@@ -150,17 +136,6 @@ EN = {
     "report.sentence.pays_above": "Owning pays only above {share} allocation against {name}.",
     "report.sentence.npv_gain": "Over {years} years buying gains {amount} in NPV against it.",
     "report.sentence.npv_loss": "Over {years} years buying loses {amount} in NPV against it.",
-    "report.sentence.hybrid": (
-        "The hybrid (its own servers, bursting to the cloud) costs {cost} per useful GPU-hour "
-        "over {years} years."
-    ),
-    "report.sentence.hybrid_gain": (
-        "Over {years} years the hybrid gains {amount} in NPV against {name}."
-    ),
-    "report.sentence.hybrid_loss": (
-        "Over {years} years the hybrid loses {amount} in NPV against {name}."
-    ),
-    "report.sentence.flip": "The verdict flips at {driver} {value} (today {base}).",
     "report.note.pnl": (
         "Totals are P&L: owned options count depreciation, not CapEx; the CapEx column is the "
         "cash paid for the servers, shown for reference. The monthly cash flow pays CapEx up "
@@ -343,10 +318,6 @@ ZH = {
     "report.fact.per_allocated": "自建：每已分配 GPU 小时成本",
     "report.fact.break_even": "相对 {name} 的盈亏平衡利用率",
     "report.fact.npv": "相对 {name} 购买的 NPV",
-    "report.fact.pair": "主比较对（建成的自有方案对最便宜的云方案）",
-    "report.fact.pair_value": "{owned} 对 {rented}",
-    "report.fact.pair_npv": "主比较对的购买 NPV",
-    "report.fact.flip": "结论翻转点：{driver}",
     "report.fact.conclusion": "结论",
     "report.cat.capex": "资本支出（现金）",
     "report.cat.depreciation": "折旧",
@@ -374,17 +345,6 @@ ZH = {
     "report.driver.rate": "折现率",
     "report.driver.fx": "汇率",
     "report.driver.resale_share": "转售价值",
-    "report.flip.title": "什么会改变结论（{owned} 对 {rented}，{years} 年）",
-    "report.flip.driver": "因素",
-    "report.flip.today": "当前",
-    "report.flip.at": "结论翻转于",
-    "report.flip.never": "在 {low} 至 {high} 之间不会翻转",
-    "report.flip.years": "{value} 年",
-    "report.flip.allocation": "{value}（分配率 {share}）",
-    "report.flip.how": (
-        "每个因素单独变动，直到购买的 NPV 为 0（对该比较对重新计价，不重新回放）；"
-        "除份额、利率或年数外，均为当前值的倍数。"
-    ),
     "report.sentence.owning": (
         "在 {allocation} 的分配率下，{years} 年内自建每有效 GPU 小时成本为 {cost}。"
     ),
@@ -398,12 +358,6 @@ ZH = {
     "report.sentence.pays_above": "只有分配率高于 {share} 时，自建才比 {name} 划算。",
     "report.sentence.npv_gain": "{years} 年内，购买相对它的 NPV 收益为 {amount}。",
     "report.sentence.npv_loss": "{years} 年内，购买相对它的 NPV 损失为 {amount}。",
-    "report.sentence.hybrid": (
-        "混合方案（自有服务器，溢出到云）{years} 年内每有效 GPU 小时成本为 {cost}。"
-    ),
-    "report.sentence.hybrid_gain": "{years} 年内，混合方案相对 {name} 的 NPV 收益为 {amount}。",
-    "report.sentence.hybrid_loss": "{years} 年内，混合方案相对 {name} 的 NPV 损失为 {amount}。",
-    "report.sentence.flip": "当{driver}变为 {value}（当前 {base}）时，结论翻转。",
     "report.note.pnl": (
         "总成本按损益口径：自有方案计入折旧而非资本支出；资本支出一列为购买服务器支付的现金，"
         "仅供参考。月度现金流在首期支付资本支出，并在最后一个月收回服务器的转售价值，"
@@ -497,6 +451,8 @@ EN |= CHARGEBACK_EN
 ZH |= CHARGEBACK_ZH
 EN |= WORKBOOK_EN
 ZH |= WORKBOOK_ZH
+EN |= VERDICT_EN
+ZH |= VERDICT_ZH
 CATALOGS: dict[str, dict[str, str]] = {"en": EN, "zh": ZH}
 
 

@@ -194,7 +194,6 @@ _PAIRS = {
     "report.wb.sheet.depreciation": ("Depreciation", "折旧"),
     "report.wb.sheet.replay": ("Replay", "回放"),
     "report.wb.sheet.options": ("Options (all horizons)", "方案（全部期限）"),
-    "report.wb.sheet.flips": ("Verdict flips", "结论翻转点"),
     "report.wb.question": (
         "Should we buy GPU servers, rent cloud GPUs, or both, for this workload?",
         "对于这一工作负载，应购买 GPU 服务器、租用云 GPU，还是两者结合？",
@@ -393,26 +392,6 @@ _PAIRS = {
         "系数（对所乘列的每单位变化）",
     ),
     "report.wb.sens.npv": ("NPV of buying", "购买的 NPV"),
-    "report.wb.flip.scenario": ("Scenario", "场景"),
-    "report.wb.flip.pair": ("Headline pair", "主比较对"),
-    "report.wb.flip.driver": ("Driver", "驱动因素"),
-    "report.wb.flip.today": (
-        "Today (x base, share, rate or years)",
-        "当前（基准倍数、份额、利率或年数）",
-    ),
-    "report.wb.flip.at": ("Verdict flips at (NPV of buying = 0)", "结论翻转于（购买的 NPV = 0）"),
-    "report.wb.flip.low": ("Searched from", "搜索下限"),
-    "report.wb.flip.high": ("Searched to", "搜索上限"),
-    "report.wb.flip.how": ("How computed", "计算方式"),
-    "report.wb.flip.live": (
-        "live: the line through the Sensitivity sheet's low and high case (the NPV is linear "
-        "in this driver)",
-        "实时：穿过敏感性表低值与高值情景的直线（NPV 对该因素为线性）",
-    ),
-    "report.wb.flip.model": (
-        "computed by the model (the pair re-priced with this driver alone moved), not live",
-        "由模型计算（仅移动该因素重新计价该比较对），非实时",
-    ),
     "report.wb.sens.kw_low": ("kW drawn, demand low", "用电功率（千瓦），需求低值"),
     "report.wb.sens.kw_high": ("kW drawn, demand high", "用电功率（千瓦），需求高值"),
     "report.wb.sens_input.cloud_price": (
