@@ -49,6 +49,7 @@ def verdict(model: PairModel) -> Verdict:
         years=model.months / 12,
         npv_of_buying=model.npv({}),
         flips=tuple(flip(model, driver) for driver in DRIVERS),
+        allocation=model.demand.allocation,
     )
 
 

@@ -72,6 +72,8 @@ class Verdict:
     years: float
     npv_of_buying: float
     flips: tuple[Flip, ...]
+    allocation: float = 0.0
+    """The owned option's allocation today (the demand's flip is also read as one)."""
 
 
 @dataclass(frozen=True, slots=True)

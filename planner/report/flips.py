@@ -3,7 +3,7 @@ as rows of (driver, today, flips at) for PDF page 1, the workbook and the Compar
 
 Multipliers read "x0.83" (of today's value), the resale share and the discount rate as
 percentages, the server life in years; the demand's flip also gives the allocation it
-means (today's allocation times the multiplier, at most 100 %).
+means (the pair's owned option's allocation today times the multiplier, at most 100 %).
 """
 
 from planner.core.i18n import Language, fmt_number, fmt_percent
@@ -37,7 +37,7 @@ def rows(report: TcoReport, lang: Language) -> list[tuple[str, str, str]]:
         (
             text(f"report.driver.{f.driver}", lang),
             value_text(f, f.base, cur, lang),
-            flip_text(f, report.allocation, cur, lang),
+            flip_text(f, verdict.allocation, cur, lang),
         )
         for f in verdict.flips
     ]

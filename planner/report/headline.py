@@ -151,7 +151,7 @@ def conclusion(report: TcoReport, horizon: Horizon, lang: Language) -> str:
             text(
                 "report.sentence.cheapest",
                 lang,
-                name=best.name,
+                name=option_name(best.name, lang),
                 cost=fmt_money(best.cost_per_useful_gpu_hour, cur, 2),
                 total=fmt_money(best.total, cur, 0),
                 wait=wait,
@@ -196,6 +196,10 @@ def _break_even_key(report: TcoReport, be: float | None) -> str:
     return "report.sentence.pays_above"
 
 
+def _allocation(report: TcoReport) -> float | None:
+    return None if report.verdict is None else report.verdict.allocation
+
+
 def _flip(report: TcoReport, lang: Language) -> list[str]:
     """The driver nearest to flipping the verdict (on the first horizon's pair)."""
     f = flips.nearest(report)
@@ -207,7 +211,7 @@ def _flip(report: TcoReport, lang: Language) -> list[str]:
             "report.sentence.flip",
             lang,
             driver=text(f"report.driver.{f.driver}", lang),
-            value=flips.flip_text(f, report.allocation, cur, lang),
+            value=flips.flip_text(f, _allocation(report), cur, lang),
             base=flips.value_text(f, f.base, cur, lang),
         )
     ]

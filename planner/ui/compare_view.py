@@ -333,7 +333,7 @@ def _against(report: TcoReport, h: Horizon, pair: Comparison, lang: Language | N
 def _flip(report: TcoReport, lang: Language | None) -> list[str]:
     """The driver nearest to flipping the verdict (the first horizon's pair)."""
     f = flips.nearest(report)
-    if f is None:
+    if f is None or report.verdict is None:
         return []
     words = lang or language()
     cur = report.currency
@@ -342,7 +342,7 @@ def _flip(report: TcoReport, lang: Language | None) -> list[str]:
             "compare.c_flip",
             lang,
             driver=t(f"compare.driver.{f.driver}", lang),
-            value=flips.flip_text(f, report.allocation, cur, words),
+            value=flips.flip_text(f, report.verdict.allocation, cur, words),
             base=flips.value_text(f, f.base, cur, words),
         )
     ]

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
-from planner.cost.results import Flip, TcoReport
+from planner.cost.results import Flip
 from planner.report import flips
 from planner.report.cells import Kind
 from planner.report.headline import Named, option_name
@@ -58,7 +58,7 @@ def flips_sheet(
             put_text(sheet.cell(r, COL["scenario"]), name)
             put_text(sheet.cell(r, COL["pair"]), pair)
             put_text(sheet.cell(r, COL["driver"]), text(f"report.driver.{f.driver}", lang))
-            _values(book, sheet, r, (report, f))
+            _values(book, sheet, r, f)
             if row is not None:
                 _formula(book, sheet, r, (tornado[0], row), f)
             r += 1
@@ -71,15 +71,14 @@ def _kind(f: Flip) -> Kind:
     return "percent" if f.driver in flips.SHARES else "decimal"
 
 
-def _values(book: Book, sheet: Worksheet, r: int, found: tuple[TcoReport, Flip]) -> None:
+def _values(book: Book, sheet: Worksheet, r: int, f: Flip) -> None:
     """The model's row: today, where it flips (or the words for never), the range."""
     lang, cur = book.lang, book.currency
-    report, f = found
     for key, number in (("today", f.base), ("low", f.low), ("high", f.high)):
         put(sheet.cell(r, COL[key]), number, _kind(f), cur)
     at = COL["at"]
     if f.value is None:
-        put_text(sheet.cell(r, at), flips.flip_text(f, report.allocation, cur, lang))
+        put_text(sheet.cell(r, at), flips.flip_text(f, None, cur, lang))
     else:
         put(sheet.cell(r, at), f.value, _kind(f), cur)
     put_text(sheet.cell(r, COL["how"]), text("report.wb.flip.model", lang))
