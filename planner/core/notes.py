@@ -45,7 +45,8 @@ ENGLISH: dict[str, str] = {
     "growth_applied": (
         "demand grows by year ({factors} the trace's arrival rate, seed {seed}): each year's "
         "months are priced from that year's replay and cloud bills; break-even utilization, "
-        "the sensitivity and the chargeback are year 1's"
+        "the headline pair, the sensitivity, what would flip the verdict and the chargeback "
+        "are year 1's"
     ),
     "growth_warp": (
         "each year's clock runs faster than the trace's ({factors}): the same jobs arrive in "
@@ -152,7 +153,7 @@ CHINESE: dict[str, str] = {
     "option_hybrid": "混合",
     "growth_applied": (
         "需求逐年增长（到达率为作业轨迹的 {factors}，随机种子 {seed}）：每年各月按当年的"
-        "重放和云账单计价；盈亏平衡利用率、敏感性分析和费用分摊按第 1 年计算"
+        "重放和云账单计价；盈亏平衡利用率、主比较对、敏感性分析、结论翻转点和费用分摊按第 1 年计算"
     ),
     "growth_warp": (
         "每年的时钟比作业轨迹快（{factors}）：同样的作业在更短的时间跨度内到达，"
