@@ -36,10 +36,16 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, TcoReport]:
     con = open_store(folder / "planner.duckdb")
     try:
         worked = run_tco(con, load_tco_scenario(WORKED), files=LOCAL_FILES, today=TODAY)
-        hybrid = load_tco_scenario(write_scenario(folder))
+        keeps_one = write_scenario(folder)  # 2 servers self-hosted, the hybrid keeps 1
+        keeps_all = folder / "all.yaml"
+        text = keeps_one.read_text(encoding="utf-8")
+        keeps_all.write_text(text.replace("servers: {A100: 1}", "servers: {A100: 2}"))
         return {
             "worked": worked,
-            "hybrid": run_tco(con, hybrid, files=LOCAL_FILES, today=TODAY),
+            "hybrid": run_tco(con, load_tco_scenario(keeps_all), files=LOCAL_FILES, today=TODAY),
+            "hybrid_one": run_tco(
+                con, load_tco_scenario(keeps_one), files=LOCAL_FILES, today=TODAY
+            ),
         }
     finally:
         con.close()
@@ -62,10 +68,11 @@ def test_the_pair_is_the_owned_option_as_built_against_the_cheapest_cloud_option
         horizon = report.horizons[0]
         clouds = [o for o in horizon.options if o.name not in OWNED]
         cheapest = min(clouds, key=lambda o: o.cost_per_useful_gpu_hour or float("inf"))
+        owners = [o for o in horizon.options if o.name in OWNED and o.part_of is None]
+        owner = min(owners, key=lambda o: o.cost_per_useful_gpu_hour or float("inf"))
         pair = horizon.pair
         assert pair is not None
-        assert pair.rented == cheapest.name
-        assert pair.owned == ("hybrid" if report.scenario == "small teams" else "self-hosted")
+        assert (pair.owned, pair.rented) == (owner.name, cheapest.name)
         assert report.verdict is not None
         assert (report.verdict.owned, report.verdict.rented) == (pair.owned, pair.rented)
         assert report.verdict.npv_of_buying == pytest.approx(pair.npv_of_buying, rel=1e-9)
@@ -122,7 +129,8 @@ def test_the_workbooks_cloud_price_flip_recalculates_to_the_models(
 def test_a_hybrid_is_one_option_its_owned_part_is_never_ranked(
     reports: dict[str, TcoReport],
 ) -> None:
-    report = reports["hybrid"]
+    report = reports["hybrid"]  # it keeps both servers: self-hosted is its owned part
+    assert report.horizons[0].options[0].part_of == "hybrid"
     model = build_report([(report.scenario, report)], 0, "en", TODAY)
     decision = decide((report.scenario, report), 0)
 
@@ -139,3 +147,13 @@ def test_a_hybrid_is_one_option_its_owned_part_is_never_ranked(
     assert npv_sub != text("report.pdf.tile.no_comparison", "en")
     assert report.sensitivity is not None
     assert worded(report.sensitivity.output, "en").startswith("NPV of the hybrid")
+
+
+def test_a_hybrid_keeping_fewer_servers_leaves_self_hosted_an_option_of_its_own(
+    reports: dict[str, TcoReport],
+) -> None:
+    report = reports["hybrid_one"]  # self-hosted buys 2 servers, the hybrid keeps 1
+    decision = decide((report.scenario, report), 0)
+
+    assert report.horizons[0].options[0].part_of is None
+    assert "of the 3 options" in figures(decision, "en")[0][2]

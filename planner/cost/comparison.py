@@ -70,6 +70,8 @@ def report(scenario: TcoScenario, bm: BareMetal, priced: Priced, left_out: LeftO
         options = [mine]
         if hybrid_run is not None:
             demand, kept = hybrid_run
+            if installed_gpus(kept) == installed_gpus(bm):  # the hybrid keeps every server
+                options[0] = mine = replace(mine, part_of="hybrid")
             options.append(tco.owned_option("hybrid", kept, demand, months, rate, bridge=bridge))
         clouds = [tco.rented_option(r, owned, months, rate, tax_rate=bm.tax_rate) for r in rented]
         comparisons = [

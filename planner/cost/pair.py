@@ -2,9 +2,11 @@
 that the headline facts, the conclusion, PDF page 1, the tornado, the flip values, the
 Compare page and the workbook all follow.
 
-The rule: options are compared as built. A hybrid is one option; the servers it keeps
-(priced alone as "self-hosted", jobs waiting instead of bursting) and the cloud it bursts to
-are its parts, so a report with a hybrid weighs the hybrid, never its owned part. Of the
+The rule: options are compared as built. A hybrid is one option: when it keeps every
+self-hosted server, the self-hosted option is only its owned part (the same servers, jobs
+waiting instead of bursting; `OptionReport.part_of`) and is never ranked. A hybrid keeping
+fewer servers than the self-hosted option describes leaves self-hosted an option of its own
+(buying them all). Of the
 owned options as built, the one with the lowest cost per useful GPU-hour is weighed against
 the cloud option with the lowest cost per useful GPU-hour (the first listed on a tie). Cost
 per useful GPU-hour, not the total, because it is the figure page 1 ranks options by.
@@ -22,11 +24,9 @@ OWNED = ("self-hosted", "hybrid")
 
 
 def as_built(options: Sequence[OptionReport]) -> list[OptionReport]:
-    """The options a reader chooses between: without the self-hosted option of a report
-    that has a hybrid (it is the hybrid's owned part)."""
-    if any(o.name == "hybrid" for o in options):
-        return [o for o in options if o.name != "self-hosted"]
-    return list(options)
+    """The options a reader chooses between: without those that are only a part of
+    another (the hybrid's owned part)."""
+    return [o for o in options if o.part_of is None]
 
 
 def cheapest(options: Sequence[OptionReport]) -> OptionReport | None:
