@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from planner.core import atomic_file
 from planner.store import Connection, doing, transaction
 from pricing.csv_rows import RowError, read_rows, write_rows
 from pricing.errors import PricingError
@@ -51,7 +52,7 @@ def export_prices(con: Connection, path: Path, where: PriceFilter | None = None)
     """Write the (filtered) price points to `path`; the number of rows written."""
     points = list_prices(con, where)
     try:
-        path.write_bytes(prices_to_csv(points).encode())
+        atomic_file.write_bytes(path, prices_to_csv(points).encode())
     except OSError as err:
         raise PricingError(f"Cannot write {path}: {err.strerror}.") from err
     return len(points)

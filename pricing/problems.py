@@ -11,6 +11,7 @@ from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
 from planner.core.pricing_model import PRICING_MODELS
+from planner.core.shown import shorten
 from pricing.errors import PricingError
 from pricing.models import (
     CURRENCIES,
@@ -83,7 +84,7 @@ def problems(err: ValidationError) -> list[Problem]:
 def _problem(detail: ErrorDetails) -> Problem:
     field = str(detail["loc"][0]) if detail["loc"] else ""
     value = detail.get("input")
-    shown = "" if isinstance(value, dict) else str(value)
+    shown = "" if isinstance(value, dict) else shorten(str(value))
     kind = detail["type"]
     if kind == "value_error":
         text = detail["msg"].removeprefix("Value error, ")
@@ -95,7 +96,8 @@ def _problem(detail: ErrorDetails) -> Problem:
     if kind == "extra_forbidden":
         return Problem(field, shown, f"unknown field; expected one of {', '.join(EXPECTED)}")
     expected = EXPECTED.get(field, "a valid value")
-    return Problem(field, shown, f"expected {expected}, got {value!r}")
+    got = f"'{shown}'" if isinstance(value, str) else shorten(repr(value))
+    return Problem(field, shown, f"expected {expected}, got {got}")
 
 
 _KINDS = ("FX rate", "server", "assumption", "price")

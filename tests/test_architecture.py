@@ -34,7 +34,7 @@ ROOT_MODULES = {"planner", "planner.__main__", "pricing"}
 START, END = "<!-- import-graph:start -->", "<!-- import-graph:end -->"
 MAX_LINES, MAX_METHODS = 500, 25
 # String tables: long by nature, no logic to read.
-STRING_TABLES = ("planner/ui/text/", "planner/ingest/words.py")
+STRING_TABLES = ("planner/ui/text/", "planner/ingest/words.py", "planner/report/text")
 
 
 def _layer(module: str) -> str | None:

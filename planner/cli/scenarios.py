@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from planner.cli.db import database
 from planner.cli.replay import replay_lines
 from planner.cli.tco import tco_lines
+from planner.core import atomic_file
 from planner.core.errors import ScenarioError
 from planner.core.file_access import SCENARIOS, FileAccess
 from planner.core.serialize import from_json
@@ -148,7 +149,7 @@ def _export(args: argparse.Namespace) -> int:
         print(text, end="")
         return 0
     try:
-        args.out.write_text(text, encoding="utf-8")
+        atomic_file.write_text(args.out, text)
     except OSError as err:
         raise ScenarioError(f"cannot write {args.out}: {err.strerror}") from err
     print(f"wrote {args.out}")

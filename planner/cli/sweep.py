@@ -4,6 +4,7 @@ given (`--vary`), or sized by search to a wait target (`--target`); one row per 
 import argparse
 import itertools
 import json
+import math
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -13,15 +14,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from planner.cli.db import database
+from planner.core import atomic_file
 from planner.core.errors import PlannerError
 from planner.core.file_access import LOCAL_FILES
 
 if TYPE_CHECKING:
     from planner.ingest import IngestOptions
+    from planner.service.sweep_bound import Sized
     from planner.service.sweep_keys import Point, Value
     from planner.service.sweep_point import PointOption, PointResult
     from planner.service.sweep_run import Sweep
-    from planner.service.sweep_search import Search
+    from planner.service.sweep_search import Search, Target
     from planner.store import Connection
 
 ReadOptions = Callable[[argparse.Namespace], "IngestOptions"]
@@ -59,6 +62,12 @@ examples:
 """
 
 
+MAX_POINTS = 1_000
+"""A grid larger than this is refused unless asked for: each point replays the whole trace
+(about 0.3 s on the sample, hours on a large export), and a typo in a range (1..1000 x 1..1000)
+should not start a run of days."""
+
+
 def add_sweep_command(
     sub: Any, add_read_options: AddReadOptions, read_options: ReadOptions
 ) -> None:
@@ -78,7 +87,10 @@ def add_sweep_command(
         "--target",
         metavar="STAT=VALUE",
         help="size by search: p95_wait, mean_wait or p99_wait of the scenario's wait scope "
-        "(GPU jobs unless it says otherwise), e.g. p95_wait=1h, mean_wait=600s",
+        "(GPU jobs unless it says otherwise), e.g. p95_wait=1h, mean_wait=600s; the answer "
+        "says what binds it, the target or the largest job (no count below the servers it "
+        "needs is tried), and then how many servers meet the target without the jobs "
+        "needing that many",
     )
     sweep.add_argument(
         "--size",
@@ -115,6 +127,14 @@ def add_sweep_command(
     sweep.add_argument(
         "--out", type=Path, metavar="FILE", help="write every row to FILE.parquet or FILE.csv"
     )
+    sweep.add_argument(
+        "--max-points",
+        type=int,
+        default=MAX_POINTS,
+        metavar="N",
+        help=f"refuse a grid of more points than N (default {MAX_POINTS:,}; each point is a "
+        "replay: raise it on purpose for a long sweep)",
+    )
     add_read_options(sweep)  # --db, --json and how to read the trace
     sweep.set_defaults(run=lambda args: _sweep(args, read_options))
 
@@ -130,6 +150,8 @@ def _sweep(args: argparse.Namespace, read_options: ReadOptions) -> int:
     scenario = load_tco_scenario(args.scenario)
     varied = parse_vary(args.vary, scenario)
     _check_mix(args, varied)
+    _check_points(args, varied)
+    _warn_plain(args.cluster)
     if not varied and not args.target:
         raise PlannerError("give --vary KEY=V1,V2,... (one or more) or --target STAT=VALUE")
     ref = args.trace or scenario.trace
@@ -142,7 +164,7 @@ def _sweep(args: argparse.Namespace, read_options: ReadOptions) -> int:
             results = _mix(con, sweep, args)
         elif args.target:
             searches = _search(con, sweep, args, varied)
-            results = [r for s in searches for r in s.tried]
+            results = [r for s, _ in searches for r in s.tried]
             _print_search(searches, args)
         else:
             results = _grid(con, sweep, varied, workers, args.cluster)
@@ -151,6 +173,33 @@ def _sweep(args: argparse.Namespace, read_options: ReadOptions) -> int:
         _write(results, args.out)
         print(f"wrote {len(results)} points to {args.out}", file=sys.stderr)
     return 0
+
+
+def _warn_plain(cluster: str | None) -> None:
+    if cluster is None:
+        return
+    from planner.service.sweep_dask import plain_remote
+
+    if plain_remote(cluster):
+        print(
+            f"note: --cluster {cluster}: Dask's tcp:// is neither encrypted nor authenticated "
+            "(whoever reaches the scheduler can run code on its workers and read the jobs); "
+            "on a shared network use tls:// with certificates (README, Sweeps)",
+            file=sys.stderr,
+        )
+
+
+def _check_points(args: argparse.Namespace, varied: list[Any]) -> None:
+    """A grid (or a search's combinations of the other keys) of at most --max-points."""
+    grid = [values for key, values in varied if not (args.target and key == args.size)]
+    count = math.prod(len(values) for values in grid)
+    if count > args.max_points:
+        what = "searches" if args.target else "points"
+        raise PlannerError(
+            f"--vary gives {count:,} {what}, more than --max-points {args.max_points:,}; "
+            "each is a replay of the whole trace (the app sweeps at most 64): vary fewer values, "
+            "or give --max-points N to run them all"
+        )
 
 
 def _check_mix(args: argparse.Namespace, varied: list[Any]) -> None:
@@ -208,23 +257,51 @@ def _grid(
 
 def _search(
     con: "Connection", sweep: "Sweep", args: argparse.Namespace, varied: list[Any]
-) -> list["Search"]:
-    """One search per combination of the varied keys other than the sized pool's."""
+) -> list["Sized"]:
+    """One search per combination of the varied keys other than the sized pool's, each with
+    what binds its answer (and the search without the largest jobs, when the floor may)."""
+    from planner.service.sweep_bound import sized
     from planner.service.sweep_run import pricing, run_sweep
     from planner.service.sweep_search import parse_target, smallest
 
     target = parse_target(args.target, args.option)
     others = [(k, v) for k, v in varied if k != args.size]
     started = time.monotonic()
-    # as many counts a round as workers; the workers (or the cluster) start once, for all
+    # as many counts a round as workers; the workers (or the cluster) start once per trace
     width = _workers(args.workers)
     session = ExitStack()
-    price = session.enter_context(pricing(con, sweep, workers=width, cluster=args.cluster))
+    prices: dict[str, Any] = {}
 
-    def evaluate(points: list["Point"]) -> list["PointResult"]:
-        return list(run_sweep(con, sweep, points, price=price).results)
+    def searcher(fixed: "Point") -> Callable[["Sweep", int], "Search"]:
+        def search_on(on: "Sweep", floor: int) -> "Search":
+            if on.trace_id not in prices:  # the whole trace, or the trace less its largest
+                how = pricing(con, on, workers=width, cluster=args.cluster)
+                prices[on.trace_id] = session.enter_context(how)
+            price = prices[on.trace_id]
 
-    def tried(r: "PointResult", met: bool) -> None:  # progress: each point the search tries
+            def evaluate(points: list["Point"]) -> list["PointResult"]:
+                return list(run_sweep(con, on, points, price=price).results)
+
+            label = "search" if on is sweep else "search without the largest jobs"
+            tried = _tried(target, label, started)
+            return smallest(
+                on.scenario, args.size, target, evaluate, fixed,
+                on_tried=tried, width=width, floor=floor,
+            )  # fmt: skip
+
+        return search_on
+
+    with session:
+        return [
+            sized(sweep, args.size, args.option, searcher(fixed), fixed)
+            for fixed in _combinations(others)
+        ]
+
+
+def _tried(target: "Target", label: str, started: float) -> Callable[["PointResult", bool], None]:
+    """Progress: each point the search tries."""
+
+    def tried(r: "PointResult", met: bool) -> None:
         wait = target.wait_of(r)
         shown = "no waits" if wait is None else f"{target.stat} {wait / 3600:,.2f} h"
         found = r.option(target.option)
@@ -233,15 +310,9 @@ def _search(
         point = " ".join(f"{k}={v}" for k, v in r.point)
         spent = time.monotonic() - started
         verdict = "meets" if met else "misses"
-        print(f"search: {point}: {shown}, {verdict} ({spent:,.1f} s)", file=sys.stderr)
+        print(f"{label}: {point}: {shown}, {verdict} ({spent:,.1f} s)", file=sys.stderr)
 
-    with session:
-        return [
-            smallest(
-                sweep.scenario, args.size, target, evaluate, fixed, on_tried=tried, width=width
-            )
-            for fixed in _combinations(others)
-        ]
+    return tried
 
 
 def _combinations(varied: Sequence[tuple[str, Sequence["Value"]]]) -> list["Point"]:
@@ -288,7 +359,9 @@ def _print_points(results: Sequence["PointResult"], args: argparse.Namespace) ->
         print(line)
 
 
-def _print_search(searches: Sequence["Search"], args: argparse.Namespace) -> None:
+def _print_search(searches: Sequence["Sized"], args: argparse.Namespace) -> None:
+    from planner.cli.sweep_bound import bound_json, bound_lines
+
     if args.json:
         found = [
             {
@@ -297,13 +370,16 @@ def _print_search(searches: Sequence["Search"], args: argparse.Namespace) -> Non
                 "answer": None if s.answer is None else _point_json(s.answer),
                 "held_fixed": list(s.held),
                 "tried": [_point_json(r) for r in s.tried],
+                "bound": None if b is None else bound_json(b, _point_json),
             }
-            for s in searches
+            for s, b in searches
         ]
         print(json.dumps(found, indent=2))
         return
-    for s in searches:
+    for s, b in searches:
         print("\n".join(search_lines(s, args.target, args.option)))
+        if b is not None:
+            print("\n".join(bound_lines(b, args.target, lambda r: point_lines(r, args.option))))
 
 
 def _point_json(result: "PointResult") -> dict[str, Any]:
@@ -410,13 +486,15 @@ def _bar(found: "PointOption", currency: str) -> str:
 def _write(results: Sequence["PointResult"], path: Path) -> None:
     import pandas as pd
 
+    from planner.report.csv_table import frame_csv
     from planner.service.sweep_point import records
 
     frame = pd.DataFrame(records(results))
     try:
         if path.suffix.lower() == ".csv":
-            frame.to_csv(path, index=False)
+            atomic_file.write_text(path, frame_csv(frame), newline="")
         else:
-            frame.to_parquet(path, index=False)
+            with atomic_file.replacing(path) as part:
+                frame.to_parquet(part, index=False)
     except OSError as err:
         raise PlannerError(f"Cannot write {path}: {err.strerror}") from err

@@ -54,10 +54,32 @@ class Driver:
     level_sd: float = 0.0
 
     def __post_init__(self) -> None:
-        if self.trend <= -1:
-            raise ScenarioError(f"a price trend must be above -100 % a year (got {self.trend})")
-        if self.volatility < 0 or self.level_sd < 0:
-            raise ScenarioError("volatility and level spread must not be negative")
+        for name in BOUNDS:
+            _check(name, getattr(self, name))
+
+
+def _check(name: str, value: float) -> None:
+    if not within(name, value):
+        raise ScenarioError(f"a price's {name} must be {bounds_text(name)} (got {value})")
+
+
+def within(name: str, value: float) -> bool:
+    """Whether `value` is in the driver input's sane range (NaN never is)."""
+    low, high = BOUNDS[name]
+    return low < value <= high if name == "trend" else low <= value <= high
+
+
+BOUNDS = {"trend": (-1.0, 10.0), "volatility": (0.0, 5.0), "level_sd": (0.0, 5.0)}
+"""Sane ranges a year (trend above -100 %, at most +1,000 %; volatility and spread at most
+500 %): beyond them every path is 0 or overflows, and the NPVs print as NaN."""
+
+
+def bounds_text(name: str) -> str:
+    """'between 0 and 5', or for the trend 'above -1 and at most 10' (fractions a year)."""
+    low, high = BOUNDS[name]
+    if name == "trend":
+        return f"above {low:g} and at most {high:g} (a fraction a year)"
+    return f"between {low:g} and {high:g} (a fraction a year)"
 
 
 DEFAULT_DEMAND_SD = 0.10

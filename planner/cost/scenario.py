@@ -36,6 +36,11 @@ price or discount rate means anything."""
 MAX_HORIZONS = 10
 MAX_SERVERS = MAX_NODES
 """Per pool and in all, as a replay cluster's nodes: each server is a node of the replay."""
+MAX_AMOUNT = 1e8
+"""The largest price or amount a scenario may give (a server, an hour, a GB), as the price book
+bounds its prices: past it NPVs run to hundreds of digits and charts to infinity."""
+MAX_RATE = 10.0
+"""The largest discount or escalation rate a year (1,000 %)."""
 Years = Annotated[float, Field(gt=0, le=MAX_HORIZON_YEARS)]
 
 
@@ -45,7 +50,7 @@ class OwnedPoolSpec(ConfigModel):
     gpu: str = Field(min_length=1)
     servers: Whole = Field(ge=1, le=MAX_SERVERS)
     gpus_per_server: Whole = Field(default=8, ge=1, le=64)
-    price: float | None = Field(default=None, ge=0, description="per server")
+    price: float | None = Field(default=None, ge=0, le=MAX_AMOUNT, description="per server")
     currency: str | None = Field(default=None, description="of `price` (default: reporting)")
     idle_kw: float | None = Field(default=None, ge=0)
     load_kw: float | None = Field(default=None, ge=0)
@@ -63,7 +68,7 @@ class CpuServersSpec(ConfigModel):
     energy at `power_kw` all the time, colocation, support, staff per server)."""
 
     count: Whole = Field(ge=1, le=MAX_SERVERS)
-    price: float = Field(ge=0, description="per server")
+    price: float = Field(ge=0, le=MAX_AMOUNT, description="per server")
     currency: str | None = Field(default=None, description="of `price` (default: reporting)")
     power_kw: float = Field(ge=0, description="per server, drawn and contracted")
     cpu: float = Field(gt=0, description="cores per server")
@@ -103,7 +108,10 @@ class CloudSpec(ConfigModel):
     pricing_model: PricingModel = "on_demand"
     term_months: Whole | None = Field(default=None, ge=1, le=120)
     price_per_gpu_hour: float | None = Field(
-        default=None, ge=0, description="instead of the price book (reporting currency)"
+        default=None,
+        ge=0,
+        le=MAX_AMOUNT,
+        description="instead of the price book (reporting currency)",
     )
     committed_gpus: float | None = Field(
         default=None, ge=0, description="capacity paid every hour; demand above it on demand"
@@ -122,14 +130,21 @@ class CloudSpec(ConfigModel):
     spot: SpotSpec | None = None
     startup_s: float = Field(default=0.0, ge=0, description="billed per job start")
     storage_gb: float = Field(default=0.0, ge=0, description="kept in the cloud every month")
-    storage_price_gb_month: float = Field(default=0.0, ge=0, description="reporting currency")
+    storage_price_gb_month: float = Field(
+        default=0.0, ge=0, le=MAX_AMOUNT, description="reporting currency"
+    )
     egress_gb_month: float = Field(default=0.0, ge=0, description="data out each month")
-    egress_price_gb: float = Field(default=0.0, ge=0, description="reporting currency")
+    egress_price_gb: float = Field(
+        default=0.0, ge=0, le=MAX_AMOUNT, description="reporting currency"
+    )
     price_per_vcpu_hour: float | None = Field(
-        default=None, ge=0, description="CPU instances (scope all-jobs; default: price book)"
+        default=None,
+        ge=0,
+        le=MAX_AMOUNT,
+        description="CPU instances (scope all-jobs; default: price book)",
     )
     price_per_gib_hour: float | None = Field(
-        default=None, ge=0, description="CPU instances' memory (scope all-jobs)"
+        default=None, ge=0, le=MAX_AMOUNT, description="CPU instances' memory (scope all-jobs)"
     )
     packing: Packing = Field(
         default="per-job",
@@ -281,7 +296,7 @@ class TcoScenario(ConfigModel):
         max_length=MAX_HORIZONS,
         description=f"years, each more than 0 and at most {MAX_HORIZON_YEARS}",
     )
-    discount_rate: float = Field(default=0.08, gt=-1)
+    discount_rate: float = Field(default=0.08, gt=-1, le=MAX_RATE)
     utilization: float | None = Field(
         default=None, ge=0, le=1, description="allocated share of owned GPUs, without a trace"
     )

@@ -151,8 +151,19 @@ def check_span(jobs: Sequence[Job], policy: Policy) -> None:
             raise ScenarioError(
                 f"job {job.job_id!r}: submit_s {job.submit_s:g} and duration_s "
                 f"{job.duration_s:g} end past the {MAX_SIMULATED_S:.0f} s (100 years) a replay "
-                "simulates; was the duration given in milliseconds?"
+                f"simulates; {_likely_cause(job)}"
             )
+
+
+def _likely_cause(job: Job) -> str:
+    """Which of the job's times is out of range, as a question the user can check."""
+    if job.duration_s > MAX_SIMULATED_S / 2:
+        return "was the duration given in milliseconds?"
+    years = job.submit_s / (365 * 86_400.0)
+    return (
+        f"it is submitted {years:,.0f} years from the trace's first job: is its submit date "
+        "mistyped (a year such as 9999 or 1900)?"
+    )
 
 
 def _one_of(name: str, value: str, allowed: tuple[str, ...]) -> None:

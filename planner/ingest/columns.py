@@ -26,6 +26,11 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
         "job",
         "name",
         "uid",
+        "instance_sn",
+        "instance_id",
+        "instance_name",
+        "pod_name",
+        "task_id",
         "任务id",
         "作业id",
         "任务编号",
@@ -162,6 +167,9 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
         "mem",
         "memory",
         "ram",
+        "memory_request",
+        "mem_request",
+        "memory_requested",
         "内存",
         "内存gb",
         "内存gib",
@@ -189,6 +197,9 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
         "namespace",
         "project",
         "group",
+        "app_name",
+        "application",
+        "app",
         "队列",
         "团队",
         "租户",
@@ -259,6 +270,14 @@ def normalise_name(name: str) -> str:
     return folded.strip("_")
 
 
+def match_key(name: str) -> str:
+    """The key a column name matches a synonym by: `normalise_name` without its `_`, so
+    `SubmitTime`, `submit-time` and `Submit Time` all match `submit_time`, and `NumGPUs` and
+    `MemoryMiB` match `num_gpus` and `memory_mib` (no synonyms of two fields share a key:
+    tests/test_column_names.py)."""
+    return normalise_name(name).replace("_", "")
+
+
 @dataclass(frozen=True, slots=True)
 class ColumnMap:
     """Canonical field -> source column name, for the fields the file has."""
@@ -289,7 +308,7 @@ def resolve_columns(
     """
     same_name: dict[str, list[str]] = {}
     for col in header:
-        same_name.setdefault(normalise_name(col), []).append(col)
+        same_name.setdefault(match_key(col), []).append(col)
     chosen: dict[str, str] = {}
     for field, column in overrides.items():
         if field not in synonyms:
@@ -315,11 +334,11 @@ def resolve_columns(
         if field in chosen:
             continue
         for name in names:
-            found = same_name.get(normalise_name(name), [None])[0]
+            found = same_name.get(match_key(name), [None])[0]
             if found is not None and found not in taken:
                 chosen[field] = found
                 taken.add(found)
-                notes.extend(_same_name_note(field, same_name[normalise_name(name)]))
+                notes.extend(_same_name_note(field, same_name[match_key(name)]))
                 break
     return ColumnMap(chosen, tuple(notes))
 
@@ -327,12 +346,13 @@ def resolve_columns(
 def other_matches(header: Sequence[str], columns: ColumnMap) -> list[str]:
     """Notes for a node list's fields that more columns could fill than the one chosen
     (`gpu_num` and `gpu_capacity_num`), each naming the others and how to pick one."""
-    by_name = {normalise_name(col): col for col in header}
+    by_name = {match_key(col): col for col in header}
     used = set(columns.columns.values())
     notes: list[str] = []
     for field, names in NODE_SYNONYMS.items():
         chosen = columns.get(field)
-        others = [by_name[n] for n in names if n in by_name and by_name[n] not in used]
+        keys = [match_key(n) for n in names]
+        others = [by_name[k] for k in keys if k in by_name and by_name[k] not in used]
         if chosen is not None and others:
             shown = ", ".join(f"'{shorten(col)}'" for col in others)
             notes.append(

@@ -14,6 +14,7 @@ from planner.ingest.columns import (
     SYNONYMS,
     ColumnMap,
     file_columns,
+    match_key,
     normalise_name,
     shown_columns,
 )
@@ -49,10 +50,11 @@ def detect_format(header: Sequence[str], *, file: str) -> Format:
         return "openb-nodes"
     if names >= _SLURM and ({"elapsed", "submit", "start"} & names):
         return "slurm"
-    job_like = any(normalise_name(s) in names for f in _TIME_FIELDS for s in SYNONYMS[f])
-    if names & _NODE_IDS and not job_like:
+    keys = {match_key(col) for col in header}
+    job_like = any(match_key(s) in keys for f in _TIME_FIELDS for s in SYNONYMS[f])
+    if keys & {match_key(n) for n in _NODE_IDS} and not job_like:
         return "nodes"
-    gpu_like = any(normalise_name(s) in names for s in SYNONYMS["gpus"] + SYNONYMS["gpus_per_pod"])
+    gpu_like = any(match_key(s) in keys for s in SYNONYMS["gpus"] + SYNONYMS["gpus_per_pod"])
     if job_like or gpu_like:
         return "generic"
     raise UnknownFormatError(

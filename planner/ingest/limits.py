@@ -9,6 +9,10 @@ limit; values are cut short before they are echoed in a message. Nothing here re
 import os
 from dataclasses import dataclass, field
 
+from planner.core.shown import SHOWN_CHARS, shorten
+
+__all__ = ["SHOWN_CHARS", "shorten"]  # their old home: many readers import them from here
+
 # A job-history line is a few hundred bytes; the widest real exports we know (Slurm with
 # long TRES strings, free-text comments) stay under a few KiB.
 MAX_LINE_BYTES = 1 << 20
@@ -23,14 +27,10 @@ MAX_VALUE_CHARS = 64
 # Columns of a header. Slurm's `sacct --format=ALL` has about 110, Alibaba's and openb's
 # exports a few dozen; pandas pays per column and chunk (10,000 columns: 25 s for 300 rows).
 MAX_COLUMNS = 1_000
-# Characters of a user's value shown in a message or a report.
-SHOWN_CHARS = 80
 # Rows and bytes of one parsed chunk: memory stays flat however long the file is (a
 # chunk of wide rows holds fewer rows, so it stays near CHUNK_BYTES).
 CHUNK_ROWS = 100_000
 CHUNK_BYTES = 16 << 20
-
-_CONTROL_ESCAPES = {code: f"\\x{code:02x}" for code in (*range(32), 127)}
 
 
 def unpacked_limit() -> int:
@@ -40,12 +40,6 @@ def unpacked_limit() -> int:
     except ValueError:
         return MAX_UNPACKED_BYTES
     return int(min(gib, 1e6) * (1 << 30)) if gib > 0 else MAX_UNPACKED_BYTES
-
-
-def shorten(text: str, limit: int = SHOWN_CHARS) -> str:
-    """`text` fit to echo: control characters escaped, long text cut with its length."""
-    shown = text[:limit].translate(_CONTROL_ESCAPES)
-    return shown if len(text) <= limit else f"{shown}…({len(text):,} characters)"
 
 
 def size_text(n_bytes: int) -> str:

@@ -37,6 +37,10 @@ NOTES: dict[str, str] = {
         "the one matched by name, the other is read as '{renamed}' (--map FIELD='{renamed}' "
         "picks it)"
     ),
+    "trace_renamed": (
+        "a trace named '{name}' is already stored (this one differs in: {differs}); this one "
+        "is named '{renamed}' so that each name finds one trace"
+    ),
     "same_name_columns": (
         "columns {columns} all name the field '{field}'; the first is used "
         "(--map {field}=COLUMN picks another)"

@@ -43,9 +43,17 @@ class JobStream:
             read_as=describe(self.source),
             sha256=self.source.sha256,
             column_mapping=dict(self.columns.columns),
+            unused_columns=self._unused(),
             timezone=self.options.tz,
             warnings=[*self.source.notes, *self.columns.notes],
         )
+
+    def _unused(self) -> list[str]:
+        """A generic file's columns that no field reads (a special format's are its own)."""
+        if self.format != "generic":
+            return []
+        used = {*self.columns.columns.values(), *self.options.mapping.values()}
+        return [c for c in self.source.header if c not in used]
 
     def chunks(self) -> Iterator[tuple[ChunkResult, pd.DataFrame]]:
         """(normalised chunk, Slurm step lines as row/parent) for each slice of the file."""

@@ -26,7 +26,10 @@ REJECTION_REASONS: dict[str, str] = {
 }
 
 FLAGS: dict[str, str] = {
-    "running_at_end": "still running when the history was exported; runs to the window end",
+    "running_at_end": (
+        "still running when the history was exported; runs to the window end, or for its run "
+        "time so far where the file gives one (sacct's Elapsed)"
+    ),
     "running_at_start": "no start, submit or run time: already running when the window "
     "opened; starts at the window start (--censored reject rejects it instead)",
     "start_from_submit": "no start or run time but a submit time: taken as started when submitted",

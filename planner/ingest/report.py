@@ -34,6 +34,10 @@ class IngestReport(BaseModel):
     examples: dict[str, list[RejectionExample]] = Field(default_factory=dict)
     flagged: dict[str, int] = Field(default_factory=dict)
     column_mapping: dict[str, str] = Field(default_factory=dict)
+    unused_columns: list[str] = Field(
+        default_factory=list,
+        description="A generic file's columns no field was read from (--map can name one).",
+    )
     blank_lines: int = 0
     steps_folded: int = 0
     gpu_hours: float = 0.0
@@ -69,6 +73,13 @@ class IngestReport(BaseModel):
             f"rows {self.rows:,}  accepted {self.accepted:,}  rejected {self.rejected:,}",
             *(f"  warning: {warning}" for warning in self.warnings),
         ]
+        if self.unused_columns:
+            lines.append(f"  columns not used: {_listed(self.unused_columns)} (--map FIELD=COLUMN)")
+        if self.steps_folded:
+            lines.append(
+                f"  folded {self.steps_folded:,} Slurm step lines (.batch, .extern, .0, ...) "
+                "into their jobs' lines (not counted in the rows)"
+            )
         if self.nodes is not None:
             lines.append(f"cluster: {self.nodes:,} nodes, GPUs by type {self.gpus_by_type}")
         else:
@@ -96,6 +107,11 @@ class IngestReport(BaseModel):
                 for ex in self.examples.get(reason, [])[:3]
             )
         return lines
+
+
+def _listed(columns: list[str], most: int = 12) -> str:
+    shown = ", ".join(f"'{shorten(c, 40)}'" for c in columns[:most])
+    return shown + (f" and {len(columns) - most:,} more" if len(columns) > most else "")
 
 
 class ReportBuilder:

@@ -2,10 +2,17 @@
 rule stated above the table, a totals row of SUM formulas and, under it, each option's total
 from the model and the difference (zero to the cent: the split is in whole cents).
 
+In the workbook with live option sheets (`write_xlsx`), each amount is a formula instead
+(`planner.report.workbook.chargeback_live`): the option's total and idle cost from its sheet
+split by the replay's GPU-hours and the quotas written under the table, so an edited
+Assumptions sheet moves the chargeback with the options.
+
 Team names come from the user's trace: every text cell is written as a string (with Excel's
 quote prefix when a spreadsheet would run it), so `=HYPERLINK(...)` stays text. The only
 formulas on the sheet are the ones written here.
 """
+
+from collections.abc import Mapping
 
 from openpyxl import Workbook
 from openpyxl.cell import Cell, MergedCell
@@ -19,22 +26,33 @@ from planner.cost.chargeback import Rule
 from planner.report.chargeback_table import chargeback, totals, wide_rows
 from planner.report.model import Report
 from planner.report.text import text
+from planner.report.workbook.chargeback_live import Key, LiveColumn, live_amounts
 
 BOLD = Font(bold=True)
 WRAP = Alignment(wrap_text=True, vertical="top")
 
 
-def add_chargeback_sheet(book: Workbook, report: Report, rule: Rule = "use") -> Worksheet:
-    """Append the Chargeback sheet for `report` (its scenarios, horizon and language)."""
+def add_chargeback_sheet(
+    book: Workbook,
+    report: Report,
+    rule: Rule = "use",
+    live: Mapping[Key, LiveColumn] | None = None,
+) -> Worksheet:
+    """Append the Chargeback sheet for `report` (its scenarios, horizon and language);
+    `live`: by scenario and option, where the option's total and idle cost are on its sheet
+    and what splits them (an option it lacks keeps the model's amounts as numbers)."""
     lang = report.lang
     cb = chargeback(report.sources, report.horizon_index, rule, lang)
     sheet: Worksheet = book.create_sheet(text("report.sheet.chargeback", lang)[:31])
     put_text(sheet.cell(1, 1), text("report.chargeback.title", lang)).font = Font(
         bold=True, size=14
     )
-    for k, line in enumerate(cb.statement, start=2):
+    statement = cb.statement
+    if live:  # the amounts are formulas: exact shares, not whole cents
+        statement = (*statement[:-1], text("report.chargeback.rounding_live", lang))
+    for k, line in enumerate(statement, start=2):
         put_text(sheet.cell(k, 1), line)
-    header = len(cb.statement) + 3
+    header = len(statement) + 3
     if not cb.columns:
         put_text(sheet.cell(header, 1), text("report.chargeback.none", lang))
         sheet.column_dimensions["A"].width = 100
@@ -50,6 +68,8 @@ def add_chargeback_sheet(book: Workbook, report: Report, rule: Rule = "use") -> 
         for j, value in enumerate(values, start=2):
             sheet.cell(i, j, value).number_format = money
     _totals(sheet, (header + 1, header + len(rows)), totals(cb), money, lang)
+    if live:
+        live_amounts(sheet, cb, (header, len(rows)), live, (money, lang))
     sheet.freeze_panes = sheet.cell(header + 1, 2).coordinate
     sheet.column_dimensions["A"].width = min(60, max(_width(r[0]) for r in rows) + 4, 40)
     for j in range(2, len(cb.columns) + 2):

@@ -46,6 +46,12 @@ class Chargeback:
     def has_idle_line(self) -> bool:
         return any(c.charges.idle_cents for c in self.columns)
 
+    @property
+    def fell_back(self) -> bool:
+        """Whether an option was split by another rule than the one asked for (`quota`
+        without quotas splits by `use`)."""
+        return any(c.charges.rule != self.rule for c in self.columns)
+
     def cents(self, team: str, column: OptionColumn) -> int | None:
         found = column.charges.charge(team)
         return None if found is None else found.cents
@@ -57,7 +63,6 @@ def chargeback(
     """The chargeback of the scenarios that carry per-team data (none: no columns)."""
     many = len(sources) > 1
     columns: list[OptionColumn] = []
-    fell_back = False
     found_sources: list[str] = []
     for name, report in sources:
         data = report.chargeback
@@ -69,10 +74,10 @@ def chargeback(
             shown = option_name(charges.option, lang)  # self-hosted, hybrid in `lang`
             label = f"{name}{SEPARATOR}{shown}" if many else shown
             columns.append(OptionColumn(name, horizon.years, label, charges, report.currency))
-            fell_back |= charges.rule != rule
         if data.quota_source:
             found_sources.append(data.quota_source)
     teams = sorted({c.team for col in columns for c in col.charges.charges})
+    fell_back = any(c.charges.rule != rule for c in columns)
     return Chargeback(
         rule, tuple(columns), tuple(teams), _statement(rule, fell_back, found_sources, lang)
     )

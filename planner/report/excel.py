@@ -6,8 +6,8 @@ defined name), one sheet per option with the monthly P&L and cash flow as live f
 those names and the replay's monthly quantities, Comparison (NPV, IRR, payback and break-even
 of buying as formulas, with a break-even chart), Monthly cash flow (with a cumulative cash
 chart), Depreciation (book and tax), Sensitivity (live where one input moves), Ledger (its
-balance a formula), Replay, Chargeback, Options (every horizon, as the planner computed
-it), Prices used and Notes.
+balance a formula), Replay, Chargeback, Options (every horizon, as formulas over the option
+sheets), the other horizons' option and comparison sheets, Prices used and Notes.
 Change an input on Assumptions and the totals, NPV and break-even move as the Python model
 says (tests/test_workbook_formulas.py recalculates it with LibreOffice).
 
@@ -33,9 +33,11 @@ from planner.report.chargeback_sheet import add_chargeback_sheet
 from planner.report.model import Report
 from planner.report.text import text
 from planner.report.workbook.book import Book, number_format
+from planner.report.workbook.chargeback_live import chargeback_columns
 from planner.report.workbook.cover import cover_sheet
 from planner.report.workbook.flips import flips_sheet
 from planner.report.workbook.flows import cash_flow_sheet
+from planner.report.workbook.horizons import options_sheet
 from planner.report.workbook.scenario import Live, live_sheets
 from planner.report.workbook.sensitivity import sensitivity_sheet
 from planner.report.workbook.tables import (
@@ -82,11 +84,24 @@ def write_xlsx(report: Report, chargeback: Rule = "use") -> bytes:
     flips_sheet(book, flips, report.sources, (sensitivity, live_rows))
     ledger_sheet(book, book.sheet(text("report.sheet.ledger", lang)), report.ledger)
     replay_sheet(book, book.sheet(text("report.wb.sheet.replay", lang)), report.sources)
-    add_chargeback_sheet(book.wb, report, chargeback)
-    table_sheet(book, book.sheet(text("report.wb.sheet.options", lang)), report.options)
+    add_chargeback_sheet(book.wb, report, chargeback, chargeback_columns(report, live))
+    options_sheet(book, book.sheet(text("report.wb.sheet.options", lang)), report, live)
+    _other_horizons_last(book, live)
     table_sheet(book, book.sheet(text("report.sheet.prices", lang)), report.prices, unique=True)
     notes_sheet(book, book.sheet(text("report.sheet.notes", lang)), report.notes)
     return _fixed_bytes(book.wb, datetime.combine(report.generated, time()))
+
+
+def _other_horizons_last(book: Book, live: list[Live | None]) -> None:
+    """The other horizons' option and comparison sheets after every sheet written so far
+    (the options of all horizons; the prices and notes follow): a reader opens the report's
+    horizon first."""
+    for plan in live:
+        for other in plan.others if plan is not None else ():
+            sheets = [s for _, s, _ in other.options]
+            for sheet in (*sheets, other.comparison):
+                if sheet is not None:
+                    book.wb.move_sheet(sheet, len(book.wb.worksheets) - 1 - book.wb.index(sheet))
 
 
 def _fixed_bytes(wb: Workbook, when: datetime) -> bytes:

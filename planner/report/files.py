@@ -3,6 +3,7 @@
 from dataclasses import dataclass
 from pathlib import Path
 
+from planner.core import atomic_file
 from planner.core.errors import PlannerError
 from planner.core.i18n import Language
 from planner.cost.results import TcoReport
@@ -51,7 +52,7 @@ def write_report_files(
 
 def _save(path: Path, data: bytes) -> str:
     try:
-        path.write_bytes(data)
+        atomic_file.write_bytes(path, data)
     except OSError as err:
         raise PlannerError(f"cannot write the report to {path}: {err.strerror or err}") from err
     return f"wrote {path}"

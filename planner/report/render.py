@@ -20,6 +20,7 @@ from planner.report.headline import Named
 from planner.report.model import build_report
 from planner.report.pdf import write_pdf
 from planner.report.pdf_fonts import Fonts
+from planner.report.text import text
 
 FileKind = Literal["xlsx", "pdf", "csv"]
 KINDS: tuple[FileKind, ...] = ("xlsx", "pdf", "csv")
@@ -38,17 +39,18 @@ def render(
     fonts: Fonts | None = None,
 ) -> tuple[dict[str, bytes], tuple[str, ...]]:
     """The files of `kind` by suffix ("" for the main one), and notes to show (the PDF's
-    fonts)."""
+    fonts; the chargeback's rule when `quota` found no quotas and split by use)."""
     report = build_report(reports, horizon_index, lang, generated)
+    split = chargeback(reports, horizon_index, rule, lang)
+    said = (text("report.chargeback.fallback", lang),) if split.fell_back else ()
     if kind == "xlsx":
-        return {"": write_xlsx(report, chargeback=rule)}, ()
+        return {"": write_xlsx(report, chargeback=rule)}, said
     if kind == "pdf":
         pdf = write_pdf(report, fonts)
-        return {"": pdf.data}, pdf.notes
-    split = chargeback(reports, horizon_index, rule, lang)
+        return {"": pdf.data}, (*pdf.notes, *said)
     files = {
         "": write_tidy_csv(reports, lang),
         JOBS: write_jobs_csv(reports),
         CHARGEBACK: write_chargeback_csv(split, lang),
     }
-    return files, ()
+    return files, said

@@ -9,6 +9,13 @@ CHARGEBACK_EN = {
     "report.chargeback.total": "Total (sum of the rows above)",
     "report.chargeback.option_total": "Option total (the model's)",
     "report.chargeback.difference": "Difference",
+    "report.chargeback.weights": (
+        "What splits each option (each amount above is a formula over these and the option's "
+        "sheet, unrounded: the CSV and the app show whole cents): the GPU-hours a month each "
+        "team used on it (the replay's, fixed), each team's quota and the option's idle cost"
+    ),
+    "report.chargeback.quota": "Quota (GPUs)",
+    "report.chargeback.idle_cost": "Idle cost (the option's sheet)",
     "report.chargeback.none": (
         "No per-team data: the demand is a utilization, not a replayed trace."
     ),
@@ -30,6 +37,11 @@ CHARGEBACK_EN = {
     "report.chargeback.rounding": (
         "Amounts are in whole cents; rounding remainders go to the largest fractions, so each "
         "column adds up to the option's total to the cent."
+    ),
+    "report.chargeback.rounding_live": (
+        "Each amount is a formula over its option's sheet and the weights under the table "
+        "(exact shares, within a cent of the whole cents the CSV and the app show), so each "
+        "column adds up to the option's total."
     ),
     "report.chargeback.source.kueue": "Kueue ClusterQueue nominal GPUs",
     "report.chargeback.source.volcano": "Volcano queues' deserved GPUs",
@@ -66,6 +78,13 @@ CHARGEBACK_ZH = {
     "report.chargeback.total": "合计（以上各行之和）",
     "report.chargeback.option_total": "方案总额（模型）",
     "report.chargeback.difference": "差额",
+    "report.chargeback.weights": (
+        "各方案的分摊依据（上方每个金额都是基于这些数据和方案工作表的公式，未取整；"
+        "CSV 和应用显示到分）：各团队每月在该方案上使用的 GPU 小时（回放结果，固定）、"
+        "各团队配额和方案的闲置成本"
+    ),
+    "report.chargeback.quota": "配额（GPU）",
+    "report.chargeback.idle_cost": "闲置成本（方案工作表）",
     "report.chargeback.none": "没有按团队的数据：需求是利用率，而不是回放的作业记录。",
     "report.chargeback.rule.use": (
         "规则：闲置成本按使用量分摊。各方案的全部成本按各团队作业在该方案上使用的 GPU 小时分摊。"
@@ -81,6 +100,10 @@ CHARGEBACK_ZH = {
     "report.chargeback.fallback": "该场景未设置队列配额，因此闲置成本按使用量分摊。",
     "report.chargeback.rounding": (
         "金额以分为单位取整；舍入余数分给小数部分最大的行，因此每列合计与方案总额精确到分一致。"
+    ),
+    "report.chargeback.rounding_live": (
+        "每个金额都是基于方案工作表和表下权重的公式（精确份额，"
+        "与 CSV 和应用显示的分相差不到一分），因此每列合计等于方案总额。"
     ),
     "report.chargeback.source.kueue": "Kueue ClusterQueue 的名义 GPU 配额",
     "report.chargeback.source.volcano": "Volcano 队列的应得 GPU",

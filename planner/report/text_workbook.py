@@ -194,6 +194,7 @@ _PAIRS = {
     "report.wb.sheet.depreciation": ("Depreciation", "折旧"),
     "report.wb.sheet.replay": ("Replay", "回放"),
     "report.wb.sheet.options": ("Options (all horizons)", "方案（全部期限）"),
+    "report.wb.sheet.horizon_tag": ("{years}y ", "{years}年 "),
     "report.wb.question": (
         "Should we buy GPU servers, rent cloud GPUs, or both, for this workload?",
         "对于这一工作负载，应购买 GPU 服务器、租用云 GPU，还是两者结合？",
@@ -205,9 +206,57 @@ _PAIRS = {
         "none: the scenario is not calibrated (`planner twin`)",
         "无：场景未校准（`planner twin`）",
     ),
-    "report.wb.cover.npv_live": (
-        "NPV of buying vs {name} (recalculated from Assumptions)",
-        "相对 {name} 购买的 NPV（按假设重新计算）",
+    "report.wb.cover.opt.option": ("Option", "方案"),
+    "report.wb.cover.opt.per_useful": ("Per useful GPU-hour", "每有效 GPU 小时成本"),
+    "report.wb.cover.opt.total": ("Total (P&L)", "合计（损益）"),
+    "report.wb.cover.opt.cloud_per_useful": (
+        "Cloud options, per useful GPU-hour",
+        "云方案每有效 GPU 小时成本",
+    ),
+    "report.wb.cover.page_one": (
+        "The PDF's first page, recalculated from Assumptions",
+        "PDF 首页数字（按假设重新计算）",
+    ),
+    "report.wb.page_one.decision": (
+        "Decision (lowest cost per useful GPU-hour)",
+        "决策（每有效 GPU 小时成本最低）",
+    ),
+    "report.wb.page_one.priced": (
+        "Options priced (with a cost per useful GPU-hour)",
+        "已计价方案数（有每有效 GPU 小时成本）",
+    ),
+    "report.wb.page_one.against": ("Buying weighed against", "购买的对比对象"),
+    "report.wb.page_one.npv": ("NPV of buying against it", "相对其购买的 NPV"),
+    "report.wb.page_one.break_even_month": ("Break-even month against it", "相对其盈亏平衡月份"),
+    "report.wb.page_one.per_useful": (
+        "Decision's cost per useful GPU-hour",
+        "所选方案每有效 GPU 小时成本",
+    ),
+    "report.wb.page_one.owned_per_useful": (
+        "Self-hosted, per useful GPU-hour",
+        "自建：每有效 GPU 小时成本",
+    ),
+    "report.wb.page_one.decision_total": ("Decision's total (P&L)", "所选方案合计（损益）"),
+    "report.wb.page_one.break_even_allocation": (
+        "Break-even allocation against it (first horizon)",
+        "相对其盈亏平衡分配率（首个期限）",
+    ),
+    "report.wb.page_one.years": ("Horizon (years)", "期限（年）"),
+    "report.wb.page_one.rate": ("Discount rate", "折现率"),
+    "report.wb.page_one.useful_per_month": ("Useful GPU-hours per month", "每月有效 GPU 小时"),
+    "report.wb.page_one.installed_gpus": ("Owned GPUs", "自有 GPU 数"),
+    "report.wb.page_one.allocation": ("Allocation of the owned GPUs", "自有 GPU 分配率"),
+    "report.wb.page_one.fixed": (
+        "Owned: fixed cost per installed GPU-hour",
+        "自有：每已装 GPU 小时固定成本",
+    ),
+    "report.wb.page_one.variable": (
+        "Owned: extra energy per busy GPU-hour",
+        "自有：每忙碌 GPU 小时额外电费",
+    ),
+    "report.wb.page_one.resale": (
+        "Owned: resale value at the horizon's end (cash in)",
+        "自有：期末转售价值（现金流入）",
     ),
     "report.wb.assumptions_title": (
         "Assumptions: change a blue value and every sheet recalculates",
@@ -308,6 +357,26 @@ _PAIRS = {
     "report.wb.pool.load": ("Full-load kW", "满载功率（千瓦）"),
     "report.wb.pool.max": ("Contracted max kW", "合同最大功率（千瓦）"),
     "report.wb.pool.hybrid": ("Servers the hybrid keeps", "混合方案保留的服务器数"),
+    "report.wb.pool.count_note_replay": (
+        "Server counts: change one and CapEx, energy, the running costs, depreciation and the "
+        "cost per installed GPU-hour follow, but the replay's quantities do not: the useful "
+        "GPU-hours, allocation by hour of day, bridge and hybrid's bursts below and the waits "
+        "on the Replay sheet stay those replayed on {counts} servers. Another count needs a "
+        "new replay (`planner sweep`, or the Capacity page).",
+        "服务器数：修改后资本支出、电费、运行成本、折旧和每已装 GPU 小时成本随之变化，"
+        "但回放得出的数量不变：下方的有效 GPU 小时、按小时的分配率、过渡期云服务"
+        "和混合方案的突发，以及回放表中的等待，仍是按 {counts} 台服务器回放的结果。"
+        "其他服务器数需要重新回放（`planner sweep` 或容量页面）。",
+    ),
+    "report.wb.pool.count_note_given": (
+        "Server counts: change one and CapEx, energy, the running costs, depreciation and the "
+        "cost per installed GPU-hour follow, but the demand below does not: its useful "
+        "GPU-hours and allocation stay those priced for {counts} servers; set them for the "
+        "new count too (the same work on more GPUs is a lower allocation).",
+        "服务器数：修改后资本支出、电费、运行成本、折旧和每已装 GPU 小时成本随之变化，"
+        "但下方的需求不变：其有效 GPU 小时和分配率仍是按 {counts} 台服务器计价的数值；"
+        "请一并按新的服务器数设置（同样的工作量在更多 GPU 上分配率更低）。",
+    ),
     "report.wb.key_figures": ("Key figures (formulas)", "关键数据（公式）"),
     "report.wb.energy.hour": ("Hour of day", "时段"),
     "report.wb.energy.allocation": ("Allocation", "分配率"),

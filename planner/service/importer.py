@@ -9,6 +9,7 @@ A database problem on the way is a `StoreError` that names the file being import
 
 import datetime as dt
 import hashlib
+import json
 import re
 from pathlib import Path
 
@@ -28,6 +29,7 @@ from planner.ingest.formats import NODE_FORMATS
 from planner.ingest.limits import shorten
 from planner.ingest.nodes import read_cluster
 from planner.ingest.normalize import JOB_COLUMNS
+from planner.ingest.notes import ingest_note
 from planner.store import Connection, doing, transaction
 from planner.store import traces as stored
 from planner.store.traces import ClusterRow, TraceRow
@@ -73,6 +75,23 @@ def import_file(
         return import_trace(con, jobs_from(source, fmt, options), name)
 
 
+def distinct_name(con: Connection, name: str, options: IngestOptions) -> tuple[str, list[str]]:
+    """`name`, or when a stored trace has it already (the same file read with another time
+    zone, mapping or format), `name` with what differs, so a name finds one trace; the note
+    saying so."""
+    taken = stored.trace_options_by_name(con)
+    if name not in taken:
+        return name, []
+    ours = json.loads(options.identity())
+    theirs = json.loads(taken[name])
+    differs = ", ".join(f"{k}={ours[k]}" for k in ours if ours[k] != theirs.get(k))
+    renamed, k = (f"{name} ({differs})", 2) if differs else (f"{name} (2)", 3)
+    while renamed in taken:
+        renamed, k = f"{name} ({differs + ', ' if differs else ''}{k})", k + 1
+    differs = differs or "contents"
+    return renamed, [ingest_note("trace_renamed", name=name, differs=differs, renamed=renamed)]
+
+
 def import_trace(con: Connection, stream: JobStream, name: str | None = None) -> IngestReport:
     name = checked_name(name)
     trace_id = trace_id_for(stream.source.sha256, stream.options)
@@ -83,7 +102,10 @@ def import_trace(con: Connection, stream: JobStream, name: str | None = None) ->
             return report.model_copy(update={"already_imported": True})
         with transaction(con):
             report = _stream_into_staging(con, stream, trace_id)
-            _write_trace(con, stream, report, name or trace_name(stream.source.path))
+            wanted = name or trace_name(stream.source.path)
+            named, said = distinct_name(con, wanted, stream.options)
+            report.warnings.extend(said)
+            _write_trace(con, stream, report, named)
         stored.drop_staging(con)
     return report
 

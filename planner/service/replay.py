@@ -15,6 +15,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from planner.core import atomic_file
 from planner.core.config import ClusterConfig, NodeSpec
 from planner.core.errors import ScenarioError, TraceError
 from planner.core.file_access import FileAccess
@@ -405,7 +406,7 @@ def _row(
 
 def write_schedule(result: ReplayResult, path: Path) -> int:
     try:
-        with path.open("w", newline="", encoding="utf-8") as handle:
+        with atomic_file.opened(path, "w", newline="", encoding="utf-8") as handle:
             writer = csv.writer(handle)
             writer.writerow(SCHEDULE_COLUMNS)
             rows = 0

@@ -20,7 +20,7 @@ from collections.abc import Generator, Iterator, Sequence
 from contextlib import ExitStack, contextmanager, suppress
 from pathlib import Path
 
-from distributed import Client, LocalCluster, WorkerPlugin, as_completed, get_worker
+from distributed import Client, LocalCluster, Security, WorkerPlugin, as_completed, get_worker
 
 from planner.core.errors import PlannerError
 from planner.service.sweep_keys import Point
@@ -92,7 +92,7 @@ def _client(address: str) -> Iterator[Client]:
             yield client
         return
     try:
-        client = Client(where, timeout="30s")
+        client = Client(where, timeout="30s", security=_security(where))
     except (OSError, ValueError) as err:
         raise PlannerError(
             f"--cluster {where}: cannot reach a Dask scheduler there ({err}); start one with "
@@ -100,6 +100,28 @@ def _client(address: str) -> Iterator[Client]:
         ) from err
     with client:
         yield client
+
+
+def _security(where: str) -> Security:
+    """Dask's own TLS settings (its configuration, or DASK_DISTRIBUTED__COMM__TLS__CA_FILE,
+    ..._CLIENT__CERT and ..._CLIENT__KEY); a tls:// address without them is refused."""
+    security = Security()
+    if where.startswith("tls://") and getattr(security, "tls_ca_file", None) is None:
+        raise PlannerError(
+            f"--cluster {where}: a TLS scheduler needs its certificates; set "
+            "DASK_DISTRIBUTED__COMM__TLS__CA_FILE, DASK_DISTRIBUTED__COMM__TLS__CLIENT__CERT "
+            "and DASK_DISTRIBUTED__COMM__TLS__CLIENT__KEY (or Dask's configuration file)"
+        )
+    return security
+
+
+def plain_remote(address: str) -> bool:
+    """Whether `address` is a scheduler on another host over plain tcp:// (no encryption, no
+    authentication: whoever reaches it can run code on its workers)."""
+    if not address.startswith("tcp://"):
+        return False
+    host = address.removeprefix("tcp://").rsplit(":", 1)[0].strip("[]")
+    return host not in ("127.0.0.1", "localhost", "::1")
 
 
 def local_cluster(workers: int) -> LocalCluster:

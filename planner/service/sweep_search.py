@@ -6,7 +6,9 @@ between a count that misses the target and one that meets it (doubling from the 
 count when that misses, up to `GROWTH` times it), then narrows the bracket, so it prices about
 log2(count) points. A count meets the target only if it also starts as many jobs as the
 bracket's top count: a cluster too small for the largest gangs would otherwise leave them out
-of its waits and seem to meet any target.
+of its waits and seem to meet any target. Given the floor the largest gang sets
+(`planner.service.sweep_floor`: no count below it runs that job), the search starts at the
+floor when the scenario has fewer, and never prices a count below it.
 
 Which counts to price next is a pure function of the counts priced so far (`next_step`), so
 the search can price `width` counts at once on as many workers: the next `width` doublings,
@@ -68,6 +70,9 @@ class Search:
     ceiling: int
     held: tuple[str, ...]
     """The other pools, held as the scenario has them ('128 x H800')."""
+    floor: int = 0
+    """The fewest servers that run the largest job; no count below it was priced (0: none
+    given)."""
 
 
 # --- which counts to price next: a pure function of what is known --------------------------
@@ -111,14 +116,18 @@ def ladder(start: int, ceiling: int) -> list[int]:
     return counts
 
 
-def next_step(seen: Mapping[int, Seen], start: int, ceiling: int, width: int = 1) -> Step:
+def next_step(
+    seen: Mapping[int, Seen], start: int, ceiling: int, width: int = 1, floor: int = 0
+) -> Step:
     """The counts to price next (up to `width`), given those priced so far, or the answer.
 
-    Doubling: the first count of the ladder whose wait meets the target tops the bracket,
-    the count before it (or 0) is its bottom; the next `width` ladder counts not priced are
-    asked for together, so a wide search may price a few above the top. Then k-section."""
-    rungs = ladder(start, ceiling)
-    low = 0
+    Doubling from the larger of `start` and `floor` (at most `ceiling`): the first count of
+    the ladder whose wait meets the target tops the bracket, the count before it (or the
+    floor less one: no count below the floor runs the largest job) is its bottom; the next
+    `width` ladder counts not priced are asked for together, so a wide search may price a few
+    above the top. Then k-section."""
+    rungs = ladder(max(start, floor), ceiling)
+    low = max(floor - 1, 0)
     for k, n in enumerate(rungs):
         if n not in seen:
             return Step(tuple(c for c in rungs[k:] if c not in seen)[:width])
@@ -177,15 +186,18 @@ def smallest(
     *,
     on_tried: Tried | None = None,
     width: int = 1,
+    floor: int = 0,
 ) -> Search:
     """The fewest servers of `key`'s pool meeting `target`, the other varied keys at `fixed`;
-    `width` counts priced per call of `evaluate` (the workers it has)."""
+    `width` counts priced per call of `evaluate` (the workers it has); no count below
+    `floor` (ignored above `MAX_SERVERS`) is priced."""
     pool = pool_of(scenario, key)
+    floor = floor if floor <= MAX_SERVERS else 0
     start = scenario.self_hosted[pool].servers
-    ceiling = min(MAX_SERVERS, start * GROWTH)
+    ceiling = min(MAX_SERVERS, max(start, floor) * GROWTH)
     tried: dict[int, PointResult] = {}
     seen: dict[int, Seen] = {}
-    step = next_step(seen, start, ceiling, max(1, width))
+    step = next_step(seen, start, ceiling, max(1, width), floor)
     while step.counts:
         results = evaluate([((key, n), *fixed) for n in step.counts])
         for n, result in zip(step.counts, results, strict=True):
@@ -194,9 +206,9 @@ def smallest(
             seen[n] = Seen(target.met_by(result), _never_ran(result, target))
             if on_tried is not None:
                 on_tried(result, step.meets(seen[n]))
-        step = next_step(seen, start, ceiling, max(1, width))
+        step = next_step(seen, start, ceiling, max(1, width), floor)
     answer = None if step.answer is None else tried[step.answer]
-    return _search(key, answer, tried, scenario, pool)
+    return _search(key, answer, tried, scenario, pool, floor=floor)
 
 
 def _never_ran(result: PointResult, target: Target) -> int:
@@ -210,10 +222,12 @@ def _search(
     tried: dict[int, PointResult],
     scenario: TcoScenario,
     pool: int,
+    *,
+    floor: int,
 ) -> Search:
     held = tuple(f"{p.servers} x {p.gpu}" for k, p in enumerate(scenario.self_hosted) if k != pool)
     ordered = tuple(tried[n] for n in sorted(tried))
-    return Search(key, answer, ordered, max(tried), held)
+    return Search(key, answer, ordered, max(tried), held, floor)
 
 
 def _check_option(result: PointResult, option: str) -> None:

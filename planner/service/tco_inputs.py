@@ -20,7 +20,7 @@ from planner.cost.baremetal import BareMetal, ServerPool
 from planner.cost.cloud import CpuRate, Sku
 from planner.cost.lines import ASSUMPTIONS, Assumption
 from planner.cost.results import PriceUsed
-from planner.cost.scenario import CloudSpec, OwnedPoolSpec, TcoScenario
+from planner.cost.scenario import MAX_AMOUNT, CloudSpec, OwnedPoolSpec, TcoScenario
 from planner.cost.scope import CPU_POOL
 from planner.service.tco_trail import Trail, said
 from planner.store import Connection
@@ -225,6 +225,17 @@ def _pool(con: Connection, spec: OwnedPoolSpec, inputs: Inputs) -> tuple[ServerP
     return ServerPool(spec.gpu.upper(), spec.servers, spec.gpus_per_server, price, **power), trail
 
 
+def _check_size(name: str, value: object) -> None:
+    """An override's numbers are finite and at most `MAX_AMOUNT` in size."""
+    numbers = value if isinstance(value, tuple) else (value,)
+    for number in numbers:
+        if isinstance(number, float | int) and not abs(number) <= MAX_AMOUNT:
+            raise ScenarioError(
+                f"overrides.{name}: {number!r} is out of range; give a finite number of at "
+                f"most {MAX_AMOUNT:,.0f}"
+            )
+
+
 def _overrides(scenario: TcoScenario) -> dict[str, Any]:
     kinds = {a.field: a.kind for a in ASSUMPTIONS}
     result: dict[str, Any] = {}
@@ -237,6 +248,7 @@ def _overrides(scenario: TcoScenario) -> dict[str, Any]:
         if words != isinstance(value, str):
             expected = "a method name" if words else "a number"
             raise ScenarioError(f"overrides.{name}: expected {expected}, got {value!r}")
+        _check_size(name, value)
         if kinds[name] == "tariff":
             result[name] = value if isinstance(value, tuple) else (value,)
         elif isinstance(value, tuple):

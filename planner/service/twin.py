@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 
+from planner.core import atomic_file
 from planner.core.errors import ScenarioError
 from planner.core.file_access import FileAccess
 from planner.core.spreadsheet_text import safe_row
@@ -72,7 +73,7 @@ def rows_csv(rows: Sequence[JobRow]) -> str:
 
 
 def write_rows(rows: Sequence[JobRow], path: Path) -> int:
-    path.write_text(rows_csv(rows), encoding="utf-8", newline="")
+    atomic_file.write_text(path, rows_csv(rows), newline="")
     return len(rows)
 
 
@@ -112,4 +113,4 @@ def calibrated(scenario: Scenario, result: TwinResult) -> Scenario:
 
 
 def save_calibrated(scenario: Scenario, result: TwinResult, path: Path) -> None:
-    path.write_text(to_yaml(calibrated(scenario, result), result.trace_id), encoding="utf-8")
+    atomic_file.write_text(path, to_yaml(calibrated(scenario, result), result.trace_id))

@@ -131,12 +131,13 @@ def database_error(
     return StoreError(f"Cannot {action}: {_cause(err, text, where)}")
 
 
-def _cause(err: duckdb.Error, text: str, where: str) -> str:
-    """What went wrong and what to do, for an error that is not the file's or the disk's."""
-    if "read-only mode" in text:
+def _memory_cause(err: duckdb.Error, text: str, where: str) -> str | None:
+    """Out of memory, or out of the disk it spills to (DuckDB calls both 'Out of Memory')."""
+    if "failed to offload" in text or "max_temp_directory_size" in str(err):
         return (
-            f"{where} was opened read-only, so nothing can be written to it; open it again "
-            "for writing (not read-only) and repeat the step"
+            f"the disk holding the temporary files of {where} (a `.tmp` folder beside it, "
+            "where it spills what does not fit its memory) is full; free space on that disk, "
+            f"or set ${MEMORY_ENV} higher (e.g. 2GB) so that less spills, then run it again"
         )
     if isinstance(err, duckdb.OutOfMemoryException) or "could not allocate" in text:
         limit = os.environ.get(MEMORY_ENV, DEFAULT_MEMORY_LIMIT)
@@ -144,6 +145,19 @@ def _cause(err: duckdb.Error, text: str, where: str) -> str:
             f"the database ran out of the memory it may use ({limit}); set ${MEMORY_ENV} "
             "higher (e.g. 2GB) or close other programs, then run it again"
         )
+    return None
+
+
+def _cause(err: duckdb.Error, text: str, where: str) -> str:
+    """What went wrong and what to do, for an error that is not the file's or the disk's."""
+    if "read-only mode" in text:
+        return (
+            f"{where} was opened read-only, so nothing can be written to it; open it again "
+            "for writing (not read-only) and repeat the step"
+        )
+    memory = _memory_cause(err, text, where)
+    if memory is not None:
+        return memory
     if isinstance(err, duckdb.TransactionException) and "Conflict" in text:
         return (
             "another session changed the same rows at the same moment, so nothing was saved; "

@@ -129,6 +129,12 @@ class JobTotals:
     withdrawn: int
 
 
+def trace_options_by_name(con: Connection) -> dict[str, str]:
+    """Each stored trace's name and the options it was read with (their `identity` JSON)."""
+    rows = fetch_all(con, "SELECT name, options_json FROM traces ORDER BY imported_at", [])
+    return {str(name): str(options) for name, options in rows}
+
+
 def stored_report(con: Connection, trace_id: str) -> str | None:
     """The ingest report (JSON) of a stored trace, or None if it is not stored."""
     row = fetch_one(con, "SELECT report_json FROM traces WHERE trace_id = ?", [trace_id])

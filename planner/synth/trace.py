@@ -21,6 +21,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Generic, NamedTuple, TypeVar
 
+from planner.core import atomic_file
 from planner.core.errors import ScenarioError
 from planner.synth.profiles import PROFILES, Profile
 from planner.synth.teams import TeamArrivals
@@ -338,7 +339,7 @@ def write_trace(path: Path, *, profile: str, jobs: int, seed: int) -> SynthSumma
     rows = generate(profile, jobs, seed)
     gpu_seconds = 0
     first = last = ""
-    with path.open("w", encoding="utf-8", newline="") as handle:
+    with atomic_file.opened(path, "w", encoding="utf-8", newline="") as handle:
         writer = csv.writer(handle, lineterminator="\n")
         writer.writerow(COLUMNS)
         for row in rows:

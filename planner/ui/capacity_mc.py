@@ -11,7 +11,7 @@ import streamlit as st
 from planner.core.errors import PlannerError
 from planner.cost.montecarlo_paths import Driver, PathSpec
 from planner.cost.scenario import TcoScenario
-from planner.service.montecarlo import McReport, McSettings, SweepMc
+from planner.service.montecarlo import MAX_DRAWS, McReport, McSettings, SweepMc
 from planner.service.sweep_keys import Point
 from planner.ui import capacity_mc_view as view
 from planner.ui import capacity_store as store
@@ -22,7 +22,6 @@ from planner.ui.safe import md
 from planner.ui.widgets import plot
 
 RESULT = "capacity_mc_result"  # the last Monte Carlo: (Asked, SweepMc)
-MAX_DRAWS = 100_000
 # the drivers' inputs in percent a year: (key, default), the defaults `planner montecarlo`'s
 _DRIVERS = (
     ("cloud_trend", -20.0),

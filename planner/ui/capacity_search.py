@@ -12,6 +12,7 @@ from planner.core.errors import PlannerError
 from planner.cost.scenario import MAX_SERVERS, TcoScenario
 from planner.service.sweep_point import PointResult
 from planner.service.sweep_search import GROWTH, STATS, Target
+from planner.ui import capacity_bound_view as bound_view
 from planner.ui import capacity_search_view as view
 from planner.ui import capacity_store as store
 from planner.ui.cache import trace_summary
@@ -102,13 +103,14 @@ def _run(asked: Asked, lang: Language) -> None:
         bar.progress(min(len(steps) / most, 1.0), text=text)
 
     try:
-        found = store.search(asked.scenario, asked.trace_id, asked.pool, asked.target, tried)
+        found, bound = store.search(asked.scenario, asked.trace_id, asked.pool, asked.target, tried)
     except PlannerError as err:
         bar.empty()
         st.error(t("capacity.search_failed", error=md(err)), icon=":material/error:")
         return
     bar.empty()
-    shown = view.Found(found, asked.target, asked.unit, tuple(steps), asked.scenario, asked.pool)
+    mine = tuple(steps[: len(found.tried)])  # then the search without the largest jobs'
+    shown = view.Found(found, asked.target, asked.unit, mine, asked.scenario, asked.pool, bound)
     st.session_state[RESULT] = (asked, shown)
 
 
@@ -122,6 +124,14 @@ def _show(asked: Asked, lang: Language) -> None:
     swept_in = tried[0].currency if tried else asked.scenario.currency.upper()
     currency, rate = money_rate(swept_in, asked.scenario)
     st.info(md(view.sentence(found, currency, lang)), icon=":material/lightbulb:")
+    if found.bound is not None:
+        st.info(md(bound_view.sentence(found.bound, lang)), icon=":material/straighten:")
+        if found.bound.aside:
+            st.dataframe(
+                bound_view.aside_table(found.bound, lang),
+                hide_index=True,
+                key="capacity_search_aside",
+            )
     st.caption(md(view.steps_note(found.steps, lang)))
     figure = view.chart(found, currency, lang)
     if figure is None:

@@ -10,6 +10,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from planner.cost.scenario import TcoScenario
+from planner.service.sweep_bound import Bound
 from planner.service.sweep_point import PointResult
 from planner.service.sweep_search import GROWTH, Search, Target
 from planner.ui.capacity_view import held_fixed, short
@@ -36,6 +37,8 @@ class Found:
     scenario: TcoScenario
     """The scenario searched (its wait scope, its pools)."""
     pool: int
+    bound: Bound | None = None
+    """What binds the answer (None for a hybrid)."""
 
 
 def servers_of(result: PointResult) -> int:

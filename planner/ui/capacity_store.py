@@ -15,6 +15,7 @@ from datetime import date
 from planner.cost.scenario import TcoScenario
 from planner.service.montecarlo import McSettings, SweepMc, sweep_montecarlo
 from planner.service.replay import load_jobs
+from planner.service.sweep_bound import Sized, sized
 from planner.service.sweep_keys import BURST_H, SERVERS, Point, pool_of
 from planner.service.sweep_mix import Mix, cheapest_mix
 from planner.service.sweep_mix import Tried as MixTried
@@ -49,16 +50,22 @@ def grid_points(
 
 def search(
     scenario: TcoScenario, trace_id: str, pool: int, target: Target, on_tried: Tried
-) -> Search:
+) -> Sized:
     """`planner sweep --target`: the fewest servers of pool `pool` meeting `target` on the
-    trace, every point tried stored."""
+    trace, from the floor the largest job sets, and what binds that answer (with the search
+    without the largest jobs when the floor may); every point tried stored. `on_tried` hears
+    of both searches' points, the first's first."""
     with cursor() as con:
         sweep = Sweep(scenario, load_jobs(con, trace_id), trace_id, date.today())
+        key = size_key(scenario, pool)
 
-        def evaluate(points: list[Point]) -> list[PointResult]:
-            return list(run_sweep(con, sweep, points).results)
+        def search_on(on: Sweep, floor: int) -> Search:
+            def evaluate(points: list[Point]) -> list[PointResult]:
+                return list(run_sweep(con, on, points).results)
 
-        return smallest(scenario, size_key(scenario, pool), target, evaluate, on_tried=on_tried)
+            return smallest(on.scenario, key, target, evaluate, on_tried=on_tried, floor=floor)
+
+        return sized(sweep, key, target.option, search_on)
 
 
 def mix(scenario: TcoScenario, trace_id: str, pool: int, target: Target, on_tried: MixTried) -> Mix:

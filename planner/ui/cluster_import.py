@@ -34,10 +34,10 @@ from planner.ingest.kubectl import kubectl_sharing, looks_like_kubectl
 from planner.ingest.kueue_yaml import read_kueue
 from planner.ingest.volcano_yaml import looks_like_volcano, read_volcano
 from planner.service.replay import cluster_nodes, read_nodes
+from planner.ui import uploads
 from planner.ui.cluster_build import check_runs
 from planner.ui.error_text import error_text, mode_words
 from planner.ui.i18n import fmt_number, t
-from planner.ui.uploads import write_once
 
 MAX_UPLOAD_MB: float = 50
 NODE_UPLOAD_TYPES = ["json", "csv", "tsv", "txt", "xlsx", "gz"]
@@ -73,12 +73,19 @@ def stage(data: bytes, name: str) -> Path:
     if len(data) > MAX_UPLOAD_MB * 1024 * 1024:
         size = fmt_number(len(data) / 1024 / 1024, 1)
         raise PlannerError(t("cluster.error.too_big", file=name, size=size, limit=MAX_UPLOAD_MB))
-    return write_once(data, name, "upload")
+    return uploads.write_once(data, name, "upload")
 
 
 def read_node_upload(data: bytes, name: str) -> NodeImport:
     """Nodes of a `kubectl get nodes -o json` file or a node list (openb or a table)."""
     path = stage(data, name)
+    try:
+        return _node_import(path, name)
+    finally:
+        uploads.discard(path)
+
+
+def _node_import(path: Path, name: str) -> NodeImport:
     specs, notes = read_nodes(path)
     nodes = tuple(Node(node_id=i, gpu_type=g, gpus=n, cpu=c, mem_gib=m) for i, g, n, c, m in specs)
     sharing: list[SharingSpec] = []
@@ -103,11 +110,14 @@ def read_node_upload(data: bytes, name: str) -> NodeImport:
 def read_queue_upload(data: bytes, name: str) -> QueueImport:
     """A Kueue or Volcano YAML, told apart the way `planner replay --queues` does."""
     path = stage(data, name)
-    if looks_like_volcano(path):
-        volcano, notes = read_volcano(path)
-        return QueueImport(path.name, None, volcano, tuple(notes))
-    kueue, notes = read_kueue(path)
-    return QueueImport(path.name, kueue, None, tuple(notes))
+    try:
+        if looks_like_volcano(path):
+            volcano, notes = read_volcano(path)
+            return QueueImport(path.name, None, volcano, tuple(notes))
+        kueue, notes = read_kueue(path)
+        return QueueImport(path.name, kueue, None, tuple(notes))
+    finally:
+        uploads.discard(path)
 
 
 def shapes(nodes: Sequence[Node]) -> dict[tuple[str, int, float, float], list[Node]]:

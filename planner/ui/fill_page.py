@@ -9,7 +9,7 @@ from planner.core.errors import PlannerError
 from planner.engine.cluster import PLACEMENTS, Placement
 from planner.engine.fill import FillResult
 from planner.engine.scenario import Scenario
-from planner.ui import cache, history_view, trace_choice
+from planner.ui import cache, history_view, trace_choice, uploads
 from planner.ui import fill_view as view
 from planner.ui.error_text import error_text, note_md
 from planner.ui.i18n import MISSING, fmt_number, fmt_percent, t
@@ -63,7 +63,10 @@ def _uploaded() -> tuple[str, bool] | None:
         return None
     try:
         path = history_view.stage(upload.getvalue(), upload.name)
-        pods, report = view.read_file(path)
+        try:
+            pods, report = view.read_file(path)
+        finally:
+            uploads.discard(path)  # read (and kept in the cache by its path): not kept on disk
     except PlannerError as err:
         st.error(md(error_text(err)), icon=":material/error:")
         return None

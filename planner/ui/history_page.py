@@ -10,7 +10,7 @@ from planner.core.errors import PlannerError
 from planner.ingest import IngestReport
 from planner.report.csv_table import frame_csv
 from planner.store.trace_stats import TraceStats
-from planner.ui import cache, cluster_import, trace_choice
+from planner.ui import cache, cluster_import, trace_choice, uploads
 from planner.ui import history_view as view
 from planner.ui.error_text import error_text, note_md
 from planner.ui.i18n import MISSING, fmt_number, t
@@ -133,6 +133,8 @@ def _import(
         outcome: view.Imported | str = view.import_upload(detected.path, mapping, tz)
     except PlannerError as err:
         outcome = _file_error(upload, err)
+    finally:
+        uploads.discard(detected.path)  # imported (or refused): the copy is not kept
     st.session_state[IMPORTED_KEY] = (upload.file_id, outcome)
     if isinstance(outcome, view.Imported) and outcome.report.nodes is None:
         trace_choice.choose(outcome.report.trace_id)  # show the new trace, on every page
@@ -167,6 +169,11 @@ def import_report(outcome: view.Imported) -> None:
     accepted.metric(t("history.accepted"), fmt_number(report.accepted))
     rejected.metric(t("history.rejected"), fmt_number(report.rejected))
     gpu_hours.metric(t("history.gpu_hours"), fmt_number(report.gpu_hours, 1))
+    if report.unused_columns:
+        shown = ", ".join(code(c) for c in report.unused_columns[:30])
+        st.caption(t("history.unused_columns", columns=shown))
+    if report.steps_folded:
+        st.caption(t("history.steps_folded", count=fmt_number(report.steps_folded)))
     if report.rejected:
         _rejections(outcome)
     if report.nodes is None:

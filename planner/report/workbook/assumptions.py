@@ -10,6 +10,7 @@ cloud_inputs`).
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
+from planner.core.i18n import Language
 from planner.cost.baremetal import HOURS_PER_MONTH, BareMetal
 from planner.cost.inputs import TcoInputs
 from planner.cost.lines import ASSUMPTIONS
@@ -18,6 +19,7 @@ from planner.report.cells import Kind
 from planner.report.text import text
 from planner.report.workbook.book import (
     INPUT,
+    NOTE,
     TITLE,
     Book,
     header,
@@ -253,6 +255,18 @@ def _pools(out: Writer, inputs: TcoInputs, names: Names) -> None:
         names.pools[column] = book.define(
             wanted, sheet, sheet.cell(first, k), sheet.cell(out.row - 1, k)
         )
+    put_text(sheet.cell(out.row, 1), _count_note(inputs, lang)).font = NOTE
+    out.row += 1
+
+
+def _count_note(inputs: TcoInputs, lang: Language) -> str:
+    """What a changed server count moves and what stays (the replay's quantities: a new
+    count needs a new replay), next to the counts."""
+    pools = inputs.owned[0].bare_metal.pools
+    counts = " + ".join(f"{p.servers:g} {p.name}" for p in pools)
+    replayed = inputs.owned[0].replay is not None
+    key = "count_note_replay" if replayed else "count_note_given"
+    return text(f"report.wb.pool.{key}", lang, counts=counts)
 
 
 def _quantities(

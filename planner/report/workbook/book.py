@@ -25,6 +25,8 @@ BOLD = Font(bold=True)
 TITLE = Font(bold=True, size=14)
 INPUT = Font(color="0000CC")
 """Inputs a reader may change are blue, the spreadsheet convention for assumptions."""
+NOTE = Font(italic=True, color="C00000")
+"""A warning a reader must see beside an input (what changing it does not move)."""
 WRAP = Alignment(wrap_text=True, vertical="top")
 HEAD = Alignment(wrap_text=True, vertical="bottom")
 MAX_WIDTH = 60

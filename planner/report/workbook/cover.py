@@ -1,6 +1,8 @@
 """The Cover sheet: the question, the answer, the scenarios, scope, date and the replay's twin
-check, then each scenario's headline facts; the NPV of buying against each cloud option is
-also shown live, from the Comparison sheet's formula."""
+check, then each scenario's headline facts. Every figure a formula can give is one, over the
+option and comparison sheets (`planner.report.workbook.cover_figures`, whose blocks beside
+the facts also hold page 1's figures as defined names); a scenario saved without its inputs
+shows the model's values."""
 
 from collections.abc import Sequence
 from datetime import date
@@ -19,8 +21,8 @@ from planner.report.workbook.book import (
     put,
     put_formula,
     put_text,
-    ref,
 )
+from planner.report.workbook.cover_figures import Figures, live_figures
 from planner.report.workbook.scenario import Live
 
 
@@ -46,6 +48,7 @@ def cover_sheet(book: Book, sheet: Worksheet, report: Report, live: Sequence[Liv
         label = text("report.wb.cover.twin", lang)
         shown = worded(twin, lang) if twin else text("report.wb.cover.no_twin", lang)
         rows.append((f"{label}: {name}" if many else label, shown))
+    figures = _blocks(book, sheet, report, live)
     r = 3
     for text_label, value in rows:
         put_text(sheet.cell(r, 1), text_label).font = BOLD
@@ -56,21 +59,34 @@ def cover_sheet(book: Book, sheet: Worksheet, report: Report, live: Sequence[Liv
         else:
             put_text(cell, value).alignment = WRAP
         r += 1
-    for head, plan in zip(report.headlines, live, strict=True):
+    for head, found in zip(report.headlines, figures, strict=True):
         r += 1
         for fact in head.facts:
             put_text(sheet.cell(r, 1), fact.label)
-            put(sheet.cell(r, 2), fact.value, fact.kind, cur)
+            live_fact = found.facts.get(fact.label) if found else None
+            if live_fact is not None and fact.value is not None:
+                put_formula(sheet.cell(r, 2), live_fact[0], live_fact[1], cur)
+            else:
+                put(sheet.cell(r, 2), fact.value, fact.kind, cur)
             r += 1
-        if plan is not None and plan.comparison is not None:
-            for k in range(len(plan.options)):
-                row = 4 + k
-                if plan.comparison.cell(row, 1).value is None:
-                    break
-                name = str(plan.comparison.cell(row, 1).value)
-                put_text(sheet.cell(r, 1), text("report.wb.cover.npv_live", lang, name=name))
-                put_formula(sheet.cell(r, 2), ref(plan.comparison, row, 2), "money", cur)
-                r += 1
     sheet.freeze_panes = "A3"
     sheet.column_dimensions["A"].width = 48
     sheet.column_dimensions["B"].width = 90
+    sheet.column_dimensions["D"].width = 44
+    for column in "EFG":
+        sheet.column_dimensions[column].width = 18
+
+
+def _blocks(
+    book: Book, sheet: Worksheet, report: Report, live: Sequence[Live | None]
+) -> list[Figures | None]:
+    """Each scenario's live figures beside the facts (None: saved without its inputs)."""
+    many, row = len(report.sources) > 1, 3
+    out: list[Figures | None] = []
+    for k, ((_, tco), plan) in enumerate(zip(report.sources, live, strict=True)):
+        if plan is None:
+            out.append(None)
+            continue
+        row, found = live_figures(book, (sheet, row), plan, tco, f"S{k + 1}_" if many else "")
+        out.append(found)
+    return out

@@ -1,9 +1,11 @@
 """One scenario's live part of the workbook: its Assumptions sheet, a sheet per option with the
 monthly P&L and cash flow as formulas, its depreciation columns and the comparison of buying
-against each cloud option, for the report's horizon. With growing demand (`TcoInputs.
-later_years`) each year's months are priced from that year's quantities."""
+against each cloud option, for the report's horizon and, on sheets of their own (their titles
+carry the horizon), for each other horizon, so every horizon's figures are formulas over the
+same Assumptions. With growing demand (`TcoInputs.later_years`) each year's months are priced
+from that year's quantities."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from openpyxl.worksheet.worksheet import Worksheet
 
@@ -36,6 +38,15 @@ class Live:
     """Every cloud option's sheet, in the options' order (the headline pair's may be any)."""
     years: int = 1
     """Years of demand the sheets price (more than 1 with growth)."""
+    horizon_years: float = 0.0
+    """The horizon these sheets price."""
+    others: tuple["Live", ...] = ()
+    """The other horizons' sheets (each with no `others` of its own)."""
+
+    def at(self, years: float) -> "Live | None":
+        """The sheets pricing the horizon of `years` (None: the workbook has none)."""
+        found = [p for p in (self, *self.others) if abs(p.horizon_years - years) < 1e-9]
+        return found[0] if found else None
 
 
 def live_sheets(
@@ -48,7 +59,8 @@ def live_sheets(
     horizon: Horizon,
     depreciation: Worksheet,
 ) -> Live:
-    """Write scenario `index`'s live sheets (prefixed when the report has `many`)."""
+    """Write scenario `index`'s live sheets (prefixed when the report has `many`): its
+    Assumptions and `horizon`'s sheets, then every other horizon's (`Live.others`)."""
     lang = book.lang
     months = round(horizon.years * 12)
     tag = f"S{index + 1} " if many else ""
@@ -61,6 +73,37 @@ def live_sheets(
         prices=report.prices_used,
         prefix=prefix,
     )
+    main = horizon_sheets(book, names, inputs, horizon, (tag, depreciation))
+    others = [
+        horizon_sheets(
+            book,
+            # the other horizons' length is their sheets' number of rows, not an input
+            replace(names, months=str(round(other.years * 12))),
+            inputs,
+            other,
+            (
+                tag + text("report.wb.sheet.horizon_tag", lang, years=f"{other.years:g}"),
+                depreciation,
+            ),
+        )
+        for other in report.horizons
+        if other is not horizon
+    ]
+    return replace(main, others=tuple(others))
+
+
+def horizon_sheets(
+    book: Book,
+    names: Names,
+    inputs: TcoInputs,
+    horizon: Horizon,
+    where: tuple[str, Worksheet],
+) -> Live:
+    """`horizon`'s option sheets and comparison over the Assumptions' `names`; `where`: the
+    sheets' title tag and the Depreciation sheet."""
+    lang = book.lang
+    tag, depreciation = where
+    months = round(horizon.years * 12)
     owned = {o.name: o for o in inputs.owned}
     sheets = [(o.name, book.sheet(tag + option_label(o.name, lang))) for o in horizon.options]
     clouds = [(n, s) for n, s in sheets if n not in owned]
@@ -120,6 +163,7 @@ def live_sheets(
         clouds=len(clouds),
         cloud_sheets=tuple(s for _, s in clouds),
         years=1 + len(names.years),
+        horizon_years=horizon.years,
     )
 
 

@@ -188,9 +188,10 @@ EN = {
     "capacity.search_caption": (
         "The fewest servers of the pool above meeting a wait target, found as `planner sweep "
         "--target` finds it: the scenario's count first, doubled until one meets the target "
-        "(at most {growth}×), then the bracket halved. A count meets the target only if it "
-        "runs as many jobs as the most servers tried. Every point tried is stored, so a "
-        "repeated search prices nothing."
+        "(at most {growth}×), then the bracket halved, never below the floor the largest job "
+        "sets (no fewer servers run it). A count meets the target only if it runs as many "
+        "jobs as the most servers tried. Every point tried is stored, so a repeated search "
+        "prices nothing."
     ),
     "capacity.search_stat": "Wait statistic",
     "capacity.stat.p95_wait": "p95 wait",
@@ -240,6 +241,36 @@ EN = {
         " {jobs} jobs never run even then, as with the most servers tried (too large for the "
         "cluster, or still waiting at the end)."
     ),
+    "capacity.bound.floor": "The largest job, not the wait target, sets this answer. ",
+    "capacity.bound.target": "The wait target sets this answer. ",
+    "capacity.bound.none": "No count tried meets the target. ",
+    "capacity.floor": (
+        "Job {job} asks for {gpus} {gpu} GPUs ({pods} pods × {per_pod}), so no count below "
+        "{floor} servers of {per_server} {gpu} runs it; jobs needing {floor} servers: {jobs}."
+    ),
+    "capacity.floor_none": (
+        "No job sets a floor on the {gpu} servers (every job runs on the other pools or on "
+        "shared GPUs)."
+    ),
+    "capacity.bound_rest": (
+        " With the jobs needing {floor} servers set aside (jobs: {jobs}; {hours} GPU-hours, "
+        "{share} of all jobs' GPU-hours; listed below, to be served elsewhere and not priced "
+        "here), {servers} servers meet the target ({points} points priced by the same search); "
+        "jobs needing more than {servers} servers: {above}."
+    ),
+    "capacity.bound_rest_none": (
+        " With the jobs needing {floor} servers set aside (jobs: {jobs}; {hours} GPU-hours, "
+        "{share} of all jobs' GPU-hours; listed below), no count up to {ceiling} meets the "
+        "target either ({points} points priced)."
+    ),
+    "capacity.bound_rest_floor": (
+        " That {servers} is itself a floor: job {job} asks for {gpus} {gpu} GPUs ({pods} pods "
+        "× {per_pod}); jobs needing {servers} servers: {jobs}."
+    ),
+    "capacity.aside_col.job": "Job set aside",
+    "capacity.aside_col.gpus": "GPUs",
+    "capacity.aside_col.servers": "{gpu} servers it needs",
+    "capacity.aside_col.gpu_hours": "GPU-hours",
     "capacity.search_col.step": "Step",
     "capacity.search_col.servers": "{gpu} servers",
     "capacity.search_col.wait": "{stat} (h)",
@@ -528,7 +559,8 @@ ZH = {
     "capacity.search_caption": (
         "按 `planner sweep --target` 的方法，找出上方所选资源池满足等待目标的最少服务器数："
         "先试场景中的数量，不满足则加倍（最多 {growth} 倍），再二分区间。只有运行的作业与所试"
-        "最多服务器时一样多，某一数量才算满足目标。所试的每个点都会存储，重复搜索无需重新计算。"
+        "最多服务器时一样多，某一数量才算满足目标。低于最大作业所设下限（更少的服务器无法运行"
+        "它）的数量不试。所试的每个点都会存储，重复搜索无需重新计算。"
     ),
     "capacity.search_stat": "等待统计量",
     "capacity.stat.p95_wait": "p95 等待",
@@ -578,6 +610,33 @@ ZH = {
         "即便如此仍有 {jobs} 个作业从未运行，与所试最多服务器时相同（对集群过大，"
         "或结束时仍在等待）。"
     ),
+    "capacity.bound.floor": "决定这一答案的是最大的作业，而不是等待目标。",
+    "capacity.bound.target": "决定这一答案的是等待目标。",
+    "capacity.bound.none": "所试的数量都达不到目标。",
+    "capacity.floor": (
+        "作业 {job} 申请 {gpus} 块 {gpu} GPU（{pods} 个 Pod × {per_pod}），因此少于 {floor} 台"
+        "服务器（每台 {per_server} 块 {gpu}）都无法运行它；需要 {floor} 台的作业：{jobs} 个。"
+    ),
+    "capacity.floor_none": (
+        "没有作业为 {gpu} 服务器数设下限（每个作业都可在其他资源池或共享 GPU 上运行）。"
+    ),
+    "capacity.bound_rest": (
+        "除去需要 {floor} 台服务器的 {jobs} 个作业（{hours} GPU 小时，占全部作业 GPU 小时的 "
+        "{share}；列于下表，由别处承担，此处不计价），{servers} 台服务器即可达到目标（同一搜索"
+        "共计算 {points} 个点）；需要超过 {servers} 台的作业：{above} 个。"
+    ),
+    "capacity.bound_rest_none": (
+        "除去需要 {floor} 台服务器的 {jobs} 个作业（{hours} GPU 小时，占全部作业 GPU 小时的 "
+        "{share}；列于下表），在 {ceiling} 台以内仍没有数量能达到目标（共计算 {points} 个点）。"
+    ),
+    "capacity.bound_rest_floor": (
+        "这 {servers} 台本身也是下限：作业 {job} 申请 {gpus} 块 {gpu} GPU（{pods} 个 Pod × "
+        "{per_pod}）；需要 {servers} 台的作业：{jobs} 个。"
+    ),
+    "capacity.aside_col.job": "剔除的作业",
+    "capacity.aside_col.gpus": "GPU 数",
+    "capacity.aside_col.servers": "所需 {gpu} 服务器数",
+    "capacity.aside_col.gpu_hours": "GPU 小时",
     "capacity.search_col.step": "步骤",
     "capacity.search_col.servers": "{gpu} 服务器数",
     "capacity.search_col.wait": "{stat}（小时）",

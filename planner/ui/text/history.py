@@ -46,7 +46,15 @@ EN = {
     "history.download_rejected": "Download the rejected rows (CSV)",
     "history.flagged": "{count} rows: {flag}",
     "history.flag.running_at_end": (
-        "still running when the history was exported; counted up to the window's end"
+        "still running when the history was exported; counted up to the window's end, or "
+        "for its run time so far where the file gives one (sacct's Elapsed)"
+    ),
+    "history.unused_columns": (
+        "Columns not read: {columns}. Map one to a field in the table above if it holds one."
+    ),
+    "history.steps_folded": (
+        "{count} Slurm step lines (.batch, .extern, .0, ...) were folded into their jobs' "
+        "lines: a step is part of its job, not a job of its own, and is not counted in the rows"
     ),
     "history.flag.running_at_start": (
         "already running when the window opened (no start, submit or run time); counted "
@@ -192,7 +200,14 @@ ZH = {
     "history.col.why": "说明",
     "history.download_rejected": "下载被拒绝的行（CSV）",
     "history.flagged": "{count} 行：{flag}",
-    "history.flag.running_at_end": "导出时仍在运行；计算到窗口结束",
+    "history.flag.running_at_end": (
+        "导出时仍在运行；计算到窗口结束，文件给出已运行时长时（如 sacct 的 Elapsed）按该时长计算"
+    ),
+    "history.unused_columns": "未读取的列：{columns}。如其中某列对应某个字段，请在上方表格中映射。",
+    "history.steps_folded": (
+        "{count} 行 Slurm 作业步（.batch、.extern、.0 等）已并入其作业行：作业步是作业的一部分，"
+        "不是单独的作业，不计入行数"
+    ),
     "history.flag.running_at_start": "窗口开始时已在运行（无开始、提交或运行时间）；从窗口开始计算",
     "history.flag.start_from_submit": "无开始或运行时间但有提交时间：视为提交时即开始",
     "history.flag.pending_at_end": "导出时仍在等待：除非回放启动它，否则在窗口结束时撤回",

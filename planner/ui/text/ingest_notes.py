@@ -23,6 +23,10 @@ NOTES: dict[str, str] = {
         "列名重复：第 {first} 列和第 {second} 列都叫“{name}”；按名称匹配时使用第一列，另一列"
         "读作“{renamed}”（用 --map 字段='{renamed}' 或映射表可改选它）"
     ),
+    "trace_renamed": (
+        "已存在名为“{name}”的轨迹（本次不同之处：{differs}）；本次导入命名为“{renamed}”，"
+        "以便每个名称只对应一条轨迹"
+    ),
     "same_name_columns": (
         "列{columns}都对应字段“{field}”；使用第一列（用 --map {field}=列名 或映射表可改选其他列）"
     ),
