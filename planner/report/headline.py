@@ -167,37 +167,39 @@ def _joined(sentences: Sequence[str], lang: Language) -> str:
 
 
 def _against(report: TcoReport, horizon: Horizon, c: Comparison, lang: Language) -> list[str]:
-    """The headline pair `c`: where owning breaks even (self-hosted) and the NPV of buying."""
+    """The headline pair `c`: where owning its servers breaks even against the cloud option
+    (at the owned option's allocation) and the NPV of buying."""
     cur, name = str(report.currency), c.rented
     amount = fmt_money(abs(c.npv_of_buying), cur, 0)
     years = f"{horizon.years:g}"
-    if c.owned == "hybrid":
-        key = (
-            "report.sentence.hybrid_gain" if c.npv_of_buying >= 0 else "report.sentence.hybrid_loss"
-        )
-        return [text(key, lang, years=years, amount=amount, name=name)]
+    hybrid = c.owned == "hybrid"
     out = []
-    if name in report.break_even_utilization:
-        be = report.break_even_utilization[name]
-        out.append(
-            text(_break_even_key(report, be), lang, name=name, share=fmt_percent(be, 0, cur))
-        )
+    if hybrid or name in report.break_even_utilization:
+        be = c.break_even_utilization if hybrid else report.break_even_utilization[name]
+        allocation = _allocation(report) if hybrid else report.allocation
+        key = _break_even_key(allocation, be)
+        out.append(text(key, lang, name=name, share=fmt_percent(be, 0, cur)))
+    if hybrid:
+        gain = c.npv_of_buying >= 0
+        key = "report.sentence.hybrid_gain" if gain else "report.sentence.hybrid_loss"
+        return [*out, text(key, lang, years=years, amount=amount, name=name)]
     key = "report.sentence.npv_gain" if c.npv_of_buying >= 0 else "report.sentence.npv_loss"
     return [*out, text(key, lang, years=years, amount=amount)]
 
 
-def _break_even_key(report: TcoReport, be: float | None) -> str:
+def _allocation(report: TcoReport) -> float | None:
+    """The allocation of the headline pair's owned option (the hybrid's for a hybrid)."""
+    return None if report.verdict is None else report.verdict.allocation
+
+
+def _break_even_key(allocation: float | None, be: float | None) -> str:
     if be is None:
         return "report.sentence.never"
     if be > 1:
         return "report.sentence.not_even_full"
-    if (report.allocation or 0.0) >= be:
+    if (allocation or 0.0) >= be:
         return "report.sentence.pays_now"
     return "report.sentence.pays_above"
-
-
-def _allocation(report: TcoReport) -> float | None:
-    return None if report.verdict is None else report.verdict.allocation
 
 
 def _flip(report: TcoReport, lang: Language) -> list[str]:

@@ -30,6 +30,12 @@ VERDICT_EN = {
     ),
     "report.sentence.flip": "The verdict flips at {driver} {value} (today {base}).",
     "report.wb.sheet.flips": "Verdict flips",
+    "report.wb.sheet.comparison_hybrid": "Comparison (hybrid)",
+    "report.wb.cover.part_of": "the hybrid's owned part (not ranked; see its sheet)",
+    "report.wb.compare_hybrid_title": (
+        "Buying the hybrid (its servers, bursting to the cloud) against the headline pair's "
+        "cloud option: live formulas"
+    ),
     "report.wb.flip.scenario": "Scenario",
     "report.wb.flip.pair": "Headline pair",
     "report.wb.flip.driver": "Driver",
@@ -70,6 +76,11 @@ VERDICT_ZH = {
     "report.sentence.hybrid_loss": "{years} 年内，混合方案相对 {name} 的 NPV 损失为 {amount}。",
     "report.sentence.flip": "当{driver}变为 {value}（当前 {base}）时，结论翻转。",
     "report.wb.sheet.flips": "结论翻转点",
+    "report.wb.sheet.comparison_hybrid": "比较（混合）",
+    "report.wb.cover.part_of": "混合方案的自有部分（不参与排名；见其工作表）",
+    "report.wb.compare_hybrid_title": (
+        "购买混合方案（其服务器，溢出到云）相对主比较对的云方案：实时公式"
+    ),
     "report.wb.flip.scenario": "场景",
     "report.wb.flip.pair": "主比较对",
     "report.wb.flip.driver": "驱动因素",

@@ -36,6 +36,9 @@ class Live:
     clouds: int = 0
     cloud_sheets: tuple[Worksheet, ...] = ()
     """Every cloud option's sheet, in the options' order (the headline pair's may be any)."""
+    pair_comparison: Worksheet | None = None
+    """The hybrid of a headline pair against its cloud option (one cloud column), or None:
+    the pair is self-hosted's, on `comparison`."""
     years: int = 1
     """Years of demand the sheets price (more than 1 with growth)."""
     horizon_years: float = 0.0
@@ -150,6 +153,22 @@ def horizon_sheets(
             model=horizon.comparisons,
             months=months,
         )
+    pair = horizon.pair
+    pair_comparison = None
+    if pair is not None and pair.owned == "hybrid":
+        by_name = dict(sheets)
+        pair_comparison = book.sheet(tag + text("report.wb.sheet.comparison_hybrid", lang))
+        comparison_sheet(
+            book,
+            pair_comparison,
+            names=names,
+            owned=by_name["hybrid"],
+            clouds=[by_name[pair.rented]],
+            labels=[option_label(pair.rented, lang)],
+            model=(pair,),
+            months=months,
+            title="report.wb.compare_hybrid_title",
+        )
     options = tuple(
         (name, sheet, OWN["cash"] if name in owned else RENT["cash"]) for name, sheet in sheets
     )
@@ -162,6 +181,7 @@ def horizon_sheets(
         cloud=clouds[0][1] if clouds else None,
         clouds=len(clouds),
         cloud_sheets=tuple(s for _, s in clouds),
+        pair_comparison=pair_comparison,
         years=1 + len(names.years),
         horizon_years=horizon.years,
     )
