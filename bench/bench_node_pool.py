@@ -6,7 +6,7 @@ Usage: python bench/bench_node_pool.py [--synthetic N] [--provisioning-s 300] [-
 openb (the Alibaba default pod list, if `../shared/traces` has it) is imported into a
 temporary store and its GPU jobs billed as a TCO bills them (withdrawn pods left out), on the
 price book's AWS A100 on-demand SKUs (p4d.24xlarge and p4de.24xlarge: the book has no smaller
-AWS A100 size) and, for the 1-GPU size, GCP's A100 SKUs (a2-highgpu-1g and -8g). Each is
+AWS A100 size) and, for the smaller sizes, GCP's A100 SKUs (a2-highgpu-1g, -2g, -4g, -8g). Each is
 billed per job (`cloud.price_jobs`, checked equal), on the pool with the default delays, and
 with Karpenter's empty-node consolidation (scale-down 0). `--synthetic N` times N generated
 philly jobs on the AWS SKUs (0 skips it). Prints figures; asserts nothing.

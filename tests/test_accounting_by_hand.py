@@ -48,7 +48,7 @@ SCENARIO = {
             "max_kw": 6,
         }
     ],
-    "cloud": [{"name": "flat", "gpu": "A100", "price_per_gpu_hour": PRICE}],
+    "cloud": [{"name": "flat", "gpu": "A100", "price_per_gpu_hour": PRICE, "packing": "per-job"}],
     # one server kept: L1 holds it 0-7,200 s, so C1 (submitted at 0) and R1 (at 3,600) burst
     # after waiting 1,800 s; P1 is withdrawn at 1,300 s, before its burst at 2,800 s; F1 runs
     # on the kept server from 7,200 s

@@ -34,7 +34,7 @@ OVERRIDES = {
     "availability": 1.0,
     "tax_rate": 0.0,
 }
-CLOUD = {"name": "rent", "gpu": "A100", "price_per_gpu_hour": 2.0}
+CLOUD = {"name": "rent", "gpu": "A100", "price_per_gpu_hour": 2.0, "packing": "per-job"}
 SERVER = {"gpu": "A100", "servers": 1, "gpus_per_server": 8}
 
 
@@ -62,6 +62,7 @@ def _owned(
 # 12 months, delivery at month 2: 10 months in service
 HAND = {
     "capex": 100_000.0,
+    "refresh": 0.0,  # a 5-year life outlasts the year: no replacement
     "depreciation": 100_000 / 60 * 10,
     "energy": 5 * 0.1 * 730 * 10,  # 5 kW busy all the time, 0.10 a kWh, PUE 1
     "colocation": 6 * 100 * 10,  # 6 kW contracted x 100 a kW-month

@@ -189,3 +189,24 @@ def test_a_database_from_before_withdrawn_jobs_keeps_its_jobs_and_takes_new_ones
 
     assert kept == [("j1", None, False)]
     assert report.withdrawn == 2
+
+
+def test_inspect_leaves_rows_already_running_at_the_window_start_out_of_the_waits(
+    export: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 31, item 6: `left` and `both` were running when the window opened; their submit
+    is unknown (set to the window start), so their 0 s is no wait. The twin leaves them out,
+    and so must `planner inspect`. Observed waits: right 30 min, plain 10, late 10 (the
+    withdrawn and pending rows never started): p50 600 s, mean (1800 + 600 + 600) / 3 =
+    1000 s, p90 600 + 0.8 x (1800 - 600) = 1560 s (with the two 0 s: 1320 s, mean 600 s)."""
+    db = str(tmp_path / "p.duckdb")
+
+    assert main(["inspect", str(export), "--db", db, "--json"]) == 0
+    stats = json.loads(capsys.readouterr().out)
+    assert main(["inspect", str(export), "--db", db]) == 0
+    text = capsys.readouterr().out
+
+    wait = stats["wait_s"]
+    assert (wait["p50"], wait["mean"], wait["p90"]) == (600.0, 1000.0, pytest.approx(1560.0))
+    assert stats["wait_left_out_running_at_start"] == 2
+    assert "2 jobs already running when the export's window opened are left out" in text

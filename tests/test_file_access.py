@@ -117,7 +117,7 @@ def test_the_cli_prices_a_local_trace_named_by_a_tco_scenario(
     (tmp_path / "jobs.csv").write_text(JOBS)
     scenario = tmp_path / "tco.yaml"
     scenario.write_text(
-        f"trace: {tmp_path / 'jobs.csv'}\ncloud: [{{gpu: H100, price_per_gpu_hour: 2.0}}]\n"
+        f"trace: {tmp_path / 'jobs.csv'}\ncloud: [{{gpu: H100, price_per_gpu_hour: 2.0, packing: per-job}}]\n"
     )
 
     code = main(["tco", "--scenario", str(scenario), "--db", str(tmp_path / "p.duckdb"), "--json"])

@@ -13,7 +13,7 @@ from planner.core.errors import ScenarioError
 from planner.cost.scenario import TcoScenario
 from planner.service.sweep_keys import apply, is_list_key, parse_vary, shown
 
-RENT = {"name": "rent", "gpu": "A100", "price_per_gpu_hour": 2.0}
+RENT = {"name": "rent", "gpu": "A100", "price_per_gpu_hour": 2.0, "packing": "per-job"}
 BASE = TcoScenario.model_validate({"horizons_years": [2], "cloud": [RENT]})
 
 

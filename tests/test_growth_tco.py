@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 TODAY = date(2026, 6, 1)
 OPENB = "openb_pod_list_default.csv.gz"
 SERVER = {"gpu": "A100", "servers": 2, "price": 100_000, "idle_kw": 1, "load_kw": 5, "max_kw": 6}
-RENT = {"name": "rent", "gpu": "A100", "price_per_gpu_hour": 2.0}
+RENT = {"name": "rent", "gpu": "A100", "price_per_gpu_hour": 2.0, "packing": "per-job"}
 # a day of 8-GPU jobs, one an hour for two hours each
 JOBS = [Job(f"j{i}", i * 3_600.0, 7_200.0, gpus=8.0, gpu_types=("A100",)) for i in range(24)]
 
@@ -206,7 +206,7 @@ def test_planner_tco_prints_each_years_demand(tmp_path: Path) -> None:
     trace.write_text("job_id,submit_s,duration_s,gpus,gpu_type\n" + "\n".join(rows) + "\n")
     scenario = tmp_path / "s.yaml"
     scenario.write_text(
-        "cloud: [{name: rent, gpu: A100, price_per_gpu_hour: 2.0}]\n"
+        "cloud: [{name: rent, gpu: A100, price_per_gpu_hour: 2.0, packing: per-job}]\n"
         "horizons_years: [2]\ntrace: t.csv\ngrowth: {arrival_rate: [1, 2], seed: 4}\n"
     )
     command = ["tco", "--scenario", str(scenario), "--db", str(tmp_path / "p.duckdb")]
@@ -292,8 +292,9 @@ def test_the_workbook_and_pdf_show_the_grown_months(book: duckdb.DuckDBPyConnect
     column = rows[0].index("rent")
     assert [row[column] for row in rows[1:3]] == ["='rent'!K2", "='rent'!K3"]
     year_1, year_2 = (get_column_letter(c) for c in (VALUE_COLUMN, CLOUD_LATER_COLUMN))
-    assert sheets["rent"]["B13"].value == f"={year_1}5"  # month 12: year 1's compute
-    assert sheets["rent"]["B14"].value == f"={year_2}5"  # month 13: year 2's
+    up = "*(1+CloudEscalationYear)^INT(({}-1)/12)"  # year 1's price, escalated
+    assert sheets["rent"]["B13"].value == f"={year_1}5" + up.format("A13")  # month 12: year 1's
+    assert sheets["rent"]["B14"].value == f"={year_2}5" + up.format("A14")  # month 13: year 2's
     assert rent.monthly_cash[12] == pytest.approx(2 * rent.monthly_cash[11])
     assert pdf.data.startswith(b"%PDF")
     assert pdf.pages >= 1
@@ -305,7 +306,7 @@ def test_the_openb_cloud_bill_grows_with_its_demand(
     # a whole factor copies every pod: the bill of year 2 is exactly twice year 1's; x1.5
     # draws half the pods once more, within two of the largest pod's bill of half of it
     trace = str(ingest(con, shared_traces / "alibaba-openb-2023" / OPENB).trace_id)
-    flat = {"name": "flat", "gpu": "A100", "price_per_gpu_hour": 2.0}
+    flat = {"name": "flat", "gpu": "A100", "price_per_gpu_hour": 2.0, "packing": "per-job"}
     by_rate = {}
     for rate in (2.0, 1.5):
         scenario = TcoScenario.model_validate(

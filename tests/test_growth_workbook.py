@@ -24,7 +24,8 @@ from planner.core.file_access import LOCAL_FILES
 from planner.core.model import Job
 from planner.core.serialize import from_json, to_json
 from planner.cost import finance, tco
-from planner.cost.baremetal import BareMetal
+from planner.cost.baremetal import BareMetal, in_service_from
+from planner.cost.elsewhere import Unserved, owned_unserved
 from planner.cost.inputs import TcoInputs
 from planner.cost.results import TcoReport
 from planner.cost.scenario import TcoScenario
@@ -133,7 +134,8 @@ def test_the_workbook_is_live_over_each_years_quantities(report: TcoReport) -> N
     own = book["self-hosted"]
     assert str(own.cell(2, OWN_COL["cash"]).value).startswith("=")  # month 1's cash, a formula
     year_2 = get_column_letter(LATER_COLUMN + 1)  # year 2's kW and energy figures
-    assert own["E14"].value == f"=B14*{year_2}27*HoursPerMonth"  # month 13: year 2's energy
+    energy = own.cell(14, OWN_COL["energy"]).value  # month 13: year 2's energy, escalated
+    assert energy == f"=B14*{year_2}27*HoursPerMonth*(1+PowerEscalationYear)^INT((A14-1)/12)"
     replays = {row[1] for row in book["Replay"].iter_rows(min_row=2, values_only=True)}
     assert {"self-hosted, year 1", "self-hosted, year 2", "hybrid, year 3"} <= replays
     zh = load_workbook(BytesIO(_xlsx(report, "zh")))
@@ -222,11 +224,23 @@ def _spliced_npv(inputs: TcoInputs, bm: BareMetal) -> float:
         demand, first = year.owned[0].demand, year.clouds[0].rented
         useful = first.useful_gpu_hours or demand.useful_gpu_hours
         bridge = tco.Bridge(first.monthly_total, useful)
-        own = tco.owned_option("self-hosted", bm, demand, MONTHS, rate, bridge=bridge).monthly_cash
+        lines = _unserved(year, bm, demand)
+        own = tco.owned_option(
+            "self-hosted", bm, demand, MONTHS, rate, bridge=bridge, unserved=lines
+        ).monthly_cash
         rent = tco.rented_option(first, demand, MONTHS, rate, tax_rate=bm.tax_rate).monthly_cash
         months = slice(12 * k, MONTHS if k == 2 else 12 * (k + 1))
         saving += [r - o for r, o in zip(rent[months], own[months], strict=True)]
     return finance.npv(saving, rate)
+
+
+def _unserved(year: TcoInputs, bm: BareMetal, demand: tco.Demand) -> Unserved | None:
+    """The year's served-elsewhere and waiting lines at the recorded rates (None: off)."""
+    prices = year.served_elsewhere
+    if prices is None or not prices.enabled:
+        return None
+    at = (MONTHS, in_service_from(bm, MONTHS))
+    return owned_unserved(prices, demand.unserved_gpu_hours, demand.waited_gpu_hours, at)
 
 
 def test_changing_an_assumption_moves_npv_as_the_model_predicts(

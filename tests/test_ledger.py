@@ -15,9 +15,11 @@ from openpyxl import load_workbook
 
 from planner.core.model import Job
 from planner.cost.cloud import CloudJob, CpuRate, Sku, Terms, price_jobs
+from planner.cost.elsewhere import ELSEWHERE_LINES
 from planner.cost.ledger import PricedBill
 from planner.cost.results import TcoReport
 from planner.cost.scenario import TcoScenario
+from planner.cost.tco import OptionReport
 from planner.report.excel import write_xlsx
 from planner.report.model import build_report
 from planner.service.tco_run import tco_of_jobs
@@ -74,12 +76,33 @@ def _check_balanced(report: TcoReport) -> None:
                     continue
                 accounted = lines.owned + sum(lines.cloud.values()) + sum(lines.unserved.values())
                 assert accounted == pytest.approx(lines.demanded, rel=1e-6, abs=1e-9)
+            _check_served_elsewhere(report, option)
             totals = option.totals
             billed = sum(
                 totals.get(k, 0.0)
                 for k in ("cloud_compute", "spot_overhead", "cloud_cpu", "bridge", "cloud_burst")
             )
             assert ledger.cloud_per_job_sum == pytest.approx(billed, rel=1e-9, abs=1e-6)
+
+
+def _check_served_elsewhere(report: TcoReport, option: OptionReport) -> None:
+    """demanded = owned + cloud + bought elsewhere + the rest unserved (withdrawn, unpriced),
+    the elsewhere side priced at the report's one rate, and the served share from the same
+    ledger."""
+    lines, prices = option.ledger.gpu_hours, report.served_elsewhere
+    assert prices is not None
+    served = lines.owned + sum(lines.cloud.values())
+    left = sum(v for k, v in lines.unserved.items() if k not in ELSEWHERE_LINES)
+    unserved = sum(lines.unserved[k] for k in ELSEWHERE_LINES)
+    expected = unserved if prices.enabled else 0.0
+    assert lines.elsewhere == pytest.approx(expected, rel=1e-9, abs=1e-9)
+    assert served + lines.elsewhere + left == pytest.approx(
+        lines.demanded - (0.0 if prices.enabled else unserved), rel=1e-6, abs=1e-9
+    )
+    cost = option.totals.get("served_elsewhere", 0.0)
+    assert cost == pytest.approx(lines.elsewhere * (prices.rate or 0.0), rel=1e-9, abs=1e-6)
+    if lines.demanded:
+        assert option.served_share == pytest.approx(served / lines.demanded, rel=1e-12)
 
 
 jobs_strategy = st.lists(
@@ -137,6 +160,9 @@ def test_the_ledger_balances_for_every_option_and_horizon(
     assert first.cpu_hours is not None  # the GPU servers have finite CPUs: CPU-only jobs in scope
     if not cloud and lead:
         assert first.gpu_hours.unserved["lead_time"] > 0
+    # the cheapest on-demand option's list price: `rent` at 2.0 a GPU-hour, not `other` at 3.0
+    assert report.served_elsewhere is not None
+    assert report.served_elsewhere.rate == (2.0 if cloud else None)
 
 
 @SETTINGS

@@ -17,6 +17,7 @@ from planner.core.errors import ScenarioError
 from planner.cost.cloud import CloudJob, Sku, Spot, Terms, price_jobs
 from planner.cost.node_pool import Committed, PoolSettings, price_pool
 from planner.cost.node_pool_bill import bill_run
+from planner.cost.node_pool_cloud import price_on_pool
 from planner.cost.node_pool_plan import PoolPlan, PoolRun, instance_gpus
 from planner.cost.node_pool_sim import NEVER_PLACED, simulate_pool
 
@@ -264,6 +265,59 @@ def test_per_job_packing_is_todays_bill_to_the_bit() -> None:
     assert bill.waits.total.max == 0.0
 
 
+SPOT = Spot(interruptions_per_hour=0.1, restart_s=300.0, checkpoint_interval_s=HOUR)
+
+
+def test_on_spot_pods_hold_their_instance_longer_by_the_work_interruptions_lose() -> None:
+    # each 1 h job: 0.1 interruptions an hour x 1 h, each losing half a checkpoint interval
+    # (1,800 s) and a restart (300 s): 0.1 x 2,100 = 210 s more, as per job
+    jobs = [job(f"j{k}") for k in range(8)]
+
+    bill = price_pool(jobs, [EIGHT], POOL, Terms(spot=SPOT))
+    per_job = price_jobs(jobs[:1], [EIGHT], Terms(spot=SPOT))
+
+    run = HOUR + 210.0
+    # one instance: launched at 0, ready at P, the pods run `run`, released D later
+    (use,) = bill.on_demand
+    assert use.instance_hours == pytest.approx((P + run + D) / HOUR)
+    assert bill.cost == pytest.approx((P + run + D) / HOUR * 8.0)
+    # the re-runs' share of the GPU-seconds held on it: 8 x 210 of 8 x 3,810
+    assert bill.spot_overhead == pytest.approx(bill.cost * 210.0 / run)
+    assert bill.interruptions == pytest.approx(8 * 0.1 * 1.0)
+    assert bill.held_gpu_hours == pytest.approx(8 * run / HOUR)
+    assert per_job.spot_overhead == pytest.approx(210.0 / HOUR * 8.0)
+
+
+def test_on_spot_a_pods_bill_splits_into_compute_and_spot_overhead_per_job() -> None:
+    jobs = [job("a"), job("b", run_s=2 * HOUR)]
+
+    priced = price_on_pool(jobs, [EIGHT], POOL, Terms(spot=SPOT))
+
+    # a: 3,600 + 210 s; b: 7,200 + 0.1 x 2 x 2,100 = 420 s (held 3,810 and 7,620 GPU-s)
+    bill, pool = priced.bill, priced.pool
+    cost = (P + 2 * HOUR + 420.0 + D) / HOUR * 8.0
+    assert bill.compute + bill.spot_overhead == pytest.approx(cost)
+    assert bill.spot_overhead == pytest.approx(cost * (210.0 + 420.0) / (3810.0 + 7620.0))
+    assert [p.spot_overhead for p in bill.jobs] == pytest.approx(
+        [cost * 210.0 / 11430.0, cost * 420.0 / 11430.0]
+    )
+    assert sum(p.cost + p.spot_overhead for p in bill.jobs) == pytest.approx(pool.cost)
+    assert pool.interruptions == pytest.approx(0.1 * 3.0)
+
+
+def test_on_spot_committed_instances_are_not_interrupted() -> None:
+    committed = Committed(Sku("8x-1y", "A100", 8, 5.0), instances=1)
+    settings = PoolSettings(provisioning_s=P, scale_down_s=D, committed=(committed,))
+
+    bill = price_pool([job("a"), job("b", gpus=8)], [EIGHT], settings, Terms(spot=SPOT))
+
+    # a runs on the committed instance for 1 h; b on a launched (spot) one for 1 h + 210 s
+    assert bill.committed[0].instance_hours == pytest.approx((P + HOUR + 210.0) / HOUR)
+    assert bill.on_demand[0].instance_hours == pytest.approx((P + HOUR + 210.0 + D) / HOUR)
+    assert bill.spot_overhead == pytest.approx(bill.on_demand[0].cost * 210.0 / (HOUR + 210.0))
+    assert bill.interruptions == pytest.approx(0.1)
+
+
 def test_speed_and_startup_set_how_long_a_pod_holds_its_instance() -> None:
     slow = CloudJob("v100-job", 0.0, 7200.0, 1, 8.0, "V100")
     terms = Terms(speed={("A100", "V100"): 2.0}, startup_s=120.0)
@@ -282,8 +336,6 @@ def test_settings_that_cannot_work_are_refused() -> None:
         PoolSettings(provisioning_s=-1)
     with pytest.raises(ScenarioError, match="per-job packing"):
         PoolSettings(packing="per-job", max_instances=4)
-    with pytest.raises(ScenarioError, match="spot"):
-        price_pool([job("a")], [EIGHT], POOL, Terms(spot=Spot()))
 
 
 def test_no_job_is_left_waiting_for_ever() -> None:

@@ -47,19 +47,19 @@ def test_first_use_seeds_every_priced_row_of_the_reference(con: duckdb.DuckDBPyC
     points = list_prices(con, today=TODAY)
 
     # Table 1.1 has 62 rows; the retired Azure NCv3 has no price. Plus 3 AWS capacity blocks.
-    assert len(points) == 64
+    assert len(points) == 67
     assert Counter(p.pricing_model for p in points) == {
-        "on_demand": 60,
+        "on_demand": 63,
         "spot": 1,
         "capacity_block": 3,
     }
-    assert Counter(p.currency for p in points) == {"USD": 56, "CNY": 8}
+    assert Counter(p.currency for p in points) == {"USD": 59, "CNY": 8}
     assert {p.origin for p in points} == {"seed"}
     assert len(list_servers(con, today=TODAY)) == 5
     assert len(list_fx_rates(con)) == 6
     # 38 from the reference, 2 CPU instance prices, 2 typical rates offered (not applied),
     # the resale value at the horizon's end (0 applied; the reference's range in its notes)
-    assert len(assumption_set(con)) == 43
+    assert len(assumption_set(con)) == 45
 
 
 def test_p5_48xlarge_is_seeded_as_the_reference_quotes_it(con: duckdb.DuckDBPyConnection) -> None:
@@ -300,7 +300,7 @@ def test_bad_quotes_are_refused_with_the_field_named(
     with pytest.raises(PlannerError, match=message):
         add_price(con, {**QUOTE, **changes})
 
-    assert len(list_prices(con)) == 64
+    assert len(list_prices(con)) == 67
 
 
 def test_a_missing_as_of_is_named(con: duckdb.DuckDBPyConnection) -> None:

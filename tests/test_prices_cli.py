@@ -49,7 +49,7 @@ def test_list_json_carries_prices_and_staleness(
     assert all(r["is_stale"] == (r["age_days"] > 90) for r in rows)
 
 
-@pytest.mark.parametrize(("days", "stale"), [("0", 64), ("100000", 0)])
+@pytest.mark.parametrize(("days", "stale"), [("0", 67), ("100000", 0)])
 def test_list_stale_days_sets_the_limit(
     capsys: pytest.CaptureFixture[str], db: Path, days: str, stale: int
 ) -> None:
@@ -57,13 +57,13 @@ def test_list_stale_days_sets_the_limit(
 
     assert code == 0
     assert out.count("  STALE\n") == stale
-    assert out.splitlines()[-1].startswith(f"64 prices, {stale} stale")
+    assert out.splitlines()[-1].startswith(f"67 prices, {stale} stale")
 
 
 def test_stale_only_lists_only_stale_prices(capsys: pytest.CaptureFixture[str], db: Path) -> None:
     _, out, _ = run(capsys, db, "list", "--stale-only", "--stale-days", "0", "--json")
 
-    assert len(json.loads(out)) == 64
+    assert len(json.loads(out)) == 67
 
 
 def test_add_then_list_shows_the_quote(capsys: pytest.CaptureFixture[str], db: Path) -> None:
@@ -117,13 +117,13 @@ def test_export_and_import_round_trip(
     code, out, _ = run(capsys, db, "export", str(exported))
     again, report, _ = run(capsys, tmp_path / "other.duckdb", "import", str(exported), "--json")
 
-    assert (code, out) == (0, f"65 prices written to {exported}\n")
+    assert (code, out) == (0, f"68 prices written to {exported}\n")
     assert again == 0
     assert {k: v for k, v in json.loads(report).items() if k != "errors"} == {
-        "rows": 65,
+        "rows": 68,
         "added": 1,
         "updated": 0,
-        "unchanged": 64,
+        "unchanged": 67,
         "rejected": 0,
     }
 

@@ -36,8 +36,8 @@ def test_export_then_import_into_the_same_book_changes_nothing(
 
     report = import_prices(con, tmp_path / "prices.csv")
 
-    assert written == 64
-    assert (report.rows, report.unchanged, report.added, report.rejected) == (64, 64, 0, 0)
+    assert written == 67
+    assert (report.rows, report.unchanged, report.added, report.rejected) == (67, 67, 0, 0)
     assert list_prices(con, today=TODAY) == before
 
 
@@ -51,7 +51,7 @@ def test_user_quotes_travel_to_another_book_by_csv(
         report = import_prices(other, tmp_path / "prices.csv")
         copied = list_prices(other, today=TODAY)
 
-    assert (report.added, report.unchanged) == (2, 64)
+    assert (report.added, report.unchanged) == (2, 67)
     assert copied == list_prices(con, today=TODAY)
 
 

@@ -201,7 +201,7 @@ def test_a_gpu_without_a_server_says_what_to_add(con: duckdb.DuckDBPyConnection)
 def test_an_assumption_set_can_be_copied_and_edited_apart(con: duckdb.DuckDBPyConnection) -> None:
     copied = copy_assumption_set(con, "reference-defaults", "shanghai-colo")
 
-    assert copied == 43  # the reference set's 43 rows (the resale value's among them)
+    assert copied == 45  # the reference set's 45 rows (the resale value and pool delays among them)
     assert assumption_sets(con) == ["reference-defaults", "shanghai-colo"]
     assert assumption_set(con, "shanghai-colo")["pue"].origin == "user"
     with pytest.raises(PricingError, match=r"exists already"):

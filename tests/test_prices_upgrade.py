@@ -90,7 +90,7 @@ def test_user_edits_and_quotes_survive_a_seed_upgrade(con: duckdb.DuckDBPyConnec
     with pytest.raises(PricingError):
         price_point(con, G4DN_METAL)
     assert convert(con, 1, "USD", "CNY", TODAY) == pytest.approx(7.12)
-    assert len(list_prices(con)) == 64 - 1 + 1 + 1
+    assert len(list_prices(con)) == 67 - 1 + 1 + 1
 
 
 def test_untouched_seed_rows_follow_every_seed_version(con: duckdb.DuckDBPyConnection) -> None:
@@ -111,7 +111,7 @@ def test_an_older_seed_version_is_never_applied(con: duckdb.DuckDBPyConnection) 
     downgrade = SeedSet(old.version - 1, tuple((t, ()) for t, _ in old.rows))
 
     assert ensure_seeded(con, downgrade) is None
-    assert len(list_prices(con)) == 64
+    assert len(list_prices(con)) == 67
 
 
 def test_changed_seed_content_is_applied_even_without_a_version_bump(
@@ -150,10 +150,10 @@ def test_the_shipped_seed_files_validate() -> None:
         "servers.csv",
     ]
     assert [(t.name, len(rows)) for t, rows in shipped_seeds().rows] == [
-        ("price_points", 64),
+        ("price_points", 67),
         ("server_prices", 5),
         ("fx_rates", 6),
-        ("assumptions", 43),  # 42 + the resale value at the horizon's end
+        ("assumptions", 45),  # 42 + the resale value at the horizon's end + 2 pool delays
     ]
 
 
@@ -184,4 +184,4 @@ def test_a_database_from_before_the_price_book_migrates_forward(tmp_path: Path) 
         *(("pricing", v, n) for v, n, _ in migrations("pricing")),
     ]
     assert kept == [("lab",)]
-    assert seeded == 64
+    assert seeded == 67

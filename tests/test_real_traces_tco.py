@@ -64,7 +64,9 @@ def _scenario(**fields: Any) -> TcoScenario:
     data = {
         "horizons_years": [1],
         "self_hosted": [SERVER],
-        "cloud": [{"name": "flat", "gpu": "A100", "price_per_gpu_hour": PRICE}],
+        "cloud": [
+            {"name": "flat", "gpu": "A100", "price_per_gpu_hour": PRICE, "packing": "per-job"}
+        ],
         "hybrid": {"burst_after_s": 3600, "servers": {"A100": 2}},
         "overrides": {"lead_time_months": 2, "fte_per_server": 0.05},
     } | fields
@@ -164,7 +166,7 @@ def test_openb_on_a_node_pool_of_8_gpu_instances_packs_pods_and_still_balances(
     con: duckdb.DuckDBPyConnection, trace_id: str
 ) -> None:
     eight = {"provider": "AWS", "gpu": "A100", "instance": "p4d.24xlarge"}
-    clouds = [{**eight, "name": "per-job"}, {**eight, "name": "pool", "packing": "pool"}]
+    clouds = [{**eight, "name": "per-job", "packing": "per-job"}, {**eight, "name": "pool"}]
     report = _report(con, trace_id, cloud=clouds, hybrid=None)
 
     assert report.inputs is not None

@@ -80,9 +80,11 @@ def test_the_default_is_no_resale_value() -> None:
     lead=st.integers(0, 12),
     price=st.floats(1_000.0, 500_000.0),
 )
-def test_without_tax_a_resale_value_adds_its_share_of_capex_discounted_from_the_last_month(
+def test_without_tax_a_resale_value_adds_its_share_of_capex_discounted_from_each_sale(
     share: float, months: int, rate: float, lead: int, price: float
 ) -> None:
+    """The last month sells the servers in service; beyond their 60-month life a retired
+    generation is sold too, in the month its replacement is delivered (lead + 60 k)."""
     bm = replace(BM, pools=(replace(POOL, price=price),), lead_time_months=lead, tax_rate=0.0)
     cloud = tco.rented_option(
         tco.Rented("cloud", {"cloud_compute": 5_000.0}, 2.0), DEMAND, months, rate
@@ -92,6 +94,7 @@ def test_without_tax_a_resale_value_adds_its_share_of_capex_discounted_from_the_
         own = tco.owned_option("own", replace(bm, resale_share=resale_share), DEMAND, months, rate)
         return tco.compare(own, cloud, bm, 2.0, rate).npv_of_buying
 
-    discount = (1 + rate) ** (-(months - 1) / 12)  # cash at the start of the last month
+    sales = [months - 1, *range(lead + 60, months, 60)]
+    discount = sum((1 + rate) ** (-m / 12) for m in sales)  # cash at the start of the month
     assert npv(share) - npv(0.0) == pytest.approx(share * capex(bm) * discount, rel=1e-9, abs=1e-6)
-    assert discount == pytest.approx(finance.discount_factors(months, rate)[-1])
+    assert discount == pytest.approx(sum(finance.discount_factors(months, rate)[m] for m in sales))

@@ -200,7 +200,10 @@ def test_a_cloud_only_scenario_is_valid_and_priced_without_break_even(
     con: duckdb.DuckDBPyConnection, trace: Path
 ) -> None:
     scenario = TcoScenario.model_validate(
-        {"trace": str(trace), "cloud": [{"gpu": "H100", "price_per_gpu_hour": 2.0}]}
+        {
+            "trace": str(trace),
+            "cloud": [{"gpu": "H100", "price_per_gpu_hour": 2.0, "packing": "per-job"}],
+        }
     )
 
     report = run_tco(con, scenario, files=LOCAL_FILES)

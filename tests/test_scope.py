@@ -29,6 +29,7 @@ CLOUD = {
     "price_per_gpu_hour": 2.0,
     "price_per_vcpu_hour": 0.03,
     "price_per_gib_hour": 0.004,
+    "packing": "per-job",  # the hand figures rent each job the GPUs it asks for
 }
 SERVER = {
     "gpu": "A100",

@@ -134,7 +134,8 @@ def test_own_rent_and_hybrid_count_the_same_demand(tmp_path: Path) -> None:
         assert own + carried == pytest.approx(cloud, rel=1e-9), useful
         assert hybrid == pytest.approx(cloud, rel=1e-9), useful
         waits = {name: o["wait_mean_s"] for name, o in options.items()}
-        assert waits["AWS H100 on-demand"] == 0
+        # on its node pool a pod waits at most for its instance to be ready (no cap)
+        assert 0 < waits["AWS H100 on-demand"] <= 300
         assert 0 < waits["hybrid"] < waits["self-hosted"]
         assert options["hybrid"]["totals"]["cloud_burst"] > 0
 

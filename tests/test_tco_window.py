@@ -93,10 +93,13 @@ def test_an_overloaded_server_is_credited_its_gpus_times_the_window_and_carries_
     assert own.imbalance == pytest.approx(0.0, abs=1e-9)
     assert rent.demanded == own.demanded
     assert rent.cloud["rented"] == pytest.approx(own.demanded, rel=1e-12)
-    # the owned option's cost per useful GPU-hour is over the work it did in the window
+    # the owned option is credited the work it did in the window; the 32 GPU-hours carried
+    # are bought elsewhere (equal service), so its cost per useful GPU-hour is over all 64
     mine = options["self-hosted"]
     assert mine.useful_gpu_hours == pytest.approx(32 * scale * months, rel=1e-12)
-    assert mine.cost_per_useful_gpu_hour == pytest.approx(mine.total / (32 * scale * months))
+    assert mine.served_elsewhere_gpu_hours == pytest.approx(32 * scale * months, rel=1e-12)
+    assert mine.served_share == pytest.approx(0.5, rel=1e-12)
+    assert mine.cost_per_useful_gpu_hour == pytest.approx(mine.total / (64 * scale * months))
     # the chargeback counts the same hours: x all of a, y b's first hour, z nothing yet
     assert report.chargeback is not None
     usage = report.chargeback.usage["self-hosted"]

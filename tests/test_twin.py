@@ -19,6 +19,7 @@ from planner.twin.calibrate import (
     run_twin,
     start_order_agreement,
 )
+from planner.twin.capacity_floor import floor_share, observed_peaks
 from planner.twin.compare import (
     Outcome,
     compare,
@@ -71,6 +72,53 @@ def test_calibration_recovers_the_background_load_within_10_percent(recovered):
     assert abs(background - BUSY_NODES * GPUS_PER_NODE) <= 0.1 * BUSY_NODES * GPUS_PER_NODE
     # the plain replay on all 10 nodes is the idle cluster the history never met
     assert recovered.report.before.replayed.p90 < recovered.report.after.replayed.p90
+
+
+def _held_at_once(history: list[Job]) -> float:
+    """The most GPUs the history's jobs held at once, by a sweep (ends before starts)."""
+    changes = sorted(
+        [(j.end_s, -j.total_gpus) for j in history] + [(j.start_s, j.total_gpus) for j in history]
+    )
+    level = peak = 0.0
+    for _, change in changes:
+        level += change
+        peak = max(peak, level)
+    return peak
+
+
+def test_the_capacity_fit_never_tries_less_than_the_history_held_at_once(recovered):
+    """Issue 31, item 2: a cluster that ran N GPUs of jobs at once had N GPUs for them."""
+    cal = recovered.report.calibration
+    peak = _held_at_once(_history())
+
+    assert cal.peak_gpus == peak
+    assert cal.peak_gpus_by_pool == {}  # no job names a GPU type
+    assert min(c.gpus for c in cal.capacity_scores) >= peak
+    assert cal.effective_gpus >= peak
+
+
+def test_observed_peaks_per_pool_and_the_least_share_that_holds_them():
+    """A100: a (4 GPUs, 0-100 s) and b (4, 50-150) overlap: 8. H800: c (8, 0-10): 8.
+    Untyped d (2 pods x 8, 100-200). In all: 4 + 8 = 12 at 0-10; at 100 a ends as d starts
+    (ends first): 4 + 16 = 20 at 100-150, the peak. The node list: 4 A100 and 4 H800 nodes
+    of 8 GPUs, cut in proportion (round(4 x share) of each): 1 of each (16 GPUs) holds each
+    type's 8 but not 20; 2 of each (32) holds all, from round(4 x 0.375) = 2 on."""
+    jobs = [
+        replace(Job("a", 0.0, 100.0, gpus=4.0, gpu_types=("a100",)), start_s=0.0, end_s=100.0),
+        replace(Job("b", 0.0, 100.0, gpus=4.0, gpu_types=("A100",)), start_s=50.0, end_s=150.0),
+        replace(Job("c", 0.0, 10.0, gpus=8.0, gpu_types=("H800",)), start_s=0.0, end_s=10.0),
+        replace(Job("d", 0.0, 100.0, pods=2, gpus=8.0), start_s=100.0, end_s=200.0),
+    ]
+    observed = {j.job_id: Outcome(j.start_s, j.end_s, False) for j in jobs}
+    nodes = [NodeSpec(f"a{i}", "A100", 8, 0.0, 0.0) for i in range(4)]
+    nodes += [NodeSpec(f"h{i}", "H800", 8, 0.0, 0.0) for i in range(4)]
+
+    peaks = observed_peaks(jobs, observed)
+    share = floor_share(nodes, peaks, effective_nodes)
+
+    assert peaks.gpus == {"": 20.0, "A100": 8.0, "H800": 8.0}
+    assert share == 0.375
+    assert sum(n.gpus for n in effective_nodes(nodes, share)) == 32
 
 
 def test_calibration_recovers_the_latency_floor_within_10_percent(recovered):

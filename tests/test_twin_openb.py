@@ -75,3 +75,36 @@ def test_openb_verdict_states_what_does_not_match(report: dict) -> None:
     )
     if not after["matches"]:
         assert report["verdict"].startswith("The replay does not match what happened")
+
+
+@pytest.mark.slow
+def test_openb_held_back_rise_sits_where_arrivals_double(shared_traces: Path) -> None:
+    """What the README's story says, from the pod list itself (issue 31, item 4): days
+    138-145 wait as the fit window did; from day 146 arrivals double and the p90 rises;
+    memory asked for is the same on both sides of day 146."""
+    import pandas as pd
+
+    pods = pd.read_csv(shared_traces / OPENB / "openb_pod_list_default.csv.gz")
+    day = pods["creation_time"] / 86_400
+    started = (pods["pod_phase"] != "Pending") & (pods["scheduled_time"] >= pods["creation_time"])
+    wait = pods["scheduled_time"] - pods["creation_time"]
+    before, after = (day >= 138) & (day < 146), day >= 146
+    rate_before = before.sum() / 8
+    rate_after = after.sum() / (day.max() - 146)
+
+    assert (round(rate_before), round(rate_after)) == (225, 440)
+    assert wait[before & started].quantile(0.9) == pytest.approx(68, abs=1)
+    assert wait[after & started].quantile(0.9) == pytest.approx(243, abs=1)
+    memory = pods["memory_mib"] / 1024
+    assert memory[before].median() == memory[after].median() == pytest.approx(46, abs=0.5)
+
+
+@pytest.mark.slow
+def test_openb_report_says_where_the_arrivals_change(report: dict) -> None:
+    """The twin's own note: the likeliest change of the arrival rate in the held-back window
+    is day 147 (232 pods a day before, 506 from it), where the waits rise."""
+    shift = report["arrival_shift"]
+
+    assert shift["at_s"] / 86_400 == pytest.approx(147.0, abs=0.1)
+    assert [round(r) for r in shift["per_day"]] == [232, 506]
+    assert shift["p90_s"][1] > 2 * shift["p90_s"][0]

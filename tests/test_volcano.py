@@ -597,7 +597,7 @@ def test_water_filling_shares_out_the_cluster_within_each_capability(
 def test_enqueue_gate_lets_in_what_fits_factor_times_cluster_minus_allocated() -> None:
     gate = EnqueueGate(1.2, 10_000)  # 10 GPUs: room for 12 in all
     for job, milli in ((0, 8000), (1, 3000), (2, 2000)):
-        gate.arrive(job, milli)
+        gate.arrive(job, milli, shape=job)
 
     gate.admit(5000)  # 12 - 5 allocated = 7: job 0 (8) waits, 1 and 2 (3 + 2) go in
 
@@ -606,3 +606,17 @@ def test_enqueue_gate_lets_in_what_fits_factor_times_cluster_minus_allocated() -
     assert gate.inqueue_milli == 2000
     assert not gate.would_admit(8000)  # 12 - 8 - 2 = 2 < 8
     assert gate.would_admit(2000)  # 12 - 2 - 2 = 8 >= 8
+
+
+def test_enqueue_gate_offers_a_shapes_oldest_inqueue_job_not_its_oldest_waiting_one() -> None:
+    gate = EnqueueGate(1.0, 4000)  # 4 GPUs
+    gate.arrive(5, 2000, shape=0)
+    gate.arrive(7, 2000, shape=0)
+    gate.admit(0)  # 5 and 7 are let in: 4 - 0 - 4 = 0 left
+    gate.started(5)
+    gate.arrive(3, 2000, shape=0)  # preempted, older than 7, back in its shape but Pending
+
+    gate.admit(2000)  # 4 - 2 (job 5) - 2 (job 7) = 0: job 3 stays Pending
+
+    assert gate.first(0) == 7
+    assert gate.first(1) is None

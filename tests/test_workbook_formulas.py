@@ -26,8 +26,9 @@ from openpyxl.workbook.workbook import Workbook
 from planner.core.file_access import LOCAL_FILES
 from planner.core.serialize import from_json, to_json
 from planner.cost import cloud, finance, tco
-from planner.cost.baremetal import HOURS_PER_MONTH, BareMetal
+from planner.cost.baremetal import HOURS_PER_MONTH, BareMetal, in_service_from
 from planner.cost.cloud import CloudJob, Sku
+from planner.cost.elsewhere import owned_unserved
 from planner.cost.inputs import CloudBillInputs, TcoInputs
 from planner.cost.lines import CATEGORIES
 from planner.cost.results import Horizon, TcoReport
@@ -49,6 +50,7 @@ from planner.store import open_store
 from tests.libreoffice import recalculate
 from tests.workbook_cases import (
     COMMITTED,
+    ESCALATED,
     HAND,
     INSURED,
     LINK,
@@ -57,6 +59,7 @@ from tests.workbook_cases import (
     TAXED,
     options_sheet_mismatches,
     pooling,
+    refreshing,
     reserving,
     spilling,
 )
@@ -80,6 +83,12 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, TcoReport]:
                 ("cloud", "cloud-on-demand"),
             )
         }
+        # a report saved before the bills' parts were recorded could only be priced per job
+        rent = load_tco_scenario(SCENARIOS / "cloud-on-demand.yaml")
+        per_job = [c.model_copy(update={"packing": "per-job"}) for c in rent.cloud]
+        found["cloud_per_job"] = run_tco(
+            con, rent.model_copy(update={"cloud": per_job}), files=LOCAL_FILES, today=TODAY
+        )
         worked = load_tco_scenario(SCENARIOS / "worked-example-h100.yaml")
         found["worked10"] = run_tco(
             con,
@@ -96,6 +105,8 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, TcoReport]:
         found["taxed"] = run_tco(con, taxed, files=LOCAL_FILES, today=TODAY)
         insured = TcoScenario.model_validate(INSURED)
         found["insured"] = run_tco(con, insured, files=LOCAL_FILES, today=TODAY)
+        escalated = TcoScenario.model_validate(ESCALATED)
+        found["escalated"] = run_tco(con, escalated, files=LOCAL_FILES, today=TODAY)
         committed = TcoScenario.model_validate(COMMITTED)
         found["committed"] = run_tco(con, committed, files=LOCAL_FILES, today=TODAY)
         trace = tmp_path_factory.mktemp("trace") / "mixed.csv"
@@ -105,6 +116,7 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, TcoReport]:
             ("mixed4", reserving(4)),
             ("spill", spilling()),
             ("pooled", pooling()),
+            ("mixed_up", refreshing()),
         ):
             found[name] = run_tco(
                 con,
@@ -172,13 +184,14 @@ def recalculated(
     files["insured_changed"] = _changed(files["insured"], INSURED_CHANGES)
     files["taxed_resale"] = _changed(files["taxed"], {"ResaleShare": RESALE_CHANGED})
     files["worked_swing"] = _changed(files["worked"], {"SensitivitySwing": 0.1})
+    files["escalated_changed"] = _changed(files["escalated"], ESCALATION_CHANGES)
     files["mixed_committed"] = _changed(
         files["mixed"], {"Cloud_2_Committed": 4, "Burst_2_Committed": 4}
     )
     files["mixed_on_demand"] = _changed(files["mixed"], {ON_DEMAND: 70.0})
     both = build_report([("A", reports["worked"]), ("B", reports["taxed"])], 0, "en", TODAY)
     files["two"] = write_xlsx(both)
-    files["cloud_saved_before"] = _xlsx(_saved_before(reports["cloud"]))
+    files["cloud_saved_before"] = _xlsx(_saved_before(reports["cloud_per_job"]))
     paths = []
     for name, data in files.items():
         path = folder / f"{name}.xlsx"
@@ -271,6 +284,8 @@ def _check(book: Workbook, report: TcoReport, horizon: Horizon) -> None:
         "mixed4",
         "spill",
         "pooled",
+        "escalated",
+        "mixed_up",
     ],
 )
 def test_every_total_recalculates_to_the_models_cent(
@@ -323,10 +338,24 @@ def _model_npv(inputs: TcoInputs, horizon: Horizon, bm: BareMetal) -> float:
     demand = inputs.owned[0].demand
     first = inputs.clouds[0].rented
     useful = demand.useful_gpu_hours if first.useful_gpu_hours is None else first.useful_gpu_hours
+    prices = inputs.served_elsewhere
+    lines = None
+    if prices is not None and prices.enabled:  # the recorded served-elsewhere rate
+        lead = in_service_from(bm, months)
+        hours = (demand.unserved_gpu_hours, demand.waited_gpu_hours)
+        lines = owned_unserved(prices, *hours, (months, lead))
     own = tco.owned_option(
-        "self-hosted", bm, demand, months, rate, bridge=tco.Bridge(first.monthly_total, useful)
+        "self-hosted",
+        bm,
+        demand,
+        months,
+        rate,
+        bridge=tco.Bridge(first.monthly_total, useful),
+        unserved=lines,
     )
-    rent = tco.rented_option(first, demand, months, rate, tax_rate=bm.tax_rate)
+    rent = tco.rented_option(
+        first, demand, months, rate, tax_rate=bm.tax_rate, escalation_year=bm.cloud_escalation_year
+    )
     return finance.npv(
         [r - o for r, o in zip(rent.monthly_cash, own.monthly_cash, strict=True)], rate
     )
@@ -395,11 +424,16 @@ RESALE_CHANGED = 0.5
 def test_the_resale_value_and_its_disposal_tax_are_live(
     reports: dict[str, TcoReport], recalculated: dict[str, Workbook]
 ) -> None:
-    """TAXED sells its servers for 30 % of CapEx after 46 months in service; by then the
-    2-year sum-of-years tax schedule has written them down to the residual (10 % of CapEx, as
-    the tax book keeps the book residual when taxed), so the gain on disposal is 20 % of
-    CapEx, taxed at 25 %: the last month's disposal tax is 0.25 x 0.2 x CapEx. Moving the
-    resale share to 50 % on the Assumptions sheet gives the model's NPV with that share."""
+    """TAXED (CapEx C = 100,000) runs 4 years on servers with a 3-year book life, delivered 2
+    months after order: the first generation serves months 3-38, its replacement is ordered
+    in month 37 (C again, the refresh line) and serves months 39-48.
+
+    Month 39: the first generation is sold for 0.3 C; the 2-year sum-of-years tax schedule
+    has written it down to the residual (0.1 C, the tax book keeps the book residual when
+    taxed), so its gain is 0.2 C, taxed at 25 %: +0.05 C. Month 48: the second is sold for
+    0.3 C after 10 months in service, the tax book at C - 0.9 C x 2/3 x 10/12 = 0.5 C: a loss
+    of 0.2 C saves 0.05 C. Moving the resale share to 50 % on the Assumptions sheet gives the
+    model's NPV with that share."""
     report = reports["taxed"]
     assert report.inputs is not None
     horizon = report.horizons[0]
@@ -407,15 +441,68 @@ def test_the_resale_value_and_its_disposal_tax_are_live(
     capex = owned.totals["capex"]
     months = round(horizon.years * 12)
     sheet = recalculated["taxed"][owned.name]
-    assert sheet.cell(months + 1, OWN_COL["resale"]).value == pytest.approx(-0.3 * capex)
-    assert sheet.cell(months + 1, OWN_COL["disposal_tax"]).value == pytest.approx(
-        0.25 * 0.2 * capex
-    )
-    assert owned.totals["disposal_tax"] == pytest.approx(0.25 * 0.2 * capex)
+
+    def cell(month: int, key: str) -> float:
+        return _number(sheet.cell(month + 1, OWN_COL[key]).value)
+
+    assert capex == pytest.approx(100_000)
+    assert cell(37, "refresh") == pytest.approx(capex)
+    assert owned.totals["refresh"] == pytest.approx(capex)
+    assert cell(39, "resale") == pytest.approx(-0.3 * capex)
+    assert cell(39, "disposal_tax") == pytest.approx(0.25 * 0.2 * capex)
+    assert cell(months, "resale") == pytest.approx(-0.3 * capex)
+    assert cell(months, "disposal_tax") == pytest.approx(-0.25 * 0.2 * capex)
+    assert owned.totals["resale"] == pytest.approx(-0.6 * capex)
+    assert owned.totals["disposal_tax"] == pytest.approx(0.0, abs=CENT)
     bm = report.inputs.owned[0].bare_metal
     predicted = _model_npv(report.inputs, horizon, replace(bm, resale_share=RESALE_CHANGED))
     assert abs(predicted - horizon.comparisons[0].npv_of_buying) > 1000  # it does move
     got = recalculated["taxed_resale"]["Comparison"]["B4"].value
+    assert got == pytest.approx(predicted, abs=CENT)
+
+
+ESCALATION_CHANGES = {
+    "PowerEscalationYear": 0.02,
+    "StaffEscalationYear": 0.0,
+    "ColoEscalationYear": 0.08,
+    "CloudEscalationYear": -0.15,
+}
+
+
+def test_the_escalation_rates_are_live_named_assumptions(
+    reports: dict[str, TcoReport], recalculated: dict[str, Workbook]
+) -> None:
+    """ESCALATED's month 13 pays 1.1 x month 1's energy, 1.05 x its staff and 1.03 x its
+    colocation, and its cloud bill 1.04 x; changing the four rates on Assumptions (cloud
+    prices falling 15 % a year) gives the model's NPV with those rates."""
+    report = reports["escalated"]
+    assert report.inputs is not None
+    horizon = report.horizons[0]
+    own, cloud = horizon.options[0], horizon.options[1]
+    sheet = recalculated["escalated"][own.name]
+
+    def cell(month: int, key: str) -> float:
+        return _number(sheet.cell(month + 1, OWN_COL[key]).value)
+
+    for key, up in (("energy", 1.1), ("staff", 1.05), ("colocation", 1.03)):
+        assert cell(12, key) == pytest.approx(cell(3, key), abs=CENT)  # year 1 (delivery: 3)
+        assert cell(13, key) == pytest.approx(up * cell(3, key), abs=CENT), key
+        assert cell(25, key) == pytest.approx(up**2 * cell(3, key), abs=CENT), key
+    bill = recalculated["escalated"][cloud.name]
+    assert _number(bill.cell(14, CLOUD_COL["pnl"]).value) == pytest.approx(
+        1.04 * cloud.monthly_pnl[0], abs=CENT
+    )
+    bm = report.inputs.owned[0].bare_metal
+    moved = replace(
+        bm,
+        power_escalation_year=0.02,
+        staff_escalation_year=0.0,
+        colo_escalation_year=0.08,
+        cloud_escalation_year=-0.15,
+    )
+    predicted = _model_npv(report.inputs, horizon, moved)
+    assert abs(predicted - horizon.comparisons[0].npv_of_buying) > 1000  # it does move
+    got = recalculated["escalated_changed"]["Comparison"]["B4"].value
     assert got == pytest.approx(predicted, abs=CENT)
 
 
@@ -514,7 +601,7 @@ def test_two_scenarios_in_one_workbook_each_recalculate(
 
 EXCEL_FUNCTIONS = {
     "ABS", "AND", "AVERAGE", "COUNT", "IF", "IFERROR", "INDEX", "INT", "IRR", "ISNA", "MATCH", "MAX",
-    "MIN", "NPV", "OR", "ROUND", "ROUNDUP", "SUM", "SUMPRODUCT", "VDB",
+    "MIN", "MOD", "NPV", "OR", "ROUND", "ROUNDUP", "SUM", "SUMPRODUCT", "VDB",
 }  # fmt: skip
 
 
@@ -669,7 +756,8 @@ def _tornado(book: Workbook) -> list[tuple[Any, ...]]:
 
 @pytest.mark.parametrize(
     ("name", "workbook"),
-    [(n, n) for n in ("worked", "taxed", "insured", "committed")] + [("worked10", "worked_swing")],
+    [(n, n) for n in ("worked", "taxed", "insured", "committed", "escalated")]
+    + [("worked10", "worked_swing")],
 )
 def test_the_tornado_recalculates_to_the_models_bars(
     name: str, workbook: str, reports: dict[str, TcoReport], recalculated: dict[str, Workbook]
@@ -772,7 +860,7 @@ def test_a_report_saved_before_the_bills_parts_states_them_and_still_adds_up(
 ) -> None:
     """Saved JSON without the parts' quantities: the overflow is a stated amount (the
     'other' column) and every option still recalculates to the model's cash."""
-    report, book = reports["cloud"], recalculated["cloud_saved_before"]
+    report, book = reports["cloud_per_job"], recalculated["cloud_saved_before"]
     months = round(report.horizons[0].years * 12)
     for o in report.horizons[0].options:
         cash = _column(book, o.name, CLOUD_COL["cash"], months)

@@ -53,11 +53,25 @@ INSURED = {
 }  # fmt: skip
 """TAXED with insurance (a share of CapEx a year) and property tax (a share of the book value
 at each month's start, here under declining-balance depreciation)."""
+ESCALATED = {
+    **INSURED,
+    "name": "escalated",
+    "overrides": {
+        **INSURED["overrides"],  # type: ignore[dict-item]
+        "colo_per_kw_month": 150.0, "power_escalation_year": 0.10,
+        "staff_escalation_year": 0.05, "colo_escalation_year": 0.03,
+        "cloud_escalation_year": 0.04,
+    },
+}  # fmt: skip
+"""INSURED (4 years on a 3-year life: a refresh in month 37) with power, salaries,
+colocation and cloud prices escalating at different rates: every escalated cell, the bridge
+and the cloud bill's included."""
 COMMITTED = {
     **HAND,
     "name": "committed",
-    "cloud": [{"name": "flat", "gpu": "H100", "price_per_gpu_hour": 10.0, "committed_gpus": 3}],
-}
+    "cloud": [{"name": "flat", "gpu": "H100", "price_per_gpu_hour": 10.0, "committed_gpus": 3,
+               "packing": "per-job"}],
+}  # fmt: skip
 """A flat demand of 4 GPUs (2,920 GPU-hours a month) on 3 committed: 730 GPU-hours above."""
 MIXED_TRACE = """\
 job_id,submit_time,start_time,end_time,duration_s,pods,gpus,gpu_type,cpu,mem_gib,queue,user,priority,status
@@ -77,17 +91,30 @@ MIXED = {
          "spot": {"interruptions_per_hour": 0.5, "restart_s": 360, "checkpoint_interval_s": 1200},
          "storage_gb": 1000, "storage_price_gb_month": 0.02,
          "egress_gb_month": 500, "egress_price_gb": 0.09,
-         "price_per_vcpu_hour": 0.05, "price_per_gib_hour": 0.01},
+         "price_per_vcpu_hour": 0.05, "price_per_gib_hour": 0.01, "packing": "per-job"},
         {"name": "reserved", "provider": "AWS", "gpu": "H100", "pricing_model": "reserved",
          "term_months": 12, "committed_gpus": 8,
-         "price_per_vcpu_hour": 0.05, "price_per_gib_hour": 0.01},
+         "price_per_vcpu_hour": 0.05, "price_per_gib_hour": 0.01, "packing": "per-job"},
     ],
     "hybrid": {"burst_after_s": 600, "cloud": "reserved"},
 }  # fmt: skip
 """Two hours of a tiny trace (365 spans a month): 8-GPU jobs of 1 h and 2 h at once and a
 CPU-only job; a spot option bridging the lead time (with storage, egress and CPU instances),
 an AWS reservation of 8 GPUs that the first hour's 16 GPUs overflow, and a hybrid bursting
-to it: every cloud part, the commitment's levels and a burst bill's."""
+to it: every cloud part, the commitment's levels and a burst bill's (both options per job:
+the levels are a per-job commitment's)."""
+
+
+def refreshing() -> dict[str, object]:
+    """MIXED over 4 years on a 3-year life with cloud prices rising 4 % a year: the hybrid's
+    kept servers are bought again and its bursts escalate."""
+    overrides = {
+        **MIXED["overrides"],  # type: ignore[dict-item]
+        "life_years": 3.0,
+        "cloud_escalation_year": 0.04,
+        "power_escalation_year": 0.02,
+    }
+    return {**MIXED, "name": "mixed_up", "horizons_years": [4], "overrides": overrides}
 
 
 def reserving(gpus: float) -> dict[str, object]:
@@ -106,7 +133,7 @@ def spilling() -> dict[str, object]:
 def pooling() -> dict[str, object]:
     """MIXED with the reservation packed on a node pool (its 8 committed GPUs one committed
     p5 instance kept up, the first hour's other 8 GPUs on a launched one) and the hybrid
-    bursting to it; the spot option stays per job (a pool does not model spot yet)."""
+    bursting to it; the spot option stays per job."""
     clouds = MIXED["cloud"]
     assert isinstance(clouds, list)
     pooled = {**clouds[1], "packing": "pool", "provisioning_s": 300, "scale_down_s": 600}

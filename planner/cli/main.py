@@ -1,7 +1,8 @@
 """`planner ...` / `python -m planner ...`: argument parsing and printing only.
 
 Every subcommand calls a library function; a `PlannerError` becomes one line on stderr and
-exit status 2, never a traceback.
+exit status 2, never a traceback, and so does a failed internal check (a bug, with how to
+report it).
 """
 
 import argparse
@@ -27,7 +28,7 @@ from planner.cli.sweep import add_sweep_command
 from planner.cli.tco import add_tco_command
 from planner.cli.twin import add_twin_command
 from planner.core import atomic_file
-from planner.core.errors import PlannerError
+from planner.core.errors import InternalCheckError, PlannerError
 from planner.ingest.columns import FIELDS, NODE_FIELDS
 from planner.ingest.limits import MAX_UNPACKED_BYTES, shorten
 from planner.ingest.options import CENSORED_CHOICES, FORMATS
@@ -65,6 +66,8 @@ def _main(argv: Sequence[str] | None) -> int:
         from planner.service.replay import validation_text
 
         print(f"error: {validation_text(err)}", file=sys.stderr)
+    except AssertionError as err:  # a bug: said in one line with how to report it
+        print(f"error: {InternalCheckError.from_assertion(err)}", file=sys.stderr)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
@@ -288,6 +291,11 @@ def _inspect(args: argparse.Namespace) -> int:
     print("run time (s): " + "  ".join(f"{k} {v:,.0f}" for k, v in stats.duration_s.items()))
     if stats.wait_s:
         print("observed wait (s): " + "  ".join(f"{k} {v:,.0f}" for k, v in stats.wait_s.items()))
+    if stats.wait_left_out_running_at_start:
+        print(
+            f"  ({stats.wait_left_out_running_at_start:,} jobs already running when the "
+            "export's window opened are left out: their submit, so their wait, is unknown)"
+        )
     return 0
 
 

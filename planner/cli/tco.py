@@ -89,6 +89,7 @@ def tco_lines(r: TcoReport) -> list[str]:
         lines.append(f"over {horizon.years:g} years:")
         for o in horizon.options:
             wait = "" if o.wait_p95_s is None else f", p95 wait {o.wait_p95_s:,.0f} s"
+            wait += "" if o.served_share is None else f", served {o.served_share:.1%}"
             lines.append(
                 f"  {o.name:<32} total {_money(o.total, cur)}, "
                 f"{_money(o.cost_per_useful_gpu_hour, cur)} per useful GPU-hour{wait}"
@@ -156,9 +157,10 @@ def _ledger_line(lines: Balance) -> str:
         shown = ", ".join(f"{k} {v:,.0f}" for k, v in parts.items() if v)
         return f"{name} {sum(parts.values()):,.0f}" + (f" ({shown})" if shown else "")
 
+    elsewhere = f"; bought elsewhere {lines.elsewhere:,.0f}" if lines.elsewhere else ""
     return (
         f"demanded {lines.demanded:,.0f} GPU-h = owned {lines.owned:,.0f} + "
-        f"{part('cloud', lines.cloud)} + {part('unserved', lines.unserved)}"
+        f"{part('cloud', lines.cloud)} + {part('unserved', lines.unserved)}{elsewhere}"
     )
 
 

@@ -15,7 +15,13 @@ from planner.core.serialize import to_json
 
 if TYPE_CHECKING:
     from planner.ingest import IngestOptions
-    from planner.twin.report import Comparison, GroupWaits, TwinReport
+    from planner.twin.report import (
+        ArrivalShift,
+        Calibration,
+        Comparison,
+        GroupWaits,
+        TwinReport,
+    )
 
 ReadOptions = Callable[[argparse.Namespace], "IngestOptions"]
 DAY_S = 86_400.0
@@ -105,9 +111,12 @@ def twin_lines(r: "TwinReport") -> list[str]:
         f"{r.node_gpus:,} GPUs on average",
     ]
     lines += [f"note: {note}" for note in r.notes]
+    if r.arrival_shift is not None:
+        lines.append(f"note: {_shift_words(r.arrival_shift)}")
     lines.append(
         f"calibrated: effective capacity {cal.effective_gpu_share:.1%} of the node list "
-        f"({cal.effective_gpus:,} GPUs); policy {cal.policy.admission} admission, "
+        f"({cal.effective_gpus:,} GPUs{_floor_words(cal, r.node_gpus)}); "
+        f"policy {cal.policy.admission} admission, "
         f"{cal.policy.queueing} (score {cal.policy.score:.3f}; "
         + ", ".join(f"{p.admission}/{p.queueing} {p.score:.3f}" for p in cal.policy_scores)
         + "; score = wait score + 1 - start-order rank correlation"
@@ -121,9 +130,10 @@ def twin_lines(r: "TwinReport") -> list[str]:
             f"{c.never_placed_share:>13.1%}"
         )
     lines.append(
-        f"validation window ({r.after.jobs:,} jobs):  observed | before calibration | calibrated"
+        f"validation window ({r.after.jobs:,} jobs):  observed | before calibration | "
+        "calibrated | naive (the fit window's own waits, no replay)"
     )
-    lines += _table(r.before, r.after)
+    lines += _table(r.before, r.after, r.fit)
     lines.append(f"fit window ({r.fit.jobs:,} jobs), calibrated: {_short(r.fit)}")
     lines.append("by GPU-size class (validation, observed -> calibrated p50/p90/p99 s):")
     lines += _groups(r.after.by_size)
@@ -133,8 +143,33 @@ def twin_lines(r: "TwinReport") -> list[str]:
     return lines
 
 
-def _table(before: "Comparison", after: "Comparison") -> list[str]:
-    rows = []
+def _shift_words(shift: "ArrivalShift") -> str:
+    """What the held-back window's arrivals did (issue 31, item 4)."""
+    day = shift.at_s / DAY_S
+    (before, after), (b50, a50), (b90, a90) = shift.per_day, shift.p50_s, shift.p90_s
+    return (
+        f"arrivals in the validation window went from {before:,.0f} a day before day "
+        f"{day:,.1f} to {after:,.0f} a day from it; observed waits p50 / p90 {_s(b50)} / "
+        f"{_s(b90)} s before, {_s(a50)} / {_s(a90)} s after. A calibration fitted on the "
+        "earlier jobs cannot know load that comes later."
+    )
+
+
+def _floor_words(cal: "Calibration", node_gpus: int) -> str:
+    """The capacity's floor: what the history held at once (issue 31, item 2)."""
+    pools = ", ".join(f"{p} {g:,.0f}" for p, g in sorted(cal.peak_gpus_by_pool.items()))
+    by_pool = f", by GPU type {pools}" if pools else ""
+    if cal.peak_gpus > node_gpus:
+        return (
+            f"; the history held {cal.peak_gpus:,.0f} at once{by_pool}, more than the node "
+            "list has: the node list is not all the cluster it ran on"
+        )
+    said = f", never below the {cal.peak_gpus:,.0f} the history held at once{by_pool}"
+    return said + (": the fit would have gone lower" if cal.floored else "")
+
+
+def _table(before: "Comparison", after: "Comparison", fit: "Comparison") -> list[str]:
+    rows: list[tuple[str, ...]] = []
     for name in ("p50", "p90", "p99", "mean"):
         o = getattr(after.observed, name)
         rows.append(
@@ -143,6 +178,7 @@ def _table(before: "Comparison", after: "Comparison") -> list[str]:
                 _s(o),
                 _s(getattr(before.replayed, name)),
                 _s(getattr(after.replayed, name)),
+                _s(getattr(fit.observed, name)),
             )
         )
     rows += [
@@ -151,6 +187,7 @@ def _table(before: "Comparison", after: "Comparison") -> list[str]:
             f"{after.waited_share[0]:.1%}",
             f"{before.waited_share[1]:.1%}",
             f"{after.waited_share[1]:.1%}",
+            f"{fit.waited_share[0]:.1%}",
         ),
         (
             "waiting GPU-hours",
@@ -185,7 +222,8 @@ def _table(before: "Comparison", after: "Comparison") -> list[str]:
             _pct(after.allocation_level_error),
         ),
     ]
-    return [f"  {a:<44} {b:>10} {c:>12} {d:>12}" for a, b, c, d in rows]
+    padded = [(*row, "")[:5] for row in rows]  # the naive column: waits only
+    return [f"  {a:<44} {b:>10} {c:>12} {d:>12} {e:>12}".rstrip() for a, b, c, d, e in padded]
 
 
 def _short(c: "Comparison") -> str:

@@ -6,6 +6,7 @@
     - MissingColumnError  a required column is absent (names close matches)
   - StoreError            the planner database cannot be opened or written
   - ScenarioError         a scenario or cluster description is invalid
+  - InternalCheckError    not the user's doing: one of the planner's own checks failed (a bug)
 
 Row-level problems are not exceptions: they become rejected rows with reasons in the
 ingest report, and the rest of the file is kept.
@@ -15,7 +16,9 @@ ingest report, and the rest of the file is kept.
 reader's language (planner/ui/error_text.py) instead of showing English to a Chinese reader.
 """
 
+import traceback
 from collections.abc import Mapping
+from pathlib import Path
 from types import MappingProxyType
 from typing import Self
 
@@ -66,3 +69,28 @@ class StoreError(PlannerError):
 
 class ScenarioError(PlannerError):
     """A scenario, cluster or policy description cannot be used."""
+
+
+class InternalCheckError(PlannerError):
+    """One of the planner's own checks failed (an `assert`): a bug, never the input's fault.
+
+    The CLI and the app show it as one message that says how to report it, not a traceback.
+    """
+
+    @classmethod
+    def from_assertion(cls, err: AssertionError) -> "InternalCheckError":
+        check = str(err) or _where(err)
+        return cls(
+            f"an internal check failed ({check}): this is a bug in the planner, not a problem "
+            "with your data. Please report it to the planner's maintainers with this message, "
+            "the command or scenario you ran and the job history (or the smallest part of it "
+            "that still fails)"
+        ).coded("internal_check", check=check)
+
+
+def _where(err: BaseException) -> str:
+    """The file and line an assertion without a message failed at."""
+    frames = traceback.extract_tb(err.__traceback__)
+    if not frames:
+        return "no message"
+    return f"{Path(frames[-1].filename).name}:{frames[-1].lineno}"

@@ -21,6 +21,16 @@ ENGLISH: dict[str, str] = {
     "speed_default": (
         "{option}: jobs measured on other GPUs are priced at speed 1.0 (no `speed` given)"
     ),
+    "pool_provisioning_s_assumed": (
+        "{option}: a node pool instance is ready {seconds} s after launch, the assumption set "
+        "`{set}`'s `pool.provisioning_s` (confidence {confidence}); give `provisioning_s` to "
+        "change it"
+    ),
+    "pool_scale_down_s_assumed": (
+        "{option}: a node pool instance is released after standing empty {seconds} s, the "
+        "assumption set `{set}`'s `pool.scale_down_s` (confidence {confidence}); give "
+        "`scale_down_s` to change it"
+    ),
     "bridge_cloud": (
         "servers are paid at order and cost to run and depreciate from delivery, {months} "
         "months later; meanwhile the demand runs on {option} (the bridge category, left out "
@@ -30,6 +40,21 @@ ENGLISH: dict[str, str] = {
         "servers are paid at order and cost to run and depreciate from delivery, {months} "
         "months later; nothing bridges the lead time (no cloud option): the demand of those "
         "months is unserved (see the ledger)"
+    ),
+    "served_elsewhere": (
+        "equal service: demand an owned option leaves unserved (lead time without a bridge, "
+        "unschedulable, unfinished, carried past the window) is served elsewhere at {source}, "
+        "{rate} per GPU-hour, a line of its total, NPV and cost per useful GPU-hour; a GPU-hour "
+        "waited costs {wait_rate}"
+    ),
+    "served_elsewhere_off": (
+        "the served-elsewhere line is off (`served_elsewhere.enabled: false`): the options "
+        "serve different demand, so their costs are not for the same work (see each option's "
+        "served share)"
+    ),
+    "served_elsewhere_none": (
+        "no on-demand cloud option prices the demand an owned option leaves unserved: the "
+        "options serve different demand (set `served_elsewhere.rate` to price it)"
     ),
     "useful_differ": (
         "useful GPU-hours differ: self-hosted {owned}/month, hybrid {hybrid}/month (jobs "
@@ -133,6 +158,14 @@ CHINESE: dict[str, str] = {
     "default_allocation": "没有作业轨迹也没有给出利用率：按默认分配率 {share} 计算",
     "unpriced_jobs": "{option}：{count} 个作业无法在其实例规格上运行（{first}）",
     "speed_default": "{option}：在其他 GPU 上测得的作业按速度 1.0 计价（未给出 `speed`）",
+    "pool_provisioning_s_assumed": (
+        "{option}：节点池实例在启动后 {seconds} 秒就绪，取自假设集 `{set}` 的 `pool.provisioning_s`"
+        "（可信度 {confidence}）；给出 `provisioning_s` 可修改"
+    ),
+    "pool_scale_down_s_assumed": (
+        "{option}：节点池实例空闲 {seconds} 秒后释放，取自假设集 `{set}` 的 `pool.scale_down_s`"
+        "（可信度 {confidence}）；给出 `scale_down_s` 可修改"
+    ),
     "bridge_cloud": (
         "服务器在下单时付款，从交付（{months} 个月后）起计运行成本和折旧；"
         "在此期间需求由 {option} 承担（过渡类别，不计入每装机 GPU 小时成本）"
@@ -140,6 +173,19 @@ CHINESE: dict[str, str] = {
     "bridge_none": (
         "服务器在下单时付款，从交付（{months} 个月后）起计运行成本和折旧；"
         "交付期内没有方案过渡（没有云方案）：这几个月的需求无法满足（见“各方案如何满足需求”表）"
+    ),
+    "served_elsewhere": (
+        "同等服务：自有方案未满足的需求（无过渡的交付期、无法调度、未完成、拖到时间窗之后）"
+        "按 {source} 每 GPU 小时 {rate} 在别处满足，计入其总成本、NPV 和每有效 GPU 小时成本；"
+        "每等待一个 GPU 小时成本为 {wait_rate}"
+    ),
+    "served_elsewhere_off": (
+        "“在别处满足”成本行已关闭（`served_elsewhere.enabled: false`）：各方案满足的需求不同，"
+        "其成本并非针对同样的工作（见各方案的满足率）"
+    ),
+    "served_elsewhere_none": (
+        "没有按需云方案可为自有方案未满足的需求定价：各方案满足的需求不同"
+        "（设置 `served_elsewhere.rate` 为其定价）"
     ),
     "useful_differ": (
         "有效 GPU 小时不同：自建每月 {owned}，混合每月 {hybrid}"

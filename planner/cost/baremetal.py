@@ -15,10 +15,17 @@ The running lines (colocation .. property tax) are `planner.cost.lines.LINES`: e
 rate of these assumptions times a basis (`basis`), so a new line is one entry there.
 
 CapEx is paid at order (month 0); depreciation and every running cost start at delivery
-(month `lead_time_months`). At the horizon's end the servers are sold at their resale value
-(`resale_share` x CapEx, 0 by default), taxed on the gain against their tax book value
-(`tax_book_value`). During the lead time the demand is bridged in the cloud, or by nothing
-(then it is unserved).
+(month `lead_time_months`). A horizon longer than the book life buys a new generation of the
+same servers at the same price (`planner.cost.refresh`: ordered so it is delivered the month
+the old one retires, its own depreciation and tax shield, the old one sold then). At the
+horizon's end the servers are sold at their resale value (`resale_share` x CapEx, 0 by
+default), taxed on the gain against their tax book value (`tax_book_value`). During the lead
+time the demand is bridged in the cloud, or by nothing (then it is unserved).
+
+Escalation: power, salaries, colocation and cloud prices may rise by a yearly rate (0 by
+default); month m (from 0, the month of purchase) pays year 1's price x (1 + rate) ^ (m // 12),
+so months 1-12 as the reports count them are at year 1's price, months 13-24 one step up.
+The break-even utilization F / (C - V) is year 1's (`fixed_per_installed_gpu_hour`).
 
 `u` is the share of the hour the servers' GPUs are allocated: from the replay (by hour of
 day, so a time-of-use tariff is priced right) or one number. Energy and cloud bridging are
@@ -29,7 +36,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from planner.core.errors import ScenarioError
-from planner.cost import depreciation
+from planner.cost import depreciation, refresh
+from planner.cost.escalation import ESCALATES, escalated, escalation
 from planner.cost.lines import ASSUMPTIONS, LINE_KEYS, LINES, Basis, CostLine
 
 HOURS_PER_YEAR = 8760.0
@@ -99,6 +107,15 @@ class BareMetal:
     lead_time_months: int = 0
     availability: float = 1.0
     """Share of hours the GPUs can be scheduled (maintenance, failures)."""
+    power_escalation_year: float = 0.0
+    """Yearly escalation of the electricity price (0: year 1's price throughout)."""
+    staff_escalation_year: float = 0.0
+    """Yearly escalation of staff salaries."""
+    colo_escalation_year: float = 0.0
+    """Yearly escalation of the colocation fee (per kW or per rack)."""
+    cloud_escalation_year: float = 0.0
+    """Yearly escalation of cloud prices: the bridge, the hybrid's bursts and every cloud
+    option's bill (`planner.cost.tco.rented_option`)."""
     notes: tuple[str, ...] = field(default=())
 
     def __post_init__(self) -> None:
@@ -117,6 +134,12 @@ class MonthCosts:
     bridge: float
     tax_shield: float = 0.0
     """Cash only, negative: tax saved on tax depreciation and running costs."""
+    refresh: float = 0.0
+    """Cash only: the CapEx of the servers replacing those whose life ends (`monthly`)."""
+    resale: float = 0.0
+    """Cash only, negative: the servers retired this month sold at their resale value."""
+    disposal_tax: float = 0.0
+    """Cash only: the tax on their gain on disposal (negative: a loss saves tax)."""
 
     @property
     def running(self) -> float:
@@ -128,7 +151,8 @@ class MonthCosts:
 
     @property
     def cash(self) -> float:
-        return self.capex + self.running + self.tax_shield
+        sold = self.resale + self.disposal_tax
+        return self.capex + self.running + self.tax_shield + self.refresh + sold
 
     def category(self, key: str) -> float:
         """The month's amount of category `key` (`planner.cost.lines.CATEGORIES`)."""
@@ -191,33 +215,84 @@ def monthly(
     """Costs of months 0..months-1. CapEx is paid at order (month 0); the servers are in
     service from delivery (month `lead_time_months`) and only then depreciate and cost to
     run (energy and the running lines, `LINES`); before it, `bridge_per_month`
-    (what renting the demand costs, 0 if nothing bridges it)."""
+    (what renting the demand costs, 0 if nothing bridges it). A horizon beyond the servers'
+    life buys their replacement (`planner.cost.refresh`): its CapEx is the month's
+    `refresh`, the retired servers are sold that month (`resale`, `disposal_tax`). Prices
+    that escalate (`escalation`) are year 1's times (1 + rate) ^ (m // 12)."""
     if months <= 0:
         raise ScenarioError(f"the horizon must be at least one month (got {months})")
-    total_capex = capex(bm)
-    lead = in_service_from(bm, months)
-    book, tax = _depreciation(bm, total_capex, months - lead)
-    energy = energy_per_hour(bm, utilization_by_hour) * HOURS_PER_MONTH
-    fixed = _fixed_running(bm)
-    # lines on book value change every month only when one of them has a rate
-    on_book = any(line.basis == "book_value" and getattr(bm, line.rate) for line in LINES)
-    idle = (0.0,) * len(LINES)
+    plan = _plan(bm, months, utilization_by_hour, bridge_per_month)
     result = []
-    book_value = total_capex
+    book_value = plan.capex
     for m in range(months):
-        in_service = m >= lead
-        charged = book[m - lead] if in_service else 0.0
-        lines = idle
-        if in_service:
-            lines = _on_book_value(bm, fixed, book_value) if on_book else fixed
-        spent = energy if in_service else 0.0
-        bridged = 0.0 if in_service else bridge_per_month
-        running = _running(spent, lines, bridged)
-        shield = -bm.tax_rate * ((tax[m - lead] if in_service else 0.0) + running)
-        capex_now = total_capex if m == 0 else 0.0
-        result.append(MonthCosts(capex_now, charged, spent, lines, bridged, shield))
-        book_value -= charged
+        if plan.generations.age(m) == 0:
+            book_value = plan.capex  # a generation delivered: its CapEx on the books
+        month = _month(bm, plan, m, book_value)
+        result.append(month)
+        book_value -= month.depreciation
     return result
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """What each month of `monthly` is priced from: the same every month."""
+
+    capex: float
+    generations: refresh.Generations
+    book: list[float]
+    tax: list[float]
+    """One generation's book and tax depreciation by month of its life."""
+    retired_sale: tuple[float, float]
+    energy: float
+    """Year 1's energy a month in service."""
+    fixed: tuple[float, ...]
+    on_book: bool
+    """A line on book value has a rate (the lines then change every month)."""
+    bridge: float
+
+
+def _plan(bm: BareMetal, months: int, utilization_by_hour: Sequence[float], bridge: float) -> _Plan:
+    total = capex(bm)
+    book, tax = _life_schedules(bm, total)
+    return _Plan(
+        capex=total,
+        generations=generations(bm, months),
+        book=book,
+        tax=tax,
+        retired_sale=_retired_sale(bm, total, tax),
+        energy=energy_per_hour(bm, utilization_by_hour) * HOURS_PER_MONTH,
+        fixed=_fixed_running(bm),
+        on_book=any(line.basis == "book_value" and getattr(bm, line.rate) for line in LINES),
+        bridge=bridge,
+    )
+
+
+def _month(bm: BareMetal, plan: _Plan, m: int, book_value: float) -> MonthCosts:
+    """Month `m`'s costs; `book_value`: the servers' in service at the month's start."""
+    age = plan.generations.age(m)
+    lines, spent, bridged = _IDLE, 0.0, plan.bridge * escalation(bm, "cloud", m)
+    if age is not None:
+        lines = _on_book_value(bm, plan.fixed, book_value) if plan.on_book else plan.fixed
+        lines = escalated(bm, lines, m)
+        spent, bridged = plan.energy * escalation(bm, "power", m), 0.0
+    running = _running(spent, lines, bridged)
+    shield = -bm.tax_rate * ((plan.tax[age] if age is not None else 0.0) + running)
+    sold = plan.retired_sale if plan.generations.retired(m) else (0.0, 0.0)
+    return MonthCosts(
+        plan.capex if m == 0 else 0.0,
+        plan.book[age] if age is not None else 0.0,
+        spent,
+        lines,
+        bridged,
+        shield,
+        refresh=plan.capex if plan.generations.replaced(m) else 0.0,
+        resale=sold[0],
+        disposal_tax=sold[1],
+    )
+
+
+_IDLE = (0.0,) * len(LINES)
+"""The running lines before delivery: none."""
 
 
 def in_service_from(bm: BareMetal, months: int) -> int:
@@ -225,34 +300,52 @@ def in_service_from(bm: BareMetal, months: int) -> int:
     return min(bm.lead_time_months, months)
 
 
-def _depreciation(bm: BareMetal, total: float, months: int) -> tuple[list[float], list[float]]:
-    """Monthly book and tax depreciation of the CapEx (`planner.cost.depreciation`
-    schedules) over the `months` in service."""
-    if months <= 0:
-        return [], []
+def generations(bm: BareMetal, months: int) -> refresh.Generations:
+    """The servers' generations over `months`: one per book life in service."""
+    life = depreciation.DepreciationRule(bm.life_years).life_months
+    return refresh.Generations(in_service_from(bm, months), life, months)
+
+
+def _life_schedules(bm: BareMetal, total: float) -> tuple[list[float], list[float]]:
+    """Monthly book and tax depreciation of one generation's CapEx (`planner.cost.
+    depreciation` schedules) over its book life in service; a tax life longer than that
+    leaves a tax book value the sale writes off."""
     residual = total * bm.residual_share
     book = depreciation.DepreciationRule(bm.life_years, bm.depreciation_method, residual)
     tax = depreciation.DepreciationRule(
         bm.tax_life_years or bm.life_years, bm.tax_method, residual if bm.tax_rate else 0.0
     )
     asset = depreciation.Asset(total, book=book, tax=tax)
-    book_charges = depreciation.depreciation_schedule(asset, months, "book").charge
-    tax_charges = depreciation.depreciation_schedule(asset, months, "tax").charge
+    life = book.life_months
+    book_charges = depreciation.depreciation_schedule(asset, life, "book").charge
+    tax_charges = depreciation.depreciation_schedule(asset, life, "tax").charge
     return list(book_charges), list(tax_charges)
 
 
+def _retired_sale(bm: BareMetal, total: float, tax: Sequence[float]) -> tuple[float, float]:
+    """A generation sold at the end of its life: cash in (negative) and the tax on its gain
+    against its tax book value, as `planner.cost.tco.sale` sells the last one."""
+    resale = bm.resale_share * total
+    return -resale, bm.tax_rate * (resale - (total - sum(tax)))
+
+
 def tax_book_value(bm: BareMetal, months: int) -> float:
-    """CapEx less the tax depreciation of the months in service within `months`: what a sale
-    at the horizon's end is taxed against (all of CapEx if the servers are not delivered)."""
+    """CapEx less the tax depreciation of the generation in service at the end of `months`:
+    what a sale at the horizon's end is taxed against (all of CapEx if the servers are not
+    delivered)."""
     total = capex(bm)
-    _, tax = _depreciation(bm, total, months - in_service_from(bm, months))
-    return total - sum(tax)
+    age = generations(bm, months).age(months - 1)
+    if age is None:
+        return total
+    _, tax = _life_schedules(bm, total)
+    return total - sum(tax[: age + 1])
 
 
 def fixed_per_installed_gpu_hour(bm: BareMetal) -> float:
     """F of the break-even formula: every cost that does not move with use, idle power
     included, per installed GPU-hour (depreciation, the running lines, idle energy; a line on
-    book value at the mean book value over the life, (CapEx + residual) / 2)."""
+    book value at the mean book value over the life, (CapEx + residual) / 2), at year 1's
+    prices: escalation is left out, as it is of V and of the cloud price C."""
     per_year = capex(bm) * (1 - bm.residual_share) / bm.life_years
     mean_book_value = capex(bm) * (1 + bm.residual_share) / 2
     per_year += sum(_on_book_value(bm, _fixed_running(bm), mean_book_value)) * 12
@@ -382,6 +475,12 @@ def _check_rates(bm: BareMetal) -> None:
         raise ScenarioError("electricity prices must not be negative")
     if not 0 < bm.availability <= 1:
         raise ScenarioError(f"availability must be in (0, 1] (got {bm.availability})")
+    for name in (*ESCALATES.values(), *(line.escalation for line in LINES if line.escalation)):
+        if getattr(bm, name) <= -1:
+            raise ScenarioError(
+                f"{name} must be above -100 % a year (got {getattr(bm, name)}); "
+                "give e.g. 0.03 for prices rising 3 % a year"
+            )
     for name in (a.field for a in ASSUMPTIONS if a.check == "non_negative"):
         if (getattr(bm, name) or 0) < 0:
             raise ScenarioError(f"{name} must not be negative (got {getattr(bm, name)})")

@@ -65,13 +65,18 @@ def _kept(priced: PricedBill, pool: PoolBill, scale: float) -> tuple[PricedQuant
 
 
 def _instance_hours(use: SkuUse, sku: Sku, scale: float) -> PricedQuantity:
-    """A SKU's instance-hours a month at its price per instance-hour."""
+    """A SKU's instance-hours a month at its price per instance-hour; on spot, the hours its
+    re-runs were paid for as the re-run share of the rest (per job's shape)."""
+    price = sku.price_per_hour
+    rerun = use.spot_overhead / price if price and use.spot_overhead else 0.0
+    hours = use.instance_hours - rerun
     return PricedQuantity(
         use.sku,
         "instance-hour",
-        use.instance_hours * scale,
-        sku.price_per_hour,
+        hours * scale,
+        price,
         sku.gpus_per_instance,
+        rerun_share=rerun / hours if hours and rerun else 0.0,
     )
 
 

@@ -229,7 +229,7 @@ def _on_sku(index: int, job: CloudJob, s: int, sku: Sku, terms: Terms) -> JobPri
     cost = instances * billed_s / HOUR_S * sku.price_per_hour
     overhead = 0.0
     if terms.spot is not None:
-        extra_s = _spot_extra_s(run, terms.spot)
+        extra_s = spot_extra_s(run, terms.spot)
         overhead = instances * _billed(run + extra_s, sku) / HOUR_S * sku.price_per_hour - cost
     return JobPrice(index, s, instances, billed_s / HOUR_S, cost, overhead)
 
@@ -239,7 +239,7 @@ def _billed(run_s: float, sku: Sku) -> float:
     return granules * sku.granularity_s
 
 
-def _spot_extra_s(run_s: float, spot: Spot) -> float:
+def spot_extra_s(run_s: float, spot: Spot) -> float:
     """Expected time added by interruptions: each loses the work since the last checkpoint
     (half an interval, or half the run without checkpoints) and a restart."""
     interruptions = spot.interruptions_per_hour * run_s / HOUR_S

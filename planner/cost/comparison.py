@@ -17,6 +17,15 @@ from planner.cost.baremetal import (
     installed_gpus,
     variable_per_busy_gpu_hour,
 )
+from planner.cost.elsewhere import (
+    OFF,
+    ServedElsewhere,
+    Unserved,
+    owned_unserved,
+    rented_unserved,
+    served_share,
+    with_elsewhere,
+)
 from planner.cost.ledger import Hours, Ledger, owned_ledger, rented_ledger
 from planner.cost.pair import headline_pair
 from planner.cost.pair_model import PairModel, bridge_of
@@ -45,6 +54,8 @@ class Priced:
     hybrid: tuple[tco.Demand, BareMetal] | None
     converted: set[str]
     runs: Runs
+    elsewhere: ServedElsewhere = OFF
+    """The rates unserved demand and waiting are priced at (off: not priced)."""
 
 
 RESALE_SWING = 0.30
@@ -65,25 +76,36 @@ def report(scenario: TcoScenario, bm: BareMetal, priced: Priced, left_out: LeftO
     rate = scenario.discount_rate
     horizons: list[Horizon] = []
     bridge = _bridge(owned, rented)
+    kept_bm = hybrid_run[1] if hybrid_run else None
     for months in tco.horizons_months(scenario.horizons_years):
-        mine = tco.owned_option("self-hosted", bm, owned, months, rate, bridge=bridge)
+        lines = _unserved(priced, months, bm, kept_bm)
+        mine = tco.owned_option(
+            "self-hosted", bm, owned, months, rate, bridge=bridge, unserved=lines[0]
+        )
         options = [mine]
         if hybrid_run is not None:
             demand, kept = hybrid_run
             if installed_gpus(kept) == installed_gpus(bm):  # the hybrid keeps every server
                 options[0] = mine = replace(mine, part_of="hybrid")
-            options.append(tco.owned_option("hybrid", kept, demand, months, rate, bridge=bridge))
-        clouds = [tco.rented_option(r, owned, months, rate, tax_rate=bm.tax_rate) for r in rented]
+            options.append(
+                tco.owned_option(
+                    "hybrid", kept, demand, months, rate, bridge=bridge, unserved=lines[1]
+                )
+            )
+        clouds = [
+            _rented(r, owned, months, rate, bm, unserved=u)
+            for r, u in zip(rented, lines[len(options) :], strict=True)
+        ]
         comparisons = [
             tco.compare(mine, c, bm, r.per_gpu_hour, rate)
             for c, r in zip(clouds, rented, strict=True)
         ]
-        ledgers = _ledgers(priced.runs, months, bm, hybrid_run[1] if hybrid_run else None)
+        ledgers = _ledgers(priced.runs, months, bm, kept_bm)
         horizons.append(
             Horizon(
                 years=months / 12,
                 options=tuple(
-                    replace(o, ledger=ledger)
+                    _with_ledger(o, ledger, priced.elsewhere)
                     for o, ledger in zip(options + clouds, ledgers, strict=True)
                 ),
                 comparisons=tuple(comparisons),
@@ -112,6 +134,7 @@ def report(scenario: TcoScenario, bm: BareMetal, priced: Priced, left_out: LeftO
         horizons=tuple(horizons),
         sensitivity=None if model is None else _sensitivity(model, scenario.sensitivity_swing),
         notes=tuple(notes + _bridge_notes(bm, rented)),
+        served_elsewhere=priced.elsewhere,
         verdict=None if model is None else flip.verdict(model),
     )
 
@@ -143,9 +166,10 @@ def _pair_model(
     """The first horizon's headline pair as the tornado and the flips re-price it."""
     if pair is None:
         return None
-    demand, servers = priced.owned, bm
-    if pair.owned == "hybrid" and priced.hybrid is not None:
-        demand, servers = priced.hybrid
+    months = tco.horizons_months(scenario.horizons_years)[0]
+    hybrid = pair.owned == "hybrid" and priced.hybrid is not None
+    demand, servers = priced.hybrid if priced.hybrid is not None and hybrid else (priced.owned, bm)
+    lines = _unserved(priced, months, bm, priced.hybrid[1] if priced.hybrid else None)
     cloud = next(r for r in priced.rented if r.name == pair.rented)
     return PairModel(
         owned=pair.owned,
@@ -153,9 +177,68 @@ def _pair_model(
         demand=demand,
         cloud=cloud,
         bridge=priced.rented[0],
-        months=tco.horizons_months(scenario.horizons_years)[0],
+        months=months,
         rate=scenario.discount_rate,
         converted=frozenset(priced.converted),
+        unserved=lines[1 if hybrid else 0],
+        cloud_escalation_year=bm.cloud_escalation_year,
+    )
+
+
+def _unserved(
+    priced: Priced, months: int, bm: BareMetal, kept: BareMetal | None
+) -> list[Unserved | None]:
+    """Each option's served-elsewhere and waiting lines over `months`, in the report's order
+    of options (None: the scenario prices neither, or a cloud option leaves nothing)."""
+    prices, runs = priced.elsewhere, priced.runs
+    if not prices.enabled:
+        return [None] * (1 + (kept is not None) + len(runs.rented))
+    owned = [(bm, priced.owned)]
+    if kept is not None and priced.hybrid is not None:
+        owned.append((kept, priced.hybrid[0]))
+    lines: list[Unserved | None] = [
+        owned_unserved(
+            prices,
+            demand.unserved_gpu_hours,
+            demand.waited_gpu_hours,
+            (months, in_service_from(s, months)),
+        )
+        for s, demand in owned
+    ]
+    for run in runs.rented:
+        line = rented_unserved(prices, run, months)
+        lines.append(line if line.gpu_hours else None)
+    return lines
+
+
+def _with_ledger(
+    option: tco.OptionReport, ledger: Ledger, prices: ServedElsewhere
+) -> tco.OptionReport:
+    """`option` with its ledger, the GPU-hours it buys elsewhere and its served share."""
+    if prices.enabled:
+        ledger = with_elsewhere(ledger, option.served_elsewhere_gpu_hours)
+    return replace(option, ledger=ledger, served_share=served_share(ledger))
+
+
+def _rented(
+    rented: tco.Rented,
+    demand: tco.Demand,
+    months: int,
+    rate: float,
+    bm: BareMetal,
+    *,
+    unserved: Unserved | None = None,
+) -> tco.OptionReport:
+    """A cloud option beside owned servers: their tax rate, cloud prices escalating at the
+    scenario's rate, and its served-elsewhere lines (`unserved`)."""
+    return tco.rented_option(
+        rented,
+        demand,
+        months,
+        rate,
+        tax_rate=bm.tax_rate,
+        escalation_year=bm.cloud_escalation_year,
+        unserved=unserved,
     )
 
 
@@ -174,7 +257,8 @@ def _ledgers(runs: Runs, months: int, bm: BareMetal, kept: BareMetal | None) -> 
 def _sensitivity(model: PairModel, swing: float) -> Sensitivity:
     """NPV of buying for the headline pair over the first horizon, each driver moved
     +/- the swing alone (the demand's shape is kept; utilization scales it), the resale
-    share by `RESALE_SWING` of CapEx."""
+    share by `RESALE_SWING` of CapEx. The served-elsewhere and waiting lines stay the
+    base's under every driver (the workbook's live tornado moves the same columns)."""
     ranges = {"resale_share": resale_range(model.servers.resale_share)}
     result = tco.sensitivity(model.npv, model.base(), swing, ranges)
     code = "sensitivity_output" if model.owned == "self-hosted" else "sensitivity_output_hybrid"

@@ -20,9 +20,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from planner.cost import finance
+from planner.cost.elsewhere import served_share
 from planner.cost.ledger import Balance, Ledger
 from planner.cost.results import Horizon, TcoReport
-from planner.cost.tco import Comparison, OptionReport
+from planner.cost.tco import EQUAL_SERVICE, Comparison, OptionReport
 
 MONTHS_PER_YEAR = 12
 
@@ -89,8 +90,10 @@ def _option(
     cash = [v for (_, a, b), o in zip(segments, whole, strict=True) for v in o.monthly_cash[a:b]]
     total = sum(pnl)
     useful = summed(lambda o: o.useful_gpu_hours)
-    totals = {key: summed(_total_of(key)) for key in base.totals}
-    own = total - totals.get("bridge", 0.0)
+    elsewhere = summed(lambda o: o.served_elsewhere_gpu_hours)
+    keys = dict.fromkeys(key for o in whole for key in o.totals)  # a later year's line too
+    totals = {key: summed(_total_of(key)) for key in keys}
+    own = total - totals.get("bridge", 0.0) - sum(totals.get(k, 0.0) for k in EQUAL_SERVICE)
     allocated = summed(_allocated)
     # installed GPU-hours do not depend on the demand: year 1's
     per_installed = base.cost_per_installed_gpu_hour
@@ -104,7 +107,7 @@ def _option(
         monthly_pnl=tuple(pnl),
         monthly_cash=tuple(cash),
         useful_gpu_hours=useful,
-        cost_per_useful_gpu_hour=total / useful if useful else None,
+        cost_per_useful_gpu_hour=total / (useful + elsewhere) if useful + elsewhere else None,
         cost_per_installed_gpu_hour=own / installed if installed else None,
         cost_per_allocated_gpu_hour=own / allocated if allocated else None,
         idle_cost=idle,
@@ -113,7 +116,9 @@ def _option(
         ),
         wait_mean_s=worst.wait_mean_s,
         wait_p95_s=worst.wait_p95_s,
-        ledger=_ledger(by_year, segments, index),
+        ledger=(ledger := _ledger(by_year, segments, index)),
+        served_share=served_share(ledger),
+        served_elsewhere_gpu_hours=elsewhere,
         pnl_by_category=_by_category(whole, segments),
     )
 
@@ -123,7 +128,10 @@ def _total_of(key: str) -> Callable[[OptionReport], float]:
 
 
 def _own(option: OptionReport) -> float:
-    return option.total - option.totals.get("bridge", 0.0)
+    """What owning costs without the bridge and the equal-service lines (the base of the
+    cost per installed GPU-hour)."""
+    left_out = ("bridge", *EQUAL_SERVICE)
+    return option.total - sum(option.totals.get(k, 0.0) for k in left_out)
 
 
 def _allocated(option: OptionReport) -> float:
@@ -187,6 +195,7 @@ def _balance(parts: Sequence[tuple[Balance, float]]) -> Balance:
         cloud=mapped(lambda b: b.cloud),
         unserved=mapped(lambda b: b.unserved),
         imbalance=sum(b.imbalance * w for b, w in parts),
+        elsewhere=sum(b.elsewhere * w for b, w in parts),
     )
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 
 from planner.core.serialize import OMIT
 from planner.cost.baremetal import HOURS_PER_MONTH, BareMetal
+from planner.cost.elsewhere import ServedElsewhere
 from planner.cost.packing_facts import PackingFacts
 from planner.cost.tco import Demand, Rented
 
@@ -151,6 +152,12 @@ class TcoInputs:
     """The replay's twin check (error bar) when the scenario is calibrated."""
     later_years: tuple[YearInputs, ...] | None = field(default=None, metadata=OMIT)
     """With `growth:`, years 2, 3, ... of the horizon (None: every year is year 1's)."""
+    served_elsewhere: ServedElsewhere | None = field(default=None, metadata=OMIT)
+    """The rates unserved demand and waiting were priced at (None: cloud only, or saved
+    before they were)."""
+    cloud_escalation_year: float = 0.0
+    """Yearly escalation of every cloud price (the owned servers' `BareMetal` carries the
+    same; a cloud-only report has none)."""
 
     def by_year(self) -> "tuple[TcoInputs, ...]":
         """Each year's inputs, year 1 first (this one alone without growth)."""

@@ -3,6 +3,8 @@ jobs under scope all-jobs), so that every option is seen to price the same deman
 
     demanded = owned + cloud (bridge, burst, rented) + unserved (lead_time, unschedulable,
                unpriced, withdrawn, unfinished, carried)
+    elsewhere = the unserved lead_time + unschedulable + unfinished + carried GPU-hours,
+               bought elsewhere at the served-elsewhere rate (`planner.cost.elsewhere`)
 
 Each job in scope is counted once per run (owned replay, hybrid replay, cloud bill): its GPUs
 x run time. A replay's job is split at the end of the trace's window (the span every option
@@ -50,6 +52,9 @@ class Balance:
     unserved: Mapping[str, float]
     """By UNSERVED line."""
     imbalance: float
+    elsewhere: float = 0.0
+    """Of the unserved: GPU-hours bought elsewhere (`planner.cost.elsewhere`: the
+    served-elsewhere line's hours; 0 when the line is off or for CPU-hours)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,19 +190,23 @@ def owned_ledger(
 ) -> Ledger:
     """An owned option's ledger over `months`: `after` (per month) from delivery on, the
     bridge's run (per month) or nothing during the `lead` months before."""
+    served = before_delivery(demand, bridge).scaled(lead).plus(after.scaled(months - lead))
+    return _ledger(demand.scaled(months), served)
+
+
+def before_delivery(demand: Hours, bridge: Hours | None) -> Hours:
+    """What serves an owned option's demand a month while its servers are on order: the
+    bridge's run (its `rented` hours as `bridge`), or nothing (all of it `lead_time`)."""
     if bridge is None:
-        waiting = Hours(
+        return Hours(
             {"lead_time": demand.gpu.get("demanded", 0.0)},
             {"lead_time": demand.cpu.get("demanded", 0.0)},
         )
-    else:
-        waiting = Hours(
-            {("bridge" if k == "rented" else k): v for k, v in bridge.gpu.items()},
-            {("bridge" if k == "rented" else k): v for k, v in bridge.cpu.items()},
-            bridge.per_job_cost,
-        )
-    served = waiting.scaled(lead).plus(after.scaled(months - lead))
-    return _ledger(demand.scaled(months), served)
+    return Hours(
+        {("bridge" if k == "rented" else k): v for k, v in bridge.gpu.items()},
+        {("bridge" if k == "rented" else k): v for k, v in bridge.cpu.items()},
+        bridge.per_job_cost,
+    )
 
 
 def rented_ledger(demand: Hours, run: Hours, months: int) -> Ledger:

@@ -64,6 +64,9 @@ class CostLine:
     instead: tuple[str, Basis] | None = None
     """Another rate and basis used when that field is set (not None): a rack fee instead of
     a price per contracted kW."""
+    escalation: str | None = None
+    """The `BareMetal` field of the line's yearly escalation rate (None: it does not
+    escalate): month m costs (1 + rate) ^ (m // 12) times year 1's."""
 
 
 ASSUMPTIONS: tuple[Assumption, ...] = (
@@ -119,6 +122,11 @@ ASSUMPTIONS: tuple[Assumption, ...] = (
     Assumption(
         "availability", "percent", "Availability", "share_of_hours", "availability", check="none"
     ),
+    Assumption("power_escalation_year", "percent", "PowerEscalationYear", "per_year", check="none"),
+    Assumption("staff_escalation_year", "percent", "StaffEscalationYear", "per_year", check="none"),
+    Assumption("colo_escalation_year", "percent", "ColoEscalationYear", "per_year", check="none"),
+    # named with the scenario's general inputs (a cloud-only report has it too)
+    Assumption("cloud_escalation_year", "percent", unit="per_year", check="none"),
     Assumption("kwh_price", "tariff", book="kwh_price.{local}", dated=True, check="none"),
     Assumption("depreciation_method", "method", check="none"),
     Assumption("tax_method", "method", check="none"),
@@ -133,9 +141,10 @@ LINES: tuple[CostLine, ...] = (
         "contracted_kw",
         yearly=False,
         instead=("rack_fee_month", "racks"),
+        escalation="colo_escalation_year",
     ),
     CostLine("support", "support_share_year", "server_price"),
-    CostLine("staff", "fte_cost_year", "staff"),
+    CostLine("staff", "fte_cost_year", "staff", escalation="staff_escalation_year"),
     CostLine("software", "software_per_gpu_year", "gpus"),
     CostLine("spares", "spares_share_year", "capex"),
     CostLine("insurance", "insurance_share_year", "capex"),
@@ -145,14 +154,24 @@ LINES: tuple[CostLine, ...] = (
 
 LINE_KEYS = tuple(line.key for line in LINES)
 
-CATEGORIES = ("capex", "depreciation", "energy", *LINE_KEYS, "bridge", "tax_shield")
-"""An owned option's cost categories a month: CapEx (cash), depreciation (P&L), energy, the
-running lines, the cloud bridging the lead time, the tax saved (cash)."""
+CATEGORIES = (
+    "capex",
+    "refresh",
+    "depreciation",
+    "energy",
+    *LINE_KEYS,
+    "bridge",
+    "tax_shield",
+)
+"""An owned option's cost categories a month: CapEx (cash), the CapEx of replacement servers
+when the horizon outlasts their life (cash), depreciation (P&L), energy, the running lines,
+the cloud bridging the lead time, the tax saved (cash)."""
 
 END_CATEGORIES = ("resale", "disposal_tax")
-"""An owned option's cash at the horizon's end (`planner.cost.tco` totals them): the servers
-sold at their resale value (negative: cash in) and the tax on the gain or loss on disposal
-against their tax book value (a gain pays tax, a loss saves it)."""
+"""An owned option's cash from selling its servers (`planner.cost.tco` totals them): at the
+horizon's end, and each retired generation's at the end of its life; the resale value
+(negative: cash in) and the tax on the gain or loss on disposal against the tax book value
+(a gain pays tax, a loss saves it)."""
 
 
 CLOUD_CATEGORIES = (

@@ -21,6 +21,11 @@ A draw's cash in month m is then
 
 (S server price at purchase, E electricity, C cloud price, D demand: `montecarlo_paths`), and
 with every multiplier 1 the cash is the report's, so the NPVs are the model's to the cent.
+The deterministic escalation of power and cloud prices (`BareMetal.power_escalation_year`,
+`cloud_escalation_year`) is left out here: E(m) and C(m) have their own trends, which take
+its place (counting both would raise those prices twice); with either escalation set, the
+draws at multiplier 1 are the report's cash without it. Staff and colocation escalation stay
+in `fixed` (no path moves them).
 The demand scales the bills and the owned servers' busy power only: queueing is not replayed
 again (waits stay the replay's), and the owned servers never serve more than their capacity.
 """
@@ -42,6 +47,7 @@ from planner.cost.baremetal import (
     energy_per_hour,
     in_service_from,
 )
+from planner.cost.elsewhere import ServedElsewhere, Unserved, owned_unserved
 from planner.cost.inputs import OwnedInputs, TcoInputs
 from planner.cost.montecarlo_paths import Array, Paths
 
@@ -120,27 +126,40 @@ def _spliced(index: int, segments: list[tuple["Parts", slice]], kind: str) -> An
 def _parts(inputs: TcoInputs, months: int) -> Parts:
     first = inputs.clouds[0].rented if inputs.clouds else None
     rate = inputs.discount_rate
-    owned = tuple(_owned_parts(o, first, months, rate) for o in inputs.owned)
+    prices = inputs.served_elsewhere
+    owned = tuple(_owned_parts(o, first, (months, rate), prices) for o in inputs.owned)
     rented = tuple(_rented_parts(c.rented, inputs.tax_rate, months) for c in inputs.clouds)
     return Parts(months, rate, owned, rented)
 
 
 def _owned_parts(
-    owned: OwnedInputs, first: tco.Rented | None, months: int, rate: float
+    owned: OwnedInputs,
+    first: tco.Rented | None,
+    priced: tuple[int, float],
+    prices: ServedElsewhere | None,
 ) -> OwnedParts:
-    bm, demand = owned.bare_metal, owned.demand
+    """`priced` = (months, discount rate); `prices`: the served-elsewhere rates recorded, whose
+    lines are cloud bills (the `cloud` part, with the bridge and the bursts)."""
+    months, rate = priced
+    # the draws' electricity and cloud paths carry their own trends: the model's escalation
+    # of those prices would count twice (staff and colocation escalate in `fixed`)
+    bm = replace(owned.bare_metal, power_escalation_year=0.0, cloud_escalation_year=0.0)
+    demand = owned.demand
     bridge = _bridge(demand, first)
+    lines = None
+    if prices is not None and prices.enabled:
+        at = (months, in_service_from(bm, months))
+        lines = owned_unserved(prices, demand.unserved_gpu_hours, demand.waited_gpu_hours, at)
     dark = _dark(bm)
     quiet = replace(demand, burst_per_month=0.0)
 
-    def cash(servers: BareMetal, d: tco.Demand, b: tco.Bridge) -> Array:
-        return np.array(
-            tco.owned_option(owned.name, servers, d, months, rate, bridge=b).monthly_cash
-        )
+    def cash(servers: BareMetal, d: tco.Demand, b: tco.Bridge, u: Unserved | None) -> Array:
+        option = tco.owned_option(owned.name, servers, d, months, rate, bridge=b, unserved=u)
+        return np.array(option.monthly_cash)
 
-    fixed = cash(_free(dark), quiet, tco.NO_BRIDGE)
-    with_servers = cash(dark, quiet, tco.NO_BRIDGE)
-    clouds = cash(dark, demand, bridge) - with_servers
+    fixed = cash(_free(dark), quiet, tco.NO_BRIDGE, None)
+    with_servers = cash(dark, quiet, tco.NO_BRIDGE, None)
+    clouds = cash(dark, demand, bridge, lines) - with_servers
     after_tax = 1 - bm.tax_rate
     in_service = np.arange(months) >= in_service_from(bm, months)
     idle = energy_per_hour(bm, (0.0,))

@@ -8,14 +8,16 @@ bills every instance from launch to release (`planner.cost.node_pool_bill`).
 `packing="per-job"` keeps today's rule instead (each job on instances of its own,
 `cloud.price_jobs`) in the same `PoolBill`, to compare the two.
 
-Not yet the default pricing of cloud options: a TCO prices an option this way when it says
-`packing: pool` (`planner.service.tco_rent`, through `planner.cost.node_pool_cloud`). Spot
-interruptions, MIG and time-slicing are not modelled here: spot terms are refused, and a
-fractional pod takes a whole GPU.
+The default pricing of cloud options: a TCO prices an option this way unless it says
+`packing: per-job` (`planner.service.tco_rent`, through `planner.cost.node_pool_cloud`). On
+spot terms the launched instances are spot: a pod on one holds it longer by the work
+interruptions lose, as `cloud.price_jobs` bills a job, and that part of the bill is its spot
+overhead. MIG and time-slicing are not modelled here: a fractional pod takes a whole GPU.
 
-The defaults (`planner.cost.pool_defaults`) carry their source and confidence in the shape of
-a row of `pricing/seeds/assumptions.csv`; they are constants until the wiring reads them from
-the assumption set (this package may not import `pricing`).
+The defaults (`planner.cost.pool_defaults`) are the rows `pool.provisioning_s` and
+`pool.scale_down_s` of `pricing/seeds/assumptions.csv`, with their source and confidence; a
+TCO reads them from the scenario's assumption set (`planner.service.tco_rent`), since this
+package may not import `pricing`.
 """
 
 from collections.abc import Sequence
@@ -92,10 +94,6 @@ def price_pool(
     """The GPU jobs' bill on `skus` (one GPU's sizes, reporting currency); `terms` gives the
     speed of each SKU's GPU and the start-up time as in `cloud.price_jobs`. CPU-only jobs are
     left out (`PoolBill.unrunnable` says so): CPU instances are billed apart."""
-    if terms.spot is not None:
-        raise ScenarioError(
-            "node pool: spot interruptions are not modelled yet; price spot per job"
-        )
     if not skus and not settings.committed:
         raise ScenarioError("no cloud price to rent with: add a price point for the GPU model")
     if settings.packing == "per-job":
@@ -115,4 +113,5 @@ def pool_plan(skus: Sequence[Sku], settings: PoolSettings, terms: Terms) -> Pool
         max_instances=settings.max_instances,
         speed=dict(terms.speed or {}),
         startup_s=terms.startup_s,
+        spot=terms.spot,
     )

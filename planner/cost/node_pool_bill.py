@@ -32,6 +32,8 @@ class SkuUse:
     instance_hours: float
     """Billed instance-hours."""
     cost: float
+    spot_overhead: float = 0.0
+    """The part of `cost` that re-runs work spot interruptions lost."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +71,13 @@ class PoolBill:
     waits: PoolWaits
     unrunnable: Mapping[int, str]
     """Jobs that never ran (by index), with the reason."""
+    interruptions: float = 0.0
+    """Spot interruptions expected over the trace: the rate x each job's hours on spot."""
+
+    @property
+    def spot_overhead(self) -> float:
+        """The part of `cost` that re-runs work spot interruptions lost."""
+        return sum(u.spot_overhead for u in self.on_demand)
 
     @property
     def instance_hours(self) -> dict[str, float]:
@@ -96,9 +105,10 @@ def billed_s(run_s: float, sku: Sku) -> float:
 
 def bill_run(jobs: Sequence[CloudJob], plan: PoolPlan, run: PoolRun) -> PoolBill:
     """The node pool's bill for the replay `run` of `jobs` on `plan`."""
-    on_demand = tuple(_use(plan.types[t], run, t, committed=False) for t in range(plan.launchable))
+    reruns = rerun_costs(plan, run)
+    on_demand = tuple(_use(plan.types[t], run, t, reruns) for t in range(plan.launchable))
     committed = tuple(
-        _use(plan.types[t], run, t, committed=True) for t in range(plan.launchable, len(plan.types))
+        _use(plan.types[t], run, t, reruns) for t in range(plan.launchable, len(plan.types))
     )
     ran = [j for j, start in enumerate(run.start_s) if not math.isnan(start)]
     held = sum(jobs[j].pods * run.need[j] * (run.end_s[j] - run.start_s[j]) for j in ran) / HOUR_S
@@ -117,13 +127,63 @@ def bill_run(jobs: Sequence[CloudJob], plan: PoolPlan, run: PoolRun) -> PoolBill
         span_hours=_span_hours(jobs),
         waits=_waits(ran, cap, provisioning),
         unrunnable=run.unrunnable,
+        interruptions=_interruptions(plan, run),
     )
+
+
+def instance_costs(plan: PoolPlan, run: PoolRun) -> list[float]:
+    """Each instance's cost: launch to release at its SKU's billing rule, a committed one
+    for its whole life."""
+    costs = []
+    for instance in run.instances:
+        sku = plan.types[instance.type]
+        life = instance.released_s - instance.launched_s
+        seconds = life if instance.committed else billed_s(life, sku)
+        costs.append(seconds / HOUR_S * sku.price_per_hour)
+    return costs
+
+
+def held_s(run: PoolRun, seconds: Sequence[float]) -> list[float]:
+    """GPU-seconds pods held on each instance, a job's pods each `seconds[job]` long."""
+    held = [0.0] * len(run.instances)
+    for j, on in enumerate(run.placed_on):
+        for i in on:
+            held[i] += run.need[j] * seconds[j]
+    return held
+
+
+def rerun_costs(plan: PoolPlan, run: PoolRun) -> list[float]:
+    """The part of each instance's cost that re-runs work spot interruptions lost (its
+    cost x the share of GPU-seconds held on it that were re-runs; 0 when committed)."""
+    if not run.rerun_s:
+        return [0.0] * len(run.instances)
+    ran = [0.0 if math.isnan(e) else e - s for s, e in zip(run.start_s, run.end_s, strict=True)]
+    held, rerun = held_s(run, ran), held_s(run, run.rerun_s)
+    return [
+        0.0 if instance.committed or not held[i] else cost * rerun[i] / held[i]
+        for i, (instance, cost) in enumerate(
+            zip(run.instances, instance_costs(plan, run), strict=True)
+        )
+    ]
+
+
+def _interruptions(plan: PoolPlan, run: PoolRun) -> float:
+    """The rate x the hours each job ran on spot before its re-runs (`cloud.spot_extra_s`)."""
+    if plan.spot is None:
+        return 0.0
+    hours = sum(
+        (end - start - rerun) / HOUR_S
+        for start, end, rerun in zip(run.start_s, run.end_s, run.rerun_s, strict=True)
+        if rerun > 0
+    )
+    return plan.spot.interruptions_per_hour * hours
 
 
 def bill_per_job(jobs: Sequence[CloudJob], skus: Sequence[Sku], terms: Terms) -> PoolBill:
     """Today's rule (`cloud.price_jobs`: every job on its own instances, no delays, no
-    queue) in the node pool's shape; its cost is that bill's compute, to the bit."""
-    bill = price_jobs(jobs, skus, replace(terms, spot=None, cpu=None))
+    queue) in the node pool's shape; its cost is that bill's compute (and spot overhead),
+    to the bit."""
+    bill = price_jobs(jobs, skus, replace(terms, cpu=None))
     held = sum(_held_s(jobs[p.job], skus[p.sku], terms) for p in bill.jobs) / HOUR_S
     uses = tuple(_per_job_use(s, sku, bill.jobs) for s, sku in enumerate(skus))
     unpriced = {j: CPU_ONLY if jobs[j].is_cpu_only else why for j, why in bill.unpriced.items()}
@@ -131,7 +191,7 @@ def bill_per_job(jobs: Sequence[CloudJob], skus: Sequence[Sku], terms: Terms) ->
     zeros = [0.0] * len(ran)
     return PoolBill(
         packing="per-job",
-        cost=bill.compute,
+        cost=bill.compute + bill.spot_overhead,
         on_demand=uses,
         committed=(),
         held_gpu_hours=held,
@@ -142,26 +202,50 @@ def bill_per_job(jobs: Sequence[CloudJob], skus: Sequence[Sku], terms: Terms) ->
         span_hours=bill.span_hours,
         waits=_waits(ran, zeros, zeros),
         unrunnable=unpriced,
+        interruptions=_per_job_interruptions(jobs, bill.jobs, skus, terms),
     )
 
 
-def _use(sku: Sku, run: PoolRun, t: int, *, committed: bool) -> SkuUse:
-    lives = [i.released_s - i.launched_s for i in run.instances if i.type == t]
+def _use(sku: Sku, run: PoolRun, t: int, reruns: Sequence[float]) -> SkuUse:
+    """Type `t`'s instances, billed as `instance_costs` bills each."""
+    mine = [i for i in run.instances if i.type == t]
+    lives = [i.released_s - i.launched_s for i in mine]
+    committed = any(i.committed for i in mine)
     seconds = sum(lives) if committed else sum(billed_s(life, sku) for life in lives)
     hours = seconds / HOUR_S
-    return SkuUse(sku.name, sku.gpus_per_instance, len(lives), hours, hours * sku.price_per_hour)
+    overhead = sum(r for i, r in zip(run.instances, reruns, strict=True) if i.type == t)
+    return SkuUse(
+        sku.name, sku.gpus_per_instance, len(lives), hours, hours * sku.price_per_hour, overhead
+    )
 
 
 def _per_job_use(s: int, sku: Sku, priced: Sequence[JobPrice]) -> SkuUse:
     mine = [p for p in priced if p.sku == s]
     hours = sum(p.instances * p.billed_hours for p in mine)
-    cost = sum(p.cost for p in mine)
-    return SkuUse(sku.name, sku.gpus_per_instance, sum(p.instances for p in mine), hours, cost)
+    cost = sum(p.cost + p.spot_overhead for p in mine)
+    overhead = sum(p.spot_overhead for p in mine)
+    return SkuUse(
+        sku.name, sku.gpus_per_instance, sum(p.instances for p in mine), hours, cost, overhead
+    )
+
+
+def _per_job_interruptions(
+    jobs: Sequence[CloudJob], priced: Sequence[JobPrice], skus: Sequence[Sku], terms: Terms
+) -> float:
+    if terms.spot is None:
+        return 0.0
+    hours = sum(_run_s(jobs[p.job], skus[p.sku], terms) for p in priced) / HOUR_S
+    return terms.spot.interruptions_per_hour * hours
 
 
 def _held_s(job: CloudJob, sku: Sku, terms: Terms) -> float:
+    return job.pods * whole_gpus(job.gpus) * _run_s(job, sku, terms)
+
+
+def _run_s(job: CloudJob, sku: Sku, terms: Terms) -> float:
+    """A job's run on `sku` before spot re-runs (its GPU's speed, the start-up included)."""
     factor = (terms.speed or {}).get((sku.gpu_model, job.gpu_model), 1.0)
-    return job.pods * whole_gpus(job.gpus) * (job.run_s / factor + terms.startup_s)
+    return job.run_s / factor + terms.startup_s
 
 
 def _peak(jobs: Sequence[CloudJob], priced: Sequence[JobPrice]) -> int:

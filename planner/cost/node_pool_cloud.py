@@ -5,17 +5,19 @@ Each instance's cost (launch to release, as `node_pool_bill` bills it) is split 
 pods it held by the GPU-seconds they held (by pod count on an instance no pod held for a
 second). A job's `JobPrice` names the SKU its first pod ran on and the instances its pods
 ran on, and its `billed_hours` are its cost over instances x that SKU's price, so the
-ledger's line (instances x billed hours x price) is its share. A committed instance no pod
-ever used is paid and on nobody's line. CPU-only jobs are priced on CPU instances as
+ledger's line (instances x billed hours x price) is its share. On spot, the part of a
+job's share its re-runs held (`node_pool_bill.rerun_costs`) is its spot overhead, apart
+from that line, as `cloud.price_jobs` bills it. A committed instance no pod ever used is
+paid and on nobody's line. CPU-only jobs are priced on CPU instances as
 `cloud.price_jobs` prices them.
 """
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from planner.cost.cloud import HOUR_S, CloudBill, CloudJob, JobPrice, Sku, Terms, price_jobs
+from planner.cost.cloud import CloudBill, CloudJob, JobPrice, Sku, Terms, price_jobs
 from planner.cost.node_pool import PoolBill, PoolSettings, pool_plan
-from planner.cost.node_pool_bill import bill_run, billed_s
+from planner.cost.node_pool_bill import bill_run, held_s, instance_costs
 from planner.cost.node_pool_plan import CPU_ONLY, PoolPlan, PoolRun
 from planner.cost.node_pool_sim import simulate_pool
 
@@ -34,11 +36,14 @@ class PoolPriced:
 
 @dataclass(frozen=True, slots=True)
 class _Shares:
-    """Each instance's cost, GPU-seconds held on it and pods placed on it."""
+    """Each instance's cost, GPU-seconds held on it and pods placed on it, each job's run
+    (placed to end) and re-run seconds."""
 
     cost: list[float]
     held: list[float]
     pods: list[int]
+    ran_s: list[float]
+    rerun_s: tuple[float, ...]
 
 
 def price_on_pool(
@@ -48,14 +53,16 @@ def price_on_pool(
     plan = pool_plan(skus, settings, terms)
     run = simulate_pool(jobs, plan)
     pool = bill_run(jobs, plan, run)
-    shares = _Shares(instance_costs(plan, run), _held(run), _pods(run))
+    ran = [e - s for s, e in zip(run.start_s, run.end_s, strict=True)]
+    costs = instance_costs(plan, run)
+    shares = _Shares(costs, held_s(run, ran), _pods(run), ran, run.rerun_s)
     priced = [_job_price(j, plan, run, shares) for j, on in enumerate(run.placed_on) if on]
     cpu_jobs, unpriced = _cpu_jobs(jobs, skus, terms, pool)
     bill = CloudBill(
         jobs=priced,
         unpriced=unpriced,
-        compute=sum(u.cost for u in pool.on_demand),
-        spot_overhead=0.0,
+        compute=sum(u.cost for u in pool.on_demand) - pool.spot_overhead,
+        spot_overhead=pool.spot_overhead,
         commitment=sum(u.cost for u in pool.committed),
         overflow=0.0,
         span_hours=pool.span_hours,
@@ -64,26 +71,6 @@ def price_on_pool(
         cpu_jobs=cpu_jobs,
     )
     return PoolPriced(bill, pool, plan.types)
-
-
-def instance_costs(plan: PoolPlan, run: PoolRun) -> list[float]:
-    """Each instance's cost, as `node_pool_bill` bills it."""
-    costs = []
-    for instance in run.instances:
-        sku = plan.types[instance.type]
-        life = instance.released_s - instance.launched_s
-        seconds = life if instance.committed else billed_s(life, sku)
-        costs.append(seconds / HOUR_S * sku.price_per_hour)
-    return costs
-
-
-def _held(run: PoolRun) -> list[float]:
-    """GPU-seconds the pods held on each instance."""
-    held = [0.0] * len(run.instances)
-    for j, on in enumerate(run.placed_on):
-        for i in on:
-            held[i] += run.need[j] * (run.end_s[j] - run.start_s[j])
-    return held
 
 
 def _pods(run: PoolRun) -> list[int]:
@@ -95,18 +82,23 @@ def _pods(run: PoolRun) -> list[int]:
 
 
 def _job_price(j: int, plan: PoolPlan, run: PoolRun, costs: _Shares) -> JobPrice:
-    held_s = run.need[j] * (run.end_s[j] - run.start_s[j])
-    cost = 0.0
+    """Job `j`'s share of each instance its pods were on, and the part its re-runs held."""
+    held_s = run.need[j] * costs.ran_s[j]
+    rerun_s = run.need[j] * costs.rerun_s[j] if costs.rerun_s else 0.0
+    cost = overhead = 0.0
     for i in run.placed_on[j]:
         if costs.held[i] > 0:
             cost += costs.cost[i] * held_s / costs.held[i]
+            if not run.instances[i].committed:
+                overhead += costs.cost[i] * rerun_s / costs.held[i]
         else:
             cost += costs.cost[i] / costs.pods[i]
     first = run.instances[run.placed_on[j][0]].type
     instances = len(set(run.placed_on[j]))
     price = plan.types[first].price_per_hour
+    cost -= overhead
     hours = cost / (instances * price) if price else 0.0
-    return JobPrice(j, first, instances, hours, cost)
+    return JobPrice(j, first, instances, hours, cost, overhead)
 
 
 def _cpu_jobs(

@@ -10,7 +10,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from planner.cost.cloud import CloudJob, Sku
+from planner.cost.cloud import CloudJob, Sku, Spot
 
 CPU_ONLY = "a CPU-only job: CPU instances are billed apart from the GPU node pool"
 
@@ -30,6 +30,8 @@ class PoolPlan:
     max_instances: int | None = None
     speed: Mapping[tuple[str, str], float] = field(default_factory=dict)
     startup_s: float = 0.0
+    spot: Spot | None = None
+    """Launched instances are spot: a pod on one re-runs the work interruptions lose."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +57,9 @@ class PoolRun:
     end_s: tuple[float, ...]
     unrunnable: dict[int, str]
     peak_instances: int
+    rerun_s: tuple[float, ...] = ()
+    """Seconds of each job's run spent re-running work spot interruptions lost (empty:
+    no spot)."""
 
 
 def whole_gpus(gpus: float) -> int:

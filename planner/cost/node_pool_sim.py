@@ -40,7 +40,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from heapq import heapify, heappop, heappush
 
-from planner.cost.cloud import CloudJob
+from planner.cost.cloud import CloudJob, spot_extra_s
 from planner.cost.node_pool_plan import (
     InstanceRun,
     PoolPlan,
@@ -89,6 +89,7 @@ class _Pool:
         self._need = [whole_gpus(j.gpus) for j in jobs]
         self._on: list[list[int]] = [[] for _ in range(n)]
         self._reserved, self._start, self._end = [_NAN] * n, [_NAN] * n, [_NAN] * n
+        self._rerun = [0.0] * n
         self._left = [0] * n  # booting instances each job still waits for
         self._rank, self._arrived = [0] * n, 0
         self._pending = 0  # jobs in `_waiting`
@@ -245,14 +246,20 @@ class _Pool:
         instance.waiting = []
 
     def _start_job(self, j: int, now: float) -> None:
-        """Run job `j` from `now`; a gang ends with its slowest pod (SKU speed differs)."""
+        """Run job `j` from `now`; a gang ends with its slowest pod (SKU speed differs). On
+        spot, a job with a pod on a launched instance runs longer by the work interruptions
+        lose (`cloud.spot_extra_s`, the per-job rule); committed instances are never
+        interrupted."""
         job, plan = self._jobs[j], self._plan
+        on = [self._inst[i] for i in self._on[j]]
         run_s = max(
             job.run_s / plan.speed.get((plan.types[t].gpu_model, job.gpu_model), 1.0)
-            for t in {self._inst[i].type for i in self._on[j]}
+            for t in {s.type for s in on}
         )
+        if plan.spot is not None and not all(s.committed for s in on):
+            self._rerun[j] = spot_extra_s(run_s + plan.startup_s, plan.spot)
         self._start[j] = now
-        self._push(now + run_s + plan.startup_s, FINISH, j)
+        self._push(now + run_s + plan.startup_s + self._rerun[j], FINISH, j)
 
     def _finish(self, j: int, now: float) -> None:
         self._end[j] = now
@@ -304,4 +311,5 @@ class _Pool:
             tuple(self._end),
             dict(sorted(self._unrunnable.items())),
             self._peak,
+            tuple(self._rerun) if self._plan.spot is not None else (),
         )

@@ -8,6 +8,9 @@ job as well as on a node pool, so two packings of the same jobs can be set side 
                      (what a perfect packer with no delays would pay)
     waits            a pod's wait for room under the instance cap and for its instance to
                      be ready (per job: none; the cloud has no queue)
+    interruptions    on spot: the rate per instance-hour assumed and the interruptions it
+                     gives over the jobs' hours on spot (their re-runs are the bill's spot
+                     overhead)
 
 A month of each (the trace's amounts x `scale`, months per trace span). Per job, the billed
 GPU-hours are the on-demand bill's, a commitment aside.
@@ -40,6 +43,14 @@ class PackingFacts:
     provisioning_wait_p95_s: float | None
     cap_wait_mean_s: float | None
     cap_wait_p95_s: float | None
+    interruptions_per_hour: float | None = None
+    """On spot: the interruption rate assumed (None: not spot)."""
+    interruptions: float = 0.0
+    """On spot: interruptions expected, a month."""
+    provisioning_s: float | None = None
+    """A node pool's launch-to-ready delay (None: per job, instances are ready at once)."""
+    scale_down_s: float | None = None
+    """How long a node pool's instance stands empty before it is released (None: per job)."""
 
 
 def per_job_facts(
@@ -59,11 +70,16 @@ def per_job_facts(
         waits,
         waits,
         waits,
+        terms.spot.interruptions_per_hour if terms.spot else None,
+        _per_job_interruptions(jobs, bill, skus, terms),
     )
 
 
-def pool_facts(pool: "PoolBill") -> PackingFacts:
-    """A node pool's figures over the trace (a month: `scaled`)."""
+def pool_facts(
+    pool: "PoolBill", delays: tuple[float, float], rate: float | None = None
+) -> PackingFacts:
+    """A node pool's figures over the trace (a month: `scaled`); `delays`: its provisioning
+    and scale-down delays; `rate`: its spot interruptions per hour (None: not spot)."""
     held = pool.held_gpu_hours
     waits: PoolWaits = pool.waits
     return PackingFacts(
@@ -76,6 +92,9 @@ def pool_facts(pool: "PoolBill") -> PackingFacts:
         waits.provisioning.p95,
         waits.cap.mean,
         waits.cap.p95,
+        rate,
+        pool.interruptions,
+        *delays,
     )
 
 
@@ -91,12 +110,30 @@ def scaled(facts: PackingFacts, scale: float) -> PackingFacts:
         facts.provisioning_wait_p95_s,
         facts.cap_wait_mean_s,
         facts.cap_wait_p95_s,
+        facts.interruptions_per_hour,
+        facts.interruptions * scale,
+        facts.provisioning_s,
+        facts.scale_down_s,
     )
 
 
 def _held_s(job: CloudJob, sku: Sku, terms: Terms) -> float:
+    return job.pods * whole_gpus(job.gpus) * _run_s(job, sku, terms)
+
+
+def _run_s(job: CloudJob, sku: Sku, terms: Terms) -> float:
     factor = (terms.speed or {}).get((sku.gpu_model, job.gpu_model), 1.0)
-    return job.pods * whole_gpus(job.gpus) * (job.run_s / factor + terms.startup_s)
+    return job.run_s / factor + terms.startup_s
+
+
+def _per_job_interruptions(
+    jobs: Sequence[CloudJob], bill: CloudBill, skus: Sequence[Sku], terms: Terms
+) -> float:
+    """The rate x each priced job's run (`cloud.spot_extra_s`'s count), over the trace."""
+    if terms.spot is None:
+        return 0.0
+    hours = sum(_run_s(jobs[p.job], skus[p.sku], terms) for p in bill.jobs) / HOUR_S
+    return terms.spot.interruptions_per_hour * hours
 
 
 def _cheapest_per_gpu(skus: Sequence[Sku]) -> float:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 
 from planner.cost import finance, tco
 from planner.cost.baremetal import BareMetal
+from planner.cost.elsewhere import Unserved
 
 Drivers = dict[str, float]
 
@@ -32,6 +33,10 @@ class PairModel:
     rate: float
     converted: frozenset[str] = frozenset()
     """Which prices were converted from another currency ("cloud", "server")."""
+    unserved: Unserved | None = None
+    """The owned option's served-elsewhere and waiting lines, kept at the base's."""
+    cloud_escalation_year: float = 0.0
+    """The yearly rate cloud bills escalate at (the scenario's)."""
 
     def base(self) -> Drivers:
         """Every driver at today's value (commitment and FX only where they apply)."""
@@ -69,9 +74,24 @@ class PairModel:
         if self.bridge is not None:
             bridge = bridge_of(demand, self._moved_cloud(self.bridge, d))
         tax = self.servers.tax_rate
-        rent = tco.rented_option(cloud, demand, self.months, d["rate"], tax_rate=tax)
+        rent = tco.rented_option(
+            cloud,
+            demand,
+            self.months,
+            d["rate"],
+            tax_rate=tax,
+            escalation_year=self.cloud_escalation_year,
+        )
         servers = moved(self.servers, d, fx if "server" in self.converted else 1.0)
-        own = tco.owned_option(self.owned, servers, demand, self.months, d["rate"], bridge=bridge)
+        own = tco.owned_option(
+            self.owned,
+            servers,
+            demand,
+            self.months,
+            d["rate"],
+            bridge=bridge,
+            unserved=self.unserved,
+        )
         savings = [r - o for r, o in zip(rent.monthly_cash, own.monthly_cash, strict=True)]
         return finance.npv(savings, d["rate"])
 

@@ -1,6 +1,7 @@
 """A node pool's packing choice and default delays, with their sources: light enough for the
 scenario's model (`planner.cost.scenario`) to read without the pool's simulation and its
-numpy (`planner cost --help` stays fast)."""
+numpy (`planner cost --help` stays fast). The delays are also the reference-defaults rows of
+`pricing/seeds/assumptions.csv` (a test holds them equal), which a TCO reads first."""
 
 from dataclasses import dataclass
 from typing import Literal

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from planner.core.serialize import OMIT
 from planner.cost.chargeback import ChargebackData
+from planner.cost.elsewhere import ServedElsewhere
 from planner.cost.inputs import TcoInputs
 from planner.cost.scope import LeftOut
 from planner.cost.tco import Comparison, OptionReport
@@ -126,6 +127,9 @@ class TcoReport:
     workbook's formulas; None in a hand-made report or one saved before it was recorded."""
     demand_by_year: tuple[YearDemand, ...] | None = field(default=None, metadata=OMIT)
     """Each year's demand when the scenario grows it (`growth:`); None: year 1 repeated."""
+    served_elsewhere: ServedElsewhere | None = field(default=None, metadata=OMIT)
+    """The rates the owned options' unserved demand and waiting are priced at (None: a
+    cloud-only report, or one saved before)."""
 
     @property
     def owns_servers(self) -> bool:

@@ -13,6 +13,7 @@ from planner.core.config import MAX_NODES, NodeSpec, Whole
 from planner.core.configbase import ConfigModel
 from planner.core.errors import CodedValueError, ScenarioError
 from planner.cost.cloud import PricingModel
+from planner.cost.elsewhere_spec import ServedElsewhereSpec
 from planner.cost.pool_defaults import PROVISIONING, SCALE_DOWN, Packing
 from planner.engine.calibration import CalibrationSpec
 from planner.engine.scenario import (
@@ -147,22 +148,24 @@ class CloudSpec(ConfigModel):
         default=None, ge=0, le=MAX_AMOUNT, description="CPU instances' memory (scope all-jobs)"
     )
     packing: Packing = Field(
-        default="per-job",
-        description="per-job: each job on instances of its own; pool: pods share the "
-        "instances of an autoscaled node pool (launched when a pod fits none, released "
-        "after standing empty for scale_down_s)",
+        default="pool",
+        description="pool (default): pods share the instances of an autoscaled node pool "
+        "(launched when a pod fits none, released after standing empty for scale_down_s), "
+        "as Kubernetes rents them; per-job: each job on instances of its own",
     )
-    provisioning_s: float = Field(
-        default=PROVISIONING.value,
+    provisioning_s: float | None = Field(
+        default=None,
         ge=0,
         le=DAY_S,
-        description="pool: launch to ready of an instance",
+        description="pool: launch to ready of an instance (default: the assumption set's "
+        f"{PROVISIONING.name}, {PROVISIONING.value:g} s in reference-defaults)",
     )
-    scale_down_s: float = Field(
-        default=SCALE_DOWN.value,
+    scale_down_s: float | None = Field(
+        default=None,
         ge=0,
         le=DAY_S,
-        description="pool: an empty instance is released after",
+        description="pool: an empty instance is released after (default: the assumption "
+        f"set's {SCALE_DOWN.name}, {SCALE_DOWN.value:g} s in reference-defaults)",
     )
     max_instances: Whole | None = Field(
         default=None,
@@ -182,13 +185,6 @@ class CloudSpec(ConfigModel):
 
     @model_validator(mode="after")
     def _pool_settings(self) -> Self:
-        if self.packing == "pool" and self.spot is not None:
-            raise CodedValueError(
-                f"cloud option '{self.label()}': `packing: pool` does not model spot "
-                "interruptions yet: use `packing: per-job` for a spot option",
-                "pool_spot",
-                option=self.label(),
-            )
         if self.packing == "per-job" and self.max_instances is not None:
             raise CodedValueError(
                 f"cloud option '{self.label()}': `max_instances` caps a node pool: give "
@@ -315,6 +311,10 @@ class TcoScenario(ConfigModel):
     )
     cloud: tuple[CloudSpec, ...] = ()
     hybrid: HybridSpec | None = None
+    served_elsewhere: ServedElsewhereSpec = Field(
+        default=ServedElsewhereSpec(),
+        description="demand an option leaves unserved, priced as bought elsewhere",
+    )
     speed: dict[str, float] = Field(
         default_factory=dict,
         description="'H100/A100': 2.0 means an H100 runs A100 jobs twice as fast (default 1.0)",
@@ -437,14 +437,6 @@ def _check_overflow(spec: CloudSpec, options: dict[str, CloudSpec]) -> None:
             f"cloud option '{spec.label()}': overflow '{spec.overflow}' is not another cloud "
             "option",
             "overflow_unknown_cloud",
-            option=spec.label(),
-            overflow=spec.overflow,
-        )
-    if spec.packing == "pool" and target.spot is not None:
-        raise CodedValueError(
-            f"cloud option '{spec.label()}': a node pool (`packing: pool`) does not model "
-            f"spot interruptions yet: its overflow '{spec.overflow}' must not be a spot option",
-            "pool_overflow_spot",
             option=spec.label(),
             overflow=spec.overflow,
         )

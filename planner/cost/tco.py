@@ -30,11 +30,16 @@ from planner.cost.baremetal import (
     tax_book_value,
     variable_per_busy_gpu_hour,
 )
+from planner.cost.elsewhere import Unserved, added
+from planner.cost.escalation import escalation
 from planner.cost.ledger import Ledger
 from planner.cost.lines import CATEGORIES, END_CATEGORIES, LINE_KEYS
 
 OWNED_CATEGORIES = (*CATEGORIES[1:], "cloud_burst")
 """Owned options' categories in the P&L view (CapEx is cash only)."""
+EQUAL_SERVICE = ("served_elsewhere", "waiting")
+"""The categories that price every option at the same served demand (`planner.cost.
+elsewhere`): in an option's totals when the scenario prices them and they are not 0."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +54,8 @@ class Sale:
 def sale(bm: BareMetal, months: int) -> Sale:
     """The servers bought (CapEx is paid at order) are sold at the horizon's end for
     `resale_share` x CapEx, delivered or not: an order the horizon ends before is still the
-    owner's to sell (its tax book value is then all of CapEx)."""
+    owner's to sell (its tax book value is then all of CapEx). With a refresh, the last
+    generation's (earlier ones are sold as they retire, `baremetal.monthly`)."""
     resale = bm.resale_share * capex(bm)
     return Sale(resale, bm.tax_rate * (resale - tax_book_value(bm, months)))
 
@@ -66,6 +72,11 @@ class Demand:
     """Hybrid: what the jobs that burst cost in the cloud per month."""
     wait_mean_s: float | None = None
     wait_p95_s: float | None = None
+    waited_gpu_hours: float = 0.0
+    """GPU-hours jobs waited in the queue per month (the replay's; 0 without one)."""
+    unserved_gpu_hours: float = 0.0
+    """GPU-hours a month in service the option leaves unserved and has bought elsewhere
+    (`planner.cost.elsewhere.ELSEWHERE_LINES` of its ledger's run; 0 without a replay)."""
 
     @property
     def allocation(self) -> float:
@@ -124,6 +135,11 @@ class OptionReport:
     equivalent_annual_cost: float | None = None
     wait_mean_s: float | None = None
     wait_p95_s: float | None = None
+    served_share: float | None = None
+    """GPU-hours it served (owned + cloud) / GPU-hours demanded, from its ledger."""
+    served_elsewhere_gpu_hours: float = 0.0
+    """Demand it left unserved and bought elsewhere over the horizon (`planner.cost.
+    elsewhere`); its cost per useful GPU-hour counts them as served."""
     ledger: Ledger | None = field(default=None, metadata=OMIT)
     """Where the option serves the demand (`planner.cost.ledger`); the cost model leaves it
     None and the report adds each option's from its runs."""
@@ -163,22 +179,31 @@ def owned_option(
     rate: float,
     *,
     bridge: Bridge = NO_BRIDGE,
+    unserved: Unserved | None = None,
 ) -> OptionReport:
     """Self-hosted (with bursts for a hybrid) over `months`. Before delivery the servers cost
     nothing but their CapEx and `bridge` serves the demand (or nothing does); bursts start at
-    delivery. At the end the servers are sold at their resale value, the gain on disposal
-    taxed (`sale`). Cost per installed (and
-    allocated) GPU-hour is over the months in service, without the bridge."""
+    delivery. A horizon beyond the servers' life buys their replacement (`baremetal.monthly`,
+    the `refresh` category). At the end the servers are sold at their resale value, the gain
+    on disposal taxed (`sale`); a retired generation is sold at the end of its life, and
+    both add to the `resale` and `disposal_tax` totals. Cost per installed (and allocated)
+    GPU-hour is over the months in service, without the bridge or `unserved`'s lines; per
+    useful GPU-hour, with them."""
     costs = monthly(bm, months, demand.utilization_by_hour, bridge_per_month=bridge.per_month)
     lead = in_service_from(bm, months)
-    burst = [0.0 if m < lead else demand.burst_per_month for m in range(months)]
+    burst = [
+        0.0 if m < lead else demand.burst_per_month * escalation(bm, "cloud", m)
+        for m in range(months)
+    ]
     after_tax = 1 - bm.tax_rate  # cloud bills are deductible costs too
-    pnl = [c.pnl + b for c, b in zip(costs, burst, strict=True)]
-    cash = [c.cash + b * after_tax for c, b in zip(costs, burst, strict=True)]
+    bills = burst if unserved is None else added(burst, unserved)
+    pnl = [c.pnl + b for c, b in zip(costs, bills, strict=True)]
+    cash = [c.cash + b * after_tax for c, b in zip(costs, bills, strict=True)]
     end = sale(bm, months)
     cash[-1] += end.disposal_tax - end.resale
-    at_end = (0.0 - end.resale, end.disposal_tax + 0.0)  # + 0.0: no -0.0 in the totals
-    totals = _owned_totals(costs, burst, bm.tax_rate) | dict(
+    retired = (sum(c.resale for c in costs), sum(c.disposal_tax for c in costs))
+    at_end = (retired[0] - end.resale, retired[1] + end.disposal_tax + 0.0)  # + 0.0: no -0.0
+    totals = _owned_totals(costs, burst, bm.tax_rate, unserved) | dict(
         zip(END_CATEGORIES, at_end, strict=True)
     )
     gpus = installed_gpus(bm)
@@ -187,8 +212,9 @@ def owned_option(
     useful = demand.useful_gpu_hours * (months - lead) + bridge.useful_gpu_hours * lead
     allocated = demand.allocation * gpus * in_service
     total = sum(pnl)
-    own = total - totals["bridge"]
+    own = total - totals["bridge"] - sum(totals.get(k, 0.0) for k in EQUAL_SERVICE)
     fixed = fixed_per_installed_gpu_hour(bm) * gpus * in_service
+    elsewhere = unserved.gpu_hours if unserved else 0.0
     return OptionReport(
         name=name,
         total=total,
@@ -196,41 +222,69 @@ def owned_option(
         monthly_pnl=tuple(pnl),
         monthly_cash=tuple(cash),
         useful_gpu_hours=useful,
-        cost_per_useful_gpu_hour=total / useful if useful else None,
+        cost_per_useful_gpu_hour=total / (useful + elsewhere) if useful + elsewhere else None,
         cost_per_installed_gpu_hour=own / installed_hours if installed_hours else None,
         cost_per_allocated_gpu_hour=own / allocated if allocated else None,
         idle_cost=(1 - demand.allocation) * fixed,
         equivalent_annual_cost=_eac(cash, rate, months),
         wait_mean_s=demand.wait_mean_s,
         wait_p95_s=demand.wait_p95_s,
-        pnl_by_category=_pnl_by_category(costs, burst),
+        served_elsewhere_gpu_hours=elsewhere,
+        pnl_by_category=_pnl_by_category(costs, burst, unserved),
     )
 
 
 def rented_option(
-    rented: Rented, demand: Demand, months: int, rate: float, *, tax_rate: float = 0.0
+    rented: Rented,
+    demand: Demand,
+    months: int,
+    rate: float,
+    *,
+    tax_rate: float = 0.0,
+    unserved: Unserved | None = None,
+    escalation_year: float = 0.0,
 ) -> OptionReport:
-    """Renting: the same bill every month; with a tax rate, cash is after the tax saved."""
+    """Renting: the same bill every month, or year 1's bill x (1 + `escalation_year`) ^
+    (m // 12) in month m when cloud prices escalate; with a tax rate, cash is after the tax
+    saved. `unserved`'s lines (not escalated: the workbook's served-elsewhere column is
+    year 1's rate) are part of the bill."""
+    lines = _equal_service(unserved)
     monthly_cost = rented.monthly_total
-    monthly_cash = monthly_cost * (1 - tax_rate)
+    steps = [(1 + escalation_year) ** (m // 12) if escalation_year else 1.0 for m in range(months)]
+    extra = (
+        [e + w for e, w in zip(unserved.elsewhere, unserved.waiting, strict=True)]
+        if unserved
+        else [0.0] * months
+    )
     per_month = (
         demand.useful_gpu_hours if rented.useful_gpu_hours is None else rented.useful_gpu_hours
     )
     useful = per_month * months
-    pnl = (monthly_cost,) * months
-    cash = (monthly_cash,) * months
+    elsewhere = unserved.gpu_hours if unserved else 0.0
+    pnl = tuple(monthly_cost * f + x for f, x in zip(steps, extra, strict=True))
+    cash = tuple(p * (1 - tax_rate) for p in pnl)
+    billed = sum(steps)  # months billed, in year-1 bills
+    bills = monthly_cost * billed + sum(extra)
     return OptionReport(
         name=rented.name,
         total=sum(pnl),  # the months added up, like an owned option's (not cost x months)
-        totals={k: v * months for k, v in rented.per_month.items()}
-        | ({"tax_shield": -tax_rate * monthly_cost * months} if tax_rate else {}),
+        totals={k: v * billed for k, v in rented.per_month.items()}
+        | lines
+        | ({"tax_shield": -tax_rate * bills} if tax_rate else {}),
         monthly_pnl=pnl,
         monthly_cash=cash,
         useful_gpu_hours=useful,
-        cost_per_useful_gpu_hour=monthly_cost * months / useful if useful else None,
+        cost_per_useful_gpu_hour=bills / (useful + elsewhere) if useful + elsewhere else None,
         equivalent_annual_cost=_eac(cash, rate, months),
         wait_mean_s=rented.wait_mean_s,
         wait_p95_s=rented.wait_p95_s,
+        served_elsewhere_gpu_hours=elsewhere,
+        pnl_by_category=(
+            {k: tuple(v * f for f in steps) for k, v in rented.per_month.items()}
+            | _unserved_by_month(unserved)
+            if escalation_year
+            else None
+        ),
     )
 
 
@@ -282,20 +336,46 @@ def horizons_months(years: Sequence[float]) -> list[int]:
     return months
 
 
-def _owned_totals(costs: list[MonthCosts], burst: list[float], tax_rate: float) -> dict[str, float]:
+def _owned_totals(
+    costs: list[MonthCosts], burst: list[float], tax_rate: float, unserved: Unserved | None
+) -> dict[str, float]:
     columns = by_category(costs, OWNED_CATEGORIES[:-1])
     totals = {k: sum(column) for k, column in columns.items()}
     totals["capex"] = sum(c.capex for c in costs)
     totals["cloud_burst"] = sum(burst)
-    totals["tax_shield"] -= tax_rate * sum(burst)
+    totals |= _equal_service(unserved)
+    billed = totals["cloud_burst"] + sum(totals.get(k, 0.0) for k in EQUAL_SERVICE)
+    totals["tax_shield"] -= tax_rate * billed
     return totals
 
 
-def _pnl_by_category(costs: list[MonthCosts], burst: list[float]) -> dict[str, tuple[float, ...]]:
-    """Owning's P&L categories month by month: what `MonthCosts.pnl` adds, and the bursts."""
+def _equal_service(unserved: Unserved | None) -> dict[str, float]:
+    """The served-elsewhere and waiting totals (none when the scenario prices neither)."""
+    if unserved is None:
+        return {}
+    waiting = {"waiting": sum(unserved.waiting)} if any(unserved.waiting) else {}
+    elsewhere = {"served_elsewhere": sum(unserved.elsewhere)} if unserved.gpu_hours else {}
+    return elsewhere | waiting
+
+
+def _unserved_by_month(unserved: Unserved | None) -> dict[str, tuple[float, ...]]:
+    """The equal-service lines month by month (none when the scenario prices neither)."""
+    lines: dict[str, tuple[float, ...]] = {}
+    if unserved is not None and unserved.gpu_hours:
+        lines["served_elsewhere"] = unserved.elsewhere
+    if unserved is not None and any(unserved.waiting):
+        lines["waiting"] = unserved.waiting
+    return lines
+
+
+def _pnl_by_category(
+    costs: list[MonthCosts], burst: list[float], unserved: Unserved | None
+) -> dict[str, tuple[float, ...]]:
+    """Owning's P&L categories month by month: what `MonthCosts.pnl` adds, the bursts and
+    the equal-service lines."""
     pnl = ("depreciation", "energy", *LINE_KEYS, "bridge")
     by_month = {k: tuple(column) for k, column in by_category(costs, pnl).items()}
-    return by_month | {"cloud_burst": tuple(burst)}
+    return by_month | {"cloud_burst": tuple(burst)} | _unserved_by_month(unserved)
 
 
 def _eac(cash: Sequence[float], rate: float, months: int) -> float:

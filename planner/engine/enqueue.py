@@ -7,7 +7,15 @@ Being Inqueue is sticky until the job runs. A preempted job's pods are created a
 queues for `enqueue` again, behind the jobs already pending. Jobs are offered in the order
 they became pending; one that does not fit does not block smaller ones behind it. `enqueue`
 runs once per scheduling period (1 s), so a job let in waits for the next allocation.
+
+Allocation looks at Inqueue jobs only, oldest first: `first(shape)` is the oldest Inqueue job
+of a shape. It is not always the shape's oldest waiting job: a preempted job goes back to its
+place in the shape's queue but to the back of `pending`, and the jobs let in meanwhile may
+hold the whole budget. Offering only each shape's oldest job would then offer none, and the
+replay would stop with jobs waiting on an idle cluster.
 """
+
+import heapq
 
 
 class EnqueueGate:
@@ -17,9 +25,20 @@ class EnqueueGate:
         """(job, milli-GPUs) not yet Inqueue, in submit order."""
         self.inqueue: dict[int, int] = {}
         self.inqueue_milli = 0
+        self.shape: dict[int, int] = {}
+        self.ready: dict[int, list[int]] = {}
+        """Shape -> its Inqueue jobs as a heap (with jobs since started: dropped when seen)."""
 
-    def arrive(self, job: int, milli: int) -> None:
+    def arrive(self, job: int, milli: int, shape: int) -> None:
         self.pending.append((job, milli))
+        self.shape[job] = shape
+
+    def first(self, shape: int) -> int | None:
+        """The oldest Inqueue job of `shape`, if any."""
+        ready = self.ready.get(shape)
+        while ready and ready[0] not in self.inqueue:
+            heapq.heappop(ready)
+        return ready[0] if ready else None
 
     def started(self, job: int) -> None:
         self.inqueue_milli -= self.inqueue.pop(job, 0)
@@ -40,6 +59,7 @@ class EnqueueGate:
                 budget -= milli
                 self.inqueue[job] = milli
                 self.inqueue_milli += milli
+                heapq.heappush(self.ready.setdefault(self.shape[job], []), job)
             else:
                 kept.append((job, milli))
         self.pending = kept

@@ -104,7 +104,7 @@ class Kueue(Plugin):
             self.preemption.admit_preemptors()
         heads: dict[int, Heads] = {}
         for sid in replay.queued_shapes:
-            head = (-replay.shape_priority[sid], replay.queues[sid][0], sid)
+            head = (-replay.shape_priority[sid], self._head(sid), sid)
             heads.setdefault(replay.shape_cq[sid], []).append(head)
         for heap in heads.values():
             heapq.heapify(heap)
@@ -124,9 +124,18 @@ class Kueue(Plugin):
                 if self.try_start(i):
                     negative_priority, _, sid = heapq.heappop(heap)
                     if replay.queues[sid]:
-                        heapq.heappush(heap, (negative_priority, replay.queues[sid][0], sid))
+                        heapq.heappush(heap, (negative_priority, self._head(sid), sid))
                 else:
                     self._head_failed(cq, heap)
+
+    def _head(self, sid: int) -> int:
+        """The job a shape offers: its oldest waiting job, or with Volcano's enqueue gate its
+        oldest Inqueue one (a preempted job may be older but still Pending)."""
+        gate, queue = self.gate, self.replay.queues[sid]
+        if gate is None:
+            return queue[0]
+        inqueue = gate.first(sid)
+        return queue[0] if inqueue is None else inqueue
 
     def _nominate(self, cq: int, heap: Heads, tried: set[int]) -> tuple[bool, int, int, int] | None:
         """(borrows, -priority, job, queue) of the queue's head whose quota fits, preempting
@@ -263,7 +272,8 @@ class Kueue(Plugin):
 
     def enqueued(self, i: int, requeue: bool) -> None:
         if self.gate is not None:
-            self.gate.arrive(i, milli(self.replay.shapes[self.replay.shape_of[i]]))
+            sid = self.replay.shape_of[i]
+            self.gate.arrive(i, milli(self.replay.shapes[sid]), sid)
 
     def started(self, i: int) -> None:
         self.preemption.awaiting.pop(i, None)

@@ -10,10 +10,8 @@ shape. Deterministic: the only randomness is `random.Random(policy.seed)`.
 This module keeps the event heap, the job states and the waiting queues. Each scheduling
 concern is a module of its own that hooks in through `planner.engine.hooks` (a `Queueing`
 that allocates, `Plugin`s that hear of each job's life cycle); `planner.engine.registry`
-picks them from the policy.
-
-Jobs are numbered in the order they enter the queue, at `arrive[i]`: their submission, plus
-`Policy.start_latency` when set (`planner.engine.arrivals`).
+picks them from the policy. Jobs are numbered in the order they enter the queue, at
+`arrive[i]`: their submission, plus `Policy.start_latency` when set (`planner.engine.arrivals`).
 
 Withdrawal: a job with `withdraw_after_s` has a deadline, `submit_s + withdraw_after_s`. If it
 has not started by then (deadlines apply before the instant's arrivals and scheduling pass)
@@ -34,6 +32,7 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from planner.core.config import NodeSpec
+from planner.core.errors import InternalCheckError
 from planner.core.model import Job
 from planner.engine.arrivals import arrival_order
 from planner.engine.burst import Burst
@@ -81,12 +80,13 @@ def simulate(
     to abandon the replay. `timeline_bin_s`: the timeline's bin width (`new_timeline`).
     """
     check_span(jobs, policy)
-    # The loop allocates millions of short-lived tuples and creates no cycles; the cyclic
-    # collector would rescan every live job object again and again (a third of the run).
+    # millions of short-lived tuples, no cycles: the collector's rescans took a third of the run
     collecting = gc.isenabled()
     gc.disable()
     try:
         result = Replay(jobs, nodes, policy, timeline_bin_s=timeline_bin_s).run(progress)
+    except AssertionError as err:
+        raise InternalCheckError.from_assertion(err) from err
     finally:
         if collecting:
             gc.enable()
@@ -474,7 +474,7 @@ class Replay:
         """Nothing will ever happen again, yet jobs wait: partly placed jobs hold the GPUs."""
         online = len(self.online.online) if self.online else 0
         if self.held_milli == 0 and not online:
-            raise AssertionError("jobs wait on an idle cluster: an engine bug, please report")
+            raise AssertionError("the replay left jobs waiting on an idle cluster")
         self.deadlock = {
             "at_s": self.now,
             "jobs_waiting": float(self.queued_jobs),
@@ -496,4 +496,4 @@ def _find(found: list[Plugin], kind: type[P]) -> P | None:
 
 
 def _no_handler(i: int) -> None:
-    raise AssertionError(f"an event no plugin handles (job {i}): an engine bug, please report")
+    raise AssertionError(f"the replay met an event no plugin handles (job {i})")

@@ -17,6 +17,7 @@ from planner.cost.ledger import SERVED, UNSERVED, Balance
 from planner.cost.lines import CATEGORIES as OWNED_CATEGORIES
 from planner.cost.lines import CLOUD_CATEGORIES, END_CATEGORIES
 from planner.cost.results import Horizon, TcoReport
+from planner.cost.tco import EQUAL_SERVICE
 from planner.report.cells import Cell, Kind
 from planner.report.headline import Headline, Named, headline, option_name
 from planner.report.text import text
@@ -24,6 +25,7 @@ from planner.report.text import text
 CATEGORIES = (
     *OWNED_CATEGORIES[:-1],  # capex .. bridge
     "cloud_burst",
+    *EQUAL_SERVICE,
     "tax_shield",
     *END_CATEGORIES,
     *CLOUD_CATEGORIES,
@@ -198,6 +200,7 @@ def _options(reports: Sequence[Named], lang: Language) -> Table:
         _col("idle_cost", "report.col.idle", "money", lang),
         _col("wait_mean_h", "report.col.wait_mean", "hours", lang),
         _col("wait_p95_h", "report.col.wait_p95", "hours", lang),
+        _col("served_share", "report.col.served_share", "percent", lang),
     )
     rows = tuple(
         (
@@ -214,6 +217,7 @@ def _options(reports: Sequence[Named], lang: Language) -> Table:
             o.idle_cost,
             _hours(o.wait_mean_s),
             _hours(o.wait_p95_s),
+            o.served_share,
         )
         for name, r in reports
         for h in r.horizons

@@ -14,6 +14,7 @@ from planner.report import flips
 from planner.report.headline import Headline, option_name
 from planner.report.model import Report, Series
 from planner.report.pdf_charts import Pen, cash_chart, tornado_chart
+from planner.report.pdf_service import service_block
 from planner.report.pdf_summary import (
     Decision,
     assumptions,
@@ -53,6 +54,7 @@ def summary_page(pen: Pen, report: Report, decisions: Sequence[Decision]) -> Non
     _conclusion(pen, head)
     if len(decisions) > 1:
         _scenarios(pen, decisions)
+    service_block(pen, report.sources[0][1], first.horizon)
     _flips(pen, report)
     items = _assumption_items(pen, report, first)
     bars, output, base = _tornado_rows(report)

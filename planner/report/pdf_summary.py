@@ -21,6 +21,7 @@ from planner.cost.tco import Comparison, OptionReport
 from planner.report.cells import Cell
 from planner.report.headline import Named, cheapest, option_name
 from planner.report.model import Table
+from planner.report.pdf_service import service_assumptions
 from planner.report.text import text
 
 
@@ -178,6 +179,7 @@ def assumptions(named: Named, d: Decision, lang: Language) -> list[tuple[str, st
             text("report.fact.useful_per_month", lang),
             fmt_number(report.useful_gpu_hours_per_month, 0, cur, na),
         ),
+        *packing_row(report, d, lang),
     ]
     if report.owns_servers:
         share = fmt_percent(report.allocation, 1, cur, na)
@@ -197,8 +199,62 @@ def assumptions(named: Named, d: Decision, lang: Language) -> list[tuple[str, st
                 fmt_money(report.variable_per_busy_gpu_hour, cur, 2, na),
             ),
             (text("report.pdf.assume.resale", lang), resale_text(report, d, lang)),
+            *service_assumptions(report, lang),
         ]
-    return rows
+        rows += refresh_rows(report, d, lang)
+    return rows + escalation_rows(report, d, lang)
+
+
+def refresh_rows(report: TcoReport, d: Decision, lang: Language) -> list[tuple[str, str]]:
+    """The servers bought again when the horizon outlasts their life (the first owned
+    option's refresh line), or nothing."""
+    amount = d.owned.totals.get("refresh", 0.0) if d.owned is not None else 0.0
+    inputs = report.inputs
+    if not amount or inputs is None or not inputs.owned:
+        return []
+    life = inputs.owned[0].bare_metal.life_years
+    value = text(
+        "report.pdf.assume.refresh_value",
+        lang,
+        life=f"{life:g}",
+        month=round(life * 12) + 1,
+        amount=fmt_money(amount, d.currency, 0, text("report.na", lang)),
+    )
+    return [(text("report.pdf.assume.refresh", lang), value)]
+
+
+ESCALATIONS = (
+    ("power", "power_escalation_year"),
+    ("staff", "staff_escalation_year"),
+    ("colo", "colo_escalation_year"),
+    ("cloud", "cloud_escalation_year"),
+)
+"""The prices that may escalate (`planner.cost.baremetal`): label key, `BareMetal` field."""
+
+
+def escalation_rows(report: TcoReport, d: Decision, lang: Language) -> list[tuple[str, str]]:
+    """The yearly escalation rates that are not 0, as one named assumption (none: nothing)."""
+    inputs = report.inputs
+    if inputs is None:
+        return []
+    bm = inputs.owned[0].bare_metal if inputs.owned else None
+    rates = {key: getattr(bm, field) if bm is not None else 0.0 for key, field in ESCALATIONS} | {
+        "cloud": inputs.cloud_escalation_year
+    }
+    cur, na = d.currency, text("report.na", lang)
+    shown = [
+        text(
+            f"report.pdf.assume.escalation.{key}",
+            lang,
+            rate=("+" if rate > 0 else "") + fmt_percent(rate, 1, cur, na),
+        )
+        for key, rate in rates.items()
+        if rate
+    ]
+    if not shown:
+        return []
+    joined = text("report.pdf.assume.escalation.sep", lang).join(shown)
+    return [(text("report.pdf.assume.escalation", lang), joined)]
 
 
 def resale_text(report: TcoReport, d: Decision, lang: Language) -> str:
@@ -207,6 +263,9 @@ def resale_text(report: TcoReport, d: Decision, lang: Language) -> str:
     amount = -d.owned.totals.get("resale", 0.0) if d.owned is not None else 0.0
     inputs = report.inputs
     share = inputs.owned[0].bare_metal.resale_share if inputs and inputs.owned else None
+    if d.owned is not None and d.owned.totals.get("refresh") and share is not None:
+        # the total also sells each retired generation: the end's sale is one CapEx's share
+        amount = share * d.owned.totals.get("capex", 0.0)
     if not amount and not share:
         return text("report.pdf.assume.resale_none", lang)
     cur, na = d.currency, text("report.na", lang)
@@ -216,6 +275,27 @@ def resale_text(report: TcoReport, d: Decision, lang: Language) -> str:
         share=fmt_percent(share, 0, cur, na),
         amount=fmt_money(amount, cur, 0, na),
     )
+
+
+def packing_row(report: TcoReport, d: Decision, lang: Language) -> list[tuple[str, str]]:
+    """How the cloud option weighed (else the first traced one) packs pods, a named
+    assumption that moves its bill: a node pool's delays, or per job; none without a trace."""
+    clouds = report.inputs.clouds if report.inputs is not None else ()
+    traced = [c for c in clouds if c.packing is not None]
+    weighed = d.against.rented if d.against is not None else None
+    cloud = next((c for c in traced if c.rented.name == weighed), traced[0] if traced else None)
+    if cloud is None or cloud.packing is None:
+        return []
+    facts = cloud.packing
+    overhead = fmt_number(facts.overhead, 2, d.currency, text("report.na", lang))
+    label = text("report.pdf.assume.packing", lang, option=cloud.rented.name)
+    if facts.packing == "per-job":
+        return [(label, text("report.pdf.assume.packing_per_job", lang, overhead=overhead))]
+    up, down = (
+        f"{s:g}" if s is not None else "-" for s in (facts.provisioning_s, facts.scale_down_s)
+    )
+    value = text("report.pdf.assume.packing_pool", lang, up=up, down=down, overhead=overhead)
+    return [(label, value)]
 
 
 PRICE_KEY = ("price", "per_gpu_hour", "per_server", "currency", "as_of", "source")

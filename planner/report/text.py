@@ -8,6 +8,7 @@ tests/pages/test_i18n.py checks both languages have every key.
 
 from planner.core.i18n import Language, lookup
 from planner.report.text_chargeback import CHARGEBACK_EN, CHARGEBACK_ZH
+from planner.report.text_service import SERVICE_EN, SERVICE_ZH
 from planner.report.text_verdict import VERDICT_EN, VERDICT_ZH
 from planner.report.text_workbook import WORKBOOK_EN, WORKBOOK_ZH
 
@@ -52,6 +53,7 @@ EN = {
     "report.col.idle": "Idle cost",
     "report.col.wait_mean": "Mean wait (h)",
     "report.col.wait_p95": "p95 wait (h)",
+    "report.col.served_share": "Served share",
     "report.col.month": "Month",
     "report.col.driver": "Driver",
     "report.col.low": "NPV, driver low",
@@ -92,12 +94,15 @@ EN = {
     "report.fact.npv": "NPV of buying vs {name}",
     "report.fact.conclusion": "Conclusion",
     "report.cat.capex": "CapEx (cash)",
+    "report.cat.refresh": "Refresh (replacement servers at the end of their life, cash)",
     "report.cat.depreciation": "Depreciation",
     "report.cat.energy": "Energy",
     "report.cat.bridge": "Bridge (cloud while servers are on order)",
     "report.cat.cloud_burst": "Cloud burst",
+    "report.cat.served_elsewhere": "Served elsewhere (unserved demand bought)",
+    "report.cat.waiting": "Cost of waiting",
     "report.cat.tax_shield": "Tax shield",
-    "report.cat.resale": "Resale value (cash in at the end)",
+    "report.cat.resale": "Resale value (cash in when sold)",
     "report.cat.disposal_tax": "Disposal tax",
     "report.cat.cloud_compute": "Cloud compute",
     "report.cat.cloud_cpu": "Cloud CPU instances (CPU-only jobs)",
@@ -182,6 +187,24 @@ EN = {
     "report.pdf.assume.resale": "Owned: resale value at the horizon's end",
     "report.pdf.assume.resale_value": "{share} of CapEx, {amount} cash in before tax",
     "report.pdf.assume.resale_none": "none assumed (book value is not cash)",
+    "report.pdf.assume.packing": "Cloud ({option}): how pods rent instances",
+    "report.pdf.assume.packing_pool": (
+        "node pool: pods share instances, ready {up} s after launch, released {down} s "
+        "after emptying; billed {overhead} GPU-hours per GPU-hour held"
+    ),
+    "report.pdf.assume.packing_per_job": (
+        "per job: each job on instances of its own; billed {overhead} GPU-hours per GPU-hour held"
+    ),
+    "report.pdf.assume.refresh": "Owned: servers replaced at the end of their life",
+    "report.pdf.assume.refresh_value": (
+        "every {life} years, bought again in month {month}: {amount} more CapEx"
+    ),
+    "report.pdf.assume.escalation": "Prices rising a year (from month 13)",
+    "report.pdf.assume.escalation.power": "power {rate}",
+    "report.pdf.assume.escalation.staff": "salaries {rate}",
+    "report.pdf.assume.escalation.colo": "colocation {rate}",
+    "report.pdf.assume.escalation.cloud": "cloud {rate}",
+    "report.pdf.assume.escalation.sep": ", ",
     "report.pdf.price.per_gpu_hour": "{amount} {currency} per GPU-hour, {as_of}{stale}",
     "report.pdf.price.per_server": "{amount} {currency} per server, {as_of}{stale}",
     "report.pdf.stale": " (stale)",
@@ -280,6 +303,7 @@ ZH = {
     "report.col.idle": "闲置成本",
     "report.col.wait_mean": "平均等待（小时）",
     "report.col.wait_p95": "p95 等待（小时）",
+    "report.col.served_share": "满足率",
     "report.col.month": "月份",
     "report.col.driver": "驱动因素",
     "report.col.low": "因素取低值时的 NPV",
@@ -320,12 +344,15 @@ ZH = {
     "report.fact.npv": "相对 {name} 购买的 NPV",
     "report.fact.conclusion": "结论",
     "report.cat.capex": "资本支出（现金）",
+    "report.cat.refresh": "更新换代（服务器寿命到期后的替换，现金）",
     "report.cat.depreciation": "折旧",
     "report.cat.energy": "电费",
     "report.cat.bridge": "过渡期云费用（服务器到货前）",
     "report.cat.cloud_burst": "云端突发",
+    "report.cat.served_elsewhere": "在别处满足（购买未满足的需求）",
+    "report.cat.waiting": "等待成本",
     "report.cat.tax_shield": "税盾",
-    "report.cat.resale": "转售价值（期末现金流入）",
+    "report.cat.resale": "转售价值（出售时现金流入）",
     "report.cat.disposal_tax": "处置税",
     "report.cat.cloud_compute": "云计算费用",
     "report.cat.cloud_cpu": "云端 CPU 实例（纯 CPU 作业）",
@@ -397,6 +424,24 @@ ZH = {
     "report.pdf.assume.resale": "自建：期末转售价值",
     "report.pdf.assume.resale_value": "资本支出的 {share}，税前现金流入 {amount}",
     "report.pdf.assume.resale_none": "不计（账面价值不是现金）",
+    "report.pdf.assume.packing": "云（{option}）：Pod 如何租用实例",
+    "report.pdf.assume.packing_pool": (
+        "节点池：Pod 共享实例，启动后 {up} 秒就绪，空闲 {down} 秒后释放；"
+        "每占用 1 GPU 小时计费 {overhead} GPU 小时"
+    ),
+    "report.pdf.assume.packing_per_job": (
+        "按作业：每个作业独占自己的实例；每占用 1 GPU 小时计费 {overhead} GPU 小时"
+    ),
+    "report.pdf.assume.refresh": "自建：服务器寿命到期后更换",
+    "report.pdf.assume.refresh_value": (
+        "每 {life} 年更换，第 {month} 月再次购买：资本支出增加 {amount}"
+    ),
+    "report.pdf.assume.escalation": "价格年涨幅（自第 13 月起）",
+    "report.pdf.assume.escalation.power": "电价 {rate}",
+    "report.pdf.assume.escalation.staff": "薪资 {rate}",
+    "report.pdf.assume.escalation.colo": "托管费 {rate}",
+    "report.pdf.assume.escalation.cloud": "云价格 {rate}",
+    "report.pdf.assume.escalation.sep": "，",
     "report.pdf.price.per_gpu_hour": "每 GPU 小时 {amount} {currency}，{as_of}{stale}",
     "report.pdf.price.per_server": "每台服务器 {amount} {currency}，{as_of}{stale}",
     "report.pdf.stale": "（已过期）",
@@ -453,6 +498,8 @@ EN |= WORKBOOK_EN
 ZH |= WORKBOOK_ZH
 EN |= VERDICT_EN
 ZH |= VERDICT_ZH
+EN |= SERVICE_EN
+ZH |= SERVICE_ZH
 CATALOGS: dict[str, dict[str, str]] = {"en": EN, "zh": ZH}
 
 

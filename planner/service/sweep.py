@@ -49,7 +49,8 @@ class Row:
     """The twin check's error e behind the bar (None: not calibrated, or a cloud option)."""
     per_hour_bar: tuple[float, float] | None = None
     p95_wait_bar_h: tuple[float, float] | None = None
-    """Low and high: the value x (1 - e) and x (1 + e) (`planner.cost.montecarlo_twin`)."""
+    """Low and high: the cost per useful GPU-hour x (1 - e) and x (1 + e); the p95 wait x
+    the twin check's wait factors (`planner.cost.montecarlo_twin`)."""
 
 
 def with_servers(

@@ -5,7 +5,9 @@ A mix is the scenario's hybrid: it keeps n servers of one pool (the other pools 
 has them) and bursts a job to the cloud once it has waited `burst_after_s`, so the waits and
 the cloud demand come from one replay. The cloud it bursts to is a copy of the hybrid's cloud
 option, appended to the scenario (so the first cloud option, which bridges the lead time and
-is the NPV's reference, stays as it was) and priced three ways:
+is the NPV's reference, stays as it was), priced per job (`packing: per-job`: the
+commitment's newsvendor rule reads the demand levels of per-job instances), and priced
+three ways:
 
 * committed GPUs C at the commitment's price (the burst option's own model when it is a
   commitment, else `reserved`), the demand above them on demand: C is the cheapest level for
@@ -314,7 +316,9 @@ def _burst_cloud(scenario: TcoScenario) -> CloudSpec:
 
 def _on_demand(spec: CloudSpec, name: str) -> dict[str, Any]:
     data = spec.model_dump(mode="json", exclude_unset=True)
-    data.update(name=name, pricing_model="on_demand")
+    data.update(name=name, pricing_model="on_demand", packing="per-job")
+    for pool_only in ("max_instances", "provisioning_s", "scale_down_s"):
+        data.pop(pool_only, None)
     data.pop("term_months", None)
     data.pop("committed_gpus", None)
     return data

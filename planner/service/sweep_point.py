@@ -12,7 +12,7 @@ from datetime import date
 
 from planner.core.model import Job
 from planner.cost.finance import npv
-from planner.cost.montecarlo_twin import bar, twin_error
+from planner.cost.montecarlo_twin import bar, twin_error, wait_bar, wait_factors
 from planner.cost.results import Horizon, TcoReport
 from planner.cost.scenario import TcoScenario
 from planner.cost.tco import OptionReport
@@ -68,7 +68,7 @@ class PointOption:
     """Cost per useful GPU-hour x (1 - e) and x (1 + e) (the twin error bar)."""
     wait_p95_low_s: float | None = None
     wait_p95_high_s: float | None = None
-    """p95 wait x (1 - e) and x (1 + e)."""
+    """p95 wait x the twin check's wait factors (`planner.cost.montecarlo_twin.wait_bar`)."""
 
     def values(self) -> tuple[object, ...]:
         return astuple(self)
@@ -98,15 +98,19 @@ def price_point(
     varied = apply(scenario, point)
     summaries: dict[str, ReplaySummary] = {}
     report = tco_of_jobs(con, varied, jobs, today=today, summaries=summaries)
-    results = point_options(report, summaries, twin_error(varied))
+    results = point_options(report, summaries, twin_error(varied), wait_factors(varied))
     return PointResult(point, report.currency, results, inputs_text(report))
 
 
 def point_options(
-    report: TcoReport, summaries: dict[str, ReplaySummary], error: float | None = None
+    report: TcoReport,
+    summaries: dict[str, ReplaySummary],
+    error: float | None = None,
+    wait_factors: tuple[float, float] | None = None,
 ) -> tuple[PointOption, ...]:
     """Every option of every horizon of a report, with the replays' percentiles, ledger
-    lines and (for replayed options, given the twin check's `error`) the twin error bar."""
+    lines and (for replayed options, given the twin check's `error` and `wait_factors`) the
+    twin error bars."""
     results: list[PointOption] = []
     allocation = _allocation(report)
     for horizon in report.horizons:
@@ -115,7 +119,8 @@ def point_options(
             summary = summaries.get(o.name)
             wait = summary.wait_s if summary is not None else None
             e = error if summary is not None else None
-            per_hour, p95 = bar(o.cost_per_useful_gpu_hour, e), bar(o.wait_p95_s, e)
+            factors = wait_factors if summary is not None else None
+            per_hour, p95 = bar(o.cost_per_useful_gpu_hour, e), wait_bar(o.wait_p95_s, factors)
             demanded, served, left_out, carried = _ledger_lines(o)
             results.append(
                 PointOption(

@@ -10,7 +10,8 @@ from planner.core.model import Job
 from planner.cost import tco
 from planner.cost.chargeback_usage import chargeback_data
 from planner.cost.comparison import Runs
-from planner.cost.ledger import Hours, demanded, rented_ledger
+from planner.cost.elsewhere import served_share
+from planner.cost.ledger import Hours, Ledger, demanded, rented_ledger
 from planner.cost.results import Horizon, TcoReport
 from planner.cost.scenario import TcoScenario
 from planner.cost.scope import LeftOut
@@ -43,14 +44,23 @@ def cloud_report(scenario: TcoScenario, options: PricedOptions, left_out: LeftOu
     rented = [c.rented for c in options.clouds]
     tax_rate = scenario.overrides.get("tax_rate", 0.0)
     tax = tax_rate if isinstance(tax_rate, float | int) else 0.0
+    rising = scenario.overrides.get("cloud_escalation_year", 0.0)
+    escalation = rising if isinstance(rising, float | int) else 0.0
     demand = tco.Demand(useful_gpu_hours=rented[0].useful_gpu_hours or 0.0)
     horizons = tuple(
         Horizon(
             years=months / 12,
             options=tuple(
-                replace(
-                    tco.rented_option(r, demand, months, scenario.discount_rate, tax_rate=tax),
-                    ledger=rented_ledger(options.runs.demand, run, months),
+                _with_ledger(
+                    tco.rented_option(
+                        r,
+                        demand,
+                        months,
+                        scenario.discount_rate,
+                        tax_rate=tax,
+                        escalation_year=escalation,
+                    ),
+                    rented_ledger(options.runs.demand, run, months),
                 )
                 for r, run in zip(rented, options.runs.rented, strict=True)
             ),
@@ -76,3 +86,7 @@ def cloud_report(scenario: TcoScenario, options: PricedOptions, left_out: LeftOu
         sensitivity=None,
         notes=(),
     )
+
+
+def _with_ledger(option: tco.OptionReport, ledger: Ledger) -> tco.OptionReport:
+    return replace(option, ledger=ledger, served_share=served_share(ledger))

@@ -19,6 +19,7 @@ from planner.core.notes import note
 from planner.cost.baremetal import BareMetal, ServerPool
 from planner.cost.cloud import CpuRate, Sku
 from planner.cost.lines import ASSUMPTIONS, Assumption
+from planner.cost.pool_defaults import POOL_DEFAULTS
 from planner.cost.results import PriceUsed
 from planner.cost.scenario import MAX_AMOUNT, CloudSpec, OwnedPoolSpec, TcoScenario
 from planner.cost.scope import CPU_POOL
@@ -65,6 +66,9 @@ class Inputs:
     """A cloud CPU instance's price per vCPU-hour (`cloud_vcpu_hour`), for CPU-only jobs."""
     gib_hour: SetValue | None = None
     """... and per GiB-hour of memory (`cloud_gib_hour`)."""
+    pool_delays: tuple[SetValue | None, SetValue | None] = (None, None)
+    """A node pool's provisioning and scale-down delays (`pool.provisioning_s`,
+    `pool.scale_down_s`), for a pooled cloud option that gives none."""
     allocation_utilization: float | None = None
     """The allocated share of owned GPUs to assume without a trace or a utilization."""
 
@@ -122,12 +126,14 @@ def load_inputs(
     local = "cn" if currency == "CNY" else "us"
     keys = [(a, a.book.format(local=local)) for a in ASSUMPTIONS]
     vcpu, gib = (values.get(name) for name in CPU_ASSUMPTIONS)
+    provisioning, scale_down = (values.get(d.name) for d in POOL_DEFAULTS)
     allocation = values.get("allocation_utilization")
     inputs = replace(
         money,
         owning=tuple((a, values[key]) for a, key in keys if key and key in values),
         vcpu_hour=vcpu,
         gib_hour=gib,
+        pool_delays=(provisioning, scale_down),
         allocation_utilization=None if allocation is None else allocation.value,
     )
     return inputs, trail

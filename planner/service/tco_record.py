@@ -35,6 +35,11 @@ def record(
     none in a cloud-only report) and cloud options `clouds`, as they were priced."""
     tax = owned[0].bare_metal.tax_rate if owned else scenario.overrides.get("tax_rate", 0.0)
     tax_rate = tax if isinstance(tax, float | int) else 0.0
+    rising = (
+        owned[0].bare_metal.cloud_escalation_year
+        if owned
+        else scenario.overrides.get("cloud_escalation_year", 0.0)
+    )
     return TcoInputs(
         discount_rate=scenario.discount_rate,
         tax_rate=float(tax_rate),
@@ -45,6 +50,7 @@ def record(
         clouds=tuple(clouds),
         sources=_sources(scenario, inputs),
         calibration=_calibration(scenario),
+        cloud_escalation_year=float(rising) if isinstance(rising, float | int) else 0.0,
     )
 
 

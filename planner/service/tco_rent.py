@@ -32,11 +32,13 @@ from planner.cost.ledger import Hours, PricedBill
 from planner.cost.node_pool import Committed, PoolSettings
 from planner.cost.node_pool_cloud import PoolPriced, price_on_pool
 from planner.cost.packing_facts import PackingFacts, per_job_facts, pool_facts, scaled
+from planner.cost.pool_defaults import POOL_DEFAULTS
 from planner.cost.scenario import CloudSpec, TcoScenario
 from planner.service.tco_bills import cloud_bill
-from planner.service.tco_inputs import Inputs, cpu_rate, per_gpu_hour, skus
+from planner.service.tco_inputs import Inputs, SetValue, cpu_rate, per_gpu_hour, skus
 from planner.service.tco_trail import Trail, said
 from planner.store import Connection
+from pricing import DEFAULT_SET
 
 KEPT_BILLS = 4
 """Bills kept at most (least recently used dropped): a sweep uses one per cloud option, or
@@ -140,6 +142,8 @@ def _rent(
 ) -> tuple[tco.Rented, PricedBill, Trail]:
     """The cloud option `spec` renting every job; money per month (the trace's span x `scale`)."""
     priced, trail = bill_jobs(con, spec, inputs, jobs, scenario, keep=True)
+    if spec.packing == "pool":
+        trail += _delays_noted(spec, inputs)
     bill = priced.bill
     if bill.unpriced:
         first = next(iter(bill.unpriced.values()))
@@ -194,9 +198,10 @@ def bill_jobs(
     spot = Spot(**billed_by.spot.model_dump()) if billed_by.spot else None
     terms = Terms(speed=speed, startup_s=spec.startup_s, spot=spot, cpu=cpu)  # type: ignore[arg-type]
     if spec.packing == "pool":
-        settings = _settings(spec, found, committed, commit)
+        settings = _settings(spec, inputs, (found, committed, commit))
         pool = _pool(split, (found, terms, settings), jobs_key, scenario.exclude_failed)
-        facts = pool_facts(pool.pool)
+        delays = (settings.provisioning_s, settings.scale_down_s)
+        facts = pool_facts(pool.pool, delays, spot.interruptions_per_hour if spot else None)
         kept = (pool.bill, pool.types, cpu, split.billed, split.withdrawn)
         return PricedBill(*kept, pool=pool.pool, facts=facts), trail
     key = None if jobs_key is None else (jobs_key, repr((found, terms)))
@@ -213,10 +218,11 @@ def bill_jobs(
 
 
 def _settings(
-    spec: CloudSpec, found: list[Sku], committed: float | None, price: float | None
+    spec: CloudSpec, inputs: Inputs, commitment: tuple[list[Sku], float | None, float | None]
 ) -> PoolSettings:
     """The option's node pool; a commitment as instances of its largest SKU, enough to
     hold the committed GPUs, paid at the committed price per GPU-hour."""
+    found, committed, price = commitment
     kept: tuple[Committed, ...] = ()
     if committed and price is not None and found:
         sku = max(found, key=lambda s: (s.gpus_per_instance, -s.price_per_hour))
@@ -225,12 +231,48 @@ def _settings(
         kept = (
             Committed(replace(sku, name=f"{sku.name} committed", price_per_hour=per_hour), count),
         )
+    provisioning, scale_down = (value for value, _ in pool_delays(spec, inputs))
     return PoolSettings(
-        provisioning_s=spec.provisioning_s,
-        scale_down_s=spec.scale_down_s,
+        provisioning_s=provisioning,
+        scale_down_s=scale_down,
         max_instances=spec.max_instances,
         committed=kept,
     )
+
+
+def pool_delays(spec: CloudSpec, inputs: Inputs) -> tuple[tuple[float, SetValue | None], ...]:
+    """The pool's provisioning and scale-down delays: as the option gives them, else the
+    assumption set's (with the item they came from), else the model's defaults."""
+    given = (spec.provisioning_s, spec.scale_down_s)
+    found: list[tuple[float, SetValue | None]] = []
+    for value, book, default in zip(given, inputs.pool_delays, POOL_DEFAULTS, strict=True):
+        if value is not None:
+            found.append((value, None))
+        else:
+            found.append((default.value, None) if book is None else (book.value, book))
+    return tuple(found)
+
+
+def _delays_noted(spec: CloudSpec, inputs: Inputs) -> Trail:
+    """A note for each delay a pooled option takes from the assumption set or the model."""
+    trail = Trail()
+    given = (spec.provisioning_s, spec.scale_down_s)
+    delays = pool_delays(spec, inputs)
+    for (value, book), default, own in zip(delays, POOL_DEFAULTS, given, strict=True):
+        if own is not None:
+            continue
+        source = book.item if book is not None else default
+        trail += said(
+            note(
+                f"{default.name.replace('.', '_')}_assumed",
+                option=spec.label(),
+                seconds=f"{value:g}",
+                # the model's defaults are reference-defaults' rows (a test holds them equal)
+                set=inputs.set_name if book is not None else DEFAULT_SET,
+                confidence=source.confidence,
+            )
+        )
+    return trail
 
 
 def _pool(

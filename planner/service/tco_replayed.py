@@ -75,14 +75,25 @@ def _hybrid_replay(
     kept: BareMetal,
     jobs: list[Job],
 ) -> tuple[ReplayResult, PricedBill | None, Trail]:
-    """The hybrid's replay on the servers it keeps, and the bill of the jobs that burst."""
+    """The hybrid's replay on the servers it keeps, and the bill of the jobs that burst. On
+    a node pool a burst pod is pending from when it left the queue (its start in the
+    replay), so bursts at different times share the pool's instances as they would."""
     assert scenario.hybrid is not None
     result, trail = _replay(scenario, kept, jobs, burst_after_s=scenario.hybrid.burst_after_s)
-    burst_jobs = [j for i, j in enumerate(result.jobs) if result.status[i] == "burst"]
+    spec = _burst_cloud(scenario)
+    burst_jobs = [
+        _burst_at(j, result.start_s[i]) if spec.packing == "pool" else j
+        for i, j in enumerate(result.jobs)
+        if result.status[i] == "burst"
+    ]
     if not burst_jobs:
         return result, None, trail
-    bill, found = bill_jobs(con, _burst_cloud(scenario), inputs, burst_jobs, scenario)
+    bill, found = bill_jobs(con, spec, inputs, burst_jobs, scenario)
     return result, bill, trail + found
+
+
+def _burst_at(job: Job, start_s: float | None) -> Job:
+    return job if start_s is None else replace(job, submit_s=start_s)
 
 
 def hybrid_servers(scenario: TcoScenario, bm: BareMetal) -> BareMetal:

@@ -36,6 +36,7 @@ from planner.ingest import IngestOptions
 from planner.service.growth import grown_report
 from planner.service.replay import load_jobs, resolve_trace
 from planner.service.tco_cloud_only import cloud_report, rented_only
+from planner.service.tco_elsewhere import served_elsewhere
 from planner.service.tco_explicit import explicit
 from planner.service.tco_inputs import bare_metal, load_inputs
 from planner.service.tco_priced import Replays
@@ -100,7 +101,10 @@ def _tco(
         else:
             options = replayed(con, scenario, inputs, bm, jobs)
         trail += options.trail
-        result = report(scenario, bm, options.priced(trail.converted), left_out)
+        prices, named = served_elsewhere(scenario, options)
+        trail += named
+        priced = replace(options.priced(trail.converted), elsewhere=prices)
+        result = report(scenario, bm, priced, left_out)
     else:
         options = rented_only(con, scenario, inputs, jobs)
         trail += options.trail
@@ -111,7 +115,10 @@ def _tco(
         prices_used=tuple(dict.fromkeys(trail.sources)),
         discount_rate=scenario.discount_rate,
         chargeback=options.chargeback,
-        inputs=record(scenario, inputs, options.owned, options.clouds),
+        inputs=replace(
+            record(scenario, inputs, options.owned, options.clouds),
+            served_elsewhere=result.served_elsewhere,
+        ),
     ), options.replays
 
 

@@ -12,7 +12,7 @@ allocation by hour of day and the chargeback's team hours all count the same wor
 
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from planner.core.errors import ScenarioError
 from planner.core.model import Job
@@ -20,6 +20,7 @@ from planner.core.notes import note
 from planner.cost import tco
 from planner.cost.baremetal import HOURS_PER_MONTH, BareMetal, installed_gpus
 from planner.cost.chargeback_usage import RAN, credited
+from planner.cost.elsewhere import unserved_gpu_hours
 from planner.cost.ledger import Hours, PricedBill, replay_outcome
 from planner.cost.scenario import TcoScenario
 from planner.engine import ReplayResult
@@ -111,6 +112,7 @@ def credit(
         option = note(f"option_{name.replace('-', '_')}")  # worded in the reader's language
         trail = said(note("carried_past_window", option=option, hours=hours))
     outcome = replay_outcome(result, burst, within).scaled(win.scale)
+    demand = replace(demand, unserved_gpu_hours=unserved_gpu_hours(outcome))
     ran = RAN if burst is None else (*RAN, "burst")  # burst jobs count for their team too
     team_hours = team_hours_within(result, within, ran, win.scale)
     return Credited(within, demand, summary, outcome, team_hours, trail)
@@ -155,6 +157,7 @@ def replay_demand(
         utilization_by_hour=by_hour(result, installed_gpus(bm), win),
         wait_mean_s=summary.wait_s.mean,
         wait_p95_s=summary.wait_s.p95,
+        waited_gpu_hours=sum(summary.waiting_gpu_hours_by_reason.values()) * win.scale,
     )
     return demand, summary
 

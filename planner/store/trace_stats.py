@@ -44,6 +44,9 @@ class TraceStats(BaseModel):
     by_status: dict[str, GroupStats]
     duration_s: dict[str, float]
     wait_s: dict[str, float] | None
+    """Observed waits of the jobs that started, as the twin check counts them: a job already
+    running when the export's window opened has no known submit, so no wait."""
+    wait_left_out_running_at_start: int = 0
 
 
 def find_trace(con: Connection, ref: str) -> str:
@@ -104,7 +107,15 @@ def _trace_stats(con: Connection, trace_id: str) -> TraceStats:
         by_queue=_groups(con, trace_id, "queue"),
         by_status=_groups(con, trace_id, "status"),
         duration_s=_percentiles(con, trace_id, "duration_s"),
-        wait_s=_percentiles(con, trace_id, "start_s - submit_s") or None,
+        wait_s=_percentiles(con, trace_id, "start_s - submit_s", _OBSERVED_WAIT) or None,
+        wait_left_out_running_at_start=int(
+            _one(
+                con,
+                "SELECT count(*) FROM jobs WHERE trace_id = ? AND running_at_start "
+                "AND start_s IS NOT NULL",
+                [trace_id],
+            )[0]
+        ),
     )
 
 
@@ -129,11 +140,17 @@ def _ordered(groups: dict[str, GroupStats], order: tuple[str, ...]) -> dict[str,
     return {label: groups[label] for label in order if label in groups}
 
 
-def _percentiles(con: Connection, trace_id: str, expr: str) -> dict[str, float]:
+_OBSERVED_WAIT = "NOT running_at_start AND status <> 'withdrawn'"
+"""The rows whose wait the history knows (`planner.twin.compare.observed_wait`'s rule)."""
+
+
+def _percentiles(
+    con: Connection, trace_id: str, expr: str, where: str = "true"
+) -> dict[str, float]:
     row = fetch_one(
         con,
         f"SELECT quantile_cont(v, [0.5, 0.9, 0.95, 0.99]), avg(v), max(v) FROM "
-        f"(SELECT {expr} AS v FROM jobs WHERE trace_id = ?) WHERE v IS NOT NULL",
+        f"(SELECT {expr} AS v FROM jobs WHERE trace_id = ? AND {where}) WHERE v IS NOT NULL",
         [trace_id],
     )
     if row is None or row[0] is None:

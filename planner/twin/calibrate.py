@@ -6,6 +6,8 @@ cannot show, and measure the fit on a later window held back from the calibratio
    busy with other work (the closed-system check warns below `CLOSED_SYSTEM_SHARE`). The
    fit tries shares of the node list (each kind of node cut in proportion) and keeps the
    one whose replay best reproduces the fit window's waits; the rest is background load.
+   It never tries a share below what the history held at once, per pool
+   (`planner.twin.capacity_floor`).
 3. Start latency per pod-size class, from the observed waits of jobs that replay says met
    no contention on that capacity (`planner.twin.latency_fit`), and the never-placed share.
 4. The policy (gang or pod admission, fifo, strict fifo or backfill) that best explains the
@@ -29,6 +31,8 @@ from planner.engine.latency import StartLatency
 from planner.engine.loop import simulate
 from planner.engine.policy import Admission, Policy, Queueing
 from planner.engine.result import ReplayResult
+from planner.twin.arrivals import arrival_shift
+from planner.twin.capacity_floor import ALL, floor_share, observed_peaks
 from planner.twin.compare import Outcome, compare, observed_outcome, observed_wait
 from planner.twin.latency_fit import MEM_BAND_CHOICES, MEM_BANDS, LatencyFit, fit_latency, twin_jobs
 from planner.twin.report import (
@@ -118,6 +122,7 @@ def run_twin(spec: TwinInput, progress: Callable[[float], None] | None = None) -
     _tell(progress, 1.0)
     node_gpus = sum(n.gpus for n in spec.nodes)
     share_used = _history_gpus(jobs, observed, end) / node_gpus if node_gpus else 0.0
+    floored = fitter.floor < 1.0 and best.share <= fitter.floor
     calibration = Calibration(
         fit_until_s=cut,
         latency=best.fit.classes,
@@ -131,6 +136,9 @@ def run_twin(spec: TwinInput, progress: Callable[[float], None] | None = None) -
         policy=chosen,
         policies_alike=_alike(policies),
         background_given=fitter.base.colocation is not None,
+        peak_gpus=fitter.peaks.gpus[ALL],
+        peak_gpus_by_pool={p: g for p, g in fitter.peaks.gpus.items() if p != ALL},
+        floored=floored,
     )
     report = TwinReport(
         trace=spec.trace,
@@ -146,6 +154,7 @@ def run_twin(spec: TwinInput, progress: Callable[[float], None] | None = None) -
         after=after,
         calibration=calibration,
         verdict=after.verdict,
+        arrival_shift=arrival_shift(jobs, val_window),
     )
     rows = job_rows(jobs, observed, after_outcomes, cut, best.fit)
     return TwinRun(report, best.fit.latency, replace(policy, start_latency=best.fit.latency), rows)
@@ -175,12 +184,13 @@ class _Fitter:
         ]
         self.trials: dict[int, _Trial] = {}
         self.unschedulable: int | None = None
+        self.peaks = observed_peaks(jobs, observed)
+        self.floor = floor_share(spec.nodes, self.peaks, effective_nodes)
 
     def capacity_search(self, progress: Callable[[float], None] | None) -> list[_Trial]:
-        """A log-spaced grid of node-list shares, then halving the gaps around the best."""
-        node_gpus = sum(n.gpus for n in self.spec.nodes)
-        peak = _peak_gpus(self.jobs, self.observed)
-        low = min(max(peak / node_gpus / 2, 1e-4), 1.0) if node_gpus else 1.0
+        """A log-spaced grid of node-list shares from the whole list down to the least that
+        holds the history's peaks, then halving the gaps around the best."""
+        low = max(self.floor, 1e-4)
         if self.base.colocation is not None:
             low = 1.0  # the background load is given (online GPUs by hour): accepted as is
         shares = [float(s) for s in np.geomspace(1.0, low, GRID)] if low < 1 else [1.0]
@@ -323,19 +333,6 @@ def _history_end(jobs: Sequence[Job]) -> float:
     ends = [j.end_s for j in jobs if j.end_s is not None]
     ends += [j.submit_s + j.duration_s for j in jobs]
     return max(ends) if ends else 0.0
-
-
-def _peak_gpus(jobs: Sequence[Job], observed: dict[str, Outcome]) -> float:
-    events: list[tuple[float, float]] = []
-    for job in jobs:
-        out = observed[job.job_id]
-        if out.start_s is not None and out.end_s is not None and job.total_gpus:
-            events += [(out.start_s, job.total_gpus), (out.end_s, -job.total_gpus)]
-    level = peak = 0.0
-    for _, change in sorted(events, key=lambda e: (e[0], e[1])):
-        level += change
-        peak = max(peak, level)
-    return peak
 
 
 def _history_gpus(jobs: Sequence[Job], observed: dict[str, Outcome], end: float) -> float:

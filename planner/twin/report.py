@@ -1,7 +1,7 @@
 """The twin check's results: plain frozen types the CLI, the service and the pages read by
 attribute and `planner.core.serialize` turns into JSON. Nothing here computes anything."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from planner.engine.policy import Admission, Queueing
 
@@ -119,6 +119,12 @@ class Calibration:
     """The scores are within 1% of each other: the history cannot tell the policies apart."""
     background_given: bool = False
     """The scenario gives the background load (online GPUs by hour): accepted, not fitted."""
+    peak_gpus: float = 0.0
+    """The most GPUs the history's own jobs held at once: the fit's floor."""
+    peak_gpus_by_pool: dict[str, float] = field(default_factory=dict)
+    """The same per GPU type, of the jobs that name one type: each pool's floor."""
+    floored: bool = False
+    """The fit chose the floor: it would have gone below what the history held at once."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +142,17 @@ class JobRow:
     replayed_wait_s: float | None
     residual_s: float | None
     """Replayed wait - observed wait."""
+
+
+@dataclass(frozen=True, slots=True)
+class ArrivalShift:
+    at_s: float
+    """The split: the first submission time of the later side."""
+    per_day: tuple[float, float]
+    """Submissions a day before and after the split."""
+    p50_s: tuple[float | None, float | None]
+    p90_s: tuple[float | None, float | None]
+    """Observed waits before and after (None where no job of that side started)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,3 +175,6 @@ class TwinReport:
     """The calibrated replay on the validation window (held back from the fit)."""
     calibration: Calibration
     verdict: str
+    arrival_shift: ArrivalShift | None = None
+    """Where the validation window's arrival rate changes most, if it changes enough
+    (`planner.twin.arrivals`)."""

@@ -314,13 +314,25 @@ def _bar(row: Row, currency: str, lang: Language) -> str:
 
 
 def _wait_bar(row: Row, currency: str, lang: Language) -> str:
+    """'1.50 to 3.75 (x1.00 to x2.50)': the p95 wait times the twin check's wait factors
+    (`planner.cost.montecarlo_twin.wait_bar`), which are shown so it can be redone by hand."""
     if row.servers is None:
         return ""
-    if row.p95_wait_bar_h is None or row.twin_error is None:
+    if row.twin_error is None:
         return t("capacity.not_calibrated", lang)
+    if row.p95_wait_bar_h is None or row.p95_wait_h is None:
+        return t("capacity.no_wait_ratio", lang)
     low, high = (fmt_number(v, 2, currency) for v in row.p95_wait_bar_h)
-    error = fmt_percent(row.twin_error, 1, currency)
-    return t("capacity.bar", lang, low=low, high=high, error=error)
+    factors = [v / row.p95_wait_h if row.p95_wait_h else 1.0 for v in row.p95_wait_bar_h]
+    low_factor, high_factor = (fmt_number(f, 2, currency) for f in factors)
+    return t(
+        "capacity.wait_bar",
+        lang,
+        low=low,
+        high=high,
+        low_factor=low_factor,
+        high_factor=high_factor,
+    )
 
 
 def _rank(burst_h: float | None) -> float:

@@ -16,10 +16,12 @@ from planner.cost.results import TcoReport
 from planner.cost.scenario import TcoScenario
 from planner.report import flips
 from planner.report.csv_table import frame_csv
+from planner.report.pdf_service import cloud_lines, service_assumptions
 from planner.report.text import text as report_text
 from planner.ui import (
     cache,
     chargeback_view,
+    compare_kept,
     cost_charts,
     ledger_view,
     scenario_box,
@@ -48,6 +50,14 @@ def _table(frame: pd.DataFrame, currency: str, key: str) -> None:
         labels["per_useful"]: number(format="%.2f"),
         labels["mean_wait_h"]: number(format="%.2f"),
         labels["p95_wait_h"]: number(format="%.2f"),
+        labels["served_share"]: number(format="percent", help=t("compare.col_served_share_help")),
+        labels["served_elsewhere"]: number(
+            format="%,.0f", help=t("compare.col_served_elsewhere_help")
+        ),
+        labels["packing_overhead"]: number(
+            format="%.2fx", help=t("compare.col_packing_overhead_help")
+        ),
+        labels["price_floor"]: number(format="%,.0f", help=t("compare.col_price_floor_help")),
         labels["eac"]: number(format="%,.0f", help=t("compare.col_eac_help")),
         labels["utilization"]: number(format="percent", help=t("compare.col_utilization_help")),
     }
@@ -212,6 +222,17 @@ def _file_summary(report: TcoReport, horizon: int) -> None:
         help=None if best is None else fmt_money(best.cost_per_useful_gpu_hour, cur),
     )
     st.info(view.conclusion(report, horizon, language()), icon=":material/lightbulb:")
+    _equal_service(report)
+
+
+def _equal_service(report: TcoReport) -> None:
+    """The served-elsewhere and waiting rates (named assumptions, as on the PDF's page 1)
+    and each cloud option's packing figures."""
+    lang = language()
+    for label, value in service_assumptions(report, lang):
+        st.caption(t("compare.assumption", label=md(label), value=md(value)))
+    for line in cloud_lines(report, lang):
+        st.caption(md(line))
 
 
 # --- several saved scenarios ------------------------------------------------------------------
@@ -240,7 +261,8 @@ def saved_panel() -> None:
 def _picked(names: list[str]) -> str:
     """The multiselect's key, its state first set to: the first two saved scenarios, then
     what the user chose (minus deleted ones) plus a scenario just saved on this page."""
-    chosen = st.session_state.get(PICKED, names[:2])
+    kept = compare_kept.kept().get("scenarios")
+    chosen = st.session_state.get(PICKED, kept if isinstance(kept, list) else names[:2])
     added = st.session_state.pop(ADDED, None)
     chosen = [*chosen, added] if added and added not in chosen else chosen
     st.session_state[PICKED] = [name for name in chosen if name in names]
@@ -251,6 +273,7 @@ def _saved_comparison(saved: list[Any], traces: list[dict[str, Any]]) -> None:
     names = [s.name for s in saved]
     picked = st.multiselect(t("compare.saved_pick"), names, key=_picked(names))
     if not picked:
+        compare_kept.keep(picked, None, None)
         st.info(t("compare.saved_pick_info"))
         return
     if not traces:
@@ -260,6 +283,8 @@ def _saved_comparison(saved: list[Any], traces: list[dict[str, Any]]) -> None:
     ids = [row["trace_id"] for row in traces]
     first = chosen[0].trace_id
     trace_col, years_col = st.columns([3, 1])
+    compare_kept.restore("compare_saved_trace", "trace", ids)
+    compare_kept.restore("compare_years", "years", YEARS)
     trace_id = trace_col.selectbox(
         t("compare.saved_trace"),
         ids,
@@ -269,6 +294,7 @@ def _saved_comparison(saved: list[Any], traces: list[dict[str, Any]]) -> None:
         key="compare_saved_trace",
     )
     years = years_col.selectbox(t("compare.saved_years"), YEARS, index=2, key="compare_years")
+    compare_kept.keep(picked, trace_id, years)
     _error_bars(chosen)
     try:
         with st.spinner(t("compare.pricing")):

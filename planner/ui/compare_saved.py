@@ -93,8 +93,9 @@ def label(p: Priced, option: OptionReport) -> str:
 
 
 def table(priced: Sequence[Priced]) -> pd.DataFrame:
-    """One row per scenario and option: cost per useful GPU-hour, total, waits (hours),
-    utilization of the owned GPUs (self-hosted only), currency."""
+    """One row per scenario and option: cost per useful GPU-hour, total, waits (hours), the
+    share of the demand it served and what it bought elsewhere, utilization of the owned
+    GPUs (self-hosted only), currency."""
     rows = [
         {
             "scenario": p.name,
@@ -103,6 +104,8 @@ def table(priced: Sequence[Priced]) -> pd.DataFrame:
             "total": o.total,
             "mean_wait_h": _hours(o.wait_mean_s),
             "p95_wait_h": _hours(o.wait_p95_s),
+            "served_share": o.served_share,
+            "served_elsewhere": o.totals.get("served_elsewhere", 0.0),
             "utilization": p.report.allocation if o.name == "self-hosted" else None,
             "currency": p.report.currency,
         }
@@ -110,6 +113,7 @@ def table(priced: Sequence[Priced]) -> pd.DataFrame:
         for o in _options(p)
     ]
     columns = ["scenario", "option", "per_useful", "total", "mean_wait_h", "p95_wait_h"]
+    columns += ["served_share", "served_elsewhere"]
     return pd.DataFrame(rows, columns=[*columns, "utilization", "currency"])
 
 

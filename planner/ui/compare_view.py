@@ -52,7 +52,18 @@ DRIVERS = (
     "fx",
 )
 # Columns of the options table (labels come from the language catalog, `column_labels`).
-COLUMNS = ("option", "total", "per_useful", "mean_wait_h", "p95_wait_h", "eac")
+COLUMNS = (
+    "option",
+    "total",
+    "per_useful",
+    "mean_wait_h",
+    "p95_wait_h",
+    "served_share",
+    "served_elsewhere",
+    "packing_overhead",
+    "price_floor",
+    "eac",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +144,11 @@ def _run(db_path: str, scenario: TcoScenario, trace_key: str, today: date) -> Co
 
 
 def options_frame(report: TcoReport, horizon: int) -> pd.DataFrame:
-    """One row per option over the horizon: total, per useful GPU-hour, waits (hours), EAC."""
+    """One row per option over the horizon: total, per useful GPU-hour, waits (hours), the
+    share of the demand it served and what it bought elsewhere, a cloud option's packing
+    overhead and per-GPU price floor a month, EAC."""
+    clouds = report.inputs.clouds if report.inputs else ()
+    packing = {c.rented.name: c.packing for c in clouds if c.packing is not None}
     rows = [
         {
             "option": o.name,
@@ -141,6 +156,10 @@ def options_frame(report: TcoReport, horizon: int) -> pd.DataFrame:
             "per_useful": o.cost_per_useful_gpu_hour,
             "mean_wait_h": _hours(o.wait_mean_s),
             "p95_wait_h": _hours(o.wait_p95_s),
+            "served_share": o.served_share,
+            "served_elsewhere": o.totals.get("served_elsewhere", 0.0),
+            "packing_overhead": packing[o.name].overhead if o.name in packing else None,
+            "price_floor": packing[o.name].price_floor if o.name in packing else None,
             "eac": o.equivalent_annual_cost,
         }
         for o in report.horizons[horizon].options
@@ -172,6 +191,10 @@ def column_labels(currency: str) -> dict[str, str]:
         "per_useful": t("compare.col_per_useful", currency=currency),
         "mean_wait_h": t("compare.col_mean_wait"),
         "p95_wait_h": t("compare.col_p95_wait"),
+        "served_share": t("compare.col_served_share"),
+        "served_elsewhere": t("compare.col_served_elsewhere", currency=currency),
+        "packing_overhead": t("compare.col_packing_overhead"),
+        "price_floor": t("compare.col_price_floor", currency=currency),
         "eac": t("compare.col_eac", currency=currency),
         "utilization": t("compare.col_utilization"),
         "currency": t("compare.col_currency"),

@@ -9,7 +9,10 @@ from pathlib import Path
 
 import streamlit as st
 
+from planner.core.errors import InternalCheckError
+from planner.ui.error_text import error_text
 from planner.ui.i18n import language_switch, t
+from planner.ui.safe import md
 
 # Served by our own server: a `:material/...:` favicon is fetched from fonts.gstatic.com,
 # which fails (and logs errors) on offline installs.
@@ -50,6 +53,10 @@ def run() -> None:
     token = _IN_MENU.set(True)
     try:
         page.run()
+    except AssertionError as err:  # a bug: a message saying how to report it, no traceback
+        st.error(
+            md(error_text(InternalCheckError.from_assertion(err))), icon=":material/bug_report:"
+        )
     finally:
         _IN_MENU.reset(token)
 

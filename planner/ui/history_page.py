@@ -22,6 +22,7 @@ from planner.ui.widgets import plot
 IMPORTED_KEY = "history_imported"  # (upload's file id, Imported or error text) of the last Import
 TRACE_KEY = "history_trace"
 MAPPING_KEY = "history_mapping"
+MAPPED_FILE_KEY = "history_mapping_file"  # the upload (file id) the mapping editor's edits are for
 
 
 class UploadedFile(Protocol):
@@ -37,6 +38,7 @@ class UploadedFile(Protocol):
 def upload_panel(upload: UploadedFile) -> None:
     """Detect the uploaded file's format, let the user map its columns and import it, then
     show the last import's report while the same file stays uploaded."""
+    _mapping_of(upload)
     detected = _detect(upload)
     if detected is not None:
         mapping, tz = _mapping_inputs(detected)
@@ -61,6 +63,14 @@ def upload_panel(upload: UploadedFile) -> None:
             import_report(outcome)
             if outcome.nodes:
                 _offer_nodes(outcome)
+
+
+def _mapping_of(upload: UploadedFile) -> None:
+    """A mapping belongs to its file: another upload (or the same file uploaded again)
+    starts from its own detected columns, not the last file's edits."""
+    if st.session_state.get(MAPPED_FILE_KEY) != upload.file_id:
+        st.session_state.pop(MAPPING_KEY, None)
+        st.session_state[MAPPED_FILE_KEY] = upload.file_id
 
 
 def _file_error(upload: UploadedFile, err: PlannerError) -> str:

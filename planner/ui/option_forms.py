@@ -70,7 +70,26 @@ def _trace() -> tuple[str | None, str]:
     return str(chosen), f"{names[chosen]} · {chosen}"
 
 
+_SECTION_INPUTS = (
+    *("opt_pool_", "opt_extra_", "opt_lead", "opt_life"),  # owned
+    *("opt_provider", "opt_gpu_", "opt_instance_", "opt_payment", "opt_term", "opt_commit"),
+    *("opt_keep_", "opt_burst_h"),  # hybrid
+)
+"""Key prefixes of the inputs of the sections a kind shows or hides."""
+
+
+def _keep_hidden_inputs() -> None:
+    """The inputs of a section the chosen kind hides (the servers, prices and "price and
+    power like" of the owned part while "cloud" is picked) keep their values for when it
+    shows again: Streamlit drops the state of a widget a run does not draw, unless the
+    script writes it back (before the widget is drawn)."""
+    for key in [k for k in st.session_state if isinstance(k, str)]:
+        if key.startswith(_SECTION_INPUTS) and key in st.session_state:
+            st.session_state[key] = st.session_state[key]
+
+
 def _form(known: forms.Catalog, trace_id: str | None) -> None:
+    _keep_hidden_inputs()  # before any of them is drawn: a drawn widget's state is read-only
     currency = reporting_currency() if reporting_currency() in CURRENCIES else "USD"
     # Labels made now, in the session's language: Streamlit may call format_func later.
     names = {k: t(f"options.kind.{k}") for k in forms.KINDS}

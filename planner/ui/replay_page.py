@@ -72,6 +72,9 @@ def results_header(run: view.ReplayView, trace_label: str, *, stale: bool) -> No
     st.caption(view.run_caption(trace_label, s))
     if stale:
         st.info(t("replay.stale"), icon=":material/update:")
+    cpu_jobs = view.cpu_only_started(s)
+    if cpu_jobs:
+        st.caption(t("replay.cpu_jobs_scope", jobs=fmt_number(cpu_jobs)))
     for note in run.notes:
         st.caption(t("replay.note", note=note_md(note)))
     for alert in view.stop_alerts(s):

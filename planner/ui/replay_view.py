@@ -365,6 +365,15 @@ def stop_alerts(s: ReplaySummary, lang: Language | None = None) -> list[str]:
 # --- whose waits the headline shows ---------------------------------------------------------
 
 
+def cpu_only_started(s: ReplaySummary) -> int:
+    """CPU-only jobs that ran in the replay (they compete with GPU jobs for CPUs and memory,
+    and a TCO of GPU jobs replays without them)."""
+    by_scope = s.wait_s_by_scope
+    if ALL_JOBS not in by_scope or GPU_JOBS not in by_scope:
+        return 0
+    return by_scope[ALL_JOBS].jobs - by_scope[GPU_JOBS].jobs
+
+
 def wait_scopes(summary: ReplaySummary) -> list[str]:
     """The scopes the headline waits can show: GPU jobs, all jobs, then each team."""
     queues = summary.wait_s_by_queue

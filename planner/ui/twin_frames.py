@@ -15,6 +15,7 @@ from planner.twin.report import (
     CLOSED_SYSTEM_SHARE,
     WAIT_RATIO_LIMIT,
     WITHDRAWN_LIMIT,
+    ArrivalShift,
     Comparison,
     GroupWaits,
     TwinReport,
@@ -52,8 +53,8 @@ def verdict(c: Comparison, lang: Language | None = None) -> str:
 
 
 def notes(report: TwinReport, lang: Language | None = None) -> list[str]:
-    """The closed-system warning and the given background load, in the session's language
-    (the policies' note is `policy_note`)."""
+    """The closed-system warning, the given background load and the capacity's floor, in the
+    session's language (the policies' note is `policy_note`)."""
     shown = []
     if report.closed_system_warning:
         shown.append(
@@ -66,7 +67,38 @@ def notes(report: TwinReport, lang: Language | None = None) -> list[str]:
         )
     if report.calibration.background_given:
         shown.append(t("twin.note_given_load", lang))
+    shown.append(floor_note(report, lang))
+    if report.arrival_shift is not None:
+        shown.append(arrivals_note(report.arrival_shift, lang))
     return shown
+
+
+def arrivals_note(shift: ArrivalShift, lang: Language | None = None) -> str:
+    """Where the held-back window's arrival rate changed, and the waits either side."""
+    return t(
+        "twin.note_arrivals",
+        lang,
+        day=fmt_number(shift.at_s / 86_400, 1),
+        before=fmt_number(shift.per_day[0]),
+        after=fmt_number(shift.per_day[1]),
+        b50=fmt_duration(shift.p50_s[0]),
+        b90=fmt_duration(shift.p90_s[0]),
+        a50=fmt_duration(shift.p50_s[1]),
+        a90=fmt_duration(shift.p90_s[1]),
+    )
+
+
+def floor_note(report: TwinReport, lang: Language | None = None) -> str:
+    """The capacity fit's floor: what the history held at once, in all and per GPU type."""
+    cal = report.calibration
+    by_pool = ", ".join(f"{p} {fmt_number(g)}" for p, g in sorted(cal.peak_gpus_by_pool.items()))
+    pools = t("twin.note_floor_pools", lang, pools=by_pool) if by_pool else ""
+    peak = fmt_number(cal.peak_gpus)
+    if cal.peak_gpus > report.node_gpus:
+        gpus = fmt_number(report.node_gpus)
+        return t("twin.note_floor_over", lang, peak=peak, pools=pools, gpus=gpus)
+    said = t("twin.note_floor", lang, peak=peak, pools=pools)
+    return f"{said} {t('twin.note_floored', lang)}" if cal.floored else said
 
 
 def policy_note(report: TwinReport, lang: Language | None = None) -> str | None:
@@ -118,7 +150,8 @@ def scenario_error_bar(scenario: Scenario, lang: Language | None = None) -> str 
 
 
 def validation_frame(report: TwinReport) -> pd.DataFrame:
-    """The held-back window: observed | plain replay | calibrated, as display text."""
+    """The held-back window: observed | plain replay | calibrated | the naive baseline (the
+    fit window's own observed waits), as display text."""
     before, after = report.before, report.after
     dash = t("twin.no_distance")
     rows = [
@@ -166,8 +199,13 @@ def validation_frame(report: TwinReport) -> pd.DataFrame:
             fmt_percent(after.allocation_level_error),
         ),
     ]
-    columns = [t(f"twin.col_{c}") for c in ("measure", "observed", "before", "after")]
-    return pd.DataFrame(rows, columns=columns)
+    # the naive baseline: the fit window's own waits taken as the forecast (no replay at all)
+    fit = report.fit.observed
+    naive = [fmt_duration(getattr(fit, name)) for name in (*QUANTILES, "mean")]
+    naive += [fmt_percent(report.fit.waited_share[0])]
+    naive += [dash] * (len(rows) - len(naive))
+    columns = [t(f"twin.col_{c}") for c in ("measure", "observed", "before", "after", "naive")]
+    return pd.DataFrame([(*row, n) for row, n in zip(rows, naive, strict=True)], columns=columns)
 
 
 def _pair(

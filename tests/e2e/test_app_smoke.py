@@ -40,6 +40,9 @@ def test_overview_shows_the_bundled_sample(
         header_cell = tables.get_by_role("columnheader", name=header, include_hidden=True)
         expect(header_cell).to_have_count(1)
     expect(page.get_by_test_id("stException")).to_have_count(0)
+    # for the app's users, not its developers (.streamlit/config.toml, toolbarMode)
+    expect(page.get_by_test_id("stAppDeployButton")).to_have_count(0)
+    expect(page.get_by_role("button", name="Deploy")).to_have_count(0)
     if os.environ.get("UPDATE_SCREENSHOTS") == "1":
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         target = SCREENSHOTS / "overview.png"

@@ -150,6 +150,19 @@ def test_the_sample_scenario_shows_the_hybrid(db: Path) -> None:
     assert table["Option"].tolist() == ["self-hosted", "hybrid", "AWS H100 on-demand"]
     assert table["p95 wait (h)"].notna().all()  # replayed: every option has its waits
     assert any("stale" in w.value for w in at.warning)
+    # equal service: the owned cluster leaves 298 GPU-hours a month carried, bought at AWS
+    # p5.48xlarge on demand (55.04 / 8 = 6.88 a GPU-hour); the cloud serves all of it
+    served = dict(zip(table["Option"], table["Served share"], strict=True))
+    assert served["AWS H100 on-demand"] == pytest.approx(1.0)
+    assert 0.99 < served["self-hosted"] < 1.0
+    bought = dict(zip(table["Option"], table["Served elsewhere (USD)"], strict=True))
+    assert bought["self-hosted"] > 0.0
+    assert bought["AWS H100 on-demand"] == 0.0
+    overhead = dict(zip(table["Option"], table["Packing overhead"], strict=True))
+    assert overhead["AWS H100 on-demand"] >= 1.0
+    captions = " ".join(c.value for c in at.caption).replace("\\", "")  # markdown escapes
+    assert "Unserved demand: served elsewhere at: AWS p5.48xlarge (on_demand), $6.880" in captions
+    assert "bills" in captions  # the cloud option's packing line
 
 
 def test_running_the_same_scenario_again_uses_the_cached_report(
@@ -373,3 +386,27 @@ def test_the_report_downloads_follow_the_shown_comparison(db: Path) -> None:
     assert not at.exception
     labels = [b.proto.label for b in shown]
     assert labels == ["Download Excel (xlsx)", "Download PDF", "Download CSV"]
+
+
+def test_the_comparison_outlasts_the_page_and_the_session(db: Path) -> None:
+    """Picked scenarios, trace and horizon survive a visit to another page (Streamlit drops a
+    widget's state then) and a new browser session (kept in the database)."""
+    save_bundled("rent", "cloud-on-demand.yaml")
+    save_bundled("own 128 nodes", "sample.yaml")
+    save_bundled("worked", "worked-example-h100.yaml")
+    at = open_page()
+    at.multiselect(key="compare_saved").set_value(["worked", "rent", "own 128 nodes"]).run()
+    at.selectbox(key="compare_years").set_value(5).run()
+    built = at.dataframe[0].value["Scenario"].tolist()
+
+    at = at.switch_page("pages/history.py").run()
+    at = at.switch_page(PAGE).run()
+
+    assert at.multiselect(key="compare_saved").value == ["worked", "rent", "own 128 nodes"]
+    assert at.selectbox(key="compare_years").value == 5
+    assert at.dataframe[0].value["Scenario"].tolist() == built
+    assert at.info[0].value.startswith("Over 5 years")
+
+    again = open_page()  # a new session on the same database
+    assert again.multiselect(key="compare_saved").value == ["worked", "rent", "own 128 nodes"]
+    assert again.selectbox(key="compare_years").value == 5

@@ -9,6 +9,8 @@ import pytest
 from planner.core.errors import ScenarioError
 from planner.core.file_access import BUNDLED_FILES
 from planner.cost.finance import break_even_utilization
+from planner.cost.inputs import CloudBillInputs, CloudInputs, TcoInputs
+from planner.cost.packing_facts import PackingFacts
 from planner.cost.results import (
     Horizon,
     PriceUsed,
@@ -17,7 +19,7 @@ from planner.cost.results import (
     TcoReport,
     plain_report,
 )
-from planner.cost.tco import Comparison, OptionReport
+from planner.cost.tco import Comparison, OptionReport, Rented
 from planner.service.tco_files import load_tco_scenario
 from planner.ui import compare_view, cost_charts
 from planner.ui.compare_view import CompareRun, conclusion
@@ -408,3 +410,29 @@ def test_options_keep_their_colours_across_charts_and_owners_differ() -> None:
     assert cash["b · self-hosted"] != cash["a · self-hosted"]  # two sizes, two colours
     assert cash["c · AWS"] == even["c · AWS"]
     assert cash["c · AWS reserved"] == even["c · AWS reserved"] != cash["c · AWS"]
+
+
+def test_the_options_table_shows_served_share_bought_elsewhere_and_packing() -> None:
+    # self-hosted served 80 of 240 GPU-hours and bought the rest at 2.0 (320 GPU-hours a
+    # horizon x 2.0 = 640); the cloud billed 8 GPU-hours for the 4 its pods held (2.00x) at a
+    # floor of 4 x 2.0 = 8.0 a month
+    own = replace(
+        option("self-hosted", 9.0, 1_000.0),
+        totals={"served_elsewhere": 640.0},
+        served_share=80 / 240,
+        served_elsewhere_gpu_hours=320.0,
+    )
+    cloud = replace(option("rent", 2.0, 500.0), served_share=1.0)
+    facts = PackingFacts("per-job", 8.0, 4.0, 2.0, 8.0, 0.0, 0.0, 0.0, 0.0)
+    rented = Rented("rent", {"cloud_compute": 16.0}, 2.0)
+    inputs = TcoInputs(0.08, 0.0, 0.2, "", "", (), (CloudInputs(rented, CloudBillInputs(), facts),))
+    r = replace(report([own, cloud], {}, {}), inputs=inputs)
+
+    frame = compare_view.options_frame(r, 0).set_index("option")
+
+    assert frame.loc["self-hosted", "served_share"] == pytest.approx(1 / 3)
+    assert frame.loc["self-hosted", "served_elsewhere"] == 640.0
+    assert frame.loc["rent", "served_elsewhere"] == 0.0
+    assert frame.loc["rent", "packing_overhead"] == 2.0
+    assert frame.loc["rent", "price_floor"] == 8.0
+    assert frame["packing_overhead"].isna()["self-hosted"]

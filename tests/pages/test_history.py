@@ -110,6 +110,25 @@ def test_a_valid_upload_shows_its_mapping_imports_and_becomes_selectable(db: Pat
     assert metrics(at)["GPU-hours"] == "17"  # 1 GPU x 1 h + 8 GPUs x 2 h
 
 
+def test_a_mapping_belongs_to_its_file(db: Path) -> None:
+    """The last file's edits do not reach the next upload (they named its columns)."""
+    text = "job_id,submit_time,duration_s,gpus,team_name\nc1,2026-01-01T00:00:00Z,60,1,red\n"
+    at = upload(open_page(), "teams.csv", text)
+    row = list(at.data_editor(key="history_mapping").value["field"]).index("queue")
+    edits = {"edited_rows": {row: {"column": "team_name"}}, "added_rows": [], "deleted_rows": []}
+    at.session_state["history_mapping"] = edits
+    at = at.run()
+
+    at = upload(at, "other.csv", GOOD)
+    shown = [c.value for c in at.caption if c.value.startswith("Changed:")]
+    at = at.button(key="history_import").click().run()
+
+    assert shown == []
+    assert not at.exception
+    assert not at.error  # before: "--map queue=team_name: the file has no column 'team_name'"
+    assert report_metrics(at)[:3] == [("Rows", "2"), ("Accepted", "2"), ("Rejected", "0")]
+
+
 def test_an_edited_mapping_reaches_the_import(db: Path) -> None:
     text = "job_id,submit_time,duration_s,gpus,team_name\nc1,2026-01-01T00:00:00Z,60,1,red\n"
     at = upload(open_page(), "teams.csv", text)

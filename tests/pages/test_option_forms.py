@@ -189,6 +189,22 @@ def test_a_server_the_price_book_lacks_is_explained(
     )
 
 
+def test_the_owned_inputs_survive_switching_the_kind(
+    session: tuple[AppTest, dict[str, str], list[str]],
+) -> None:
+    at, _, _ = session
+    at.radio(key="opt_kind").set_value("own").run()
+    at.number_input(key="opt_pool_1_servers").set_value(4).run()
+    at = at.selectbox(key="opt_pool_1_like").set_value("8xh100").run()
+
+    at = at.radio(key="opt_kind").set_value("cloud").run()
+    at = at.radio(key="opt_kind").set_value("hybrid").run()
+
+    assert at.number_input(key="opt_pool_1_servers").value == 4
+    assert at.selectbox(key="opt_pool_1_like").value == "8xh100"
+    assert not any("H800: the price book has no 8-GPU server" in w.value for w in at.warning)
+
+
 def test_every_form_text_is_in_english_and_chinese() -> None:
     ours = {k for k in CATALOGS["en"] if k.startswith("options.")}
     assert ours == {k for k in CATALOGS["zh"] if k.startswith("options.")}

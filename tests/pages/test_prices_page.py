@@ -270,7 +270,7 @@ def test_bare_metal_servers_and_assumptions_are_shown_with_confidence(db: Path) 
     pue = assumptions[assumptions["name"] == "pue"]
     assert pue["value"].tolist() == [1.5]
     assert pue["confidence"].notna().all()
-    assert len(assumptions) == 43
+    assert len(assumptions) == 45
 
 
 def open_in_chinese() -> AppTest:

@@ -260,3 +260,33 @@ def test_a_run_is_saved_with_its_results_and_reruns_the_same_on_the_cli(db: Path
     assert again["utilization"] == pytest.approx(shown["utilization"])
     assert again["wait_s"] == pytest.approx(shown["wait_s"])
     assert again["completed"] == shown["completed"]
+
+
+def test_cpu_only_jobs_in_the_replay_are_said_to_differ_from_compare(db: Path) -> None:
+    """The Replay page runs CPU-only jobs beside GPU jobs; Compare and Capacity price GPU
+    jobs only: the page says what differs, and says nothing when there are none."""
+    from planner.ingest import IngestOptions
+    from planner.service.importer import import_file
+    from planner.store import connect
+    from planner.ui import trace_choice
+
+    text = (
+        "job_id,submit_time,duration_s,gpus,cpu\n"
+        "g1,2026-01-01T00:00:00Z,3600,1,4\n"
+        "c1,2026-01-01T00:00:00Z,3600,0,16\n"
+        "c2,2026-01-01T00:10:00Z,3600,0,16\n"
+    )
+    path = db.parent / "mixed.csv"
+    path.write_text(text)
+    with connect(db) as con:
+        trace_id = import_file(con, path, IngestOptions()).trace_id
+
+    at = run(open_page())
+    plain = [c.value for c in at.caption if "CPU-only jobs" in c.value]
+    at.session_state[trace_choice.CHOSEN_KEY] = trace_id
+    at = run(at.run())
+
+    shown = [c.value for c in at.caption if "CPU-only jobs" in c.value]
+    assert plain == []
+    assert len(shown) == 1
+    assert shown[0].startswith("This replay runs 2 CPU-only jobs beside the GPU jobs")

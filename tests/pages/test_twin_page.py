@@ -136,6 +136,7 @@ def test_the_check_shows_the_services_verdict_and_numbers(
         fmt_duration(after.observed.p90),
         fmt_duration(report.before.replayed.p90),
         fmt_duration(after.replayed.p90),
+        fmt_duration(report.fit.observed.p90),  # the naive baseline: the fit window's own
     ]
     assert rows["Wait p50"][0] == fmt_duration(after.observed.p50)
     assert rows["Withdrawn jobs"][0] == f"{after.withdrawn[0]:,}"

@@ -56,6 +56,10 @@ class OwnedNames:
     util_hours: int
     useful: str
     burst: BillNames | None
+    unserved: str = "0"
+    """GPU-hours a month in service it leaves unserved (bought elsewhere)."""
+    waited: str = "0"
+    """GPU-hours waited a month in service."""
 
 
 @dataclass
@@ -83,6 +87,8 @@ class Names:
     tax: str
     swing: str
     """The sensitivity's swing (low = base x (1 - swing), high = base x (1 + swing))."""
+    cloud_escalation: str = "0"
+    """Cloud prices' yearly escalation (`planner.cost.escalation`)."""
     scalars: dict[str, str] = field(default_factory=dict)
     methods: tuple[str, str] = ("straight_line", "straight_line")
     pools: dict[str, str] = field(default_factory=dict)
@@ -92,6 +98,11 @@ class Names:
     clouds: list[CloudNames] = field(default_factory=list)
     years: list[YearNames] = field(default_factory=list)
     """Years 2, 3, ... of growing demand (`TcoInputs.later_years`; empty without growth)."""
+    elsewhere_rate: str = "0"
+    """Per GPU-hour bought elsewhere (0: the line is off)."""
+    wait_rate: str = "0"
+    unserved_lead: str = "0"
+    """GPU-hours a month left unserved while the servers are on order."""
 
 
 def assumptions_sheet(
@@ -119,11 +130,19 @@ def assumptions_sheet(
         ("hours", HOURS_PER_MONTH, "decimal", "HoursPerMonth", "hours"),
         ("tax_rate", inputs.tax_rate, "percent", "TaxRate", "share"),
         ("swing", inputs.sensitivity_swing, "percent", "SensitivitySwing", "share"),
+        (
+            "cloud_escalation",
+            inputs.cloud_escalation_year,
+            "percent",
+            "CloudEscalationYear",
+            "per_year",
+        ),
     )
     sources = {
         "discount_rate": (text("report.wb.source.scenario", lang), "", ""),
         "swing": (text("report.wb.source.scenario", lang), "", ""),
         "tax_rate": _source(inputs, "tax_rate"),
+        "cloud_escalation": _source(inputs, "cloud_escalation_year"),
     }
     defined = [
         out.input(
@@ -136,11 +155,12 @@ def assumptions_sheet(
         )
         for key, value, kind, name, unit in general
     ]
-    rate, months_name, hours, tax, swing = defined
-    names = Names(rate, months_name, hours, tax, swing)
+    rate, months_name, hours, tax, swing, cloud_escalation = defined
+    names = Names(rate, months_name, hours, tax, swing, cloud_escalation)
     if inputs.owned:
         _bare_metal(out, inputs, names)
         _pools(out, inputs, names)
+        _equal_service(out, inputs, names)
     years = inputs.by_year()
     bills = [c.bill for y in years for c in y.clouds]
     bills += [o.burst for y in years for o in y.owned if o.burst]
@@ -220,6 +240,47 @@ def _tariff(out: Writer, inputs: TcoInputs, names: Names, bm: BareMetal) -> None
         out.prefix + "Tariff", sheet, sheet.cell(first, 2), sheet.cell(out.row - 1, 2)
     )
     names.tariff_hours = len(bm.kwh_price)
+
+
+def _equal_service(out: Writer, inputs: TcoInputs, names: Names) -> None:
+    """The served-elsewhere and waiting rates (`planner.cost.elsewhere`) and what an owned
+    option leaves unserved while its servers are on order."""
+    prices, lang = inputs.served_elsewhere, out.book.lang
+    if prices is None:
+        return
+    out.section("report.wb.section.equal_service")
+    if prices.rate is None:
+        said = text("report.wb.source.elsewhere_off", lang)
+    elif prices.priced_at:
+        said = text("report.wb.source.elsewhere_cheapest", lang, sku=prices.priced_at)
+    else:
+        said = text("report.wb.source.elsewhere_scenario", lang)
+    rate = _unit("per_gpu_hour", out.book)
+    scenario = (text("report.wb.source.scenario", lang), "", "")
+    names.elsewhere_rate = out.input(
+        text("report.wb.in.elsewhere_rate", lang),
+        prices.rate or 0.0,
+        "rate",
+        "ServedElsewhereRate",
+        unit=rate,
+        source=(said, "", ""),
+    )
+    names.wait_rate = out.input(
+        text("report.wb.in.wait_rate", lang),
+        prices.wait_rate,
+        "rate",
+        "WaitCostRate",
+        unit=rate,
+        source=scenario,
+    )
+    names.unserved_lead = out.input(
+        text("report.wb.in.unserved_lead", lang),
+        prices.before_delivery_gpu_hours,
+        "hours",
+        "UnservedLead",
+        unit="GPU-h",
+        source=(text("report.wb.source.replay", lang), "", ""),
+    )
 
 
 def _pools(out: Writer, inputs: TcoInputs, names: Names) -> None:
@@ -304,7 +365,23 @@ def _quantities(
             )
             pending += [later] if later else []
         pool = names.pools["servers" if k == 1 else "hybrid"]
-        names.owned.append(OwnedNames(pool, util, hours, useful, burst))
+        unserved = out.input(
+            text("report.wb.in.unserved", lang, name=tag),
+            owned.demand.unserved_gpu_hours,
+            "hours",
+            f"Unserved_{k}",
+            unit="GPU-h",
+            source=replay,
+        )
+        waited = out.input(
+            text("report.wb.in.waited", lang, name=tag),
+            owned.demand.waited_gpu_hours,
+            "hours",
+            f"Waited_{k}",
+            unit="GPU-h",
+            source=replay,
+        )
+        names.owned.append(OwnedNames(pool, util, hours, useful, burst, unserved, waited))
     for k, cloud in enumerate(inputs.clouds, start=1):
         tag = tagged(cloud.rented.name)
         value = cloud.rented.useful_gpu_hours

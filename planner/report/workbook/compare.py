@@ -32,6 +32,7 @@ from planner.report.workbook.owned import COL as OWN
 from planner.report.workbook.owned import figure
 from planner.report.workbook.rented import COL as RENT
 from planner.report.workbook.rented import rented_figure
+from planner.report.workbook.service import Served, service_rows, service_table
 
 if TYPE_CHECKING:
     from planner.report.cells import Kind
@@ -51,11 +52,13 @@ def comparison_sheet(
     labels: Sequence[str],
     model: Sequence[Comparison],
     months: int,
+    served: Sequence[Served] = (),
     title: str = "report.wb.compare_title",
 ) -> None:
-    """Self-hosted (`owned`) against each cloud sheet; `model` the planner's comparisons.
-    The hybrid of a headline pair (`planner.cost.pair`) is weighed the same way on a sheet
-    of its own, `title` saying so."""
+    """Self-hosted (`owned`) against each cloud sheet; `model` the planner's comparisons;
+    `served`: every option, for the equal-service table under the summary. The hybrid of a
+    headline pair (`planner.cost.pair`) is weighed the same way on a sheet of its own,
+    `title` saying so."""
     lang, cur = book.lang, book.currency
     put_text(sheet.cell(1, 1), text(title, lang)).font = TITLE
     header(sheet, 3, [text(f"report.wb.cmp.{k}", lang) for k in _SUMMARY])
@@ -92,14 +95,17 @@ def comparison_sheet(
         if k < len(model):
             put(sheet.cell(row, 7), model[k].npv_of_buying, "money", cur)
     sheet.freeze_panes = sheet.cell(first, 3).coordinate
+    if served:
+        service_table(book, sheet, len(clouds) + 5, served)
     widths(sheet, {1: 34, 2: 16, **dict.fromkeys(range(3, 3 + 6 * max(1, len(clouds))), 15.0)})
     _chart(sheet, clouds, top, last, lang)
 
 
 def saving_cells(clouds: int, k: int, months: int) -> tuple[int, int, int]:
     """Where cloud option `k`'s monthly saving of buying is on the comparison sheet of
-    `clouds` options: its column and first and last rows (row 4 + k holds its NPV)."""
-    top = clouds + 6
+    `clouds` options: its column and first and last rows (row 4 + k holds its NPV; the
+    equal-service table of at most `clouds` + 2 options is between)."""
+    top = clouds + 6 + service_rows(clouds + 2) + 1
     return 3 + k * len(_PER_CLOUD), top + 1, top + months
 
 

@@ -5,15 +5,21 @@ rebuilding `planner.cost.tco.owned_option` and `planner.cost.baremetal.monthly`:
     CapEx        = servers x price x (1 + network + storage) + installation, paid in month 1
     in service   from month lead + 1 (lead = min(lead time, horizon)); before it the first
                  cloud option bridges the demand
-    depreciation book schedule of the Depreciation sheet (from delivery)
+    refresh      = CapEx again in month g x life + 1 (g >= 1) when that generation is
+                 delivered within the horizon (life: the book life in months), so it goes into
+                 service the month the one before it retires
+    depreciation book schedule of the Depreciation sheet (from delivery, each generation
+                 from its own)
     energy       = mean kW by hour of day (idle + (load - idle) x allocation) x PUE x tariff
-                   x hours a month
+                   x hours a month x (1 + power escalation) ^ INT((month - 1) / 12)
     running lines  each of `planner.cost.lines.LINES` (colocation, support, staff, ...): rate
                  x basis a month while in service; a line on book value is charged on the
-                 Depreciation sheet's book value at the month's start
+                 Depreciation sheet's book value at the month's start; colocation and staff
+                 x their escalation factor, as energy's; bridge and bursts x cloud's
     tax shield   = -tax rate x (tax depreciation + running costs)
-    resale       = -resale share x CapEx in the last month (the servers sold: cash in)
-    disposal tax = tax rate x (resale value - tax book value) in the last month (a gain on
+    resale       = -resale share x CapEx in the last month and in each month a generation
+                 retires (the servers sold: cash in)
+    disposal tax = tax rate x (resale value - tax book value) in those months (a gain on
                  disposal pays tax, a loss saves it)
 
 The key figures (column `VALUE_COLUMN`) sit at fixed rows so other sheets can refer to them.
@@ -42,6 +48,12 @@ from planner.report.workbook.book import (
     span,
     widths,
 )
+from planner.report.workbook.timing import (
+    charge,
+    escalation_factor,
+    generation_age,
+    retired,
+)
 
 if TYPE_CHECKING:
     from planner.report.cells import Kind
@@ -51,6 +63,8 @@ COLUMNS = (
     "in_service",
     *CATEGORIES[:-1],  # capex .. bridge, as `planner.cost.baremetal.monthly` has them
     "cloud_burst",
+    "served_elsewhere",
+    "waiting",
     "tax_depreciation",
     "tax_shield",
     "resale",
@@ -70,9 +84,13 @@ FIGURES = (
     *LINE_KEYS,
     "bridge",
     "burst",
+    "elsewhere",
+    "elsewhere_lead",
+    "waiting",
     "total_pnl",
     "total_cash",
     "useful",
+    "elsewhere_hours",
     "per_useful",
     "per_installed",
     "allocation",
@@ -97,6 +115,7 @@ _KINDS: "dict[str, Kind]" = {
     "gpus": "number",
     "lead": "int",
     "useful": "number",
+    "elsewhere_hours": "number",
     "allocation": "percent",
     "book_life": "int",
     "tax_life": "int",
@@ -126,7 +145,7 @@ class Bridge:
 LATER_COLUMN = ENERGY_COLUMN + 5
 """Growing demand: year k's (k >= 2) allocation and kW by hour of day in columns
 LATER_COLUMN + 2 (k - 2) and the next, its figures that move with the demand below them."""
-LATER_ROWS = {"energy_per_hour": 27, "bridge": 28, "burst": 29}
+LATER_ROWS = {"energy_per_hour": 27, "bridge": 28, "burst": 29, "elsewhere": 30, "waiting": 31}
 Later = Sequence[tuple[OwnedNames, Bridge]]
 """Years 2, 3, ... of growing demand: the option's names and the bridge in each."""
 
@@ -165,10 +184,15 @@ def owned_sheet(
 
     def book_value(row: int) -> str:
         """The book value at the start of row `row`'s month: CapEx less the depreciation of
-        the months before it (the Depreciation sheet's accumulated charge)."""
-        before = ref(dep_sheet, row - 1, dep_col + 2) if row > 2 else "0"
-        return f"({figure(sheet, 'capex', sheet)}-{before})"
+        the months before it in the generation in service (the Depreciation sheet's
+        accumulated charge, which starts again with each generation)."""
+        capex = figure(sheet, "capex", sheet)
+        if row == 2:
+            return f"({capex})"
+        age = generation_age(ref(sheet, row, 1, sheet), figure(sheet, "lead", sheet), life)
+        return f"IF({age}=0,{capex},{capex}-{ref(dep_sheet, row - 1, dep_col + 2)})"
 
+    life, s = figure(sheet, "book_life", sheet), names.scalars
     for r in range(2, last + 1):
         put_formula(sheet.cell(r, 1), f"{r - 1}", "int", cur)
 
@@ -178,29 +202,52 @@ def owned_sheet(
         def f(key: str, row: int = r) -> str:
             return year_figure(sheet, key, year_of(row - 1, years), sheet)
 
+        def up(rate: str) -> str:
+            return escalation_factor(s[rate], c("month"))
+
+        # a generation retired this month is sold against its tax book value at the end of
+        # the month before (its last); the last one at the horizon's end against this month's
+        cloud_up = escalation_factor(names.cloud_escalation, c("month"))
+        gone = retired(c("month"), f("lead"), life) if r > 2 else "0"
+        sold = f"({gone}+{1 if r == last else 0})"
+        written_off = []  # the tax book value of what is sold this month
+        if r > 2:
+            written_off.append(f"{gone}*({f('capex')}-{ref(dep_sheet, r - 1, dep_col + 5)})")
+        if r == last:
+            written_off.append(ref(dep_sheet, r, dep_col + 6))
         cells = {
             "in_service": f"IF({c('month')}-1>={f('lead')},1,0)",
             "capex": f"IF({c('month')}=1,{f('capex')},0)",
+            "refresh": (
+                f"IF(AND({c('month')}-1>={life},MOD({c('month')}-1,{life})=0,"
+                f"{c('month')}-1+{f('lead')}<{names.months}),{f('capex')},0)"
+            ),
             "depreciation": ref(dep_sheet, r, dep_col + 1),
-            "energy": f"{c('in_service')}*{f('energy_per_hour')}*{names.hours}",
+            "energy": (
+                f"{c('in_service')}*{f('energy_per_hour')}*{names.hours}"
+                f"*{up('power_escalation_year')}"
+            ),
             **{
                 line.key: lines.month_cell(line, c("in_service"), f(line.key), names, book_value(r))
+                + (f"*{up(line.escalation)}" if line.escalation else "")
                 for line in LINES
             },
-            "bridge": f"(1-{c('in_service')})*{f('bridge')}",
-            "cloud_burst": f"{c('in_service')}*{f('burst')}",
+            "bridge": f"(1-{c('in_service')})*{f('bridge')}*{cloud_up}",
+            "cloud_burst": f"{c('in_service')}*{f('burst')}*{cloud_up}",
+            "served_elsewhere": (
+                f"{c('in_service')}*{f('elsewhere')}+(1-{c('in_service')})*{f('elsewhere_lead')}"
+            ),
+            "waiting": f"{c('in_service')}*{f('waiting')}",
             "tax_depreciation": ref(dep_sheet, r, dep_col + 4),
             "tax_shield": f"-{names.tax}*({c('tax_depreciation')}+{_running(c)})",
-            "resale": f"-{names.scalars['resale_share']}*{f('capex')}" if r == last else "0",
+            "resale": f"-{s['resale_share']}*{f('capex')}*{sold}" if written_off else "0",
             "disposal_tax": (
-                f"{names.tax}*(-{c('resale')}-{ref(dep_sheet, r, dep_col + 6)})"
-                if r == last
-                else "0"
+                f"{names.tax}*(-{c('resale')}-({'+'.join(written_off)}))" if written_off else "0"
             ),
-            "pnl": f"{c('depreciation')}+{_running(c)}+{c('cloud_burst')}",
+            "pnl": f"{c('depreciation')}+{_running(c)}+{_bills(c)}",
             "cash": (
-                f"{c('capex')}+{_running(c)}+{c('tax_shield')}"
-                f"+{c('cloud_burst')}*(1-{names.tax})+{c('resale')}+{c('disposal_tax')}"
+                f"{c('capex')}+{c('refresh')}+{_running(c)}+{c('tax_shield')}"
+                f"+{_bills(c)}*(1-{names.tax})+{c('resale')}+{c('disposal_tax')}"
             ),
             "cumulative": c("cash") if r == 2 else f"{c('cumulative', r - 1)}+{c('cash')}",
         }
@@ -211,6 +258,12 @@ def owned_sheet(
     _depreciation(book, (dep_sheet, dep_col), sheet, names=names, months=months)
     sheet.freeze_panes = "B2"
     widths(sheet, {**dict.fromkeys(range(1, 19), 14.0), LABEL_COLUMN: 40, VALUE_COLUMN: 16})
+
+
+def _bills(c: Callable[[str], str]) -> str:
+    """The cloud bills of one month beside the bridge: bursts, demand bought elsewhere and
+    waiting (`planner.cost.elsewhere`), deductible alike."""
+    return f"({c('cloud_burst')}+{c('served_elsewhere')}+{c('waiting')})"
 
 
 def _running(c: Callable[[str], str]) -> str:
@@ -241,6 +294,9 @@ def _figures(
         **{line.key: fixed.line(line, figure(sheet, "gpus", here)) for line in LINES},
         "bridge": bridge.per_month,
         "burst": mine.burst.formula() if mine.burst else "0",
+        "elsewhere": f"{mine.unserved}*{names.elsewhere_rate}",
+        "elsewhere_lead": f"{names.unserved_lead}*{names.elsewhere_rate}",
+        "waiting": f"{mine.waited}*{names.wait_rate}",
     }
     for key, formula in formulas.items():
         _put_figure(book, sheet, key, formula)
@@ -305,6 +361,8 @@ def _later_year(
         ),
         "bridge": bridge.per_month,
         "burst": mine.burst.formula() if mine.burst else "0",
+        "elsewhere": f"{mine.unserved}*{names.elsewhere_rate}",
+        "waiting": f"{mine.waited}*{names.wait_rate}",
     }
     for key, formula in formulas.items():
         put_text(sheet.cell(LATER_ROWS[key], first), text(f"report.wb.fig.{key}", lang))
@@ -369,7 +427,11 @@ def _totals(
         return span(sheet, 2, last, COL[key], here)
 
     in_service = f"({names.months}-{f('lead')})*{names.hours}"
-    own = f"({f('total_pnl')}-SUM({column('bridge')}))"
+    own = (
+        f"({f('total_pnl')}-SUM({column('bridge')})-SUM({column('served_elsewhere')})"
+        f"-SUM({column('waiting')}))"
+    )
+    rate = names.elsewhere_rate
     hours = _energy_span(sheet)
     fixed_year = (
         f"{f('capex')}*(1-{s['residual_share']})/{s['life_years']}"
@@ -383,7 +445,11 @@ def _totals(
         "total_pnl": f"SUM({column('pnl')})",
         "total_cash": f"SUM({cash})",
         "useful": useful,
-        "per_useful": f'IF({f("useful")}>0,{f("total_pnl")}/{f("useful")},"")',
+        "elsewhere_hours": f"IF({rate}>0,SUM({column('served_elsewhere')})/{rate},0)",
+        "per_useful": (
+            f"IF({f('useful')}+{f('elsewhere_hours')}>0,"
+            f'{f("total_pnl")}/({f("useful")}+{f("elsewhere_hours")}),"")'
+        ),
         "per_installed": (
             f"IF({f('gpus')}*{in_service}>0,"
             f'{own}/({f("gpus")}*{in_service}*{s["availability"]}),"")'
@@ -420,8 +486,9 @@ def _depreciation(
     months: int,
 ) -> None:
     """Month, book charge, accumulated, net book value, tax charge, accumulated, net book
-    value: the `planner.cost.depreciation` schedules from delivery, by the methods stated;
-    `where` is the Depreciation sheet and the block's first column."""
+    value: the `planner.cost.depreciation` schedules from delivery, by the methods stated,
+    each generation of servers (`planner.cost.refresh`) from its own delivery; `where` is
+    the Depreciation sheet and the block's first column."""
     dep, first_column = where
     lang, cur = book.lang, book.currency
     keys = ("month", "book", "book_acc", "book_nbv", "tax", "tax_acc", "tax_nbv")
@@ -433,32 +500,21 @@ def _depreciation(
         ("book", names.methods[0], figure(option, "book_life"), figure(option, "book_residual")),
         ("tax", names.methods[1], figure(option, "tax_life"), figure(option, "tax_residual")),
     )
+    life = figure(option, "book_life")
     for r in range(2, months + 2):
         month = ref(dep, r, first_column, dep)
         put_formula(dep.cell(r, first_column), f"{r - 1}", "int", cur)
-        k = f"({month}-1-{lead})"
-        for j, (_, method, life, residual) in enumerate(ledgers):
+        age = generation_age(month, lead, life)
+        for j, (_, method, ledger_life, residual) in enumerate(ledgers):
             column = first_column + 1 + 3 * j
-            charge = _charge(method, cost, residual, life, k)
-            put_formula(dep.cell(r, column), charge, "money", cur)
+            amount = charge(method, cost, residual, ledger_life, age)
+            put_formula(dep.cell(r, column), amount, "money", cur)
             charged = ref(dep, r, column, dep)
-            before = f"{ref(dep, r - 1, column + 1, dep)}+" if r > 2 else ""
+            # accumulated within the generation in service: a new one starts from 0
+            before = f"IF({age}=0,0,{ref(dep, r - 1, column + 1, dep)})+" if r > 2 else ""
             put_formula(dep.cell(r, column + 1), f"{before}{charged}", "money", cur)
             value = f"{cost}-{ref(dep, r, column + 1, dep)}"
             put_formula(dep.cell(r, column + 2), value, "money", cur)
     dep.freeze_panes = "B2"
     for c in range(first_column, first_column + 7):
         dep.column_dimensions[get_column_letter(c)].width = 15
-
-
-def _charge(method: str, cost: str, residual: str, life: str, k: str) -> str:
-    """One month's charge: month k of the life (k < 0: not yet in service)."""
-    inside = f"AND({k}>=0,{k}<{life})"
-    if method == "sum_of_years_digits":
-        years = f"({life}/12)"
-        amount = f"({cost}-{residual})*({years}-INT({k}/12))/({years}*({years}+1)/2)/12"
-    elif method == "double_declining":
-        amount = f"VDB({cost},{residual},{life}/12,INT({k}/12),INT({k}/12)+1,2,0)/12"
-    else:
-        amount = f"({cost}-{residual})/{life}"
-    return f"IF({inside},{amount},0)"

@@ -4,6 +4,8 @@ commitment, overflow above it, spot overhead, CPU instances, storage, egress, an
 stated by the model in reports saved before the parts were recorded;
 `planner.report.workbook.cloud_inputs` says how each is priced):
 
+    part in month m = year 1's (that year's with growing demand) x (1 + cloud escalation)
+                      ^ INT((m - 1) / 12)
     cash = P&L x (1 - tax rate)
 
 Its key figures (column `VALUE_COLUMN`) sit at the rows `planner.report.workbook.owned` uses, so the
@@ -31,6 +33,7 @@ from planner.report.workbook.book import (
 )
 from planner.report.workbook.cloud_inputs import PARTS
 from planner.report.workbook.owned import LABEL_COLUMN, VALUE_COLUMN, figure, year_of
+from planner.report.workbook.timing import escalation_factor
 
 if TYPE_CHECKING:
     from planner.report.cells import Kind
@@ -94,8 +97,9 @@ def rented_sheet(
     for r in range(2, last + 1):
         put_formula(sheet.cell(r, 1), f"{r - 1}", "int", cur)
         cash = ref(sheet, r, COL["cash"], sheet)
+        up = escalation_factor(names.cloud_escalation, ref(sheet, r, 1, sheet))
         cells = {
-            **{k: f(k, year_of(r - 1, years)) for k in PARTS},
+            **{k: f"{f(k, year_of(r - 1, years))}*{up}" for k in PARTS},
             "pnl": "+".join(ref(sheet, r, COL[k], sheet) for k in PARTS),
             "cash": f"{ref(sheet, r, COL['pnl'], sheet)}*(1-{names.tax})",
             "cumulative": (

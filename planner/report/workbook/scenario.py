@@ -19,6 +19,7 @@ from planner.report.workbook.owned import COL as OWN
 from planner.report.workbook.owned import Bridge, owned_sheet
 from planner.report.workbook.rented import COL as RENT
 from planner.report.workbook.rented import rented_figure, rented_sheet
+from planner.report.workbook.service import Served, packing_block
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +124,7 @@ def horizon_sheets(
     for k, (_, sheet) in enumerate(clouds):
         later = [y.clouds[k] for y in names.years]
         rented_sheet(book, sheet, names, names.clouds[k], months, later=later)
+        packing_block(book, sheet, inputs.clouds[k].packing if k < len(inputs.clouds) else None)
     column = 1 + 8 * len(_owned_columns(depreciation))
     for name, sheet in ((n, s) for n, s in sheets if n in owned):
         index = [o.name for o in inputs.owned].index(name)
@@ -152,6 +154,10 @@ def horizon_sheets(
             labels=[option_label(n, lang) for n, _ in clouds],
             model=horizon.comparisons,
             months=months,
+            served=[
+                Served(option_label(o.name, lang), s, o.name in owned, o)
+                for o, (_, s) in zip(horizon.options, sheets, strict=True)
+            ],
         )
     pair = horizon.pair
     pair_comparison = None

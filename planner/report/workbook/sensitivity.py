@@ -68,6 +68,7 @@ from planner.report.workbook.owned import COL as OWN
 from planner.report.workbook.owned import ENERGY_COLUMN, figure
 from planner.report.workbook.rented import rented_figure
 from planner.report.workbook.scenario import Live
+from planner.report.workbook.timing import escalation_factor, retired
 
 LIVE = (
     "rate",
@@ -361,38 +362,56 @@ class _Block:
         def scaled(key: str, sign: str) -> Callable[[int], str]:
             return lambda row: f"{sign}{f}*{after}*{ref(own, row, OWN[key])}"
 
+        def rented(row: int) -> str:
+            """A cloud bill's change in the owned sheet's row: in service, escalated."""
+            up = escalation_factor(names.cloud_escalation, ref(own, row, OWN["month"]))
+            return f"{f}*{after}*{ref(own, row, OWN['in_service'])}*{up}"
+
         simple = {
             "rate": ("0", lambda _: ""),
             "electricity": (f"{m}-1", scaled("energy", "-")),
             "pue": (f"MAX(1,{pue}*{m})/{pue}-1", scaled("energy", "-")),
             "staff": (f"{m}-1", scaled("staff", "-")),
-            "cloud_price": (f"({m}-1)*({_non_commit(cloud)})", scaled("in_service", "")),
-            "commit_price": (
-                f"({m}-1)*{rented_figure(cloud, 'commitment')}",
-                scaled("in_service", ""),
-            ),
+            "cloud_price": (f"({m}-1)*({_non_commit(cloud)})", rented),
+            "commit_price": (f"({m}-1)*{rented_figure(cloud, 'commitment')}", rented),
         }
         if driver in simple:
             return simple[driver]
         if driver == "utilization":
-            return self._demand(m, helper), scaled("in_service", "")
+            bill = f"({m}-1)*{rented_figure(cloud, 'monthly_total')}"
+
+            def demand(row: int) -> str:
+                """The bill's change at cloud's escalation, the energy's (the bill's less the
+                factor) at power's."""
+                month, in_service = ref(own, row, OWN["month"]), ref(own, row, OWN["in_service"])
+                cloud_up = escalation_factor(names.cloud_escalation, month)
+                power_up = escalation_factor(names.scalars["power_escalation_year"], month)
+                moved = f"{bill}*{cloud_up}-({bill}-{f})*{power_up}"
+                return f"{after}*{in_service}*({moved})"
+
+            return self._demand(m, helper), demand
         if driver == "resale_share":
             return self._resale(m, f)
         return self._server(m, f)
 
     def _resale(self, m: str, f: str) -> tuple[str, Callable[[int], str]]:
-        """The resale share case: the last month gets the share's change x CapEx back, less
-        the tax on it (the tax book value does not move)."""
-        names, last = self.plan.names, self.plan.months + 1
-        capex = figure(self.plan.own, "capex")
+        """The resale share case: each month servers are sold (the last, and each a
+        generation retires in) gets the share's change x CapEx back, less the tax on it (the
+        tax book value does not move)."""
+        names, own, last = self.plan.names, self.plan.own, self.plan.months + 1
+        capex = figure(own, "capex")
 
         def change(row: int) -> str:
-            return f"{f}*(1-{names.tax})*{capex}" if row == last else ""
+            month = ref(own, row, OWN["month"])
+            sold = retired(month, figure(own, "lead"), figure(own, "book_life"))
+            sold = f"({sold}+1)" if row == last else sold
+            return f"{f}*(1-{names.tax})*{capex}*{sold}"
 
         return f"{m}-{names.scalars['resale_share']}", change
 
     def _demand(self, m: str, helper: tuple[int, str]) -> str:
-        """The demand case's factor: the bill moved less the energy moved, a month."""
+        """The demand case's factor: the bill moved less the energy moved, a month of year 1
+        (later years escalate each part at its rate)."""
         names, own = self.plan.names, self.plan.own
         column = helper[0] + (1 if helper[1] == "low" else 2)
         kw = span(self.sheet, self.top + 4, self.top + 27, column, self.sheet)
@@ -414,7 +433,7 @@ class _Block:
             with_capex = "+".join(col(line.key, row) for line in LINES if line.basis in CAPEX)
             with_price = "+".join(col(line.key, row) for line in LINES if line.basis in PRICE)
             moved = (
-                f"{col('capex', row)}+{after}*({with_capex or '0'})"
+                f"{col('capex', row)}+{col('refresh', row)}+{after}*({with_capex or '0'})"
                 f"-{names.tax}*{col('tax_depreciation', row)}"
                 f"+{col('resale', row)}+{col('disposal_tax', row)}"
             )

@@ -130,6 +130,8 @@ EN = {
     "capacity.col.carried": "Carried past the window (GPU-h)",
     "capacity.col.demanded": "Demanded (GPU-h)",
     "capacity.bar": "{low} to {high} (±{error})",
+    "capacity.wait_bar": "{low} to {high} (x{low_factor} to x{high_factor})",
+    "capacity.no_wait_ratio": "no wait ratio measured",
     "capacity.not_calibrated": "not calibrated",
     "capacity.stored_none": "No grid points of this scenario on this trace are stored today.",
     "capacity.stored": "Stored today for this scenario on this trace: servers {counts}.",
@@ -147,8 +149,10 @@ EN = {
         "pays for). Utilization is the owned GPUs' allocated share within the trace's window, "
         "the share the cost prices. The twin error bar: when the scenario has a twin check, "
         "its calibrated replay missed the observed allocated GPU-hours by a share e over the "
-        "validation window; the bar is the value x (1 - e) to x (1 + e). Cloud options come "
-        "from price lists, not a replay: no bar."
+        "validation window; the cost's bar is the value x (1 - e) to x (1 + e). The p95 "
+        "wait's bar comes from the waits: where the replay's p90 and p99 waits were r times "
+        "the observed ones, the wait is multiplied by 1 / r (and 1), lowest to highest. "
+        "Cloud options come from price lists, not a replay: no bar."
     ),
     "capacity.chart_title": "Total cost over {years} years against p95 wait, by server count",
     "capacity.x_title": "p95 wait (hours)",
@@ -511,6 +515,8 @@ ZH = {
     "capacity.col.carried": "结转到窗口之后（GPU 小时）",
     "capacity.col.demanded": "需求（GPU 小时）",
     "capacity.bar": "{low} 至 {high}（±{error}）",
+    "capacity.wait_bar": "{low} 至 {high}（x{low_factor} 至 x{high_factor}）",
+    "capacity.no_wait_ratio": "未测得等待比值",
     "capacity.not_calibrated": "未校准",
     "capacity.stored_none": "今天尚未存储此场景在此作业历史上的网格点。",
     "capacity.stored": "今天已为此场景在此作业历史上存储：服务器数 {counts}。",
@@ -526,8 +532,9 @@ ZH = {
         "每个自有方案行的 GPU 小时相加一致：需求 = 窗口内完成 + 从未运行 + 结转到窗口之后"
         "（积压在作业历史结束后完成的工作，没有任何月份为其付费）。利用率是自有 GPU 在作业历史"
         "窗口内的分配占比，即成本所计价的占比。孪生误差范围：场景有孪生检验时，其校准后的重放在"
-        "验证窗口内与实测分配 GPU 小时相差比例 e；范围为数值 ×(1 - e) 至 ×(1 + e)。云方案来自"
-        "价目表而非重放：无误差范围。"
+        "验证窗口内与实测分配 GPU 小时相差比例 e；成本的范围为数值 ×(1 - e) 至 ×(1 + e)。p95 "
+        "等待的范围来自等待本身：重放的 p90 和 p99 等待是实测的 r 倍时，等待乘以 1 / r（以及 1），"
+        "从低到高。云方案来自价目表而非重放：无误差范围。"
     ),
     "capacity.chart_title": "按服务器数量：{years} 年总成本与 p95 等待时间",
     "capacity.x_title": "p95 等待（小时）",

@@ -33,6 +33,28 @@ EN = {
     "compare.col_per_useful": "Per useful GPU-hour ({currency})",
     "compare.col_mean_wait": "Mean wait (h)",
     "compare.col_p95_wait": "p95 wait (h)",
+    "compare.col_served_share": "Served share",
+    "compare.col_served_share_help": (
+        "GPU-hours the option served itself (owned, bridge, burst or rented) / GPU-hours "
+        "demanded, from its ledger."
+    ),
+    "compare.col_served_elsewhere": "Served elsewhere ({currency})",
+    "compare.col_served_elsewhere_help": (
+        "Demand the option left unserved (lead time without a bridge, unschedulable, "
+        "unfinished, carried past the window), bought at the served-elsewhere rate and part "
+        "of its total, NPV and cost per useful GPU-hour."
+    ),
+    "compare.col_packing_overhead": "Packing overhead",
+    "compare.col_packing_overhead_help": (
+        "A cloud option's billed GPU-hours / the GPU-hours its pods held (1.00x: every GPU "
+        "paid for was used)."
+    ),
+    "compare.col_price_floor": "Price floor a month ({currency})",
+    "compare.col_price_floor_help": (
+        "The GPU-hours its pods held x the option's cheapest price per GPU-hour: what a "
+        "perfect packer with no delays would pay a month."
+    ),
+    "compare.assumption": "Assumption · {label}: {value}",
     "compare.col_eac": "Equivalent annual cost ({currency} a year)",
     "compare.categories": "Cost by category over the horizon ({currency})",
     "compare.col_category": "Category",
@@ -214,6 +236,24 @@ ZH = {
     "compare.col_per_useful": "每有效 GPU 小时({currency})",
     "compare.col_mean_wait": "平均等待(小时)",
     "compare.col_p95_wait": "p95 等待(小时)",
+    "compare.col_served_share": "满足率",
+    "compare.col_served_share_help": (
+        "方案自身满足的 GPU 小时（自有、过渡、突发或租用）/ 需求的 GPU 小时，取自其需求台账。"
+    ),
+    "compare.col_served_elsewhere": "在别处满足({currency})",
+    "compare.col_served_elsewhere_help": (
+        "方案未满足的需求（无过渡的交付期、无法调度、未完成、拖到时间窗之后），"
+        "按“在别处满足”费率购买，计入其总成本、NPV 和每有效 GPU 小时成本。"
+    ),
+    "compare.col_packing_overhead": "装箱开销",
+    "compare.col_packing_overhead_help": (
+        "云方案计费的 GPU 小时 / 其 Pod 占用的 GPU 小时（1.00x：付费的每个 GPU 都被使用）。"
+    ),
+    "compare.col_price_floor": "每月价格下限({currency})",
+    "compare.col_price_floor_help": (
+        "Pod 占用的 GPU 小时 x 该方案最便宜的每 GPU 小时价格：完美装箱且无延迟时每月应付的金额。"
+    ),
+    "compare.assumption": "假设 · {label}：{value}",
     "compare.col_eac": "等额年成本({currency}/年)",
     "compare.categories": "期限内按类别的成本（{currency}）",
     "compare.col_category": "类别",
@@ -230,11 +270,11 @@ ZH = {
     "compare.note": "注:{note}",
     "compare.scope.gpu-jobs": "**计价范围：仅 GPU 作业**（没有纯 CPU 作业被排除）。",
     "compare.scope.all-jobs": (
-        "**计价范围：全部作业。**纯 CPU 作业（不用 GPU）在每个方案中都按云端 CPU 实例"
+        "**计价范围：全部作业**。纯 CPU 作业（不用 GPU）在每个方案中都按云端 CPU 实例"
         "和自有 CPU 计价。"
     ),
     "compare.scope.gpu_jobs_left_out": (
-        "**计价范围：仅 GPU 作业。**{jobs} 个纯 CPU 作业（{hours} CPU 小时）不计入任何方案。"
+        "**计价范围：仅 GPU 作业**。{jobs} 个纯 CPU 作业（{hours} CPU 小时）不计入任何方案。"
     ),
     "compare.scope.no_owned_home": (
         "**计价范围：仅 GPU 作业**，尽管场景要求计入全部作业：{jobs} 个纯 CPU 作业（{hours} CPU "

@@ -102,14 +102,6 @@ ZH: dict[str, str] = {
     "problem.commitment_two_sizes": (
         "请给出 `committed_gpus` 或 `committed_gpus_by_year`（逐年承诺的 GPU 数）之一，不能两者都给"
     ),
-    "problem.pool_spot": (
-        "云方案 '{option}'：`packing: pool`（节点池装箱）尚未模拟竞价实例的中断："
-        "竞价方案请用 `packing: per-job`"
-    ),
-    "problem.pool_overflow_spot": (
-        "云方案 '{option}'：节点池（`packing: pool`）尚未模拟竞价实例的中断：其 `overflow` 的 "
-        "'{overflow}' 不能是竞价方案"
-    ),
     "problem.per_job_cap": (
         "云方案 '{option}'：`max_instances` 限制的是节点池的实例数：请同时给出 `packing: pool`，"
         "或去掉 `max_instances`"
@@ -248,6 +240,11 @@ ZH: dict[str, str] = {
     "node_list_missing": "`cluster.node_list`：节点列表 `{file}` 不存在",
     "unreadable_trace_or_nodes": "{file}：无法作为作业历史或节点列表读取",
     "volcano_no_gpus": "集群没有可在 Volcano 队列之间分配的 GPU",
+    # one of the planner's own checks failed (planner/core/errors.py InternalCheckError)
+    "internal_check": (
+        "一项内部检查未通过（{check}）：这是规划器的缺陷，不是您数据的问题。请把这条消息、您运行"
+        "的命令或情景，以及作业历史（或仍能复现问题的最小部分）报告给规划器的维护者"
+    ),
     "volcano_untyped_gpus": (
         "Volcano 队列按 GPU 型号给出 GPU 数，但有些节点的 GPU 没有已知型号；请写明每个节点的 GPU"
         " 型号，或按任意类型给出队列的 GPU 数"

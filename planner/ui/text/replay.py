@@ -15,6 +15,12 @@ EN = {
     "replay.running": "Replaying {trace}… {percent}",
     "replay.cancelled": "Replay cancelled. Press **Run** to start it again.",
     "replay.press_run": "Pick a trace and press **Run**.",
+    "replay.cpu_jobs_scope": (
+        "This replay runs {jobs} CPU-only jobs beside the GPU jobs: they take the nodes' CPUs "
+        "and memory, so GPU jobs may wait for them. Compare and Capacity price GPU jobs only "
+        "(a TCO scenario's `scope: gpu-jobs`, the default) and replay without them, so their "
+        "waits can be shorter than these."
+    ),
     "replay.stale": (
         "The working scenario or the trace changed since this run; press **Run** to replay it."
     ),
@@ -180,6 +186,11 @@ ZH = {
     "replay.running": "正在回放 {trace}… {percent}",
     "replay.cancelled": "回放已取消。按 **运行** 重新开始。",
     "replay.press_run": "选择作业轨迹，然后按 **运行**。",
+    "replay.cpu_jobs_scope": (
+        "本次回放在 GPU 作业之外还运行了 {jobs} 个纯 CPU 作业：它们占用节点的 CPU 和内存，"
+        "GPU 作业可能因此等待。“比较”和“容量”页只为 GPU 作业计价（TCO 场景的 `scope: gpu-jobs`，"
+        "默认），回放时不含这些作业，因此那里的等待可能比这里短。"
+    ),
     "replay.stale": "自本次运行以来，当前场景或作业轨迹已更改；按 **运行** 重新回放。",
     "replay.results": "结果",
     "replay.deadlock": (

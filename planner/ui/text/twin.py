@@ -41,15 +41,31 @@ EN = {
         "on the whole node list meets an idle cluster. The calibration fits that missing "
         "load as a smaller effective capacity and as start latency."
     ),
+    "twin.note_floor": (
+        "The effective capacity is never set below {peak} GPUs, the most the history's own "
+        "jobs held at once{pools}: a smaller cluster could not have run the history."
+    ),
+    "twin.note_floor_pools": " (by GPU type: {pools})",
+    "twin.note_floored": "The fit would have gone lower: it stops at that floor.",
+    "twin.note_floor_over": (
+        "The history's own jobs held {peak} GPUs at once{pools}, more than the node list's "
+        "{gpus}: the node list is not all of the cluster the history ran on."
+    ),
     "twin.note_policies": (
         "The history cannot tell the scheduling policies apart (their scores are within "
         "1%): the calibrated scenario keeps the first one tried."
+    ),
+    "twin.note_arrivals": (
+        "Arrivals in the held-back window went from {before} a day before day {day} to "
+        "{after} a day from it; observed waits p50 / p90 {b50} / {b90} before, {a50} / {a90} "
+        "after. A calibration fitted on the earlier jobs cannot know load that comes later."
     ),
     "twin.validation": "The held-back window",
     "twin.col_measure": "Measure",
     "twin.col_observed": "Observed",
     "twin.col_before": "Plain replay (before calibration)",
     "twin.col_after": "Calibrated replay",
+    "twin.col_naive": "Naive: the fit window's own waits",
     "twin.row_p50": "Wait p50",
     "twin.row_p90": "Wait p90",
     "twin.row_p99": "Wait p99",
@@ -65,8 +81,10 @@ EN = {
     "twin.no_distance": "—",
     "twin.table_caption": (
         "The plain replay is the trace on the whole node list without start latency; the "
-        "calibrated one adds what was fitted. Distances compare a replay with what happened, "
-        "so the observed column has none (—); n/a: not measurable on this window."
+        "calibrated one adds what was fitted. The naive baseline replays nothing: it takes "
+        "the fit window's own observed waits as the forecast, so the calibrated column shows "
+        "what calibration adds beyond it. Distances compare a replay with what happened, "
+        "so the observed and naive columns have none (—); n/a: not measurable on this window."
     ),
     "twin.cdf_title": "Wait distribution on the held-back window",
     "twin.cdf_x": "Wait (s, log scale; waits under 1 s drawn at 1 s)",
@@ -160,14 +178,30 @@ ZH = {
         "集群当时忙于此历史未记录的工作，因此在整个节点列表上回放会遇到一个空闲的集群。校准把这部分缺失的负载拟合为更小的"
         "有效容量和启动延迟。"
     ),
+    "twin.note_floor": (
+        "有效容量从不低于 {peak} 个 GPU，即历史自身的作业同时占用的最多 GPU{pools}："
+        "更小的集群无法运行这段历史。"
+    ),
+    "twin.note_floor_pools": "（按 GPU 型号：{pools}）",
+    "twin.note_floored": "拟合本会取得更低：它停在这个下限。",
+    "twin.note_floor_over": (
+        "历史自身的作业曾同时占用 {peak} 个 GPU{pools}，多于节点列表的 {gpus} 个："
+        "节点列表并不是这段历史所运行的整个集群。"
+    ),
     "twin.note_policies": (
         "此历史无法区分各调度策略（它们的得分相差不超过 1%）：校准后的场景保留最先尝试的策略。"
+    ),
+    "twin.note_arrivals": (
+        "留出窗口的到达量从第 {day} 天之前的每天 {before} 个变为此后的每天 {after} 个；"
+        "实际等待 p50 / p90 之前为 {b50} / {b90}，之后为 {a50} / {a90}。"
+        "在较早作业上拟合的校准无法预知之后才到来的负载。"
     ),
     "twin.validation": "留出的检验窗口",
     "twin.col_measure": "指标",
     "twin.col_observed": "实际",
     "twin.col_before": "普通回放（校准前）",
     "twin.col_after": "校准后的回放",
+    "twin.col_naive": "朴素基线：拟合窗口自身的等待",
     "twin.row_p50": "等待 p50",
     "twin.row_p90": "等待 p90",
     "twin.row_p99": "等待 p99",
@@ -183,7 +217,9 @@ ZH = {
     "twin.no_distance": "—",
     "twin.table_caption": (
         "普通回放是在整个节点列表上、不加启动延迟的回放；校准后的回放加上拟合的结果。"
-        "距离衡量回放与实际情况的差异，因此“实际”列没有距离（—）；n/a：此窗口无法测量。"
+        "朴素基线不做任何回放：它把拟合窗口自身实测的等待当作预测，因此校准后的一列显示校准在它之外"
+        "带来了什么。距离衡量回放与实际情况的差异，因此“实际”和朴素基线列没有距离（—）；"
+        "n/a：此窗口无法测量。"
     ),
     "twin.cdf_title": "留出窗口的等待时间分布",
     "twin.cdf_x": "等待时间（秒，对数刻度；不足 1 秒的画在 1 秒处）",

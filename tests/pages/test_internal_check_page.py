@@ -1,0 +1,31 @@
+"""A failed internal check reaches the app's reader as an error box that says how to report it,
+never a traceback (issue 31, item 1). Admission is broken on purpose, as in
+tests/test_internal_check.py: the replay's own check then fires for real."""
+
+from pathlib import Path
+
+import pytest
+
+from planner.engine.queueing import GangQueueing
+from tests.pages.test_replay import open_page, run
+
+
+@pytest.fixture
+def admission_broken(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(GangQueueing, "try_start", lambda *_, **__: False)
+
+
+@pytest.mark.usefixtures("admission_broken")
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [("en", "this is a bug in the planner"), ("zh", "这是规划器的缺陷")],
+)
+def test_the_replay_page_says_it_is_a_bug_and_how_to_report_it(
+    db: Path, lang: str, words: str
+) -> None:
+    at = run(open_page(lang=lang))
+
+    assert not at.exception
+    [error] = at.error
+    assert words in error.value
+    assert "waiting on an idle cluster" in error.value
