@@ -5,8 +5,9 @@ The pair is re-priced (`PairModel.npv`), never re-replayed. The root is found by
 (Illinois): exact in one step where the NPV is linear in the driver (cloud, server and power
 prices, the resale share), and safe where it is not (demand clipped at full allocation, the
 discount rate). The server life moves in whole months (whole years for the declining
-methods), so its flip is the first whole life on the other side. A driver whose NPV keeps
-its sign over its range (`RANGES`) never flips within it.
+methods), and not one way (a life shorter than the horizon buys a replacement), so every
+whole life is priced and its flip is the one nearest today's on the other side. A driver
+whose NPV keeps its sign over its range (`RANGES`) never flips within it.
 """
 
 from collections.abc import Callable
@@ -99,8 +100,10 @@ def _regula_falsi(
 
 
 def _life_flip(model: PairModel) -> float | None:
-    """The first whole life (months, or years for the declining methods) on the other side
-    of 0 from today's, searched towards the range's end where the sign changes."""
+    """The whole life (months, or years for the declining methods) nearest today's whose NPV
+    of buying has the other sign, the shorter on a tie. Every whole life in the range is
+    priced: the NPV need not move one way with the life (a life shorter than the horizon
+    buys the servers' replacement)."""
     bm = model.servers
     unit = life_unit(bm)
     today = round(life_years(bm, 1.0) * 12 / unit)
@@ -110,12 +113,7 @@ def _life_flip(model: PairModel) -> float | None:
         return model.npv({"life": units * unit / 12 / bm.life_years})
 
     at_today = npv(today) >= 0
-    for end in (low, high):
-        if (npv(end) >= 0) == at_today:
-            continue
-        near, far = today, end  # the sign differs at far: bisect whole units
-        while abs(far - near) > 1:
-            mid = (near + far) // 2
-            near, far = (mid, far) if (npv(mid) >= 0) == at_today else (near, mid)
-        return far * unit / 12
-    return None
+    other = [u for u in range(low, high + 1) if (npv(u) >= 0) != at_today]
+    if not other:
+        return None
+    return min(other, key=lambda u: (abs(u - today), u)) * unit / 12
