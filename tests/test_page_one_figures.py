@@ -107,7 +107,7 @@ FIGURES = (
     ),
     Figure(
         "decision_total",
-        r"\((\$[\d,]+) in total\)",
+        r"\((\$[\d,]+) in total(?:, p95 wait [\d.,]+ h)?\)",  # a pool's p95 is its launch
         f"{H}.options.[name={{decision}}].total",
         "Page1_DecisionTotal",
     ),

@@ -35,6 +35,8 @@ TILE = (244, 246, 249)
 GREY = (90, 90, 90)
 TORNADO_BARS = 6
 """The widest swings shown on the summary (the appendix lists every driver)."""
+MIN_BARS = 3
+"""The tornado keeps this many bars before the cash chart gives up its room."""
 SCENARIO_ROWS = 6
 MAX_ASSUMPTIONS = 12
 MAX_CASH, MIN_CASH = 40.0, 18.0
@@ -46,7 +48,8 @@ CASH_EXTRA = 28.0
 
 def summary_page(pen: Pen, report: Report, decisions: Sequence[Decision]) -> None:
     """Page 1 (the cursor is at its top). The charts share what room is left: the cash
-    chart shrinks first, then the tornado loses its narrowest bars, so the page stays one."""
+    chart shrinks first, then the tornado loses its narrowest bars down to `MIN_BARS`, then
+    the cash chart goes (the tornado says what moves the verdict), so the page stays one."""
     first, head = decisions[0], report.headlines[0]
     _title(pen, report, first)
     _banner(pen, first, len(decisions) > 1)
@@ -59,7 +62,9 @@ def summary_page(pen: Pen, report: Report, decisions: Sequence[Decision]) -> Non
     items = _assumption_items(pen, report, first)
     bars, output, base = _tornado_rows(report)
     room = pen.pdf.page_break_trigger - pen.pdf.get_y() - (12 + 3.7 * len(items)) - 10
-    while bars and room - _tornado_height(bars) - CASH_EXTRA < MIN_CASH:
+    while len(bars) > MIN_BARS and room - _tornado_height(bars) - CASH_EXTRA < MIN_CASH:
+        bars = bars[:-1]
+    while bars and room < _tornado_height(bars):
         bars = bars[:-1]
     cash_height = min(MAX_CASH, room - _tornado_height(bars) - CASH_EXTRA)
     if cash_height >= MIN_CASH:
