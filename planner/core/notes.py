@@ -75,7 +75,8 @@ ENGLISH: dict[str, str] = {
     "growth_applied": (
         "demand grows by year ({factors} the trace's arrival rate, seed {seed}): each year's "
         "months are priced from that year's replay and cloud bills; break-even utilization, "
-        "the sensitivity and the chargeback are year 1's"
+        "the headline pair, the sensitivity, what would flip the verdict and the chargeback "
+        "are year 1's"
     ),
     "growth_warp": (
         "each year's clock runs faster than the trace's ({factors}): the same jobs arrive in "
@@ -87,6 +88,7 @@ ENGLISH: dict[str, str] = {
     ),
     "growth_year_note": "year {year}: {text}",
     "sensitivity_output": "NPV of buying vs {option}, {years} years",
+    "sensitivity_output_hybrid": "NPV of the hybrid (owning) vs {option}, {years} years",
     "server": "server {name}",
     "assumption": "assumption {name}",
     "assumption_in_set": "assumption {name} ({set})",
@@ -206,7 +208,7 @@ CHINESE: dict[str, str] = {
     "option_hybrid": "混合",
     "growth_applied": (
         "需求逐年增长（到达率为作业轨迹的 {factors}，随机种子 {seed}）：每年各月按当年的"
-        "重放和云账单计价；盈亏平衡利用率、敏感性分析和费用分摊按第 1 年计算"
+        "重放和云账单计价；盈亏平衡利用率、主比较对、敏感性分析、结论翻转点和费用分摊按第 1 年计算"
     ),
     "growth_warp": (
         "每年的时钟比作业轨迹快（{factors}）：同样的作业在更短的时间跨度内到达，"
@@ -218,6 +220,7 @@ CHINESE: dict[str, str] = {
     ),
     "growth_year_note": "第 {year} 年：{text}",
     "sensitivity_output": "相对 {option} 购买的 NPV（{years} 年）",
+    "sensitivity_output_hybrid": "混合方案（购买其服务器）相对 {option} 的 NPV（{years} 年）",
     "server": "服务器 {name}",
     "assumption": "假设 {name}",
     "assumption_in_set": "假设 {name}（{set}）",

@@ -159,8 +159,8 @@ def break_even_run(priced: Sequence[Priced]) -> BreakEven | None:
 
 
 def tornado_run(priced: Sequence[Priced]) -> CompareRun | None:
-    """The sensitivity of buying the first owned servers: against their own scenario's first
-    cloud option, else against the first cloud option of another scenario."""
+    """The sensitivity of buying the first owned servers: their own scenario's headline pair
+    (`planner.cost.pair`), else against the first cloud option of another scenario."""
     owner = first_owned(priced)
     if owner is None:
         return None

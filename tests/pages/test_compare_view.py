@@ -116,12 +116,17 @@ def test_the_hybrid_is_owning_and_its_wait_is_said() -> None:
         {"AWS": 0.5},
         {"AWS": -10.0},
     )
+    # the model records the headline pair: the hybrid as built against the cheapest cloud
+    pair = Comparison("hybrid", "AWS", 20.0, None, "", None, None, None)
+    r = replace(r, horizons=(replace(r.horizons[0], pair=pair),))
 
     text = conclusion(r)
 
     assert "The cheapest option is hybrid at $3.00 per useful GPU-hour" in text
     assert "p95 wait 2.0 h" in text
-    assert "against AWS" in text
+    assert "the hybrid gains $20 in NPV against AWS" in text
+    assert "self-hosted" not in text  # its owned part is not an option of its own
+    assert "$9.00" not in text
 
 
 @pytest.mark.parametrize(
