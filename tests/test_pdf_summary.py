@@ -291,11 +291,11 @@ def test_without_a_chinese_font_the_pdf_is_english_and_says_why(
     assert "Rent: RunPod Community H100" in summary
 
 
-def test_the_readme_shows_the_summary_page() -> None:
+def test_the_reports_page_of_the_docs_shows_the_summary_page() -> None:
     root = Path(__file__).parent.parent
     shot = root / "docs" / "screenshots" / "pdf-summary.png"
 
-    assert "(docs/screenshots/pdf-summary.png)" in (root / "README.md").read_text()
+    assert "(screenshots/pdf-summary.png)" in (root / "docs" / "reports.md").read_text()
     assert shot.read_bytes().startswith(b"\x89PNG")
 
 

@@ -147,7 +147,7 @@ ENGLISH: dict[str, str] = {
         "demand spread {sd}: a default, confidence L (the scenario's replay has no twin check "
         "measuring its allocation error: `planner twin --save-scenario` measures it); a "
         "calibrated twin of the Alibaba openb export missed its allocated GPU-hours by "
-        "1.6% (README, Twin check), so {sd} is the cautious planning case"
+        "1.6% (docs/twin.md), so {sd} is the cautious planning case"
     ),
     "mc_demand_given": "demand spread {sd}: as given",
     "short_trace": (
@@ -276,7 +276,7 @@ CHINESE: dict[str, str] = {
     "mc_demand_default": (
         "需求离散度 {sd}：默认值，置信度低（该场景的重放没有测得分配误差的孪生校验："
         "`planner twin --save-scenario` 可测得）；阿里巴巴 openb 导出数据的校准孪生的已分配 "
-        "GPU 小时偏差 1.6%（README“孪生校验”一节），故 {sd} 为审慎的规划取值"
+        "GPU 小时偏差 1.6%（docs/twin.md），故 {sd} 为审慎的规划取值"
     ),
     "mc_demand_given": "需求离散度 {sd}：按给定值",
     "short_trace": (
