@@ -261,9 +261,9 @@ def _sensitivity(model: PairModel, swing: float) -> Sensitivity:
     base's under every driver (the workbook's live tornado moves the same columns)."""
     ranges = {"resale_share": resale_range(model.servers.resale_share)}
     result = tco.sensitivity(model.npv, model.base(), swing, ranges)
-    code = "sensitivity_output" if model.owned == "self-hosted" else "sensitivity_output_hybrid"
+    said = "sensitivity_output" if model.owned == "self-hosted" else "sensitivity_output_hybrid"
     return Sensitivity(
-        output=note(code, option=model.cloud.name, years=f"{model.months / 12:g}"),
+        output=note(said, option=model.cloud.name, years=f"{model.months / 12:g}"),
         base=result.base_output,
         bars=tuple(
             SensitivityBar(b.driver, b.low_output, b.high_output, b.swing) for b in result.bars

@@ -87,8 +87,9 @@ def test_an_uploaded_scenarios_names_render_as_text_in_markdown_and_charts(db: P
     assert len(specs) == 3
     assert all("<a " not in spec for spec in specs)
     assert "&lt;a href=" in specs[0]  # the cumulative cash legend
-    title = json.loads(specs[2])["layout"]["title"]["text"]  # the tornado: buying vs AWS
-    assert title.startswith(f"Sensitivity: NPV of buying vs {chart_text(ANCHOR)}")
+    # the tornado: the headline pair's, buying against the cheapest cloud option
+    title = json.loads(specs[2])["layout"]["title"]["text"]
+    assert title.startswith(f"Sensitivity: NPV of buying vs {chart_text(f'{OPTION} {ANCHOR}')}")
 
 
 # --- Compare, saved scenarios: the saved name and option names in the conclusion
