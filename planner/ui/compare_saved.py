@@ -185,13 +185,17 @@ def combined_report(priced: Sequence[Priced]) -> TcoReport:
     be = break_even_run(priced)
     options = tuple(replace(o, scenario=p.name) for p in priced for o in _options(p))
     years = priced[0].report.horizons[0].years if priced else 0.0
-    evens = be.break_even_utilization if be else {}
+    found = be.break_even_utilization if be else {}
+    # by the option's own name (a coded one stays coded, as the options' names are)
+    evens = {
+        o.name: found[label(p, o)] for p in priced for o in _options(p) if label(p, o) in found
+    }
     report = plain_report(
         (Horizon(years, options, ()),),
         scenario=" vs ".join(p.name for p in priced),
         currency=priced[0].report.currency if priced else "USD",
         allocation=owner.report.allocation if owner else None,
-        break_even_utilization={k.split(SEPARATOR, 1)[1]: v for k, v in evens.items()},
+        break_even_utilization=evens,
     )
     return replace(report, scenarios=tuple(p.report for p in priced))
 
