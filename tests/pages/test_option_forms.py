@@ -211,7 +211,10 @@ def test_every_form_text_is_in_english_and_chinese() -> None:
     assert all(CATALOGS["zh"][k] != CATALOGS["en"][k] for k in ours - {"options.gpu"})
 
 
-def test_a_cloud_options_default_name_says_its_payment_in_words_in_chinese(db: Path) -> None:
+def test_a_cloud_options_default_name_says_its_payment_in_words_in_chinese(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PLANNER_DB", str(tmp_path / "planner.duckdb"))  # nothing saved yet
     at = open_app_page("pages/compare.py", 300)
     at.radio(key="opt_kind").set_value("cloud").run()
     at.selectbox(key="opt_provider").set_value("AWS")
