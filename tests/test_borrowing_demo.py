@@ -1,8 +1,8 @@
-"""The queue demo of README "Multi-tenant queues": hard per-team quotas against the same
+"""The queue demo of docs/queues.md ("Multi-tenant queues"): hard per-team quotas against the same
 quotas lent and borrowed in one cohort, on data/traces/teams.csv (8 teams, 4 weeks).
 
 Both scenarios replay the same trace on the same 512 GPUs over the same 28-day horizon;
-the bands below hold the README's figures (48.6 % and 75.9 %) with room for engine changes.
+the bands below hold its figures (48.6 % and 75.9 %) with room for engine changes.
 """
 
 from pathlib import Path

@@ -1,7 +1,9 @@
 """`planner --help`, `planner synth --help` and `planner prices list`: what a new user reads first."""
 
+import importlib.metadata
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -67,10 +69,25 @@ def test_prices_list_has_a_header_aligned_with_its_rows(
     assert row[header.index("CUR") : header.index("CUR") + 3].isalpha()
 
 
+def test_version_is_the_projects(capsys: pytest.CaptureFixture[str]) -> None:
+    # the version pip recorded at install, which is pyproject.toml's (an install older than
+    # the checkout's pyproject would show the installed one: `make` reinstalls on a change)
+    root = Path(__file__).resolve().parents[1]
+    project = tomllib.loads((root / "pyproject.toml").read_text())["project"]
+
+    with pytest.raises(SystemExit) as exited:
+        main(["--version"])
+
+    assert exited.value.code == 0
+    assert capsys.readouterr().out == f"planner {project['version']}\n"
+    assert importlib.metadata.version(project["name"]) == project["version"]
+
+
 @pytest.mark.parametrize(
     "argv",
     [
         ["--help"],
+        ["--version"],
         ["synth", "--help"],
         ["prices", "list", "--help"],
         ["tco", "--help"],

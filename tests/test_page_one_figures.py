@@ -68,21 +68,21 @@ FIGURES = (
     Figure(
         "against",
         rf"{MONTH} \S+ vs (.+?), discounted at",
-        f"{H}.comparisons.[rented={{against}}].rented",
+        f"{H}.pair.rented",  # the headline pair (docs/verdict.md)
         "Page1_Against",
         compared=True,
     ),
     Figure(
         "npv",
         rf"Cost per useful GPU-hour {MONEY} ",
-        f"{H}.comparisons.[rented={{against}}].npv_of_buying",
+        f"{H}.pair.npv_of_buying",
         "Page1_NPV",
         compared=True,
     ),
     Figure(
         "break_even_month",
         r"Cost per useful GPU-hour \S+ (never|month \d+)",
-        f"{H}.comparisons.[rented={{against}}].break_even_month",
+        f"{H}.pair.break_even_month",
         "Page1_BreakEvenMonth",
         compared=True,
     ),
@@ -100,21 +100,21 @@ FIGURES = (
     ),
     Figure(
         "owned_per_useful",
-        r"owning costs (\$[\d,.]+) per useful GPU-hour",
-        f"{H}.options.[name=self-hosted].cost_per_useful_gpu_hour",
+        r"(?:owning|bursting to the cloud\)) costs (\$[\d,.]+) per useful GPU-hour",
+        f"{H}.options.[name={{owned}}].cost_per_useful_gpu_hour",
         "Page1_OwnedPerUseful",
         owned=True,
     ),
     Figure(
         "decision_total",
-        r"\((\$[\d,]+) in total\)",
+        r"\((\$[\d,]+) in total(?:, p95 wait [\d.,]+ h)?\)",  # a pool's p95 is its launch
         f"{H}.options.[name={{decision}}].total",
         "Page1_DecisionTotal",
     ),
     Figure(
         "break_even_allocation",
         r"(?:only above|above|at) (\d+%) allocation against",
-        "break_even_utilization.{against}",
+        f"{H}.pair.break_even_utilization",
         "Page1_BreakEvenAllocation",
         owned=True,
         compared=True,
@@ -162,7 +162,7 @@ FIGURES = (
     Figure(
         "resale",
         r"resale value at the horizon's end (none assumed|[\d.]+% of CapEx, \$[\d,]+)",
-        f"{H}.options.[name=self-hosted].totals.resale",
+        f"{H}.options.[name={{owned}}].totals.resale",
         "Page1_Resale",
         sign=-1.0,
         owned=True,
@@ -275,7 +275,12 @@ def test_every_figure_on_page_one_is_the_jsons_and_the_recalculated_workbooks(
         found = re.search(f.page, s.page)
         assert found is not None, f"{f.key} not found on page 1: {s.page[:600]}"
         shown[f.key] = next(g for g in found.groups() if g is not None)
-    names = {"decision": shown["decision"], "against": shown.get("against", "")}
+    pair = s.raw["horizons"][0].get("pair") or {}
+    names = {
+        "decision": shown["decision"],
+        "against": shown.get("against", ""),
+        "owned": pair.get("owned", "self-hosted"),
+    }
     for f in _figures_on(s):
         page, half = _shown(shown[f.key])
         expected = _json_value(s.raw, f.json.format(**names))

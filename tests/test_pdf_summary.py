@@ -274,7 +274,7 @@ def test_the_chinese_pdf_embeds_a_cjk_font_and_says_the_headline_in_chinese(
     assert "Executive summary" not in summary
     assert "自建 $7.13" in summary  # the model's option names are worded in Chinese too
     assert "self-hosted" not in summary
-    assert "敏感性：相对 AWS p5.48xlarge on-demand 购买的 NPV（3 年）" in summary
+    assert "敏感性：相对 RunPod Community H100 购买的 NPV（3 年）" in summary  # the pair's
     assert _page_text(chinese, 2).lstrip().startswith("附录")
 
 
@@ -291,11 +291,11 @@ def test_without_a_chinese_font_the_pdf_is_english_and_says_why(
     assert "Rent: RunPod Community H100" in summary
 
 
-def test_the_readme_shows_the_summary_page() -> None:
+def test_the_reports_page_of_the_docs_shows_the_summary_page() -> None:
     root = Path(__file__).parent.parent
     shot = root / "docs" / "screenshots" / "pdf-summary.png"
 
-    assert "(docs/screenshots/pdf-summary.png)" in (root / "README.md").read_text()
+    assert "(screenshots/pdf-summary.png)" in (root / "docs" / "reports.md").read_text()
     assert shot.read_bytes().startswith(b"\x89PNG")
 
 

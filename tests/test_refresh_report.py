@@ -125,7 +125,7 @@ def test_a_resale_value_sells_each_generation_and_page_one_shows_the_ends(
 
 
 def test_the_worked_examples_npv_pays_the_second_server_in_month_37(tmp_path: Path) -> None:
-    """The README's figures: over 5 years at 8 %, a 3-year life's NPV of buying against AWS
+    """The figures of docs/tco.md: over 5 years at 8 %, a 3-year life's NPV of buying against AWS
     is the 5-year life's less the second server's CapEx discounted 36 months,
     351,000 / 1.08 ^ 3 = 278,633.6 (no tax, no resale: the rest of the cash is the same)."""
     (tmp_path / "a").mkdir()

@@ -78,6 +78,7 @@ def test_xlsx_holds_the_worked_example_numbers_as_numbers(worked: TcoReport) -> 
         "Monthly cash flow",
         "Depreciation",
         "Sensitivity",
+        "Verdict flips",
         "Ledger",
         "Replay",
         "Chargeback",

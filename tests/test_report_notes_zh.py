@@ -103,7 +103,7 @@ def test_the_chinese_workbook_says_every_note_in_chinese_and_none_in_english(
     assert {"服务器 8xH100", "AWS p5.48xlarge（按需）"} <= prices  # price names worded too
     assert not [c for c in cells if "(on_demand)" in c or "server 8xH100" in c]
     sensitivity = {str(c.value) for row in book["敏感性"].iter_rows() for c in row}
-    assert "相对 AWS p5.48xlarge on-demand 购买的 NPV（3 年）" in sensitivity
+    assert "相对 RunPod Community H100 购买的 NPV（3 年）" in sensitivity
     assert not [c for c in cells if "NPV of buying vs" in c]
 
 

@@ -7,7 +7,7 @@ import pytest
 from planner.synth import write_trace
 
 TRACES = Path(__file__).resolve().parents[1] / "data" / "traces"
-# Keep in step with README.md ("The bundled sample", and "Multi-tenant queues" for teams.csv).
+# Keep in step with README.md ("The bundled sample") and docs/queues.md (for teams.csv).
 BUNDLED = {
     "sample.csv": {"profile": "llm", "jobs": 4000, "seed": 42},
     "teams.csv": {"profile": "teams", "jobs": 12_320, "seed": 42},

@@ -167,3 +167,38 @@ def test_page_one_shows_served_share_the_line_and_its_rate(
     assert "Unserved demand: served elsewhere at" in page
     assert "$2.000 per GPU-hour" in page
     assert "$0.00 per GPU-hour waited" in page
+
+
+def test_the_default_rate_is_the_owned_gpus_cheapest_on_demand_price(tmp_path: Path) -> None:
+    """Unserved A100 work is bought as A100 hours (not the cheapest GPU of any kind), and a
+    scenario with no on-demand option for the owned GPU says which it priced instead."""
+    from planner.core.file_access import LOCAL_FILES
+    from planner.cost.scenario import TcoScenario
+    from planner.service.tco_files import load_tco_scenario
+    from planner.service.tco_run import run_tco
+    from planner.store import connect
+
+    base = {
+        "name": "gpu match",
+        "utilization": 0.5,
+        "horizons_years": [1],
+        "self_hosted": [{"gpu": "A100", "servers": 1, "gpus_per_server": 8}],
+        "overrides": {"lead_time_months": 2},
+    }
+    a100 = {"name": "A100 cloud", "provider": "GCP", "gpu": "A100", "packing": "per-job"}
+    h100 = {"name": "H100 cloud", "provider": "AWS", "gpu": "H100", "packing": "per-job"}
+    with connect(tmp_path / "db.duckdb") as con:
+        both = run_tco(
+            con, TcoScenario.model_validate(base | {"cloud": [h100, a100]}), files=LOCAL_FILES
+        )
+        sample = load_tco_scenario(Path("data") / "scenarios" / "sample-tco.yaml")
+        only_h100 = run_tco(con, sample, files=LOCAL_FILES)  # A100 and H800 owned, H100 rented
+
+    assert both.inputs is not None
+    assert only_h100.inputs is not None
+    picked = both.inputs.served_elsewhere
+    assert picked is not None
+    assert picked.priced_at == "A100 cloud"  # not the H100 option listed first
+    assert not any("rents the owned servers' GPU" in n for n in both.notes)
+    said = "no on-demand cloud option rents the owned servers' GPU (A100, H800)"
+    assert any(said in n for n in only_h100.notes)

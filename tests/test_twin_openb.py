@@ -1,6 +1,6 @@
 """The twin check on a real export: the Alibaba openb default pod list on its own node list.
 
-What it must show (the README quotes the figures): the plain replay meets an idle cluster
+What it must show (docs/twin.md quotes the figures): the plain replay meets an idle cluster
 (every wait 0, one job withdrawn instead of hundreds); calibrated, the wait distribution
 closes up and p50 and p99 come within the verdict's factor of 2; and the verdict does not
 claim a match the validation window does not support."""
@@ -79,7 +79,7 @@ def test_openb_verdict_states_what_does_not_match(report: dict) -> None:
 
 @pytest.mark.slow
 def test_openb_held_back_rise_sits_where_arrivals_double(shared_traces: Path) -> None:
-    """What the README's story says, from the pod list itself (issue 31, item 4): days
+    """What docs/twin.md's story says, from the pod list itself (issue 31, item 4): days
     138-145 wait as the fit window did; from day 146 arrivals double and the p90 rises;
     memory asked for is the same on both sides of day 146."""
     import pandas as pd

@@ -8,6 +8,7 @@ report it).
 import argparse
 import dataclasses
 import errno
+import importlib.metadata
 import json
 import os
 import sys
@@ -48,6 +49,7 @@ DESCRIPTION = (
 )
 EXIT_USER_ERROR = 2
 GIB = 1 << 30
+DISTRIBUTION = "gpu-capacity-planner"  # pyproject.toml's project name
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -100,8 +102,18 @@ def full_disk_hint(err: OSError) -> str:
     )
 
 
+def installed_version() -> str:
+    """The installed package's version, as pip recorded it from pyproject.toml."""
+    try:
+        return importlib.metadata.version(DISTRIBUTION)
+    except importlib.metadata.PackageNotFoundError:
+        # run from a checkout never installed (`pip install -e .` or `make` installs it)
+        return "(unknown: not installed; run `make app` or `pip install -e .`)"
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="planner", description=DESCRIPTION)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {installed_version()}")
     sub = parser.add_subparsers(required=True, metavar="COMMAND")
 
     ingest = sub.add_parser("ingest", help="import a job history or node list into the database")

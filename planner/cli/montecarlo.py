@@ -32,7 +32,7 @@ says which. Prints each option's NPV of costs (mean, p5, p50,
 p95) per horizon and, for each owned option against each cloud option, the probability that
 owning costs less. The same seed gives the same numbers.
 
-defaults (see README, planner montecarlo): cloud -20%/yr, volatility 15%/yr; electricity
+defaults (see docs/montecarlo.md): cloud -20%/yr, volatility 15%/yr; electricity
 +3%/yr, volatility 10%/yr; server price spread 10%; demand spread from the twin check, else
 10%.
 """

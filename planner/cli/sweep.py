@@ -184,7 +184,7 @@ def _warn_plain(cluster: str | None) -> None:
         print(
             f"note: --cluster {cluster}: Dask's tcp:// is neither encrypted nor authenticated "
             "(whoever reaches the scheduler can run code on its workers and read the jobs); "
-            "on a shared network use tls:// with certificates (README, Sweeps)",
+            "on a shared network use tls:// with certificates (docs/sweeps.md, Security)",
             file=sys.stderr,
         )
 

@@ -104,8 +104,24 @@ def tco_lines(r: TcoReport) -> list[str]:
                 f"  buy vs {c.rented}: NPV {_money(c.npv_of_buying, cur)}, break-even "
                 f"{'never' if month is None else f'month {month}'}"
             )
+        if horizon.pair is not None:
+            lines.append(f"  headline pair: {horizon.pair.owned} vs {horizon.pair.rented}")
+    lines += _flip_lines(r)
     lines.append(f"scope: {_SCOPES.get(r.scope, r.scope)}")
     lines += [f"note: {n}" for n in r.notes]
+    return lines
+
+
+def _flip_lines(r: TcoReport) -> list[str]:
+    """What would flip the headline pair's verdict (`docs/verdict.md`), driver by driver."""
+    from planner.report import flips
+
+    if r.verdict is None:
+        return []
+    v = r.verdict
+    lines = [f"what would flip the verdict ({v.owned} vs {v.rented}, {v.years:g} years):"]
+    for driver, today, at in flips.rows(r, "en"):
+        lines.append(f"  {driver}: today {today}, flips at {at}")
     return lines
 
 

@@ -47,6 +47,11 @@ ENGLISH: dict[str, str] = {
         "{rate} per GPU-hour, a line of its total, NPV and cost per useful GPU-hour; a GPU-hour "
         "waited costs {wait_rate}"
     ),
+    "served_elsewhere_other_gpu": (
+        "no on-demand cloud option rents the owned servers' GPU ({owned}): their unserved "
+        "demand is priced at {gpu} instead (add an on-demand {owned} option, or set "
+        "`served_elsewhere.rate`)"
+    ),
     "served_elsewhere_off": (
         "the served-elsewhere line is off (`served_elsewhere.enabled: false`): the options "
         "serve different demand, so their costs are not for the same work (see each option's "
@@ -70,7 +75,8 @@ ENGLISH: dict[str, str] = {
     "growth_applied": (
         "demand grows by year ({factors} the trace's arrival rate, seed {seed}): each year's "
         "months are priced from that year's replay and cloud bills; break-even utilization, "
-        "the sensitivity and the chargeback are year 1's"
+        "the headline pair, the sensitivity, what would flip the verdict and the chargeback "
+        "are year 1's"
     ),
     "growth_warp": (
         "each year's clock runs faster than the trace's ({factors}): the same jobs arrive in "
@@ -82,6 +88,7 @@ ENGLISH: dict[str, str] = {
     ),
     "growth_year_note": "year {year}: {text}",
     "sensitivity_output": "NPV of buying vs {option}, {years} years",
+    "sensitivity_output_hybrid": "NPV of the hybrid (owning) vs {option}, {years} years",
     "server": "server {name}",
     "assumption": "assumption {name}",
     "assumption_in_set": "assumption {name} ({set})",
@@ -143,7 +150,7 @@ ENGLISH: dict[str, str] = {
         "demand spread {sd}: a default, confidence L (the scenario's replay has no twin check "
         "measuring its allocation error: `planner twin --save-scenario` measures it); a "
         "calibrated twin of the Alibaba openb export missed its allocated GPU-hours by "
-        "1.6% (README, Twin check), so {sd} is the cautious planning case"
+        "1.6% (docs/twin.md), so {sd} is the cautious planning case"
     ),
     "mc_demand_given": "demand spread {sd}: as given",
     "short_trace": (
@@ -180,6 +187,10 @@ CHINESE: dict[str, str] = {
         "按 {source} 每 GPU 小时 {rate} 在别处满足，计入其总成本、NPV 和每有效 GPU 小时成本；"
         "每等待一个 GPU 小时成本为 {wait_rate}"
     ),
+    "served_elsewhere_other_gpu": (
+        "没有按需云方案租用自有服务器的 GPU（{owned}）：其未满足的需求改按 {gpu} 定价"
+        "（添加按需 {owned} 云方案，或设置 `served_elsewhere.rate`）"
+    ),
     "served_elsewhere_off": (
         "“在别处满足”成本行已关闭（`served_elsewhere.enabled: false`）：各方案满足的需求不同，"
         "其成本并非针对同样的工作（见各方案的满足率）"
@@ -200,7 +211,7 @@ CHINESE: dict[str, str] = {
     "option_hybrid": "混合",
     "growth_applied": (
         "需求逐年增长（到达率为作业轨迹的 {factors}，随机种子 {seed}）：每年各月按当年的"
-        "重放和云账单计价；盈亏平衡利用率、敏感性分析和费用分摊按第 1 年计算"
+        "重放和云账单计价；盈亏平衡利用率、主比较对、敏感性分析、结论翻转点和费用分摊按第 1 年计算"
     ),
     "growth_warp": (
         "每年的时钟比作业轨迹快（{factors}）：同样的作业在更短的时间跨度内到达，"
@@ -212,6 +223,7 @@ CHINESE: dict[str, str] = {
     ),
     "growth_year_note": "第 {year} 年：{text}",
     "sensitivity_output": "相对 {option} 购买的 NPV（{years} 年）",
+    "sensitivity_output_hybrid": "混合方案（购买其服务器）相对 {option} 的 NPV（{years} 年）",
     "server": "服务器 {name}",
     "assumption": "假设 {name}",
     "assumption_in_set": "假设 {name}（{set}）",
@@ -270,7 +282,7 @@ CHINESE: dict[str, str] = {
     "mc_demand_default": (
         "需求离散度 {sd}：默认值，置信度低（该场景的重放没有测得分配误差的孪生校验："
         "`planner twin --save-scenario` 可测得）；阿里巴巴 openb 导出数据的校准孪生的已分配 "
-        "GPU 小时偏差 1.6%（README“孪生校验”一节），故 {sd} 为审慎的规划取值"
+        "GPU 小时偏差 1.6%（docs/twin.md），故 {sd} 为审慎的规划取值"
     ),
     "mc_demand_given": "需求离散度 {sd}：按给定值",
     "short_trace": (

@@ -1,5 +1,6 @@
 """The TCO report from priced demand: every option over every horizon, with its ledger, the
-comparisons of buying against each cloud option, and the sensitivities of the first one.
+comparisons of buying against each cloud option, the headline pair (`planner.cost.pair`), its
+sensitivities and what would flip its verdict (`planner.cost.flip`).
 
 Nothing here prices anything: `planner.service.tco_run` gives the demand, the rented options and the
 ledger runs; this module lays them over the horizons.
@@ -8,7 +9,7 @@ ledger runs; this module lays them over the horizons.
 from dataclasses import dataclass, replace
 
 from planner.core.notes import note
-from planner.cost import finance, tco
+from planner.cost import flip, tco
 from planner.cost.baremetal import (
     BareMetal,
     fixed_per_installed_gpu_hour,
@@ -26,9 +27,12 @@ from planner.cost.elsewhere import (
     with_elsewhere,
 )
 from planner.cost.ledger import Hours, Ledger, owned_ledger, rented_ledger
+from planner.cost.pair import headline_pair
+from planner.cost.pair_model import PairModel, bridge_of
 from planner.cost.results import Horizon, Sensitivity, SensitivityBar, TcoReport
 from planner.cost.scenario import TcoScenario
 from planner.cost.scope import LeftOut
+from planner.cost.tco import Comparison, OptionReport
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +85,8 @@ def report(scenario: TcoScenario, bm: BareMetal, priced: Priced, left_out: LeftO
         options = [mine]
         if hybrid_run is not None:
             demand, kept = hybrid_run
+            if installed_gpus(kept) == installed_gpus(bm):  # the hybrid keeps every server
+                options[0] = mine = replace(mine, part_of="hybrid")
             options.append(
                 tco.owned_option(
                     "hybrid", kept, demand, months, rate, bridge=bridge, unserved=lines[1]
@@ -103,10 +109,12 @@ def report(scenario: TcoScenario, bm: BareMetal, priced: Priced, left_out: LeftO
                     for o, ledger in zip(options + clouds, ledgers, strict=True)
                 ),
                 comparisons=tuple(comparisons),
+                pair=_pair(options, clouds, comparisons, priced, rate),
             )
         )
     first = horizons[0].options[0]
     notes = _demand_notes(owned, rented, hybrid_run[0] if hybrid_run else None)
+    model = _pair_model(scenario, bm, priced, horizons[0].pair)
     return TcoReport(
         scope=scenario.scope,
         left_out=left_out,
@@ -124,9 +132,56 @@ def report(scenario: TcoScenario, bm: BareMetal, priced: Priced, left_out: LeftO
             c.rented: c.break_even_utilization for c in horizons[0].comparisons
         },
         horizons=tuple(horizons),
-        sensitivity=_sensitivity(scenario, bm, priced),
+        sensitivity=None if model is None else _sensitivity(model, scenario.sensitivity_swing),
         notes=tuple(notes + _bridge_notes(bm, rented)),
         served_elsewhere=priced.elsewhere,
+        verdict=None if model is None else flip.verdict(model),
+    )
+
+
+def _pair(
+    owned: list[OptionReport],
+    clouds: list[OptionReport],
+    comparisons: list[Comparison],
+    priced: Priced,
+    rate: float,
+) -> Comparison | None:
+    """Buying the headline pair's owned option against its cloud option
+    (`planner.cost.pair`): self-hosted's is among `comparisons`, the hybrid's is made here."""
+    names = headline_pair(owned + clouds)
+    if names is None:
+        return None
+    mine, theirs = names
+    if mine == "self-hosted":
+        return next(c for c in comparisons if c.rented == theirs)
+    assert priced.hybrid is not None  # a hybrid option is priced from it
+    k = [c.name for c in clouds].index(theirs)
+    hybrid = next(o for o in owned if o.name == mine)
+    return tco.compare(hybrid, clouds[k], priced.hybrid[1], priced.rented[k].per_gpu_hour, rate)
+
+
+def _pair_model(
+    scenario: TcoScenario, bm: BareMetal, priced: Priced, pair: Comparison | None
+) -> PairModel | None:
+    """The first horizon's headline pair as the tornado and the flips re-price it."""
+    if pair is None:
+        return None
+    months = tco.horizons_months(scenario.horizons_years)[0]
+    hybrid = pair.owned == "hybrid" and priced.hybrid is not None
+    demand, servers = priced.hybrid if priced.hybrid is not None and hybrid else (priced.owned, bm)
+    lines = _unserved(priced, months, bm, priced.hybrid[1] if priced.hybrid else None)
+    cloud = next(r for r in priced.rented if r.name == pair.rented)
+    return PairModel(
+        owned=pair.owned,
+        servers=servers,
+        demand=demand,
+        cloud=cloud,
+        bridge=priced.rented[0],
+        months=months,
+        rate=scenario.discount_rate,
+        converted=frozenset(priced.converted),
+        unserved=lines[1 if hybrid else 0],
+        cloud_escalation_year=bm.cloud_escalation_year,
     )
 
 
@@ -199,68 +254,16 @@ def _ledgers(runs: Runs, months: int, bm: BareMetal, kept: BareMetal | None) -> 
     ] + [rented_ledger(runs.demand, run, months) for run in runs.rented]
 
 
-def _sensitivity(scenario: TcoScenario, bm: BareMetal, priced: Priced) -> Sensitivity | None:
-    """NPV of buying against the first cloud option over the first horizon, each driver
-    moved +/- the swing alone (the demand's shape is kept; utilization scales it), the resale
+def _sensitivity(model: PairModel, swing: float) -> Sensitivity:
+    """NPV of buying for the headline pair over the first horizon, each driver moved
+    +/- the swing alone (the demand's shape is kept; utilization scales it), the resale
     share by `RESALE_SWING` of CapEx. The served-elsewhere and waiting lines stay the
     base's under every driver (the workbook's live tornado moves the same columns)."""
-    owned, rented, converted = priced.owned, priced.rented, priced.converted
-    if not rented:
-        return None
-    months = tco.horizons_months(scenario.horizons_years)[0]
-    cloud = rented[0]
-    lines = _unserved(priced, months, bm, None)[0]
-
-    def npv(d: dict[str, float]) -> float:
-        fx = d.get("fx", 1.0)
-        demand = replace(
-            owned,
-            useful_gpu_hours=owned.useful_gpu_hours * d["utilization"],
-            utilization_by_hour=tuple(
-                min(1.0, u * d["utilization"]) for u in owned.utilization_by_hour
-            ),
-        )
-        cloud_fx = fx if "cloud" in converted else 1.0
-        per_month = {
-            k: v
-            * d["utilization"]
-            * cloud_fx
-            * d.get("commit_price" if k == "commitment" else "cloud_price", 1.0)
-            for k, v in cloud.per_month.items()
-        }
-        changed_cloud = replace(cloud, per_month=per_month)
-        rent = _rented(changed_cloud, demand, months, d["rate"], bm)
-        own = tco.owned_option(
-            "self-hosted",
-            _moved(bm, d, fx if "server" in converted else 1.0),
-            demand,
-            months,
-            d["rate"],
-            bridge=_bridge(demand, [changed_cloud]),
-            unserved=lines,
-        )
-        savings = [r - o for r, o in zip(rent.monthly_cash, own.monthly_cash, strict=True)]
-        return finance.npv(savings, d["rate"])
-
-    base = {
-        "cloud_price": 1.0,
-        "utilization": 1.0,
-        "server_price": 1.0,
-        "life": 1.0,
-        "electricity": 1.0,
-        "pue": 1.0,
-        "staff": 1.0,
-        "rate": scenario.discount_rate,
-        "resale_share": bm.resale_share,
-    }
-    if cloud.per_month.get("commitment"):
-        base["commit_price"] = 1.0
-    if converted:
-        base["fx"] = 1.0
-    ranges = {"resale_share": resale_range(bm.resale_share)}
-    result = tco.sensitivity(npv, base, scenario.sensitivity_swing, ranges)
+    ranges = {"resale_share": resale_range(model.servers.resale_share)}
+    result = tco.sensitivity(model.npv, model.base(), swing, ranges)
+    code = "sensitivity_output" if model.owned == "self-hosted" else "sensitivity_output_hybrid"
     return Sensitivity(
-        output=note("sensitivity_output", option=cloud.name, years=f"{months / 12:g}"),
+        output=note(code, option=model.cloud.name, years=f"{model.months / 12:g}"),
         base=result.base_output,
         bars=tuple(
             SensitivityBar(b.driver, b.low_output, b.high_output, b.swing) for b in result.bars
@@ -268,28 +271,9 @@ def _sensitivity(scenario: TcoScenario, bm: BareMetal, priced: Priced) -> Sensit
     )
 
 
-def _moved(bm: BareMetal, d: dict[str, float], fx: float) -> BareMetal:
-    """The self-hosted assumptions with the drivers applied; lives stay whole months (whole
-    years for the declining methods)."""
-    unit = 12 if bm.depreciation_method != "straight_line" else 1
-    life = max(1, round(bm.life_years * d["life"] * 12 / unit)) * unit / 12
-    return replace(
-        tco.scaled(bm, server_price=d["server_price"] * fx),
-        life_years=life,
-        pue=max(1.0, bm.pue * d["pue"]),
-        fte_cost_year=bm.fte_cost_year * d["staff"],
-        kwh_price=tuple(p * d["electricity"] for p in bm.kwh_price),
-        resale_share=d.get("resale_share", bm.resale_share),
-    )
-
-
 def _bridge(demand: tco.Demand, rented: list[tco.Rented]) -> tco.Bridge:
     """The first cloud option serves the demand while the servers are on order."""
-    if not rented:
-        return tco.NO_BRIDGE
-    first = rented[0]
-    useful = demand.useful_gpu_hours if first.useful_gpu_hours is None else first.useful_gpu_hours
-    return tco.Bridge(first.monthly_total, useful)
+    return bridge_of(demand, rented[0]) if rented else tco.NO_BRIDGE
 
 
 def _bridge_notes(bm: BareMetal, rented: list[tco.Rented]) -> list[str]:

@@ -10,7 +10,8 @@ cost depends on the month and the demand, never on the horizon's length, so the 
 are exactly the year's months. Ratios (cost per useful, installed, allocated GPU-hour),
 equivalent annual cost and each comparison of buying against renting are recomputed from the
 spliced series; waits are the worst year's (by p95, then mean: `worst_year`). Break-even
-utilization, the sensitivity and the chargeback stay year 1's (the report's notes say so).
+utilization, the sensitivity, the flip values, the headline pair (chosen on year 1's costs)
+and the chargeback stay year 1's (the report's notes say so).
 
 Pure: reports in, a report out. Which horizons each year's report needs: `year_horizons`.
 """
@@ -55,12 +56,9 @@ def splice(
         options = tuple(
             _option(by_year, months, index, rate) for index in range(len(first.options))
         )
-        names = [o.name for o in options]
-        comparisons = tuple(
-            _compare(c, options[names.index(c.owned)], options[names.index(c.rented)], rate)
-            for c in first.comparisons
-        )
-        out.append(Horizon(years=first.years, options=options, comparisons=comparisons))
+        comparisons = tuple(_spliced(c, options, rate) for c in first.comparisons)
+        pair = None if first.pair is None else _spliced(first.pair, options, rate)
+        out.append(Horizon(first.years, options, comparisons, pair=pair))
     return tuple(out)
 
 
@@ -199,6 +197,13 @@ def _balance(parts: Sequence[tuple[Balance, float]]) -> Balance:
         imbalance=sum(b.imbalance * w for b, w in parts),
         elsewhere=sum(b.elsewhere * w for b, w in parts),
     )
+
+
+def _spliced(year_one: Comparison, options: Sequence[OptionReport], rate: float) -> Comparison:
+    """`year_one`'s comparison on the spliced options of the same names."""
+    names = [o.name for o in options]
+    owned, rented = options[names.index(year_one.owned)], options[names.index(year_one.rented)]
+    return _compare(year_one, owned, rented, rate)
 
 
 def _compare(

@@ -10,8 +10,8 @@ Each driver is a geometric Brownian motion in months, with an uncertain starting
 month 0), and with trend, volatility and level all 0 every multiplier is exactly 1.0 (the
 model's own prices: the Monte Carlo then gives the report's NPVs to the cent).
 
-Defaults (user-editable; confidence L unless said, sources in the README's "planner
-montecarlo" section and `../shared/reference/pricing-and-tco.md`):
+Defaults (user-editable; confidence L unless said, sources in docs/montecarlo.md
+and `../shared/reference/pricing-and-tco.md`):
 
   cloud        trend -20 %/yr, volatility 15 %/yr. Issue 16 cites H100 rental falling from
                above $8 to about $2.35 an hour in three years (about -33 %/yr); the reference
@@ -29,7 +29,7 @@ montecarlo" section and `../shared/reference/pricing-and-tco.md`):
                is what a cost over the horizon inherits; the per-hour error
                (`allocation_error`) also counts work that only ran earlier or later. Without
                a twin check 10 % (`DEFAULT_DEMAND_SD`, L: a calibrated twin of the Alibaba
-               openb export missed its allocated GPU-hours by 1.6 %, README "Twin check", so
+               openb export missed its allocated GPU-hours by 1.6 %, docs/twin.md, so
                10 % is the cautious case). No trend (growth needs a replay per year).
 """
 

@@ -27,6 +27,9 @@ class Horizon:
     """Owned options first (self-hosted, then hybrid), then the cloud options."""
     comparisons: tuple[Comparison, ...]
     """Buying against each cloud option (none without owned servers)."""
+    pair: Comparison | None = field(default=None, metadata=OMIT)
+    """The headline pair (`planner.cost.pair`): the owned option as built against the
+    cheapest cloud option; every surface's NPV, break-even month and tornado are of it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,11 +42,39 @@ class SensitivityBar:
 
 @dataclass(frozen=True, slots=True)
 class Sensitivity:
-    """NPV of buying against the first cloud option, each driver moved alone."""
+    """NPV of buying for the headline pair (`planner.cost.pair`), each driver moved alone."""
 
     output: str
     base: float
     bars: tuple[SensitivityBar, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Flip:
+    """The value of one driver at which the headline pair's NPV of buying is 0."""
+
+    driver: str
+    base: float
+    """Its value today: 1 for a multiplier, else the share, the rate or the life in years."""
+    value: float | None
+    """Where the verdict flips; None: never within [low, high]."""
+    low: float
+    high: float
+    """The range searched (same unit as `base`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What would flip the verdict: buying `owned` against renting `rented` over the first
+    horizon, each main driver moved alone until the NPV of buying is 0 (`planner.cost.flip`)."""
+
+    owned: str
+    rented: str
+    years: float
+    npv_of_buying: float
+    flips: tuple[Flip, ...]
+    allocation: float = 0.0
+    """The owned option's allocation today (the demand's flip is also read as one)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +113,8 @@ class TcoReport:
     horizons: tuple[Horizon, ...]
     sensitivity: Sensitivity | None
     notes: tuple[str, ...]
+    verdict: Verdict | None = field(default=None, metadata=OMIT)
+    """What would flip the headline pair's verdict (None: no owned or no cloud option)."""
     prices_used: tuple[PriceUsed, ...] = ()
     discount_rate: float | None = field(default=None, metadata=OMIT)
     """The annual rate the NPVs and break-even months are discounted at (None: not known)."""

@@ -148,6 +148,10 @@ class OptionReport:
     pnl_by_category: Mapping[str, tuple[float, ...]] | None = field(default=None, metadata=OMIT)
     """The monthly P&L per cost category (they add up to `monthly_pnl`); None: not kept,
     and a rented option's is its `totals` spread evenly (the same bill every month)."""
+    part_of: str | None = field(default=None, metadata=OMIT)
+    """The option this one is only a part of: "hybrid" for the self-hosted servers when the
+    hybrid keeps all of them (they are then its owned part, jobs waiting instead of
+    bursting: `planner.cost.pair.as_built` never ranks them). None: an option of its own."""
 
 
 @dataclass(frozen=True, slots=True)

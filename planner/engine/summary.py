@@ -104,7 +104,7 @@ class TimelineSeries:
 
 @dataclass(frozen=True, slots=True)
 class ReplaySummary:
-    """A replay's headline figures; README's Replay section says what each one means."""
+    """A replay's headline figures; docs/replay.md says what each one means."""
 
     jobs: int
     completed: int

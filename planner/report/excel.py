@@ -35,6 +35,7 @@ from planner.report.text import text
 from planner.report.workbook.book import Book, number_format
 from planner.report.workbook.chargeback_live import chargeback_columns
 from planner.report.workbook.cover import cover_sheet
+from planner.report.workbook.flips import flips_sheet
 from planner.report.workbook.flows import cash_flow_sheet
 from planner.report.workbook.horizons import options_sheet
 from planner.report.workbook.scenario import Live, live_sheets
@@ -78,7 +79,9 @@ def write_xlsx(report: Report, chargeback: Rule = "use") -> bytes:
     cash_flow_sheet(book, book.sheet(text("report.sheet.cash", lang)), report, live)
     book.wb.move_sheet(depreciation, len(book.wb.worksheets) - 1 - book.wb.index(depreciation))
     sensitivity = book.sheet(text("report.sheet.sensitivity", lang))
-    sensitivity_sheet(book, sensitivity, report.sources, live)
+    live_rows = sensitivity_sheet(book, sensitivity, report.sources, live)
+    flips = book.sheet(text("report.wb.sheet.flips", lang))
+    flips_sheet(book, flips, report.sources, (sensitivity, live_rows))
     ledger_sheet(book, book.sheet(text("report.sheet.ledger", lang)), report.ledger)
     replay_sheet(book, book.sheet(text("report.wb.sheet.replay", lang)), report.sources)
     add_chargeback_sheet(book.wb, report, chargeback, chargeback_columns(report, live))

@@ -7,15 +7,16 @@ from dataclasses import dataclass
 
 from planner.core.i18n import Language, fmt_money, fmt_percent
 from planner.core.notes import worded
+from planner.cost import pair
+from planner.cost.pair import OWNED, as_built, pair_of
 from planner.cost.results import Horizon, TcoReport
-from planner.cost.tco import OptionReport
+from planner.cost.tco import Comparison, OptionReport
+from planner.report import flips
 from planner.report.cells import Cell, Kind
 from planner.report.text import text
 
 Named = tuple[str, TcoReport]
 """A scenario's name and its TCO report."""
-OWNED = ("self-hosted", "hybrid")
-"""The report's names of the options that own servers."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +64,23 @@ def headline(name: str, report: TcoReport, horizon: Horizon, lang: Language) -> 
         facts.append(Fact(text("report.fact.break_even", lang, name=cloud), share, "percent"))
     for c in horizon.comparisons:
         facts.append(Fact(text("report.fact.npv", lang, name=c.rented), c.npv_of_buying, "money"))
+    facts += _pair_facts(report, horizon, lang)
     return Headline(name, float(horizon.years), tuple(facts), conclusion(report, horizon, lang))
+
+
+def _pair_facts(report: TcoReport, horizon: Horizon, lang: Language) -> list[Fact]:
+    """The headline pair, its NPV of buying and where each main driver flips its verdict."""
+    c = pair_of(horizon)
+    if c is None:
+        return []
+    named = text("report.fact.pair_value", lang, owned=option_name(c.owned, lang), rented=c.rented)
+    facts = [
+        Fact(text("report.fact.pair", lang), named, "text"),
+        Fact(text("report.fact.pair_npv", lang), c.npv_of_buying, "money"),
+    ]
+    for driver, _, at in flips.rows(report, lang):
+        facts.append(Fact(text("report.fact.flip", lang, driver=driver), at, "text"))
+    return facts
 
 
 def _scope(report: TcoReport, lang: Language) -> str:
@@ -103,25 +120,28 @@ def _owned_facts(report: TcoReport, lang: Language) -> list[Fact]:
 
 
 def cheapest(options: Sequence[OptionReport]) -> OptionReport | None:
-    """The option with the lowest cost per useful GPU-hour (None if none has one)."""
-    priced = [(o.cost_per_useful_gpu_hour, k) for k, o in enumerate(options)]
-    known = [(cost, k) for cost, k in priced if cost is not None]
-    return options[min(known)[1]] if known else None
+    """The option as built (`planner.cost.pair.as_built`) with the lowest cost per useful
+    GPU-hour (None if none has one)."""
+    return pair.cheapest(as_built(options))
 
 
 def conclusion(report: TcoReport, horizon: Horizon, lang: Language) -> str:
-    """A few plain sentences from the numbers: what owning costs, the cheapest option, and
-    when owning pays against the best cloud option (break-even allocation and NPV)."""
-    cur, years, options = str(report.currency), f"{horizon.years:g}", horizon.options
-    best = cheapest(options)
+    """A few plain sentences from the numbers: what owning costs, the cheapest option as
+    built, how buying fares against the cloud in the headline pair (break-even allocation,
+    NPV) and the driver nearest to flipping that verdict."""
+    cur, years = str(report.currency), f"{horizon.years:g}"
+    best = cheapest(horizon.options)
+    c = pair_of(horizon)
+    owned = None if c is None else next(o for o in horizon.options if o.name == c.owned)
     sentences = []
-    if owns_servers(report) and options and options[0].name in OWNED:
+    if owned is not None:
+        key = "report.sentence.owning" if owned.name == "self-hosted" else "report.sentence.hybrid"
         sentences.append(
             text(
-                "report.sentence.owning",
+                key,
                 lang,
                 allocation=fmt_percent(report.allocation, 0, cur),
-                cost=fmt_money(options[0].cost_per_useful_gpu_hour, cur, 2),
+                cost=fmt_money(owned.cost_per_useful_gpu_hour, cur, 2),
                 years=years,
             )
         )
@@ -132,19 +152,14 @@ def conclusion(report: TcoReport, horizon: Horizon, lang: Language) -> str:
             text(
                 "report.sentence.cheapest",
                 lang,
-                name=best.name,
+                name=option_name(best.name, lang),
                 cost=fmt_money(best.cost_per_useful_gpu_hour, cur, 2),
                 total=fmt_money(best.total, cur, 0),
                 wait=wait,
             )
         )
-    rented = {c.rented for c in horizon.comparisons}
-    if not owns_servers(report):
-        return _joined(sentences, lang)
-    owning_wins = best is None or best.name in OWNED
-    rival = cheapest([o for o in options if o.name in rented]) if owning_wins else best
-    if rival is not None:
-        sentences += _against(report, horizon, str(rival.name), lang)
+    if c is not None:
+        sentences += _against(report, horizon, c, lang) + _flip(report, lang)
     return _joined(sentences, lang)
 
 
@@ -152,33 +167,57 @@ def _joined(sentences: Sequence[str], lang: Language) -> str:
     return ("" if lang == "zh" else " ").join(sentences)
 
 
-def _against(report: TcoReport, horizon: Horizon, name: str, lang: Language) -> list[str]:
-    cur = str(report.currency)
-    be = report.break_even_utilization.get(name)
-    if name not in report.break_even_utilization:
-        return []
-    share = fmt_percent(be, 0, cur)
+def _against(report: TcoReport, horizon: Horizon, c: Comparison, lang: Language) -> list[str]:
+    """The headline pair `c`: where owning its servers breaks even against the cloud option
+    (at the owned option's allocation) and the NPV of buying."""
+    cur, name = str(report.currency), c.rented
+    amount = fmt_money(abs(c.npv_of_buying), cur, 0)
+    years = f"{horizon.years:g}"
+    hybrid = c.owned == "hybrid"
+    out = []
+    if hybrid or name in report.break_even_utilization:
+        be = c.break_even_utilization if hybrid else report.break_even_utilization[name]
+        allocation = _allocation(report) if hybrid else report.allocation
+        key = _break_even_key(allocation, be)
+        out.append(text(key, lang, name=name, share=fmt_percent(be, 0, cur)))
+    if hybrid:
+        gain = c.npv_of_buying >= 0
+        key = "report.sentence.hybrid_gain" if gain else "report.sentence.hybrid_loss"
+        return [*out, text(key, lang, years=years, amount=amount, name=name)]
+    key = "report.sentence.npv_gain" if c.npv_of_buying >= 0 else "report.sentence.npv_loss"
+    return [*out, text(key, lang, years=years, amount=amount)]
+
+
+def _allocation(report: TcoReport) -> float | None:
+    """The allocation of the headline pair's owned option (the hybrid's for a hybrid)."""
+    return None if report.verdict is None else report.verdict.allocation
+
+
+def _break_even_key(allocation: float | None, be: float | None) -> str:
     if be is None:
-        key = "report.sentence.never"
-    elif be > 1:
-        key = "report.sentence.not_even_full"
-    elif (report.allocation or 0.0) >= be:
-        key = "report.sentence.pays_now"
-    else:
-        key = "report.sentence.pays_above"
-    out = [text(key, lang, name=name, share=share)]
-    comparison = next((c for c in horizon.comparisons if c.rented == name), None)
-    if comparison is not None:
-        npv = comparison.npv_of_buying
-        out.append(
-            text(
-                "report.sentence.npv_gain" if npv >= 0 else "report.sentence.npv_loss",
-                lang,
-                years=f"{horizon.years:g}",
-                amount=fmt_money(abs(npv), cur, 0),
-            )
+        return "report.sentence.never"
+    if be > 1:
+        return "report.sentence.not_even_full"
+    if (allocation or 0.0) >= be:
+        return "report.sentence.pays_now"
+    return "report.sentence.pays_above"
+
+
+def _flip(report: TcoReport, lang: Language) -> list[str]:
+    """The driver nearest to flipping the verdict (on the first horizon's pair)."""
+    f = flips.nearest(report)
+    if f is None:
+        return []
+    cur = str(report.currency)
+    return [
+        text(
+            "report.sentence.flip",
+            lang,
+            driver=text(f"report.driver.{f.driver}", lang),
+            value=flips.flip_text(f, _allocation(report), cur, lang),
+            base=flips.value_text(f, f.base, cur, lang),
         )
-    return out
+    ]
 
 
 def option_name(name: str, lang: Language) -> str:

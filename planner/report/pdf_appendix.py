@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from planner.cost.ledger import SERVED, UNSERVED
 from planner.cost.results import TcoReport
+from planner.cost.tco import Comparison
 from planner.report.cells import Cell, Kind, cell_text
 from planner.report.headline import option_name
 from planner.report.model import Report, Table, category_label, ordered
@@ -140,10 +141,12 @@ def _comparisons(pen: Pen, report: Report, decisions: Sequence[Decision]) -> Non
 
 
 def _comparison_rows(pen: Pen, prefix: str, report: TcoReport) -> list[tuple[str, ...]]:
+    """Buying self-hosted against each cloud option, and a hybrid headline pair (page 1's
+    NPV then) named as such."""
     return [
         (
             f"{h.years:g}",
-            prefix + c.rented,
+            prefix + _against(pen, c),
             _cell(pen, c.npv_of_buying, "money"),
             _cell(pen, c.irr, "percent"),
             _month(pen, c.payback_month, round(h.years * 12)),
@@ -151,8 +154,15 @@ def _comparison_rows(pen: Pen, prefix: str, report: TcoReport) -> list[tuple[str
             _cell(pen, c.break_even_utilization, "percent"),
         )
         for h in report.horizons
-        for c in h.comparisons
+        for c in (*h.comparisons, *([h.pair] if h.pair and h.pair not in h.comparisons else []))
     ]
+
+
+def _against(pen: Pen, c: Comparison) -> str:
+    if c.owned == "self-hosted":
+        return c.rented
+    owned = option_name(c.owned, pen.lang)
+    return text("report.fact.pair_value", pen.lang, owned=owned, rented=c.rented)
 
 
 def _month(pen: Pen, month: int | None, months: int) -> str:

@@ -1,6 +1,8 @@
 """The PDF's first page, the executive summary: the decision, three figures (NPV of buying,
-break-even month, cost per useful GPU-hour), the conclusion, the cumulative cash and
-tornado charts and the key assumptions. Everything on it is in the appendix.
+break-even month, cost per useful GPU-hour), the conclusion, what would flip the verdict,
+the cumulative cash and tornado charts and the key assumptions. The NPV, the flips and the
+tornado are all of the headline pair (`planner.cost.pair`). Everything on it is in the
+appendix.
 
 The page is laid out to fit A4 for one scenario or a few; charts are kept short for that.
 """
@@ -8,6 +10,7 @@ The page is laid out to fit A4 for one scenario or a few; charts are kept short 
 from collections.abc import Sequence
 from itertools import accumulate
 
+from planner.report import flips
 from planner.report.headline import Headline, option_name
 from planner.report.model import Report, Series
 from planner.report.pdf_charts import Pen, cash_chart, tornado_chart
@@ -32,6 +35,8 @@ TILE = (244, 246, 249)
 GREY = (90, 90, 90)
 TORNADO_BARS = 6
 """The widest swings shown on the summary (the appendix lists every driver)."""
+MIN_BARS = 3
+"""The tornado keeps this many bars before the cash chart gives up its room."""
 SCENARIO_ROWS = 6
 MAX_ASSUMPTIONS = 12
 MAX_CASH, MIN_CASH = 40.0, 18.0
@@ -43,7 +48,8 @@ CASH_EXTRA = 28.0
 
 def summary_page(pen: Pen, report: Report, decisions: Sequence[Decision]) -> None:
     """Page 1 (the cursor is at its top). The charts share what room is left: the cash
-    chart shrinks first, then the tornado loses its narrowest bars, so the page stays one."""
+    chart shrinks first, then the tornado loses its narrowest bars down to `MIN_BARS`, then
+    the cash chart goes (the tornado says what moves the verdict), so the page stays one."""
     first, head = decisions[0], report.headlines[0]
     _title(pen, report, first)
     _banner(pen, first, len(decisions) > 1)
@@ -52,10 +58,13 @@ def summary_page(pen: Pen, report: Report, decisions: Sequence[Decision]) -> Non
     if len(decisions) > 1:
         _scenarios(pen, decisions)
     service_block(pen, report.sources[0][1], first.horizon)
+    _flips(pen, report)
     items = _assumption_items(pen, report, first)
     bars, output, base = _tornado_rows(report)
     room = pen.pdf.page_break_trigger - pen.pdf.get_y() - (12 + 3.7 * len(items)) - 10
-    while bars and room - _tornado_height(bars) - CASH_EXTRA < MIN_CASH:
+    while len(bars) > MIN_BARS and room - _tornado_height(bars) - CASH_EXTRA < MIN_CASH:
+        bars = bars[:-1]
+    while bars and room < _tornado_height(bars):
         bars = bars[:-1]
     cash_height = min(MAX_CASH, room - _tornado_height(bars) - CASH_EXTRA)
     if cash_height >= MIN_CASH:
@@ -173,6 +182,31 @@ def _scenarios(pen: Pen, decisions: Sequence[Decision]) -> None:
         more = text("report.pdf.more_scenarios", lang, count=len(decisions) - SCENARIO_ROWS)
         pen.font(6.5)
         pen.pdf.cell(0, 3.5, pen.safe(more), new_x="LMARGIN", new_y="NEXT")
+
+
+def _flips(pen: Pen, report: Report) -> None:
+    """What would flip the first scenario's verdict: its headline pair's flip values, two
+    drivers a row to keep the page one."""
+    _, first = report.sources[0]
+    rows = flips.rows(first, pen.lang)
+    if first.verdict is None or not rows:
+        return
+    lang = pen.lang
+    pen.font(8, bold=True)
+    line = flips.title(first.verdict, lang)
+    pen.pdf.cell(0, 5, pen.safe(line), new_x="LMARGIN", new_y="NEXT")
+    heads = (text("report.flip.driver", lang), text("report.flip.today", lang))
+    headers = (*heads, text("report.flip.at", lang)) * 2
+    half = (len(rows) + 1) // 2
+    paired = [
+        (*rows[k], *(rows[k + half] if k + half < len(rows) else ("", "", ""))) for k in range(half)
+    ]
+    grid(pen, headers, paired, (28.0, 16.0, 46.0) * 2, left="LRLLRL")
+    pen.font(6.2)
+    pen.pdf.set_text_color(*GREY)
+    pen.pdf.multi_cell(0, 3, pen.safe(text("report.flip.how", lang)), new_x="LMARGIN", new_y="NEXT")
+    pen.pdf.set_text_color(0, 0, 0)
+    pen.pdf.ln(1)
 
 
 def _tornado_rows(report: Report) -> tuple[list[tuple[str, float, float]], str, float]:

@@ -15,10 +15,11 @@ from itertools import accumulate
 from planner.core.i18n import Language, fmt_money, fmt_number, fmt_percent
 from planner.core.notes import Note, note, worded
 from planner.cost.finance import discount_factors
+from planner.cost.pair import OWNED, as_built, pair_of
 from planner.cost.results import Horizon, TcoReport
 from planner.cost.tco import Comparison, OptionReport
 from planner.report.cells import Cell
-from planner.report.headline import OWNED, Named, cheapest, option_name
+from planner.report.headline import Named, cheapest, option_name
 from planner.report.model import Table
 from planner.report.pdf_service import service_assumptions
 from planner.report.text import text
@@ -30,11 +31,12 @@ class Decision:
     currency: str
     horizon: Horizon
     chosen: OptionReport | None
-    """The option with the lowest cost per useful GPU-hour (None: no option has one)."""
+    """The option as built with the lowest cost per useful GPU-hour (None: none has one)."""
     owned: OptionReport | None
-    """The first option that owns servers (None: a cloud-only report)."""
+    """The headline pair's owned option, else the first owned option as built (None: a
+    cloud-only report)."""
     against: Comparison | None
-    """Buying against the chosen cloud option, or, when owning wins, the cheapest one."""
+    """The headline pair: buying it against the cheapest cloud option (`planner.cost.pair`)."""
     rate: float | None
 
     @property
@@ -61,14 +63,10 @@ def decide(named: Named, index: int) -> Decision:
     name, report = named
     horizon = pick_horizon(report, index)
     chosen = cheapest(horizon.options)
-    owned = next((o for o in horizon.options if o.name in OWNED), None)
-    by_cloud = {c.rented: c for c in horizon.comparisons}
-    against: Comparison | None
-    if chosen is not None and chosen.name in by_cloud:
-        against = by_cloud[chosen.name]
-    else:
-        rented = cheapest([o for o in horizon.options if o.name in by_cloud])
-        against = None if rented is None else by_cloud[rented.name]
+    against = pair_of(horizon)
+    built = as_built(horizon.options)
+    owned = next((o for o in built if o.name == (against.owned if against else None)), None)
+    owned = owned or next((o for o in built if o.name in OWNED), None)
     return Decision(name, report.currency, horizon, chosen, owned, against, report.discount_rate)
 
 
@@ -140,7 +138,7 @@ def rate_text(d: Decision, lang: Language) -> str:
 def figures(d: Decision, lang: Language) -> Sequence[tuple[str, str, str]]:
     """The summary's four tiles: (label, value, what it is measured against)."""
     years = f"{d.horizon.years:g}"
-    priced = [o for o in d.horizon.options if o.cost_per_useful_gpu_hour is not None]
+    priced = [o for o in as_built(d.horizon.options) if o.cost_per_useful_gpu_hour is not None]
     key = "only" if len(priced) == 1 else "why"
     why = text(f"report.pdf.decision.{key}", lang, count=len(priced), years=years)
     rival = "" if d.against is None else d.against.rented
@@ -150,7 +148,10 @@ def figures(d: Decision, lang: Language) -> Sequence[tuple[str, str, str]]:
     per_sub = "" if d.chosen is None else option_name(d.chosen.name, lang)
     if d.owned is not None and d.chosen is not None and d.owned is not d.chosen:
         owned_cost = fmt_money(d.owned.cost_per_useful_gpu_hour, d.currency, 2)
-        per_sub = text("report.pdf.tile.per_useful_sub", lang, name=per_sub, cost=owned_cost)
+        owned = option_name(d.owned.name, lang)
+        per_sub = text(
+            "report.pdf.tile.per_useful_sub", lang, name=per_sub, owned=owned, cost=owned_cost
+        )
     return (
         (text("report.pdf.tile.decision", lang), decision_text(d, lang), why),
         (text("report.pdf.tile.npv", lang), npv_text(d, lang), npv_sub if rival else none),

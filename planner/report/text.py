@@ -9,6 +9,7 @@ tests/pages/test_i18n.py checks both languages have every key.
 from planner.core.i18n import Language, lookup
 from planner.report.text_chargeback import CHARGEBACK_EN, CHARGEBACK_ZH
 from planner.report.text_service import SERVICE_EN, SERVICE_ZH
+from planner.report.text_verdict import VERDICT_EN, VERDICT_ZH
 from planner.report.text_workbook import WORKBOOK_EN, WORKBOOK_ZH
 
 EN = {
@@ -174,7 +175,7 @@ EN = {
     "report.pdf.break_even.month": "month {month}",
     "report.pdf.break_even.never": "never in {months} months",
     "report.pdf.tile.per_useful": "Cost per useful GPU-hour",
-    "report.pdf.tile.per_useful_sub": "{name}; self-hosted {cost}",
+    "report.pdf.tile.per_useful_sub": "{name}; {owned} {cost}",
     "report.pdf.summary_cash_chart": "Cumulative cash paid by option ({years} years)",
     "report.pdf.key_assumptions": "Key assumptions",
     "report.pdf.assume.horizon": "Horizon and discount rate",
@@ -411,7 +412,7 @@ ZH = {
     "report.pdf.break_even.month": "第 {month} 个月",
     "report.pdf.break_even.never": "{months} 个月内不会达到",
     "report.pdf.tile.per_useful": "每有效 GPU 小时成本",
-    "report.pdf.tile.per_useful_sub": "{name}；自建 {cost}",
+    "report.pdf.tile.per_useful_sub": "{name}；{owned} {cost}",
     "report.pdf.summary_cash_chart": "各方案累计现金支出（{years} 年）",
     "report.pdf.key_assumptions": "关键假设",
     "report.pdf.assume.horizon": "期限与折现率",
@@ -495,6 +496,8 @@ EN |= CHARGEBACK_EN
 ZH |= CHARGEBACK_ZH
 EN |= WORKBOOK_EN
 ZH |= WORKBOOK_ZH
+EN |= VERDICT_EN
+ZH |= VERDICT_ZH
 EN |= SERVICE_EN
 ZH |= SERVICE_ZH
 CATALOGS: dict[str, dict[str, str]] = {"en": EN, "zh": ZH}

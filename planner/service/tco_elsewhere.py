@@ -1,7 +1,8 @@
 """The rate an owned option's unserved demand is bought elsewhere at (`planner.cost.
 elsewhere`): the scenario's `served_elsewhere.rate`, or the cheapest on-demand cloud option's
 list price per GPU-hour (its cheapest SKU in the bill, price per instance-hour / GPUs per
-instance), named in a note; or off, said in a note too.
+instance) among the options renting the owned servers' GPU (any on-demand option when none
+does, said in a note), named in a note; or off, said in a note too.
 """
 
 from collections.abc import Sequence
@@ -47,16 +48,22 @@ def _rates(
         found = ServedElsewhere(spec.rate, "", wait, lead)
         return found, said(_named(found, "`served_elsewhere.rate`", scenario.currency))
     offers = [
-        (price, sku)
+        (price, sku, option.gpu.upper())
         for cloud, option in zip(clouds, scenario.cloud, strict=True)
         if _on_demand(option)
         for price, sku in _list_prices(cloud)
     ]
     if not offers:
         return ServedElsewhere(None, wait_rate=wait), said(note("served_elsewhere_none"))
-    price, source = min(offers)
+    owned = {pool.gpu.upper() for pool in scenario.self_hosted}
+    same_gpu = [offer for offer in offers if offer[2] in owned]
+    price, source, gpu = min(same_gpu or offers)
     found = ServedElsewhere(price, source, wait, lead)
-    return found, said(_named(found, source, scenario.currency))
+    trail = said(_named(found, source, scenario.currency))
+    if not same_gpu and owned:
+        other = note("served_elsewhere_other_gpu", owned=", ".join(sorted(owned)), gpu=gpu)
+        trail = trail + said(other)
+    return found, trail
 
 
 def _on_demand(option: CloudSpec) -> bool:

@@ -14,8 +14,10 @@ import streamlit as st
 from planner.core.errors import PlannerError
 from planner.cost.results import TcoReport
 from planner.cost.scenario import TcoScenario
+from planner.report import flips
 from planner.report.csv_table import frame_csv
 from planner.report.pdf_service import cloud_lines, service_assumptions
+from planner.report.text import text as report_text
 from planner.ui import (
     cache,
     chargeback_view,
@@ -94,6 +96,17 @@ def _tornado(run: view.CompareRun, swing: float, key: str) -> None:
         cost_charts.tornado(view.tornado_frame(run.report), sensitivity.base, title, cur),
         key=key,
     )
+    _flips(run.report, f"{key}_flips")
+
+
+def _flips(report: TcoReport, key: str) -> None:
+    """What would flip the verdict of the pair the tornado is drawn for."""
+    verdict, lang = report.verdict, language()
+    if verdict is None:
+        return
+    st.markdown(f"**{md(t('compare.flips_title'))}**: {md(flips.title(verdict, lang))}")
+    st.dataframe(view.flips_frame(report, lang), hide_index=True, key=key, placeholder=MISSING)
+    st.caption(md(report_text("report.flip.how", lang)))
 
 
 # --- one scenario file -------------------------------------------------------------------

@@ -15,6 +15,7 @@ from planner.core.errors import ScenarioError
 from planner.core.file_access import BUNDLED_FILES
 from planner.core.notes import scenario_option
 from planner.cost.finance import break_even_utilization
+from planner.cost.pair import as_built
 from planner.cost.results import Horizon, TcoReport, plain_report
 from planner.cost.scenario import TcoScenario, tco_from_replay
 from planner.cost.tco import OptionReport
@@ -83,11 +84,9 @@ def _options(p: Priced) -> tuple[OptionReport, ...]:
 
 
 def built(p: Priced) -> tuple[OptionReport, ...]:
-    """The options `p` builds, as the conclusion compares them: a scenario with a hybrid is
-    the hybrid alone (its servers without bursting and the cloud it bursts to are its parts,
-    not options of their own), any other scenario each of its options."""
-    hybrid = tuple(o for o in _options(p) if o.name == "hybrid")
-    return hybrid or _options(p)
+    """The options `p` builds, as the conclusion compares them: by the headline pair's rule
+    (`planner.cost.pair.as_built`), a hybrid's owned part is not an option of its own."""
+    return tuple(as_built(_options(p)))
 
 
 def label(p: Priced, option: OptionReport) -> str:
@@ -164,8 +163,8 @@ def break_even_run(priced: Sequence[Priced]) -> BreakEven | None:
 
 
 def tornado_run(priced: Sequence[Priced]) -> CompareRun | None:
-    """The sensitivity of buying the first owned servers: against their own scenario's first
-    cloud option, else against the first cloud option of another scenario."""
+    """The sensitivity of buying the first owned servers: their own scenario's headline pair
+    (`planner.cost.pair`), else against the first cloud option of another scenario."""
     owner = first_owned(priced)
     if owner is None:
         return None

@@ -17,17 +17,19 @@ import streamlit as st
 
 from planner.core.errors import ScenarioError
 from planner.core.file_access import BUNDLED_FILES
-from planner.cost.results import TcoReport
+from planner.cost.pair import as_built, pair_of
+from planner.cost.results import Horizon, TcoReport
 from planner.cost.scenario import TcoScenario
-from planner.cost.tco import OptionReport
-from planner.report import headline
+from planner.cost.tco import Comparison, OptionReport
+from planner.report import flips, headline
 from planner.report.model import categories, category_label
+from planner.report.text import text as report_text
 from planner.service.tco_files import tco_scenario_from_text
 from planner.service.tco_run import run_tco
 from planner.store import database_path
 from planner.ui.cache import cursor
 from planner.ui.cost_charts import option_label
-from planner.ui.i18n import Language, fmt_money, fmt_number, fmt_percent, note_text, t
+from planner.ui.i18n import Language, fmt_money, fmt_number, fmt_percent, language, note_text, t
 from planner.ui.ledger_view import is_scope_note
 from planner.ui.safe import md
 
@@ -298,23 +300,20 @@ def money(value: float | None, currency: str, digits: int | None = None) -> str:
 
 def conclusion(report: TcoReport, horizon: int = 0, lang: Language | None = None) -> str:
     """A few plain sentences from the numbers, in `lang` (default: the session's): what
-    owning costs, the cheapest option, and when owning pays against the best cloud option
-    (break-even allocation and NPV)."""
+    owning costs, the cheapest option as built, how buying fares in the headline pair
+    (`planner.cost.pair`: break-even allocation, NPV) and the driver nearest to flipping it."""
     cur, h = report.currency, report.horizons[horizon]
-    years, options = fmt_number(h.years, 0 if h.years == int(h.years) else 1), h.options
-    best = cheapest(options)
-    if report.allocation is None:
-        text = [t("compare.c_cloud_only", lang, years=years)]
-    else:
-        text = [
-            t(
-                "compare.c_own",
-                lang,
-                allocation=fmt_percent(report.allocation, 0, cur),
-                cost=money(options[0].cost_per_useful_gpu_hour, cur),
-                years=years,
-            )
-        ]
+    years = fmt_number(h.years, 0 if h.years == int(h.years) else 1)
+    best = cheapest(h.options)
+    pair = pair_of(h)
+    owners = [o for o in as_built(h.options) if o.name in OWNED]
+    owned = next((o for o in owners if pair is None or o.name == pair.owned), None)
+    text = [] if report.allocation is not None else [t("compare.c_cloud_only", lang, years=years)]
+    if owned is not None:
+        key = "compare.c_own" if owned.name == "self-hosted" else "compare.c_hybrid"
+        allocation = fmt_percent(report.allocation, 0, cur)
+        cost = money(owned.cost_per_useful_gpu_hour, cur)
+        text.append(t(key, lang, allocation=allocation, cost=cost, years=years))
     if best is not None:
         text.append(
             t(
@@ -326,10 +325,8 @@ def conclusion(report: TcoReport, horizon: int = 0, lang: Language | None = None
                 wait=_wait(best, cur, lang),
             )
         )
-    owning_wins = best is None or best.name in OWNED
-    rival = cheapest(_rented(report, horizon)) if owning_wins else best
-    if rival is not None and report.allocation is not None:
-        text += _against(report, horizon, rival, lang)
+    if pair is not None:
+        text += _against(report, h, pair, lang) + _flip(report, lang)
     return " ".join(text)
 
 
@@ -338,23 +335,44 @@ def _wait(option: OptionReport, currency: str, lang: Language | None) -> str:
     return t("compare.c_wait", lang, hours=fmt_number(p95 / 3600, 1, currency)) if p95 else ""
 
 
-def _against(
-    report: TcoReport, horizon: int, rival: OptionReport, lang: Language | None
-) -> list[str]:
-    cur, h, name = report.currency, report.horizons[horizon], md(rival.name)
-    be = report.break_even_utilization.get(rival.name)
-    allocation = report.allocation or 0.0
-    shown = md(option_label(rival.name, lang))
+def _against(report: TcoReport, h: Horizon, pair: Comparison, lang: Language | None) -> list[str]:
+    cur, npv = report.currency, pair.npv_of_buying
+    shown = md(option_label(pair.rented, lang))
+    years = fmt_number(h.years, 0 if h.years == int(h.years) else 1)
+    amount = money(abs(npv), cur, 0)
+    if pair.owned == "hybrid":
+        key = "compare.c_hybrid_gains" if npv >= 0 else "compare.c_hybrid_loses"
+        return [t(key, lang, years=years, amount=amount, name=shown)]
+    be = report.break_even_utilization.get(pair.rented)
     if be is None:
         text = [t("compare.c_never", lang, name=shown)]
     else:
-        share = fmt_percent(be, 0, cur)
+        allocation = report.allocation or 0.0
         key = "c_over_full" if be > 1 else "c_pays" if allocation >= be else "c_pays_only"
-        text = [t(f"compare.{key}", lang, name=shown, share=share)]
-    comparison = next((c for c in h.comparisons if c.rented == name), None)
-    if comparison is not None:
-        npv = comparison.npv_of_buying
-        key = "compare.c_npv_gains" if npv >= 0 else "compare.c_npv_loses"
-        years = fmt_number(h.years, 0 if h.years == int(h.years) else 1)
-        text.append(t(key, lang, years=years, amount=money(abs(npv), cur, 0)))
-    return text
+        text = [t(f"compare.{key}", lang, name=shown, share=fmt_percent(be, 0, cur))]
+    key = "compare.c_npv_gains" if npv >= 0 else "compare.c_npv_loses"
+    return [*text, t(key, lang, years=years, amount=amount)]
+
+
+def _flip(report: TcoReport, lang: Language | None) -> list[str]:
+    """The driver nearest to flipping the verdict (the first horizon's pair)."""
+    f = flips.nearest(report)
+    if f is None or report.verdict is None:
+        return []
+    words = lang or language()
+    cur = report.currency
+    return [
+        t(
+            "compare.c_flip",
+            lang,
+            driver=t(f"compare.driver.{f.driver}", lang),
+            value=flips.flip_text(f, report.verdict.allocation, cur, words),
+            base=flips.value_text(f, f.base, cur, words),
+        )
+    ]
+
+
+def flips_frame(report: TcoReport, lang: Language) -> pd.DataFrame:
+    """What would flip the verdict: driver, today, where it flips (empty without a pair)."""
+    columns = [report_text(f"report.flip.{k}", lang) for k in ("driver", "today", "at")]
+    return pd.DataFrame(flips.rows(report, lang), columns=columns)

@@ -193,7 +193,7 @@ def test_the_scope_and_ledger_speak_chinese_and_name_scenarios(db: Path) -> None
     )
 
     assert ledger_view.scope_lines(combined, "zh") == [
-        "\\[plan B\\](http:\u2060//x.example): **计价范围：全部作业。**纯 CPU 作业（不用 GPU）"
+        "\\[plan B\\](http:\u2060//x.example): **计价范围：全部作业**。纯 CPU 作业（不用 GPU）"
         "在每个方案中都按云端 CPU 实例和自有 CPU 计价。"
     ]
     frame = ledger_view.ledger_frame(combined, 0)

@@ -88,7 +88,8 @@ def test_the_three_charts_appear_with_units_on_their_axes(
         "Cumulative cash out, by option",
         "Break-even: cost per GPU-hour against allocation",
     ]
-    assert titles[2].startswith("Sensitivity: NPV of buying vs AWS p5.48xlarge on-demand")
+    # the tornado is the headline pair's: against the cheapest cloud option
+    assert titles[2].startswith("Sensitivity: NPV of buying vs RunPod Community H100")
     for figure in figures:
         for axis in ("xaxis", "yaxis"):
             assert figure["layout"][axis]["title"]["text"], f"{figure['layout']['title']} {axis}"

@@ -53,11 +53,14 @@ def comparison_sheet(
     model: Sequence[Comparison],
     months: int,
     served: Sequence[Served] = (),
+    title: str = "report.wb.compare_title",
 ) -> None:
     """Self-hosted (`owned`) against each cloud sheet; `model` the planner's comparisons;
-    `served`: every option, for the equal-service table under the summary."""
+    `served`: every option, for the equal-service table under the summary. The hybrid of a
+    headline pair (`planner.cost.pair`) is weighed the same way on a sheet of its own,
+    `title` saying so."""
     lang, cur = book.lang, book.currency
-    put_text(sheet.cell(1, 1), text("report.wb.compare_title", lang)).font = TITLE
+    put_text(sheet.cell(1, 1), text(title, lang)).font = TITLE
     header(sheet, 3, [text(f"report.wb.cmp.{k}", lang) for k in _SUMMARY])
     _, first, last = saving_cells(len(clouds), 0, months)
     top = first - 1

@@ -6,9 +6,10 @@ assumptions), each a formula over the option and comparison sheets and a defined
 never leaves the Cover contradicting the sheets, and a test can hold page 1, the JSON and
 the recalculated workbook to the same figures.
 
-The decision follows `planner.report.pdf_summary.decide`: the option with the lowest cost
-per useful GPU-hour (the first on a tie); buying is weighed against it when it is a cloud
-option, else against the cheapest cloud option.
+The decision follows `planner.report.pdf_summary.decide`: the option as built with the
+lowest cost per useful GPU-hour (the first on a tie); buying is weighed as the headline pair
+(`planner.cost.pair`) is, against the cheapest cloud option, on the Comparison sheet, or on
+the hybrid's own comparison sheet when the pair's owned option is the hybrid.
 """
 
 from dataclasses import dataclass, field
@@ -78,7 +79,9 @@ def live_figures(
     """Write one scenario's blocks at `where` (the Cover and a row; column `COLUMN`); the
     next free row and where the figures are."""
     sheet, row = where
-    options = _options_block(book, sheet, row, plan)
+    horizon = next((h for h in tco.horizons if h.years == plan.horizon_years), None)
+    parts = {o.name for o in (horizon.options if horizon else ()) if o.part_of}
+    options = _options_block(book, sheet, row, plan, parts)
     row += len(plan.options) + 2
     put_text(sheet.cell(row, COLUMN), text("report.wb.cover.page_one", book.lang)).font = BOLD
     formulas = _page_one(plan, tco, options)
@@ -106,9 +109,11 @@ class _Block:
     cloud_costs: str
 
 
-def _options_block(book: Book, sheet: Worksheet, row: int, plan: Live) -> _Block:
+def _options_block(book: Book, sheet: Worksheet, row: int, plan: Live, parts: set[str]) -> _Block:
     """Each option of the report's horizon: its name, cost per useful GPU-hour and total
-    (from its sheet) and, for a cloud option, its cost again (the cheapest cloud's column)."""
+    (from its sheet) and, for a cloud option, its cost again (the cheapest cloud's column).
+    An option that is only a part of another (`parts`: the hybrid's owned part) says so
+    instead of its cost, so the decision never ranks it (`planner.cost.pair.as_built`)."""
     lang, cur = book.lang, book.currency
     keys = ("option", "per_useful", "total", "cloud_per_useful")
     header(sheet, row, [text(f"report.wb.cover.opt.{k}", lang) for k in keys], COLUMN)
@@ -118,6 +123,8 @@ def _options_block(book: Book, sheet: Worksheet, row: int, plan: Live) -> _Block
         at = figure if mine else rented_figure
         put_text(sheet.cell(k, COLUMN), option_label(name, lang))
         put_formula(sheet.cell(k, COLUMN + 1), at(option, "per_useful"), "rate", cur)
+        if name in parts:
+            put_text(sheet.cell(k, COLUMN + 1), text("report.wb.cover.part_of", lang))
         put_formula(sheet.cell(k, COLUMN + 2), at(option, "total_pnl"), "money", cur)
         cost = ref(sheet, k, COLUMN + 1, sheet)
         put(sheet.cell(k, COLUMN + 3), None, "rate", cur)
@@ -146,24 +153,37 @@ def _page_one(plan: Live, tco: TcoReport, block: _Block) -> dict[str, str]:
     }
     owned = _owned_sheets(plan)
     if owned:
-        first = owned[0]
+        first, weighed = owned[0], _pair_owner(plan, owned)
         out |= {
-            "owned_per_useful": figure(first, "per_useful"),
+            "owned_per_useful": figure(weighed, "per_useful"),
             "installed_gpus": figure(first, "gpus"),
             "allocation": figure(first, "allocation"),
             "fixed": figure(first, "fixed"),
             "variable": figure(first, "variable"),
-            "resale": f"-SUM({span(first, 2, plan.months + 1, OWN['resale'], None)})",
+            "resale": f"-SUM({span(weighed, 2, plan.months + 1, OWN['resale'], None)})",
             "useful_per_month": names.owned[0].useful,
         }
     elif names.clouds:
         out["useful_per_month"] = names.clouds[0].useful
-    if plan.comparison is not None:
-        out |= _against(plan.comparison, plan.clouds, block, _first_horizon(plan, tco))
+    year_one = _first_horizon(plan, tco)
+    if plan.pair_comparison is not None:  # the pair is the hybrid's: its own sheet
+        out |= _against(plan.pair_comparison, 1, block, year_one.pair_comparison)
+    elif plan.comparison is not None:
+        out |= _against(plan.comparison, plan.clouds, block, year_one.comparison)
     return out
 
 
-def _against(comparison: Worksheet, clouds: int, block: _Block, first: Live) -> dict[str, str]:
+def _pair_owner(plan: Live, owned: list[Worksheet]) -> Worksheet:
+    """The owned option page 1 weighs: the hybrid of a hybrid headline pair, else the first
+    (self-hosted)."""
+    if plan.pair_comparison is None:
+        return owned[0]
+    return next(s for name, s, _ in plan.options if name == "hybrid")
+
+
+def _against(
+    comparison: Worksheet, clouds: int, block: _Block, first: Worksheet | None
+) -> dict[str, str]:
     """The rival (the decision when it is a cloud option, else the cheapest cloud option)
     and buying against it, looked up by name on the Comparison sheets."""
     decision = f"INDEX({block.names},MATCH(MIN({block.costs}),{block.costs},0))"
@@ -180,8 +200,8 @@ def _against(comparison: Worksheet, clouds: int, block: _Block, first: Live) -> 
         "npv": lookup(comparison, 2, AGAINST),
         "break_even_month": lookup(comparison, 5, AGAINST),
     }
-    if first.comparison is not None:
-        out["break_even_allocation"] = lookup(first.comparison, 6, AGAINST)
+    if first is not None:
+        out["break_even_allocation"] = lookup(first, 6, AGAINST)
     return out
 
 
@@ -203,6 +223,7 @@ def _facts(
         "installed_gpus": ("installed_gpus", "int"),
         "allocation": ("allocation", "percent"),
         "useful_per_month": ("useful_per_month", "number"),
+        "pair_npv": ("npv", "money"),
     }
     out: dict[str, tuple[str, Kind]] = {
         text(f"report.fact.{fact}", lang): (page_one[key], kind)

@@ -29,7 +29,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
 from planner.cost.lines import CATEGORIES, LINE_KEYS, LINES
@@ -48,8 +47,8 @@ from planner.report.workbook.book import (
     span,
     widths,
 )
+from planner.report.workbook.owned_depreciation import DepreciationRefs, depreciation_block
 from planner.report.workbook.timing import (
-    charge,
     escalation_factor,
     generation_age,
     retired,
@@ -255,7 +254,11 @@ def owned_sheet(
             kind: Kind = "int" if key == "in_service" else "money"
             put_formula(sheet.cell(r, COL[key]), formula, kind, cur)
     _totals(book, sheet, names, [(mine, bridge), *later], months=months)
-    _depreciation(book, (dep_sheet, dep_col), sheet, names=names, months=months)
+    refs = DepreciationRefs(
+        *(figure(sheet, k) for k in ("capex", "lead", "book_life", "book_residual")),
+        *(figure(sheet, k) for k in ("tax_life", "tax_residual")),
+    )
+    depreciation_block(book, (dep_sheet, dep_col), sheet.title, refs, names=names, months=months)
     sheet.freeze_panes = "B2"
     widths(sheet, {**dict.fromkeys(range(1, 19), 14.0), LABEL_COLUMN: 40, VALUE_COLUMN: 16})
 
@@ -475,46 +478,3 @@ def _totals(
     for key, formula in formulas.items():
         _put_figure(book, sheet, key, formula)
     put_text(sheet.cell(1, LABEL_COLUMN), text("report.wb.key_figures", book.lang)).font = BOLD
-
-
-def _depreciation(
-    book: Book,
-    where: tuple[Worksheet, int],
-    option: Worksheet,
-    *,
-    names: Names,
-    months: int,
-) -> None:
-    """Month, book charge, accumulated, net book value, tax charge, accumulated, net book
-    value: the `planner.cost.depreciation` schedules from delivery, by the methods stated,
-    each generation of servers (`planner.cost.refresh`) from its own delivery; `where` is
-    the Depreciation sheet and the block's first column."""
-    dep, first_column = where
-    lang, cur = book.lang, book.currency
-    keys = ("month", "book", "book_acc", "book_nbv", "tax", "tax_acc", "tax_nbv")
-    labels = [text(f"report.wb.dep.{k}", lang, option=option.title) for k in keys]
-    header(dep, 1, labels, first_column)
-    cost = figure(option, "capex")
-    lead = figure(option, "lead")
-    ledgers = (
-        ("book", names.methods[0], figure(option, "book_life"), figure(option, "book_residual")),
-        ("tax", names.methods[1], figure(option, "tax_life"), figure(option, "tax_residual")),
-    )
-    life = figure(option, "book_life")
-    for r in range(2, months + 2):
-        month = ref(dep, r, first_column, dep)
-        put_formula(dep.cell(r, first_column), f"{r - 1}", "int", cur)
-        age = generation_age(month, lead, life)
-        for j, (_, method, ledger_life, residual) in enumerate(ledgers):
-            column = first_column + 1 + 3 * j
-            amount = charge(method, cost, residual, ledger_life, age)
-            put_formula(dep.cell(r, column), amount, "money", cur)
-            charged = ref(dep, r, column, dep)
-            # accumulated within the generation in service: a new one starts from 0
-            before = f"IF({age}=0,0,{ref(dep, r - 1, column + 1, dep)})+" if r > 2 else ""
-            put_formula(dep.cell(r, column + 1), f"{before}{charged}", "money", cur)
-            value = f"{cost}-{ref(dep, r, column + 1, dep)}"
-            put_formula(dep.cell(r, column + 2), value, "money", cur)
-    dep.freeze_panes = "B2"
-    for c in range(first_column, first_column + 7):
-        dep.column_dimensions[get_column_letter(c)].width = 15

@@ -35,6 +35,11 @@ class Live:
     owned: Worksheet | None = None
     cloud: Worksheet | None = None
     clouds: int = 0
+    cloud_sheets: tuple[Worksheet, ...] = ()
+    """Every cloud option's sheet, in the options' order (the headline pair's may be any)."""
+    pair_comparison: Worksheet | None = None
+    """The hybrid of a headline pair against its cloud option (one cloud column), or None:
+    the pair is self-hosted's, on `comparison`."""
     years: int = 1
     """Years of demand the sheets price (more than 1 with growth)."""
     horizon_years: float = 0.0
@@ -154,6 +159,22 @@ def horizon_sheets(
                 for o, (_, s) in zip(horizon.options, sheets, strict=True)
             ],
         )
+    pair = horizon.pair
+    pair_comparison = None
+    if pair is not None and pair.owned == "hybrid":
+        by_name = dict(sheets)
+        pair_comparison = book.sheet(tag + text("report.wb.sheet.comparison_hybrid", lang))
+        comparison_sheet(
+            book,
+            pair_comparison,
+            names=names,
+            owned=by_name["hybrid"],
+            clouds=[by_name[pair.rented]],
+            labels=[option_label(pair.rented, lang)],
+            model=(pair,),
+            months=months,
+            title="report.wb.compare_hybrid_title",
+        )
     options = tuple(
         (name, sheet, OWN["cash"] if name in owned else RENT["cash"]) for name, sheet in sheets
     )
@@ -165,6 +186,8 @@ def horizon_sheets(
         owned=own[0] if own else None,
         cloud=clouds[0][1] if clouds else None,
         clouds=len(clouds),
+        cloud_sheets=tuple(s for _, s in clouds),
+        pair_comparison=pair_comparison,
         years=1 + len(names.years),
         horizon_years=horizon.years,
     )

@@ -1,12 +1,13 @@
-"""The Sensitivity sheet: the tornado of `planner.cost.comparison` (NPV of buying against the
-first cloud option over the first horizon, each driver moved to base x (1 - swing) and
-base x (1 + swing) alone), with the input each case sets and a bar chart.
+"""The Sensitivity sheet: the tornado of `planner.cost.comparison` (NPV of buying for the
+headline pair, `planner.cost.pair`, over the first horizon, each driver moved to
+base x (1 - swing) and base x (1 + swing) alone), with the input each case sets and a bar
+chart.
 
 Live where a driver is one input a formula chain already follows: each such case is a column
 re-evaluating the monthly saving of buying with that input moved, and its NPV. The model is
 linear in each of these inputs, so a month's saving moves by the input's change times the
 column it scales (f is the case's factor, t the tax rate; the columns are the self-hosted
-sheet's and the first cloud option's):
+sheet's and the pair's cloud option's):
 
     discount rate     the same savings, discounted at the moved rate
     electricity, PUE  - f x (1 - t) x energy            f = moved / base - 1 (PUE at least 1)
@@ -28,7 +29,9 @@ so the saving moves only in the months the servers are in service). Server life 
 the model's values, not live: a life moves the whole depreciation schedule (in whole months
 or years), FX moves server and cloud prices together; so are every driver of a scenario
 whose workbook shows another horizon than the first, or was saved without its inputs, or
-grows its demand (the model's tornado is year 1's; the sheets price every year's). The resale
+grows its demand (the model's tornado is year 1's; the sheets price every year's), or whose
+pair is the hybrid (no Comparison columns weigh it), or a cloud option other than the one
+that bridges a lead time (the cases move the months in service only). The resale
 share's low and high are not base x (1 -/+ swing) but the share -/+ 0.30 of CapEx, within 0
 and 1 (`planner.cost.comparison.RESALE_SWING`: its base is usually 0).
 """
@@ -43,6 +46,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 from planner.core.notes import worded
 from planner.cost.comparison import RESALE_SWING, resale_range
 from planner.cost.lines import LINES, MOVES_WITH_CAPEX, Basis
+from planner.cost.pair import OWNED
 from planner.cost.results import SensitivityBar, TcoReport
 from planner.report.cells import Kind
 from planner.report.headline import Named
@@ -107,12 +111,20 @@ class _Plan:
     comparison: Worksheet
     clouds: int
     months: int
+    k: int = 0
+    """The headline pair's cloud option among the clouds (its saving's columns, row 4 + k)."""
+
+
+LiveRows = dict[tuple[str, str], int]
+"""The bar table's row of each live case, by scenario and driver."""
 
 
 def sensitivity_sheet(
     book: Book, sheet: Worksheet, reports: Sequence[Named], live: Sequence[Live | None]
-) -> None:
-    """Each scenario's tornado; its live drivers' cases in blocks below the table."""
+) -> LiveRows:
+    """Each scenario's tornado; its live drivers' cases in blocks below the table. Returns
+    the rows of the live cases (the flips sheet interpolates them)."""
+    live_rows: LiveRows = {}
     lang = book.lang
     header(sheet, 1, [text(f"report.wb.sens.{k}", lang) for k in _KEYS])
     rows = sum(len(r.sensitivity.bars) for _, r in reports if r.sensitivity)
@@ -126,6 +138,8 @@ def sensitivity_sheet(
         block = _Block(book, sheet, found, top, cases) if found and cases else None
         for bar in s.bars:
             _bar_row(book, sheet, r, (name, report), bar=bar, block=block)
+            if block is not None and bar.driver in LIVE:
+                live_rows[name, bar.driver] = r
             r += 1
         if block is not None:
             top = block.write(name) + 3
@@ -134,17 +148,39 @@ def sensitivity_sheet(
         sheet.column_dimensions[get_column_letter(k)].width = size
     if r > 2:
         _chart(sheet, r - 1, lang)
+    return live_rows
 
 
 def _plan(report: TcoReport, plan: Live | None) -> _Plan | None:
-    """The live sheets, when they show the sensitivity's horizon (the first)."""
+    """The live sheets, when they show the sensitivity's horizon (the first) and its pair is
+    the self-hosted servers against a cloud option the Comparison sheet weighs them against."""
     if plan is None or plan.names is None or plan.comparison is None:
         return None
-    if plan.owned is None or plan.cloud is None or not report.horizons:
+    if plan.owned is None or not plan.cloud_sheets or not report.horizons:
         return None
     if plan.months != round(report.horizons[0].years * 12) or plan.years > 1:
         return None  # another horizon, or growing demand: the model's tornado is year 1's
-    return _Plan(plan.names, plan.owned, plan.cloud, plan.comparison, plan.clouds, plan.months)
+    k = _pair_cloud(report)
+    if k is None:
+        return None
+    return _Plan(
+        plan.names, plan.owned, plan.cloud_sheets[k], plan.comparison, plan.clouds, plan.months, k
+    )
+
+
+def _pair_cloud(report: TcoReport) -> int | None:
+    """The pair's cloud option's index among the clouds, when the cases can follow it: the
+    owned side is the self-hosted servers (the hybrid has no Comparison columns), and the
+    bridge in the lead time is that same cloud option or there is no lead time (the cases
+    move the saving in the months in service only)."""
+    pair = report.horizons[0].pair
+    if pair is None or pair.owned != "self-hosted":
+        return None
+    clouds = [o.name for o in report.horizons[0].options if o.name not in OWNED]
+    k = clouds.index(pair.rented)
+    inputs = report.inputs
+    lead = inputs.owned[0].bare_metal.lead_time_months if inputs and inputs.owned else 1
+    return k if k == 0 or lead == 0 else None
 
 
 def _bar_row(
@@ -243,7 +279,8 @@ class _Block:
             put_formula(sheet.cell(r, COL[side]), npv, "money", cur)
         low, high = (ref(sheet, r, COL[k], sheet) for k in ("low", "high"))
         put_formula(sheet.cell(r, COL["swing"]), f"ABS({high}-{low})", "money", cur)
-        put_formula(sheet.cell(r, COL["base"]), ref(self.plan.comparison, 4, 2), "money", cur)
+        base = ref(self.plan.comparison, 4 + self.plan.k, 2)
+        put_formula(sheet.cell(r, COL["base"]), base, "money", cur)
 
     def _multiplier(self, driver: str, sign: str) -> str:
         """A case's multiplier (`sign` "-" low, "+" high): 1 -/+ the swing, the rate moved so,
@@ -288,7 +325,7 @@ class _Block:
         header(sheet, top + 1, labels)
         put_text(sheet.cell(top + 2, 1), text("report.wb.sens.factor", lang))
         put_text(sheet.cell(top + 3, 1), text("report.wb.sens.npv", lang))
-        saving_col, first, _ = saving_cells(plan.clouds, 0, plan.months)
+        saving_col, first, _ = saving_cells(plan.clouds, plan.k, plan.months)
         months = range(1, plan.months + 1)
         for month in months:
             put_formula(sheet.cell(top + 3 + month, 1), f"{month}", "int", cur)

@@ -146,6 +146,14 @@ EN = {
     "compare.c_pays_only": "Owning pays only above {share} allocation against {name}.",
     "compare.c_npv_gains": "Over {years} years buying gains {amount} in NPV against it.",
     "compare.c_npv_loses": "Over {years} years buying loses {amount} in NPV against it.",
+    "compare.c_hybrid": (
+        "The hybrid (its own servers, bursting to the cloud) costs {cost} per useful GPU-hour "
+        "over {years} years."
+    ),
+    "compare.c_hybrid_gains": "Over {years} years the hybrid gains {amount} in NPV against {name}.",
+    "compare.c_hybrid_loses": "Over {years} years the hybrid loses {amount} in NPV against {name}.",
+    "compare.c_flip": "The verdict flips at {driver} {value} (today {base}).",
+    "compare.flips_title": "What would flip the verdict",
     # several saved scenarios
     "compare.saved_pick": "Saved scenarios to compare",
     "compare.saved_none": (
@@ -319,6 +327,11 @@ ZH = {
     "compare.c_pays_only": "只有分配率高于 {share} 时自建才比 {name} 划算。",
     "compare.c_npv_gains": "{years} 年内,相对于它,购买的净现值多出 {amount}。",
     "compare.c_npv_loses": "{years} 年内,相对于它,购买的净现值少了 {amount}。",
+    "compare.c_hybrid": "混合方案(自有服务器,溢出到云){years} 年内每有效 GPU 小时成本为 {cost}。",
+    "compare.c_hybrid_gains": "{years} 年内,混合方案相对 {name} 的净现值多出 {amount}。",
+    "compare.c_hybrid_loses": "{years} 年内,混合方案相对 {name} 的净现值少了 {amount}。",
+    "compare.c_flip": "当{driver}变为 {value}(当前 {base})时,结论翻转。",
+    "compare.flips_title": "什么会改变结论",
     "compare.saved_pick": "要比较的已保存场景",
     "compare.saved_none": (
         "还没有已保存的场景:请在下方保存一个内置或上传的场景(或在回放页面保存回放场景),再在此选择。"
