@@ -106,6 +106,9 @@ ENGLISH: dict[str, str] = {
     ),
     "offer": "{provider} {instance} ({plan})",
     "offer_derived": "{provider} {instance} ({plan} from {base})",
+    "cloud_label": "{head} {plan}",
+    "cloud_label_term": "{head} {plan} {months}m",
+    "scenario_option": "{scenario} · {option}",
     **{f"plan_{model}": model for model in get_args(PricingModel)},
     "calibrated": (
         "calibrated on {fitted_on}: validation window p50 {p50}, p90 {p90}, p99 {p99} of "
@@ -235,6 +238,9 @@ CHINESE: dict[str, str] = {
     ),
     "offer": "{provider} {instance}（{plan}）",
     "offer_derived": "{provider} {instance}（{plan}，由{base}推算）",
+    "cloud_label": "{head} {plan}",
+    "cloud_label_term": "{head} {plan} {months} 个月",
+    "scenario_option": "{scenario} · {option}",
     "plan_on_demand": "按需",
     "plan_spot": "竞价",
     "plan_reserved": "预留",
@@ -314,6 +320,21 @@ def offer_name(provider: str, instance: str, plan: str, base: str | None = None)
     if base is None:
         return note("offer", **said)
     return note("offer_derived", **said, base=_plan(base))
+
+
+def cloud_label(provider: str, sku: str, plan: str, term_months: int | None = None) -> Note:
+    """The name our code gives a cloud option, "AWS H100 reserved 36m": in English its
+    pricing model's code, in Chinese in words ("AWS H100 预留 36 个月")."""
+    head = " ".join(part for part in (provider, sku) if part)
+    if term_months:
+        return note("cloud_label_term", head=head, plan=_plan(plan), months=term_months)
+    return note("cloud_label", head=head, plan=_plan(plan))
+
+
+def scenario_option(scenario: str, option: str) -> Note:
+    """ "<scenario> · <option>", an option of one of several scenarios compared (a coded
+    option name stays coded inside it)."""
+    return note("scenario_option", scenario=scenario, option=option)
 
 
 def _plan(model: str) -> str:

@@ -82,8 +82,8 @@ def _write(value: Any, codes: Codes) -> Any:
             else:
                 out[f.name] = _write(item, codes)
         return out
-    if isinstance(value, Mapping):
-        return {key: _write(item, codes) for key, item in value.items()}
+    if isinstance(value, Mapping):  # a key may be a coded note too (an option's name)
+        return {_write(key, codes): _write(item, codes) for key, item in value.items()}
     if isinstance(value, list | tuple):
         return [_write(item, codes) for item in value]
     if isinstance(value, Note) and value.code:
@@ -145,7 +145,10 @@ def _read(hint: Any, data: Any, notes: _Notes) -> Any:  # noqa: PLR0911 -- one c
     if origin is list:
         return [_read(args[0], item, notes) for item in data]
     if origin in (dict, Mapping) or (origin is not None and _is_mapping(origin)):
-        return {key: _read(args[1], item, notes) for key, item in data.items()}
+        return {
+            notes(key) if isinstance(key, str) else key: _read(args[1], item, notes)
+            for key, item in data.items()
+        }
     return data
 
 

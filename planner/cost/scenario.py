@@ -12,6 +12,7 @@ from pydantic import Field, field_validator, model_validator
 from planner.core.config import MAX_NODES, NodeSpec, Whole
 from planner.core.configbase import ConfigModel
 from planner.core.errors import CodedValueError, ScenarioError
+from planner.core.notes import cloud_label
 from planner.cost.cloud import PricingModel
 from planner.cost.elsewhere_spec import ServedElsewhereSpec
 from planner.cost.pool_defaults import PROVISIONING, SCALE_DOWN, Packing
@@ -208,10 +209,14 @@ class CloudSpec(ConfigModel):
         return {k: v for k, v in costs.items() if v}
 
     def label(self) -> str:
-        if self.name:
-            return self.name
-        parts = [self.provider or "", self.instance or self.gpu, self.pricing_model]
-        return " ".join(p for p in parts if p)
+        """Its name; our own ("AWS H100 on_demand", or the option form's "AWS H100 reserved
+        36m") as a coded note, so a report in Chinese says the pricing model in words."""
+        sku = self.instance or self.gpu
+        ours = cloud_label(self.provider or "", sku, self.pricing_model)
+        if not self.name or self.name == ours:
+            return ours
+        termed = cloud_label(self.provider or "", sku, self.pricing_model, self.term_months)
+        return termed if self.name == termed else self.name
 
 
 class HybridSpec(ConfigModel):

@@ -7,6 +7,7 @@ means (the pair's owned option's allocation today times the multiplier, at most 
 """
 
 from planner.core.i18n import Language, fmt_number, fmt_percent
+from planner.core.notes import worded
 from planner.cost.pair import OWNED
 from planner.cost.results import Flip, TcoReport, Verdict
 from planner.report.text import text
@@ -22,7 +23,7 @@ def title(verdict: Verdict, lang: Language) -> str:
         owned=text(f"report.pdf.option.{verdict.owned}", lang)
         if verdict.owned in OWNED
         else verdict.owned,
-        rented=verdict.rented,
+        rented=worded(verdict.rented, lang),  # a cloud option we named, in words
         years=f"{verdict.years:g}",
     )
 

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from planner.core.i18n import Language, fmt_money, fmt_percent
+from planner.core.notes import worded
 from planner.cost import pair
 from planner.cost.pair import OWNED, as_built, pair_of
 from planner.cost.results import Horizon, TcoReport
@@ -220,5 +221,6 @@ def _flip(report: TcoReport, lang: Language) -> list[str]:
 
 
 def option_name(name: str, lang: Language) -> str:
-    """The model's own option names in `lang` (a cloud option keeps the name it was given)."""
-    return text(f"report.pdf.option.{name}", lang) if name in OWNED else name
+    """The model's own option names in `lang`: self-hosted, hybrid, and the pricing model of
+    a cloud option we named (`planner.core.notes.cloud_label`); a name the user gave stays."""
+    return text(f"report.pdf.option.{name}", lang) if name in OWNED else worded(name, lang)

@@ -20,6 +20,7 @@ from planner.cost.results import Horizon, TcoReport
 from planner.cost.tco import EQUAL_SERVICE
 from planner.report.cells import Cell, Kind
 from planner.report.headline import Headline, Named, headline, option_name
+from planner.report.names import in_language
 from planner.report.text import text
 
 CATEGORIES = (
@@ -93,6 +94,7 @@ def build_report(
     horizon `horizon_index` (a scenario with fewer horizons shows its last one)."""
     if not reports:
         raise ValueError("a report needs at least one TCO report")
+    reports = [(name, in_language(r, lang)) for name, r in reports]  # our option names
     notes: list[str] = []
     currencies = list(dict.fromkeys(str(r.currency) for _, r in reports))
     if len(currencies) > 1:

@@ -266,7 +266,8 @@ def _ledger(pen: Pen, report: Report) -> None:
         cell = dict(zip(keys, row, strict=True))
         cloud = sum(float(cell[k] or 0.0) for k in SERVED if k != "owned")
         unserved = sum(float(cell[k] or 0.0) for k in UNSERVED)
-        name = option_name(str(cell["option"]), lang)
+        option = cell["option"]  # a coded note (our cloud option name) is worded in `lang`
+        name = option_name(option if isinstance(option, str) else str(option), lang)
         name = f"{cell['scenario']} · {name}" if many else name
         numbers = (cell["demanded"], cell["owned"], cloud, unserved, cell["imbalance"])
         rows.append(

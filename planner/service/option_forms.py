@@ -15,6 +15,7 @@ from typing import Literal, TypeVar
 from pydantic import ValidationError
 
 from planner.core.errors import ScenarioError
+from planner.core.notes import cloud_label
 from planner.core.pricing_model import PricingModel
 from planner.cost.scenario import TcoScenario
 from planner.service.replay import validation_text
@@ -86,9 +87,10 @@ class CloudForm:
     committed_gpus: float = 0.0
 
     def label(self) -> str:
-        """The option's name in reports, e.g. 'AWS p5.48xlarge reserved 36m'."""
-        term = f" {self.term_months}m" if self.term_months and self.committed else ""
-        return f"{self.provider} {self.instance or self.gpu} {self.pricing_model}{term}"
+        """The option's name in reports, e.g. 'AWS p5.48xlarge reserved 36m' (worded in
+        Chinese: `planner.core.notes.cloud_label`)."""
+        term = self.term_months if self.committed else None
+        return cloud_label(self.provider, self.instance or self.gpu, self.pricing_model, term)
 
     @property
     def committed(self) -> bool:

@@ -3,7 +3,7 @@ per-job table and the calibrated scenario."""
 
 import csv
 import io
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 
@@ -18,6 +18,7 @@ from planner.service.replay import prepare
 from planner.service.scenario_store import to_yaml
 from planner.store import Connection
 from planner.twin.calibrate import NoObservedStartsError, TwinInput, TwinRun, run_twin
+from planner.twin.progress import Listener
 from planner.twin.report import JobRow
 
 ROW_COLUMNS = tuple(f.name for f in fields(JobRow))
@@ -38,13 +39,15 @@ def twin_check(
     con: Connection,
     scenario: Scenario,
     options: IngestOptions | None = None,
-    progress: Callable[[float], None] | None = None,
+    progress: Listener | None = None,
     *,
     files: FileAccess,
     fit_until_s: float | None = None,
     bin_s: float = 3600.0,
 ) -> TwinResult:
-    """Replay the scenario's trace on its cluster against what happened, calibrated."""
+    """Replay the scenario's trace on its cluster against what happened, calibrated;
+    `progress` hears after every replay how many are done of how many, and how long
+    they took (`planner.twin.progress`)."""
     ready = prepare(con, scenario, options, files=files)
     spec = TwinInput(
         trace=scenario.trace or ready.trace_id,

@@ -20,7 +20,7 @@ same for the withdrawn count; 0 is a perfect fit.
 """
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -35,6 +35,7 @@ from planner.twin.arrivals import arrival_shift
 from planner.twin.capacity_floor import ALL, floor_share, observed_peaks
 from planner.twin.compare import Outcome, compare, observed_outcome, observed_wait
 from planner.twin.latency_fit import MEM_BAND_CHOICES, MEM_BANDS, LatencyFit, fit_latency, twin_jobs
+from planner.twin.progress import Listener, Tally
 from planner.twin.report import (
     CLOSED_SYSTEM_SHARE,
     Calibration,
@@ -54,6 +55,11 @@ POLICIES: tuple[tuple[Admission, Queueing], ...] = (
     ("gang", "backfill"),
     ("pod", "fifo"),
 )
+_LAST_REPLAYS = len(MEM_BAND_CHOICES) + 1 + len(POLICIES) + 2  # bands, refit, policies, final
+FEWEST_REPLAYS = 2 + _LAST_REPLAYS
+"""A check's replays when the whole node list is the only capacity to try."""
+MOST_REPLAYS = 2 * (GRID + 2 * REFINE) + _LAST_REPLAYS
+"""A check's replays at most: every capacity of the grid and of the refining rounds."""
 
 
 class NoObservedStartsError(ValueError):
@@ -92,7 +98,8 @@ class _Trial:
     uncontended: set[str]
 
 
-def run_twin(spec: TwinInput, progress: Callable[[float], None] | None = None) -> TwinRun:
+def run_twin(spec: TwinInput, progress: Listener | None = None) -> TwinRun:
+    """The check; `progress` hears of every replay (`planner.twin.progress`)."""
     jobs = list(spec.jobs)
     started = [j for j in jobs if observed_wait(j) is not None]
     if not started:
@@ -106,20 +113,17 @@ def run_twin(spec: TwinInput, progress: Callable[[float], None] | None = None) -
     cut = spec.fit_until_s if spec.fit_until_s is not None else default_fit_until(jobs)
     begin = min(j.submit_s for j in jobs)
     val_window = (cut, max(end, cut) + 1.0)
-    fitter = _Fitter(spec, jobs, observed, (begin, cut))
-    # shares of the work, roughly in replays: capacity 55%, bands 15%, policies 15%, final 15%
-    trials = fitter.capacity_search(progress)
+    fitter = _Fitter(spec, jobs, observed, (begin, cut), progress)
+    trials = fitter.capacity_search()
     best = fitter.with_bands(min(trials, key=lambda t: (t.score, -t.share)))
-    _tell(progress, 0.7)
-    policies = fitter.policy_search(best, progress)
+    policies = fitter.policy_search(best)
     chosen = min(policies, key=lambda p: p.score)
     policy = replace(fitter.base, admission=chosen.admission, queueing=chosen.queueing)
-    after_outcomes = _outcomes(_twin_replay(jobs, best.nodes, policy, best.fit))
+    after_outcomes = _outcomes(fitter.replay(best.nodes, policy, best.fit))
     after = compare(jobs, observed, after_outcomes, val_window, spec.bin_s)
-    _tell(progress, 0.93)
-    plain = _outcomes(simulate(jobs, spec.nodes, fitter.base))
+    plain = _outcomes(fitter.replay(spec.nodes, fitter.base))
     before = compare(jobs, observed, plain, val_window, spec.bin_s)
-    _tell(progress, 1.0)
+    fitter.tally.finish()
     node_gpus = sum(n.gpus for n in spec.nodes)
     share_used = _history_gpus(jobs, observed, end) / node_gpus if node_gpus else 0.0
     floored = fitter.floor < 1.0 and best.share <= fitter.floor
@@ -176,6 +180,7 @@ class _Fitter:
         jobs: list[Job],
         observed: dict[str, Outcome],
         window: tuple[float, float],
+        progress: Listener | None = None,
     ) -> None:
         self.spec, self.jobs, self.observed, self.window = spec, jobs, observed, window
         self.base = replace(spec.policy, start_latency=None)
@@ -186,37 +191,66 @@ class _Fitter:
         self.unschedulable: int | None = None
         self.peaks = observed_peaks(jobs, observed)
         self.floor = floor_share(spec.nodes, self.peaks, effective_nodes)
+        self.shares = self._grid()
+        # backfill does not run with queues
+        self.policies = [p for p in POLICIES if self.base.queues is None or p[1] != "backfill"]
+        self.tally = Tally(self._planned_replays(), progress)
 
-    def capacity_search(self, progress: Callable[[float], None] | None) -> list[_Trial]:
+    def _grid(self) -> list[float]:
         """A log-spaced grid of node-list shares from the whole list down to the least that
-        holds the history's peaks, then halving the gaps around the best."""
+        holds the history's peaks."""
         low = max(self.floor, 1e-4)
         if self.base.colocation is not None:
             low = 1.0  # the background load is given (online GPUs by hour): accepted as is
-        shares = [float(s) for s in np.geomspace(1.0, low, GRID)] if low < 1 else [1.0]
-        steps = len(shares) + REFINE
-        for k, share in enumerate(shares):
+        return [float(s) for s in np.geomspace(1.0, low, GRID)] if low < 1 else [1.0]
+
+    def _planned_replays(self) -> int:
+        """At most: two a capacity tried (contention, then with latency), two neighbours a
+        refining round, one a memory-band count and the refit, one a policy, and the
+        calibrated and plain replays of the whole history."""
+        capacities = len(self.shares) + (2 * REFINE if len(self.shares) > 1 else 0)
+        return 2 * capacities + _LAST_REPLAYS - (len(POLICIES) - len(self.policies))
+
+    def replay(
+        self, nodes: Sequence[NodeSpec], policy: Policy, fit: LatencyFit | None = None
+    ) -> ReplayResult:
+        """One replay of the whole history, counted (with `fit`'s start latency)."""
+        if fit is None:
+            result = simulate(self.jobs, nodes, policy)
+        else:
+            result = _twin_replay(self.jobs, nodes, policy, fit)
+        self.tally.replayed()
+        return result
+
+    def capacity_search(self) -> list[_Trial]:
+        """The grid of shares, then halving the gaps around the best."""
+        for share in self.shares:
             self.try_share(share)
-            _tell(progress, 0.55 * (k + 1) / steps)
-        for k in range(REFINE):
+        if len(self.shares) == 1:
+            return list(self.trials.values())
+        for _ in range(REFINE):
             ranked = sorted(self.trials.values(), key=lambda t: t.share)
             at = min(range(len(ranked)), key=lambda i: ranked[i].score)
+            tried = 0
             for near in ranked[max(at - 1, 0) : at] + ranked[at + 1 : at + 2]:
                 if near.score != ranked[at].score:  # a flat stretch has nothing to find
                     self.try_share(math.sqrt(near.share * ranked[at].share))
-            _tell(progress, 0.55 * (len(shares) + k + 1) / steps)
+                    tried += 1
+            self.tally.skipped(2 * (2 - tried))
         return list(self.trials.values())
 
     def try_share(self, share: float) -> None:
         nodes = effective_nodes(self.spec.nodes, share)
         gpus = sum(n.gpus for n in nodes)
         if not gpus or gpus in self.trials:
+            self.tally.skipped(2)
             return
-        contention = simulate(self.jobs, nodes, self.base)
+        contention = self.replay(nodes, self.base)
         unschedulable = sum(s == "unschedulable" for s in contention.status)
         if self.unschedulable is None:
             self.unschedulable = unschedulable  # the whole node list's, tried first
         elif unschedulable > self.unschedulable:
+            self.tally.skipped(1)
             return  # a cut that drops the only nodes some jobs fit on is not the cluster
         self.trials[gpus] = self.trial(share, nodes, _uncontended(contention, self.window))
 
@@ -224,7 +258,7 @@ class _Fitter:
         self, share: float, nodes: list[NodeSpec], uncontended: set[str], bands: int = MEM_BANDS
     ) -> _Trial:
         fit = fit_latency(self.fit_jobs, uncontended, self.spec.seed, bands)
-        replayed = _outcomes(_twin_replay(self.jobs, nodes, self.base, fit))
+        replayed = _outcomes(self.replay(nodes, self.base, fit))
         comparison = compare(self.jobs, self.observed, replayed, self.window, self.spec.bin_s)
         return _Trial(share, nodes, fit, score(comparison), comparison, uncontended)
 
@@ -237,22 +271,17 @@ class _Fitter:
         scores = {}
         for bands in MEM_BAND_CHOICES:
             fit = fit_latency(inner_jobs, best.uncontended, self.spec.seed, bands)
-            replayed = _outcomes(_twin_replay(self.jobs, best.nodes, self.base, fit))
+            replayed = _outcomes(self.replay(best.nodes, self.base, fit))
             held_back = compare(self.jobs, self.observed, replayed, held, self.spec.bin_s)
             scores[bands] = score(held_back)
         bands = min(MEM_BAND_CHOICES, key=lambda b: scores[b])
         return self.trial(best.share, best.nodes, best.uncontended, bands)
 
-    def policy_search(
-        self, best: _Trial, progress: Callable[[float], None] | None = None
-    ) -> list[PolicyFit]:
+    def policy_search(self, best: _Trial) -> list[PolicyFit]:
         fits = []
-        for k, (admission, queueing) in enumerate(POLICIES):
-            _tell(progress, 0.7 + 0.15 * k / len(POLICIES))
-            if self.base.queues is not None and queueing == "backfill":
-                continue
+        for admission, queueing in self.policies:
             policy = replace(self.base, admission=admission, queueing=queueing)
-            replayed = _outcomes(_twin_replay(self.jobs, best.nodes, policy, best.fit))
+            replayed = _outcomes(self.replay(best.nodes, policy, best.fit))
             comparison = compare(self.jobs, self.observed, replayed, self.window, self.spec.bin_s)
             order = start_order_agreement(self.fit_jobs, self.observed, replayed)
             total = score(comparison) + (1.0 - order if order is not None else 0.0)
@@ -279,11 +308,6 @@ def start_order_agreement(
     if ranks[0].std() == 0 or ranks[1].std() == 0:
         return None
     return round(float(np.corrcoef(ranks[0], ranks[1])[0, 1]), 6)
-
-
-def _tell(progress: Callable[[float], None] | None, done: float) -> None:
-    if progress is not None:
-        progress(done)
 
 
 def score(comparison: Comparison) -> float:

@@ -13,6 +13,7 @@ import pandas as pd
 
 from planner.core.errors import ScenarioError
 from planner.core.file_access import BUNDLED_FILES
+from planner.core.notes import scenario_option
 from planner.cost.finance import break_even_utilization
 from planner.cost.pair import as_built
 from planner.cost.results import Horizon, TcoReport, plain_report
@@ -24,7 +25,8 @@ from planner.service.replay import cluster_nodes
 from planner.service.scenario_store import Kind, SavedScenario
 from planner.ui import compare_view
 from planner.ui.compare_view import OWNED, BreakEven, CompareRun
-from planner.ui.i18n import Language, fmt_number, fmt_percent, t
+from planner.ui.cost_charts import option_label
+from planner.ui.i18n import Language, fmt_number, fmt_percent, note_text, t
 from planner.ui.safe import md
 
 SEPARATOR = " · "
@@ -88,17 +90,19 @@ def built(p: Priced) -> tuple[OptionReport, ...]:
 
 
 def label(p: Priced, option: OptionReport) -> str:
-    return f"{p.name}{SEPARATOR}{option.name}"
+    """'<scenario> · <option>' (`planner.core.notes.scenario_option`: an option name of
+    ours stays coded in it, so `option_label` words it)."""
+    return scenario_option(p.name, option.name)
 
 
-def table(priced: Sequence[Priced]) -> pd.DataFrame:
+def table(priced: Sequence[Priced], lang: Language | None = None) -> pd.DataFrame:
     """One row per scenario and option: cost per useful GPU-hour, total, waits (hours), the
     share of the demand it served and what it bought elsewhere, utilization of the owned
     GPUs (self-hosted only), currency."""
     rows = [
         {
             "scenario": p.name,
-            "option": o.name,
+            "option": option_label(o.name, lang),
             "per_useful": o.cost_per_useful_gpu_hour,
             "total": o.total,
             "mean_wait_h": _hours(o.wait_mean_s),
@@ -128,7 +132,8 @@ def cash_frame(priced: Sequence[Priced]) -> pd.DataFrame:
             total = 0.0
             for month, cash in enumerate(o.monthly_cash, start=1):
                 total += cash
-                rows.append({"option": label(p, o), "month": month, "cumulative": total})
+                shown = note_text(label(p, o))  # a frame keeps no coded note: worded here
+                rows.append({"option": shown, "month": month, "cumulative": total})
     return pd.DataFrame(rows, columns=["option", "month", "cumulative"])
 
 
@@ -179,13 +184,17 @@ def combined_report(priced: Sequence[Priced]) -> TcoReport:
     be = break_even_run(priced)
     options = tuple(replace(o, scenario=p.name) for p in priced for o in _options(p))
     years = priced[0].report.horizons[0].years if priced else 0.0
-    evens = be.break_even_utilization if be else {}
+    found = be.break_even_utilization if be else {}
+    # by the option's own name (a coded one stays coded, as the options' names are)
+    evens = {
+        o.name: found[label(p, o)] for p in priced for o in _options(p) if label(p, o) in found
+    }
     report = plain_report(
         (Horizon(years, options, ()),),
         scenario=" vs ".join(p.name for p in priced),
         currency=priced[0].report.currency if priced else "USD",
         allocation=owner.report.allocation if owner else None,
-        break_even_utilization={k.split(SEPARATOR, 1)[1]: v for k, v in evens.items()},
+        break_even_utilization=evens,
     )
     return replace(report, scenarios=tuple(p.report for p in priced))
 
@@ -212,7 +221,7 @@ def conclusion(priced: Sequence[Priced], lang: Language | None = None) -> str:
             "compare.m_cheapest",
             lang,
             years=fmt_number(years, 0 if years == int(years) else 1, cur),
-            name=md(top.name),
+            name=md(option_label(top.name, lang)),
             scenario=md(best.name),
             cost=compare_view.money(cost, cur),
             total=compare_view.money(top.total, cur, 0),
@@ -229,7 +238,7 @@ def conclusion(priced: Sequence[Priced], lang: Language | None = None) -> str:
                 lang,
                 gap=compare_view.money(gap, cur),
                 share=fmt_percent(gap / next_cost if next_cost else None, 0, cur),
-                name=md(second.name),
+                name=md(option_label(second.name, lang)),
                 scenario=md(runner.name),
                 cost=compare_view.money(next_cost, cur),
             )
@@ -265,15 +274,16 @@ def _break_even(priced: Sequence[Priced], lang: Language | None) -> list[str]:
     rival = min(known)[2]  # the cheapest cloud option, the first of equals
     be = run.break_even_utilization[rival]
     cur = owner.report.currency
+    shown = md(option_label(rival, lang))
     if be is None:
-        return [t("compare.m_break_even_never", lang, owner=md(owner.name), name=md(rival))]
+        return [t("compare.m_break_even_never", lang, owner=md(owner.name), name=shown)]
     return [
         t(
             "compare.m_break_even",
             lang,
             owner=md(owner.name),
             share=fmt_percent(be, 0, cur),
-            name=md(rival),
+            name=shown,
             allocation=fmt_percent(owner.report.allocation, 1, cur),
         )
     ]

@@ -151,7 +151,7 @@ def options_frame(report: TcoReport, horizon: int) -> pd.DataFrame:
     packing = {c.rented.name: c.packing for c in clouds if c.packing is not None}
     rows = [
         {
-            "option": o.name,
+            "option": note_text(o.name),  # a frame keeps no coded note: worded here
             "total": o.total,
             "per_useful": o.cost_per_useful_gpu_hour,
             "mean_wait_h": _hours(o.wait_mean_s),
@@ -212,7 +212,7 @@ def cash_frame(report: TcoReport, horizon: int) -> pd.DataFrame:
         total = 0.0
         for month, cash in enumerate(o.monthly_cash, start=1):
             total += cash
-            rows.append({"option": o.name, "month": month, "cumulative": total})
+            rows.append({"option": note_text(o.name), "month": month, "cumulative": total})
     return pd.DataFrame(rows, columns=["option", "month", "cumulative"])
 
 
@@ -249,7 +249,8 @@ def break_even_frames(
         be = even.break_even_utilization.get(name)
         shown = be if be is not None and 0 < be <= 1 else None
         cost = None if shown is None else f / shown + v
-        rows.append({"option": name, "price": price, "break_even": shown, "cost": cost})
+        shown_name = note_text(name)
+        rows.append({"option": shown_name, "price": price, "break_even": shown, "cost": cost})
     return curve, pd.DataFrame(rows, columns=["option", "price", "break_even", "cost"])
 
 

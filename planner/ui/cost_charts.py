@@ -9,7 +9,7 @@ import plotly.express as px
 import plotly.graph_objects as go
 
 from planner.ui.charts import TEMPLATE, count_axis, top_of
-from planner.ui.i18n import Language, t
+from planner.ui.i18n import Language, note_text, t
 
 # The owning options keep their colour on every page ("self-hosted", or "<scenario> ·
 # self-hosted" when several saved scenarios are compared). Rented options take colours in the
@@ -43,7 +43,10 @@ def _kind(option: str) -> str:
 
 def option_label(option: str, lang: Language | None = None) -> str:
     """An option's name in the session's language: the built-in "self-hosted" and "hybrid"
-    (alone or after "<scenario> · ") translated, the user's own names as they are."""
+    (alone or after "<scenario> · ") and the pricing model of a cloud option we named
+    (a coded note, `planner.core.notes.cloud_label`) translated, the user's own names as
+    they are."""
+    option = note_text(option, lang)
     kind = _kind(option)
     if kind not in OPTION_COLORS:
         return option

@@ -13,9 +13,11 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from planner.core.notes import scenario_option
 from planner.cost.ledger import SERVED, UNSERVED, Balance, Ledger
 from planner.cost.results import TcoReport
 from planner.cost.tco import OptionReport
+from planner.ui.cost_charts import option_label
 from planner.ui.i18n import MISSING, Language, fmt_number, t
 from planner.ui.safe import md
 
@@ -58,8 +60,10 @@ def scope_lines(report: TcoReport, lang: Language | None = None) -> list[str]:
 
 
 def _name(option: OptionReport) -> str:
+    """As the tables show it (a frame keeps no coded note: worded here)."""
     scenario = option.scenario
-    return f"{scenario}{SEPARATOR}{option.name}" if scenario else option.name
+    name = scenario_option(scenario, option.name) if scenario else option.name
+    return option_label(name)
 
 
 def ledger_frame(report: TcoReport, horizon: int, unit: str = "gpu_hours") -> pd.DataFrame:

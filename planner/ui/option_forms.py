@@ -18,7 +18,7 @@ from planner.service.scenario_store import Prepared
 from planner.ui import cache, option_sections, scenario_box, trace_choice
 from planner.ui.cache import cursor
 from planner.ui.error_text import error_text
-from planner.ui.i18n import fmt_number, reporting_currency, t
+from planner.ui.i18n import fmt_number, note_text, reporting_currency, t
 from planner.ui.safe import md
 from pricing import CURRENCIES
 
@@ -134,7 +134,7 @@ def _form(known: forms.Catalog, trace_id: str | None) -> None:
 def _default_name(
     kind: Kind, own: OwnForm | None, cloud: CloudForm | None, hybrid: HybridForm | None
 ) -> str:
-    label = cloud.label() if cloud is not None else ""
+    label = note_text(cloud.label()) if cloud is not None else ""  # its pricing model in words
     servers = sum(p.servers for p in own.pools) if own is not None else 0
     if hybrid is not None:
         servers = sum(hybrid.kept.values())

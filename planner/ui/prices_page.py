@@ -160,6 +160,10 @@ def read_book(reporting: str) -> view.Book:
         st.stop()
 
 
+def _pricing_label(model: str) -> str:
+    return t(f"labels.pricing.{model}") if model in PRICING_MODELS else model
+
+
 def price_table(book: view.Book, reporting: str) -> pd.DataFrame:
     """The filters, the filtered prices and their download; returns the rows shown."""
     options = view.filter_choices(book.prices)
@@ -170,7 +174,10 @@ def price_table(book: view.Book, reporting: str) -> pd.DataFrame:
         ),
         "gpu_model": gpu.multiselect(t("prices.gpu"), options["gpu_model"], key="prices_gpu"),
         "pricing_model": model.multiselect(
-            t("prices.pricing_model"), options["pricing_model"], key="prices_model"
+            t("prices.pricing_model"),
+            options["pricing_model"],
+            format_func=_pricing_label,  # in words, with the price book's code
+            key="prices_model",
         ),
         "currency": currency.multiselect(
             t("prices.currency"), options["currency"], key="prices_currency"

@@ -7,11 +7,13 @@ import streamlit as st
 from planner.core.errors import PlannerError
 from planner.engine.scenario import Scenario
 from planner.service.twin import NoTwinError
+from planner.twin.calibrate import FEWEST_REPLAYS, MOST_REPLAYS
+from planner.twin.progress import TwinProgress
 from planner.ui import charts, scenario_box
 from planner.ui import twin_frames as frames
 from planner.ui import twin_view as view
 from planner.ui.error_text import error_text
-from planner.ui.i18n import MISSING, fmt_number, fmt_percent, t
+from planner.ui.i18n import MISSING, fmt_duration, fmt_number, fmt_percent, t
 from planner.ui.safe import md
 from planner.ui.widgets import plot
 
@@ -29,7 +31,7 @@ def section(replayed: Scenario, trace_id: str, trace_label: str) -> None:
     if not view.has_observed_starts(trace_id):
         st.info(t("twin.no_starts"), icon=":material/info:")
         return
-    st.caption(t("twin.caption", trace=md(trace_label)))
+    st.caption(_promise(trace_id, trace_label))
     if st.button(t("twin.run"), icon=":material/fact_check:", key="twin_run"):
         view.request_check(replayed)
     scenario = view.requested_for(replayed)
@@ -48,24 +50,71 @@ def section(replayed: Scenario, trace_id: str, trace_label: str) -> None:
     report(checked)
 
 
+def _promise(trace_id: str, trace_label: str) -> str:
+    """What the check does and how long it takes: the sample's time, scaled by jobs."""
+    jobs = view.job_count(trace_id)
+    low, high = view.expected_s(jobs)
+    return t(
+        "twin.caption",
+        trace=md(trace_label),
+        fewest=FEWEST_REPLAYS,
+        most=MOST_REPLAYS,
+        sample_jobs=fmt_number(view.SAMPLE_JOBS),
+        sample_s=_seconds(view.SAMPLE_CHECK_S),
+        jobs=fmt_number(jobs),
+        low=_seconds(low),
+        high=_seconds(high),
+    )
+
+
 def _check_with_progress(scenario: Scenario, trace_label: str) -> view.TwinView:
-    """`view.check`, at once when cached; else with a Cancel button and a progress bar."""
+    """`view.check`, at once when cached; else with a Cancel button and a progress bar
+    that counts the replays and the time left."""
     found = view.cached(scenario)
     if found is not None:
         return found
     cancel, bar = st.empty(), st.empty()
     cancel.button(t("twin.cancel"), on_click=view.cancel_check, key="twin_cancel")
-    text = t("twin.running", trace=md(trace_label), percent="")
-    progress = bar.progress(0.0, text=text)
+    progress = bar.progress(0.0, text=t("twin.running", trace=md(trace_label)))
 
-    def tell(done: float) -> None:
-        text = t("twin.running", trace=md(trace_label), percent=fmt_percent(done, 0))
-        progress.progress(min(max(done, 0.0), 1.0), text=text)
+    def tell(now: TwinProgress) -> None:
+        progress.progress(min(max(now.fraction, 0.0), 1.0), text=progress_text(now))
 
     checked = view.check(scenario, tell)
     cancel.empty()
     bar.empty()
     return checked
+
+
+def progress_text(now: TwinProgress) -> str:
+    """'12 of 31 replays · 1.2 min so far · about 2.0 min left' (the time left once the
+    first replay has finished)."""
+    left = now.left_s
+    if left is None:
+        return t("twin.progress_first", total=fmt_number(now.total))
+    return t(
+        "twin.progress",
+        done=fmt_number(now.done),
+        total=fmt_number(now.total),
+        elapsed=_seconds(now.elapsed_s),
+        left=_seconds(left),
+    )
+
+
+def took_text(took: TwinProgress) -> str:
+    return t(
+        "twin.took",
+        done=fmt_number(took.done),
+        elapsed=_seconds(took.elapsed_s),
+        mean=_seconds(took.mean_replay_s),
+    )
+
+
+def _seconds(seconds: float | None) -> str:
+    """As `fmt_duration`, with a tenth of a second below 10 s (a replay of a small trace)."""
+    if seconds is not None and 0 <= seconds < 10:
+        return f"{fmt_number(seconds, 1)} {t('unit.s')}"
+    return fmt_duration(seconds)
 
 
 def report(checked: view.TwinView) -> None:
@@ -78,6 +127,8 @@ def report(checked: view.TwinView) -> None:
     else:
         st.warning(line, icon=":material/rule:")
     st.caption(frames.windows_caption(r))
+    if checked.took is not None:
+        st.caption(took_text(checked.took))
     for note in frames.notes(r):
         st.info(md(note), icon=":material/info:")
 

@@ -283,15 +283,53 @@ def test_the_horizon_of_saved_scenarios_scales_their_totals(db: Path) -> None:
     assert at.info[0].value.startswith("Over 5 years")
 
 
+RENT_OURS = """name: rent
+currency: USD
+trace: ../traces/sample.csv
+horizons_years: [3]
+cloud:
+  - {provider: AWS, gpu: H100}
+  - {provider: AWS, gpu: H100, pricing_model: spot, packing: per-job}
+  - {name: AWS H100 reserved 36m, provider: AWS, gpu: H100, pricing_model: reserved,
+     term_months: 36, committed_gpus: 16}
+  - {name: AWS H100 1-year reserved, provider: AWS, gpu: H100, pricing_model: reserved,
+     term_months: 12, committed_gpus: 16}
+"""
+"""Options named by our code (no name; the option form's 'AWS H100 reserved 36m') and one
+the user named, which keeps its name in every language."""
+CODES = ("self-hosted", "hybrid", "on_demand", "reserved", "spot", "savings_plan", "cud")
+
+
+def shown_texts(at: AppTest) -> list[str]:
+    """Every conclusion, caption and table cell or header the page shows."""
+    texts = [e.value for kind in ("info", "caption", "markdown") for e in at.get(kind)]
+    for frame in at.dataframe:
+        texts += [str(c) for c in frame.value.columns]
+        texts += [str(v) for v in frame.value.to_numpy().ravel()]
+    return texts
+
+
 def test_the_saved_comparison_speaks_chinese(db: Path) -> None:
     save_bundled("own", "sample.yaml")
-    save_bundled("rent", "cloud-on-demand.yaml")
+    assert scenario_box.upload_scenario("rent", RENT_OURS, "rent.yaml") is None
     at = open_app_page(PAGE, TIMEOUT_S, lang="zh")
 
     assert not at.exception
     assert at.title[0].value == "比较"
     assert "年内最便宜的是" in at.info[0].value
     assert "场景" in at.dataframe[0].value.columns
+    options = set(at.dataframe[0].value["方案"])
+    assert options == {
+        "自建",
+        "AWS H100 按需",
+        "AWS H100 竞价",
+        "AWS H100 预留 36 个月",
+        "AWS H100 1-year reserved",  # the user's name, as given
+    }
+    user_named = "AWS H100 1-year reserved"
+    for text in shown_texts(at):
+        left = text.replace(user_named, "")
+        assert not [code for code in CODES if code in left], text
 
 
 def test_the_library_loads_a_replay_scenario_into_the_working_scenario(db: Path) -> None:

@@ -347,7 +347,8 @@ def test_saved_scenarios_conclusion_ranks_across_scenarios_and_says_the_wait() -
         "In exchange, its jobs wait longer: p95 2.0 h against 0 min. "
         "Owning the servers of own pays above 57% allocation against rent · AWS; they run at 35.0%."
     )
-    assert "年内最便宜的是 self-hosted(own)" in compare_saved.conclusion(both, "zh")
+    # in Chinese the option kind is said in words (issue 31)
+    assert "年内最便宜的是 自建(own)" in compare_saved.conclusion(both, "zh")
 
 
 def test_a_saved_hybrid_is_one_option_not_its_servers_without_bursting() -> None:

@@ -209,3 +209,23 @@ def test_every_form_text_is_in_english_and_chinese() -> None:
     ours = {k for k in CATALOGS["en"] if k.startswith("options.")}
     assert ours == {k for k in CATALOGS["zh"] if k.startswith("options.")}
     assert all(CATALOGS["zh"][k] != CATALOGS["en"][k] for k in ours - {"options.gpu"})
+
+
+def test_a_cloud_options_default_name_says_its_payment_in_words_in_chinese(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PLANNER_DB", str(tmp_path / "planner.duckdb"))  # nothing saved yet
+    at = open_app_page("pages/compare.py", 300)
+    at.radio(key="opt_kind").set_value("cloud").run()
+    at.selectbox(key="opt_provider").set_value("AWS")
+    at.selectbox(key="opt_gpu_AWS").set_value("H100")
+    at.selectbox(key="opt_payment").set_value("reserved").run()
+    at.number_input(key="opt_term").set_value(36)
+    at.number_input(key="opt_commit").set_value(8.0).run()
+    assert at.text_input(key="opt_name").placeholder == "AWS H100 reserved 36m"
+
+    at.session_state["lang_choice"] = "zh"  # the sidebar's switch, after the choices
+    at = at.run()
+
+    assert not at.exception
+    assert at.text_input(key="opt_name").placeholder == "云方案 AWS H100 预留 36 个月"

@@ -106,6 +106,15 @@ def test_filters_combine_gpu_and_pricing_model(db: Path) -> None:
     assert shown["instance_type"].tolist() == ["p5.48xlarge"]
 
 
+def test_the_pricing_model_filter_says_each_model_in_words_in_chinese(db: Path) -> None:
+    at = open_app_page(PAGE, TIMEOUT_S, lang="zh")
+
+    assert not at.exception
+    offered = at.multiselect(key="prices_model").options
+    assert {"按需（on_demand）", "竞价（spot）"} <= set(offered)  # the seeded rows' models
+    assert "on_demand" not in offered  # never the bare code
+
+
 def test_adding_a_valid_quote_adds_a_row_that_survives_a_rerun(db: Path) -> None:
     at = open_page()
     before = len(prices(at))

@@ -9,6 +9,7 @@ sample cost about 19 s of CPU on each side against 4 s for the slice. The sectio
 still checked on the whole sample.
 """
 
+import itertools
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,6 +24,8 @@ from planner.service import scenario_store
 from planner.service.importer import import_file
 from planner.service.scenario_store import Prepared, to_yaml
 from planner.service.twin import TwinResult, calibrated, twin_check
+from planner.twin.calibrate import FEWEST_REPLAYS, MOST_REPLAYS
+from planner.twin.progress import TwinProgress
 from planner.ui import scenario_box, twin_frames, twin_view
 from planner.ui.cache import cursor
 from planner.ui.i18n import fmt_duration
@@ -67,10 +70,16 @@ def replayed(first_days: str) -> Scenario:
 
 
 @pytest.fixture(scope="module")
-def service(db: Path, replayed: Scenario) -> TwinResult:
+def heard() -> list[TwinProgress]:
+    """What the service's check told its progress listener."""
+    return []
+
+
+@pytest.fixture(scope="module")
+def service(db: Path, replayed: Scenario, heard: list[TwinProgress]) -> TwinResult:
     """What `planner twin` computes for the page's scenario."""
     with cursor(str(db)) as con:
-        return twin_check(con, replayed, files=BUNDLED_FILES)
+        return twin_check(con, replayed, progress=heard.append, files=BUNDLED_FILES)
 
 
 def open_first_days(first_days: str, working: Scenario | None = None) -> AppTest:
@@ -143,6 +152,29 @@ def test_the_check_shows_the_services_verdict_and_numbers(
     assert rows["KS distance of the waits (0 to 1)"][0] == "—"
     assert "Allocated GPUs: correlation (1.0 h bins)" in rows
     assert all("None" not in cell for cells in rows.values() for cell in cells)
+
+
+def test_the_checks_progress_counts_up_to_its_total_and_reaches_the_page(
+    checked: AppTest, service: TwinResult, heard: list[TwinProgress]
+) -> None:
+    dones = [p.done for p in heard]
+    assert dones == sorted(dones)
+    assert dones[0] == 1
+    assert all(b - a <= 1 for a, b in itertools.pairwise(dones))
+    last = heard[-1]
+    assert last.done == last.total
+    assert FEWEST_REPLAYS <= last.total <= MOST_REPLAYS
+
+    # the page ran the same check: the same replays, counted to the same total
+    shown = [c.value for c in checked.caption if c.value.startswith("Checked in ")]
+    assert len(shown) == 1
+    assert f": {last.total} replays, " in shown[0]
+    promise = next(c.value for c in checked.caption if "replays of the whole history" in c.value)
+    assert f"in {FEWEST_REPLAYS} to {MOST_REPLAYS} replays" in promise
+    # 800 jobs at the sample's 5 s for 4,000 jobs and 13 replays: 5 x 800 / 4,000 = 1.0 s
+    # with 13 replays, x 43 / 13 = 3.3 s with the most
+    assert f"this trace's {CHECKED_JOBS} jobs take 1.0 s to 3.3 s" in promise
+    assert "tens of seconds" not in promise
 
 
 def test_the_fit_groups_chart_and_download_are_shown(checked: AppTest, service: TwinResult) -> None:

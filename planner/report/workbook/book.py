@@ -17,6 +17,7 @@ from openpyxl.workbook.defined_name import DefinedName
 from openpyxl.worksheet.worksheet import Worksheet
 
 from planner.core.i18n import Language, number_style
+from planner.core.notes import worded
 from planner.core.spreadsheet_text import is_formula_like
 from planner.report.cells import Kind
 from planner.report.text import text
@@ -106,9 +107,9 @@ OWNED = ("self-hosted", "hybrid")
 
 
 def option_label(name: str, lang: Language) -> str:
-    """The model's own option names (self-hosted, hybrid) in `lang`; a cloud option's as
-    the user named it."""
-    return text(f"report.pdf.option.{name}", lang) if name in OWNED else name
+    """The model's own option names (self-hosted, hybrid, and the pricing model of a cloud
+    option we named) in `lang`; a cloud option's as the user named it."""
+    return text(f"report.pdf.option.{name}", lang) if name in OWNED else worded(name, lang)
 
 
 def quote(sheet: Worksheet) -> str:

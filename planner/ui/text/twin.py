@@ -6,8 +6,12 @@ EN = {
     "twin.caption": (
         "Replays {trace} on this cluster and compares it with the starts the history "
         "recorded. Start latency, the effective capacity and the policy are fitted on the "
-        "first 60% of the jobs and checked on the rest, held back from the fit. About 30 "
-        "replays: this takes tens of seconds. The same check as `planner twin`."
+        "first 60% of the jobs and checked on the rest, held back from the fit, in {fewest} "
+        "to {most} replays of the whole history. The bundled sample's {sample_jobs} jobs take "
+        "about {sample_s} on one free CPU core; at that pace this trace's {jobs} jobs take "
+        "{low} to {high}, and longer on a busy machine, a busy history or a long node list "
+        "(a 24,000-job export on 440 nodes took 8 min). The bar counts the replays and the "
+        "time left. The same check as `planner twin`."
     ),
     "twin.no_starts": (
         "This history has no start times, so the replay cannot be checked against what "
@@ -16,7 +20,10 @@ EN = {
     "twin.run": "Check the replay against what happened",
     "twin.cancel": "Cancel the check",
     "twin.cancelled": "Check cancelled.",
-    "twin.running": "Checking {trace} against what happened… {percent}",
+    "twin.running": "Checking {trace} against what happened…",
+    "twin.progress_first": "Replay 1 of {total} running; the time left shows once it is done",
+    "twin.progress": "{done} of {total} replays · {elapsed} so far · about {left} left",
+    "twin.took": "Checked in {elapsed}: {done} replays, {mean} each.",
     "twin.rule": (
         "p50, p90 and p99 waits within a factor of {factor} and withdrawn jobs within {share}"
     ),
@@ -148,7 +155,11 @@ ZH = {
     "twin.title": "回放是否重现了实际情况？",
     "twin.caption": (
         "在此集群上回放 {trace}，并与历史记录的启动时间比较。启动延迟、有效容量和策略在前 60% "
-        "的作业上拟合，在其余（拟合时留出的）作业上检验。约 30 次回放，需要几十秒。"
+        "的作业上拟合，在其余（拟合时留出的）作业上检验，共对整段历史回放 {fewest} 至 {most} 次。"
+        "随附示例的 {sample_jobs} 个作业在一个空闲 CPU 核上约需 {sample_s}；按此速度，此作业轨迹的 "
+        "{jobs} 个作业需 {low} 至 {high}，机器繁忙、历史繁忙或节点列表较长时更久"
+        "（一个 24,000 个作业、440 个节点的导出用了 8 分钟）。"
+        "进度条显示已完成的回放次数和剩余时间。"
         "与 `planner twin` 的检验相同。"
     ),
     "twin.no_starts": (
@@ -157,7 +168,10 @@ ZH = {
     "twin.run": "将回放与实际情况比较",
     "twin.cancel": "取消检验",
     "twin.cancelled": "检验已取消。",
-    "twin.running": "正在将 {trace} 与实际情况比较… {percent}",
+    "twin.running": "正在将 {trace} 与实际情况比较…",
+    "twin.progress_first": "正在进行第 1 次回放（共 {total} 次）；完成后显示剩余时间",
+    "twin.progress": "已完成 {done} / {total} 次回放 · 已用 {elapsed} · 约剩 {left}",
+    "twin.took": "检验用时 {elapsed}：{done} 次回放，每次 {mean}。",
     "twin.rule": "p50、p90 和 p99 等待时间相差不超过 {factor} 倍，撤回作业数相差不超过 {share}",
     "twin.matches": "回放与实际情况相符（{rule}）。",
     "twin.no_match": "回放与实际情况不符（{rule}）：{misses}。",
