@@ -5,7 +5,7 @@ memory: every duplicate job id came back from the database as a pandas frame to 
 as a rejected row. Two files of the same row count are imported by a separate `planner
 ingest` process each, one with unique job ids and one with a single id repeated; the
 duplicates must cost no more than a little beyond the unique file (before the fix: 1.85 GB
-against 0.96 GB at 2.3 million rows; at this test's 600,000 rows about 200 MiB more).
+against 0.96 GB at 2.3 million rows; at this test's 600,000 rows 731 MiB against 586).
 Figures at larger sizes: bench/bench_ingest_bombs.py.
 """
 
