@@ -7,6 +7,12 @@ the same rows with unique ids, and a 0.3 MB workbook whose sheet states 8,000,00
 Files go to bench/out/bombs/ and are deleted after; each import runs in its own process
 against a fresh database, so the peak RSS printed is that import's. `--code DIR` runs
 another checkout's planner (e.g. main before this change) for a before/after table.
+
+Measured (2 cores shared with other sessions, so times are loose), --mib 64, before -> after:
+one row repeated (0.16 MiB file, 2.34M rows): 99.6 s, 1,812 MiB -> 50.5 s, 1,060 MiB;
+unique rows (4.3 MiB, 1.92M rows): 71.7 s, 947 MiB -> 25.2 s, 966 MiB (unchanged: the
+DuckDB staging tables still grow about 0.4 KiB per row); the workbook stating 8,000,000
+rows: streamed and imported in 22.3 s, 199 MiB -> refused in 3.4 s, 180 MiB.
 """
 
 import argparse
