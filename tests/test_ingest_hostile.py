@@ -8,7 +8,9 @@ import gzip
 import json
 import os
 import random
+import re
 import tracemalloc
+import zipfile
 import zlib
 from pathlib import Path
 
@@ -20,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from planner.core.errors import MissingColumnError, TraceError, UnknownFormatError
-from planner.ingest import IngestOptions, ReadLimits
+from planner.ingest import IngestOptions, ReadLimits, open_jobs
 from planner.ingest.limits import MAX_VALUE_CHARS, shorten
 from planner.ingest.scan import ChunkSizer, RecordMeter
 from planner.ingest.source import open_source
@@ -132,6 +134,74 @@ def test_a_workbook_that_unpacks_beyond_the_limit_is_refused(tmp_path: Path) -> 
         TraceError, match=r"jobs\.xlsx: the workbook unpacks to .* more than 64 KiB"
     ):
         open_source(path, ReadLimits(max_unpacked_bytes=64 * KIB))
+
+
+def hand_made_workbook(path: Path, rows: int, *, past_excel: bool = False, sized: bool) -> Path:
+    """A workbook of a header and `rows` job rows, as a hand-made or hostile file may be:
+    `past_excel` adds a cell on row 1,048,577 (openpyxl refuses to write one, so the sheet's
+    XML is edited), and an unsized sheet states no size, so only counting rows can stop it."""
+    book = openpyxl.Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet.append(["job_id", "submit_s", "duration_s", "gpus"])
+    for i in range(rows):
+        sheet.append([f"j{i}", i, 60, 1])
+    if past_excel:
+        sheet.cell(row=1_048_576, column=1, value="late")
+    tmp = path.with_suffix(".tmp.xlsx")
+    book.save(tmp)
+    with zipfile.ZipFile(tmp) as source, zipfile.ZipFile(path, "w") as target:
+        for member in source.infolist():
+            data = source.read(member)
+            if member.filename == "xl/worksheets/sheet1.xml":
+                data = data.replace(b"1048576", b"1048577")
+                data = data if sized else re.sub(rb"<dimension [^>]*/>", b"", data)
+            target.writestr(member, data)
+    tmp.unlink()
+    return path
+
+
+def test_a_sheet_stating_more_rows_than_excel_allows_is_refused_before_reading(
+    tmp_path: Path,
+) -> None:
+    path = hand_made_workbook(tmp_path / "long.xlsx", 2, past_excel=True, sized=True)
+
+    with pytest.raises(TraceError) as err:
+        open_source(path)
+
+    assert str(err.value) == (
+        "long.xlsx: sheet 'Sheet' says it has 1,048,577 rows; a sheet may hold at most "
+        "1,048,576 rows (Excel's limit), so this workbook was not saved by Excel. Export the "
+        "job history as CSV (a .csv.gz keeps it small)"
+    )
+
+
+def test_a_sheet_that_states_no_size_stops_at_excels_row_limit(
+    tmp_path: Path, con: duckdb.DuckDBPyConnection
+) -> None:
+    # Two job rows, then a cell on row 1,048,577: the reader must count, not trust a size.
+    path = hand_made_workbook(tmp_path / "nosize.xlsx", 2, past_excel=True, sized=False)
+
+    with pytest.raises(TraceError) as err:
+        import_file(con, path, IngestOptions())
+
+    assert "sheet 'Sheet' has more than 1,048,576 rows (reading stopped at row 1,048,577)" in (
+        str(err.value)
+    )
+    assert con.execute("SELECT count(*) FROM traces").fetchone() == (0,)
+
+
+def test_the_sheet_row_limit_counts_rows_as_they_stream(
+    tmp_path: Path, con: duckdb.DuckDBPyConnection
+) -> None:
+    # A header and 150 rows are 151 sheet rows: 150 fit a limit of 151, not one of 150.
+    path = hand_made_workbook(tmp_path / "jobs.xlsx", 150, sized=False)
+
+    fits = import_file(con, path, IngestOptions(limits=ReadLimits(max_sheet_rows=151)))
+    with pytest.raises(TraceError, match=r"more than 150 rows \(reading stopped at row 151\)"):
+        open_jobs(path, IngestOptions(limits=ReadLimits(max_sheet_rows=150))).chunks().__next__()
+
+    assert (fits.rows, fits.accepted) == (150, 150)
 
 
 def test_an_unclosed_quote_running_past_the_limit_is_named(tmp_path: Path) -> None:

@@ -21,6 +21,9 @@ MAX_LINE_BYTES = 1 << 20
 # whoever runs it may set this environment variable instead (GiB, as --max-unpacked-gib).
 MAX_UNPACKED_BYTES = 4 << 30
 UNPACKED_ENV = "PLANNER_MAX_UNPACKED_GIB"
+# Excel's own limit on a sheet's rows: a workbook longer than this was not saved by Excel,
+# and streaming one row by row costs minutes (a 4 MB workbook can hold 8 million rows).
+EXCEL_MAX_ROWS = 1_048_576
 # Dates, durations and numbers are at most ~40 characters ('2024-01-05T10:00:00.123456789
 # +08:00'); parsing a megabyte-long "date" took a minute (the parser is quadratic).
 MAX_VALUE_CHARS = 64
@@ -57,3 +60,4 @@ class ReadLimits:
 
     max_line_bytes: int = MAX_LINE_BYTES
     max_unpacked_bytes: int = field(default_factory=unpacked_limit)
+    max_sheet_rows: int = EXCEL_MAX_ROWS

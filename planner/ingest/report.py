@@ -138,6 +138,12 @@ class ReportBuilder:
                     )
                 )
 
+    def add_counted(self, total: int, examples: pd.DataFrame) -> None:
+        """`total` rejected rows of one reason, of which `examples` are the first few."""
+        self.add_rejected(examples)
+        if total > len(examples):
+            self.reasons[str(examples["reason"].iloc[0])] += total - len(examples)
+
     def add_flags(self, flags: Counter[str]) -> None:
         self.flags.update(flags)
 

@@ -32,6 +32,7 @@ from planner.ingest.header import (
 from planner.ingest.limits import (
     CHUNK_BYTES,
     CHUNK_ROWS,
+    EXCEL_MAX_ROWS,
     UNPACKED_ENV,
     ReadLimits,
     shorten,
@@ -67,6 +68,8 @@ class Source:
     notes: tuple[str, ...] = ()
     """What the reader had to decide that the user should know (duplicate column names,
     lines in another encoding)."""
+    max_sheet_rows: int = EXCEL_MAX_ROWS
+    """A workbook's sheet past this many rows is refused as it streams (ReadLimits')."""
 
     @property
     def name(self) -> str:
@@ -348,14 +351,25 @@ def _number_rows(
 
 def _open_xlsx(path: Path, digest: str, size: int, limits: ReadLimits) -> Source:
     _check_unpacked_size(path, limits.max_unpacked_bytes)
-    header = next(_xlsx_rows(path), None)
+    header = next(_xlsx_rows(path, limits.max_sheet_rows), None)
     if header is None:
         raise TraceError("the workbook's first sheet is empty", file=path.name).coded(
             "workbook_empty", file=path.name
         )
     check_width(header[1], file=path.name)
     names, notes = unique_header(["" if v is None else str(v).strip() for v in header[1]])
-    return Source(path, digest, size, "xlsx", None, "xlsx", "", names, notes=notes)
+    return Source(
+        path,
+        digest,
+        size,
+        "xlsx",
+        None,
+        "xlsx",
+        "",
+        names,
+        notes=notes,
+        max_sheet_rows=limits.max_sheet_rows,
+    )
 
 
 def _check_unpacked_size(path: Path, limit: int) -> None:
@@ -384,8 +398,9 @@ def _check_unpacked_size(path: Path, limit: int) -> None:
         )
 
 
-def _xlsx_rows(path: Path) -> Iterator[tuple[int, tuple[object, ...]]]:
-    """(spreadsheet row, values) of the first sheet's non-empty rows."""
+def _xlsx_rows(path: Path, max_rows: int) -> Iterator[tuple[int, tuple[object, ...]]]:
+    """(spreadsheet row, values) of the first sheet's non-empty rows; TraceError once the
+    sheet's stated size or its rows as they stream pass `max_rows`."""
     import openpyxl  # noqa: PLC0415 -- only Excel uploads pay for loading it
     from openpyxl.utils.exceptions import InvalidFileException  # noqa: PLC0415
 
@@ -401,7 +416,11 @@ def _xlsx_rows(path: Path) -> Iterator[tuple[int, tuple[object, ...]]]:
         ).coded("zip_not_xlsx", file=path.name) from err
     try:
         sheet = book.worksheets[0]
+        if (sheet.max_row or 0) > max_rows:  # the size the sheet states (it may be absent)
+            raise _too_many_rows(path.name, sheet.title, max_rows, stated=sheet.max_row)
         for number, values in enumerate(sheet.iter_rows(values_only=True), start=1):
+            if number > max_rows:  # a sheet may state no size, or a false one
+                raise _too_many_rows(path.name, sheet.title, max_rows)
             if any(value is not None and str(value).strip() for value in values):
                 yield number, tuple(values)
     finally:
@@ -409,9 +428,31 @@ def _xlsx_rows(path: Path) -> Iterator[tuple[int, tuple[object, ...]]]:
         handle.close()
 
 
+def _too_many_rows(file: str, sheet: str, limit: int, stated: int | None = None) -> TraceError:
+    """A sheet longer than Excel allows (a factory, so the raise stays at the call site)."""
+    found = (
+        f"says it has {stated:,} rows"
+        if stated
+        else f"has more than {limit:,} rows (reading stopped at row {limit + 1:,})"
+    )
+    excel = " (Excel's limit)" if limit == EXCEL_MAX_ROWS else ""
+    return TraceError(
+        f"sheet '{shorten(sheet)}' {found}; a sheet may hold at most {limit:,} rows{excel}, "
+        "so this workbook was not saved by Excel. Export the job history as CSV (a .csv.gz "
+        "keeps it small)",
+        file=file,
+    ).coded(
+        "sheet_too_many_rows" if stated else "sheet_rows_past_limit",
+        file=file,
+        sheet=shorten(sheet),
+        rows=stated or 0,
+        limit=limit,
+    )
+
+
 def _iter_xlsx(source: Source, problems: LineProblems, chunk_rows: int) -> Iterator[pd.DataFrame]:
     width = len(source.header)
-    rows = _xlsx_rows(source.path)
+    rows = _xlsx_rows(source.path, source.max_sheet_rows)
     next(rows, None)  # the header
     batch: list[list[str]] = []
     numbers: list[int] = []

@@ -30,6 +30,7 @@ from planner.ingest.limits import shorten
 from planner.ingest.nodes import read_cluster
 from planner.ingest.normalize import JOB_COLUMNS
 from planner.ingest.notes import ingest_note
+from planner.ingest.report import EXAMPLES_PER_REASON
 from planner.store import Connection, doing, transaction
 from planner.store import traces as stored
 from planner.store.traces import ClusterRow, TraceRow
@@ -131,13 +132,12 @@ def _stream_into_staging(con: Connection, stream: JobStream, trace_id: str) -> I
             file=stream.source.name,
         )
     report.time_base = "absolute" if absolute else "relative"
-    duplicates = stored.duplicate_rows(con)
-    orphans = stored.orphan_steps(con)
-    for found in (duplicates, orphans):
-        stored.store_rejected(con, trace_id, found)
-        builder.add_rejected(found)
-    if not duplicates.empty:
-        stored.unstage_rows(con, duplicates["row"])
+    # orphans first: a step's job is found by its id, which a duplicate's first row keeps
+    for found in (
+        stored.reject_orphans(con, trace_id, EXAMPLES_PER_REASON),
+        stored.reject_duplicates(con, trace_id, EXAMPLES_PER_REASON),
+    ):
+        builder.add_counted(found.count, found.examples)
     report.steps_folded = stored.staged_steps(con) - int(builder.reasons.get("orphan_step", 0))
     report.blank_lines = stream.problems.blank_lines
     report = builder.finish(accepted=stored.staged_jobs(con))

@@ -39,7 +39,7 @@ WITH ranked AS (
     FROM staging_jobs)
 SELECT row_number AS "row", 'duplicate_job_id' AS reason, 'job_id' AS column_name,
        job_id AS value, 'job id already used at row ' || first_row AS message, '' AS raw_json
-FROM ranked WHERE row_number <> first_row ORDER BY row_number
+FROM ranked WHERE row_number <> first_row
 """
 _ORPHANS = """
 SELECT s.row_number AS "row", 'orphan_step' AS reason, 'JobID' AS column_name,
@@ -47,7 +47,6 @@ SELECT s.row_number AS "row", 'orphan_step' AS reason, 'JobID' AS column_name,
        '' AS raw_json
 FROM staging_steps s ANTI JOIN (SELECT DISTINCT job_id FROM staging_jobs) j
      ON s.parent = j.job_id
-ORDER BY s.row_number
 """
 # Canonical jobs from staging, times relative to the trace start. Left-censored rows (no
 # start, no submit) start at the window start; rows with no end run to the window end; a
@@ -71,6 +70,7 @@ SELECT $trace, row_number, job_id, coalesce(submit_t, $start) - $origin,
 FROM staging_jobs ORDER BY coalesce(submit_t, $start), row_number
 """
 _REJECTED_COLUMNS = ["row", "reason", "column_name", "value", "message", "raw_json"]
+_QUOTED = [f'"{column}"' for column in _REJECTED_COLUMNS]
 JOB_COLUMNS = (
     "job_id, submit_s, duration_s, pods, gpus, cpu, mem_gib, gpu_types, queue, user_name, "
     "priority, status, start_s, end_s, withdraw_after_s, running_at_start"
@@ -175,23 +175,45 @@ def store_rejected(con: Connection, trace_id: str, rejected: pd.DataFrame) -> No
         run(con, "INSERT INTO rejected_rows SELECT ?, * FROM chunk_frame", [trace_id])
 
 
-def duplicate_rows(con: Connection) -> pd.DataFrame:
-    """Staged rows whose job id an earlier row has, as rejected rows."""
-    return fetch_frame(con, _DUPLICATES)
+@dataclass(frozen=True, slots=True)
+class Rejected:
+    """Rows a whole-file check rejected: how many, and the first few (rejected-row columns)."""
+
+    count: int
+    examples: pd.DataFrame
 
 
-def orphan_steps(con: Connection) -> pd.DataFrame:
-    """Staged steps whose job has no line, as rejected rows."""
-    return fetch_frame(con, _ORPHANS)
+def reject_duplicates(con: Connection, trace_id: str, examples: int) -> Rejected:
+    """Reject the staged rows whose job id an earlier row has, and unstage them.
 
-
-def unstage_rows(con: Connection, rows: pd.Series) -> None:
-    """Take the staged jobs of these row numbers out."""
-    with registered(con, "dropped_rows", rows.to_frame("row_number")):
+    All in SQL: a file of one id repeated millions of times must not come back to Python
+    (fetched as a frame, 2.3 million duplicates held 1.8 GB).
+    """
+    found = _reject_found(con, trace_id, _DUPLICATES, examples)
+    if found.count:
         run(
             con,
-            "DELETE FROM staging_jobs WHERE row_number IN (SELECT row_number FROM dropped_rows)",
+            'DELETE FROM staging_jobs WHERE row_number IN (SELECT "row" FROM found_rows)',
         )
+    run(con, "DROP TABLE found_rows")
+    return found
+
+
+def reject_orphans(con: Connection, trace_id: str, examples: int) -> Rejected:
+    """Reject the staged Slurm steps whose job has no line."""
+    found = _reject_found(con, trace_id, _ORPHANS, examples)
+    run(con, "DROP TABLE found_rows")
+    return found
+
+
+def _reject_found(con: Connection, trace_id: str, query: str, examples: int) -> Rejected:
+    """The rows `query` finds, stored as rejected and kept in `found_rows` for the caller."""
+    run(con, f"CREATE OR REPLACE TEMP TABLE found_rows AS {query}")
+    run(
+        con, f"INSERT INTO rejected_rows SELECT ?, {', '.join(_QUOTED)} FROM found_rows", [trace_id]
+    )
+    first = fetch_frame(con, f'SELECT * FROM found_rows ORDER BY "row" LIMIT {int(examples)}')
+    return Rejected(count(con, "SELECT count(*) FROM found_rows"), first)
 
 
 def staged_jobs(con: Connection) -> int:

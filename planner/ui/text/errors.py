@@ -178,6 +178,15 @@ ZH: dict[str, str] = {
         "如果文件确实如此，请导出为 CSV（或提高上限，命令行："
         "`planner ingest --max-unpacked-gib N`；本应用：在运行它的环境中设置 `{variable}=N`）"
     ),
+    "sheet_too_many_rows": (
+        "{file}：工作表“{sheet}”声明有 {rows:,} 行；一个工作表最多 {limit:,} 行（Excel 的上限），"
+        "所以这个工作簿不是 Excel 保存的。请将作业历史导出为 CSV（.csv.gz 可以让文件保持很小）"
+    ),
+    "sheet_rows_past_limit": (
+        "{file}：工作表“{sheet}”超过 {limit:,} 行（在第 {limit:,} 行之后停止读取）；一个工作表"
+        "最多 {limit:,} 行，所以这个工作簿不是 Excel 保存的。请将作业历史导出为 CSV"
+        "（.csv.gz 可以让文件保持很小）"
+    ),
     "empty_file": "{file}：文件是空的；请重新导出作业历史",
     "compressed_empty": "{file}：压缩文件是空的",
     "no_text": "{file}：文件中没有文字（只有空行）",
