@@ -2,10 +2,13 @@
 lists): each field's column in the file with its first value, editable; the user's changes are
 the overrides (field -> column) handed to the reader, so what is imported is what the table shows.
 
-A mapping belongs to its upload: the editor's state is dropped when another file (or the same
-file uploaded again) arrives, since its edits name the last file's columns.
+A mapping belongs to its upload: each upload gets an editor of its own (`editor_key`), since
+the browser keeps an editor's edits, and sends them again with every rerun, for as long as its
+key and shape stay the same, whatever the server forgets; the next file's table would show
+the last file's edits and import with them.
 """
 
+import hashlib
 from typing import Any
 
 import streamlit as st
@@ -16,12 +19,9 @@ from planner.ui.i18n import MISSING, t
 from planner.ui.safe import code
 
 
-def belongs_to(upload_id: str, editor_key: str) -> None:
-    """Forget the editor's edits unless they were made for this upload (its file id)."""
-    owner_key = f"{editor_key}_file"
-    if st.session_state.get(owner_key) != upload_id:
-        st.session_state.pop(editor_key, None)
-        st.session_state[owner_key] = upload_id
+def editor_key(base: str, upload_id: str) -> str:
+    """The mapping editor's widget key for one upload (its file id): `base` and a digest."""
+    return f"{base}_{hashlib.sha256(upload_id.encode()).hexdigest()[:8]}"
 
 
 def edited_mapping(detected: view.Detected, editor_key: str) -> dict[str, str]:

@@ -21,7 +21,7 @@ from planner.ui.widgets import plot
 
 IMPORTED_KEY = "history_imported"  # (upload's file id, Imported or error text) of the last Import
 TRACE_KEY = "history_trace"
-MAPPING_KEY = "history_mapping"
+MAPPING_KEY = "history_mapping"  # + the upload's digest (column_mapping.editor_key)
 
 
 class UploadedFile(Protocol):
@@ -37,10 +37,11 @@ class UploadedFile(Protocol):
 def upload_panel(upload: UploadedFile) -> None:
     """Detect the uploaded file's format, let the user map its columns and import it, then
     show the last import's report while the same file stays uploaded."""
-    column_mapping.belongs_to(upload.file_id, MAPPING_KEY)
     detected = _detect(upload)
     if detected is not None:
-        mapping, tz = _mapping_inputs(detected)
+        mapping, tz = _mapping_inputs(
+            detected, column_mapping.editor_key(MAPPING_KEY, upload.file_id)
+        )
         missing = column_mapping.warn_missing(detected, mapping)
         if st.button(
             t("history.import"),
@@ -79,12 +80,12 @@ def _detect(upload: UploadedFile) -> view.Detected | None:
     return detected
 
 
-def _mapping_inputs(detected: view.Detected) -> tuple[dict[str, str], str]:
+def _mapping_inputs(detected: view.Detected, editor_key: str) -> tuple[dict[str, str], str]:
     """The column mapping as edited (only the changes) and the time zone (a node list's
     is UTC: it has no times)."""
     if detected.is_nodes:
         st.caption(t("history.node_list"))
-    mapping = column_mapping.edited_mapping(detected, MAPPING_KEY)
+    mapping = column_mapping.edited_mapping(detected, editor_key)
     if detected.is_nodes:
         return mapping, "UTC"
     tz = st.text_input(t("history.tz"), "UTC", help=t("history.tz_help"), key="history_tz")

@@ -17,8 +17,9 @@ from planner.ui.safe import md
 
 
 def read(upload: UploadedFile, editor_key: str) -> cluster_import.NodeImport | None:
-    """The upload's nodes; None while a required field has no column (the table says which)
-    or when the file cannot be read (the error is shown)."""
+    """The upload's nodes; None while a required field has no column (the table says
+    which) or when the file cannot be read (the error is shown). The mapping table's key is
+    `editor_key` and a digest of the upload."""
     try:
         path = cluster_import.stage(upload.getvalue(), upload.name)
     except PlannerError as err:
@@ -41,8 +42,9 @@ def _read_staged(
     detected = view.detect(path)
     if not detected.is_nodes:  # a job history: the reader says so
         return cluster_import.node_import(path, upload.name)
-    column_mapping.belongs_to(upload.file_id, editor_key)
-    mapping = column_mapping.edited_mapping(detected, editor_key)
+    mapping = column_mapping.edited_mapping(
+        detected, column_mapping.editor_key(editor_key, upload.file_id)
+    )
     if column_mapping.warn_missing(detected, mapping):
         return None
     return cluster_import.node_import(path, upload.name, mapping)
