@@ -204,7 +204,7 @@ def comparison_shown(page: Page) -> tuple[str, list[str]]:
     """The conclusion and the table's cells (its canvas's accessible twin) once the three
     scenarios and the 5-year horizon are the ones picked."""
     chosen = keyed(page, "compare_saved")
-    expect(chosen.locator('[data-baseweb="tag"]')).to_have_count(3)
+    expect(chosen.locator("[data-tag]")).to_have_count(3)
     for name in (OWN, RESERVED, HYBRID):
         expect(chosen.get_by_text(name, exact=True)).to_be_visible()
     expect(keyed(page, "compare_years").get_by_role("combobox")).to_have_value("5")
