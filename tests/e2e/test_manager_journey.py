@@ -202,13 +202,13 @@ def compared(page: Page) -> None:
 
 def comparison_shown(page: Page) -> tuple[str, list[str]]:
     """The conclusion and the table's cells (its canvas's accessible twin) once the three
-    scenarios and the 5-year horizon are the ones picked."""
+    scenarios and the 3-year horizon are the ones picked."""
     chosen = keyed(page, "compare_saved")
     expect(chosen.locator("[data-tag]")).to_have_count(3)
     for name in (OWN, RESERVED, HYBRID):
         expect(chosen.get_by_text(name, exact=True)).to_be_visible()
-    expect(keyed(page, "compare_years").get_by_role("combobox")).to_have_value("5")
-    conclusion = page.get_by_test_id("stAlertContentInfo").filter(has_text="Over 5 years")
+    expect(keyed(page, "compare_years").get_by_role("combobox")).to_have_value("3")
+    conclusion = page.get_by_test_id("stAlertContentInfo").filter(has_text="Over 3 years")
     expect(conclusion).to_have_count(1)
     cells = keyed(page, "compare_saved_table").get_by_role("gridcell", include_hidden=True)
     expect(cells).not_to_have_count(0)
@@ -227,14 +227,13 @@ def headline(page: Page) -> tuple[str, str]:
 def comparison_kept(page: Page) -> None:
     """Item 11: the comparison as built outlasts another page (it once fell back to the
     first two saved scenarios, and the Overview's headline to another verdict)."""
-    pick(page, "compare_years", "5")
     conclusion, cells = comparison_shown(page)
     menu(page, "Overview")
     answer = headline(page)
     expect(page.get_by_test_id("stCaptionContainer").filter(has_text=HYBRID)).to_have_count(1)
 
     menu(page, "Compare")
-    expect(page.get_by_test_id("stAlertContentInfo").filter(has_text="Over 5 years")).to_have_text(
+    expect(page.get_by_test_id("stAlertContentInfo").filter(has_text="Over 3 years")).to_have_text(
         conclusion
     )
     cells_again = keyed(page, "compare_saved_table").get_by_role("gridcell", include_hidden=True)
