@@ -246,9 +246,6 @@ def comparison_kept(page: Page) -> None:
     expect(page.get_by_test_id("stCaptionContainer").filter(has_text=HYBRID)).to_have_count(1)
 
     menu(page, "Compare")
-    expect(page.get_by_test_id("stAlertContentInfo").filter(has_text="Over 3 years")).to_have_text(
-        conclusion
-    )
     assert comparison_shown(page) == (conclusion, table)
     overview(page)
     assert headline(page) == answer
