@@ -259,18 +259,20 @@ def load_nodes(path: Path, options: IngestOptions | None = None) -> list[NodeSpe
 def read_nodes(
     path: Path, options: IngestOptions | None = None
 ) -> tuple[list[NodeSpec], list[str]]:
-    """A node list's nodes and notes on what was not modelled (kubectl JSON or a table)."""
+    """A node list's nodes and notes on what was not modelled (kubectl JSON or a table, its
+    columns found by name or given by `options.mapping`)."""
     if not path.is_file():
         raise ScenarioError(f"node list {path} does not exist")
     if looks_like_kubectl(path):
         nodes, notes = read_kubectl_nodes(path)
         return ClusterConfig(nodes=tuple(nodes)).node_specs(), notes
-    source, fmt = sniff(path, options or IngestOptions())
+    options = options or IngestOptions()
+    source, fmt = sniff(path, options)
     if fmt not in NODE_FORMATS:
         raise TraceError(f"this is a job history ({fmt}), not a node list", file=source.name).coded(
             "jobs_not_node_list", file=source.name, format=fmt
         )
-    cluster, report = read_cluster(source, fmt)
+    cluster, report = read_cluster(source, fmt, options.mapping)
     if report.rejected and not cluster.nodes:
         raise TraceError("no usable node in the node list", file=source.name).coded(
             "no_usable_node", file=source.name, rejected=report.rejected

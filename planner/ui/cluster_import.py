@@ -30,6 +30,7 @@ from planner.engine.scenario import (
 from planner.engine.sharing import mode_label
 from planner.engine.volcano import VolcanoSpec, deserved_gpus
 from planner.engine.volcano_queues import gpu_total
+from planner.ingest import IngestOptions
 from planner.ingest.kubectl import kubectl_sharing, looks_like_kubectl
 from planner.ingest.kueue_yaml import read_kueue
 from planner.ingest.volcano_yaml import looks_like_volcano, read_volcano
@@ -80,13 +81,15 @@ def read_node_upload(data: bytes, name: str) -> NodeImport:
     """Nodes of a `kubectl get nodes -o json` file or a node list (openb or a table)."""
     path = stage(data, name)
     try:
-        return _node_import(path, name)
+        return node_import(path, name)
     finally:
         uploads.discard(path)
 
 
-def _node_import(path: Path, name: str) -> NodeImport:
-    specs, notes = read_nodes(path)
+def node_import(path: Path, name: str, mapping: Mapping[str, str] | None = None) -> NodeImport:
+    """The nodes of a staged upload; `mapping` (field -> column) names a table's columns
+    the reader does not find by name (kubectl JSON has none)."""
+    specs, notes = read_nodes(path, IngestOptions(mapping=dict(mapping or {})))
     nodes = tuple(Node(node_id=i, gpu_type=g, gpus=n, cpu=c, mem_gib=m) for i, g, n, c, m in specs)
     sharing: list[SharingSpec] = []
     if looks_like_kubectl(path):

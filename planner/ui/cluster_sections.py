@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 
 import pandas as pd
 import streamlit as st
+from streamlit.runtime.uploaded_file_manager import UploadedFile
 
 from planner.core.errors import PlannerError
 from planner.engine.cluster import PLACEMENTS
@@ -21,7 +22,7 @@ from planner.engine.scenario import Scenario
 from planner.engine.sharing import NAMED_LAYOUTS
 from planner.ui import cluster_import as imports
 from planner.ui import cluster_view as view
-from planner.ui import widgets
+from planner.ui import node_upload, widgets
 from planner.ui.error_text import error_text, note_md
 from planner.ui.i18n import MISSING, t
 from planner.ui.safe import code, md
@@ -103,13 +104,7 @@ def read_upload(
 ) -> T | None:
     """An uploader (labels `cluster.<texts>.upload*`, widget `name`) and what `read` makes of
     the file; None until a file is given, or when it cannot be read (the error is shown)."""
-    upload = st.file_uploader(
-        t(f"cluster.{texts}.upload", limit=imports.MAX_UPLOAD_MB),
-        type=list(types),
-        max_upload_size=max(1, math.ceil(imports.MAX_UPLOAD_MB)),
-        help=t(f"cluster.{texts}.upload_help"),
-        key=key(name),
-    )
+    upload = uploader(texts, name, types)
     if upload is None:
         return None
     try:
@@ -119,10 +114,21 @@ def read_upload(
         return None
 
 
-def _node_import(base: Scenario) -> None:
-    imported = read_upload(
-        "import", "node_upload", imports.NODE_UPLOAD_TYPES, imports.read_node_upload
+def uploader(texts: str, name: str, types: Sequence[str]) -> UploadedFile | None:
+    return st.file_uploader(
+        t(f"cluster.{texts}.upload", limit=imports.MAX_UPLOAD_MB),
+        type=list(types),
+        max_upload_size=max(1, math.ceil(imports.MAX_UPLOAD_MB)),
+        help=t(f"cluster.{texts}.upload_help"),
+        key=key(name),
     )
+
+
+def _node_import(base: Scenario) -> None:
+    upload = uploader("import", "node_upload", imports.NODE_UPLOAD_TYPES)
+    if upload is None:
+        return
+    imported = node_upload.read(upload, key("node_mapping"))
     if imported is None:
         return
     gpus = sum(node.gpus for node in imported.nodes)

@@ -10,7 +10,7 @@ from planner.core.errors import PlannerError
 from planner.ingest import IngestReport
 from planner.report.csv_table import frame_csv
 from planner.store.trace_stats import TraceStats
-from planner.ui import cache, cluster_import, trace_choice, uploads
+from planner.ui import cache, cluster_import, column_mapping, trace_choice, uploads
 from planner.ui import history_view as view
 from planner.ui.error_text import error_text, note_md
 from planner.ui.i18n import MISSING, fmt_number, t
@@ -21,8 +21,7 @@ from planner.ui.widgets import plot
 
 IMPORTED_KEY = "history_imported"  # (upload's file id, Imported or error text) of the last Import
 TRACE_KEY = "history_trace"
-MAPPING_KEY = "history_mapping"
-MAPPED_FILE_KEY = "history_mapping_file"  # the upload (file id) the mapping editor's edits are for
+MAPPING_KEY = "history_mapping"  # + the upload's digest (column_mapping.editor_key)
 
 
 class UploadedFile(Protocol):
@@ -38,14 +37,12 @@ class UploadedFile(Protocol):
 def upload_panel(upload: UploadedFile) -> None:
     """Detect the uploaded file's format, let the user map its columns and import it, then
     show the last import's report while the same file stays uploaded."""
-    _mapping_of(upload)
     detected = _detect(upload)
     if detected is not None:
-        mapping, tz = _mapping_inputs(detected)
-        missing = view.missing_node_fields(detected, mapping)
-        for name in missing:  # the table shows the field empty; say which and how
-            words = t(f"history.node_field.{name}")
-            st.warning(t("history.node_missing", field=words, name=name), icon=":material/edit:")
+        mapping, tz = _mapping_inputs(
+            detected, column_mapping.editor_key(MAPPING_KEY, upload.file_id)
+        )
+        missing = column_mapping.warn_missing(detected, mapping)
         if st.button(
             t("history.import"),
             type="primary",
@@ -63,14 +60,6 @@ def upload_panel(upload: UploadedFile) -> None:
             import_report(outcome)
             if outcome.nodes:
                 _offer_nodes(outcome)
-
-
-def _mapping_of(upload: UploadedFile) -> None:
-    """A mapping belongs to its file: another upload (or the same file uploaded again)
-    starts from its own detected columns, not the last file's edits."""
-    if st.session_state.get(MAPPED_FILE_KEY) != upload.file_id:
-        st.session_state.pop(MAPPING_KEY, None)
-        st.session_state[MAPPED_FILE_KEY] = upload.file_id
 
 
 def _file_error(upload: UploadedFile, err: PlannerError) -> str:
@@ -91,49 +80,16 @@ def _detect(upload: UploadedFile) -> view.Detected | None:
     return detected
 
 
-def _mapping_inputs(detected: view.Detected) -> tuple[dict[str, str], str]:
+def _mapping_inputs(detected: view.Detected, editor_key: str) -> tuple[dict[str, str], str]:
     """The column mapping as edited (only the changes) and the time zone (a node list's
     is UTC: it has no times)."""
     if detected.is_nodes:
         st.caption(t("history.node_list"))
-    caption = "history.node_mapping_caption" if detected.is_nodes else "history.mapping_caption"
-    st.caption(t(caption))
-    mapping = view.mapping_overrides(detected, _mapping_editor(detected))
-    for field, column in mapping.items():
-        value = detected.preview(column)
-        st.caption(
-            t("history.mapping_changed", field=field, column=code(column), value=code(value))
-        )
-    for note in detected.notes:
-        st.caption(note_md(note))
+    mapping = column_mapping.edited_mapping(detected, editor_key)
     if detected.is_nodes:
         return mapping, "UTC"
     tz = st.text_input(t("history.tz"), "UTC", help=t("history.tz_help"), key="history_tz")
     return mapping, tz
-
-
-def _mapping_editor(detected: view.Detected) -> Any:
-    """The field / column / first-value table; a remapped field's preview is its new
-    column's (read from the editor's state before it is drawn)."""
-    table = view.with_previews(detected, st.session_state.get(MAPPING_KEY))
-    config = {
-        "field": st.column_config.TextColumn(t("history.col.field")),
-        "column": st.column_config.SelectboxColumn(
-            t("history.col.column"), options=[view.NOT_MAPPED, *detected.header]
-        ),
-        "preview": st.column_config.TextColumn(t("history.col.preview")),
-    }
-    if detected.is_nodes:  # the field's meaning in words, and whether it is required
-        table.insert(1, "about", [t(f"history.node_field.{f}") for f in table["field"]])
-        config["about"] = st.column_config.TextColumn(t("history.col.about"))
-    return st.data_editor(
-        table,
-        hide_index=True,
-        disabled=["field", "about", "preview"],
-        column_config=config,
-        key=MAPPING_KEY,
-        placeholder=MISSING,
-    )
 
 
 def _import(

@@ -164,13 +164,16 @@ def selected(grid: Locator, column: int, row: int) -> None:
     expect(cell).to_have_attribute("aria-selected", "true")
 
 
-def map_column(page: Page, row: int, field: str, column: str) -> None:
-    """Map mapping row `row` (`field`) of the Job history upload's mapping table to
-    `column`, from the keyboard: the editor is a
+def map_column(
+    page: Page, row: int, field: str, column: str, table: str = "history_mapping"
+) -> None:
+    """Map mapping row `row` (`field`) of an upload's mapping table (widget `table`: Job
+    history's, or `cluster_node_mapping` on Cluster & policy) to `column`, from the
+    keyboard: the editor is a
     canvas; a click selects the first cell, arrows move to the "Column in the file" cell,
     Enter opens its choices, the column's name typed leaves it the only one and Enter picks
-    it; the edit reaches the app when the grid loses focus."""
-    grid = keyed(page, "history_mapping")
+    it."""
+    grid = keyed(page, table)
     header = grid.get_by_role("columnheader", name="Column in the file", include_hidden=True)
     expect(header).to_have_count(1)  # the canvas's accessible twin: the grid is mounted
     column_index = int(header.get_attribute("aria-colindex") or "3") - 1
@@ -190,11 +193,13 @@ def map_column(page: Page, row: int, field: str, column: str) -> None:
     # typed, not clicked: a click while the list still opens can be lost
     page.keyboard.type(column)
     expect(page.get_by_role("option")).to_have_count(1)
-    page.keyboard.press("Enter")
-    expect(choice).to_be_hidden()
-    # the grid shows the choice (in its accessible twin) before it is left
-    expect(grid.locator(f"#glide-cell-{column_index}-{row}")).to_have_text(column)
+    # the edit reaches the app when the choice is made or when the grid is left, whichever
+    # comes first here: one rerun after both is waited for
     with rerun(page):
+        page.keyboard.press("Enter")
+        expect(choice).to_be_hidden()
+        # the grid shows the choice (in its accessible twin) before it is left
+        expect(grid.locator(f"#glide-cell-{column_index}-{row}")).to_have_text(column)
         page.get_by_role("heading").first.click()
     changed = page.get_by_test_id("stCaptionContainer").filter(has_text="Changed:")
     expect(changed).to_contain_text(f"{field} from column {column}")

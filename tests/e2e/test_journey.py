@@ -1,9 +1,11 @@
 """The main journey in a real browser, on a fresh server and database:
 
-upload a Slurm sacct export (the app must detect the format), fix one column mapping (teams
-are the partitions, not the accounts), import it, give the cluster a node list, replay the
-job history, save the scenario with its results, compare it with a cloud scenario, and
-download the Excel report. Each step's page is photographed (UPDATE_SCREENSHOTS=1 refreshes
+upload a file and map one of its columns, then upload a Slurm sacct export instead (the app
+must detect the format, and the first file's mapping must not reach it: issue 31 item 8),
+fix one column mapping (teams are the partitions, not the accounts), import it, give the
+cluster a node list whose GPU column has a name the reader does not know (picked in the
+Cluster page's mapping table: item 14), replay the job history, save the scenario with its
+results, compare it with a cloud scenario, and download the Excel report. Each step's page is photographed (UPDATE_SCREENSHOTS=1 refreshes
 docs/screenshots/journey-*.png) and each step's seconds are printed, not asserted.
 """
 
@@ -67,8 +69,18 @@ def write_sacct(path: Path) -> Path:
 
 
 def write_nodes(path: Path) -> Path:
+    """A node list whose GPUs per node are in `accelerators`, a name no synonym matches."""
     rows = [f"gpu-node-{i},A100,8,128,1024" for i in range(1, NODES + 1)]
-    path.write_text("node,gpu_type,gpus,cpu,memory_gib\n" + "\n".join(rows) + "\n")
+    path.write_text("node,gpu_type,accelerators,cpu,memory_gib\n" + "\n".join(rows) + "\n")
+    return path
+
+
+def write_teams(path: Path) -> Path:
+    """A first upload whose teams are in `team_name` (a column the sacct export lacks)."""
+    path.write_text(
+        "job_id,submit_time,duration_s,gpus,team_name\nc1,2026-01-01T00:00:00Z,60,1,red\n",
+        encoding="utf-8",
+    )
     return path
 
 
@@ -91,13 +103,22 @@ def submit_form_of(page: Page, key: str) -> None:
         form.get_by_role("button", name="Save").click()
 
 
-def import_with_partitions_as_teams(page: Page, sacct: Path) -> None:
-    queue_row = history_view.detect(sacct).mapping["field"].tolist().index("queue")
-    menu(page, "Job history")
+def upload_history(page: Page, path: Path, fmt: str) -> None:
     with rerun(page):
-        keyed(page, "history_upload").locator("input[type=file]").set_input_files(sacct)
+        keyed(page, "history_upload").locator("input[type=file]").set_input_files(path)
     detected = page.get_by_test_id("stMarkdown").filter(has_text="Detected format:")
-    expect(detected).to_contain_text("slurm")
+    expect(detected).to_contain_text(fmt)
+
+
+def import_with_partitions_as_teams(page: Page, teams: Path, sacct: Path) -> None:
+    menu(page, "Job history")
+    upload_history(page, teams, "generic")
+    teams_row = history_view.detect(teams).mapping["field"].tolist().index("queue")
+    map_column(page, teams_row, "queue", "team_name")
+    upload_history(page, sacct, "slurm")  # another file: the mapping starts from its own
+    changed = page.get_by_test_id("stCaptionContainer").filter(has_text="Changed:")
+    expect(changed).to_have_count(0)  # before: "queue from column team_name" carried over
+    queue_row = history_view.detect(sacct).mapping["field"].tolist().index("queue")
     map_column(page, queue_row, "queue", "Partition")
     with rerun(page):
         keyed(page, "history_import").get_by_role("button").click()
@@ -111,7 +132,12 @@ def use_node_list(page: Page, nodes: Path) -> None:
     panel = expand(page, "Import nodes from kubectl or a node list")
     with rerun(page):
         keyed(page, "cluster_node_upload").locator("input[type=file]").set_input_files(nodes)
-    expect(panel).to_contain_text(f"{nodes.name}: {NODES} nodes")  # the rerun read the file
+    # no column is named like a GPU count: the mapping table says so, and nothing is read
+    expect(panel.get_by_test_id("stAlertContentWarning")).to_contain_text("GPUs per node")
+    expect(keyed(page, "cluster_use_nodes")).to_have_count(0)
+    # rows: node_id, gpu_type, gpus, cpu, mem
+    map_column(page, 2, "gpus", "accelerators", "cluster_node_mapping")
+    expect(panel).to_contain_text(f"{nodes.name}: {NODES} nodes, {NODES * 8} GPUs")
     with rerun(page):
         keyed(page, "cluster_use_nodes").get_by_role("button").click()
     expect(page.get_by_text(f"The cluster is now the nodes of {nodes.name}")).to_be_visible()
@@ -171,6 +197,7 @@ def download_report(page: Page, name: str) -> None:
 
 def test_upload_fix_replay_save_compare_download(page: Page, tmp_path: Path) -> None:
     sacct = write_sacct(tmp_path / "sacct-export.txt")
+    teams = write_teams(tmp_path / "teams.csv")
     nodes = write_nodes(tmp_path / "a100-nodes.csv")
     folder = screenshot_folder(tmp_path)
     (tmp_path / "app").mkdir()
@@ -180,7 +207,7 @@ def test_upload_fix_replay_save_compare_download(page: Page, tmp_path: Path) -> 
         page.goto(url)
         wait_for_app(page)
         with step("1-upload", page, folder):
-            import_with_partitions_as_teams(page, sacct)
+            import_with_partitions_as_teams(page, teams, sacct)
         with step("2-cluster", page, folder):
             use_node_list(page, nodes)
         with step("3-replay", page, folder):

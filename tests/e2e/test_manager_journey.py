@@ -5,7 +5,10 @@ column in the mapping table (the export's `gpu_num` is the GPUs in use; the node
 `gpu_capacity_num`), import it and use it as the cluster; upload a job history of A100 jobs
 with teams; build an own, a reserved-cloud (a term and committed GPUs) and a hybrid option
 with the Compare page's form, save and compare them; download the Excel report and read the
-options back from it; size a cluster with the Capacity page's sweep. Each step's page is
+options back from it; leave Compare for the Overview and come back (issue 31 item 11: the
+same three scenarios, horizon and table, and the Overview's headline names the same
+verdict); size a cluster with the Capacity page's sweep; read Compare in Chinese (item 13:
+the scope line in bold, never literal `**`, and no Deploy button). Each step's page is
 photographed (UPDATE_SCREENSHOTS=1 refreshes docs/screenshots/manager-*.png) and each step's
 seconds are printed, not asserted.
 
@@ -197,6 +200,73 @@ def compared(page: Page) -> None:
     keyed(page, "compare_saved_cash").scroll_into_view_if_needed()
 
 
+def comparison_shown(page: Page) -> tuple[str, bytes]:
+    """The conclusion and the table (its CSV) once the three
+    scenarios and the 3-year horizon are the ones picked."""
+    chosen = keyed(page, "compare_saved")
+    expect(chosen.locator("[data-tag]")).to_have_count(3)
+    for name in (OWN, RESERVED, HYBRID):
+        expect(chosen.get_by_text(name, exact=True)).to_be_visible()
+    expect(keyed(page, "compare_years").get_by_role("combobox")).to_have_value("3")
+    conclusion = page.get_by_test_id("stAlertContentInfo").filter(has_text="Over 3 years")
+    expect(conclusion).to_have_count(1)
+    return conclusion.inner_text(), table_csv(page)
+
+
+def table_csv(page: Page) -> bytes:
+    """The comparison table as its CSV download (the table itself is a canvas)."""
+    button = keyed(page, "compare_saved_csv").get_by_role("button")
+    with page.expect_download() as download:
+        button.click()
+    return Path(download.value.path()).read_bytes()
+
+
+def headline(page: Page) -> tuple[str, str]:
+    """The Overview's answer (the verdict's metric) and the sentences under it."""
+    verdict = page.get_by_test_id("stMetric").filter(has_text="Answer")
+    expect(verdict).to_have_count(1)
+    sentences = page.get_by_test_id("stAlertContentSuccess")
+    expect(sentences).to_have_count(1)
+    return verdict.inner_text(), sentences.inner_text()
+
+
+def overview(page: Page) -> None:
+    """Open the Overview (its heading is the app's name, not the menu's)."""
+    page.get_by_test_id("stSidebarNav").get_by_role("link", name="Overview", exact=True).click()
+    expect(page.get_by_role("heading", name="GPU Capacity Planner")).to_be_visible()
+    wait_for_app(page)
+
+
+def comparison_kept(page: Page) -> None:
+    """Item 11: the comparison as built outlasts another page (it once fell back to the
+    first two saved scenarios, and the Overview's headline to another verdict)."""
+    conclusion, table = comparison_shown(page)
+    overview(page)
+    answer = headline(page)
+    expect(page.get_by_test_id("stCaptionContainer").filter(has_text=HYBRID)).to_have_count(1)
+
+    menu(page, "Compare")
+    assert comparison_shown(page) == (conclusion, table)
+    overview(page)
+    assert headline(page) == answer
+    menu(page, "Compare")
+
+
+def chinese_compare(page: Page) -> None:
+    """Item 13: the scope line renders its bold (a `**` after `。` was once literal), and the
+    app has no Deploy button in either language."""
+    with rerun(page):
+        page.locator(".st-key-lang_choice").get_by_text("简体中文").click()
+    menu(page, "比较")
+    scope = page.get_by_test_id("stMarkdown").filter(has_text="计价范围")
+    expect(scope.first).to_be_visible()  # one line per compared scenario
+    expect(scope.filter(has_text="**")).to_have_count(0)
+    expect(scope.locator("strong").filter(has_text="计价范围")).to_have_count(scope.count())
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+    expect(page.get_by_test_id("stAppDeployButton")).to_have_count(0)
+    expect(page.get_by_role("button", name="Deploy")).to_have_count(0)
+
+
 def download_report(page: Page) -> None:
     button = keyed(page, "compare_saved_report_xlsx").get_by_role("button")
     button.scroll_into_view_if_needed()
@@ -260,7 +330,11 @@ def test_own_data_to_compared_options_with_forms_only(
         build_reserved(page, photos)
         build_hybrid(page)
         compared(page)
+    with step("5b-kept", page, photos):
+        comparison_kept(page)
     with step("6-download", page, photos):
         download_report(page)
     with step("7-capacity", page, photos):
         size(page)
+    with step("8-chinese", page, photos):
+        chinese_compare(page)

@@ -16,3 +16,11 @@ def open_app_page(page: str, timeout_s: float = 60, **state: object) -> AppTest:
     for key, value in state.items():
         at.session_state[key] = value
     return at.switch_page(page).run()
+
+
+def mapping_key(at: AppTest, base: str = "history_mapping") -> str:
+    """The key of the upload's column-mapping table: `base` and a digest of the upload
+    (`planner.ui.column_mapping.editor_key`), so each upload has an editor of its own."""
+    keys = [e.key for e in at.data_editor if e.key and e.key.startswith(f"{base}_")]
+    assert len(keys) == 1, keys
+    return keys[0]

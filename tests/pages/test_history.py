@@ -12,7 +12,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from planner.ui import history_view
-from tests.pages.app import open_app_page
+from tests.pages.app import mapping_key, open_app_page
 
 PAGE = "pages/history.py"
 TIMEOUT_S = 60  # the first run imports the sample trace
@@ -92,7 +92,7 @@ def test_a_valid_upload_shows_its_mapping_imports_and_becomes_selectable(db: Pat
 
     assert not at.exception
     assert "`generic`" in at.markdown[0].value
-    mapping = at.data_editor(key="history_mapping").value
+    mapping = at.data_editor(key=mapping_key(at)).value
     by_field = mapping.set_index("field")
     assert by_field.loc["submit", "column"] == "submit_time"
     assert by_field.loc["submit", "preview"] == "2026-01-01T00:00:00Z"
@@ -114,9 +114,9 @@ def test_a_mapping_belongs_to_its_file(db: Path) -> None:
     """The last file's edits do not reach the next upload (they named its columns)."""
     text = "job_id,submit_time,duration_s,gpus,team_name\nc1,2026-01-01T00:00:00Z,60,1,red\n"
     at = upload(open_page(), "teams.csv", text)
-    row = list(at.data_editor(key="history_mapping").value["field"]).index("queue")
+    row = list(at.data_editor(key=mapping_key(at)).value["field"]).index("queue")
     edits = {"edited_rows": {row: {"column": "team_name"}}, "added_rows": [], "deleted_rows": []}
-    at.session_state["history_mapping"] = edits
+    at.session_state[mapping_key(at)] = edits
     at = at.run()
 
     at = upload(at, "other.csv", GOOD)
@@ -132,9 +132,9 @@ def test_a_mapping_belongs_to_its_file(db: Path) -> None:
 def test_an_edited_mapping_reaches_the_import(db: Path) -> None:
     text = "job_id,submit_time,duration_s,gpus,team_name\nc1,2026-01-01T00:00:00Z,60,1,red\n"
     at = upload(open_page(), "teams.csv", text)
-    row = list(at.data_editor(key="history_mapping").value["field"]).index("queue")
+    row = list(at.data_editor(key=mapping_key(at)).value["field"]).index("queue")
     edits = {"edited_rows": {row: {"column": "team_name"}}, "added_rows": [], "deleted_rows": []}
-    at.session_state["history_mapping"] = edits
+    at.session_state[mapping_key(at)] = edits
     at = at.run()
     shown = [c.value for c in at.caption if c.value.startswith("Changed:")]
 

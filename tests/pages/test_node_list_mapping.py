@@ -8,6 +8,7 @@ from streamlit.testing.v1 import AppTest
 
 from planner.engine.scenario import Scenario
 from planner.store import connect, fetch_all
+from tests.pages.app import mapping_key
 from tests.pages.test_history import open_page, upload
 
 # gpu_num is the GPUs in use at export time; the node's GPUs are gpu_capacity_num
@@ -20,13 +21,13 @@ NO_COUNT = "node_name,gpu_model,cards,cpu_num,memory_gib\nm1,H800,8,128,1024\n"
 
 
 def mapping(at: AppTest) -> pd.DataFrame:
-    return at.data_editor(key="history_mapping").value.set_index("field")
+    return at.data_editor(key=mapping_key(at)).value.set_index("field")
 
 
 def remap(at: AppTest, field: str, column: str) -> AppTest:
-    row = list(at.data_editor(key="history_mapping").value["field"]).index(field)
+    row = list(at.data_editor(key=mapping_key(at)).value["field"]).index(field)
     edits = {"edited_rows": {row: {"column": column}}, "added_rows": [], "deleted_rows": []}
-    at.session_state["history_mapping"] = edits
+    at.session_state[mapping_key(at)] = edits
     return at.run()
 
 

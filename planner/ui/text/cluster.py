@@ -72,7 +72,9 @@ EN = {
     "cluster.import.upload_help": (
         "kubectl JSON: allocatable GPUs, CPU and memory, the GPU model from the "
         "nvidia.com/gpu.product label and MIG layouts. A node list: the openb node list or "
-        "any table with a node id and a GPU count column (CSV, TSV, XLSX, gzipped too)."
+        "any table with a node id and a GPU count column (CSV, TSV, XLSX, gzipped too); "
+        "its columns are shown in a table where a column read wrongly, or not found, can be "
+        "picked before the nodes are used."
     ),
     "cluster.import.read": "**{file}**: {nodes} nodes, {gpus} GPUs",
     "cluster.import.gpus": "GPUs",
@@ -419,7 +421,8 @@ ZH = {
         "kubectl JSON：读取可分配的 GPU、CPU 与内存，"
         "从 `nvidia.com/gpu.product` 标签读取 GPU 型号，"
         "并读取 MIG 布局。节点列表：openb 节点列表，或任何含节点编号列和 GPU 数列的表格"
-        "（CSV、TSV、XLSX，也可 gzip 压缩）。"
+        "（CSV、TSV、XLSX，也可 gzip 压缩）；其列显示在一张表中，"
+        "读错或未找到的列可在使用这些节点之前重新选择。"
     ),
     "cluster.import.read": "**{file}**：{nodes} 个节点，{gpus} 块 GPU",
     "cluster.import.gpus": "GPU 数",
