@@ -1,6 +1,8 @@
 """Uploads staged on disk: the readers sniff formats and name traces from a file's own name,
-so an upload is written under that name, in a folder named by its bytes' digest (the same
-bytes land in the same place, written once while they are in use).
+so an upload is written under that name, in a folder named by its bytes' digest inside one
+folder per browser session (the same bytes land in the same place for that session, written
+once while they are in use; two sessions uploading the same file never share, so one's
+clean-up cannot remove the other's copy).
 
 An upload is somebody's data on a shared server: the folders are private (0700, files 0600),
 a file is removed once it has been imported or read (`discard`), and whatever a closed tab
@@ -14,6 +16,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+
 UPLOADS = Path(tempfile.gettempdir()) / "planner-uploads"
 MAX_AGE_S = 3600.0
 """An upload not staged again for this long is removed (its tab closed, its import failed)."""
@@ -22,10 +26,12 @@ MAX_AGE_S = 3600.0
 def write_once(data: bytes, name: str, fallback: str) -> Path:
     """`data` written under its own file name (`fallback` when it has none)."""
     _remove_stale()
-    folder = _private(_private(UPLOADS) / hashlib.sha256(data).hexdigest()[:16])
+    session = _private(_private(UPLOADS) / _session_id())
+    folder = _private(session / hashlib.sha256(data).hexdigest()[:16])
     path = folder / _file_name(name, fallback)
     if path.is_file():
         os.utime(folder)  # in use again: not stale
+        os.utime(session)
         return path
     fd, part = tempfile.mkstemp(dir=folder, prefix=".part-")  # 0600
     with os.fdopen(fd, "wb") as handle:
@@ -36,8 +42,14 @@ def write_once(data: bytes, name: str, fallback: str) -> Path:
 
 def discard(path: Path) -> None:
     """Remove a staged upload (its digest folder) once it has been imported or read."""
-    if path.parent.parent == UPLOADS:
+    if path.parent.parent.parent == UPLOADS:
         shutil.rmtree(path.parent, ignore_errors=True)
+
+
+def _session_id() -> str:
+    """The browser session's id (a fixed name outside a Streamlit run: tests, scripts)."""
+    ctx = get_script_run_ctx(suppress_warning=True)
+    return ctx.session_id if ctx is not None else "no-session"
 
 
 def _file_name(name: str, fallback: str) -> str:
@@ -56,7 +68,7 @@ def _remove_stale() -> None:
     if not UPLOADS.is_dir():
         return
     now = time.time()
-    for folder in UPLOADS.iterdir():
+    for folder in [*UPLOADS.glob("*/*"), *UPLOADS.iterdir()]:  # uploads, then sessions
         try:
             stale = now - folder.stat().st_mtime > MAX_AGE_S
         except OSError:
