@@ -47,9 +47,11 @@ def discard(path: Path) -> None:
 
 
 def _session_id() -> str:
-    """The browser session's id (a fixed name outside a Streamlit run: tests, scripts)."""
+    """The browser session's folder name: a digest of its id (a path in a message shows no
+    session id), fixed outside a Streamlit run (tests, scripts)."""
     ctx = get_script_run_ctx(suppress_warning=True)
-    return ctx.session_id if ctx is not None else "no-session"
+    session = ctx.session_id if ctx is not None else "no-session"
+    return hashlib.sha256(session.encode()).hexdigest()[:16]
 
 
 def _file_name(name: str, fallback: str) -> str:
