@@ -36,7 +36,7 @@ def write_once(data: bytes, name: str, fallback: str) -> Path:
     fd, part = tempfile.mkstemp(dir=folder, prefix=".part-")  # 0600
     with os.fdopen(fd, "wb") as handle:
         handle.write(data)
-    os.replace(part, path)  # whole, even when two sessions stage the same bytes at once
+    os.replace(part, path)  # whole, even when two runs of a session stage it at once
     return path
 
 
