@@ -1,0 +1,238 @@
+"""One job-history row per pod from kube-state-metrics series in Prometheus.
+
+The rows are a generic job history (`job_id, submit, start, end, gpus, cpu, mem_gib, queue,
+status`) that the file importer reads like any export, so the censoring rules, rejections
+and the ingest report are a file's. What each column is taken from:
+
+- submit: `kube_pod_created`; start: `kube_pod_start_time` (none: the pod never started);
+- end: `kube_pod_completion_time`, else `kube_pod_deletion_timestamp`, else the last step
+  the pod was seen Running when its series stop before the window's end; a pod still there
+  at the end has no end (running-at-end, or pending-at-end if it never started);
+- a time before the window's start is left blank, as an export of the window would: the pod
+  was already there when the window opened (running_at_start);
+- GPUs, CPU and memory: `kube_pod_container_resource_requests` of resource `nvidia_com_gpu`
+  (also `nvidia_com_gpu_shared`), `cpu` and `memory`, summed over the pod's containers;
+- status: the last `kube_pod_status_phase` at 1 (Succeeded completed, Failed failed,
+  Running running, Pending pending);
+- queue: the Kueue queue label (`label_kueue_x_k8s_io_queue_name` of `kube_pod_labels`,
+  exported when kube-state-metrics allow-lists it), else the namespace.
+"""
+
+import csv
+import datetime as dt
+import io
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from planner.core.errors import TraceError
+from planner.ingest.limits import shorten
+from planner.ingest.prometheus import Client, Sample, Window
+
+HEADER = ("job_id", "submit", "start", "end", "gpus", "cpu", "mem_gib", "queue", "status")
+QUEUE_LABEL = "label_kueue_x_k8s_io_queue_name"
+GPU_RESOURCES = ("nvidia_com_gpu", "nvidia_com_gpu_shared")
+_PHASE_STATUS = {
+    "Succeeded": "completed",
+    "Failed": "failed",
+    "Running": "running",
+    "Pending": "pending",
+    "Unknown": "running",
+}
+REQUIRED = ("kube_pod_created", "kube_pod_status_phase", "kube_pod_container_resource_requests")
+"""Series without which no job history can be built (each is refused by name if absent)."""
+
+PodKey = tuple[str, str, str]
+"""(namespace, pod, uid)."""
+
+
+@dataclass(slots=True)
+class Pod:
+    """What the series say of one pod."""
+
+    key: PodKey
+    created: float | None = None
+    started: float | None = None
+    completed: float | None = None
+    deleted: float | None = None
+    last_seen: float = float("-inf")
+    last_running: float | None = None
+    phase: str = ""
+    phase_at: float = float("-inf")
+    gpus: dict[str, float] = field(default_factory=dict)
+    cpu: dict[str, float] = field(default_factory=dict)
+    mem: dict[str, float] = field(default_factory=dict)
+    queue: str = ""
+
+
+def selector(metric: str, namespace: str | None, extra: str = "") -> str:
+    """`metric{namespace="...",extra}`: the series a query asks for."""
+    matchers = [m for m in (_namespace_matcher(namespace), extra) if m]
+    return f"{metric}{{{','.join(matchers)}}}" if matchers else metric
+
+
+def _namespace_matcher(namespace: str | None) -> str:
+    if not namespace:
+        return ""
+    quoted = namespace.replace("\\", "\\\\").replace('"', '\\"')
+    return f'namespace="{quoted}"'
+
+
+def read_pods(client: Client, window: Window, namespace: str | None) -> dict[PodKey, Pod]:
+    """Every pod the window's series know of, with what they say of it."""
+    pods: dict[PodKey, Pod] = {}
+    fetched = {metric: _fetch(client, window, metric, namespace) for metric in REQUIRED}
+    for sample in fetched["kube_pod_created"]:
+        pod = _pod(pods, sample)
+        pod.created = sample.points[-1][1]
+        pod.last_seen = max(pod.last_seen, sample.points[-1][0])
+    for name, setter in _TIMES.items():
+        for sample in client.series(selector(name, namespace), window):
+            if _key(sample) in pods:
+                setter(pods[_key(sample)], sample.points[-1][1])
+    for sample in fetched["kube_pod_status_phase"]:
+        _phase(pods, sample)
+    for sample in fetched["kube_pod_container_resource_requests"]:
+        _request(pods, sample)
+    for sample in client.series(selector("kube_pod_labels", namespace), window):
+        if _key(sample) in pods:
+            pods[_key(sample)].queue = sample.label(QUEUE_LABEL)
+    return pods
+
+
+def _fetch(client: Client, window: Window, metric: str, namespace: str | None) -> list[Sample]:
+    wanted = selector(metric, namespace)
+    found = client.series(wanted, window)
+    if not found:
+        where = f" in namespace {shorten(namespace)}" if namespace else ""
+        raise TraceError(
+            f"Prometheus at {shorten(client.url)} has no {metric} series{where} between "
+            f"{_utc(window.start)} and {_utc(window.end)}; the import needs kube-state-metrics' "
+            f"{', '.join(REQUIRED)} (is kube-state-metrics scraped, and is the window right?)"
+        )
+    return found
+
+
+def _utc(epoch: float) -> str:
+    return dt.datetime.fromtimestamp(epoch, tz=dt.UTC).isoformat(timespec="seconds")
+
+
+def _key(sample: Sample) -> PodKey:
+    return sample.label("namespace"), sample.label("pod"), sample.label("uid")
+
+
+def _pod(pods: dict[PodKey, Pod], sample: Sample) -> Pod:
+    key = _key(sample)
+    if key not in pods:
+        pods[key] = Pod(key)
+    return pods[key]
+
+
+def _set_started(pod: Pod, value: float) -> None:
+    pod.started = value
+
+
+def _set_completed(pod: Pod, value: float) -> None:
+    pod.completed = value
+
+
+def _set_deleted(pod: Pod, value: float) -> None:
+    pod.deleted = value
+
+
+_TIMES = {
+    "kube_pod_start_time": _set_started,
+    "kube_pod_completion_time": _set_completed,
+    "kube_pod_deletion_timestamp": _set_deleted,
+}
+
+
+def _phase(pods: dict[PodKey, Pod], sample: Sample) -> None:
+    pod = pods.get(_key(sample))
+    if pod is None:
+        return
+    phase = sample.label("phase")
+    on = [at for at, value in sample.points if value == 1]
+    if not on:
+        return
+    if on[-1] > pod.phase_at:
+        pod.phase, pod.phase_at = phase, on[-1]
+    if phase == "Running":
+        pod.last_running = max(pod.last_running or on[-1], on[-1])
+
+
+def _request(pods: dict[PodKey, Pod], sample: Sample) -> None:
+    pod = pods.get(_key(sample))
+    if pod is None:
+        return
+    resource, container = sample.label("resource"), sample.label("container")
+    value = max(v for _, v in sample.points)
+    if resource in GPU_RESOURCES:
+        pod.gpus[f"{container}/{resource}"] = value
+    elif resource == "cpu":
+        pod.cpu[container] = value
+    elif resource == "memory":
+        pod.mem[container] = value
+
+
+def history_csv(pods: Iterable[Pod], window: Window) -> str:
+    """The pods as a generic job history, one row each, in order of creation."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(HEADER)
+    ordered = sorted(pods, key=lambda p: (p.created or window.start, p.key))
+    names = [f"{p.key[0]}/{p.key[1]}" for p in ordered]
+    uses = Counter(names)
+    for pod, name in zip(ordered, names, strict=True):
+        # a pod name used again (a StatefulSet's pod re-created) is told apart by its uid
+        job_id = f"{name}#{pod.key[2][:8]}" if uses[name] > 1 else name
+        writer.writerow(_row(pod, job_id, window))
+    return out.getvalue()
+
+
+def _row(pod: Pod, name: str, window: Window) -> list[str]:
+    started = pod.started if pod.phase != "Pending" else None
+    end = _end(pod, window) if started is not None or pod.phase != "Pending" else _gone(pod, window)
+    return [
+        name,
+        _time(pod.created, window),
+        _time(started, window),
+        _time(end, window),
+        _number(sum(pod.gpus.values())),
+        _number(sum(pod.cpu.values())),
+        _number(sum(pod.mem.values()) / 2**30),
+        pod.queue or pod.key[0],
+        _PHASE_STATUS.get(pod.phase, "running"),
+    ]
+
+
+def _end(pod: Pod, window: Window) -> float | None:
+    """When the pod stopped running, or None while it runs at the window's end."""
+    for known in (pod.completed, pod.deleted):
+        if known is not None and known <= window.end:
+            return known
+    if not _at_end(pod, window):  # its series stopped inside the window
+        return min(pod.last_running or pod.last_seen, window.end)
+    return None
+
+
+def _gone(pod: Pod, window: Window) -> float | None:
+    """When a pod that never started was deleted, or None while it waits at the end."""
+    if pod.deleted is not None and pod.deleted <= window.end:
+        return pod.deleted
+    return None if _at_end(pod, window) else pod.last_seen
+
+
+def _at_end(pod: Pod, window: Window) -> bool:
+    """Whether the pod was seen at the window's last step (still there at its end)."""
+    return pod.last_seen > window.end - window.step / 2
+
+
+def _time(epoch: float | None, window: Window) -> str:
+    if epoch is None or epoch < window.start:
+        return ""
+    return f"{epoch:.3f}".rstrip("0").rstrip(".")
+
+
+def _number(value: float) -> str:
+    return f"{value:.6f}".rstrip("0").rstrip(".")
