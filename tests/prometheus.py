@@ -69,7 +69,17 @@ def backfill(exposition: Exposition, folder: Path) -> Path:
     data = folder / "data"
     data.mkdir()
     done = subprocess.run(
-        [promtool, "tsdb", "create-blocks-from", "openmetrics", "-q", str(text), str(data)],
+        # long blocks: a months-long history in a handful of blocks, not one per 2 hours
+        [
+            promtool,
+            "tsdb",
+            "create-blocks-from",
+            "openmetrics",
+            "-q",
+            "--max-block-duration=1458h",
+            str(text),
+            str(data),
+        ],
         capture_output=True,
         text=True,
         check=False,
@@ -133,9 +143,61 @@ def _wait_ready(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
         time.sleep(0.1)  # a poll interval, not a wait for a guessed time
 
 
-def series_count(url: str, metric: str) -> int:
-    """How many series of `metric` the server holds (a check that the backfill loaded)."""
-    query = urllib.request.quote(f"count({{__name__='{metric}'}})")
-    with urllib.request.urlopen(f"{url}/api/v1/query?query={query}", timeout=30) as answer:
-        result = json.load(answer)["data"]["result"]
-    return int(float(result[0]["value"][1])) if result else 0
+@dataclass(frozen=True, slots=True)
+class PodSeries:
+    """One pod as kube-state-metrics exports it while the pod object exists (`seen`)."""
+
+    namespace: str
+    pod: str
+    uid: str
+    created: float
+    seen: tuple[float, float]
+    phases: Sequence[tuple[float, str]]
+    """(from when, phase), in order."""
+    requests: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
+    """container -> resource (nvidia_com_gpu, cpu, memory) -> amount."""
+    started: float | None = None
+    completed: float | None = None
+    deleted: float | None = None
+    labels: Mapping[str, str] = field(default_factory=dict)
+
+
+_UNITS = {"cpu": "core", "memory": "byte"}
+
+
+def add_pod(exposition: Exposition, pod: PodSeries, every: float) -> None:
+    """The pod's kube-state-metrics series, sampled every `every` seconds while it exists
+    and at both ends of that time (a scrape interval coarser than a real one, to keep a
+    months-long history small; the import's step must be at least `every`)."""
+    first, last = pod.seen
+    times = [first + k * every for k in range(int((last - first) // every) + 1)]
+    if times[-1] < last:
+        times.append(last)
+    ids = {"namespace": pod.namespace, "pod": pod.pod, "uid": pod.uid}
+    exposition.add("kube_pod_created", ids, [(t, pod.created) for t in times])
+    for metric, value in (
+        ("kube_pod_start_time", pod.started),
+        ("kube_pod_completion_time", pod.completed),
+        ("kube_pod_deletion_timestamp", pod.deleted),
+    ):
+        if value is not None:
+            exposition.add(metric, ids, [(t, value) for t in times if t >= value])
+    for phase in dict.fromkeys(p for _, p in pod.phases):
+        samples = [(t, 1.0 if _phase_at(pod.phases, t) == phase else 0.0) for t in times]
+        exposition.add("kube_pod_status_phase", {**ids, "phase": phase}, samples)
+    for container, resources in pod.requests.items():
+        for resource, amount in resources.items():
+            labels = {**ids, "container": container, "resource": resource}
+            labels["unit"] = _UNITS.get(resource, "integer")
+            exposition.add(
+                "kube_pod_container_resource_requests", labels, [(t, amount) for t in times]
+            )
+    exposition.add("kube_pod_labels", {**ids, **pod.labels}, [(t, 1.0) for t in times])
+
+
+def _phase_at(phases: Sequence[tuple[float, str]], at: float) -> str:
+    current = phases[0][1]
+    for since, phase in phases:
+        if since <= at:
+            current = phase
+    return current

@@ -5,7 +5,8 @@ Standard library only (urllib). A window is cut into chunks of at most `MAX_POIN
 query of its own, so no answer holds more than one metric's series over one chunk. Every
 query asks for `last_over_time(SERIES[STEP])` on a grid ending at the window's end: each
 point sees every sample of the step before it, so a pod that lived for less than a step is
-still seen, and the step only sets how closely "last seen" places an end.
+still seen, and the step only sets how closely "last seen" places an end (at the first
+point after the last sample).
 """
 
 import datetime as dt
@@ -110,7 +111,9 @@ class Client:
     def series(self, selector: str, window: Window) -> list[Sample]:
         """Every series `selector` matches over the window, its points merged over chunks."""
         merged: dict[Labels, list[tuple[float, float]]] = {}
-        query = f"last_over_time({selector}[{window.step:g}s])"
+        # one millisecond short of a step: Prometheus 2 includes a range's left end, so a
+        # full step would see a sample at both of two neighbouring points
+        query = f"last_over_time({selector}[{round(window.step * 1000) - 1}ms])"
         for first, last in window.chunks():
             for labels, points in self._range(query, first, last, window.step):
                 merged.setdefault(labels, []).extend(points)

@@ -1,0 +1,311 @@
+"""A job history imported from a real Prometheus: kube-state-metrics series written as
+OpenMetrics, backfilled with promtool, served on a loopback port, imported over HTTP.
+
+The hand case is checked job by job with the arithmetic written out; the openb pod list,
+exported as kube-state-metrics series, must import with the job count, GPU-hours and
+censored counts of the openb file itself.
+"""
+
+import json
+import math
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+import pytest
+
+from planner.cli import main
+from planner.core.errors import TraceError
+from planner.ingest import IngestOptions
+from planner.ingest.prometheus import MAX_POINTS, Window, parse_window
+from planner.service.prometheus_import import import_prometheus
+from tests.conftest import ingest, jobs_of
+from tests.prometheus import Exposition, PodSeries, add_pod, backfill, serving
+
+H = 3600.0
+GIB = 2.0**30
+STEP = 600.0
+# Backfilled samples must be older than the server's head: the window ends a day ago.
+END = math.floor(time.time() / H) * H - 24 * H
+START = END - 10 * H
+WINDOW = Window(START, END, STEP)
+QUEUE = {"label_kueue_x_k8s_io_queue_name": "team-a-queue"}
+
+
+def _hand_pods() -> list[PodSeries]:
+    s = START
+    return [
+        # 2 GPUs from 1.5 h to 5.5 h: 2 x 4 h = 8 GPU-hours; Kueue queue label
+        PodSeries(
+            "team-a",
+            "train-2gpu",
+            "uid-a",
+            created=s + 1 * H,
+            seen=(s + 1 * H, s + 6 * H),
+            phases=[(s + 1 * H, "Pending"), (s + 1.5 * H, "Running"), (s + 5.5 * H, "Succeeded")],
+            requests={
+                "trainer": {"nvidia_com_gpu": 2, "cpu": 8, "memory": 64 * GIB},
+                "sidecar": {"cpu": 0.5, "memory": 1 * GIB},
+            },
+            started=s + 1.5 * H,
+            completed=s + 5.5 * H,
+            labels=QUEUE,
+        ),
+        # CPU only, 2 h to 3 h: 0 GPU-hours
+        PodSeries(
+            "team-b",
+            "prep-cpu",
+            "uid-b",
+            created=s + 2 * H,
+            seen=(s + 2 * H, s + 3 * H),
+            phases=[(s + 2 * H, "Running"), (s + 3 * H, "Succeeded")],
+            requests={"main": {"cpu": 4, "memory": 8 * GIB}},
+            started=s + 2 * H,
+            completed=s + 3 * H,
+        ),
+        # never started: Pending from 6 h to the window end (withdrawn after 10 - 6 = 4 h)
+        PodSeries(
+            "team-b",
+            "waits",
+            "uid-c",
+            created=s + 6 * H,
+            seen=(s + 6 * H, END),
+            phases=[(s + 6 * H, "Pending")],
+            requests={"main": {"nvidia_com_gpu": 1}},
+        ),
+        # 4 GPUs from 7.25 h, still running at 10 h: 4 x 2.75 h = 11 GPU-hours
+        PodSeries(
+            "team-a",
+            "long",
+            "uid-d",
+            created=s + 7 * H,
+            seen=(s + 7 * H, END),
+            phases=[(s + 7 * H, "Pending"), (s + 7.25 * H, "Running")],
+            requests={"main": {"nvidia_com_gpu": 4}},
+            started=s + 7.25 * H,
+        ),
+        # created 3 h before the window, failed at 2 h: 1 GPU x (2 - 0) h = 2 GPU-hours
+        PodSeries(
+            "team-b",
+            "early",
+            "uid-e",
+            created=s - 3 * H,
+            seen=(s - 3 * H, s + 2.5 * H),
+            phases=[(s - 3 * H, "Pending"), (s - 2.5 * H, "Running"), (s + 2 * H, "Failed")],
+            requests={"main": {"nvidia_com_gpu": 1}},
+            started=s - 2.5 * H,
+            completed=s + 2 * H,
+        ),
+        # series stop at 9 h with no completion time: ended at its last step, 9 h;
+        # 1 GPU x (9 - 8) h = 1 GPU-hour
+        PodSeries(
+            "team-b",
+            "vanished",
+            "uid-f",
+            created=s + 8 * H,
+            seen=(s + 8 * H, s + 9 * H),
+            phases=[(s + 8 * H, "Running")],
+            requests={"main": {"nvidia_com_gpu": 1}},
+            started=s + 8 * H,
+        ),
+        # a namespace whose pods have no resource-request series
+        PodSeries("bare", "nothing", "uid-g", s + 1 * H, (s + 1 * H, s + 2 * H), [(s, "Running")]),
+    ]
+
+
+@pytest.fixture(scope="module")
+def hand_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    exposition = Exposition()
+    for pod in _hand_pods():
+        add_pod(exposition, pod, every=STEP / 2)
+    data = backfill(exposition, tmp_path_factory.mktemp("prometheus-hand"))
+    with serving(data) as url:
+        yield url
+
+
+def _jobs(con: duckdb.DuckDBPyConnection, trace_id: str) -> dict[str, dict[str, object]]:
+    return {str(j["job_id"]): j for j in jobs_of(con, trace_id)}
+
+
+def test_every_hand_made_pod_is_a_job_with_its_gpu_hours_and_censoring(
+    hand_url: str, con: duckdb.DuckDBPyConnection
+) -> None:
+    report = import_prometheus(con, hand_url, WINDOW, IngestOptions(), namespace=None)
+    jobs = _jobs(con, report.trace_id)
+
+    assert report.file == hand_url
+    assert (report.rows, report.accepted, report.rejected) == (7, 7, 0)
+    assert report.start_utc is not None
+    assert pd.Timestamp(report.start_utc).timestamp() == START
+    assert report.horizon_s == 10 * H  # the queried window, not the rows' span
+    # 8 (train-2gpu) + 0 (prep-cpu) + 0 (waits) + 11 (long) + 2 (early) + 1 (vanished) + 0
+    assert report.gpu_hours == pytest.approx(22.0)
+    assert report.running_at_start == 1  # early
+    assert report.running_at_end == 1  # long
+    assert (report.withdrawn, report.pending_at_end) == (1, 1)  # waits
+
+    train = jobs["team-a/train-2gpu"]
+    assert (train["submit_s"], train["start_s"], train["end_s"]) == (1 * H, 1.5 * H, 5.5 * H)
+    assert (train["duration_s"], train["gpus"], train["pods"]) == (4 * H, 2.0, 1)
+    assert (train["cpu"], train["mem_gib"]) == (8 + 0.5, 64 + 1)  # summed over containers
+    assert (train["queue"], train["status"]) == ("team-a-queue", "completed")
+
+    cpu = jobs["team-b/prep-cpu"]
+    assert (cpu["gpus"], cpu["duration_s"], cpu["cpu"], cpu["mem_gib"]) == (0.0, 1 * H, 4, 8)
+    assert cpu["queue"] == "team-b"  # no Kueue label: the namespace
+
+    waits = jobs["team-b/waits"]
+    assert (waits["status"], waits["duration_s"]) == ("withdrawn", 0.0)
+    assert waits["withdraw_after_s"] == 10 * H - 6 * H
+
+    long = jobs["team-a/long"]
+    assert (long["status"], long["duration_s"]) == ("running-at-end", 10 * H - 7.25 * H)
+
+    early = jobs["team-b/early"]
+    assert early["running_at_start"] and early["status"] == "failed"
+    assert (early["submit_s"], early["start_s"], early["duration_s"]) == (0.0, 0.0, 2 * H)
+
+    vanished = jobs["team-b/vanished"]
+    assert (vanished["status"], vanished["end_s"], vanished["duration_s"]) == (
+        "completed",
+        9 * H,
+        9 * H - 8 * H,
+    )
+
+
+def test_a_namespace_imports_its_own_pods_only(
+    hand_url: str, con: duckdb.DuckDBPyConnection
+) -> None:
+    report = import_prometheus(con, hand_url, WINDOW, IngestOptions(), namespace="team-a")
+
+    assert set(_jobs(con, report.trace_id)) == {"team-a/train-2gpu", "team-a/long"}
+    assert report.gpu_hours == pytest.approx(8 + 11)
+    assert report.file == f"{hand_url} (namespace team-a)"
+
+
+def test_the_command_line_imports_and_recognises_the_same_window_again(
+    hand_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["ingest", "--prometheus", hand_url, "--window", f"{START:.0f}..{END:.0f}"]
+    argv += ["--step", f"{STEP:.0f}", "--db", str(tmp_path / "p.duckdb"), "--json"]
+
+    assert main(argv) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert main(argv) == 0
+    again = json.loads(capsys.readouterr().out)
+
+    assert (first["accepted"], first["already_imported"]) == (7, False)
+    assert first["gpu_hours"] == pytest.approx(22.0)
+    assert (again["trace_id"], again["already_imported"]) == (first["trace_id"], True)
+
+
+def test_a_window_without_pods_is_refused_by_series_name_and_nothing_is_stored(
+    hand_url: str, con: duckdb.DuckDBPyConnection
+) -> None:
+    empty = Window(START - 30 * 24 * H, START - 29 * 24 * H, STEP)
+    with pytest.raises(TraceError, match="has no kube_pod_created series between"):
+        import_prometheus(con, hand_url, empty, IngestOptions())
+
+    with pytest.raises(TraceError, match="no kube_pod_container_resource_requests series in"):
+        import_prometheus(con, hand_url, WINDOW, IngestOptions(), namespace="bare")
+    assert con.execute("SELECT count(*) FROM traces").fetchone() == (0,)
+
+
+def test_an_unreachable_server_and_a_bad_window_each_say_what_to_fix(
+    con: duckdb.DuckDBPyConnection,
+) -> None:
+    with pytest.raises(TraceError, match=r"cannot reach Prometheus at http://127\.0\.0\.1:9/"):
+        import_prometheus(con, "http://127.0.0.1:9/", WINDOW, IngestOptions())
+    with pytest.raises(TraceError, match="expects an http:// or https:// address"):
+        import_prometheus(con, "prometheus:9090", WINDOW, IngestOptions())
+    with pytest.raises(TraceError, match="the end must come after the start"):
+        parse_window("2026-12-01..2026-11-01")
+    with pytest.raises(TraceError, match="'last week' is not a date"):
+        parse_window("last week..2026-11-01")
+    with pytest.raises(TraceError, match="expects START..END"):
+        parse_window("2026-11-01")
+
+
+def test_a_window_is_cut_into_queries_below_prometheus_points_limit() -> None:
+    # 30 days at 60 s = 43,200 steps, 43,201 points: 5 queries of at most 10,001 points
+    window = parse_window("2026-11-01..2026-12-01", 60)
+    chunks = list(window.chunks())
+
+    points = [round((last - first) / 60) + 1 for first, last in chunks]
+    assert points == [MAX_POINTS + 1] * 4 + [43_201 - 4 * (MAX_POINTS + 1)]
+    assert chunks[0][0] == window.start and chunks[-1][1] == window.end
+    assert all(b[0] - a[1] == 60 for a, b in zip(chunks, chunks[1:], strict=False))
+    # default step: 30 days / 5,000 = 518.4 s, rounded up to whole minutes: 540 s
+    assert parse_window("2026-11-01..2026-12-01").step == 540
+
+
+# ---- the openb pod list, exported as kube-state-metrics series ----
+
+OPENB_STEP = H
+
+
+def _openb_pods(raw: pd.DataFrame, shift: float, end: float) -> Iterator[PodSeries]:
+    """Each openb pod as kube-state-metrics would show it: created at creation_time,
+    started at scheduled_time; a pod deleted before the window end has a completion time
+    (Succeeded, Failed) or a deletion timestamp (Running, Pending); a Running pod deleted
+    at the window end is still running there."""
+    for pod in raw.itertuples():
+        created = pod.creation_time + shift
+        deleted = pod.deletion_time + shift
+        started = None if pd.isna(pod.scheduled_time) else pod.scheduled_time + shift
+        gpus = pod.num_gpu * (pod.gpu_milli if pod.num_gpu > 0 else 1000) / 1000
+        requests = {"cpu": pod.cpu_milli / 1000, "memory": pod.memory_mib * 2**20}
+        if gpus:
+            requests["nvidia_com_gpu"] = round(gpus, 6)
+        ended = pod.pod_phase in ("Succeeded", "Failed")
+        phases = [(created, "Pending")]
+        if started is not None:
+            phases.append((started, "Running"))
+        if ended:
+            phases.append((deleted, pod.pod_phase))
+        yield PodSeries(
+            "openb",
+            pod.name,
+            f"uid-{pod.Index}",
+            created=created,
+            seen=(created, deleted),
+            phases=phases,
+            requests={"main": requests},
+            started=started,
+            completed=deleted if ended else None,
+            deleted=None if ended or (pod.pod_phase == "Running" and deleted >= end) else deleted,
+        )
+
+
+def test_openb_from_prometheus_matches_the_openb_file(
+    shared_traces: Path, tmp_path: Path, con: duckdb.DuckDBPyConnection
+) -> None:
+    path = shared_traces / "alibaba-openb-2023" / "openb_pod_list_default.csv.gz"
+    raw = pd.read_csv(path)
+    span = float(raw["deletion_time"].max())  # the file's window: 0 to the last deletion
+    end = END
+    shift = end - span
+    exposition = Exposition()
+    for pod in _openb_pods(raw, shift, end):
+        add_pod(exposition, pod, every=OPENB_STEP)
+    data = backfill(exposition, tmp_path)
+
+    from_file = ingest(con, path)
+    with serving(data) as url:
+        window = Window(shift, end, OPENB_STEP)
+        from_prometheus = import_prometheus(con, url, window, IngestOptions())
+
+    assert from_prometheus.accepted == from_file.accepted == 8152
+    assert from_prometheus.rejected == from_file.rejected == 0
+    assert from_prometheus.gpu_hours == pytest.approx(from_file.gpu_hours, abs=1e-6)
+    for count in ("running_at_start", "running_at_end", "withdrawn", "pending_at_end"):
+        assert getattr(from_prometheus, count) == getattr(from_file, count), count
+    assert from_prometheus.horizon_s == from_file.horizon_s == span
+    by_file = pd.DataFrame(jobs_of(con, from_file.trace_id)).set_index("job_id")
+    by_prometheus = pd.DataFrame(jobs_of(con, from_prometheus.trace_id))
+    by_prometheus = by_prometheus.assign(job_id=by_prometheus["job_id"].str.removeprefix("openb/"))
+    by_prometheus = by_prometheus.set_index("job_id").loc[by_file.index]
+    for column in ("submit_s", "duration_s", "gpus", "status", "withdraw_after_s"):
+        pd.testing.assert_series_equal(by_prometheus[column], by_file[column], check_names=False)
