@@ -3,7 +3,6 @@
 timestamps, backfilled into TSDB blocks by `promtool tsdb create-blocks-from openmetrics`,
 and served on a free loopback port until the test module ends."""
 
-import json
 import socket
 import subprocess
 import time

@@ -6,6 +6,7 @@ exported as kube-state-metrics series, must import with the job count, GPU-hours
 censored counts of the openb file itself.
 """
 
+import itertools
 import json
 import math
 import time
@@ -164,7 +165,8 @@ def test_every_hand_made_pod_is_a_job_with_its_gpu_hours_and_censoring(
     assert (long["status"], long["duration_s"]) == ("running-at-end", 10 * H - 7.25 * H)
 
     early = jobs["team-b/early"]
-    assert early["running_at_start"] and early["status"] == "failed"
+    assert early["running_at_start"]
+    assert early["status"] == "failed"
     assert (early["submit_s"], early["start_s"], early["duration_s"]) == (0.0, 0.0, 2 * H)
 
     vanished = jobs["team-b/vanished"]
@@ -235,8 +237,9 @@ def test_a_window_is_cut_into_queries_below_prometheus_points_limit() -> None:
 
     points = [round((last - first) / 60) + 1 for first, last in chunks]
     assert points == [MAX_POINTS + 1] * 4 + [43_201 - 4 * (MAX_POINTS + 1)]
-    assert chunks[0][0] == window.start and chunks[-1][1] == window.end
-    assert all(b[0] - a[1] == 60 for a, b in zip(chunks, chunks[1:], strict=False))
+    assert chunks[0][0] == window.start
+    assert chunks[-1][1] == window.end
+    assert all(b[0] - a[1] == 60 for a, b in itertools.pairwise(chunks))
     # default step: 30 days / 5,000 = 518.4 s, rounded up to whole minutes: 540 s
     assert parse_window("2026-11-01..2026-12-01").step == 540
 

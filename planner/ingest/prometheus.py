@@ -26,6 +26,9 @@ MAX_POINTS = 10_000
 DEFAULT_POINTS = 5_000
 """Steps over the window when no step is given (a pod's end is placed within one step)."""
 MIN_STEP_S = 60.0
+COARSE_S = 6 * 3600.0
+"""Step of the queries for values that do not change in a pod's life (its requests, start
+time): far fewer points, and a step's range still within Prometheus' samples limit."""
 TIMEOUT_S = 120.0
 
 Labels = tuple[tuple[str, str], ...]
@@ -44,6 +47,10 @@ class Window:
         step reaches back to `start` or before."""
         steps = max(1, math.ceil((self.end - self.start) / self.step))
         return self.end - steps * self.step, steps
+
+    def coarse(self) -> "Window":
+        """The window at a whole number of steps of about COARSE_S, on the same grid end."""
+        return Window(self.start, self.end, self.step * max(1, math.ceil(COARSE_S / self.step)))
 
     def chunks(self) -> Iterator[tuple[float, float]]:
         """(first, last) evaluation times of each query, at most MAX_POINTS steps apart."""
@@ -108,12 +115,16 @@ class Client:
 
     url: str
 
-    def series(self, selector: str, window: Window) -> list[Sample]:
-        """Every series `selector` matches over the window, its points merged over chunks."""
+    def series(
+        self, selector: str, window: Window, over: str = "last_over_time", keep: str = ""
+    ) -> list[Sample]:
+        """Every series `selector` matches over the window, its points merged over chunks:
+        at each step `over` (a PromQL `*_over_time`) of the samples since the step before,
+        the points `keep` (a comparison such as `== 1`) lets through."""
         merged: dict[Labels, list[tuple[float, float]]] = {}
         # one millisecond short of a step: Prometheus 2 includes a range's left end, so a
         # full step would see a sample at both of two neighbouring points
-        query = f"last_over_time({selector}[{round(window.step * 1000) - 1}ms])"
+        query = f"{over}({selector}[{round(window.step * 1000) - 1}ms]){keep}"
         for first, last in window.chunks():
             for labels, points in self._range(query, first, last, window.step):
                 merged.setdefault(labels, []).extend(points)

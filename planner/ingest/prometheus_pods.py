@@ -79,22 +79,29 @@ def _namespace_matcher(namespace: str | None) -> str:
 
 
 def read_pods(client: Client, window: Window, namespace: str | None) -> dict[PodKey, Pod]:
-    """Every pod the window's series know of, with what they say of it."""
+    """Every pod the window's series know of, with what they say of it. When a pod was last
+    seen (running) is read at the window's step; what does not change in a pod's life at
+    the coarse step (`Window.coarse`)."""
     pods: dict[PodKey, Pod] = {}
-    fetched = {metric: _fetch(client, window, metric, namespace) for metric in REQUIRED}
-    for sample in fetched["kube_pod_created"]:
+    for sample in _fetch(client, window, "kube_pod_created", namespace):
         pod = _pod(pods, sample)
         pod.created = sample.points[-1][1]
         pod.last_seen = max(pod.last_seen, sample.points[-1][0])
+    coarse = window.coarse()
+    for sample in _fetch(client, coarse, "kube_pod_status_phase", namespace):
+        _phase(pods, sample)
+    running = selector("kube_pod_status_phase", namespace, 'phase="Running"')
+    for sample in client.series(running, window, "max_over_time", " == 1"):
+        if _key(sample) in pods:
+            pods[_key(sample)].last_running = sample.points[-1][0]
+    requests = _fetch(client, coarse, "kube_pod_container_resource_requests", namespace)
+    for sample in requests:
+        _request(pods, sample)
     for name, setter in _TIMES.items():
-        for sample in client.series(selector(name, namespace), window):
+        for sample in client.series(selector(name, namespace), coarse):
             if _key(sample) in pods:
                 setter(pods[_key(sample)], sample.points[-1][1])
-    for sample in fetched["kube_pod_status_phase"]:
-        _phase(pods, sample)
-    for sample in fetched["kube_pod_container_resource_requests"]:
-        _request(pods, sample)
-    for sample in client.series(selector("kube_pod_labels", namespace), window):
+    for sample in client.series(selector("kube_pod_labels", namespace), coarse):
         if _key(sample) in pods:
             pods[_key(sample)].queue = sample.label(QUEUE_LABEL)
     return pods
@@ -102,7 +109,8 @@ def read_pods(client: Client, window: Window, namespace: str | None) -> dict[Pod
 
 def _fetch(client: Client, window: Window, metric: str, namespace: str | None) -> list[Sample]:
     wanted = selector(metric, namespace)
-    found = client.series(wanted, window)
+    over = "max_over_time" if metric == "kube_pod_container_resource_requests" else ""
+    found = client.series(wanted, window, over or "last_over_time")
     if not found:
         where = f" in namespace {shorten(namespace)}" if namespace else ""
         raise TraceError(
@@ -151,14 +159,9 @@ def _phase(pods: dict[PodKey, Pod], sample: Sample) -> None:
     pod = pods.get(_key(sample))
     if pod is None:
         return
-    phase = sample.label("phase")
     on = [at for at, value in sample.points if value == 1]
-    if not on:
-        return
-    if on[-1] > pod.phase_at:
-        pod.phase, pod.phase_at = phase, on[-1]
-    if phase == "Running":
-        pod.last_running = max(pod.last_running or on[-1], on[-1])
+    if on and on[-1] > pod.phase_at:
+        pod.phase, pod.phase_at = sample.label("phase"), on[-1]
 
 
 def _request(pods: dict[PodKey, Pod], sample: Sample) -> None:
