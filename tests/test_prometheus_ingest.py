@@ -312,3 +312,17 @@ def test_openb_from_prometheus_matches_the_openb_file(
     by_prometheus = by_prometheus.set_index("job_id").loc[by_file.index]
     for column in ("submit_s", "duration_s", "gpus", "status", "withdraw_after_s"):
         pd.testing.assert_series_equal(by_prometheus[column], by_file[column], check_names=False)
+
+
+def test_the_command_line_wants_a_file_or_prometheus_with_a_window(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = ["--db", str(tmp_path / "p.duckdb")]
+    for argv, said in (
+        (["ingest", *db], "give the file to import, or --prometheus URL --window START..END"),
+        (["ingest", "--prometheus", "http://127.0.0.1:9", *db], "--prometheus needs --window"),
+        (["ingest", "jobs.csv", "--prometheus", "http://p:9090", *db], "not both"),
+        (["ingest", "jobs.csv", "--window", "2026-11-01..2026-12-01", *db], "--window goes with"),
+    ):
+        assert main(argv) == 2
+        assert said in capsys.readouterr().err
