@@ -111,9 +111,34 @@ def _hand_pods() -> list[PodSeries]:
             requests={"main": {"nvidia_com_gpu": 1}},
             started=s + 8 * H,
         ),
+        # dcgm-exporter without the profiling series: busy from DCGM_FI_DEV_GPU_UTIL;
+        # 1 GPU x (4 - 3) h = 1 GPU-hour
+        PodSeries(
+            "legacy",
+            "old-exporter",
+            "uid-h",
+            created=s + 3 * H,
+            seen=(s + 3 * H, s + 4 * H),
+            phases=[(s + 3 * H, "Running"), (s + 4 * H, "Succeeded")],
+            requests={"main": {"nvidia_com_gpu": 1}},
+            started=s + 3 * H,
+            completed=s + 4 * H,
+        ),
         # a namespace whose pods have no resource-request series
         PodSeries("bare", "nothing", "uid-g", s + 1 * H, (s + 1 * H, s + 2 * H), [(s, "Running")]),
     ]
+
+
+def _busy(
+    exposition: Exposition, metric: str, pod: str, gpus: dict[str, float], seen: tuple[float, float]
+) -> None:
+    """dcgm-exporter's series of one pod's GPUs, at a constant value each while it runs."""
+    namespace, name = pod.split("/")
+    times = [seen[0] + k * STEP / 2 for k in range(int((seen[1] - seen[0]) // (STEP / 2)) + 1)]
+    for gpu, value in gpus.items():
+        labels = {"gpu": gpu, "UUID": f"GPU-{name}-{gpu}", "Hostname": "node-1"}
+        labels |= {"namespace": namespace, "pod": name, "container": "main"}
+        exposition.add(metric, labels, [(t, value) for t in times])
 
 
 @pytest.fixture(scope="module")
@@ -121,6 +146,19 @@ def hand_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     exposition = Exposition()
     for pod in _hand_pods():
         add_pod(exposition, pod, every=STEP / 2)
+    active, util = "DCGM_FI_PROF_GR_ENGINE_ACTIVE", "DCGM_FI_DEV_GPU_UTIL"
+    # train-2gpu: GPU 0 busy 0.6, GPU 1 0.2, as many samples each: (0.6 + 0.2) / 2 = 0.4
+    _busy(
+        exposition,
+        active,
+        "team-a/train-2gpu",
+        {"0": 0.6, "1": 0.2},
+        (START + 1.5 * H, START + 5.5 * H),
+    )
+    # long: its 4 GPUs at 0.9: 0.9
+    _busy(exposition, active, "team-a/long", dict.fromkeys("0123", 0.9), (START + 7.25 * H, END))
+    # old-exporter: 35 (%) from the fallback series: 0.35
+    _busy(exposition, util, "legacy/old-exporter", {"0": 35.0}, (START + 3 * H, START + 4 * H))
     data = backfill(exposition, tmp_path_factory.mktemp("prometheus-hand"))
     with serving(data) as url:
         yield url
@@ -137,12 +175,13 @@ def test_every_hand_made_pod_is_a_job_with_its_gpu_hours_and_censoring(
     jobs = _jobs(con, report.trace_id)
 
     assert report.file == hand_url
-    assert (report.rows, report.accepted, report.rejected) == (7, 7, 0)
+    assert (report.rows, report.accepted, report.rejected) == (8, 8, 0)
     assert report.start_utc is not None
     assert pd.Timestamp(report.start_utc).timestamp() == START
     assert report.horizon_s == 10 * H  # the queried window, not the rows' span
-    # 8 (train-2gpu) + 0 (prep-cpu) + 0 (waits) + 11 (long) + 2 (early) + 1 (vanished) + 0
-    assert report.gpu_hours == pytest.approx(22.0)
+    # 8 (train-2gpu) + 0 (prep-cpu) + 0 (waits) + 11 (long) + 2 (early) + 1 (vanished)
+    # + 1 (old-exporter) + 0 (nothing)
+    assert report.gpu_hours == pytest.approx(23.0)
     assert report.running_at_start == 1  # early
     assert report.running_at_end == 1  # long
     assert (report.withdrawn, report.pending_at_end) == (1, 1)  # waits
@@ -152,6 +191,11 @@ def test_every_hand_made_pod_is_a_job_with_its_gpu_hours_and_censoring(
     assert (train["duration_s"], train["gpus"], train["pods"]) == (4 * H, 2.0, 1)
     assert (train["cpu"], train["mem_gib"]) == (8 + 0.5, 64 + 1)  # summed over containers
     assert (train["queue"], train["status"]) == ("team-a-queue", "completed")
+    assert train["gpu_util"] == pytest.approx((0.6 + 0.2) / 2)
+    assert jobs["team-a/long"]["gpu_util"] == pytest.approx(0.9)
+    # the profiling series exist here, so the fallback series is not read: no busy share
+    assert pd.isna(jobs["legacy/old-exporter"]["gpu_util"])
+    assert pd.isna(jobs["team-b/prep-cpu"]["gpu_util"])  # no dcgm series: unknown
 
     cpu = jobs["team-b/prep-cpu"]
     assert (cpu["gpus"], cpu["duration_s"], cpu["cpu"], cpu["mem_gib"]) == (0.0, 1 * H, 4, 8)
@@ -198,9 +242,22 @@ def test_the_command_line_imports_and_recognises_the_same_window_again(
     assert main(argv) == 0
     again = json.loads(capsys.readouterr().out)
 
-    assert (first["accepted"], first["already_imported"]) == (7, False)
-    assert first["gpu_hours"] == pytest.approx(22.0)
+    assert (first["accepted"], first["already_imported"]) == (8, False)
+    assert first["gpu_hours"] == pytest.approx(23.0)
     assert (again["trace_id"], again["already_imported"]) == (first["trace_id"], True)
+
+
+def test_busy_share_falls_back_to_gpu_util_with_a_note(
+    hand_url: str, con: duckdb.DuckDBPyConnection
+) -> None:
+    report = import_prometheus(con, hand_url, WINDOW, IngestOptions(), namespace="legacy")
+
+    job = _jobs(con, report.trace_id)["legacy/old-exporter"]
+    assert job["gpu_util"] == pytest.approx(35 / 100)
+    assert any("DCGM_FI_DEV_GPU_UTIL" in note for note in report.warnings)
+
+    report = import_prometheus(con, hand_url, WINDOW, IngestOptions(), namespace="team-b")
+    assert any("GPU busy share is unknown" in note for note in report.warnings)
 
 
 def test_a_window_without_pods_is_refused_by_series_name_and_nothing_is_stored(

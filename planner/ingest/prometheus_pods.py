@@ -15,7 +15,9 @@ and the ingest report are a file's. What each column is taken from:
 - status: the last `kube_pod_status_phase` at 1 (Succeeded completed, Failed failed,
   Running running, Pending pending);
 - queue: the Kueue queue label (`label_kueue_x_k8s_io_queue_name` of `kube_pod_labels`,
-  exported when kube-state-metrics allow-lists it), else the namespace.
+  exported when kube-state-metrics allow-lists it), else the namespace;
+- gpu_util: dcgm-exporter's `DCGM_FI_PROF_GR_ENGINE_ACTIVE` (else `DCGM_FI_DEV_GPU_UTIL` /
+  100, with a note) averaged over the samples of the pod's GPUs (`read_busy`).
 """
 
 import csv
@@ -26,10 +28,23 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from planner.core.errors import TraceError
+from planner.core.notes import Note
 from planner.ingest.limits import shorten
+from planner.ingest.notes import ingest_note
 from planner.ingest.prometheus import Client, Sample, Window
 
-HEADER = ("job_id", "submit", "start", "end", "gpus", "cpu", "mem_gib", "queue", "status")
+HEADER = (
+    "job_id",
+    "submit",
+    "start",
+    "end",
+    "gpus",
+    "cpu",
+    "mem_gib",
+    "queue",
+    "status",
+    "gpu_util",
+)
 QUEUE_LABEL = "label_kueue_x_k8s_io_queue_name"
 GPU_RESOURCES = ("nvidia_com_gpu", "nvidia_com_gpu_shared")
 _PHASE_STATUS = {
@@ -63,6 +78,8 @@ class Pod:
     cpu: dict[str, float] = field(default_factory=dict)
     mem: dict[str, float] = field(default_factory=dict)
     queue: str = ""
+    busy: float | None = None
+    """Mean busy fraction of the pod's GPUs over its samples (dcgm-exporter), 0-1."""
 
 
 def selector(metric: str, namespace: str | None, extra: str = "") -> str:
@@ -105,6 +122,38 @@ def read_pods(client: Client, window: Window, namespace: str | None) -> dict[Pod
         if _key(sample) in pods:
             pods[_key(sample)].queue = sample.label(QUEUE_LABEL)
     return pods
+
+
+BUSY_SERIES = (("DCGM_FI_PROF_GR_ENGINE_ACTIVE", 1.0), ("DCGM_FI_DEV_GPU_UTIL", 100.0))
+"""dcgm-exporter's busy series, preferred first, with the value that means fully busy."""
+
+
+def read_busy(
+    client: Client, window: Window, namespace: str | None, pods: dict[PodKey, Pod]
+) -> list[Note]:
+    """Each pod's mean GPU busy fraction from dcgm-exporter (matched by its `namespace`
+    and `pod` labels): the sum of its GPUs' samples over their count, so every sample
+    weighs the same. Notes: the fallback series used, or no series at all."""
+    coarse = window.coarse()
+    by_name = {(p.key[0], p.key[1]): p for p in pods.values()}
+    for (metric, full), note in zip(BUSY_SERIES, (None, "dcgm_gpu_util_fallback"), strict=True):
+        wanted = selector(metric, namespace, 'pod!=""')
+        sums = client.series(wanted, coarse, "sum_over_time")
+        if not sums:
+            continue
+        counts = client.series(wanted, coarse, "count_over_time")
+        totals: dict[tuple[str, str], list[float]] = {}
+        for sample, scale in ((s, 1 / full) for s in sums):
+            total = totals.setdefault((sample.label("namespace"), sample.label("pod")), [0, 0])
+            total[0] += sum(v for _, v in sample.points) * scale
+        for sample in counts:
+            total = totals.setdefault((sample.label("namespace"), sample.label("pod")), [0, 0])
+            total[1] += sum(v for _, v in sample.points)
+        for name, (busy, samples) in totals.items():
+            if name in by_name and samples > 0:
+                by_name[name].busy = min(max(busy / samples, 0.0), 1.0)
+        return [ingest_note(note)] if note else []
+    return [ingest_note("dcgm_missing")]
 
 
 def _fetch(client: Client, window: Window, metric: str, namespace: str | None) -> list[Sample]:
@@ -206,6 +255,7 @@ def _row(pod: Pod, name: str, window: Window) -> list[str]:
         _number(sum(pod.mem.values()) / 2**30),
         pod.queue or pod.key[0],
         _PHASE_STATUS.get(pod.phase, "running"),
+        "" if pod.busy is None else _number(pod.busy),
     ]
 
 

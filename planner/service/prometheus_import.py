@@ -18,7 +18,7 @@ from planner.core.errors import TraceError
 from planner.ingest import IngestOptions, IngestReport, jobs_from, sniff
 from planner.ingest.limits import shorten
 from planner.ingest.prometheus import Client, Window
-from planner.ingest.prometheus_pods import history_csv, read_pods
+from planner.ingest.prometheus_pods import history_csv, read_busy, read_pods
 from planner.service.importer import checked_name, import_trace
 from planner.store import Connection
 
@@ -38,7 +38,9 @@ def import_prometheus(
         raise TraceError(
             f"--prometheus expects an http:// or https:// address, got '{shorten(url)}'"
         )
-    pods = read_pods(Client(url), window, namespace)
+    client = Client(url)
+    pods = read_pods(client, window, namespace)
+    notes = read_busy(client, window, namespace, pods)
     text = history_csv(pods.values(), window)
     label = f"{url.rstrip('/')}{f' (namespace {namespace})' if namespace else ''}"
     generic = dataclasses.replace(options, format="generic")
@@ -48,7 +50,8 @@ def import_prometheus(
         source, fmt = sniff(path, generic)
         # the id covers where the rows came from and the window, not only the rows
         origin = f"{source.sha256}\n{label}\n{window.start}\n{window.end}"
-        source = dataclasses.replace(source, sha256=hashlib.sha256(origin.encode()).hexdigest())
+        digest = hashlib.sha256(origin.encode()).hexdigest()
+        source = dataclasses.replace(source, sha256=digest, notes=(*source.notes, *notes))
         stream = jobs_from(source, fmt, generic)
         stream.label, stream.window = label, (window.start, window.end)
         return import_trace(con, stream, name or default_name(url, window, namespace))

@@ -29,7 +29,7 @@ CREATE OR REPLACE TEMP TABLE staging_jobs (
     row_number BIGINT, job_id VARCHAR, submit_t DOUBLE, duration_s DOUBLE, pods BIGINT,
     gpus DOUBLE, cpu DOUBLE, mem_gib DOUBLE, gpu_types VARCHAR, queue VARCHAR,
     user_name VARCHAR, priority BIGINT, status VARCHAR, start_t DOUBLE, end_t DOUBLE,
-    flags VARCHAR);
+    flags VARCHAR, gpu_util DOUBLE);
 CREATE OR REPLACE TEMP TABLE staging_steps (row_number BIGINT, parent VARCHAR);
 """
 _DUPLICATES = """
@@ -66,7 +66,8 @@ SELECT $trace, row_number, job_id, coalesce(submit_t, $start) - $origin,
        CASE WHEN status = 'running-at-end' AND end_t < $end
             THEN replace(flags, 'running_at_end', 'ended_while_running') ELSE flags END,
        CASE WHEN status = 'withdrawn' THEN greatest(coalesce(end_t, $end) - submit_t, 0.0) END,
-       submit_t IS NULL
+       submit_t IS NULL,
+       CASE WHEN status <> 'withdrawn' THEN gpu_util END
 FROM staging_jobs ORDER BY coalesce(submit_t, $start), row_number
 """
 _REJECTED_COLUMNS = ["row", "reason", "column_name", "value", "message", "raw_json"]
