@@ -16,6 +16,8 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from planner.cli import main
 from planner.core.errors import TraceError
@@ -299,6 +301,26 @@ def test_a_window_is_cut_into_queries_below_prometheus_points_limit() -> None:
     assert all(b[0] - a[1] == 60 for a, b in itertools.pairwise(chunks))
     # default step: 30 days / 5,000 = 518.4 s, rounded up to whole minutes: 540 s
     assert parse_window("2026-11-01..2026-12-01").step == 540
+
+
+@given(
+    start=st.integers(0, 10**9),
+    length=st.integers(1, 10**8),
+    step=st.integers(1, 10**5),
+)
+def test_chunks_cover_every_step_once_within_the_points_limit(
+    start: int, length: int, step: int
+) -> None:
+    window = Window(float(start), float(start + length), float(step))
+    first, steps = window.grid()
+    chunks = list(window.chunks())
+
+    # the grid ends at the window's end and its first step reaches back to the start
+    assert first <= window.start < first + step
+    counts = [round((last - begin) / step) + 1 for begin, last in chunks]
+    assert sum(counts) == steps + 1  # every point once
+    assert max(counts) <= MAX_POINTS + 1 < 11_000
+    assert chunks[-1][1] == pytest.approx(window.end)
 
 
 # ---- the openb pod list, exported as kube-state-metrics series ----
