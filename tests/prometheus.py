@@ -95,8 +95,9 @@ def _free_port() -> int:
 
 
 @contextmanager
-def serving(data: Path) -> Iterator[str]:
-    """Prometheus over the blocks in `data` on a loopback port; yields its base URL."""
+def serving(data: Path, *flags: str) -> Iterator[str]:
+    """Prometheus over the blocks in `data` on a loopback port (with more command-line
+    `flags`); yields its base URL."""
     server, _ = tools()
     config = data.parent / "prometheus.yml"
     config.write_text("global: {}\nscrape_configs: []\n", encoding="utf-8")
@@ -110,6 +111,7 @@ def serving(data: Path) -> Iterator[str]:
             # backfilled blocks are old: a short retention would delete them on start
             "--storage.tsdb.retention.time=100y",
             f"--web.listen-address=127.0.0.1:{port}",
+            *flags,
         ],
         stdout=log,
         stderr=subprocess.STDOUT,

@@ -10,6 +10,9 @@ import itertools
 import json
 import math
 import time
+import urllib.error
+import urllib.parse
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -144,7 +147,7 @@ def _busy(
 
 
 @pytest.fixture(scope="module")
-def hand_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def hand_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
     exposition = Exposition()
     for pod in _hand_pods():
         add_pod(exposition, pod, every=STEP / 2)
@@ -161,8 +164,12 @@ def hand_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     _busy(exposition, active, "team-a/long", dict.fromkeys("0123", 0.9), (START + 7.25 * H, END))
     # old-exporter: 35 (%) from the fallback series: 0.35
     _busy(exposition, util, "legacy/old-exporter", {"0": 35.0}, (START + 3 * H, START + 4 * H))
-    data = backfill(exposition, tmp_path_factory.mktemp("prometheus-hand"))
-    with serving(data) as url:
+    return backfill(exposition, tmp_path_factory.mktemp("prometheus-hand"))
+
+
+@pytest.fixture(scope="module")
+def hand_url(hand_data: Path) -> Iterator[str]:
+    with serving(hand_data) as url:
         yield url
 
 
@@ -260,6 +267,28 @@ def test_busy_share_falls_back_to_gpu_util_with_a_note(
 
     report = import_prometheus(con, hand_url, WINDOW, IngestOptions(), namespace="team-b")
     assert any("GPU busy share is unknown" in note for note in report.warnings)
+
+
+def test_a_server_that_limits_samples_is_asked_in_smaller_spans(
+    hand_data: Path, hand_url: str, con: duckdb.DuckDBPyConnection
+) -> None:
+    whole = import_prometheus(con, hand_url, WINDOW, IngestOptions(), name="whole")
+    # 150 samples at once: too few for some queries over the whole window, enough for halves
+    with serving(hand_data, "--query.max-samples=150") as url:
+        running = 'max_over_time(kube_pod_status_phase{phase="Running"}[599999ms]) == 1'
+        first, _ = WINDOW.grid()
+        query = {"query": running, "start": first, "end": END, "step": STEP}
+        with pytest.raises(urllib.error.HTTPError) as refused:  # the whole window at once
+            urllib.request.urlopen(f"{url}/api/v1/query_range?{urllib.parse.urlencode(query)}")
+        assert refused.value.code == 422
+        halves = import_prometheus(con, url, WINDOW, IngestOptions(), name="halves")
+    assert (halves.accepted, halves.gpu_hours) == (whole.accepted, whole.gpu_hours)
+    assert halves.running_at_end == whole.running_at_end
+    with (
+        serving(hand_data, "--query.max-samples=20") as url,
+        pytest.raises(TraceError, match="import one namespace at a time"),
+    ):
+        import_prometheus(con, url, WINDOW, IngestOptions())
 
 
 def test_a_window_without_pods_is_refused_by_series_name_and_nothing_is_stored(

@@ -109,6 +109,10 @@ def _instant(text: str) -> float:
     return moment.timestamp()
 
 
+class TooManySamplesError(TraceError):
+    """The server refused a query that would load more samples than it allows at once."""
+
+
 @dataclass(frozen=True, slots=True)
 class Client:
     """One Prometheus server (`url` is its base, as its web page is reached)."""
@@ -133,8 +137,21 @@ class Client:
     def _range(
         self, query: str, first: float, last: float, step: float
     ) -> Iterator[tuple[Labels, list[tuple[float, float]]]]:
+        """The query's series from `first` to `last`; a span the server finds too heavy
+        (its --query.max-samples) is asked for again in two halves, down to one step."""
         params = {"query": query, "start": f"{first:.3f}", "end": f"{last:.3f}", "step": step}
-        answer = self._get("/api/v1/query_range", params)
+        try:
+            answer = self._get("/api/v1/query_range", params)
+        except TooManySamplesError as err:
+            if last <= first:
+                raise TraceError(
+                    f"{err}, even for one step of {step:g} s: import one namespace at a "
+                    "time (--namespace) or raise the server's --query.max-samples"
+                ) from err
+            middle = first + (last - first) // (2 * step) * step
+            yield from self._range(query, first, middle, step)
+            yield from self._range(query, middle + step, last, step)
+            return
         result = answer.get("result")
         for item in result if isinstance(result, list) else []:
             labels = tuple(sorted((str(k), str(v)) for k, v in item["metric"].items()))
@@ -168,7 +185,8 @@ class Client:
             said = json.loads(err.read().decode("utf-8", "replace")).get("error", "")
         except (ValueError, AttributeError, OSError):
             said = ""
-        return TraceError(
+        kind = TooManySamplesError if "too many samples" in str(said) else TraceError
+        return kind(
             f"Prometheus at {shorten(self.url)} refused a query (HTTP {err.code}): "
             f"{shorten(str(said or err.reason))}"
         )
