@@ -431,6 +431,10 @@ def test_the_command_line_wants_a_file_or_prometheus_with_a_window(
         (["ingest", "--prometheus", "http://127.0.0.1:9", *db], "--prometheus needs --window"),
         (["ingest", "jobs.csv", "--prometheus", "http://p:9090", *db], "not both"),
         (["ingest", "jobs.csv", "--window", "2026-11-01..2026-12-01", *db], "--window goes with"),
+        (
+            ["ingest", "--prometheus", "http://p:9090", "--window", "1..2", "--map", "a=b", *db],
+            "--prometheus has none",
+        ),
     ):
         assert main(argv) == 2
         assert said in capsys.readouterr().err

@@ -50,6 +50,8 @@ def check_source(args: argparse.Namespace) -> None:
         return
     if args.path is not None:
         raise PlannerError(f"give a file ({args.path}) or --prometheus, not both")
+    if args.format is not None or args.map:
+        raise PlannerError("--format and --map read a file's columns; --prometheus has none")
     if args.window is None:
         raise PlannerError("--prometheus needs --window START..END, e.g. 2026-11-01..2026-12-01")
 
