@@ -41,3 +41,11 @@ def test_busy_shares_are_read_as_fractions_and_bad_ones_rejected(
     assert jobs["bare-one"] == 1.0  # a bare 1 is fully busy (1 % is written 1%)
     assert pd.isna(jobs["blank"])
     assert pd.isna(jobs["waited"])  # withdrawn: its GPUs were never held
+
+    # GPU-hours x share: 1 x 0.35 + 2 x 0.35 + 1 x 0.80 + 1 x 1 = 2.85, of 1 + 2 + 1 + 1 = 5
+    # GPU-hours with a share; "blank" has 1 GPU-hour without one (6 in all)
+    assert report.busy_gpu_hours == pytest.approx(0.35 + 0.7 + 0.8 + 1)
+    assert (report.busy_known_gpu_hours, report.gpu_hours) == (5.0, 6.0)
+    assert "GPU busy 2.9 of the 5.0 GPU-hours with a busy share (57.0%); 1.0 GPU-hours " in (
+        "\n".join(report.summary_lines())
+    )

@@ -201,6 +201,9 @@ def test_every_hand_made_pod_is_a_job_with_its_gpu_hours_and_censoring(
     assert (train["cpu"], train["mem_gib"]) == (8 + 0.5, 64 + 1)  # summed over containers
     assert (train["queue"], train["status"]) == ("team-a-queue", "completed")
     assert train["gpu_util"] == pytest.approx((0.6 + 0.2) / 2)
+    # busy: 8 x 0.4 (train-2gpu) + 11 x 0.9 (long) = 13.1 of their 8 + 11 GPU-hours
+    assert report.busy_gpu_hours == pytest.approx(8 * 0.4 + 11 * 0.9)
+    assert report.busy_known_gpu_hours == pytest.approx(8 + 11)
     assert jobs["team-a/long"]["gpu_util"] == pytest.approx(0.9)
     # the profiling series exist here, so the fallback series is not read: no busy share
     assert pd.isna(jobs["legacy/old-exporter"]["gpu_util"])

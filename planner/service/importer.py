@@ -183,6 +183,8 @@ def _count_outcomes(con: Connection, report: IngestReport) -> None:
     """GPU-hours, censoring and withdrawal counts, and flags, as stored."""
     totals = stored.job_totals(con, report.trace_id)
     report.gpu_hours, report.gpu_total = totals.gpu_hours, totals.gpu_total
+    report.busy_gpu_hours = totals.busy_gpu_hours
+    report.busy_known_gpu_hours = totals.known_gpu_hours
     report.running_at_start = totals.running_at_start
     report.running_at_end = totals.running_at_end
     report.withdrawn = totals.withdrawn

@@ -128,6 +128,10 @@ class JobTotals:
     running_at_start: int
     running_at_end: int
     withdrawn: int
+    busy_gpu_hours: float
+    """GPU-hours x busy share, over the jobs with a busy share (`gpu_util`)."""
+    known_gpu_hours: float
+    """GPU-hours of the jobs with a busy share."""
 
 
 def trace_options_by_name(con: Connection) -> dict[str, str]:
@@ -258,12 +262,15 @@ def job_totals(con: Connection, trace_id: str) -> JobTotals:
         con,
         "SELECT coalesce(sum(pods * gpus * duration_s) / 3600, 0), coalesce(sum(pods * gpus), 0),"
         " count(*) FILTER (running_at_start), count(*) FILTER (status = 'running-at-end'),"
-        " count(*) FILTER (status = 'withdrawn') "
+        " count(*) FILTER (status = 'withdrawn'),"
+        " coalesce(sum(pods * gpus * duration_s * gpu_util) / 3600, 0),"
+        " coalesce(sum(pods * gpus * duration_s) FILTER (gpu_util IS NOT NULL) / 3600, 0) "
         "FROM jobs WHERE trace_id = ?",
         [trace_id],
     )
     assert row is not None  # an aggregate always returns one row
-    return JobTotals(float(row[0]), float(row[1]), int(row[2]), int(row[3]), int(row[4]))
+    counts = (int(row[2]), int(row[3]), int(row[4]))
+    return JobTotals(float(row[0]), float(row[1]), *counts, float(row[5]), float(row[6]))
 
 
 def job_flags(con: Connection, trace_id: str) -> dict[str, int]:
