@@ -136,7 +136,8 @@ def read_busy(
     weighs the same. Notes: the fallback series used, or no series at all."""
     coarse = window.coarse()
     by_name = {(p.key[0], p.key[1]): p for p in pods.values()}
-    for (metric, full), note in zip(BUSY_SERIES, (None, "dcgm_gpu_util_fallback"), strict=True):
+    fallback = ingest_note("dcgm_gpu_util_fallback")
+    for (metric, full), note in zip(BUSY_SERIES, (None, fallback), strict=True):
         wanted = selector(metric, namespace, 'pod!=""')
         sums = client.series(wanted, coarse, "sum_over_time")
         if not sums:
@@ -152,7 +153,7 @@ def read_busy(
         for name, (busy, samples) in totals.items():
             if name in by_name and samples > 0:
                 by_name[name].busy = min(max(busy / samples, 0.0), 1.0)
-        return [ingest_note(note)] if note else []
+        return [note] if note else []
     return [ingest_note("dcgm_missing")]
 
 
