@@ -104,15 +104,7 @@ def open_once(path: Path) -> Connection:
             f"Cannot open the planner database {path}: the folder {path.parent} does not "
             "exist; create it or correct the path (--db or $PLANNER_DB)"
         )
-    try:
-        memory = os.environ.get(MEMORY_ENV, DEFAULT_MEMORY_LIMIT)
-        con = duckdb.connect(str(path), config={"memory_limit": memory})
-    except duckdb.Error as err:
-        if is_lock_error(err):
-            raise
-        raise storage_error(err, path) or StoreError(
-            f"Cannot open the planner database {path}: {first_line(err)}"
-        ) from err
+    con = _opened(path)
     try:
         with doing(f"prepare the planner database {path}"):
             _migrate(con)
@@ -125,6 +117,20 @@ def open_once(path: Path) -> Connection:
         con.close()
         raise
     return con
+
+
+def _opened(path: Path, *, read_only: bool = False) -> Connection:
+    """DuckDB's connection to `path` within the planner's memory limit; DuckDB's lock error
+    passes unchanged (for `until_free`), any other problem is a `StoreError`."""
+    try:
+        memory = os.environ.get(MEMORY_ENV, DEFAULT_MEMORY_LIMIT)
+        return duckdb.connect(str(path), read_only=read_only, config={"memory_limit": memory})
+    except duckdb.Error as err:
+        if is_lock_error(err):
+            raise
+        raise storage_error(err, path) or StoreError(
+            f"Cannot open the planner database {path}: {first_line(err)}"
+        ) from err
 
 
 def is_writable(path: Path) -> bool:
@@ -149,15 +155,7 @@ def open_read_only(path: Path) -> Connection:
     """`path` opened read-only, for a command that only reads a file it cannot write; a file
     whose schema is behind this planner's is refused (migrating would write). DuckDB's lock
     error passes unchanged, as in `open_once`."""
-    try:
-        memory = os.environ.get(MEMORY_ENV, DEFAULT_MEMORY_LIMIT)
-        con = duckdb.connect(str(path), read_only=True, config={"memory_limit": memory})
-    except duckdb.Error as err:
-        if is_lock_error(err):
-            raise
-        raise storage_error(err, path) or StoreError(
-            f"Cannot open the planner database {path}: {first_line(err)}"
-        ) from err
+    con = _opened(path, read_only=True)
     try:
         behind = _pending(con)
     except duckdb.Error as err:
