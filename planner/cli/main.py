@@ -263,7 +263,7 @@ def _ingest(args: argparse.Namespace) -> int:
 
     if args.rejected_out:
         _check_output(args.rejected_out, "--rejected-out")
-    with database(args.db) as con:
+    with database(args.db, writes=True) as con:
         report = import_file(con, args.path, _options(args), args.name)
         if args.rejected_out and report.rejected:
             _write_rejected(args.rejected_out, frame_csv(rejected_rows(con, report.trace_id)))
