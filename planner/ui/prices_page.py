@@ -186,7 +186,11 @@ def price_table(book: view.Book, reporting: str) -> pd.DataFrame:
     st.caption(t("prices.shown", shown=len(shown), total=len(book.prices), stale=stale))
     config = view.price_config(reporting)
     st.dataframe(
-        shown, hide_index=True, column_config=config, key="prices_table", placeholder=MISSING
+        view.in_words(shown),
+        hide_index=True,
+        column_config=config,
+        key="prices_table",
+        placeholder=MISSING,
     )
     st.download_button(
         t("prices.download"),
