@@ -9,6 +9,7 @@ Compare's 1 MB scenario file and the scenario library's 256 KiB; the default con
 1024 MB leaves Job history its own 200 MB.
 """
 
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +21,7 @@ from streamlit.testing.v1 import AppTest
 from planner.ui.i18n import t
 from tests.pages.app import open_app_page
 
+ROOT = Path(__file__).resolve().parents[2]
 CONFIG_MB = 3
 TABLES = "CSV, TSV, TXT, XLSX, GZ"
 NODES = "JSON, CSV, TSV, TXT, XLSX, GZ"
@@ -119,3 +121,12 @@ def test_the_default_config_leaves_job_history_its_own_200_mb(
     assert not at.exception
     assert at.file_uploader(key="history_upload").proto.max_upload_size_mb == 200
     assert said in [caption.value for caption in at.caption]
+
+
+def test_every_uploader_goes_through_the_one_helper() -> None:
+    streamlits = re.compile(r"\bst\.file_uploader\(")
+    sources = [*(ROOT / "planner").rglob("*.py"), *(ROOT / "pages").glob("*.py")]
+
+    calling = [p.relative_to(ROOT) for p in sources if streamlits.search(p.read_text("utf-8"))]
+
+    assert calling == [Path("planner/ui/uploader.py")]
