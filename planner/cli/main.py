@@ -266,7 +266,7 @@ def _ingest(args: argparse.Namespace) -> int:
     check_source(args)
     if args.rejected_out:
         _check_output(args.rejected_out, "--rejected-out")
-    with database(args.db) as con:
+    with database(args.db, writes=True) as con:
         if args.prometheus:
             report = import_from_prometheus(con, args, _options(args))
         else:

@@ -13,6 +13,7 @@ from planner.core.errors import InternalCheckError
 from planner.ui.error_text import error_text
 from planner.ui.i18n import language_switch, t
 from planner.ui.safe import md
+from planner.ui.uploader import dropzone_style
 
 # Served by our own server: a `:material/...:` favicon is fetched from fonts.gstatic.com,
 # which fails (and logs errors) on offline installs.
@@ -49,6 +50,7 @@ def menu() -> list[st.Page]:
 def run() -> None:
     st.set_page_config(page_title="GPU Capacity Planner", page_icon=str(FAVICON), layout="wide")
     language_switch()
+    st.html(dropzone_style())  # style only, in the language just chosen: takes no room
     page = st.navigation(menu())
     token = _IN_MENU.set(True)
     try:
