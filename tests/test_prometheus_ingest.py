@@ -129,6 +129,19 @@ def _hand_pods() -> list[PodSeries]:
             started=s + 3 * H,
             completed=s + 4 * H,
         ),
+        # two MIG instances, 1g.10gb and 3g.40gb: 1/7 + 3/7 = 4/7 of a GPU from 2 h to 4 h:
+        # 4/7 x 2 h = 8/7 GPU-hours
+        PodSeries(
+            "mig",
+            "mig-two",
+            "uid-i",
+            created=s + 2 * H,
+            seen=(s + 2 * H, s + 4 * H),
+            phases=[(s + 2 * H, "Running"), (s + 4 * H, "Succeeded")],
+            requests={"main": {"nvidia_com_mig_1g_10gb": 1, "nvidia_com_mig_3g_40gb": 1}},
+            started=s + 2 * H,
+            completed=s + 4 * H,
+        ),
         # a namespace whose pods have no resource-request series
         PodSeries("bare", "nothing", "uid-g", s + 1 * H, (s + 1 * H, s + 2 * H), [(s, "Running")]),
     ]
@@ -162,6 +175,12 @@ def hand_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     # long: its 4 GPUs at 0.9: 0.9
     _busy(exposition, active, "team-a/long", dict.fromkeys("0123", 0.9), (START + 7.25 * H, END))
+    # mig-two: 1g.10gb at 0.8, 3g.40gb at 0.4, weighed by slices: (1 x 0.8 + 3 x 0.4) / 4
+    for profile, value in (("1g.10gb", 0.8), ("3g.40gb", 0.4)):
+        labels = {"gpu": "0", "GPU_I_PROFILE": profile, "GPU_I_ID": profile[0]}
+        labels |= {"namespace": "mig", "pod": "mig-two", "container": "main"}
+        times = [START + 2 * H + k * STEP / 2 for k in range(int(2 * H // (STEP / 2)) + 1)]
+        exposition.add(active, labels, [(t, value) for t in times])
     # old-exporter: 35 (%) from the fallback series: 0.35
     _busy(exposition, util, "legacy/old-exporter", {"0": 35.0}, (START + 3 * H, START + 4 * H))
     return backfill(exposition, tmp_path_factory.mktemp("prometheus-hand"))
@@ -184,13 +203,13 @@ def test_every_hand_made_pod_is_a_job_with_its_gpu_hours_and_censoring(
     jobs = _jobs(con, report.trace_id)
 
     assert report.file == hand_url
-    assert (report.rows, report.accepted, report.rejected) == (8, 8, 0)
+    assert (report.rows, report.accepted, report.rejected) == (9, 9, 0)
     assert report.start_utc is not None
     assert pd.Timestamp(report.start_utc).timestamp() == START
     assert report.horizon_s == 10 * H  # the queried window, not the rows' span
     # 8 (train-2gpu) + 0 (prep-cpu) + 0 (waits) + 11 (long) + 2 (early) + 1 (vanished)
-    # + 1 (old-exporter) + 0 (nothing)
-    assert report.gpu_hours == pytest.approx(23.0)
+    # + 1 (old-exporter) + 8/7 (mig-two) + 0 (nothing)
+    assert report.gpu_hours == pytest.approx(23 + 8 / 7)
     assert report.running_at_start == 1  # early
     assert report.running_at_end == 1  # long
     assert (report.withdrawn, report.pending_at_end) == (1, 1)  # waits
@@ -201,9 +220,13 @@ def test_every_hand_made_pod_is_a_job_with_its_gpu_hours_and_censoring(
     assert (train["cpu"], train["mem_gib"]) == (8 + 0.5, 64 + 1)  # summed over containers
     assert (train["queue"], train["status"]) == ("team-a-queue", "completed")
     assert train["gpu_util"] == pytest.approx((0.6 + 0.2) / 2)
-    # busy: 8 x 0.4 (train-2gpu) + 11 x 0.9 (long) = 13.1 of their 8 + 11 GPU-hours
-    assert report.busy_gpu_hours == pytest.approx(8 * 0.4 + 11 * 0.9)
-    assert report.busy_known_gpu_hours == pytest.approx(8 + 11)
+    # busy: 8 x 0.4 (train-2gpu) + 11 x 0.9 (long) + 8/7 x 0.5 (mig-two) of their
+    # 8 + 11 + 8/7 GPU-hours
+    assert report.busy_gpu_hours == pytest.approx(8 * 0.4 + 11 * 0.9 + 8 / 7 * 0.5)
+    assert report.busy_known_gpu_hours == pytest.approx(8 + 11 + 8 / 7)
+    mig = jobs["mig/mig-two"]
+    assert (mig["gpus"], mig["duration_s"]) == (pytest.approx(4 / 7), 2 * H)
+    assert mig["gpu_util"] == pytest.approx((1 * 0.8 + 3 * 0.4) / (1 + 3))
     assert jobs["team-a/long"]["gpu_util"] == pytest.approx(0.9)
     # the profiling series exist here, so the fallback series is not read: no busy share
     assert pd.isna(jobs["legacy/old-exporter"]["gpu_util"])
@@ -254,8 +277,8 @@ def test_the_command_line_imports_and_recognises_the_same_window_again(
     assert main(argv) == 0
     again = json.loads(capsys.readouterr().out)
 
-    assert (first["accepted"], first["already_imported"]) == (8, False)
-    assert first["gpu_hours"] == pytest.approx(23.0)
+    assert (first["accepted"], first["already_imported"]) == (9, False)
+    assert first["gpu_hours"] == pytest.approx(23 + 8 / 7)
     assert (again["trace_id"], again["already_imported"]) == (first["trace_id"], True)
 
 

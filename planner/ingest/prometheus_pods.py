@@ -11,7 +11,8 @@ and the ingest report are a file's. What each column is taken from:
 - a time before the window's start is left blank, as an export of the window would: the pod
   was already there when the window opened (running_at_start);
 - GPUs, CPU and memory: `kube_pod_container_resource_requests` of resource `nvidia_com_gpu`
-  (also `nvidia_com_gpu_shared`), `cpu` and `memory`, summed over the pod's containers;
+  (also `nvidia_com_gpu_shared`; a MIG instance `nvidia_com_mig_3g_40gb` is 3/7 of a GPU),
+  `cpu` and `memory`, summed over the pod's containers;
 - status: the last `kube_pod_status_phase` at 1 (Succeeded completed, Failed failed,
   Running running, Pending pending);
 - queue: the Kueue queue label (`label_kueue_x_k8s_io_queue_name` of `kube_pod_labels`,
@@ -23,6 +24,7 @@ and the ingest report are a file's. What each column is taken from:
 import csv
 import datetime as dt
 import io
+import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -47,6 +49,10 @@ HEADER = (
 )
 QUEUE_LABEL = "label_kueue_x_k8s_io_queue_name"
 GPU_RESOURCES = ("nvidia_com_gpu", "nvidia_com_gpu_shared")
+MIG_SLICES = 7
+"""Compute slices of a MIG-capable GPU (A100, H100, H200): a 3g instance is 3/7 of one."""
+_MIG_RESOURCE = re.compile(r"nvidia_com_mig_(\d+)g_\d+gb")
+_MIG_PROFILE = re.compile(r"(\d+)g\.")
 _PHASE_STATUS = {
     "Succeeded": "completed",
     "Failed": "failed",
@@ -132,8 +138,9 @@ def read_busy(
     client: Client, window: Window, namespace: str | None, pods: dict[PodKey, Pod]
 ) -> list[Note]:
     """Each pod's mean GPU busy fraction from dcgm-exporter (matched by its `namespace`
-    and `pod` labels): the sum of its GPUs' samples over their count, so every sample
-    weighs the same. Notes: the fallback series used, or no series at all."""
+    and `pod` labels): the sum of its GPUs' samples over their count, every sample weighed
+    by its GPU's size (`_slices`: a MIG instance by its compute slices). Notes: the
+    fallback series used, or no series at all."""
     coarse = window.coarse()
     by_name = {(p.key[0], p.key[1]): p for p in pods.values()}
     fallback = ingest_note("dcgm_gpu_util_fallback")
@@ -144,17 +151,30 @@ def read_busy(
             continue
         counts = client.series(wanted, coarse, "count_over_time")
         totals: dict[tuple[str, str], list[float]] = {}
-        for sample, scale in ((s, 1 / full) for s in sums):
+        for sample in sums:
             total = totals.setdefault((sample.label("namespace"), sample.label("pod")), [0, 0])
-            total[0] += sum(v for _, v in sample.points) * scale
+            total[0] += sum(v for _, v in sample.points) / full * _slices(sample)
         for sample in counts:
             total = totals.setdefault((sample.label("namespace"), sample.label("pod")), [0, 0])
-            total[1] += sum(v for _, v in sample.points)
+            total[1] += sum(v for _, v in sample.points) * _slices(sample)
         for name, (busy, samples) in totals.items():
             if name in by_name and samples > 0:
                 by_name[name].busy = min(max(busy / samples, 0.0), 1.0)
         return [note] if note else []
     return [ingest_note("dcgm_missing")]
+
+
+def _slices(sample: Sample) -> float:
+    """A series' weight in its pod's mean: a whole GPU 1, a MIG instance its share of the
+    GPU's seven compute slices (`GPU_I_PROFILE` 3g.40gb: 3/7)."""
+    found = _MIG_PROFILE.match(sample.label("GPU_I_PROFILE"))
+    return int(found.group(1)) / MIG_SLICES if found else 1.0
+
+
+def _mig_gpus(resource: str) -> float | None:
+    """GPUs a MIG resource is a share of (nvidia_com_mig_3g_40gb: 3/7), else None."""
+    found = _MIG_RESOURCE.fullmatch(resource)
+    return int(found.group(1)) / MIG_SLICES if found else None
 
 
 def _fetch(client: Client, window: Window, metric: str, namespace: str | None) -> list[Sample]:
@@ -222,6 +242,8 @@ def _request(pods: dict[PodKey, Pod], sample: Sample) -> None:
     value = max(v for _, v in sample.points)
     if resource in GPU_RESOURCES:
         pod.gpus[f"{container}/{resource}"] = value
+    elif (share := _mig_gpus(resource)) is not None:  # MIG instances: a share of a GPU
+        pod.gpus[f"{container}/{resource}"] = value * share
     elif resource == "cpu":
         pod.cpu[container] = value
     elif resource == "memory":
