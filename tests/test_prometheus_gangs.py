@@ -6,15 +6,21 @@ counts, a Job retried after a failure, and a PyTorchJob one of whose pods never 
 each job checked with its arithmetic written out.
 """
 
+import csv
+import io
 import math
 import time
 from collections.abc import Iterator
 
 import duckdb
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from planner.ingest import IngestOptions
 from planner.ingest.prometheus import Window
+from planner.ingest.prometheus_jobs import history_csv
+from planner.ingest.prometheus_pods import Pod
 from planner.service.prometheus_import import import_prometheus
 from tests.conftest import jobs_of
 from tests.prometheus import Exposition, PodSeries, add_pod, backfill, serving
@@ -174,3 +180,34 @@ def test_an_owners_pods_are_one_gang_job_and_serving_pods_stay_one_job_each(
     stuck = jobs["dist/stuck"]  # stuck-1 never started, so neither did the gang
     assert (stuck["pods"], stuck["gpus"], stuck["status"]) == (2, 2.0, "withdrawn")
     assert (stuck["duration_s"], stuck["withdraw_after_s"]) == (0.0, 10 * H - 8 * H)
+
+
+@st.composite
+def _some_pods(draw: st.DrawFn) -> list[Pod]:
+    pods = []
+    for i in range(draw(st.integers(1, 12))):
+        created = START + draw(st.integers(0, 9)) * H
+        started = draw(st.one_of(st.none(), st.integers(0, 2)))
+        pod = Pod(("n", f"p{i}", f"u{i}"), created=created, last_seen=END, busy=0.25)
+        pod.phase = "Pending" if started is None else draw(st.sampled_from(["Running", "Failed"]))
+        pod.started = None if started is None else created + started * H
+        if pod.phase == "Failed":
+            pod.completed = created + 3 * H
+        pod.gpus = {"main/nvidia_com_gpu": draw(st.sampled_from([1.0, 8.0]))}
+        pod.owner = draw(st.sampled_from(["", "a", "b"]))
+        pods.append(pod)
+    return pods
+
+
+@given(pods=_some_pods())
+def test_every_pod_is_in_one_job_and_only_an_owners_pods_share_one(pods: list[Pod]) -> None:
+    text, _ = history_csv(pods, WINDOW)
+    rows = list(csv.DictReader(io.StringIO(text)))
+
+    assert sum(int(row["pods"]) for row in rows) == len(pods)
+    assert len({row["job_id"] for row in rows}) == len(rows)
+    for row in rows:
+        if int(row["pods"]) > 1:
+            assert row["job_id"].split("#")[0] in ("n/a", "n/b")
+        # every pod is busy 0.25, so any weighing of them is 0.25
+        assert float(row["gpu_util"]) == pytest.approx(0.25)
