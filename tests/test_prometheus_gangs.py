@@ -182,6 +182,17 @@ def test_an_owners_pods_are_one_gang_job_and_serving_pods_stay_one_job_each(
     assert (stuck["duration_s"], stuck["withdraw_after_s"]) == (0.0, 10 * H - 8 * H)
 
 
+def test_a_namespace_query_groups_its_pods_the_same(
+    gang_url: str, con: duckdb.DuckDBPyConnection
+) -> None:
+    whole = import_prometheus(con, gang_url, WINDOW, IngestOptions(), name="whole")
+    one = import_prometheus(con, gang_url, WINDOW, IngestOptions(), namespace="dist")
+
+    # the owner query carries the namespace matcher beside its owner_kind matcher
+    assert (one.accepted, one.gpu_hours) == (whole.accepted, whole.gpu_hours) == (10, 174)
+    assert {str(j["job_id"]): j["pods"] for j in jobs_of(con, one.trace_id)}["dist/bert"] == 4
+
+
 @st.composite
 def _some_pods(draw: st.DrawFn) -> list[Pod]:
     pods = []
