@@ -11,7 +11,8 @@ by these rules:
 - end: the latest pod's end (none while one pod still runs at the window's end);
 - status: pending if the gang never started, else failed if any pod failed, completed if
   every pod succeeded, else running;
-- cpu, mem_gib: the pods' sums (the job's totals); queue: the first pod's Kueue queue;
+- cpu, mem_gib: the pods' sums (the job's totals); queue: the first Kueue queue label of
+  its pods, else the namespace;
 - gpu_util: the GPU-hour-weighted mean of the pods' busy shares (pods without one left out);
 - pods of one owner that did not live at one time (a retry created after the pod before it
   ended, a Job's completions beyond its parallelism) are separate gangs, the later ones
