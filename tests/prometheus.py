@@ -161,6 +161,8 @@ class PodSeries:
     completed: float | None = None
     deleted: float | None = None
     labels: Mapping[str, str] = field(default_factory=dict)
+    owner: tuple[str, str] | None = None
+    """(owner_kind, owner_name) of kube_pod_owner; None: no such series (as in openb)."""
 
 
 _UNITS = {"cpu": "core", "memory": "byte"}
@@ -194,6 +196,11 @@ def add_pod(exposition: Exposition, pod: PodSeries, every: float) -> None:
                 "kube_pod_container_resource_requests", labels, [(t, amount) for t in times]
             )
     exposition.add("kube_pod_labels", {**ids, **pod.labels}, [(t, 1.0) for t in times])
+    if pod.owner is not None:  # kube-state-metrics writes "<none>" for a pod without owner
+        kind, name = pod.owner
+        controller = "<none>" if kind == "<none>" else "true"
+        owner = {"owner_kind": kind, "owner_name": name, "owner_is_controller": controller}
+        exposition.add("kube_pod_owner", {**ids, **owner}, [(t, 1.0) for t in times])
 
 
 def _phase_at(phases: Sequence[tuple[float, str]], at: float) -> str:

@@ -55,7 +55,15 @@ NOTES: dict[str, str] = {
     # kubectl get nodes -o json (planner/ingest/kubectl.py)
     "kubectl_not_node": "item {index}: kind {kind} is not a Node, skipped",
     "kubectl_cordoned": "{name}: cordoned (unschedulable), kept as capacity",
-    # Prometheus (planner/ingest/prometheus_pods.py)
+    # Prometheus (planner/ingest/prometheus_pods.py, prometheus_jobs.py)
+    "pods_grouped": (
+        "{pods} pods grouped by their owner (kube_pod_owner or a job-name label) into {jobs} "
+        "jobs of several pods each, which start when all their pods run"
+    ),
+    "gang_mixed_gpus": (
+        "{count} owners' pods ask for different GPU counts ({owners}): their pods are kept "
+        "as one job each, not grouped"
+    ),
     "dcgm_gpu_util_fallback": (
         "GPU busy share from DCGM_FI_DEV_GPU_UTIL (the share of time any kernel ran): the "
         "server has no DCGM_FI_PROF_GR_ENGINE_ACTIVE, which counts the graphics engine's "

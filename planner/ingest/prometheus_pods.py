@@ -1,8 +1,8 @@
-"""One job-history row per pod from kube-state-metrics series in Prometheus.
+"""What kube-state-metrics and dcgm-exporter series in Prometheus say of each pod.
 
-The rows are a generic job history (`job_id, submit, start, end, gpus, cpu, mem_gib, queue,
-status`) that the file importer reads like any export, so the censoring rules, rejections
-and the ingest report are a file's. What each column is taken from:
+`planner.ingest.prometheus_jobs` makes the pods a generic job history (one row per pod, or
+per gang of an owner's pods) that the file importer reads like any export, so the censoring
+rules, rejections and the ingest report are a file's. What each column is taken from:
 
 - submit: `kube_pod_created`; start: `kube_pod_start_time` (none: the pod never started);
 - end: `kube_pod_completion_time`, else `kube_pod_deletion_timestamp`, else the last step
@@ -15,18 +15,17 @@ and the ingest report are a file's. What each column is taken from:
   `cpu` and `memory`, summed over the pod's containers;
 - status: the last `kube_pod_status_phase` at 1 (Succeeded completed, Failed failed,
   Running running, Pending pending);
+- owner: the job a pod belongs to, when it is of a job kind (`GANG_KINDS`): a JobSet or
+  job-name label of `kube_pod_labels` (`OWNER_LABELS`, exported when allow-listed), else
+  `kube_pod_owner`'s owner_name; ReplicaSet, StatefulSet... owners and no owner leave it empty;
 - queue: the Kueue queue label (`label_kueue_x_k8s_io_queue_name` of `kube_pod_labels`,
   exported when kube-state-metrics allow-lists it), else the namespace;
 - gpu_util: dcgm-exporter's `DCGM_FI_PROF_GR_ENGINE_ACTIVE` (else `DCGM_FI_DEV_GPU_UTIL` /
   100, with a note) averaged over the samples of the pod's GPUs (`read_busy`).
 """
 
-import csv
 import datetime as dt
-import io
 import re
-from collections import Counter
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from planner.core.errors import TraceError
@@ -35,31 +34,31 @@ from planner.ingest.limits import shorten
 from planner.ingest.notes import ingest_note
 from planner.ingest.prometheus import Client, Sample, Window
 
-HEADER = (
-    "job_id",
-    "submit",
-    "start",
-    "end",
-    "gpus",
-    "cpu",
-    "mem_gib",
-    "queue",
-    "status",
-    "gpu_util",
-)
 QUEUE_LABEL = "label_kueue_x_k8s_io_queue_name"
 GPU_RESOURCES = ("nvidia_com_gpu", "nvidia_com_gpu_shared")
 MIG_SLICES = 7
 """Compute slices of a MIG-capable GPU (A100, H100, H200): a 3g instance is 3/7 of one."""
+GANG_KINDS = (
+    "Job",
+    "PyTorchJob",
+    "MPIJob",
+    "TFJob",
+    "XGBoostJob",
+    "PaddleJob",
+    "JAXJob",
+    "TrainJob",
+    "JobSet",
+    "RayJob",
+)
+"""Owner kinds whose pods are one job that starts together (not ReplicaSet, StatefulSet...)."""
+OWNER_LABELS = (
+    "label_jobset_sigs_k8s_io_jobset_name",
+    "label_training_kubeflow_org_job_name",
+    "label_batch_kubernetes_io_job_name",
+)
+"""Pod labels naming a pod's job, first found first: a JobSet's name covers its child Jobs."""
 _MIG_RESOURCE = re.compile(r"nvidia_com_mig_(\d+)g_\d+gb")
 _MIG_PROFILE = re.compile(r"(\d+)g\.")
-_PHASE_STATUS = {
-    "Succeeded": "completed",
-    "Failed": "failed",
-    "Running": "running",
-    "Pending": "pending",
-    "Unknown": "running",
-}
 REQUIRED = ("kube_pod_created", "kube_pod_status_phase", "kube_pod_container_resource_requests")
 """Series without which no job history can be built (each is refused by name if absent)."""
 
@@ -84,6 +83,8 @@ class Pod:
     cpu: dict[str, float] = field(default_factory=dict)
     mem: dict[str, float] = field(default_factory=dict)
     queue: str = ""
+    owner: str = ""
+    """Name of the job (of a `GANG_KINDS` kind) whose pods run as one gang; empty if none."""
     busy: float | None = None
     """Mean busy fraction of the pod's GPUs over its samples (dcgm-exporter), 0-1."""
 
@@ -124,9 +125,15 @@ def read_pods(client: Client, window: Window, namespace: str | None) -> dict[Pod
         for sample in client.series(selector(name, namespace), coarse):
             if _key(sample) in pods:
                 setter(pods[_key(sample)], sample.points[-1][1])
-    for sample in client.series(selector("kube_pod_labels", namespace), coarse):
+    kinds = f'owner_kind=~"{"|".join(GANG_KINDS)}"'
+    for sample in client.series(selector("kube_pod_owner", namespace, kinds), coarse):
         if _key(sample) in pods:
-            pods[_key(sample)].queue = sample.label(QUEUE_LABEL)
+            pods[_key(sample)].owner = sample.label("owner_name")
+    for sample in client.series(selector("kube_pod_labels", namespace), coarse):
+        if (labelled := pods.get(_key(sample))) is not None:
+            labelled.queue = sample.label(QUEUE_LABEL)
+            named = filter(None, map(sample.label, OWNER_LABELS))
+            labelled.owner = next(named, labelled.owner)
     return pods
 
 
@@ -248,67 +255,3 @@ def _request(pods: dict[PodKey, Pod], sample: Sample) -> None:
         pod.cpu[container] = value
     elif resource == "memory":
         pod.mem[container] = value
-
-
-def history_csv(pods: Iterable[Pod], window: Window) -> str:
-    """The pods as a generic job history, one row each, in order of creation."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(HEADER)
-    ordered = sorted(pods, key=lambda p: (p.created or window.start, p.key))
-    names = [f"{p.key[0]}/{p.key[1]}" for p in ordered]
-    uses = Counter(names)
-    for pod, name in zip(ordered, names, strict=True):
-        # a pod name used again (a StatefulSet's pod re-created) is told apart by its uid
-        job_id = f"{name}#{pod.key[2][:8]}" if uses[name] > 1 else name
-        writer.writerow(_row(pod, job_id, window))
-    return out.getvalue()
-
-
-def _row(pod: Pod, name: str, window: Window) -> list[str]:
-    started = pod.started if pod.phase != "Pending" else None
-    end = _end(pod, window) if started is not None or pod.phase != "Pending" else _gone(pod, window)
-    return [
-        name,
-        _time(pod.created, window),
-        _time(started, window),
-        _time(end, window),
-        _number(sum(pod.gpus.values())),
-        _number(sum(pod.cpu.values())),
-        _number(sum(pod.mem.values()) / 2**30),
-        pod.queue or pod.key[0],
-        _PHASE_STATUS.get(pod.phase, "running"),
-        "" if pod.busy is None else _number(pod.busy),
-    ]
-
-
-def _end(pod: Pod, window: Window) -> float | None:
-    """When the pod stopped running, or None while it runs at the window's end."""
-    for known in (pod.completed, pod.deleted):
-        if known is not None and known <= window.end:
-            return known
-    if not _at_end(pod, window):  # its series stopped inside the window
-        return min(pod.last_running or pod.last_seen, window.end)
-    return None
-
-
-def _gone(pod: Pod, window: Window) -> float | None:
-    """When a pod that never started was deleted, or None while it waits at the end."""
-    if pod.deleted is not None and pod.deleted <= window.end:
-        return pod.deleted
-    return None if _at_end(pod, window) else pod.last_seen
-
-
-def _at_end(pod: Pod, window: Window) -> bool:
-    """Whether the pod was seen at the window's last step (still there at its end)."""
-    return pod.last_seen > window.end - window.step / 2
-
-
-def _time(epoch: float | None, window: Window) -> str:
-    if epoch is None or epoch < window.start:
-        return ""
-    return f"{epoch:.3f}".rstrip("0").rstrip(".")
-
-
-def _number(value: float) -> str:
-    return f"{value:.6f}".rstrip("0").rstrip(".")

@@ -37,6 +37,13 @@ NOTES: dict[str, str] = {
     "node_rows_skipped": "{file}：共跳过 {count} 行",
     "kubectl_not_node": "第 {index} 项：类型 {kind} 不是 Node，已跳过",
     "kubectl_cordoned": "{name}：已封锁（不可调度），仍计入容量",
+    "pods_grouped": (
+        "按所属对象（kube_pod_owner 或 job-name 标签）把 {pods} 个 Pod 归并为 {jobs} 个多 Pod "
+        "作业，每个作业在其全部 Pod 运行时才算开始"
+    ),
+    "gang_mixed_gpus": (
+        "{count} 个所属对象的 Pod 申请的 GPU 数不同（{owners}）：其 Pod 各自保留为一个作业，不归并"
+    ),
     "dcgm_gpu_util_fallback": (
         "GPU 忙碌占比取自 DCGM_FI_DEV_GPU_UTIL（有内核运行的时间占比）：服务器上没有 "
         "DCGM_FI_PROF_GR_ENGINE_ACTIVE（图形引擎的活跃时间，小内核时读数更低）"
