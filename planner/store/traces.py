@@ -15,12 +15,12 @@ import pandas as pd
 from planner.store.sql import (
     Columns,
     Connection,
+    append_frame,
     count,
     fetch_all,
     fetch_columns,
     fetch_frame,
     fetch_one,
-    registered,
     run,
 )
 
@@ -163,12 +163,12 @@ def drop_staging(con: Connection) -> None:
 
 def stage_jobs(con: Connection, frame: pd.DataFrame) -> None:
     """Append a chunk of normalised jobs (the staging table's columns, in order)."""
-    _append(con, "staging_jobs", frame)
+    append_frame(con, "staging_jobs", frame)
 
 
 def stage_steps(con: Connection, frame: pd.DataFrame) -> None:
     """Append a chunk's Slurm steps: (row_number, parent job id)."""
-    _append(con, "staging_steps", frame)
+    append_frame(con, "staging_steps", frame)
 
 
 def store_rejected(con: Connection, trace_id: str, rejected: pd.DataFrame) -> None:
@@ -176,8 +176,8 @@ def store_rejected(con: Connection, trace_id: str, rejected: pd.DataFrame) -> No
     if rejected.empty:
         return
     frame = rejected.loc[:, _REJECTED_COLUMNS].fillna("")
-    with registered(con, "chunk_frame", frame):
-        run(con, "INSERT INTO rejected_rows SELECT ?, * FROM chunk_frame", [trace_id])
+    frame.insert(0, "trace_id", trace_id)
+    append_frame(con, "rejected_rows", frame)
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,10 +312,3 @@ def arrivals_per_day(con: Connection, trace_id: str) -> pd.DataFrame:
         "FROM jobs WHERE trace_id = ? GROUP BY day ORDER BY day",
         [trace_id],
     )
-
-
-def _append(con: Connection, table: str, frame: pd.DataFrame) -> None:
-    if frame.empty:
-        return
-    with registered(con, "chunk_frame", frame):
-        run(con, f"INSERT INTO {table} SELECT * FROM chunk_frame")
