@@ -1,0 +1,317 @@
+"""The report as FOCUS cost-and-usage rows (`planner report --out FILE.focus.csv`): each
+option's months of the chosen horizon as the FinOps Foundation's FOCUS 1.0 columns, plus
+the later versions' columns that apply and `x_` columns for what FOCUS has no column for.
+
+One source of truth: every amount is one the TCO report already holds (an option's monthly
+P&L by category, its monthly cash, its totals); nothing is re-priced. Two views, as FOCUS
+means them:
+
+    BilledCost     the cash a month: CapEx as a Purchase row in month 1, running costs as
+                   Usage rows, cash that is not in the P&L (tax saved, resale, refresh,
+                   disposal tax) as one row a month; an option's BilledCost adds up to the
+                   workbook's cumulative cash
+    EffectiveCost  the P&L a month: the CapEx amortized (depreciation) on a Usage row whose
+                   BilledCost is 0, the Purchase row at 0; adds up to the option's total
+
+A commitment is paid as a Purchase row a month and amortized over two Usage rows, the share
+of the committed GPU-hours the demand used (`Used`) and the rest (`Unused`). Amounts are in
+whole cents, rounded along each option's running sum, so they add up to the totals rounded
+to the cent. Text cells are spreadsheet-safe; the file is UTF-8 without a byte-order mark (a
+FOCUS reader is a program).
+"""
+
+import csv
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import date
+from io import StringIO
+
+from planner.core.i18n import Language
+from planner.core.spreadsheet_text import safe_row
+from planner.cost.inputs import CloudInputs
+from planner.cost.results import TcoReport
+from planner.cost.tco import OptionReport
+from planner.report.csv_tidy import money_text, pnl_by_category
+from planner.report.headline import Named, option_name
+from planner.report.model import category_label, ordered
+from planner.report.text import text
+
+COLUMNS = (
+    "AvailabilityZone", "BilledCost", "BillingAccountId", "BillingAccountName",
+    "BillingCurrency", "BillingPeriodEnd", "BillingPeriodStart", "ChargeCategory",
+    "ChargeClass", "ChargeType", "ChargeDescription", "ChargeFrequency", "ChargePeriodEnd",
+    "ChargePeriodStart", "CommitmentDiscountCategory", "CommitmentDiscountId",
+    "CommitmentDiscountName", "CommitmentDiscountStatus", "CommitmentDiscountType",
+    "CommitmentDiscountQuantity", "CommitmentDiscountUnit", "ConsumedQuantity", "ConsumedUnit",
+    "ContractedCost", "ContractedUnitPrice", "EffectiveCost", "InvoiceIssuer", "ListCost",
+    "ListUnitPrice", "PricingCategory", "PricingQuantity", "PricingUnit", "Provider",
+    "Publisher", "RegionId", "RegionName", "ResourceId", "ResourceID", "ResourceName",
+    "ResourceType", "ServiceCategory", "ServiceName", "ServiceSubcategory", "SkuId",
+    "SkuPriceId", "SubAccountId", "SubAccountName", "Tags",
+    "x_Scenario", "x_HorizonYears", "x_Option", "x_OptionKind", "x_Month", "x_CostCategory",
+    "x_ServedShare",
+)  # fmt: skip
+"""FOCUS 1.0's columns (CommitmentDiscountQuantity/Unit and ServiceSubcategory are 1.1's),
+then ours. `ResourceID` repeats `ResourceId` and `ChargeType` repeats `ChargeCategory`: the
+validator 1.0.0 checks those names (a rule of its 1.0 set still reads `ChargeType`)."""
+
+GPU_HOURS = "GPU-Hours"
+CASH_ONLY = ("refresh", "tax_shield", "resale", "disposal_tax")
+"""An owned option's cash that is not in its P&L (`planner.cost.baremetal.MonthCosts`)."""
+CENT = 0.005
+
+
+@dataclass(frozen=True, slots=True)
+class Charge:
+    """One FOCUS row before its text columns are filled: amounts in the report currency."""
+
+    category: str
+    """`x_CostCategory`: a cost category of the report, or ours (`capex_purchase`, ...)."""
+    charge: str
+    """ChargeCategory: Usage, Purchase, Tax, Credit or Adjustment."""
+    billed: float
+    effective: float
+    description: str
+    frequency: str = "Recurring"
+    gpu_hours: float | None = None
+    commitment: str | None = None
+    """CommitmentDiscountStatus (Used, Unused) on a commitment's Usage rows; "" on its
+    Purchase row; None off a commitment."""
+    committed_gpu_hours: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """What the rows of one option repeat."""
+
+    scenario: str
+    years: float
+    key: str
+    name: str
+    owned: bool
+    served_share: float | None
+    currency: str
+
+
+def write_focus(
+    reports: Sequence[Named],
+    start: date,
+    *,
+    horizon_index: int = 0,
+    lang: Language = "en",
+) -> bytes:
+    """The FOCUS CSV of every scenario's options over horizon `horizon_index` (a scenario
+    with fewer horizons: its last), month 1 being the month `start` is in."""
+    out = StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(COLUMNS)
+    for scenario, report in reports:
+        horizon = report.horizons[min(horizon_index, len(report.horizons) - 1)]
+        for option in horizon.options:
+            head = Option(
+                scenario=scenario,
+                years=float(horizon.years),
+                key=option.name,
+                name=option_name(option.name, lang),
+                owned="depreciation" in option.totals,
+                served_share=option.served_share,
+                currency=str(report.currency),
+            )
+            months = _charges(option, report, head.owned, lang)
+            for m, charges in enumerate(_in_cents(months)):
+                writer.writerows(safe_row(_row(head, c, start, m)) for c in charges)
+    return out.getvalue().encode("utf-8")
+
+
+def next_month(today: date) -> date:
+    """The first day of the month after `today`: the default start of a FOCUS export."""
+    return date(today.year + today.month // 12, today.month % 12 + 1, 1)
+
+
+def _charges(
+    option: OptionReport, report: TcoReport, owned: bool, lang: Language
+) -> list[list[Charge]]:
+    """The option's charges, month by month."""
+    by_category = pnl_by_category(option)
+    keys = ordered(set(by_category))
+    months = len(option.monthly_cash)
+    per_month = option.useful_gpu_hours / months if months else 0.0
+    elsewhere = option.served_elsewhere_gpu_hours / months if months else 0.0
+    cloud = None if owned else _cloud_inputs(report, option.name)
+    out = []
+    for m in range(months):
+        charges = []
+        if owned and m == 0 and option.totals.get("capex"):
+            charges.append(_capex(option.totals["capex"], lang))
+        for k in keys:
+            amount = by_category[k][m]
+            if amount:
+                hours = per_month if k in ("depreciation", "cloud_compute") else None
+                hours = elsewhere if k == "served_elsewhere" else hours
+                charges += _usage(k, amount, hours, cloud, lang)
+        billed = sum(c.billed for c in charges)
+        rest = option.monthly_cash[m] - billed
+        if abs(rest) > 1e-6:
+            charges.append(_cash_only(rest, option, owned, lang))
+        out.append(charges)
+    return out
+
+
+def _capex(amount: float, lang: Language) -> Charge:
+    return Charge("capex", "Purchase", amount, 0.0, category_label("capex", lang), "One-Time")
+
+
+def _usage(
+    key: str, amount: float, hours: float | None, cloud: CloudInputs | None, lang: Language
+) -> list[Charge]:
+    label = category_label(key, lang)
+    if key == "depreciation":  # the CapEx amortized: billed in month 1 (`_capex`)
+        said = text("report.focus.amortized", lang)
+        return [Charge(key, "Usage", 0.0, amount, said, gpu_hours=hours)]
+    if key != "commitment" or cloud is None:
+        return [Charge(key, "Usage", amount, amount, label, gpu_hours=hours)]
+    committed = cloud.bill.committed_gpus * cloud.bill.commit_hours
+    useful = cloud.rented.useful_gpu_hours
+    used = min(1.0, useful / committed) if committed and useful is not None else 1.0
+    paid = Charge(key, "Purchase", amount, 0.0, label, commitment="")
+    paid = replace(paid, committed_gpu_hours=committed)
+    shares = (("Used", used, "report.focus.commitment_used"),
+              ("Unused", 1.0 - used, "report.focus.commitment_unused"))  # fmt: skip
+    return [paid] + [
+        Charge(
+            key,
+            "Usage",
+            0.0,
+            amount * share,
+            text(said, lang),
+            commitment=status,
+            gpu_hours=committed * share,
+            committed_gpu_hours=committed * share,
+        )
+        for status, share, said in shares
+        if share > 0
+    ]
+
+
+def _cash_only(amount: float, option: OptionReport, owned: bool, lang: Language) -> Charge:
+    """The month's cash that is not in its P&L: a rented option's tax saved, an owned
+    option's tax shield, refresh, resale and disposal tax (their month's sum: the report
+    keeps them by horizon, the workbook month by month)."""
+    if not owned:
+        return Charge("tax_shield", "Tax", amount, 0.0, text("report.focus.tax_saved", lang))
+    found = [k for k in CASH_ONLY if option.totals.get(k)] or ["tax_shield"]
+    kind = {"tax_shield": "Tax", "disposal_tax": "Tax", "resale": "Credit", "refresh": "Purchase"}
+    charge = kind[found[0]] if len({kind[k] for k in found}) == 1 else "Adjustment"
+    labels = ", ".join(category_label(k, lang) for k in found)
+    said = text("report.focus.cash_only", lang, categories=labels)
+    return Charge("+".join(found), charge, amount, 0.0, said)
+
+
+def _cloud_inputs(report: TcoReport, name: str) -> CloudInputs | None:
+    clouds = report.inputs.clouds if report.inputs else ()
+    return next((c for c in clouds if c.rented.name == name), None)
+
+
+def _in_cents(months: list[list[Charge]]) -> list[list[Charge]]:
+    """Every amount in whole cents, rounded along the option's running sums of BilledCost and
+    of EffectiveCost (0 stays 0), so each adds up to its exact total rounded to the cent."""
+    totals = [0.0, 0.0]
+    shown = [0, 0]
+    out = []
+    for charges in months:
+        month = []
+        for c in charges:
+            cents = []
+            for k, amount in enumerate((c.billed, c.effective)):
+                if not amount:
+                    cents.append(0.0)
+                    continue
+                totals[k] += amount
+                upto = round(totals[k] * 100)
+                cents.append((upto - shown[k]) / 100)
+                shown[k] = upto
+            month.append(replace(c, billed=cents[0], effective=cents[1]))
+        out.append(month)
+    return out
+
+
+def _row(option: Option, c: Charge, start: date, month: int) -> list[object]:
+    """The row's cells in `COLUMNS` order."""
+    begin, end = _month(start, month), _month(start, month + 1)
+    resource = f"{option.scenario}/{option.key}"
+    committed = c.commitment is not None
+    status = c.commitment or None
+    quantity = _number(c.gpu_hours)
+    price = round(c.effective / c.gpu_hours, 6) if c.gpu_hours and c.billed else None
+    service = text("report.focus.owned_service", "en") if option.owned else option.name
+    cells: dict[str, object] = {
+        "BilledCost": _money(c.billed),
+        "BillingAccountId": option.scenario,
+        "BillingAccountName": option.scenario,
+        "BillingCurrency": option.currency,
+        "BillingPeriodStart": begin,
+        "BillingPeriodEnd": end,
+        "ChargeCategory": c.charge,
+        "ChargeType": c.charge,
+        "ChargeDescription": c.description,
+        "ChargeFrequency": c.frequency,
+        "ChargePeriodStart": begin,
+        "ChargePeriodEnd": end,
+        "CommitmentDiscountCategory": "Usage" if committed else None,
+        "CommitmentDiscountId": f"{resource}/commitment" if committed else None,
+        "CommitmentDiscountName": f"{option.name}: commitment" if committed else None,
+        "CommitmentDiscountStatus": status,
+        "CommitmentDiscountType": "Committed GPUs" if committed else None,
+        "CommitmentDiscountQuantity": _number(c.committed_gpu_hours),
+        "CommitmentDiscountUnit": GPU_HOURS if committed else None,
+        "ConsumedQuantity": quantity,
+        "ConsumedUnit": GPU_HOURS if quantity is not None else None,
+        "ContractedCost": _money(c.billed or c.effective),
+        "ContractedUnitPrice": price,
+        "EffectiveCost": _money(c.effective),
+        "InvoiceIssuer": service,
+        "ListCost": _money(c.billed or c.effective),
+        "ListUnitPrice": price,
+        "PricingCategory": "Committed"
+        if committed
+        else ("Standard" if c.charge == "Usage" else None),
+        "PricingQuantity": quantity,
+        "PricingUnit": GPU_HOURS if quantity is not None else None,
+        "Provider": service,
+        "Publisher": service,
+        "ResourceId": resource,
+        "ResourceID": resource,
+        "ResourceName": option.name,
+        "ResourceType": "GPU servers" if option.owned else "GPU instances",
+        "ServiceCategory": "Compute",
+        "ServiceName": service,
+        "ServiceSubcategory": "Other (Compute)" if option.owned else "Virtual Machines",
+        "SkuId": f"{option.key}/{c.category}",
+        "SkuPriceId": f"{option.key}/{c.category}/{c.charge}",
+        "SubAccountId": option.key,
+        "SubAccountName": option.name,
+        "Tags": json.dumps({"x_Option": option.name}, ensure_ascii=False),
+        "x_Scenario": option.scenario,
+        "x_HorizonYears": repr(option.years),
+        "x_Option": option.name,
+        "x_OptionKind": "owned" if option.owned else "rented",
+        "x_Month": month + 1,
+        "x_CostCategory": c.category,
+        "x_ServedShare": _number(option.served_share),
+    }
+    return [cells.get(k) for k in COLUMNS]
+
+
+def _month(start: date, add: int) -> str:
+    """The first instant of month `add` after `start`'s, as FOCUS writes a date-time (UTC)."""
+    k = start.year * 12 + start.month - 1 + add
+    return f"{k // 12:04d}-{k % 12 + 1:02d}-01T00:00:00Z"
+
+
+def _money(amount: float) -> str:
+    return money_text(round(amount * 100))
+
+
+def _number(value: float | None) -> str | None:
+    return None if value is None else repr(round(value, 6))
