@@ -47,6 +47,9 @@ CHARGEBACK_EN = {
     "report.chargeback.source.volcano": "Volcano queues' deserved GPUs",
     "report.chargeback.source.none": "no quotas set",
     "report.tidy.net_cash": "Net cash",
+    "report.focus.start": (
+        "FOCUS rows start in {month} (month 1 of the plan; --start-month or the next month)"
+    ),
     "report.focus.owned_service": "Self-hosted GPU servers",
     "report.focus.amortized": "CapEx amortized: the servers' depreciation this month",
     "report.focus.cash_only": "Cash only (not in the P&L): {categories}",
@@ -115,6 +118,7 @@ CHARGEBACK_ZH = {
     "report.chargeback.source.volcano": "Volcano 队列的应得 GPU",
     "report.chargeback.source.none": "未设置配额",
     "report.tidy.net_cash": "净现金",
+    "report.focus.start": "FOCUS 行从 {month} 开始（计划的第 1 个月；--start-month 或下个月）",
     "report.focus.owned_service": "自建 GPU 服务器",
     "report.focus.amortized": "资本支出摊销：本月服务器折旧",
     "report.focus.cash_only": "仅现金（不计入损益）：{categories}",
