@@ -1,0 +1,191 @@
+"""The FOCUS export (`planner report --out FILE.focus.csv`): the FinOps Foundation's own
+validator accepts it (tests/focus_validator.py builds it a venv), each option's BilledCost
+adds up to its cash (the workbook's cumulative cash, which tests/test_workbook_formulas.py
+holds to the model's cent after LibreOffice recalculates it) and its EffectiveCost to its
+P&L total, both to the cent; a two-month case is checked by hand.
+
+Cases: the worked example (one server, four cloud prices), the bundled sample (a replay, a
+hybrid, two pools), the cloud-only sample (a 1-year commitment), a taxed case with a lead
+time, a resale and its disposal tax (tests/workbook_cases.py) and the hand case.
+"""
+
+import csv
+from collections import defaultdict
+from datetime import date
+from io import StringIO
+from pathlib import Path
+
+import pytest
+
+from planner.cli import main
+from planner.core.file_access import LOCAL_FILES
+from planner.cost.results import TcoReport
+from planner.cost.scenario import TcoScenario
+from planner.report.focus import COLUMNS, next_month, write_focus
+from planner.service.tco_files import load_tco_scenario
+from planner.service.tco_run import run_tco
+from planner.store import open_store
+from tests.focus_validator import validate
+from tests.workbook_cases import HAND, LINK, TAXED
+
+ROOT = Path(__file__).resolve().parents[1]
+SCENARIOS = ROOT / "data" / "scenarios"
+TODAY = date(2026, 6, 1)
+START = date(2027, 1, 1)
+TWO_MONTHS = {**HAND, "name": "two months", "horizons_years": [2 / 12]}
+
+
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, TcoReport]:
+    con = open_store(tmp_path_factory.mktemp("focus") / "planner.duckdb")
+    try:
+        found = {
+            name: run_tco(
+                con, load_tco_scenario(SCENARIOS / f"{file}.yaml"), files=LOCAL_FILES, today=TODAY
+            )
+            for name, file in (
+                ("worked", "worked-example-h100"),
+                ("sample", "sample-tco"),
+                ("cloud", "cloud-on-demand"),
+            )
+        }
+        for name, scenario in (("taxed", TAXED), ("hand", TWO_MONTHS)):
+            found[name] = run_tco(
+                con, TcoScenario.model_validate(scenario), files=LOCAL_FILES, today=TODAY
+            )
+    finally:
+        con.close()
+    return found
+
+
+def _rows(data: bytes) -> list[dict[str, str]]:
+    return list(csv.DictReader(StringIO(data.decode("utf-8"))))
+
+
+def _cents(text: str) -> int:
+    return round(float(text) * 100)
+
+
+@pytest.mark.parametrize("name", ["worked", "sample", "cloud", "taxed"])
+def test_the_focus_validator_accepts_the_export(
+    name: str, reports: dict[str, TcoReport], tmp_path: Path
+) -> None:
+    export = tmp_path / f"{name}.focus.csv"
+    export.write_bytes(write_focus([(name, reports[name])], START))
+
+    said = validate(export)
+
+    assert "Validation succeeded." in said
+
+
+@pytest.mark.parametrize("name", ["worked", "sample", "cloud", "taxed", "hand"])
+@pytest.mark.parametrize("horizon", [0, 1])
+def test_each_options_costs_add_up_to_its_cash_and_pnl_to_the_cent(
+    name: str, horizon: int, reports: dict[str, TcoReport]
+) -> None:
+    report = reports[name]
+    rows = _rows(write_focus([(name, report)], START, horizon_index=horizon))
+    billed: dict[str, int] = defaultdict(int)
+    effective: dict[str, int] = defaultdict(int)
+    for row in rows:
+        billed[row["x_Option"]] += _cents(row["BilledCost"])
+        effective[row["x_Option"]] += _cents(row["EffectiveCost"])
+
+    chosen = report.horizons[min(horizon, len(report.horizons) - 1)]
+    assert set(billed) == {o.name for o in chosen.options}
+    for o in chosen.options:
+        assert billed[o.name] == round(sum(o.monthly_cash) * 100), o.name
+        assert effective[o.name] == round(o.total * 100), o.name
+
+
+def test_two_months_by_hand(reports: dict[str, TcoReport]) -> None:
+    rows = _rows(write_focus([("hand", reports["hand"])], START))
+    got = [
+        (r["x_Option"], r["x_Month"], r["ChargeCategory"], r["x_CostCategory"],
+         r["BilledCost"], r["EffectiveCost"], r["ConsumedQuantity"], r["ChargePeriodStart"])
+        for r in rows
+    ]  # fmt: skip
+
+    # One 8-GPU server at $100,000 (no network, storage or installation share), a one-year
+    # life: depreciation 100,000 / 12 = 8,333.333 a month, 8,333.33 then 8,333.34 (rounded
+    # along the running sum: 16,666.67 over two months). Energy: (idle 1 kW + (2 - 1) kW x
+    # 0.5 allocation) x PUE 1 x $0.10/kWh x 730 h = $109.50 a month. Useful GPU-hours: 8 x
+    # 0.5 x 730 = 2,920 a month, which the "flat" cloud bills at $10: $29,200 a month.
+    jan, feb = "2027-01-01T00:00:00Z", "2027-02-01T00:00:00Z"
+    assert got == [
+        ("self-hosted", "1", "Purchase", "capex", "100000.00", "0.00", "", jan),
+        ("self-hosted", "1", "Usage", "depreciation", "0.00", "8333.33", "2920.0", jan),
+        ("self-hosted", "1", "Usage", "energy", "109.50", "109.50", "", jan),
+        ("self-hosted", "2", "Usage", "depreciation", "0.00", "8333.34", "2920.0", feb),
+        ("self-hosted", "2", "Usage", "energy", "109.50", "109.50", "", feb),
+        ("flat", "1", "Usage", "cloud_compute", "29200.00", "29200.00", "2920.0", jan),
+        ("flat", "2", "Usage", "cloud_compute", "29200.00", "29200.00", "2920.0", feb),
+    ]
+    assert {r["ChargePeriodEnd"] for r in rows if r["x_Month"] == "2"} == {"2027-03-01T00:00:00Z"}
+    assert {r["BillingCurrency"] for r in rows} == {"USD"}
+    assert {r["x_ServedShare"] for r in rows} == {"1.0"}
+
+
+def test_a_commitment_is_paid_then_split_into_used_and_unused(
+    reports: dict[str, TcoReport],
+) -> None:
+    rows = _rows(write_focus([("cloud", reports["cloud"])], START))
+    first = [r for r in rows if r["x_CostCategory"] == "commitment" and r["x_Month"] == "1"]
+
+    kinds = [(r["ChargeCategory"], r["CommitmentDiscountStatus"]) for r in first]
+    assert kinds[0] == ("Purchase", "")
+    assert {s for _, s in kinds[1:]} <= {"Used", "Unused"}
+    paid = _cents(first[0]["BilledCost"])
+    assert paid > 0
+    assert _cents(first[0]["EffectiveCost"]) == 0
+    # the Used and Unused rows carry the purchase as EffectiveCost (within a cent: rounding)
+    assert abs(sum(_cents(r["EffectiveCost"]) for r in first[1:]) - paid) <= 1
+    assert all(_cents(r["BilledCost"]) == 0 for r in first[1:])
+    assert {r["CommitmentDiscountCategory"] for r in first} == {"Usage"}
+    assert len({r["CommitmentDiscountId"] for r in first}) == 1
+
+
+def test_hostile_option_names_stay_text(reports: dict[str, TcoReport]) -> None:
+    data = write_focus([(LINK, reports["hand"])], START).decode("utf-8")
+
+    rows = _rows(data.encode("utf-8"))
+    assert list(rows[0]) == list(COLUMNS)
+    assert {r["x_Scenario"] for r in rows} == {"'" + LINK}
+
+
+def test_the_default_start_is_next_month() -> None:
+    assert next_month(date(2026, 12, 7)) == date(2027, 1, 1)
+    assert next_month(date(2026, 6, 30)) == date(2026, 7, 1)
+
+
+def test_the_cli_writes_the_hand_case(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    scenario = tmp_path / "hand.yaml"
+    scenario.write_text(
+        "name: two months\ncurrency: USD\nhorizons_years: [0.16666666666666666]\n"
+        "discount_rate: 0.0\nutilization: 0.5\nself_hosted:\n"
+        "  - {gpu: H100, servers: 1, gpus_per_server: 8, price: 100000, idle_kw: 1.0,"
+        " load_kw: 2.0, max_kw: 2.0}\n"
+        "overrides: {network_share: 0.0, storage_share: 0.0, life_years: 1.0, pue: 1.0,"
+        " kwh_price: 0.1, colo_per_kw_month: 0.0, support_share_year: 0.0,"
+        " fte_per_server: 0.0, lead_time_months: 0, availability: 1.0}\n"
+        "cloud:\n  - {name: flat, gpu: H100, price_per_gpu_hour: 10.0}\n"
+    )
+    out = tmp_path / "plan.focus.csv"
+    code = main(["report", "--scenario", str(scenario), "--db", str(tmp_path / "p.duckdb"),
+                 "--out", str(out), "--start-month", "2027-01"])  # fmt: skip
+
+    assert code == 0
+    assert "FOCUS rows start in 2027-01" in capsys.readouterr().out
+    billed = sum(_cents(r["BilledCost"]) for r in _rows(out.read_bytes()))
+    assert billed == 10_021_900 + 5_840_000  # 100,000 + 2 x 109.50; 2 x 29,200
+
+
+def test_a_month_that_is_not_one_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["report", "--scenario", "x.yaml", "--out", str(tmp_path / "p.focus.csv"),
+              "--start-month", "2027-13"])  # fmt: skip
+
+    assert exited.value.code == 2
+    assert "write it as YYYY-MM" in capsys.readouterr().err
