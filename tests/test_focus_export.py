@@ -98,6 +98,23 @@ def test_each_options_costs_add_up_to_its_cash_and_pnl_to_the_cent(
         assert effective[o.name] == round(o.total * 100), o.name
 
 
+@pytest.mark.parametrize("name", ["sample", "taxed"])
+def test_each_category_adds_up_to_the_reports_total_for_it(
+    name: str, reports: dict[str, TcoReport]
+) -> None:
+    """CapEx, refresh, tax shield, resale and disposal tax as BilledCost, depreciation as
+    EffectiveCost, running costs as both: each within a cent a row of the report's total."""
+    report = reports[name]
+    rows = _rows(write_focus([(name, report)], START))
+    for o in report.horizons[0].options:
+        mine = [r for r in rows if r["x_Option"] == o.name]
+        for key, total in o.totals.items():
+            found = [r for r in mine if r["x_CostCategory"] == key]
+            view = "EffectiveCost" if key == "depreciation" else "BilledCost"
+            cents = sum(_cents(r[view]) for r in found)
+            assert abs(cents - round(total * 100)) <= max(1, len(found)), (o.name, key)
+
+
 def test_two_months_by_hand(reports: dict[str, TcoReport]) -> None:
     rows = _rows(write_focus([("hand", reports["hand"])], START))
     got = [

@@ -31,7 +31,7 @@ from planner.core.i18n import Language
 from planner.core.spreadsheet_text import safe_row
 from planner.cost.inputs import CloudInputs
 from planner.cost.results import TcoReport
-from planner.cost.tco import OptionReport
+from planner.cost.tco import CASH_ONLY, OptionReport
 from planner.report.csv_tidy import money_text, pnl_by_category
 from planner.report.headline import Named, option_name
 from planner.report.model import category_label, ordered
@@ -57,8 +57,6 @@ then ours. `ResourceID` repeats `ResourceId` and `ChargeType` repeats `ChargeCat
 validator 1.0.0 checks those names (a rule of its 1.0 set still reads `ChargeType`)."""
 
 GPU_HOURS = "GPU-Hours"
-CASH_ONLY = ("refresh", "tax_shield", "resale", "disposal_tax")
-"""An owned option's cash that is not in its P&L (`planner.cost.baremetal.MonthCosts`)."""
 CENT = 0.005
 
 
@@ -141,9 +139,7 @@ def _charges(
     cloud = None if owned else _cloud_inputs(report, option.name)
     out = []
     for m in range(months):
-        charges = []
-        if owned and m == 0 and option.totals.get("capex"):
-            charges.append(_capex(option.totals["capex"], lang))
+        charges = _cash(option, owned, m, lang)
         for k in keys:
             amount = by_category[k][m]
             if amount:
@@ -158,15 +154,39 @@ def _charges(
     return out
 
 
-def _capex(amount: float, lang: Language) -> Charge:
-    return Charge("capex", "Purchase", amount, 0.0, category_label("capex", lang), "One-Time")
+_CASH_CHARGE = {
+    "capex": ("Purchase", "One-Time"),
+    "refresh": ("Purchase", "One-Time"),
+    "tax_shield": ("Tax", "Recurring"),
+    "resale": ("Credit", "One-Time"),
+    "disposal_tax": ("Tax", "One-Time"),
+}
+"""ChargeCategory and ChargeFrequency of an owned option's cash that is not in its P&L."""
+
+
+def _cash(option: OptionReport, owned: bool, m: int, lang: Language) -> list[Charge]:
+    """Month `m`'s cash that is not in the P&L, by category: CapEx, refresh, tax shield,
+    resale, disposal tax (a report saved before they were kept by month: the CapEx in month
+    1, and `_cash_only` takes the rest)."""
+    if not owned:
+        return []
+    by_month = option.cash_by_category
+    if by_month is None:
+        capex = option.totals.get("capex", 0.0)
+        return [_paid("capex", capex, lang)] if m == 0 and capex else []
+    return [_paid(k, by_month[k][m], lang) for k in CASH_ONLY if k in by_month and by_month[k][m]]
+
+
+def _paid(key: str, amount: float, lang: Language) -> Charge:
+    charge, frequency = _CASH_CHARGE[key]
+    return Charge(key, charge, amount, 0.0, category_label(key, lang), frequency)
 
 
 def _usage(
     key: str, amount: float, hours: float | None, cloud: CloudInputs | None, lang: Language
 ) -> list[Charge]:
     label = category_label(key, lang)
-    if key == "depreciation":  # the CapEx amortized: billed in month 1 (`_capex`)
+    if key == "depreciation":  # the CapEx amortized: billed as it was paid (`_cash`)
         said = text("report.focus.amortized", lang)
         return [Charge(key, "Usage", 0.0, amount, said, gpu_hours=hours)]
     if key != "commitment" or cloud is None:
@@ -200,7 +220,7 @@ def _cash_only(amount: float, option: OptionReport, owned: bool, lang: Language)
     keeps them by horizon, the workbook month by month)."""
     if not owned:
         return Charge("tax_shield", "Tax", amount, 0.0, text("report.focus.tax_saved", lang))
-    found = [k for k in CASH_ONLY if option.totals.get(k)] or ["tax_shield"]
+    found = [k for k in CASH_ONLY[1:] if option.totals.get(k)] or ["tax_shield"]
     kind = {"tax_shield": "Tax", "disposal_tax": "Tax", "resale": "Credit", "refresh": "Purchase"}
     charge = kind[found[0]] if len({kind[k] for k in found}) == 1 else "Adjustment"
     labels = ", ".join(category_label(k, lang) for k in found)
