@@ -23,9 +23,10 @@ from planner.cost.results import TcoReport
 from planner.cost.scenario import TcoScenario
 from planner.report.focus import COLUMNS, next_month, write_focus
 from planner.service.tco_files import load_tco_scenario
-from planner.service.tco_run import run_tco
+from planner.service.tco_run import run_tco, tco_of_jobs
 from planner.store import open_store
 from tests.focus_validator import validate
+from tests.test_growth_tco import JOBS, RENT, SERVER
 from tests.workbook_cases import HAND, LINK, TAXED
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -206,3 +207,35 @@ def test_a_month_that_is_not_one_is_refused(
 
     assert exited.value.code == 2
     assert "write it as YYYY-MM" in capsys.readouterr().err
+
+
+def test_growing_demand_gives_each_years_cash_lines(tmp_path: Path) -> None:
+    """With growth each year is priced from its own replay: the cash-only lines (the tax
+    shield moves with each year's running costs) come from that year, so no month needs a
+    catch-all row and every category still adds up."""
+    scenario = TcoScenario.model_validate(
+        {
+            "horizons_years": [2],
+            "self_hosted": [SERVER],
+            "cloud": [RENT],
+            "hybrid": {"burst_after_s": 600, "servers": {"A100": 1}},
+            "overrides": {"lead_time_months": 2, "tax_rate": 0.25},
+            "growth": {"arrival_rate": [1, 2]},
+        }
+    )
+    con = open_store(tmp_path / "planner.duckdb")
+    try:
+        report = tco_of_jobs(con, scenario, JOBS, today=TODAY)
+    finally:
+        con.close()
+
+    rows = _rows(write_focus([("grown", report)], START))
+    assert not [
+        r for r in rows if "+" in r["x_CostCategory"] or r["ChargeCategory"] == "Adjustment"
+    ]
+    for o in report.horizons[0].options:
+        mine = [r for r in rows if r["x_Option"] == o.name]
+        assert sum(_cents(r["BilledCost"]) for r in mine) == round(sum(o.monthly_cash) * 100)
+        assert sum(_cents(r["EffectiveCost"]) for r in mine) == round(o.total * 100)
+        shield = sum(_cents(r["BilledCost"]) for r in mine if r["x_CostCategory"] == "tax_shield")
+        assert abs(shield - round(o.totals["tax_shield"] * 100)) <= 24, o.name  # a cent a month
