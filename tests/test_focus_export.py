@@ -16,16 +16,21 @@ from io import StringIO
 from pathlib import Path
 
 import pytest
+from openpyxl import load_workbook
 
 from planner.cli import main
 from planner.core.file_access import LOCAL_FILES
 from planner.cost.results import TcoReport
 from planner.cost.scenario import TcoScenario
+from planner.report.excel import write_xlsx
 from planner.report.focus import COLUMNS, next_month, write_focus
+from planner.report.model import build_report
+from planner.report.text import text
 from planner.service.tco_files import load_tco_scenario
 from planner.service.tco_run import run_tco, tco_of_jobs
 from planner.store import open_store
 from tests.focus_validator import validate
+from tests.libreoffice import recalculate
 from tests.test_growth_tco import JOBS, RENT, SERVER
 from tests.workbook_cases import HAND, LINK, TAXED
 
@@ -239,3 +244,29 @@ def test_growing_demand_gives_each_years_cash_lines(tmp_path: Path) -> None:
         assert sum(_cents(r["EffectiveCost"]) for r in mine) == round(o.total * 100)
         shield = sum(_cents(r["BilledCost"]) for r in mine if r["x_CostCategory"] == "tax_shield")
         assert abs(shield - round(o.totals["tax_shield"] * 100)) <= 24, o.name  # a cent a month
+
+
+def test_billed_cost_is_the_recalculated_workbooks_cumulative_cash(
+    reports: dict[str, TcoReport], tmp_path: Path
+) -> None:
+    """The workbook the report writes, recalculated by LibreOffice: each option's cumulative
+    cash in the last month of the Monthly cash flow sheet is its BilledCost added up."""
+    names = ("worked", "taxed", "cloud")
+    paths = []
+    for name in names:
+        path = tmp_path / f"{name}.xlsx"
+        path.write_bytes(write_xlsx(build_report([(name, reports[name])], 0, "en", TODAY)))
+        paths.append(path)
+    books = {p.stem: load_workbook(p, data_only=True) for p in recalculate(paths, tmp_path / "out")}
+
+    for name in names:
+        sheet = books[name][text("report.sheet.cash", "en")]
+        options = reports[name].horizons[0].options
+        last = round(reports[name].horizons[0].years * 12) + 1
+        rows = _rows(write_focus([(name, reports[name])], START))
+        for k, o in enumerate(options):
+            assert sheet.cell(1, 2 + k).value == o.name
+            cumulative = sheet.cell(last, 2 + len(options) + k).value
+            billed = sum(_cents(r["BilledCost"]) for r in rows if r["x_Option"] == o.name)
+            assert isinstance(cumulative, float | int)
+            assert abs(billed - cumulative * 100) <= 0.5 + 1e-6, (name, o.name)
