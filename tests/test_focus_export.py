@@ -121,6 +121,22 @@ def test_each_category_adds_up_to_the_reports_total_for_it(
             assert abs(cents - round(total * 100)) <= max(1, len(found)), (o.name, key)
 
 
+@pytest.mark.parametrize("name", ["worked", "sample", "taxed"])
+def test_the_gpu_hours_add_up_to_the_useful_and_the_served_elsewhere(
+    name: str, reports: dict[str, TcoReport]
+) -> None:
+    report = reports[name]
+    rows = _rows(write_focus([(name, report)], START))
+    for o in report.horizons[0].options:
+        mine = [r for r in rows if r["x_Option"] == o.name and r["ConsumedQuantity"]]
+        useful = [float(r["ConsumedQuantity"]) for r in mine if r["x_CostCategory"] != "served_elsewhere"]  # fmt: skip
+        bought = [float(r["ConsumedQuantity"]) for r in mine if r["x_CostCategory"] == "served_elsewhere"]  # fmt: skip
+
+        assert sum(useful) == pytest.approx(o.useful_gpu_hours, rel=1e-9, abs=1e-3), o.name
+        assert sum(bought) == pytest.approx(o.served_elsewhere_gpu_hours, rel=1e-9, abs=1e-3)
+        assert all(r["ConsumedUnit"] == r["PricingUnit"] == "GPU-Hours" for r in mine)
+
+
 def test_two_months_by_hand(reports: dict[str, TcoReport]) -> None:
     rows = _rows(write_focus([("hand", reports["hand"])], START))
     got = [

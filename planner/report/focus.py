@@ -22,7 +22,7 @@ FOCUS reader is a program).
 
 import csv
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 from io import StringIO
@@ -90,6 +90,9 @@ class Option:
     owned: bool
     served_share: float | None
     currency: str
+    service: str
+    """ServiceName, Provider, Publisher and InvoiceIssuer: the owned servers, or the cloud
+    option's name."""
 
 
 def write_focus(
@@ -107,16 +110,19 @@ def write_focus(
     for scenario, report in reports:
         horizon = report.horizons[min(horizon_index, len(report.horizons) - 1)]
         for option in horizon.options:
+            owned = "depreciation" in option.totals
+            name = option_name(option.name, lang)
             head = Option(
                 scenario=scenario,
                 years=float(horizon.years),
                 key=option.name,
-                name=option_name(option.name, lang),
-                owned="depreciation" in option.totals,
+                name=name,
+                owned=owned,
                 served_share=option.served_share,
                 currency=str(report.currency),
+                service=text("report.focus.owned_service", lang) if owned else name,
             )
-            months = _charges(option, report, head.owned, lang)
+            months = _charges(option, report, owned, lang)
             for m, charges in enumerate(_in_cents(months)):
                 writer.writerows(safe_row(_row(head, c, start, m)) for c in charges)
     return out.getvalue().encode("utf-8")
@@ -134,8 +140,7 @@ def _charges(
     by_category = pnl_by_category(option)
     keys = ordered(set(by_category))
     months = len(option.monthly_cash)
-    per_month = option.useful_gpu_hours / months if months else 0.0
-    elsewhere = option.served_elsewhere_gpu_hours / months if months else 0.0
+    hours = _gpu_hours(option, by_category)
     cloud = None if owned else _cloud_inputs(report, option.name)
     out = []
     for m in range(months):
@@ -143,15 +148,37 @@ def _charges(
         for k in keys:
             amount = by_category[k][m]
             if amount:
-                hours = per_month if k in ("depreciation", "cloud_compute") else None
-                hours = elsewhere if k == "served_elsewhere" else hours
-                charges += _usage(k, amount, hours, cloud, lang)
+                charges += _usage(k, amount, hours[m].get(k), cloud, lang)
         billed = sum(c.billed for c in charges)
         rest = option.monthly_cash[m] - billed
         if abs(rest) > 1e-6:
             charges.append(_cash_only(rest, option, owned, lang))
         out.append(charges)
     return out
+
+
+COMPUTE = ("depreciation", "bridge", "cloud_compute", "overflow", "cloud_burst")
+"""The categories whose row may carry a month's useful GPU-hours: the first one it has."""
+
+
+def _gpu_hours(
+    option: OptionReport, by_category: Mapping[str, Sequence[float]]
+) -> list[dict[str, float]]:
+    """GPU-hours by category, month by month: the option's useful GPU-hours spread evenly
+    over the months that have a compute row (on the first of `COMPUTE`), its GPU-hours
+    served elsewhere over the months that buy them."""
+    months = len(option.monthly_cash)
+    found = [
+        next((k for k in COMPUTE if by_category.get(k, (0.0,) * months)[m]), None)
+        for m in range(months)
+    ]
+    elsewhere = by_category.get("served_elsewhere", (0.0,) * months)
+    useful = option.useful_gpu_hours / max(1, sum(k is not None for k in found))
+    bought = option.served_elsewhere_gpu_hours / max(1, sum(1 for v in elsewhere if v))
+    return [
+        ({k: useful} if k else {}) | ({"served_elsewhere": bought} if elsewhere[m] else {})
+        for m, k in enumerate(found)
+    ]
 
 
 _CASH_CHARGE = {
@@ -264,7 +291,7 @@ def _row(option: Option, c: Charge, start: date, month: int) -> list[object]:
     status = c.commitment or None
     quantity = _number(c.gpu_hours)
     price = round(c.effective / c.gpu_hours, 6) if c.gpu_hours and c.billed else None
-    service = text("report.focus.owned_service", "en") if option.owned else option.name
+    service = option.service
     cells: dict[str, object] = {
         "BilledCost": _money(c.billed),
         "BillingAccountId": option.scenario,
