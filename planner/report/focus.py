@@ -21,9 +21,8 @@ FOCUS reader is a program).
 """
 
 import csv
-import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import date
 from io import StringIO
 
@@ -32,67 +31,13 @@ from planner.core.spreadsheet_text import safe_row
 from planner.cost.inputs import CloudInputs
 from planner.cost.results import TcoReport
 from planner.cost.tco import CASH_ONLY, OptionReport
-from planner.report.csv_tidy import money_text, pnl_by_category
+from planner.report.csv_tidy import pnl_by_category
+from planner.report.focus_row import COLUMNS, Charge, Option, focus_row
 from planner.report.headline import Named, option_name
 from planner.report.model import category_label, ordered
 from planner.report.text import text
 
-COLUMNS = (
-    "AvailabilityZone", "BilledCost", "BillingAccountId", "BillingAccountName",
-    "BillingCurrency", "BillingPeriodEnd", "BillingPeriodStart", "ChargeCategory",
-    "ChargeClass", "ChargeType", "ChargeDescription", "ChargeFrequency", "ChargePeriodEnd",
-    "ChargePeriodStart", "CommitmentDiscountCategory", "CommitmentDiscountId",
-    "CommitmentDiscountName", "CommitmentDiscountStatus", "CommitmentDiscountType",
-    "CommitmentDiscountQuantity", "CommitmentDiscountUnit", "ConsumedQuantity", "ConsumedUnit",
-    "ContractedCost", "ContractedUnitPrice", "EffectiveCost", "InvoiceIssuer", "ListCost",
-    "ListUnitPrice", "PricingCategory", "PricingQuantity", "PricingUnit", "Provider",
-    "Publisher", "RegionId", "RegionName", "ResourceId", "ResourceID", "ResourceName",
-    "ResourceType", "ServiceCategory", "ServiceName", "ServiceSubcategory", "SkuId",
-    "SkuPriceId", "SubAccountId", "SubAccountName", "Tags",
-    "x_Scenario", "x_HorizonYears", "x_Option", "x_OptionKind", "x_Month", "x_CostCategory",
-    "x_ServedShare",
-)  # fmt: skip
-"""FOCUS 1.0's columns (CommitmentDiscountQuantity/Unit and ServiceSubcategory are 1.1's),
-then ours. `ResourceID` repeats `ResourceId` and `ChargeType` repeats `ChargeCategory`: the
-validator 1.0.0 checks those names (a rule of its 1.0 set still reads `ChargeType`)."""
-
-GPU_HOURS = "GPU-Hours"
-CENT = 0.005
-
-
-@dataclass(frozen=True, slots=True)
-class Charge:
-    """One FOCUS row before its text columns are filled: amounts in the report currency."""
-
-    category: str
-    """`x_CostCategory`: a cost category of the report, or ours (`capex_purchase`, ...)."""
-    charge: str
-    """ChargeCategory: Usage, Purchase, Tax, Credit or Adjustment."""
-    billed: float
-    effective: float
-    description: str
-    frequency: str = "Recurring"
-    gpu_hours: float | None = None
-    commitment: str | None = None
-    """CommitmentDiscountStatus (Used, Unused) on a commitment's Usage rows; "" on its
-    Purchase row; None off a commitment."""
-    committed_gpu_hours: float | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Option:
-    """What the rows of one option repeat."""
-
-    scenario: str
-    years: float
-    key: str
-    name: str
-    owned: bool
-    served_share: float | None
-    currency: str
-    service: str
-    """ServiceName, Provider, Publisher and InvoiceIssuer: the owned servers, or the cloud
-    option's name."""
+__all__ = ["COLUMNS", "next_month", "write_focus"]
 
 
 def write_focus(
@@ -124,7 +69,7 @@ def write_focus(
             )
             months = _charges(option, report, owned, lang)
             for m, charges in enumerate(_in_cents(months)):
-                writer.writerows(safe_row(_row(head, c, start, m)) for c in charges)
+                writer.writerows(safe_row(focus_row(head, c, start, m)) for c in charges)
     return out.getvalue().encode("utf-8")
 
 
@@ -281,84 +226,3 @@ def _in_cents(months: list[list[Charge]]) -> list[list[Charge]]:
             month.append(replace(c, billed=cents[0], effective=cents[1]))
         out.append(month)
     return out
-
-
-def _row(option: Option, c: Charge, start: date, month: int) -> list[object]:
-    """The row's cells in `COLUMNS` order."""
-    begin, end = _month(start, month), _month(start, month + 1)
-    resource = f"{option.scenario}/{option.key}"
-    committed = c.commitment is not None
-    status = c.commitment or None
-    quantity = _number(c.gpu_hours)
-    price = round(c.effective / c.gpu_hours, 6) if c.gpu_hours and c.billed else None
-    service = option.service
-    cells: dict[str, object] = {
-        "BilledCost": _money(c.billed),
-        "BillingAccountId": option.scenario,
-        "BillingAccountName": option.scenario,
-        "BillingCurrency": option.currency,
-        "BillingPeriodStart": begin,
-        "BillingPeriodEnd": end,
-        "ChargeCategory": c.charge,
-        "ChargeType": c.charge,
-        "ChargeDescription": c.description,
-        "ChargeFrequency": c.frequency,
-        "ChargePeriodStart": begin,
-        "ChargePeriodEnd": end,
-        "CommitmentDiscountCategory": "Usage" if committed else None,
-        "CommitmentDiscountId": f"{resource}/commitment" if committed else None,
-        "CommitmentDiscountName": f"{option.name}: commitment" if committed else None,
-        "CommitmentDiscountStatus": status,
-        "CommitmentDiscountType": "Committed GPUs" if committed else None,
-        "CommitmentDiscountQuantity": _number(c.committed_gpu_hours),
-        "CommitmentDiscountUnit": GPU_HOURS if committed else None,
-        "ConsumedQuantity": quantity,
-        "ConsumedUnit": GPU_HOURS if quantity is not None else None,
-        "ContractedCost": _money(c.billed or c.effective),
-        "ContractedUnitPrice": price,
-        "EffectiveCost": _money(c.effective),
-        "InvoiceIssuer": service,
-        "ListCost": _money(c.billed or c.effective),
-        "ListUnitPrice": price,
-        "PricingCategory": "Committed"
-        if committed
-        else ("Standard" if c.charge == "Usage" else None),
-        "PricingQuantity": quantity,
-        "PricingUnit": GPU_HOURS if quantity is not None else None,
-        "Provider": service,
-        "Publisher": service,
-        "ResourceId": resource,
-        "ResourceID": resource,
-        "ResourceName": option.name,
-        "ResourceType": "GPU servers" if option.owned else "GPU instances",
-        "ServiceCategory": "Compute",
-        "ServiceName": service,
-        "ServiceSubcategory": "Other (Compute)" if option.owned else "Virtual Machines",
-        "SkuId": f"{option.key}/{c.category}",
-        "SkuPriceId": f"{option.key}/{c.category}/{c.charge}",
-        "SubAccountId": option.key,
-        "SubAccountName": option.name,
-        "Tags": json.dumps({"x_Option": option.name}, ensure_ascii=False),
-        "x_Scenario": option.scenario,
-        "x_HorizonYears": repr(option.years),
-        "x_Option": option.name,
-        "x_OptionKind": "owned" if option.owned else "rented",
-        "x_Month": month + 1,
-        "x_CostCategory": c.category,
-        "x_ServedShare": _number(option.served_share),
-    }
-    return [cells.get(k) for k in COLUMNS]
-
-
-def _month(start: date, add: int) -> str:
-    """The first instant of month `add` after `start`'s, as FOCUS writes a date-time (UTC)."""
-    k = start.year * 12 + start.month - 1 + add
-    return f"{k // 12:04d}-{k % 12 + 1:02d}-01T00:00:00Z"
-
-
-def _money(amount: float) -> str:
-    return money_text(round(amount * 100))
-
-
-def _number(value: float | None) -> str | None:
-    return None if value is None else repr(round(value, 6))
