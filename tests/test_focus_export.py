@@ -184,6 +184,33 @@ def test_a_commitment_is_paid_then_split_into_used_and_unused(
     assert len({r["CommitmentDiscountId"] for r in first}) == 1
 
 
+def test_a_commitment_above_a_flat_demand_by_hand(tmp_path: Path) -> None:
+    flat = {"name": "flat", "gpu": "H100", "price_per_gpu_hour": 10.0, "committed_gpus": 5,
+            "packing": "per-job"}  # fmt: skip
+    scenario = TcoScenario.model_validate({**TWO_MONTHS, "cloud": [flat]})
+    con = open_store(tmp_path / "planner.duckdb")
+    try:
+        report = run_tco(con, scenario, files=LOCAL_FILES, today=TODAY)
+    finally:
+        con.close()
+
+    rows = _rows(write_focus([("c", report)], START))
+    got = [
+        (r["ChargeCategory"], r["CommitmentDiscountStatus"], r["BilledCost"],
+         r["EffectiveCost"], r["ConsumedQuantity"], r["CommitmentDiscountQuantity"])
+        for r in rows
+        if r["x_Option"] == "flat" and r["x_Month"] == "1"
+    ]  # fmt: skip
+
+    # 5 GPUs committed x 730 h = 3,650 GPU-hours at $10: $36,500 a month. The demand holds 4
+    # GPUs (8 x 0.5) all month: 2,920 GPU-hours used (4/5: $29,200), 730 unused ($7,300).
+    assert got == [
+        ("Purchase", "", "36500.00", "0.00", "", "3650.0"),
+        ("Usage", "Used", "0.00", "29200.00", "2920.0", "2920.0"),
+        ("Usage", "Unused", "0.00", "7300.00", "730.0", "730.0"),
+    ]
+
+
 def test_hostile_option_names_stay_text(reports: dict[str, TcoReport]) -> None:
     data = write_focus([(LINK, reports["hand"])], START).decode("utf-8")
 

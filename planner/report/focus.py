@@ -87,13 +87,14 @@ def _charges(
     months = len(option.monthly_cash)
     hours = _gpu_hours(option, by_category)
     cloud = None if owned else _cloud_inputs(report, option.name)
+    committed = _committed(cloud, option.useful_gpu_hours / months if months else 0.0)
     out = []
     for m in range(months):
         charges = _cash(option, owned, m, lang)
         for k in keys:
             amount = by_category[k][m]
             if amount:
-                charges += _usage(k, amount, hours[m].get(k), cloud, lang)
+                charges += _usage(k, amount, hours[m].get(k), committed, lang)
         billed = sum(c.billed for c in charges)
         rest = option.monthly_cash[m] - billed
         if abs(rest) > 1e-6:
@@ -155,21 +156,28 @@ def _paid(key: str, amount: float, lang: Language) -> Charge:
 
 
 def _usage(
-    key: str, amount: float, hours: float | None, cloud: CloudInputs | None, lang: Language
+    key: str,
+    amount: float,
+    hours: float | None,
+    committed: tuple[float, float] | None,
+    lang: Language,
 ) -> list[Charge]:
+    """A P&L category's charge(s) for a month; a commitment is a Purchase and its Used and
+    Unused shares (`committed`: GPU-hours a month committed and used)."""
     label = category_label(key, lang)
     if key == "depreciation":  # the CapEx amortized: billed as it was paid (`_cash`)
         said = text("report.focus.amortized", lang)
         return [Charge(key, "Usage", 0.0, amount, said, gpu_hours=hours)]
-    if key != "commitment" or cloud is None:
+    if key != "commitment" or committed is None:
         return [Charge(key, "Usage", amount, amount, label, gpu_hours=hours)]
-    committed = cloud.bill.committed_gpus * cloud.bill.commit_hours
-    useful = cloud.rented.useful_gpu_hours
-    used = min(1.0, useful / committed) if committed and useful is not None else 1.0
+    paid_hours, used_hours = committed
+    used = min(1.0, used_hours / paid_hours)
     paid = Charge(key, "Purchase", amount, 0.0, label, commitment="")
-    paid = replace(paid, committed_gpu_hours=committed)
-    shares = (("Used", used, "report.focus.commitment_used"),
-              ("Unused", 1.0 - used, "report.focus.commitment_unused"))  # fmt: skip
+    paid = replace(paid, committed_gpu_hours=paid_hours)
+    shares = (
+        ("Used", used, "report.focus.commitment_used"),
+        ("Unused", 1.0 - used, "report.focus.commitment_unused"),
+    )
     return [paid] + [
         Charge(
             key,
@@ -178,12 +186,38 @@ def _usage(
             amount * share,
             text(said, lang),
             commitment=status,
-            gpu_hours=committed * share,
-            committed_gpu_hours=committed * share,
+            gpu_hours=paid_hours * share,
+            committed_gpu_hours=paid_hours * share,
         )
         for status, share, said in shares
         if share > 0
     ]
+
+
+def _committed(cloud: CloudInputs | None, useful: float) -> tuple[float, float] | None:
+    """GPU-hours a month committed, and of those the demand used (None: no commitment).
+    With the bill's demand levels (a replay, or a flat demand as one level): at each level L
+    of GPUs held at once, its GPU-hours x min(1, C / L), the share of every running job the C
+    committed GPUs cover (the rule its overflow is billed by, `planner.cost.commitment`);
+    without them (a node pool's committed instances, `kept`), the `useful` GPU-hours a
+    month, at most all committed: an upper bound when the demand varies."""
+    if cloud is None:
+        return None
+    bill = cloud.bill
+    paid = bill.committed_gpus * bill.commit_hours
+    if not paid and bill.kept:
+        paid = sum(q.quantity_per_month * q.gpus_per_unit for q in bill.kept)
+    if not paid:
+        return None
+    if not bill.levels:
+        return paid, min(paid, cloud.rented.useful_gpu_hours or useful)
+    gpus = [line.gpus_per_unit for line in bill.compute]
+    used = sum(
+        sum(h * g for h, g in zip(level.hours, gpus, strict=True))
+        * min(1.0, bill.committed_gpus / level.gpus)
+        for level in bill.levels
+    )
+    return paid, min(paid, used)
 
 
 def _cash_only(amount: float, option: OptionReport, owned: bool, lang: Language) -> Charge:
