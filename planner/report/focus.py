@@ -103,7 +103,7 @@ def _charges(
     return out
 
 
-COMPUTE = ("depreciation", "bridge", "cloud_compute", "overflow", "cloud_burst")
+COMPUTE = ("depreciation", "bridge", "cloud_compute", "overflow", "cloud_burst", "commitment")
 """The categories whose row may carry a month's useful GPU-hours: the first one it has."""
 
 
@@ -163,7 +163,8 @@ def _usage(
     lang: Language,
 ) -> list[Charge]:
     """A P&L category's charge(s) for a month; a commitment is a Purchase and its Used and
-    Unused shares (`committed`: GPU-hours a month committed and used)."""
+    Unused shares (`committed`: GPU-hours a month committed and used), the month's useful
+    GPU-hours on the Used row when no other compute row has them (`_gpu_hours`)."""
     label = category_label(key, lang)
     if key == "depreciation":  # the CapEx amortized: billed as it was paid (`_cash`)
         said = text("report.focus.amortized", lang)
@@ -186,7 +187,7 @@ def _usage(
             amount * share,
             text(said, lang),
             commitment=status,
-            gpu_hours=paid_hours * share,
+            gpu_hours=hours if status == "Used" else None,
             committed_gpu_hours=paid_hours * share,
         )
         for status, share, said in shares
