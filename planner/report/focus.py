@@ -7,9 +7,10 @@ P&L by category, its monthly cash, its totals); nothing is re-priced. Two views,
 means them:
 
     BilledCost     the cash a month: CapEx as a Purchase row in month 1, running costs as
-                   Usage rows, cash that is not in the P&L (tax saved, resale, refresh,
-                   disposal tax) as one row a month; an option's BilledCost adds up to the
-                   workbook's cumulative cash
+                   Usage rows, cash that is not in the P&L as rows of its own (the refresh a
+                   Purchase, the tax shield and disposal tax Tax, the resale a Credit; a
+                   report saved before they were kept by month: one row for the month's
+                   rest); an option's BilledCost adds up to the workbook's cumulative cash
     EffectiveCost  the P&L a month: the CapEx amortized (depreciation) on a Usage row whose
                    BilledCost is 0, the Purchase row at 0; adds up to the option's total
 
