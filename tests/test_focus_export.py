@@ -11,6 +11,7 @@ time, a resale and its disposal tax (tests/workbook_cases.py) and the hand case.
 
 import csv
 from collections import defaultdict
+from dataclasses import replace
 from datetime import date
 from io import StringIO
 from pathlib import Path
@@ -313,3 +314,26 @@ def test_billed_cost_is_the_recalculated_workbooks_cumulative_cash(
             billed = sum(_cents(r["BilledCost"]) for r in rows if r["x_Option"] == o.name)
             assert isinstance(cumulative, float | int)
             assert abs(billed - cumulative * 100) <= 0.5 + 1e-6, (name, o.name)
+
+
+def test_a_report_saved_before_the_cash_lines_were_kept_still_adds_up(
+    reports: dict[str, TcoReport],
+) -> None:
+    """Without the cash-only lines by month, the CapEx is month 1's Purchase and each month's
+    other cash not in the P&L one row: the sums hold all the same."""
+    report = reports["taxed"]
+    horizons = tuple(
+        replace(h, options=tuple(replace(o, cash_by_category=None) for o in h.options))
+        for h in report.horizons
+    )
+    before = replace(report, horizons=horizons)
+
+    rows = _rows(write_focus([("taxed", before)], START))
+
+    for o in before.horizons[0].options:
+        mine = [r for r in rows if r["x_Option"] == o.name]
+        assert sum(_cents(r["BilledCost"]) for r in mine) == round(sum(o.monthly_cash) * 100)
+        assert sum(_cents(r["EffectiveCost"]) for r in mine) == round(o.total * 100)
+    owned = [r for r in rows if r["x_OptionKind"] == "owned"]
+    assert [r["ChargeCategory"] for r in owned if r["x_CostCategory"] == "capex"] == ["Purchase"]
+    assert {r["ChargeCategory"] for r in owned if "+" in r["x_CostCategory"]} == {"Adjustment"}
