@@ -39,10 +39,11 @@ PAGES = ("overview", "history", "cluster", "fill", "replay", "prices", "compare"
 RUN_BUTTONS = {"fill": "fill_run", "replay": "replay_run"}  # pages whose results need a run
 _TECHNICAL_WORDS = """
     GPU CPU MIG FGD GiB KiB MB GB TB kW kWh PUE UTC ATC NPV IRR EAC TCO SKU FX BI SXM
-    CSV TSV TXT XLSX xlsx YAML PDF Excel JSON json gzip API URL FOCUS FinOps
+    CSV TSV TXT XLSX xlsx YAML PDF Excel JSON json gzip API URL
     kubectl Kubernetes Kueue Volcano ClusterQueue WorkloadPriorityClass Pod EASY FIFO
     Koordinator Slurm openb Kubecost OpenCost
     USD CNY EUR GBP JPY HKD SGD KRW TWD INR AUD CAD CHF
+    FinOps FOCUS
 """
 TECHNICAL = frozenset(_TECHNICAL_WORDS.split())
 # The language switch names each language in its own script.
