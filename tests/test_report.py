@@ -316,7 +316,12 @@ def test_download_buttons_are_labelled_in_the_sessions_language(
 
     assert not app.exception
     buttons = app.get("download_button")
-    assert [b.proto.label for b in buttons] == ["下载 Excel（xlsx）", "下载 PDF", "下载 CSV"]
+    assert [b.proto.label for b in buttons] == [
+        "下载 Excel（xlsx）",
+        "下载 PDF",
+        "下载 CSV",
+        "下载 FOCUS（CSV）",
+    ]
     assert all(b.proto.deferred_file_id for b in buttons)  # built when pressed
     if find_fonts().cjk is None:
         assert text("report.pdf.no_cjk", "zh") in [c.value for c in app.caption]

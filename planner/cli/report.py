@@ -1,9 +1,10 @@
 """`planner report`: one or several TCO scenarios priced and written as one report file
-(xlsx, PDF or CSV), the same bytes the Compare page's downloads give."""
+(xlsx, PDF, CSV or FOCUS CSV), the same bytes the Compare page's downloads give."""
 
 import argparse
 import json
 import os
+from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
 
 RULES = ("use", "quota", "idle")
 EXTENSIONS = (".xlsx", ".pdf", ".csv")
+FOCUS = ".focus.csv"
 
 
 def add_report_command(
@@ -29,14 +31,19 @@ def add_report_command(
         help="write the TCO report of one or several scenarios as xlsx, PDF or CSV",
         description="Price each scenario (on its trace, or --trace) and write one report. "
         "A .csv report is three files: FILE.csv (tidy cost rows: month x category x option), "
-        "FILE-jobs.csv (the replay's jobs) and FILE-chargeback.csv (cost by team).",
+        "FILE-jobs.csv (the replay's jobs) and FILE-chargeback.csv (cost by team). "
+        "A FILE.focus.csv is the plan as FinOps FOCUS 1.0 cost-and-usage rows.",
     )
     report.add_argument(
         "--scenario", type=Path, action="append", required=True, metavar="FILE.yaml",
         help="a TCO scenario file; repeat to compare several",
     )  # fmt: skip
     report.add_argument("--trace", help="job history file or stored trace id for every scenario")
-    report.add_argument("--out", type=Path, required=True, metavar="FILE.{xlsx,pdf,csv}")
+    report.add_argument("--out", type=Path, required=True, metavar="FILE.{xlsx,pdf,csv,focus.csv}")
+    report.add_argument(
+        "--start-month", type=_start_month, metavar="YYYY-MM",
+        help="FOCUS export: the calendar month of the plan's month 1 (default: next month)",
+    )  # fmt: skip
     report.add_argument("--lang", choices=("en", "zh"), default="en", help="report language")
     report.add_argument(
         "--horizon", type=float, metavar="YEARS",
@@ -58,7 +65,14 @@ def _report(args: argparse.Namespace, read_options: "ReadOptions") -> int:
     _check_folder(args.out)
     reports = _priced(args, read_options)
     index = _horizon_index(reports[0][1], args.horizon)
-    files, notes = render(reports, kind, horizon_index=index, lang=args.lang, rule=args.chargeback)
+    files, notes = render(
+        reports,
+        kind,
+        horizon_index=index,
+        lang=args.lang,
+        rule=args.chargeback,
+        start=args.start_month,
+    )
     written = [_save(_path(args.out, suffix), data) for suffix, data in files.items()]
     if args.json:
         print(json.dumps({"files": [str(p) for p in written], "notes": list(notes)}, indent=2))
@@ -79,11 +93,24 @@ def _horizon_index(first: "TcoReport", years: float | None) -> int:
     raise PlannerError(f"--horizon {years:g}: the first scenario's horizons are {shown} years")
 
 
+def _start_month(value: str) -> date:
+    """`YYYY-MM` as the first day of that month."""
+    try:
+        year, month = (int(part) for part in value.split("-"))
+        return date(year, month, 1)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{value!r} is not a month; write it as YYYY-MM, e.g. 2027-01"
+        ) from None
+
+
 def _kind(out: Path) -> "FileKind":
+    if out.name.lower().endswith(FOCUS):
+        return "focus"
     suffix = out.suffix.lower()
     if suffix not in EXTENSIONS:
         raise PlannerError(
-            f"--out {out}: the file name must end in .xlsx, .pdf or .csv (got "
+            f"--out {out}: the file name must end in .xlsx, .pdf, .csv or .focus.csv (got "
             f"'{suffix or 'no extension'}')"
         )
     return cast("FileKind", suffix[1:])

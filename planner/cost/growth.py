@@ -119,7 +119,8 @@ def _option(
         ledger=(ledger := _ledger(by_year, segments, index)),
         served_share=served_share(ledger),
         served_elsewhere_gpu_hours=elsewhere,
-        pnl_by_category=_by_category(whole, segments),
+        pnl_by_category=_by_category(whole, segments, lambda o: o.pnl_by_category),
+        cash_by_category=_by_category(whole, segments, lambda o: o.cash_by_category),
     )
 
 
@@ -147,17 +148,25 @@ def worst_year(waits: Sequence[tuple[float | None, float | None]]) -> int:
     return keys.index(max(keys))
 
 
+ByCategory = Mapping[str, tuple[float, ...]]
+
+
 def _by_category(
-    whole: Sequence[OptionReport], segments: Sequence[tuple[int, int, int]]
+    whole: Sequence[OptionReport],
+    segments: Sequence[tuple[int, int, int]],
+    kept: Callable[[OptionReport], ByCategory | None],
 ) -> dict[str, tuple[float, ...]] | None:
-    if whole[0].pnl_by_category is None:
+    """Monthly amounts by category (`kept` reads them: P&L or cash-only), each year's months
+    from its own horizon; a category only a later year has (demand served elsewhere once it
+    outgrows the servers) is 0 in the years without it."""
+    if kept(whole[0]) is None:
         return None
-    keys = whole[0].pnl_by_category
+    keys = dict.fromkeys(key for o in whole for key in (kept(o) or {}))
     return {
         key: tuple(
             v
             for (_, a, b), o in zip(segments, whole, strict=True)
-            for v in (o.pnl_by_category or {}).get(key, ())[a:b]
+            for v in ((kept(o) or {}).get(key) or (0.0,) * len(o.monthly_pnl))[a:b]
         )
         for key in keys
     }

@@ -148,6 +148,10 @@ class OptionReport:
     pnl_by_category: Mapping[str, tuple[float, ...]] | None = field(default=None, metadata=OMIT)
     """The monthly P&L per cost category (they add up to `monthly_pnl`); None: not kept,
     and a rented option's is its `totals` spread evenly (the same bill every month)."""
+    cash_by_category: Mapping[str, tuple[float, ...]] | None = field(default=None, metadata=OMIT)
+    """An owned option's monthly cash that is not in its P&L (`CASH_ONLY`; with the P&L's
+    running costs they add up to `monthly_cash`); None: not kept (a FOCUS export then shows
+    the month's difference as one row)."""
     part_of: str | None = field(default=None, metadata=OMIT)
     """The option this one is only a part of: "hybrid" for the self-hosted servers when the
     hybrid keeps all of them (they are then its owned part, jobs waiting instead of
@@ -231,6 +235,7 @@ def owned_option(
         wait_p95_s=demand.wait_p95_s,
         served_elsewhere_gpu_hours=elsewhere,
         pnl_by_category=_pnl_by_category(costs, burst, unserved),
+        cash_by_category=_cash_by_category(costs, bills, bm.tax_rate, end),
     )
 
 
@@ -376,6 +381,24 @@ def _pnl_by_category(
     pnl = ("depreciation", "energy", *LINE_KEYS, "bridge")
     by_month = {k: tuple(column) for k, column in by_category(costs, pnl).items()}
     return by_month | {"cloud_burst": tuple(burst)} | _unserved_by_month(unserved)
+
+
+CASH_ONLY = ("capex", "refresh", "tax_shield", "resale", "disposal_tax")
+"""An owned option's cash categories that are not in its P&L (depreciation is instead)."""
+
+
+def _cash_by_category(
+    costs: list[MonthCosts], bills: list[float], tax_rate: float, end: Sale
+) -> dict[str, tuple[float, ...]]:
+    """Owning's cash-only categories month by month: what `MonthCosts.cash` adds beyond the
+    running costs, the tax saved on the cloud bills, and the sale at the horizon's end."""
+    by_month = by_category(costs, CASH_ONLY)
+    by_month["tax_shield"] = [
+        t - tax_rate * b for t, b in zip(by_month["tax_shield"], bills, strict=True)
+    ]
+    by_month["resale"][-1] -= end.resale
+    by_month["disposal_tax"][-1] += end.disposal_tax
+    return {k: tuple(v) for k, v in by_month.items()}
 
 
 def _eac(cash: Sequence[float], rate: float, months: int) -> float:

@@ -1,5 +1,5 @@
-"""The report downloads: three buttons (Excel, PDF, CSV) for one or several TCO reports,
-labelled in the session's language.
+"""The report downloads: four buttons (Excel, PDF, CSV, FOCUS) for one or several TCO
+reports, labelled in the session's language.
 
 The files are built when a button is pressed (Streamlit calls the `data` callable) and
 cached by the reports' content, horizon, language and chargeback rule, so pressing again or
@@ -27,24 +27,26 @@ MIME: dict[FileKind, str] = {
     "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
     "pdf": "application/pdf",
     "csv": "text/csv",
+    "focus": "text/csv",
 }
+SUFFIX: dict[FileKind, str] = {"xlsx": ".xlsx", "pdf": ".pdf", "csv": ".csv", "focus": ".focus.csv"}
 
 
 def report_downloads(
     reports: Sequence[tuple[str, TcoReport]], horizon_index: int, key: str, rule: Rule = "use"
 ) -> None:
-    """Excel, PDF and CSV buttons for `reports` ((scenario name, TCO report) pairs), the
-    chargeback split by `rule`; `key` keeps the buttons' identities apart when a page shows
-    several."""
+    """Excel, PDF, CSV and FOCUS buttons for `reports` ((scenario name, TCO report) pairs),
+    the chargeback split by `rule`; `key` keeps the buttons' identities apart when a page
+    shows several. The FOCUS rows start next month (`planner report`'s default)."""
     lang = language()
     digest, named = _digest(reports), list(reports)
-    columns = st.columns(3)
-    kinds: tuple[FileKind, ...] = ("xlsx", "pdf", "csv")
+    columns = st.columns(4)
+    kinds: tuple[FileKind, ...] = ("xlsx", "pdf", "csv", "focus")
     for column, kind in zip(columns, kinds, strict=True):
         column.download_button(
             t(f"report.download.{kind}"),
             data=_builder(digest, named, (horizon_index, lang, kind, rule), ""),
-            file_name=f"{_stem()}.{kind}",
+            file_name=f"{_stem()}{SUFFIX[kind]}",
             mime=MIME[kind],
             key=f"{key}_{kind}",
             help=t("report.download.help", what=t(f"report.download.what_{kind}")),

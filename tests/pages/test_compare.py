@@ -10,12 +10,13 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from planner.cli import main
 from planner.core.file_access import LOCAL_FILES
 from planner.cost.results import TcoReport
 from planner.service.tco_files import load_tco_scenario
 from planner.service.tco_run import run_tco
 from planner.store import scenarios
-from planner.ui import compare_view, scenario_box
+from planner.ui import compare_view, downloads, scenario_box
 from planner.ui.cache import cursor
 from tests.pages.app import open_app_page
 
@@ -425,7 +426,33 @@ def test_the_report_downloads_follow_the_shown_comparison(db: Path) -> None:
 
     assert not at.exception
     labels = [b.proto.label for b in shown]
-    assert labels == ["Download Excel (xlsx)", "Download PDF", "Download CSV"]
+    assert labels == [
+        "Download Excel (xlsx)",
+        "Download PDF",
+        "Download CSV",
+        "Download FOCUS (CSV)",
+    ]
+
+
+def test_the_focus_download_is_the_clis_file(db: Path, tmp_path: Path) -> None:
+    """The FOCUS button gives what `planner report --out FILE.focus.csv` writes for the same
+    scenario: both call `planner.report.render.render`, month 1 being next month."""
+    at = open_page()
+    (focus,) = [b for b in at.get("download_button") if b.proto.id.endswith("compare_file_report_focus")]  # fmt: skip
+    last = at.session_state["compare_last_report"]
+    named = [(last.report.scenario, last.report)]
+    # what the button's callable returns (Streamlit builds it when the button is pressed)
+    where = (last.horizon, "en", "focus", "use")
+    shown = downloads.report_files(downloads._digest(named), named, where)[""]
+
+    out = tmp_path / "plan.focus.csv"
+    args = ["report", "--scenario", str(SCENARIOS / "worked-example-h100.yaml"), "--out", str(out)]
+    assert main([*args, "--db", str(tmp_path / "cli.duckdb")]) == 0
+
+    assert not at.exception
+    assert focus.proto.label == "Download FOCUS (CSV)"
+    assert shown == out.read_bytes()
+    assert shown.startswith(b"AvailabilityZone,BilledCost,")
 
 
 def test_the_comparison_outlasts_the_page_and_the_session(db: Path) -> None:

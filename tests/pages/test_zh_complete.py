@@ -43,6 +43,7 @@ _TECHNICAL_WORDS = """
     kubectl Kubernetes Kueue Volcano ClusterQueue WorkloadPriorityClass Pod EASY FIFO
     Koordinator Slurm openb Kubecost OpenCost
     USD CNY EUR GBP JPY HKD SGD KRW TWD INR AUD CAD CHF
+    FinOps FOCUS
 """
 TECHNICAL = frozenset(_TECHNICAL_WORDS.split())
 # The language switch names each language in its own script.
