@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from planner.core.model import Job
+from planner.core.notes import note
 from planner.cost.tco import OptionReport
 
 
@@ -87,7 +88,8 @@ class BusyShare:
         return next((c for c in self.costs if c.years == years and c.option == option), None)
 
 
-UNKNOWN_NOTE = "busy share unknown: add a gpu_util column or import DCGM"
+UNKNOWN_NOTE = note("busy_share_unknown")
+"""What a report says when no priced job has a busy share."""
 
 
 def busy_share(jobs: Sequence[Job], utils: Mapping[str, float]) -> BusyShare | None:
