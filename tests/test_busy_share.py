@@ -3,6 +3,7 @@ GPU-hour (`planner.cost.busy`, `docs/tco.md`): a hand case through the real stor
 `planner tco`, a trace without shares, and a synthetic trace whose shares average 35 %."""
 
 import json
+from io import BytesIO
 from pathlib import Path
 from typing import Any
 
@@ -10,10 +11,13 @@ import numpy as np
 import pandas as pd
 import pytest
 import yaml
+from openpyxl import load_workbook
 
 from planner.cli.main import main
 from planner.core.model import Job
 from planner.cost.busy import UNKNOWN_NOTE, busy_share
+from planner.report.text import text
+from tests.libreoffice import recalculate
 
 # Three jobs of team-a/team-b: 2 GPUs x 1 h at 50 %, 4 GPUs x 1 h at 25 %, 1 GPU x 1 h with
 # no share. Busy: 2 x 0.50 + 4 x 0.25 = 1 + 1 = 2 GPU-h of the 2 + 4 = 6 GPU-h with a share:
@@ -133,6 +137,33 @@ def test_jobs_without_gpus_and_unknown_shares_are_left_out_of_the_share() -> Non
     assert (busy.share, busy.jobs, busy.jobs_known) == (pytest.approx(0.9), 2, 1)
     assert busy.known_hours_share == pytest.approx(2 / 4)
     assert busy_share(jobs, {}) is None
+
+
+def test_the_workbook_recalculated_by_libreoffice_divides_by_the_named_busy_share(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    scenario = _scenario(tmp_path, "jobs.csv", HAND)
+    report = _tco_json(capsys, tmp_path, scenario)
+    _tco(capsys, tmp_path, str(scenario), "--xlsx", str(tmp_path / "busy.xlsx"))
+    (out,) = recalculate([tmp_path / "busy.xlsx"], tmp_path / "out")
+    book = load_workbook(BytesIO(out.read_bytes()), data_only=True)
+    formulas = load_workbook(tmp_path / "busy.xlsx")
+
+    sheet, cell = next(iter(book.defined_names["BusyShare"].destinations))
+    assert book[sheet][cell.replace("$", "")].value == pytest.approx(2 / 6)
+    row = next(r for r in book[sheet].iter_rows() if r[1].coordinate == cell.replace("$", ""))
+    assert row[3].value == "measured from the trace, 2 jobs (85.7% of the GPU-hours allocated)"
+
+    options = book[text("report.wb.sheet.options", "en")]
+    header = [c.value for c in options[1]]
+    per_busy = header.index(text("report.col.per_busy", "en"))
+    by_name = {c["option"]: c["cost_per_busy_gpu_hour"] for c in report["busy"]["costs"]}
+    rows = list(options.iter_rows(min_row=2, values_only=True))
+    assert len(rows) == len(by_name) == 2
+    for values, formula_row in zip(rows, formulas[options.title].iter_rows(min_row=2), strict=True):
+        # the model's total / (useful x 1/3), and in the sheet a formula over BusyShare
+        assert values[per_busy] == pytest.approx(by_name[values[header.index("Option")]])
+        assert str(formula_row[per_busy].value).endswith("/BusyShare")
 
 
 SAMPLE = Path(__file__).parents[1] / "data"
