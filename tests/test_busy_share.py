@@ -3,6 +3,7 @@ GPU-hour (`planner.cost.busy`, `docs/tco.md`): a hand case through the real stor
 `planner tco`, a trace without shares, and a synthetic trace whose shares average 35 %."""
 
 import json
+import subprocess
 from io import BytesIO
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from planner.cli.main import main
 from planner.core.model import Job
 from planner.cost.busy import UNKNOWN_NOTE, busy_share
 from planner.report.text import text
+from tests.debian import program
 from tests.libreoffice import recalculate
 
 # Three jobs of team-a/team-b: 2 GPUs x 1 h at 50 %, 4 GPUs x 1 h at 25 %, 1 GPU x 1 h with
@@ -164,6 +166,41 @@ def test_the_workbook_recalculated_by_libreoffice_divides_by_the_named_busy_shar
         # the model's total / (useful x 1/3), and in the sheet a formula over BusyShare
         assert values[per_busy] == pytest.approx(by_name[values[header.index("Option")]])
         assert str(formula_row[per_busy].value).endswith("/BusyShare")
+
+
+def _page_one(path: Path) -> str:
+    reader = program(("pdftotext",), "poppler-utils", "reading the PDF back")
+    said = subprocess.run(
+        [reader, "-l", "1", "-layout", str(path), "-"], capture_output=True, text=True, check=True
+    )
+    return " ".join(said.stdout.split())
+
+
+def test_pdf_page_one_names_the_busy_share_as_an_assumption_in_both_languages(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    scenario = _scenario(tmp_path, "jobs.csv", HAND)
+    report = _tco_json(capsys, tmp_path, scenario)
+    costs = {c["option"]: c["cost_per_busy_gpu_hour"] for c in report["busy"]["costs"]}
+    for lang in ("en", "zh"):
+        _tco(
+            capsys, tmp_path, str(scenario), "--pdf", str(tmp_path / f"{lang}.pdf"), "--lang", lang
+        )
+    english, chinese = _page_one(tmp_path / "en.pdf"), _page_one(tmp_path / "zh.pdf")
+
+    assert "GPU busy share (measured)" in english
+    assert "33.3% of allocated GPU-hours (known for 2 of 3 jobs, 85.7% of the GPU-hours)" in (
+        english
+    )
+    # the owned option and the chosen (cheapest) one: total / (useful x 1/3)
+    said = f"self-hosted ${costs['self-hosted']:,.2f}, rent ${costs['rent']:,.2f}"
+    assert f"Per busy GPU-hour (per useful / busy share) {said}" in english
+    assert "GPU 繁忙占比（实测）" in chinese
+    plain = _scenario(
+        tmp_path, "jobs.csv", "\n".join(x.rsplit(",", 1)[0] for x in HAND.splitlines())
+    )
+    _tco(capsys, tmp_path, str(plain), "--pdf", str(tmp_path / "plain.pdf"))
+    assert "busy share (measured)" not in _page_one(tmp_path / "plain.pdf")
 
 
 SAMPLE = Path(__file__).parents[1] / "data"

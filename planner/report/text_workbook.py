@@ -256,7 +256,7 @@ _PAIRS = {
     ),
     "report.wb.page_one.variable": (
         "Owned: extra energy per busy GPU-hour",
-        "自有：每忙碌 GPU 小时额外电费",
+        "自有：每繁忙 GPU 小时额外电费",
     ),
     "report.wb.page_one.resale": (
         "Owned: resale value at the horizon's end (cash in)",
@@ -295,8 +295,8 @@ _PAIRS = {
     "report.wb.in.cloud_escalation": ("Cloud price escalation", "云价格年涨幅"),
     "report.wb.in.busy_share": (
         "Busy share (busy / allocated GPU-hours; cost per busy GPU-hour = per useful / it)",
-        "GPU 忙碌占比（忙碌 / 已分配 GPU 小时；"
-        "每忙碌 GPU 小时成本 = 每有效 GPU 小时成本 / 该占比）",
+        "GPU 繁忙占比（繁忙 / 已分配 GPU 小时；"
+        "每繁忙 GPU 小时成本 = 每有效 GPU 小时成本 / 该占比）",
     ),
     "report.wb.in.swing": (
         "Sensitivity swing (each driver low and high)",
