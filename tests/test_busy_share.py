@@ -29,6 +29,7 @@ half,0,3600,2,A100,team-a,completed,50%
 quarter,600,3600,4,A100,team-b,completed,0.25
 unknown,1200,3600,1,A100,team-b,completed,
 """
+TEAMS = ("team-a", "team-b")
 SERVER = {
     "gpu": "A100",
     "servers": 1,
@@ -166,6 +167,12 @@ def test_the_workbook_recalculated_by_libreoffice_divides_by_the_named_busy_shar
         # the model's total / (useful x 1/3), and in the sheet a formula over BusyShare
         assert values[per_busy] == pytest.approx(by_name[values[header.index("Option")]])
         assert str(formula_row[per_busy].value).endswith("/BusyShare")
+    # the Chargeback sheet: each team's GPU-hours allocated, with a share, busy, and the
+    # share as a formula; team-b: 5 allocated, 4 with a share, 1 busy -> 1 / 4 = 25 %
+    charged = book[text("report.sheet.chargeback", "en")]
+    teams = {r[0]: r[1:5] for r in charged.iter_rows(values_only=True) if r[0] in TEAMS}
+    assert teams["team-a"] == pytest.approx((2.0, 2.0, 1.0, 0.5))
+    assert teams["team-b"] == pytest.approx((5.0, 4.0, 1.0, 0.25))
 
 
 def _page_one(path: Path) -> str:
