@@ -2,14 +2,20 @@
 table's cost per busy GPU-hour, the share and its coverage, and each team's GPU-hours
 allocated and busy; a trace without shares shows none of them. AppTest on the real store."""
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from planner.core.file_access import BUNDLED_FILES
+from planner.service.tco_files import tco_scenario_from_text
+from planner.service.tco_run import run_tco
 from planner.store import open_store
+from planner.ui.compare_saved import table
 from tests.conftest import ingest, write
 from tests.pages.app import open_app_page
+from tests.pages.test_compare_view import priced
 from tests.test_busy_share import HAND
 
 SCENARIO = """name: busy
@@ -64,3 +70,25 @@ def test_a_trace_without_busy_shares_shows_no_busy_figure(db: Path, tmp_path: Pa
     assert "GPU busy share" not in captions
     shown = " ".join(e.value for e in [*at.caption, *at.warning, *at.info, *at.markdown])
     assert "note: busy share unknown: add a gpu_util column or import DCGM" in shown
+
+
+def test_the_saved_scenarios_table_has_the_column_only_when_a_share_is_known(
+    tmp_path: Path,
+) -> None:
+    con = open_store(tmp_path / "p.duckdb")
+    try:
+        with_shares = ingest(con, write(tmp_path, "busy.csv", HAND)).trace_id
+        text = SCENARIO.format(trace=with_shares)
+        report = run_tco(
+            con, tco_scenario_from_text(text, "busy.yaml", BUNDLED_FILES), files=BUNDLED_FILES
+        )
+    finally:
+        con.close()
+    plain = replace(report, busy=None)
+
+    frame = table([priced("busy", report), priced("plain", plain)]).set_index("option")
+    busy = frame[frame["scenario"] == "busy"]
+    # 1/3 busy: per busy GPU-hour = 3 x per useful; the scenario without a share has none
+    assert busy["per_busy"].tolist() == pytest.approx((3 * busy["per_useful"]).tolist())
+    assert frame[frame["scenario"] == "plain"]["per_busy"].isna().all()
+    assert "per_busy" not in table([priced("plain", plain)]).columns
