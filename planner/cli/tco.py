@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from planner.cli.db import database
 from planner.core.file_access import LOCAL_FILES
 from planner.core.serialize import to_json
+from planner.cost.busy import BusyShare
 from planner.cost.ledger import Balance
 from planner.cost.results import TcoReport
 
@@ -82,6 +83,7 @@ def tco_lines(r: TcoReport) -> list[str]:
             f"GPU-hour, {_money(r.cost_per_allocated_gpu_hour, cur)} per allocated GPU-hour",
         ]
     lines += _demand_lines(r)
+    lines += busy_lines(r.busy)
     for name, value in r.break_even_utilization.items():
         shown = "never" if value is None else f"{value:.1%}"
         lines.append(f"  break-even utilization vs {name}: {shown}")
@@ -94,6 +96,11 @@ def tco_lines(r: TcoReport) -> list[str]:
                 f"  {o.name:<32} total {_money(o.total, cur)}, "
                 f"{_money(o.cost_per_useful_gpu_hour, cur)} per useful GPU-hour{wait}"
             )
+            if r.busy is not None and (b := r.busy.cost(horizon.years, o.name)):
+                lines.append(
+                    f"    {_money(b.cost_per_busy_gpu_hour, cur)} per busy GPU-hour "
+                    f"(per useful / busy share {r.busy.share:.1%})"
+                )
             if o.ledger is not None:
                 lines.append(f"    ledger: {_ledger_line(o.ledger.gpu_hours)}")
             if r.demand_by_year:
@@ -136,6 +143,26 @@ def _demand_lines(r: TcoReport) -> list[str]:
             f"{y.gpu_hours:,.1f} GPU-h, {y.gpu_hours_per_month:,.0f} GPU-h/month"
         )
     return lines if r.demand_by_year else []
+
+
+def busy_lines(busy: BusyShare | None) -> list[str]:
+    """The busy share, its coverage and each team's GPU-hours allocated and busy."""
+    if busy is None:
+        return []
+    h = busy.hours
+    lines = [
+        f"busy share {busy.share:.1%}: {h.busy_gpu_hours:,.1f} GPU-h busy of the "
+        f"{h.known_gpu_hours:,.1f} GPU-h with a share (known for {busy.jobs_known:,} of "
+        f"{busy.jobs:,} jobs, {busy.known_hours_share:.1%} of {h.allocated_gpu_hours:,.1f} "
+        "GPU-h allocated)"
+    ]
+    for t in busy.teams:
+        share = "unknown" if t.hours.share is None else f"{t.hours.share:.1%}"
+        lines.append(
+            f"  {t.team or '(no team)'}: allocated {t.hours.allocated_gpu_hours:,.1f} GPU-h, "
+            f"busy {t.hours.busy_gpu_hours:,.1f} GPU-h, busy share {share}"
+        )
+    return lines
 
 
 def _by_year(monthly: tuple[float, ...]) -> str:

@@ -17,6 +17,7 @@ from planner.core.pricing_model import PricingModel
 # The English wording of each code; `{name}` placeholders are filled from the values.
 ENGLISH: dict[str, str] = {
     "default_allocation": "no trace and no utilization: the default {share} allocation",
+    "busy_share_unknown": "busy share unknown: add a gpu_util column or import DCGM",
     "unpriced_jobs": "{option}: {count} jobs cannot run on its SKUs ({first})",
     "speed_default": (
         "{option}: jobs measured on other GPUs are priced at speed 1.0 (no `speed` given)"
@@ -164,6 +165,7 @@ ENGLISH: dict[str, str] = {
 # The same codes in 简体中文 (tests/test_core_notes.py checks both name the same codes).
 CHINESE: dict[str, str] = {
     "default_allocation": "没有作业轨迹也没有给出利用率：按默认分配率 {share} 计算",
+    "busy_share_unknown": "GPU 繁忙占比未知：请在作业历史中加入 `gpu_util` 列，或导入 DCGM 指标",
     "unpriced_jobs": "{option}：{count} 个作业无法在其实例规格上运行（{first}）",
     "speed_default": "{option}：在其他 GPU 上测得的作业按速度 1.0 计价（未给出 `speed`）",
     "pool_provisioning_s_assumed": (

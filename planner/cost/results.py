@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from planner.core.serialize import OMIT
+from planner.cost.busy import BusyShare
 from planner.cost.chargeback import ChargebackData
 from planner.cost.elsewhere import ServedElsewhere
 from planner.cost.inputs import TcoInputs
@@ -130,6 +131,9 @@ class TcoReport:
     served_elsewhere: ServedElsewhere | None = field(default=None, metadata=OMIT)
     """The rates the owned options' unserved demand and waiting are priced at (None: a
     cloud-only report, or one saved before)."""
+    busy: BusyShare | None = field(default=None, metadata=OMIT)
+    """How busy the priced jobs' GPUs were and each option's cost per busy GPU-hour
+    (`planner.cost.busy`); None: no trace, or no job of it has a busy share."""
 
     @property
     def owns_servers(self) -> bool:

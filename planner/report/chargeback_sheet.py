@@ -23,6 +23,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 from planner.core.i18n import Language, number_style
 from planner.core.spreadsheet_text import is_formula_like
 from planner.cost.chargeback import Rule
+from planner.report.chargeback_busy import add_busy_block
 from planner.report.chargeback_table import chargeback, totals, wide_rows
 from planner.report.model import Report
 from planner.report.text import text
@@ -70,6 +71,7 @@ def add_chargeback_sheet(
     _totals(sheet, (header + 1, header + len(rows)), totals(cb), money, lang)
     if live:
         live_amounts(sheet, cb, (header, len(rows)), live, (money, lang))
+    add_busy_block(sheet, report)
     sheet.freeze_panes = sheet.cell(header + 1, 2).coordinate
     sheet.column_dimensions["A"].width = min(60, max(_width(r[0]) for r in rows) + 4, 40)
     for j in range(2, len(cb.columns) + 2):

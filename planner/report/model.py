@@ -188,6 +188,7 @@ def _label(kind: str, key: str, lang: Language) -> str:
 
 def _options(reports: Sequence[Named], lang: Language) -> Table:
     cats = categories(reports)
+    busy = any(r.busy for _, r in reports)
     columns = (
         _col("scenario", "report.col.scenario", "text", lang),
         _col("horizon_years", "report.col.horizon", "years", lang),
@@ -195,6 +196,7 @@ def _options(reports: Sequence[Named], lang: Language) -> Table:
         *(Column(c, _label("cat", c, lang), "money") for c in cats),
         _col("total", "report.col.total", "money", lang),
         _col("cost_per_useful_gpu_hour", "report.col.per_useful", "rate", lang),
+        *([_col("cost_per_busy_gpu_hour", "report.col.per_busy", "rate", lang)] if busy else []),
         _col("cost_per_installed_gpu_hour", "report.col.per_installed", "rate", lang),
         _col("cost_per_allocated_gpu_hour", "report.col.per_allocated", "rate", lang),
         _col("useful_gpu_hours", "report.col.useful_hours", "number", lang),
@@ -212,6 +214,7 @@ def _options(reports: Sequence[Named], lang: Language) -> Table:
             *(o.totals.get(c) for c in cats),
             o.total,
             o.cost_per_useful_gpu_hour,
+            *([_per_busy(r, h.years, o.name)] if busy else []),
             o.cost_per_installed_gpu_hour,
             o.cost_per_allocated_gpu_hour,
             o.useful_gpu_hours,
@@ -226,6 +229,12 @@ def _options(reports: Sequence[Named], lang: Language) -> Table:
         for o in h.options
     )
     return Table(text("report.sheet.options", lang), columns, rows)
+
+
+def _per_busy(report: TcoReport, years: float, option: str) -> float | None:
+    """An option's cost per busy GPU-hour (None: its scenario's busy share is unknown)."""
+    cost = report.busy.cost(years, option) if report.busy else None
+    return None if cost is None else cost.cost_per_busy_gpu_hour
 
 
 def _hours(seconds: float | None) -> float | None:

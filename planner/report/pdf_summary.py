@@ -21,6 +21,7 @@ from planner.cost.tco import Comparison, OptionReport
 from planner.report.cells import Cell
 from planner.report.headline import Named, cheapest, option_name
 from planner.report.model import Table
+from planner.report.pdf_busy import busy_rows
 from planner.report.pdf_service import service_assumptions
 from planner.report.text import text
 
@@ -179,6 +180,7 @@ def assumptions(named: Named, d: Decision, lang: Language) -> list[tuple[str, st
             text("report.fact.useful_per_month", lang),
             fmt_number(report.useful_gpu_hours_per_month, 0, cur, na),
         ),
+        *busy_rows(report, d.horizon.years, [d.owned, d.chosen], lang),
         *packing_row(report, d, lang),
     ]
     if report.owns_servers:

@@ -46,6 +46,7 @@ EN = {
     "report.col.option": "Option",
     "report.col.total": "Total (P&L)",
     "report.col.per_useful": "Per useful GPU-hour",
+    "report.col.per_busy": "Per busy GPU-hour",
     "report.col.per_installed": "Per installed GPU-hour",
     "report.col.per_allocated": "Per allocated GPU-hour",
     "report.col.useful_hours": "Useful GPU-hours",
@@ -184,6 +185,12 @@ EN = {
     "report.pdf.assume.owned_value": "{gpus} GPUs, {share} allocated",
     "report.pdf.assume.fixed": "Owned: fixed cost per installed GPU-hour",
     "report.pdf.assume.variable": "Owned: extra energy per busy GPU-hour",
+    "report.pdf.assume.busy": "GPU busy share (measured)",
+    "report.pdf.assume.busy_value": (
+        "{share} of allocated GPU-hours (known for {known} of {jobs} jobs, {hours} of the "
+        "GPU-hours)"
+    ),
+    "report.pdf.assume.per_busy": "Per busy GPU-hour (per useful / busy share)",
     "report.pdf.assume.resale": "Owned: resale value at the horizon's end",
     "report.pdf.assume.resale_value": "{share} of CapEx, {amount} cash in before tax",
     "report.pdf.assume.resale_none": "none assumed (book value is not cash)",
@@ -296,6 +303,7 @@ ZH = {
     "report.col.option": "方案",
     "report.col.total": "总成本（损益）",
     "report.col.per_useful": "每有效 GPU 小时成本",
+    "report.col.per_busy": "每繁忙 GPU 小时成本",
     "report.col.per_installed": "每已装 GPU 小时成本",
     "report.col.per_allocated": "每已分配 GPU 小时成本",
     "report.col.useful_hours": "有效 GPU 小时",
@@ -421,6 +429,11 @@ ZH = {
     "report.pdf.assume.owned_value": "{gpus} 块 GPU，分配率 {share}",
     "report.pdf.assume.fixed": "自建：每已装 GPU 小时固定成本",
     "report.pdf.assume.variable": "自建：每繁忙 GPU 小时额外电费",
+    "report.pdf.assume.busy": "GPU 繁忙占比（实测）",
+    "report.pdf.assume.busy_value": (
+        "已分配 GPU 小时的 {share}（{jobs} 个作业中 {known} 个已知，占 GPU 小时的 {hours}）"
+    ),
+    "report.pdf.assume.per_busy": "每繁忙 GPU 小时成本（每有效 GPU 小时成本 / 繁忙占比）",
     "report.pdf.assume.resale": "自建：期末转售价值",
     "report.pdf.assume.resale_value": "资本支出的 {share}，税前现金流入 {amount}",
     "report.pdf.assume.resale_none": "不计（账面价值不是现金）",

@@ -5,6 +5,14 @@ CHARGEBACK_EN = {
     "report.sheet.chargeback": "Chargeback",
     "report.chargeback.title": "Chargeback by team: each option's cost over the horizon",
     "report.chargeback.team": "Team (queue)",
+    "report.chargeback.busy_title": (
+        "GPU-hours allocated and busy by team (busy = GPU-hours x the job's measured busy share)"
+    ),
+    "report.chargeback.busy_team": "Team (queue)",
+    "report.chargeback.busy_allocated": "GPU-hours allocated",
+    "report.chargeback.busy_known": "GPU-hours with a busy share",
+    "report.chargeback.busy_busy": "GPU-hours busy",
+    "report.chargeback.busy_share": "Busy share (busy / with a share)",
     "report.chargeback.idle_line": "Idle (not charged to a team)",
     "report.chargeback.total": "Total (sum of the rows above)",
     "report.chargeback.option_total": "Option total (the model's)",
@@ -83,6 +91,14 @@ CHARGEBACK_ZH = {
     "report.sheet.chargeback": "成本分摊",
     "report.chargeback.title": "按团队分摊：各方案在期限内的成本",
     "report.chargeback.team": "团队（队列）",
+    "report.chargeback.busy_title": (
+        "各团队已分配与繁忙的 GPU 小时（繁忙 = GPU 小时 × 作业实测繁忙占比）"
+    ),
+    "report.chargeback.busy_team": "团队（队列）",
+    "report.chargeback.busy_allocated": "已分配 GPU 小时",
+    "report.chargeback.busy_known": "有繁忙占比的 GPU 小时",
+    "report.chargeback.busy_busy": "繁忙 GPU 小时",
+    "report.chargeback.busy_share": "繁忙占比（繁忙 / 有占比）",
     "report.chargeback.idle_line": "闲置（不分摊给团队）",
     "report.chargeback.total": "合计（以上各行之和）",
     "report.chargeback.option_total": "方案总额（模型）",

@@ -256,7 +256,7 @@ _PAIRS = {
     ),
     "report.wb.page_one.variable": (
         "Owned: extra energy per busy GPU-hour",
-        "自有：每忙碌 GPU 小时额外电费",
+        "自有：每繁忙 GPU 小时额外电费",
     ),
     "report.wb.page_one.resale": (
         "Owned: resale value at the horizon's end (cash in)",
@@ -275,6 +275,10 @@ _PAIRS = {
     "report.wb.col.name": ("Defined name", "定义名称"),
     "report.wb.source.model": ("model constant", "模型常量"),
     "report.wb.source.scenario": ("scenario", "场景"),
+    "report.wb.source.busy": (
+        "measured from the trace, {jobs} jobs ({share} of the GPU-hours allocated)",
+        "由作业轨迹实测，{jobs} 个作业（占已分配 GPU 小时的 {share}）",
+    ),
     "report.wb.source.replay": ("replay of the trace (per month)", "轨迹回放（每月）"),
     "report.wb.source.cloud_terms": (
         "scenario or price book (see Prices used and Notes)",
@@ -289,6 +293,11 @@ _PAIRS = {
     "report.wb.in.hours": ("Hours in a month", "每月小时数"),
     "report.wb.in.tax_rate": ("Income tax rate", "所得税率"),
     "report.wb.in.cloud_escalation": ("Cloud price escalation", "云价格年涨幅"),
+    "report.wb.in.busy_share": (
+        "Busy share (busy / allocated GPU-hours; cost per busy GPU-hour = per useful / it)",
+        "GPU 繁忙占比（繁忙 / 已分配 GPU 小时；"
+        "每繁忙 GPU 小时成本 = 每有效 GPU 小时成本 / 该占比）",
+    ),
     "report.wb.in.swing": (
         "Sensitivity swing (each driver low and high)",
         "敏感性波动幅度（各因素低值与高值）",

@@ -27,6 +27,7 @@ from datetime import date
 from planner.core.errors import ScenarioError
 from planner.core.file_access import FileAccess
 from planner.core.model import Job
+from planner.cost.busy import UNKNOWN_NOTE, busy_share, with_costs
 from planner.cost.comparison import report
 from planner.cost.results import TcoReport
 from planner.cost.scenario import TcoScenario
@@ -44,6 +45,7 @@ from planner.service.tco_record import record
 from planner.service.tco_replayed import replayed
 from planner.service.tco_trail import Trail
 from planner.store import Connection
+from planner.store.traces import busy_shares
 
 
 def run_tco(
@@ -57,8 +59,22 @@ def run_tco(
 ) -> TcoReport:
     """The TCO report; `files` says which files `trace` (or the scenario's) may name."""
     ref = trace or scenario.trace
-    jobs = None if ref is None else load_jobs(con, resolve_trace(con, ref, options, files=files))
-    return tco_of_jobs(con, scenario, jobs, today=today)
+    if ref is None:
+        return tco_of_jobs(con, scenario, None, today=today)
+    trace_id = resolve_trace(con, ref, options, files=files)
+    jobs = load_jobs(con, trace_id)
+    result = tco_of_jobs(con, scenario, jobs, today=today)
+    return with_busy(result, scoped_jobs(scenario, jobs).jobs, busy_shares(con, trace_id))
+
+
+def with_busy(result: TcoReport, jobs: list[Job], utils: dict[str, float]) -> TcoReport:
+    """`result` with the busy share of the jobs it priced (`planner.cost.busy`) and each
+    option's cost per busy GPU-hour; without any job's share, a note saying how to add them."""
+    busy = busy_share(jobs, utils)
+    if busy is None:
+        return replace(result, notes=(*result.notes, UNKNOWN_NOTE))
+    priced = ((h.years, o) for h in result.horizons for o in h.options)
+    return replace(result, busy=with_costs(busy, priced))
 
 
 def tco_of_jobs(

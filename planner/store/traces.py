@@ -304,6 +304,17 @@ def job_columns(con: Connection, trace_id: str) -> Columns:
     )
 
 
+def busy_shares(con: Connection, trace_id: str) -> dict[str, float]:
+    """Each job's busy share (`gpu_util`) by job id, for the jobs of a stored trace that have
+    one (kept beside the jobs, never in the replay's)."""
+    rows = fetch_all(
+        con,
+        "SELECT job_id, gpu_util FROM jobs WHERE trace_id = ? AND gpu_util IS NOT NULL",
+        [trace_id],
+    )
+    return {str(job_id): float(util) for job_id, util in rows}
+
+
 def arrivals_per_day(con: Connection, trace_id: str) -> pd.DataFrame:
     """Jobs submitted per day of a stored trace: `day` (days since the start), `jobs`."""
     return fetch_frame(

@@ -29,6 +29,7 @@ from planner.ui import (
 )
 from planner.ui import compare_saved as many
 from planner.ui import compare_view as view
+from planner.ui.busy_view import show_busy
 from planner.ui.downloads import report_downloads
 from planner.ui.error_text import error_text
 from planner.ui.i18n import MISSING, fmt_money, fmt_number, fmt_percent, language, note_text, t
@@ -49,6 +50,7 @@ def _table(frame: pd.DataFrame, currency: str, key: str) -> None:
     config = {
         labels["total"]: number(format="%,.0f"),
         labels["per_useful"]: number(format="%.2f"),
+        labels["per_busy"]: number(format="%.2f", help=t("compare.col_per_busy_help")),
         labels["mean_wait_h"]: number(format="%.2f"),
         labels["p95_wait_h"]: number(format="%.2f"),
         labels["served_share"]: number(format="percent", help=t("compare.col_served_share_help")),
@@ -140,6 +142,7 @@ def file_panel() -> None:
     _notes(report)
     frame = view.options_frame(report, horizon)
     _table(frame, cur, "compare_options")
+    show_busy(report, "compare_busy_teams")
     _categories(report, horizon, "compare_categories")
     ledger_view.show_ledger(report, horizon, "compare_ledger")
     cash = view.cash_frame(report, horizon)

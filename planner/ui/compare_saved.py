@@ -24,6 +24,7 @@ from planner.service import scenario_store
 from planner.service.replay import cluster_nodes
 from planner.service.scenario_store import Kind, SavedScenario
 from planner.ui import compare_view
+from planner.ui.busy_view import per_busy
 from planner.ui.compare_view import OWNED, BreakEven, CompareRun
 from planner.ui.cost_charts import option_label
 from planner.ui.i18n import Language, fmt_number, fmt_percent, note_text, t
@@ -96,7 +97,8 @@ def label(p: Priced, option: OptionReport) -> str:
 
 
 def table(priced: Sequence[Priced], lang: Language | None = None) -> pd.DataFrame:
-    """One row per scenario and option: cost per useful GPU-hour, total, waits (hours), the
+    """One row per scenario and option: cost per useful GPU-hour (and per busy GPU-hour when
+    a scenario's busy share is known), total, waits (hours), the
     share of the demand it served and what it bought elsewhere, utilization of the owned
     GPUs (self-hosted only), currency."""
     rows = [
@@ -104,6 +106,7 @@ def table(priced: Sequence[Priced], lang: Language | None = None) -> pd.DataFram
             "scenario": p.name,
             "option": option_label(o.name, lang),
             "per_useful": o.cost_per_useful_gpu_hour,
+            "per_busy": per_busy(p.report, p.report.horizons[0].years, o.name),
             "total": o.total,
             "mean_wait_h": _hours(o.wait_mean_s),
             "p95_wait_h": _hours(o.wait_p95_s),
@@ -115,7 +118,8 @@ def table(priced: Sequence[Priced], lang: Language | None = None) -> pd.DataFram
         for p in priced
         for o in _options(p)
     ]
-    columns = ["scenario", "option", "per_useful", "total", "mean_wait_h", "p95_wait_h"]
+    busy = ["per_busy"] if any(p.report.busy for p in priced) else []  # else no column
+    columns = ["scenario", "option", "per_useful", *busy, "total", "mean_wait_h", "p95_wait_h"]
     columns += ["served_share", "served_elsewhere"]
     return pd.DataFrame(rows, columns=[*columns, "utilization", "currency"])
 

@@ -27,6 +27,7 @@ from planner.report.text import text as report_text
 from planner.service.tco_files import tco_scenario_from_text
 from planner.service.tco_run import run_tco
 from planner.store import database_path
+from planner.ui.busy_view import per_busy
 from planner.ui.cache import cursor
 from planner.ui.cost_charts import option_label
 from planner.ui.i18n import Language, fmt_money, fmt_number, fmt_percent, language, note_text, t
@@ -56,6 +57,7 @@ COLUMNS = (
     "option",
     "total",
     "per_useful",
+    "per_busy",
     "mean_wait_h",
     "p95_wait_h",
     "served_share",
@@ -146,7 +148,9 @@ def _run(db_path: str, scenario: TcoScenario, trace_key: str, today: date) -> Co
 def options_frame(report: TcoReport, horizon: int) -> pd.DataFrame:
     """One row per option over the horizon: total, per useful GPU-hour, waits (hours), the
     share of the demand it served and what it bought elsewhere, a cloud option's packing
-    overhead and per-GPU price floor a month, EAC."""
+    overhead and per-GPU price floor a month, EAC; the cost per busy GPU-hour when the busy
+    share is known."""
+    years = report.horizons[horizon].years
     clouds = report.inputs.clouds if report.inputs else ()
     packing = {c.rented.name: c.packing for c in clouds if c.packing is not None}
     rows = [
@@ -154,6 +158,7 @@ def options_frame(report: TcoReport, horizon: int) -> pd.DataFrame:
             "option": note_text(o.name),  # a frame keeps no coded note: worded here
             "total": o.total,
             "per_useful": o.cost_per_useful_gpu_hour,
+            "per_busy": per_busy(report, years, o.name),
             "mean_wait_h": _hours(o.wait_mean_s),
             "p95_wait_h": _hours(o.wait_p95_s),
             "served_share": o.served_share,
@@ -164,7 +169,8 @@ def options_frame(report: TcoReport, horizon: int) -> pd.DataFrame:
         }
         for o in report.horizons[horizon].options
     ]
-    return pd.DataFrame(rows, columns=list(COLUMNS))
+    # no busy share known: no column for it (the report's note says how to add one)
+    return pd.DataFrame(rows, columns=[c for c in COLUMNS if c != "per_busy" or report.busy])
 
 
 def category_frame(report: TcoReport, horizon: int, lang: Language) -> pd.DataFrame:
@@ -189,6 +195,7 @@ def column_labels(currency: str) -> dict[str, str]:
         "option": t("compare.col_option"),
         "total": t("compare.col_total", currency=currency),
         "per_useful": t("compare.col_per_useful", currency=currency),
+        "per_busy": t("compare.col_per_busy", currency=currency),
         "mean_wait_h": t("compare.col_mean_wait"),
         "p95_wait_h": t("compare.col_p95_wait"),
         "served_share": t("compare.col_served_share"),

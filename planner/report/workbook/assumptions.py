@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 
 from planner.core.i18n import Language
 from planner.cost.baremetal import HOURS_PER_MONTH, BareMetal
+from planner.cost.busy import BusyShare
 from planner.cost.inputs import TcoInputs
 from planner.cost.lines import ASSUMPTIONS
 from planner.cost.results import PriceUsed
@@ -103,6 +104,8 @@ class Names:
     wait_rate: str = "0"
     unserved_lead: str = "0"
     """GPU-hours a month left unserved while the servers are on order."""
+    busy_share: str = ""
+    """The priced jobs' busy share (`planner.cost.busy`); "": not known."""
 
 
 def assumptions_sheet(
@@ -113,8 +116,10 @@ def assumptions_sheet(
     *,
     prices: Sequence[PriceUsed],
     prefix: str = "",
+    busy: BusyShare | None = None,
 ) -> Names:
-    """Write the sheet; the names its inputs are defined as."""
+    """Write the sheet; the names its inputs are defined as (`busy`: the measured busy
+    share, a named input when known)."""
     sheet = book.sheet(title)
     lang = book.lang
     out = Writer(book, sheet, prefix)
@@ -157,6 +162,8 @@ def assumptions_sheet(
     ]
     rate, months_name, hours, tax, swing, cloud_escalation = defined
     names = Names(rate, months_name, hours, tax, swing, cloud_escalation)
+    if busy is not None:
+        names.busy_share = _busy_share(out, busy)
     if inputs.owned:
         _bare_metal(out, inputs, names)
         _pools(out, inputs, names)
@@ -181,6 +188,21 @@ def assumptions_sheet(
 
 
 _COLUMNS = ("input", "value", "unit", "source", "as_of", "confidence", "name")
+
+
+def _busy_share(out: Writer, busy: BusyShare) -> str:
+    """The busy share the cost per busy GPU-hour divides by, with how it was measured."""
+    lang = out.book.lang
+    measured = text(
+        "report.wb.source.busy",
+        lang,
+        jobs=f"{busy.jobs_known:,}",
+        share=f"{busy.known_hours_share:.1%}",
+    )
+    label = text("report.wb.in.busy_share", lang)
+    return out.input(
+        label, busy.share, "percent", "BusyShare", unit=out.unit("share"), source=(measured, "", "")
+    )
 
 
 def _unit(key: str, book: Book) -> str:

@@ -58,11 +58,21 @@ def options_sheet(
                 found = by_name.get(option.name)
                 if found is not None:
                     cells = _formulas(found, option.name in owned, round(horizon.years * 12))
+                    cells |= _per_busy(sheet, row, keys, plan)
                     for key, formula in cells.items():
                         if key in keys and sheet.cell(row, keys.index(key) + 1).value is not None:
                             cell = sheet.cell(row, keys.index(key) + 1)
                             put_formula(cell, formula, kinds[key], book.currency)
                 row += 1
+
+
+def _per_busy(sheet: Worksheet, row: int, keys: list[str], plan: Live | None) -> dict[str, str]:
+    """The cost per busy GPU-hour: the row's cost per useful GPU-hour / the named busy share."""
+    busy = plan.names.busy_share if plan is not None and plan.names is not None else ""
+    if not busy or "cost_per_busy_gpu_hour" not in keys:
+        return {}
+    useful = sheet.cell(row, keys.index("cost_per_useful_gpu_hour") + 1).coordinate
+    return {"cost_per_busy_gpu_hour": f"{useful}/{busy}"}
 
 
 def _formulas(option: Worksheet, owns: bool, months: int) -> dict[str, str]:

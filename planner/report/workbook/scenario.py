@@ -76,6 +76,7 @@ def live_sheets(
         months,
         prices=report.prices_used,
         prefix=prefix,
+        busy=report.busy,
     )
     main = horizon_sheets(book, names, inputs, horizon, (tag, depreciation))
     others = [

@@ -31,6 +31,20 @@ EN = {
     "compare.col_option": "Option",
     "compare.col_total": "Total ({currency})",
     "compare.col_per_useful": "Per useful GPU-hour ({currency})",
+    "compare.col_per_busy": "Per busy GPU-hour ({currency})",
+    "compare.col_per_busy_help": (
+        "Per useful GPU-hour / the measured GPU busy share: total / (useful GPU-hours x busy "
+        "share)."
+    ),
+    "compare.busy_caption": (
+        "GPU busy share {share}: {busy} GPU-hours busy of the {known} GPU-hours with a busy "
+        "share (known for {jobs_known} of {jobs} jobs, {hours} of the GPU-hours allocated)."
+    ),
+    "compare.busy_teams": "GPU-hours allocated and busy by team",
+    "compare.busy_col_team": "Team",
+    "compare.busy_col_allocated": "GPU-hours allocated",
+    "compare.busy_col_busy": "GPU-hours busy",
+    "compare.busy_col_share": "Busy share",
     "compare.col_mean_wait": "Mean wait (h)",
     "compare.col_p95_wait": "p95 wait (h)",
     "compare.col_served_share": "Served share",
@@ -234,6 +248,19 @@ ZH = {
     "compare.col_option": "方案",
     "compare.col_total": "总计({currency})",
     "compare.col_per_useful": "每有效 GPU 小时({currency})",
+    "compare.col_per_busy": "每繁忙 GPU 小时({currency})",
+    "compare.col_per_busy_help": (
+        "每有效 GPU 小时成本 / 实测 GPU 繁忙占比：总成本 / (有效 GPU 小时 × 繁忙占比)。"
+    ),
+    "compare.busy_caption": (
+        "GPU 繁忙占比 {share}：有繁忙占比的 {known} GPU 小时中繁忙 {busy} GPU 小时"
+        "（{jobs} 个作业中 {jobs_known} 个已知，占已分配 GPU 小时的 {hours}）。"
+    ),
+    "compare.busy_teams": "各团队已分配与繁忙的 GPU 小时",
+    "compare.busy_col_team": "团队",
+    "compare.busy_col_allocated": "已分配 GPU 小时",
+    "compare.busy_col_busy": "繁忙 GPU 小时",
+    "compare.busy_col_share": "繁忙占比",
     "compare.col_mean_wait": "平均等待(小时)",
     "compare.col_p95_wait": "p95 等待(小时)",
     "compare.col_served_share": "满足率",
