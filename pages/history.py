@@ -6,18 +6,19 @@ from planner.ui import frame, trace_choice
 from planner.ui import history_page as section
 from planner.ui import history_view as view
 from planner.ui.i18n import t
+from planner.ui.uploader import MIB, file_uploader
 
 frame.require_menu()
 
 st.title(t("history.title"))
 st.caption(t("history.caption"))
 
-upload = st.file_uploader(
-    t("history.upload", mb=view.MAX_UPLOAD_MB),
-    type=view.UPLOAD_TYPES,
-    max_upload_size=view.MAX_UPLOAD_MB,
-    help=t("history.upload_help"),
+upload = file_uploader(
+    t("history.upload"),
+    view.UPLOAD_TYPES,
     key="history_upload",
+    max_bytes=view.MAX_UPLOAD_MB * MIB,
+    help_text=t("history.upload_help"),
 )
 if upload is not None:
     section.upload_panel(upload)

@@ -4,7 +4,7 @@ answer, the next step, and the job histories stored so far."""
 import streamlit as st
 
 from planner.core.errors import PlannerError
-from planner.ui import cache, compare_view, frame, state, trace_choice, working_names
+from planner.ui import cache, compare_kept, compare_view, frame, state, trace_choice, working_names
 from planner.ui import overview_view as view
 from planner.ui.i18n import MISSING, fmt_number, language, t
 from planner.ui.safe import md
@@ -24,6 +24,11 @@ st.markdown(view.scenario_summary(working_names.in_use(state.working_scenario())
 
 st.header(t("overview.answer_header"))
 last = st.session_state.get(view.COMPARE_KEY)
+if last is None:  # a new session: the comparison kept from an earlier one, if any
+    with st.spinner(t("overview.kept_pricing")):
+        last = compare_kept.priced()
+    if last is not None:
+        st.session_state[view.COMPARE_KEY] = last
 if last is None:
     # No comparison of the user's own yet: a big answer for the synthetic sample would read
     # as theirs, so the sample's answer stays a labelled example, folded away.

@@ -65,7 +65,7 @@ def test_importing_into_a_read_only_database_names_the_file_and_stores_nothing(
     text = one_line(caught)
     assert text.startswith("Cannot import other.csv into the planner database:")
     assert f"the planner database {db} was opened read-only" in text
-    assert "open it again for writing" in text
+    assert "make the file and its folder writable" in text
     read_only.close()
     with connect(db) as con:
         assert len(list_traces(con)) == 1

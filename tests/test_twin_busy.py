@@ -1,10 +1,14 @@
 """The twin check on a busy cluster (issue 31, item 2): a synthetic 1-GPU serving history
-with long-lived pods (6.2 h on average, a few hundred arrivals a day) made by replaying a
+with long-lived pods (6.2 h on average, 300 arrivals a day for four weeks) made by replaying a
 known cluster of 10 x 8 GPUs, checked against a node list of 11 such nodes.
 
-The capacity fit must never go below what the history itself held at once (here 80 GPUs,
-all of the real cluster), and the calibrated replay must then match the held-back window's
-p90 wait within a factor of 2."""
+The history holds at least 90 % of the real cluster's 80 GPUs on average over its whole span
+(cold start and final drain included, which is why the arrivals ask for 97 % of it: 300 x 6.2 h
+/ 24 h = 77.5 GPUs). The capacity fit must never go below what the history itself held at once
+(here 80 GPUs, all of the real cluster), and the calibrated replay must then match the held-back
+window's p90 wait within a factor of 2.
+
+`pytest -s` prints the figures the issue's closing note quotes."""
 
 import random
 from dataclasses import replace
@@ -24,6 +28,8 @@ from planner.ui.twin_frames import floor_note, notes, validation_frame
 DAY_S = 86_400.0
 REAL_NODES, LISTED_NODES = 10, 11
 LATENCY_S = 20.0
+DAYS = 28
+BUSY_SHARE = 0.90
 
 
 def _nodes(count: int) -> list[NodeSpec]:
@@ -31,11 +37,11 @@ def _nodes(count: int) -> list[NodeSpec]:
 
 
 def _history(seed: int = 5, per_day: float = 300.0, mean_h: float = 6.2) -> list[Job]:
-    """12 days of 1-GPU pods replayed on the real 80 GPUs, each entering the queue 20 s after
+    """28 days of 1-GPU pods replayed on the real 80 GPUs, each entering the queue 20 s after
     its submission; the replay's starts and ends become the observed ones."""
     rng = random.Random(seed)
     t, made = 0.0, []
-    while t < 12 * DAY_S:
+    while t < DAYS * DAY_S:
         t += rng.expovariate(per_day / DAY_S)
         made.append(Job(f"p{len(made):05d}", t, rng.expovariate(1 / (mean_h * 3600)) + 60))
     latency = StartLatency(SizeClasses(), {}, (LATENCY_S,), fixed_s=LATENCY_S)
@@ -57,6 +63,47 @@ def _held_at_once(history: list[Job]) -> float:
     return peak
 
 
+def _held_on_average(history: list[Job]) -> float:
+    """The GPUs the history held, integrated over time from its first submission to its last
+    end (the level between two changes times their distance), divided by that span."""
+    changes = sorted(
+        [(j.end_s, -j.total_gpus) for j in history] + [(j.start_s, j.total_gpus) for j in history]
+    )
+    begin = min(j.submit_s for j in history)
+    level, area, since = 0.0, 0.0, begin
+    for at, change in changes:
+        area += level * (at - since)
+        level, since = level + change, at
+    return area / (changes[-1][0] - begin)
+
+
+def _figures(history: list[Job], run: TwinRun) -> str:
+    """One line for the closing note (`pytest -s`)."""
+    report, average = run.report, _held_on_average(history)
+    cal, after = report.calibration, report.after
+    return (
+        f"\nbusy twin: {len(history):,} pods over {DAYS} days; held on average {average:.2f} "
+        f"GPUs = {average / (REAL_NODES * 8):.1%} of the real {REAL_NODES * 8} "
+        f"({report.history_gpu_share:.1%} of the {report.node_gpus} listed); peak held at once "
+        f"{_held_at_once(history):.0f}; fitted capacity {cal.effective_gpus} GPUs (tried "
+        f"{[c.gpus for c in cal.capacity_scores]}); held-back p90 wait observed "
+        f"{after.observed.p90 or 0:,.0f} s, calibrated {after.replayed.p90 or 0:,.0f} s, "
+        f"plain replay on the node list {report.before.replayed.p90 or 0:,.0f} s"
+    )
+
+
+def test_the_average_is_the_integral_of_the_held_gpus() -> None:
+    """1 GPU over [0, 10) and 2 GPUs over [5, 20): (1 x 10 + 2 x 15) / 20 = 2.0 GPUs; the
+    peak is 3 (both over [5, 10))."""
+    jobs = [
+        Job("a", 0.0, 10.0, start_s=0.0, end_s=10.0),
+        Job("b", 0.0, 15.0, gpus=2.0, start_s=5.0, end_s=20.0),
+    ]
+
+    assert _held_on_average(jobs) == 2.0
+    assert _held_at_once(jobs) == 3.0
+
+
 @pytest.fixture(scope="module")
 def busy() -> tuple[list[Job], TwinRun]:
     history = _history()
@@ -68,23 +115,33 @@ def busy() -> tuple[list[Job], TwinRun]:
 def test_the_history_keeps_the_real_cluster_busy(busy: tuple[list[Job], TwinRun]) -> None:
     history, run = busy
 
-    assert _held_at_once(history) == REAL_NODES * 8  # every GPU of the real cluster, at times
-    assert run.report.history_gpu_share > 0.75  # of the 88 listed GPUs, on average
+    real, listed = REAL_NODES * 8, LISTED_NODES * 8
+    average = _held_on_average(history)
+
+    assert _held_at_once(history) == real  # every GPU of the real cluster, at times
+    assert average / real >= BUSY_SHARE  # of the real cluster's 80 GPUs, on average
+    assert run.report.history_gpu_share == pytest.approx(average / listed)  # what the twin says
 
 
 def test_no_capacity_below_the_peak_is_tried_and_the_p90_matches(
     busy: tuple[list[Job], TwinRun],
 ) -> None:
-    """Before the floor the search tried 40 to 72 GPUs too (scores 18.8 to 8.1; 80 won)."""
+    """Without the floor the search would try 8 to 72 GPUs too (scores 22.2 to 6.9; 80 wins),
+    and the plain replay on all 88 GPUs misses the observed p90 by far (126 s against about
+    3 h): the fit is what finds the busy cluster."""
     history, run = busy
     cal, after = run.report.calibration, run.report.after
     peak = _held_at_once(history)
+    print(_figures(history, run))  # noqa: T201 - the closing note quotes these
 
     assert [c.gpus for c in cal.capacity_scores] == [80, 88]
     assert cal.effective_gpus >= peak == cal.peak_gpus
     assert after.observed.p90 is not None
     assert after.replayed.p90 is not None
     assert 0.5 <= after.replayed.p90 / after.observed.p90 <= 2.0
+    before = run.report.before.replayed.p90
+    assert before is not None
+    assert before < after.observed.p90 / 2  # the plain replay misses: the fit found the 80
 
 
 def test_the_floor_is_said_in_both_languages_and_on_the_cli(

@@ -1,7 +1,8 @@
 """The planner database for a command, imported only when a command runs (DuckDB loads in
 about a second, and `--help` should not wait for it), and `planner db reset`.
 
-A command opens the file for its own run only. When the app or another command holds it,
+A command opens the file for its own run only, read-only when this user cannot write it and
+the command only reads. When the app or another command holds it,
 the command says so once on stderr and waits (up to 120 s, or $PLANNER_DB_WAIT seconds),
 then names the process holding the file and stops with exit code 2.
 """
@@ -32,13 +33,18 @@ def _notice(holder: str) -> Iterator[None]:
     yield
 
 
-def database(db: str | None) -> "AbstractContextManager[Connection]":
+def database(db: str | None, *, writes: bool = False) -> "AbstractContextManager[Connection]":
     """`--db` if given, else $PLANNER_DB, else the checkout's database, connected; waits
-    while another process (the app, another command) has the file open."""
+    while another process (the app, another command) has the file open.
+
+    `writes`: the command saves to the database (an import, an edit, a saved scenario), so
+    a file this user cannot write is refused at once; a command that only reads gets it
+    read-only instead (a write it may still try, e.g. importing a trace given as a file,
+    fails naming the file)."""
     from planner.store import connect, database_path
     from planner.store.waiting import patience
 
-    return connect(database_path(db), patience(CLI_WAIT_S, _notice))
+    return connect(database_path(db), patience(CLI_WAIT_S, _notice), writes=writes)
 
 
 def add_db_commands(sub: "argparse._SubParsersAction[Any]") -> None:

@@ -22,6 +22,7 @@ from planner.cli.db import add_db_commands, database
 from planner.cli.montecarlo import add_montecarlo_command
 from planner.cli.output import visible_controls
 from planner.cli.prices import add_price_commands
+from planner.cli.prometheus import add_prometheus_arguments, check_source, import_from_prometheus
 from planner.cli.replay import add_commands
 from planner.cli.report import add_report_command
 from planner.cli.scenarios import add_scenario_commands
@@ -117,8 +118,9 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(required=True, metavar="COMMAND")
 
     ingest = sub.add_parser("ingest", help="import a job history or node list into the database")
-    ingest.add_argument("path", type=Path)
+    ingest.add_argument("path", type=Path, nargs="?", help="the export file (or --prometheus)")
     _read_options(ingest)
+    add_prometheus_arguments(ingest)
     ingest.add_argument("--name", help="name for the stored trace (default: file name)")
     ingest.add_argument(
         "--rejected-out",
@@ -261,10 +263,14 @@ def _ingest(args: argparse.Namespace) -> int:
     from planner.report.csv_table import frame_csv
     from planner.service.importer import import_file, rejected_rows
 
+    check_source(args)
     if args.rejected_out:
         _check_output(args.rejected_out, "--rejected-out")
-    with database(args.db) as con:
-        report = import_file(con, args.path, _options(args), args.name)
+    with database(args.db, writes=True) as con:
+        if args.prometheus:
+            report = import_from_prometheus(con, args, _options(args))
+        else:
+            report = import_file(con, args.path, _options(args), args.name)
         if args.rejected_out and report.rejected:
             _write_rejected(args.rejected_out, frame_csv(rejected_rows(con, report.trace_id)))
     if args.json:

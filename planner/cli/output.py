@@ -48,6 +48,12 @@ class _Visible(io.TextIOBase):
         return self._stream.isatty()
 
 
+def unfiltered(stream: TextIO) -> TextIO:
+    """The stream beneath `visible_controls`, for the CLI's own control characters (the
+    carriage return of a progress line); never for text that came from a file."""
+    return stream._stream if isinstance(stream, _Visible) else stream
+
+
 @contextmanager
 def visible_controls() -> Iterator[None]:
     """stdout and stderr show control characters as escapes until the block ends."""

@@ -228,7 +228,7 @@ def _add(args: argparse.Namespace) -> int:
     from pricing import PriceQuote, add_price
 
     quote = _model(PriceQuote, args, PRICE_FLAGS, "price")
-    with database(args.db) as con:
+    with database(args.db, writes=True) as con:
         key, change = add_price(con, quote)
     _out(json.dumps({"key": key, "change": change}) if args.json else f"{change}: {key}")
     return 0
@@ -250,7 +250,7 @@ def _edit(args: argparse.Namespace) -> int:
     from pricing import edit_price
 
     changes = _given(args, PRICE_FLAGS)
-    with database(args.db) as con:
+    with database(args.db, writes=True) as con:
         point = edit_price(con, args.key, changes)
     if args.json:
         _json([point])
@@ -262,7 +262,7 @@ def _edit(args: argparse.Namespace) -> int:
 def _import(args: argparse.Namespace) -> int:
     from pricing import import_prices
 
-    with database(args.db) as con:
+    with database(args.db, writes=True) as con:
         report = import_prices(con, args.file)
     if args.json:
         _out(json.dumps(dataclasses.asdict(report), indent=2))
@@ -302,7 +302,7 @@ def _fx_add(args: argparse.Namespace) -> int:
     from pricing import FxQuote, add_fx_rate
 
     rate = _model(FxQuote, args, FX_FLAGS, "FX rate")
-    with database(args.db) as con:
+    with database(args.db, writes=True) as con:
         key, change = add_fx_rate(con, rate)
     _out(json.dumps({"key": key, "change": change}) if args.json else f"{change}: {key}")
     return 0
@@ -331,7 +331,7 @@ def _servers_add(args: argparse.Namespace) -> int:
     from pricing import ServerQuote, add_server
 
     server = _model(ServerQuote, args, SERVER_FLAGS, "server")
-    with database(args.db) as con:
+    with database(args.db, writes=True) as con:
         key, change = add_server(con, server)
     _out(json.dumps({"key": key, "change": change}) if args.json else f"{change}: {key}")
     return 0
@@ -341,7 +341,7 @@ def _servers_edit(args: argparse.Namespace) -> int:
     from pricing.servers import edit_servers
 
     changes = _given(args, SERVER_FLAGS)
-    with database(args.db) as con:
+    with database(args.db, writes=True) as con:
         edited = edit_servers(con, {args.key: changes})
     if args.json:
         _json(edited)
@@ -360,7 +360,7 @@ def _assumptions(args: argparse.Namespace) -> int:
         if not sep or not name.strip():
             raise PricingError(f"--edit {item!r}: write NAME=VALUE, e.g. --edit pue=1.4")
         values[name.strip()] = value.strip()
-    with database(args.db) as con:
+    with database(args.db, writes=bool(values)) as con:
         if values:
             edit_assumptions(con, args.set_name, values)
         items = list(assumption_set(con, args.set_name).values())

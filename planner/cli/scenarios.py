@@ -124,7 +124,7 @@ def _save(args: argparse.Namespace) -> int:
         text = args.file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
         raise ScenarioError(f"{args.file}: cannot read the scenario: {err}") from err
-    with database(args.db) as con:
+    with database(args.db, writes=True) as con:
         files = FileAccess.local(args.file.parent)
         prepared = scenario_store.prepare(con, text, str(args.file), files)
         name = args.name or _default_name(text, args.file)
@@ -159,7 +159,7 @@ def _export(args: argparse.Namespace) -> int:
 def _delete(args: argparse.Namespace) -> int:
     from planner.service import scenario_store
 
-    with database(args.db) as con:
+    with database(args.db, writes=True) as con:
         scenario_store.delete(con, args.name)
     print(f"deleted '{args.name}'")
     return 0
@@ -168,7 +168,7 @@ def _delete(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     from planner.service import scenario_store
 
-    with database(args.db) as con:
+    with database(args.db, writes=True) as con:
         # saved from the app, relative paths are relative to the bundled scenarios
         saved = scenario_store.run_and_store(con, args.name, files=FileAccess.local(SCENARIOS))
     results = saved.results or {}

@@ -1,5 +1,6 @@
 """`planner twin`: does the replay reproduce what happened? Printing only; the method is
-`planner.twin.calibrate`."""
+`planner.twin.calibrate`. The check's progress (replays done of planned, the time spent and
+left) goes to stderr as it runs, so `--json` output stays clean."""
 
 import argparse
 import json
@@ -9,12 +10,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from planner.cli.db import database
+from planner.cli.progress import StatusLine, seconds_text, status_line
 from planner.cli.replay import bin_width, duration_s
 from planner.core.file_access import LOCAL_FILES
 from planner.core.serialize import to_json
 
 if TYPE_CHECKING:
     from planner.ingest import IngestOptions
+    from planner.twin.progress import Listener, TwinProgress
     from planner.twin.report import (
         ArrivalShift,
         Calibration,
@@ -77,9 +80,15 @@ def _twin(args: argparse.Namespace, options: "IngestOptions") -> int:
     if args.nodes:
         update["cluster"] = ClusterSpec(node_list=args.nodes)
     scenario = scenario.model_copy(update=update)
-    with database(args.db) as con:
+    with database(args.db) as con, status_line() as line:
         result = twin_check(
-            con, scenario, options, files=LOCAL_FILES, fit_until_s=args.fit_until, bin_s=args.bin
+            con,
+            scenario,
+            options,
+            _progress(line),
+            files=LOCAL_FILES,
+            fit_until_s=args.fit_until,
+            bin_s=args.bin,
         )
     for note in result.notes:
         print(f"note: {note}", file=sys.stderr)
@@ -95,6 +104,33 @@ def _twin(args: argparse.Namespace, options: "IngestOptions") -> int:
     else:
         print("\n".join(twin_lines(report)))
     return 0
+
+
+def _progress(line: StatusLine) -> "Listener":
+    """Every change on a terminal's line; in a pipe or a log, a line per replay finished and
+    the last one (the plan shrinking as the search skips capacities adds nothing there)."""
+    shown = (0, -1)
+
+    def tell(now: "TwinProgress") -> None:
+        nonlocal shown
+        counts = (now.done, now.total)
+        if line.in_place or (counts != shown and (now.done > shown[0] or now.done == now.total)):
+            line.show(progress_text(now))
+            shown = counts
+
+    return tell
+
+
+def progress_text(now: "TwinProgress") -> str:
+    """'twin: 12 of 31 replays, 1.2 min so far, about 2.0 min left': the Replay page's
+    estimate (the mean replay so far times the replays left), once a replay has finished."""
+    left = now.left_s
+    if left is None:
+        return f"twin: replay 1 of {now.total} running; the time left shows once it is done"
+    return (
+        f"twin: {now.done} of {now.total} replays, {seconds_text(now.elapsed_s)} so far, "
+        f"about {seconds_text(left)} left"
+    )
 
 
 def _fit_until(text: str) -> float:

@@ -174,6 +174,16 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
         "内存gb",
         "内存gib",
     ),
+    "gpu_util": (
+        "gpu_util",
+        "gpu_utilization",
+        "gpu_util_pct",
+        "gpu_busy",
+        "busy_share",
+        "gpu利用率",
+        "gpu使用率",
+        "显卡利用率",
+    ),
     "gpu_type": (
         "gpu_type",
         "gpu_types",

@@ -47,6 +47,7 @@ JOB_COLUMNS = (
     "start_t",
     "end_t",
     "flags",
+    "gpu_util",
 )
 # Fields read as dates, durations or numbers: their parsers' cost grows with a cell's length.
 PARSED_FIELDS = (
@@ -59,6 +60,7 @@ PARSED_FIELDS = (
     "pods",
     "cpu",
     "mem",
+    "gpu_util",
     "priority",
 )
 # C0 controls and DEL: invisible in a table, and a NUL ends a string in C tools downstream.
@@ -126,6 +128,7 @@ def normalize(frame: pd.DataFrame, columns: ColumnMap, options: NormalizeOptions
                 "start_t": times["start_t"],
                 "end_t": times["end_t"],
                 "flags": _flag_text(flags),
+                "gpu_util": _busy_share(frame, columns, rej),
             }
         )
         .loc[alive]
@@ -286,6 +289,22 @@ def _per_pod(
     rej.add(parsed.bad, "not_a_number", name, row_message("expected_number"))
     rej.add(parsed.values < 0, "negative_value", name, row_message("expected_zero_or_more"))
     return parsed.values / pods if options.gpu_totals else parsed.values
+
+
+def _busy_share(frame: pd.DataFrame, columns: ColumnMap, rej: Rejections) -> pd.Series:
+    """The GPUs' busy share, 0-1: `35%` and numbers above 1 are percentages (write `1%`
+    for one percent: a bare 1 is fully busy); empty where not given."""
+    name = columns.get("gpu_util")
+    if name is None:
+        return pd.Series(np.nan, index=frame.index)
+    text = cleaned(frame[name])
+    percent = text.str.endswith("%").fillna(False).astype(bool)
+    parsed = parse_numbers(text.str.rstrip("%").str.strip(), decimal_comma=False)
+    values = parsed.values.where(~(percent | (parsed.values > 1)), parsed.values / 100)
+    rej.add(parsed.bad, "not_a_number", name, row_message("expected_number"))
+    rej.add(parsed.values < 0, "negative_value", name, row_message("expected_zero_or_more"))
+    rej.add(values > 1, "implausible_value", name, row_message("busy_over_100"))
+    return values
 
 
 def _statuses(frame: pd.DataFrame, columns: ColumnMap, rej: Rejections) -> pd.Series:

@@ -55,6 +55,24 @@ NOTES: dict[str, str] = {
     # kubectl get nodes -o json (planner/ingest/kubectl.py)
     "kubectl_not_node": "item {index}: kind {kind} is not a Node, skipped",
     "kubectl_cordoned": "{name}: cordoned (unschedulable), kept as capacity",
+    # Prometheus (planner/ingest/prometheus_pods.py, prometheus_jobs.py)
+    "pods_grouped": (
+        "{pods} pods grouped by their owner (kube_pod_owner or a job-name label) into {jobs} "
+        "jobs of several pods each, which start when all their pods run"
+    ),
+    "gang_mixed_gpus": (
+        "{count} owners' pods ask for different GPU counts ({owners}): their pods are kept "
+        "as one job each, not grouped"
+    ),
+    "dcgm_gpu_util_fallback": (
+        "GPU busy share from DCGM_FI_DEV_GPU_UTIL (the share of time any kernel ran): the "
+        "server has no DCGM_FI_PROF_GR_ENGINE_ACTIVE, which counts the graphics engine's "
+        "active time and reads lower for small kernels"
+    ),
+    "dcgm_missing": (
+        "no dcgm-exporter series (DCGM_FI_PROF_GR_ENGINE_ACTIVE, DCGM_FI_DEV_GPU_UTIL) with "
+        "pod labels in the window: the jobs' GPU busy share is unknown"
+    ),
     "kubectl_bad_quantity": "{name}: skipped, unreadable resource quantity '{value}'",
     "kubectl_no_product": "{name}: {gpus} GPUs without a GPU product label; GPU type 'GPU'",
     "kubectl_unknown_mig": "{name}: unknown MIG profiles {profiles}; whole GPUs only",
@@ -127,6 +145,7 @@ ROWS: dict[str, str] = {
     ),
     "expected_number": "expected a number",
     "expected_zero_or_more": "expected a number >= 0",
+    "busy_over_100": "a GPU busy share above 100 %: write it as 0-1 or as a percentage",
     "expected_one_or_more": "expected a number >= 1",
     "expected_gpus": "expected a whole number of GPUs >= 0",
     "expected_status": "expected a status such as {known}",

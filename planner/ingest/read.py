@@ -35,10 +35,18 @@ class JobStream:
     options: IngestOptions
     normalize_options: NormalizeOptions
     problems: LineProblems = field(default_factory=LineProblems)
+    label: str = ""
+    """What the report names as the file when the rows came from elsewhere (a Prometheus URL)."""
+    window: tuple[float, float] | None = None
+    """The export's window when it is known (a Prometheus query's), else the rows' span."""
+
+    @property
+    def name(self) -> str:
+        return self.label or self.source.name
 
     def new_report(self) -> IngestReport:
         return IngestReport(
-            file=self.source.name,
+            file=self.name,
             format=self.format,
             read_as=describe(self.source),
             sha256=self.source.sha256,

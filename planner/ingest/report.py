@@ -52,6 +52,13 @@ class IngestReport(BaseModel):
         default=0, description="Withdrawn jobs still pending at the window end."
     )
     gpu_total: float = Field(default=0.0, description="Sum of pods x GPUs over accepted jobs.")
+    busy_gpu_hours: float = Field(
+        default=0.0,
+        description="GPU-hours x busy share (gpu_util), over the jobs that have a busy share.",
+    )
+    busy_known_gpu_hours: float = Field(
+        default=0.0, description="GPU-hours of the jobs that have a busy share."
+    )
     trace_id: str = ""
     already_imported: bool = False
     time_base: str = "relative"
@@ -87,6 +94,7 @@ class IngestReport(BaseModel):
                 f"GPU-hours {self.gpu_hours:,.1f}  trace id {self.trace_id}"
                 + ("  (already imported)" if self.already_imported else "")
             )
+            lines.extend(self.busy_lines())
             lines.append(
                 f"censored: {self.running_at_start:,} running at start, "
                 f"{self.running_at_end:,} running at end; withdrawn {self.withdrawn:,} "
@@ -96,6 +104,17 @@ class IngestReport(BaseModel):
         for flag, count in sorted(self.flagged.items()):
             lines.append(f"  flagged {count:,}: {flag} - {FLAGS.get(flag, '')}")
         return lines
+
+    def busy_lines(self) -> list[str]:
+        """The GPU busy share over the jobs that have one, when any has."""
+        known = self.busy_known_gpu_hours
+        if not known:
+            return []
+        share = self.busy_gpu_hours / known
+        return [
+            f"GPU busy {self.busy_gpu_hours:,.1f} of the {known:,.1f} GPU-hours with a busy "
+            f"share ({share:.1%}); {max(self.gpu_hours - known, 0.0):,.1f} GPU-hours without one"
+        ]
 
     def rejection_lines(self) -> list[str]:
         """Each rejection reason with its count and up to three rows (row, column, value)."""

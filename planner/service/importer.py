@@ -96,7 +96,7 @@ def distinct_name(con: Connection, name: str, options: IngestOptions) -> tuple[s
 def import_trace(con: Connection, stream: JobStream, name: str | None = None) -> IngestReport:
     name = checked_name(name)
     trace_id = trace_id_for(stream.source.sha256, stream.options)
-    with doing(f"import {stream.source.name} into the planner database"):
+    with doing(f"import {stream.name} into the planner database"):
         known = stored.stored_report(con, trace_id)
         if known:
             report = IngestReport.model_validate_json(known)
@@ -129,7 +129,7 @@ def _stream_into_staging(con: Connection, stream: JobStream, trace_id: str) -> I
         raise TraceError(
             f"{absolute:,} jobs have dates but {relative:,} have seconds from the "
             "trace start; use one kind of time for the whole file",
-            file=stream.source.name,
+            file=stream.name,
         )
     report.time_base = "absolute" if absolute else "relative"
     # orphans first: a step's job is found by its id, which a duplicate's first row keeps
@@ -142,13 +142,15 @@ def _stream_into_staging(con: Connection, stream: JobStream, trace_id: str) -> I
     report.blank_lines = stream.problems.blank_lines
     report = builder.finish(accepted=stored.staged_jobs(con))
     if report.rows == 0:
-        raise TraceError("the file has a header but no job rows", file=stream.source.name)
+        raise TraceError("the file has a header but no job rows", file=stream.name)
     return report
 
 
 def _write_trace(con: Connection, stream: JobStream, report: IngestReport, name: str) -> None:
     """The staged jobs as the trace's jobs, relative to its start (0 without dates)."""
     window = stored.staged_window(con)
+    if stream.window is not None:  # a queried window: pods before or after it are censored
+        window = stored.Window(*stream.window)
     absolute = report.time_base == "absolute"
     origin = window.first if absolute else 0.0
     window = stored.Window(window.first, max(window.last, origin))
@@ -161,7 +163,7 @@ def _write_trace(con: Connection, stream: JobStream, report: IngestReport, name:
     row = TraceRow(
         trace_id=report.trace_id,
         name=name,
-        source_file=stream.source.name,
+        source_file=stream.name,
         source_format=stream.format,
         content_sha256=stream.source.sha256,
         options_json=stream.options.identity(),
@@ -181,6 +183,8 @@ def _count_outcomes(con: Connection, report: IngestReport) -> None:
     """GPU-hours, censoring and withdrawal counts, and flags, as stored."""
     totals = stored.job_totals(con, report.trace_id)
     report.gpu_hours, report.gpu_total = totals.gpu_hours, totals.gpu_total
+    report.busy_gpu_hours = totals.busy_gpu_hours
+    report.busy_known_gpu_hours = totals.known_gpu_hours
     report.running_at_start = totals.running_at_start
     report.running_at_end = totals.running_at_end
     report.withdrawn = totals.withdrawn

@@ -17,6 +17,11 @@ connections were tried (DuckDB 2.0.1) and not chosen: a reader's shared lock blo
 writer just as a writer's does, and DuckDB refuses a read-only and a read-write connection
 to one file in one process, which the app needs (pages read and write).
 
+A file this user cannot write (a read-only file or folder, a read-only mount) is opened
+read-only for a command that only reads (`connect(path, writes=False)`), provided its schema
+is current: migrating would write. A command that writes is refused at once, naming the file,
+before it does any work. The choice is made here, from what the command says it does.
+
 Every table is created by numbered SQL files, applied in order, each in its own transaction,
 and recorded in `schema_migrations`: the planner's (traces, clusters, ...) in
 `planner/store/migrations/`, the price book's in `pricing/migrations/`. Each package numbers
@@ -99,15 +104,7 @@ def open_once(path: Path) -> Connection:
             f"Cannot open the planner database {path}: the folder {path.parent} does not "
             "exist; create it or correct the path (--db or $PLANNER_DB)"
         )
-    try:
-        memory = os.environ.get(MEMORY_ENV, DEFAULT_MEMORY_LIMIT)
-        con = duckdb.connect(str(path), config={"memory_limit": memory})
-    except duckdb.Error as err:
-        if is_lock_error(err):
-            raise
-        raise storage_error(err, path) or StoreError(
-            f"Cannot open the planner database {path}: {first_line(err)}"
-        ) from err
+    con = _opened(path)
     try:
         with doing(f"prepare the planner database {path}"):
             _migrate(con)
@@ -119,6 +116,60 @@ def open_once(path: Path) -> Connection:
     except PlannerError:
         con.close()
         raise
+    return con
+
+
+def _opened(path: Path, *, read_only: bool = False) -> Connection:
+    """DuckDB's connection to `path` within the planner's memory limit; DuckDB's lock error
+    passes unchanged (for `until_free`), any other problem is a `StoreError`."""
+    try:
+        memory = os.environ.get(MEMORY_ENV, DEFAULT_MEMORY_LIMIT)
+        return duckdb.connect(str(path), read_only=read_only, config={"memory_limit": memory})
+    except duckdb.Error as err:
+        if is_lock_error(err):
+            raise
+        raise storage_error(err, path) or StoreError(
+            f"Cannot open the planner database {path}: {first_line(err)}"
+        ) from err
+
+
+def is_writable(path: Path) -> bool:
+    """Whether this user may write `path` and its folder (DuckDB writes a `.wal` beside the
+    file); a file not made yet counts as writable (opening it says why it cannot be made)."""
+    if not path.exists():
+        return True
+    return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
+
+
+def read_only_error(path: Path) -> StoreError:
+    """A command that writes, refused before it starts, naming what cannot be written."""
+    what = "the file" if not os.access(path, os.W_OK) else f"its folder {path.parent}"
+    return StoreError(
+        f"The planner database {path} is read-only: this user cannot write {what}, and this "
+        "command saves to it; make the file and its folder writable, or pass --db with a "
+        "file in a writable folder"
+    )
+
+
+def open_read_only(path: Path) -> Connection:
+    """`path` opened read-only, for a command that only reads a file it cannot write; a file
+    whose schema is behind this planner's is refused (migrating would write). DuckDB's lock
+    error passes unchanged, as in `open_once`."""
+    con = _opened(path, read_only=True)
+    try:
+        behind = _pending(con)
+    except duckdb.Error as err:
+        con.close()
+        raise storage_error(err, path) or StoreError(
+            f"Cannot read the planner database {path}: {first_line(err)}"
+        ) from err
+    if behind:
+        con.close()
+        raise StoreError(
+            f"The planner database {path} needs migrating to this version of the planner but "
+            "is read-only for this user; make the file and its folder writable and run any "
+            "planner command once (it migrates the file), or pass --db with a writable copy"
+        )
     return con
 
 
@@ -217,11 +268,20 @@ def borrowed(con: Connection, path: Path) -> Iterator[Connection]:
 
 
 @contextmanager
-def connect(path: Path, wait: Patience = NO_WAIT) -> Iterator[Connection]:
+def connect(path: Path, wait: Patience = NO_WAIT, *, writes: bool = True) -> Iterator[Connection]:
     """A migrated connection for one command, closed afterwards (so the file is free for
     the app again); a storage problem met on the way (a corrupt block, a full disk) becomes
-    a one-line `StoreError`. `wait`: how long to wait while another process holds the file."""
-    con = open_store(path, wait)
+    a one-line `StoreError`. `wait`: how long to wait while another process holds the file.
+
+    A file this user cannot write is opened read-only when the command does not write
+    (`writes=False`; a write it tries anyway fails, naming the file), and refused with a
+    `StoreError` when it does."""
+    if is_writable(path):
+        con = open_store(path, wait)
+    elif writes:
+        raise read_only_error(path)
+    else:
+        con = until_free(lambda: open_read_only(path), path, wait)
     try:
         with _storage_problems(path):
             yield con

@@ -152,8 +152,9 @@ def _cause(err: duckdb.Error, text: str, where: str) -> str:
     """What went wrong and what to do, for an error that is not the file's or the disk's."""
     if "read-only mode" in text:
         return (
-            f"{where} was opened read-only, so nothing can be written to it; open it again "
-            "for writing (not read-only) and repeat the step"
+            f"{where} was opened read-only (as a command that only reads opens a file this "
+            "user cannot write), so nothing can be written to it; make the file and its folder "
+            "writable (or open it for writing) and repeat the step"
         )
     memory = _memory_cause(err, text, where)
     if memory is not None:

@@ -29,7 +29,7 @@ CREATE OR REPLACE TEMP TABLE staging_jobs (
     row_number BIGINT, job_id VARCHAR, submit_t DOUBLE, duration_s DOUBLE, pods BIGINT,
     gpus DOUBLE, cpu DOUBLE, mem_gib DOUBLE, gpu_types VARCHAR, queue VARCHAR,
     user_name VARCHAR, priority BIGINT, status VARCHAR, start_t DOUBLE, end_t DOUBLE,
-    flags VARCHAR);
+    flags VARCHAR, gpu_util DOUBLE);
 CREATE OR REPLACE TEMP TABLE staging_steps (row_number BIGINT, parent VARCHAR);
 """
 _DUPLICATES = """
@@ -66,7 +66,8 @@ SELECT $trace, row_number, job_id, coalesce(submit_t, $start) - $origin,
        CASE WHEN status = 'running-at-end' AND end_t < $end
             THEN replace(flags, 'running_at_end', 'ended_while_running') ELSE flags END,
        CASE WHEN status = 'withdrawn' THEN greatest(coalesce(end_t, $end) - submit_t, 0.0) END,
-       submit_t IS NULL
+       submit_t IS NULL,
+       CASE WHEN status <> 'withdrawn' THEN gpu_util END
 FROM staging_jobs ORDER BY coalesce(submit_t, $start), row_number
 """
 _REJECTED_COLUMNS = ["row", "reason", "column_name", "value", "message", "raw_json"]
@@ -127,6 +128,10 @@ class JobTotals:
     running_at_start: int
     running_at_end: int
     withdrawn: int
+    busy_gpu_hours: float
+    """GPU-hours x busy share, over the jobs with a busy share (`gpu_util`)."""
+    known_gpu_hours: float
+    """GPU-hours of the jobs with a busy share."""
 
 
 def trace_options_by_name(con: Connection) -> dict[str, str]:
@@ -257,12 +262,15 @@ def job_totals(con: Connection, trace_id: str) -> JobTotals:
         con,
         "SELECT coalesce(sum(pods * gpus * duration_s) / 3600, 0), coalesce(sum(pods * gpus), 0),"
         " count(*) FILTER (running_at_start), count(*) FILTER (status = 'running-at-end'),"
-        " count(*) FILTER (status = 'withdrawn') "
+        " count(*) FILTER (status = 'withdrawn'),"
+        " coalesce(sum(pods * gpus * duration_s * gpu_util) / 3600, 0),"
+        " coalesce(sum(pods * gpus * duration_s) FILTER (gpu_util IS NOT NULL) / 3600, 0) "
         "FROM jobs WHERE trace_id = ?",
         [trace_id],
     )
     assert row is not None  # an aggregate always returns one row
-    return JobTotals(float(row[0]), float(row[1]), int(row[2]), int(row[3]), int(row[4]))
+    counts = (int(row[2]), int(row[3]), int(row[4]))
+    return JobTotals(float(row[0]), float(row[1]), *counts, float(row[5]), float(row[6]))
 
 
 def job_flags(con: Connection, trace_id: str) -> dict[str, int]:

@@ -6,7 +6,6 @@ carry the working scenario's revision, which goes up whenever it is replaced (Ap
 import, Reset, a saved scenario loaded), so every widget starts again from the new one.
 """
 
-import math
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -27,6 +26,7 @@ from planner.ui.error_text import error_text, note_md
 from planner.ui.i18n import MISSING, t
 from planner.ui.safe import code, md
 from planner.ui.state import replace_and_rerun, revision
+from planner.ui.uploader import MIB, file_uploader
 
 T = TypeVar("T")
 PREEMPTION_FIELDS = (
@@ -115,12 +115,12 @@ def read_upload(
 
 
 def uploader(texts: str, name: str, types: Sequence[str]) -> UploadedFile | None:
-    return st.file_uploader(
-        t(f"cluster.{texts}.upload", limit=imports.MAX_UPLOAD_MB),
-        type=list(types),
-        max_upload_size=max(1, math.ceil(imports.MAX_UPLOAD_MB)),
-        help=t(f"cluster.{texts}.upload_help"),
+    return file_uploader(
+        t(f"cluster.{texts}.upload"),
+        types,
         key=key(name),
+        max_bytes=int(imports.MAX_UPLOAD_MB * MIB),
+        help_text=t(f"cluster.{texts}.upload_help"),
     )
 
 

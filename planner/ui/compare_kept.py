@@ -1,7 +1,8 @@
 """The comparison being made on Compare outlasts the page and the browser session: the
 scenarios picked, their trace and horizon are kept in the session (Streamlit forgets a
 widget's state when a page without it runs) and in the database (a new session opens on the
-same comparison, and the Overview's headline stays the one the user built)."""
+same comparison, and the Overview's headline stays the one the user built, even before the
+new session opens Compare)."""
 
 from collections.abc import Sequence
 from typing import Any
@@ -10,7 +11,10 @@ import streamlit as st
 
 from planner.core.errors import PlannerError
 from planner.store.ui_choices import load_choice, save_choice
+from planner.ui import cache, scenario_box
+from planner.ui import compare_saved as many
 from planner.ui.cache import cursor
+from planner.ui.compare_view import ShownReport
 
 KEPT = "compare_kept"  # the session's copy: {"scenarios": [...], "trace": id, "years": n}
 STORED = "compare"  # the database's key
@@ -43,6 +47,25 @@ def keep(scenarios: list[str], trace: str | None, years: float | None) -> None:
             save_choice(cur, STORED, now)
     except PlannerError:
         pass  # a busy or read-only database: the session still keeps it
+
+
+def priced() -> ShownReport | None:
+    """The kept comparison priced as Compare draws it, for a session that has not opened
+    Compare yet; None when nothing is kept, or a kept scenario or trace is gone (Compare then
+    draws another comparison: its own report will be the answer), or pricing fails."""
+    found = kept()
+    names, trace, years = found.get("scenarios"), found.get("trace"), found.get("years")
+    if not names or not isinstance(names, list) or not isinstance(years, int | float):
+        return None
+    try:
+        saved = {s.name: s for s in scenario_box.saved_scenarios()}
+        traces = {row["trace_id"] for row in cache.stored_traces()}
+        if trace not in traces or any(name not in saved for name in names):
+            return None
+        chosen = [saved[name] for name in names]
+        return ShownReport(many.combined_report(many.price(chosen, str(trace), float(years))))
+    except PlannerError:
+        return None
 
 
 def _stored() -> dict[str, Any]:

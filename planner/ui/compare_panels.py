@@ -33,6 +33,7 @@ from planner.ui.downloads import report_downloads
 from planner.ui.error_text import error_text
 from planner.ui.i18n import MISSING, fmt_money, fmt_number, fmt_percent, language, note_text, t
 from planner.ui.safe import md
+from planner.ui.uploader import MIB, file_uploader
 from planner.ui.widgets import plot
 
 LAST_REPORT = "compare_last_report"  # a compare_view.ShownReport, for the Overview page
@@ -170,12 +171,12 @@ def _file_scenario(source: str, upload_choice: str) -> tuple[TcoScenario, str]:
     if source != upload_choice:
         text = (view.SCENARIOS / source).read_text(encoding="utf-8")
         return view.load_bundled(source), text
-    upload = st.file_uploader(
+    upload = file_uploader(
         t("compare.upload"),
-        type=["yaml", "yml"],
-        max_upload_size=view.MAX_UPLOAD_MB,
-        help=t("compare.upload_help"),
+        ["yaml", "yml"],
         key="compare_upload",
+        max_bytes=view.MAX_UPLOAD_MB * MIB,
+        help_text=t("compare.upload_help"),
     )
     if upload is None:
         st.info(t("compare.upload_info"))

@@ -14,6 +14,7 @@ from planner.ui import fill_view as view
 from planner.ui.error_text import error_text, note_md
 from planner.ui.i18n import MISSING, fmt_number, fmt_percent, t
 from planner.ui.safe import md
+from planner.ui.uploader import MIB, file_uploader
 from planner.ui.widgets import plot
 
 REQUEST_KEY = "fill_request"
@@ -51,12 +52,12 @@ def _stored_trace() -> tuple[str, bool] | None:
 
 
 def _uploaded() -> tuple[str, bool] | None:
-    upload = st.file_uploader(
-        t("fill.upload", mb=history_view.MAX_UPLOAD_MB),
-        type=history_view.UPLOAD_TYPES,
-        max_upload_size=history_view.MAX_UPLOAD_MB,
-        help=t("fill.upload_help"),
+    upload = file_uploader(
+        t("fill.upload"),
+        history_view.UPLOAD_TYPES,
         key="fill_upload",
+        max_bytes=history_view.MAX_UPLOAD_MB * MIB,
+        help_text=t("fill.upload_help"),
     )
     if upload is None:
         st.caption(t("fill.upload_first"))

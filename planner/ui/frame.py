@@ -13,6 +13,7 @@ from planner.core.errors import InternalCheckError
 from planner.ui.error_text import error_text
 from planner.ui.i18n import language_switch, t
 from planner.ui.safe import md
+from planner.ui.uploader import dropzone_style
 
 # Served by our own server: a `:material/...:` favicon is fetched from fonts.gstatic.com,
 # which fails (and logs errors) on offline installs.
@@ -57,6 +58,7 @@ def run() -> None:
         st.navigation(menu())
         st.rerun()
     language_switch()
+    st.html(dropzone_style())  # style only, in the language just chosen: takes no room
     page = st.navigation(menu())
     token = _IN_MENU.set(True)
     try:

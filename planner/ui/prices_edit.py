@@ -17,6 +17,7 @@ from streamlit.elements.lib.column_types import ColumnConfig
 from planner.core.errors import PlannerError
 from planner.ui.cache import cursor
 from planner.ui.i18n import MISSING, fmt_number, t
+from planner.ui.prices_view import pricing_words
 from planner.ui.safe import md
 from pricing import CURRENCIES, DEFAULT_SET, DEFAULT_STALE_DAYS, edit_price, price_point
 from pricing.assumptions import edit_assumptions
@@ -48,7 +49,8 @@ def widget(field: str) -> str:
 def price_label(row: Mapping[str, Any]) -> str:
     """provider · instance · pricing model · region · currency price, for the row picker."""
     price = f"{row['currency']} {fmt_number(row['price_per_instance_hour'], 2)}"
-    parts = (row["provider"], row["instance_type"], row["pricing_model"], row["region"] or "-")
+    model = pricing_words(row["pricing_model"])
+    parts = (row["provider"], row["instance_type"], model, row["region"] or "-")
     return " · ".join((*parts, price))
 
 

@@ -16,6 +16,7 @@ from planner.ui import prices_edit as edit
 from planner.ui import prices_view as view
 from planner.ui.i18n import MISSING, t
 from planner.ui.safe import md
+from planner.ui.uploader import MIB, file_uploader
 from pricing import CURRENCIES, DEFAULT_SET, PRICING_MODELS, ImportReport
 
 REPORT_KEY = "prices_import_report"  # (upload's file id, its ImportReport): import once
@@ -98,11 +99,8 @@ def _say_saved(save: Callable[[Mapping[str, object]], str], fields: Mapping[str,
 
 def import_section() -> None:
     """The CSV import: each uploaded file is imported once, its report shown on every run."""
-    upload = st.file_uploader(
-        t("prices.import", mb=view.MAX_UPLOAD_MB),
-        type=["csv"],
-        max_upload_size=view.MAX_UPLOAD_MB,
-        key="prices_import",
+    upload = file_uploader(
+        t("prices.import"), ["csv"], key="prices_import", max_bytes=view.MAX_UPLOAD_MB * MIB
     )
     if upload is None:
         return
@@ -188,7 +186,11 @@ def price_table(book: view.Book, reporting: str) -> pd.DataFrame:
     st.caption(t("prices.shown", shown=len(shown), total=len(book.prices), stale=stale))
     config = view.price_config(reporting)
     st.dataframe(
-        shown, hide_index=True, column_config=config, key="prices_table", placeholder=MISSING
+        view.in_words(shown),
+        hide_index=True,
+        column_config=config,
+        key="prices_table",
+        placeholder=MISSING,
     )
     st.download_button(
         t("prices.download"),

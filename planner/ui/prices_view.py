@@ -24,6 +24,7 @@ from planner.ui.safe import md
 from pricing import (
     DEFAULT_SET,
     DEFAULT_STALE_DAYS,
+    PRICING_MODELS,
     FxTable,
     ImportReport,
     PricePoint,
@@ -214,6 +215,18 @@ def filter_prices(prices: pd.DataFrame, chosen: Mapping[str, Collection[str]]) -
         if values:
             keep &= prices[column].isin(list(values))
     return prices.loc[keep]
+
+
+def pricing_words(pricing_model: str) -> str:
+    """A pricing model in words ("on demand", "按需"); a code the app does not know as
+    stored."""
+    return t(f"labels.plan.{pricing_model}") if pricing_model in PRICING_MODELS else pricing_model
+
+
+def in_words(prices: pd.DataFrame) -> pd.DataFrame:
+    """The prices as the table shows them: each pricing model in words. The filters, the
+    editor and the CSV export keep the codes (a CSV is imported back)."""
+    return prices.assign(pricing_model=prices["pricing_model"].map(pricing_words))
 
 
 def needs_term(pricing_model: str) -> bool:

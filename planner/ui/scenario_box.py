@@ -23,6 +23,7 @@ from planner.ui.error_text import error_text
 from planner.ui.i18n import MISSING, t
 from planner.ui.safe import md
 from planner.ui.state import replace_and_rerun, show_flash
+from planner.ui.uploader import file_uploader
 
 
 def name_problem(name: str) -> str | None:
@@ -197,11 +198,12 @@ def _load(chosen: SavedScenario) -> None:
 
 def _upload(key: str) -> None:
     kib = scenario_store.MAX_YAML_BYTES // 1024
-    upload = st.file_uploader(
+    upload = file_uploader(
         t("scenarios.upload"),
-        type=["yaml", "yml"],
-        help=t("scenarios.upload_help", kib=kib),
+        ["yaml", "yml"],
         key=f"{key}_upload",
+        max_bytes=scenario_store.MAX_YAML_BYTES,
+        help_text=t("scenarios.upload_help", kib=kib),
     )
     if upload is None:
         return

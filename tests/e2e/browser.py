@@ -91,6 +91,15 @@ def _until_twice(page: Page, condition: str, arg: dict[str, Any], timeout: float
     )
 
 
+def counted(page: Page) -> Page:
+    """`page` counting the app's script runs (`RUN_COUNTER`), with waits that end on the
+    page's state and a ceiling fit for a busy machine. Call it before the page opens the app."""
+    page.add_init_script(script=RUN_COUNTER)
+    page.set_default_timeout(APP_TIMEOUT_MS)
+    expect.set_options(timeout=APP_TIMEOUT_MS)
+    return page
+
+
 def runs(page: Page) -> int:
     """How many script runs this page has seen finish."""
     count = page.evaluate("() => window.__e2eRuns")

@@ -8,10 +8,10 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page
 
 from tests.debian import program
-from tests.e2e.browser import APP_TIMEOUT_MS, RUN_COUNTER, wait_for_app
+from tests.e2e.browser import counted, wait_for_app
 from tests.e2e.server import serve_app
 
 CHROMIUM_FLAGS = [
@@ -60,19 +60,10 @@ def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
-def _counted(page: Page) -> Page:
-    """`page` counting the app's script runs (tests/e2e/browser.py), with waits that end on
-    the page's state and a ceiling fit for a busy machine."""
-    page.add_init_script(script=RUN_COUNTER)
-    page.set_default_timeout(APP_TIMEOUT_MS)
-    expect.set_options(timeout=APP_TIMEOUT_MS)
-    return page
-
-
 @pytest.fixture
 def page(page: Page) -> Page:
     """pytest-playwright's page, one per test, counting the app's script runs."""
-    return _counted(page)
+    return counted(page)
 
 
 @pytest.fixture(scope="module")
@@ -93,7 +84,7 @@ def app_pages(
             contexts[color_scheme] = browser.new_context(
                 **browser_context_args, color_scheme=color_scheme
             )
-            page = _counted(contexts[color_scheme].new_page())
+            page = counted(contexts[color_scheme].new_page())
             page.goto(app_url)
             wait_for_app(page)
             pages[color_scheme] = page

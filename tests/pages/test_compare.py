@@ -14,7 +14,9 @@ from planner.core.file_access import LOCAL_FILES
 from planner.cost.results import TcoReport
 from planner.service.tco_files import load_tco_scenario
 from planner.service.tco_run import run_tco
+from planner.store import scenarios
 from planner.ui import compare_view, scenario_box
+from planner.ui.cache import cursor
 from tests.pages.app import open_app_page
 
 PAGE = "pages/compare.py"
@@ -448,3 +450,49 @@ def test_the_comparison_outlasts_the_page_and_the_session(db: Path) -> None:
     again = open_page()  # a new session on the same database
     assert again.multiselect(key="compare_saved").value == ["worked", "rent", "own 128 nodes"]
     assert again.selectbox(key="compare_years").value == 5
+
+
+def overview_answer(at: AppTest) -> tuple[list[tuple[str, str]], list[str], list[str]]:
+    """What the Overview shows as its answer: metrics, sentences and captions."""
+    metrics = [(m.label, str(m.value)) for m in at.metric]
+    return metrics, [s.value for s in at.success], [c.value for c in at.caption]
+
+
+def test_a_new_session_opens_on_the_overview_with_the_kept_comparisons_answer(db: Path) -> None:
+    """A new session opens on the Overview: its headline is the kept comparison's (5 years,
+    the scenarios picked), as in the session that built it, before Compare is opened (it
+    said "no answer yet" there until then)."""
+    save_bundled("rent", "cloud-on-demand.yaml")
+    save_bundled("worked", "worked-example-h100.yaml")
+    at = open_page()
+    at.multiselect(key="compare_saved").set_value(["worked", "rent"]).run()
+    at.selectbox(key="compare_years").set_value(5).run()
+    built = overview_answer(at.switch_page("pages/overview.py").run())
+
+    fresh = open_app_page("pages/overview.py", TIMEOUT_S)  # Compare never opened in it
+
+    assert not fresh.exception
+    assert overview_answer(fresh) == built
+    metrics, sentences, captions = built
+    assert ("Answer", "Rent") in metrics or ("Answer", "Buy") in metrics, metrics
+    assert "over 5 years" in sentences[0], sentences
+    assert "From your comparison on the Compare page: worked, rent." in captions
+    assert not any(i.value.startswith("No answer for your own data yet.") for i in fresh.info)
+
+
+def test_a_kept_comparison_whose_scenario_is_gone_is_no_answer_on_the_overview(
+    db: Path,
+) -> None:
+    """Compare would draw another comparison then: the Overview does not guess its answer."""
+    save_bundled("rent", "cloud-on-demand.yaml")
+    save_bundled("worked", "worked-example-h100.yaml")
+    at = open_page()
+    at.multiselect(key="compare_saved").set_value(["worked", "rent"]).run()
+    with cursor() as cur:
+        scenarios.delete(cur, "rent")
+
+    fresh = open_app_page("pages/overview.py", TIMEOUT_S)
+
+    assert not fresh.exception
+    assert not any(m.label == "Answer" for m in fresh.metric)
+    assert fresh.info[0].value.startswith("No answer for your own data yet.")

@@ -1,5 +1,6 @@
 """The prices page, run headlessly through the app's entrypoint with AppTest."""
 
+import io
 import json
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from planner.service.tco_run import run_tco
 from planner.ui import prices_view
 from planner.ui.cache import cursor
 from pricing import (
+    PRICING_MODELS,
     PricePoint,
     SeedSet,
     assumption_set,
@@ -70,12 +72,12 @@ def test_the_page_shows_the_seeded_prices_with_stale_flags(db: Path) -> None:
     assert not at.error
     assert at.title[0].value == "Prices"
     shown = prices(at)
-    p5 = shown[(shown["instance_type"] == "p5.48xlarge") & (shown["pricing_model"] == "on_demand")]
+    p5 = shown[(shown["instance_type"] == "p5.48xlarge") & (shown["pricing_model"] == "on demand")]
     assert p5["provider"].tolist() == ["AWS"]
     assert p5["price_per_instance_hour"].tolist() == [55.04]
     assert p5["confidence"].tolist() == ["H"]
     # Capacity-block prices are dated 2024-12-31: older than 90 days on any later day.
-    blocks = shown[shown["pricing_model"] == "capacity_block"]
+    blocks = shown[shown["pricing_model"] == "capacity block"]
     assert len(blocks) == 3
     assert blocks["stale"].all()
     assert not shown["stale"].all()
@@ -113,6 +115,47 @@ def test_the_pricing_model_filter_says_each_model_in_words_in_chinese(db: Path) 
     offered = at.multiselect(key="prices_model").options
     assert {"按需（on_demand）", "竞价（spot）"} <= set(offered)  # the seeded rows' models
     assert "on_demand" not in offered  # never the bare code
+
+
+# The seeded book's pricing models: 63 on-demand prices, 3 capacity blocks, 1 spot price
+# (pricing/seeds/cloud_prices.csv), as the table says them in each language.
+SEEDED_MODELS = {"on_demand": 63, "capacity_block": 3, "spot": 1}
+WORDS = {
+    "en": {"on demand": 63, "capacity block": 3, "spot": 1},
+    "zh": {"按需": 63, "容量块": 3, "竞价": 1},
+}
+# Codes that are not English words: neither language's table may show one. In Chinese no
+# code at all ("spot" is the English word as well as the code).
+NOT_WORDS = {"on_demand", "savings_plan", "capacity_block", "cud"}
+
+
+def _cells(shown: pd.DataFrame) -> set[str]:
+    """Every cell's text but the stored key's (an identifier `planner prices` takes)."""
+    return {str(value) for column in shown.columns if column != "key" for value in shown[column]}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_table_says_each_pricing_model_in_words(read_db: Path, lang: str) -> None:
+    at = open_app_page(PAGE, TIMEOUT_S, lang=lang)
+
+    assert not at.exception
+    shown = prices(at)
+    assert shown["pricing_model"].value_counts().to_dict() == WORDS[lang]
+    codes = NOT_WORDS | (set(PRICING_MODELS) if lang == "zh" else set())
+    assert not _cells(shown) & codes
+    # the stored rows behind them: the same models, as codes
+    assert shown["key"].str.rsplit("/", n=1).str[1].value_counts().to_dict() == SEEDED_MODELS
+
+
+def test_a_filtered_table_is_in_words_and_the_download_keeps_the_codes(read_db: Path) -> None:
+    at = open_in_chinese()
+
+    at.multiselect(key="prices_model").set_value(["capacity_block", "spot"]).run()
+
+    assert not at.exception
+    assert sorted(prices(at)["pricing_model"]) == ["容量块", "容量块", "容量块", "竞价"]
+    exported = pd.read_csv(io.BytesIO(prices_view.export_csv()))  # what the button downloads
+    assert exported["pricing_model"].value_counts().to_dict() == SEEDED_MODELS
 
 
 def test_adding_a_valid_quote_adds_a_row_that_survives_a_rerun(db: Path) -> None:
@@ -381,7 +424,7 @@ def test_the_edit_form_is_filled_from_the_chosen_price(db: Path) -> None:
     assert at.selectbox(key="prices_edit_currency").value == "USD"
     assert at.selectbox(key="prices_edit_confidence").value == "H"
     label = at.selectbox(key="prices_edit_key").format_func(P5)
-    assert label == "AWS · p5.48xlarge · on_demand · us-east-1 · USD 55.04"
+    assert label == "AWS · p5.48xlarge · on demand · us-east-1 · USD 55.04"
 
 
 def test_editing_a_price_shows_it_stores_it_as_the_users_and_a_reseed_keeps_it(db: Path) -> None:

@@ -8,7 +8,7 @@ What may stay in Latin letters, and why:
 - the data's own names: team and queue names from the trace, scenario and option names from
   the scenario files, providers, instances, regions and GPU models from the price book, file
   names and trace ids (the user typed or uploaded them; translating them would hide them);
-  the price book's pricing models are among its values ("on_demand"), as its CSV writes them;
+  the price book's stored keys hold its pricing models' codes ("aws/.../on_demand");
 - technical tokens a Chinese reader of this tool uses as they are (`TECHNICAL`: units, currency
   codes, file formats, finance acronyms, the Kubernetes schedulers' own names);
 - command lines and YAML/CSV field names quoted as inline code (`planner replay`), typed as
@@ -39,7 +39,7 @@ PAGES = ("overview", "history", "cluster", "fill", "replay", "prices", "compare"
 RUN_BUTTONS = {"fill": "fill_run", "replay": "replay_run"}  # pages whose results need a run
 _TECHNICAL_WORDS = """
     GPU CPU MIG FGD GiB KiB MB GB TB kW kWh PUE UTC ATC NPV IRR EAC TCO SKU FX BI SXM
-    CSV TSV TXT XLSX xlsx YAML PDF Excel JSON json gzip API URL
+    CSV TSV TXT XLSX xlsx YAML YML GZ PDF Excel JSON json gzip API URL
     kubectl Kubernetes Kueue Volcano ClusterQueue WorkloadPriorityClass Pod EASY FIFO
     Koordinator Slurm openb Kubecost OpenCost
     USD CNY EUR GBP JPY HKD SGD KRW TWD INR AUD CAD CHF
@@ -48,6 +48,7 @@ TECHNICAL = frozenset(_TECHNICAL_WORDS.split())
 # The language switch names each language in its own script.
 BILINGUAL = ("Language / 语言", "English")
 _CODE_SPAN = re.compile(r"`[^`]*`")
+_CSS_CONTENT = re.compile(r'content: "([^"]*)"')  # the words a style puts on the page
 _GLOSS = re.compile(r"(?<=[\u3000-\u9fff\uff00-\uffef])\s*[(（][A-Za-z0-9_.\-]+[)）]")
 _PLOTLY = re.compile(r"%\{[^}]*\}|<extra>.*?</extra>|</?[a-z]+>|&[a-z]+;")
 _ICON = re.compile(r":material/[a-z_]+:")
@@ -101,6 +102,8 @@ def _texts(node: Any) -> Iterator[tuple[str, str]]:
     proto: Any = getattr(node, "proto", None)
     if kind == "plotly_chart":
         yield from _chart_texts(json.loads(proto.spec))
+    elif kind == "html" and proto.body.startswith("<style>"):  # the frame's dropzone style:
+        yield from ((f"{kind} style", t) for t in _CSS_CONTENT.findall(proto.body))  # its words
     elif kind in ("dataframe", "arrow_data_frame"):
         yield from ((f"{kind} header", h) for h in _table_headers(node))
     else:

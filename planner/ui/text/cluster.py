@@ -68,7 +68,7 @@ EN = {
     "cluster.nodes.cpu": "CPU cores",
     "cluster.nodes.mem_gib": "Memory (GiB)",
     "cluster.import.title": "Import nodes from kubectl or a node list",
-    "cluster.import.upload": "`kubectl get nodes -o json` or a node list (up to {limit} MB)",
+    "cluster.import.upload": "`kubectl get nodes -o json` or a node list",
     "cluster.import.upload_help": (
         "kubectl JSON: allocatable GPUs, CPU and memory, the GPU model from the "
         "nvidia.com/gpu.product label and MIG layouts. A node list: the openb node list or "
@@ -204,7 +204,7 @@ EN = {
     "cluster.queues.guarantee_help": "reserved, never lent; at most the capability; empty: 0",
     "cluster.queues.volcano_full": "The queues and their shares on this cluster",
     "cluster.queues.import": "Import Kueue or Volcano YAML",
-    "cluster.queues.upload": "Kueue or Volcano YAML (up to {limit} MB)",
+    "cluster.queues.upload": "Kueue or Volcano YAML",
     "cluster.queues.upload_help": (
         "the YAML you kubectl apply: Kueue ResourceFlavor, ClusterQueue, Cohort and "
         "LocalQueue documents, or Volcano Queues with the scheduler's ConfigMap; the same "
@@ -416,7 +416,7 @@ ZH = {
     "cluster.nodes.cpu": "CPU 核数",
     "cluster.nodes.mem_gib": "内存（GiB）",
     "cluster.import.title": "从 kubectl 或节点列表导入节点",
-    "cluster.import.upload": "`kubectl get nodes -o json` 输出或节点列表（最大 {limit} MB）",
+    "cluster.import.upload": "`kubectl get nodes -o json` 输出或节点列表",
     "cluster.import.upload_help": (
         "kubectl JSON：读取可分配的 GPU、CPU 与内存，"
         "从 `nvidia.com/gpu.product` 标签读取 GPU 型号，"
@@ -560,7 +560,7 @@ ZH = {
     "cluster.queues.guarantee_help": "预留且从不出借；不超过上限；留空：0",
     "cluster.queues.volcano_full": "各队列及其在本集群上的份额",
     "cluster.queues.import": "导入 Kueue 或 Volcano YAML",
-    "cluster.queues.upload": "Kueue 或 Volcano YAML（最大 {limit} MB）",
+    "cluster.queues.upload": "Kueue 或 Volcano YAML",
     "cluster.queues.upload_help": (
         "即用 `kubectl apply` 的 YAML：Kueue 的 `ResourceFlavor`、`ClusterQueue`、`Cohort` "
         "与 `LocalQueue` 文档，"

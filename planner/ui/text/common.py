@@ -2,6 +2,10 @@
 
 EN = {
     "common.na": "n/a",
+    "common.upload_caption": "File types: {types} · up to {limit} per file",
+    "common.upload_types_sep": ", ",
+    "common.upload_button": "Upload",
+    "common.upload_drop": "Drag and drop a file here",
     "unit.s": "s",
     "unit.min": "min",
     "unit.h": "h",
@@ -19,6 +23,10 @@ EN = {
 
 ZH = {
     "common.na": "无",
+    "common.upload_caption": "文件类型：{types} · 单个文件最大 {limit}",
+    "common.upload_types_sep": "、",
+    "common.upload_button": "上传",
+    "common.upload_drop": "将文件拖放到此处",
     "unit.s": "秒",
     "unit.min": "分钟",
     "unit.h": "小时",

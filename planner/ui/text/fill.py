@@ -19,7 +19,7 @@ EN = {
     "fill.trace": "Job history",
     "fill.trace_label": "{name} · {jobs} jobs · {trace_id}",
     "fill.no_traces": "No job history is stored yet: import one on the Job history page.",
-    "fill.upload": "Pod list (CSV, TSV or gzip, up to {mb} MB)",
+    "fill.upload": "Pod list (CSV, TSV or gzip)",
     "fill.upload_help": (
         "An openb pod list (cpu_milli, memory_mib, num_gpu, gpu_milli, gpu_spec), times "
         "optional, or any job history the Job history page reads."
@@ -87,7 +87,7 @@ ZH = {
     "fill.trace": "作业历史",
     "fill.trace_label": "{name} · {jobs} 个作业 · {trace_id}",
     "fill.no_traces": "尚未存储作业历史：请在“作业历史”页面导入。",
-    "fill.upload": "Pod 列表（CSV、TSV 或 gzip，最大 {mb} MB）",
+    "fill.upload": "Pod 列表（CSV、TSV 或 gzip）",
     "fill.upload_help": (
         "openb 格式的 Pod 列表（cpu_milli、memory_mib、num_gpu、gpu_milli、gpu_spec），"
         "时间列可选；或“作业历史”页面能读取的任何作业历史。"

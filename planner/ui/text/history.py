@@ -7,7 +7,7 @@ EN = {
         "columns were read, import it, and look at the stored traces. The same import as "
         "`planner ingest`."
     ),
-    "history.upload": "Job history or node list (up to {mb} MB)",
+    "history.upload": "Job history or node list",
     "history.upload_help": (
         "A job history needs each job's submit (or start) time. A pod list without times can "
         "still show how full a cluster gets: use the Fill test page."
@@ -163,7 +163,7 @@ ZH = {
         "上传作业历史（CSV、TSV、TXT、XLSX 或它们的 gzip 压缩文件），检查各列的识别结果，"
         "导入并查看已存储的作业轨迹。与 `planner ingest` 的导入相同。"
     ),
-    "history.upload": "作业历史或节点清单（最大 {mb} MB）",
+    "history.upload": "作业历史或节点清单",
     "history.upload_help": (
         "作业历史需要每个作业的提交（或开始）时间。没有时间的 Pod 列表仍可用于查看集群能装多满："
         "请使用“装满测试”页面。"

@@ -37,6 +37,21 @@ NOTES: dict[str, str] = {
     "node_rows_skipped": "{file}：共跳过 {count} 行",
     "kubectl_not_node": "第 {index} 项：类型 {kind} 不是 Node，已跳过",
     "kubectl_cordoned": "{name}：已封锁（不可调度），仍计入容量",
+    "pods_grouped": (
+        "按所属对象（kube_pod_owner 或 job-name 标签）把 {pods} 个 Pod 归并为 {jobs} 个多 Pod "
+        "作业，每个作业在其全部 Pod 运行时才算开始"
+    ),
+    "gang_mixed_gpus": (
+        "{count} 个所属对象的 Pod 申请的 GPU 数不同（{owners}）：其 Pod 各自保留为一个作业，不归并"
+    ),
+    "dcgm_gpu_util_fallback": (
+        "GPU 忙碌占比取自 DCGM_FI_DEV_GPU_UTIL（有内核运行的时间占比）：服务器上没有 "
+        "DCGM_FI_PROF_GR_ENGINE_ACTIVE（图形引擎的活跃时间，小内核时读数更低）"
+    ),
+    "dcgm_missing": (
+        "窗口内没有带 Pod 标签的 dcgm-exporter 序列（DCGM_FI_PROF_GR_ENGINE_ACTIVE、"
+        "DCGM_FI_DEV_GPU_UTIL）：各作业的 GPU 忙碌占比未知"
+    ),
     "kubectl_bad_quantity": "{name}：资源数量“{value}”无法读取，已跳过",
     "kubectl_no_product": "{name}：有 {gpus} 个 GPU 但没有 GPU 型号标签；GPU 类型记为 GPU",
     "kubectl_unknown_mig": "{name}：未知的 MIG 配置 {profiles}；只按整块 GPU 计算",
@@ -136,6 +151,7 @@ ROWS: dict[str, str] = {
     ),
     "expected_number": "应为数字",
     "expected_zero_or_more": "应为大于或等于 0 的数字",
+    "busy_over_100": "GPU 忙碌占比超过 100%：请写成 0-1 的小数或百分比",
     "expected_one_or_more": "应为大于或等于 1 的数字",
     "expected_gpus": "应为大于或等于 0 的整数 GPU 数",
     "expected_status": "应为可识别的状态，例如 {known}",

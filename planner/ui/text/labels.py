@@ -1,6 +1,9 @@
 """Labels of data the pages draw and tabulate: the Compare charts' titles and axes, the
 built-in option names, the replay's per-job table headers and job statuses, pricing models."""
 
+from planner.core.notes import CHINESE
+from planner.core.pricing_model import PRICING_MODELS
+
 EN = {
     "labels.cash_title": "Cumulative cash out, by option",
     "labels.cash_month": "Month",
@@ -47,6 +50,15 @@ EN = {
     "labels.pricing.subscription": "subscription",
     "labels.pricing.capacity_block": "capacity_block",
     "labels.pricing.quote": "quote",
+    # A pricing model in words alone, where a table shows it (the codes are for CSV files).
+    "labels.plan.on_demand": "on demand",
+    "labels.plan.spot": "spot",
+    "labels.plan.reserved": "reserved",
+    "labels.plan.savings_plan": "savings plan",
+    "labels.plan.cud": "committed-use discount",
+    "labels.plan.subscription": "subscription",
+    "labels.plan.capacity_block": "capacity block",
+    "labels.plan.quote": "quote",
     "labels.max": "max",
 }
 
@@ -96,5 +108,7 @@ ZH = {
     "labels.pricing.subscription": "包年包月（subscription）",
     "labels.pricing.capacity_block": "容量块（capacity_block）",
     "labels.pricing.quote": "报价（quote）",
+    # the words the reports and Compare use for our cloud options' names ("AWS H100 按需")
+    **{f"labels.plan.{model}": CHINESE[f"plan_{model}"] for model in PRICING_MODELS},
     "labels.max": "最大值",
 }

@@ -17,6 +17,7 @@ EN = {
         "history on the Compare page and the answer appears here, named after the comparison."
     ),
     "overview.answer_from": "From your comparison on the Compare page: {names}.",
+    "overview.kept_pricing": "Pricing your last comparison…",
     "overview.sample_example": (
         "What an answer looks like: the bundled synthetic sample ({file}), not your data"
     ),
@@ -111,6 +112,7 @@ ZH = {
         "结论将显示在这里，并注明来自哪次比较。"
     ),
     "overview.answer_from": "来自您在“比较”页面的比较：{names}。",
+    "overview.kept_pricing": "正在为您上次的比较计价…",
     "overview.sample_example": "结论示例：内置的合成示例（{file}），并非您的数据",
     "overview.verdict_label": "结论",
     "overview.verdict.buy": "购买",

@@ -48,7 +48,7 @@ EN = {
     "prices.change.added": "added",
     "prices.change.updated": "updated",
     "prices.change.unchanged": "unchanged",
-    "prices.import": "Import prices (CSV as `planner prices export` writes it, up to {mb} MB)",
+    "prices.import": "Import prices (CSV as `planner prices export` writes it)",
     "prices.import_summary": (
         "{rows} rows: {added} added, {updated} updated, {unchanged} unchanged, {rejected} rejected"
     ),
@@ -181,7 +181,7 @@ ZH = {
     "prices.change.added": "已添加",
     "prices.change.updated": "已更新",
     "prices.change.unchanged": "未变化",
-    "prices.import": "导入价格（`planner prices export` 格式的 CSV，最大 {mb} MB）",
+    "prices.import": "导入价格（`planner prices export` 格式的 CSV）",
     "prices.import_summary": (
         "共 {rows} 行：{added} 行已添加，{updated} 行已更新，{unchanged} 行未变化，"
         "{rejected} 行被拒绝"
