@@ -31,6 +31,7 @@ PAGES = (
 # True while `run()` runs the chosen page: a page that finds it False was routed around the
 # menu (see `require_menu`). A context variable, so each session's script thread has its own.
 _IN_MENU: ContextVar[bool] = ContextVar("in_menu", default=False)
+_STARTED = "frame_started"  # set by a session's first run of the frame
 
 
 def menu() -> list[st.Page]:
@@ -49,6 +50,13 @@ def menu() -> list[st.Page]:
 
 def run() -> None:
     st.set_page_config(page_title="GPU Capacity Planner", page_icon=str(FAVICON), layout="wide")
+    if _STARTED not in st.session_state:
+        # A session's first run, before the menu is known, would give the language switch an
+        # id it loses in every later run (Streamlit's ids include the running page's hash):
+        # on a fresh server the viewer's first click on it was dropped. Nothing is drawn yet.
+        st.session_state[_STARTED] = True
+        st.navigation(menu())
+        st.rerun()
     language_switch()
     st.html(dropzone_style())  # style only, in the language just chosen: takes no room
     page = st.navigation(menu())

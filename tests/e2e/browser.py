@@ -23,7 +23,8 @@ from typing import Any
 
 from playwright.sync_api import Locator, Page, expect
 
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+from tests.screenshots import SCREENSHOTS
+
 APP_TIMEOUT_MS = 300_000  # a ceiling for a page to settle, not a pause: waits end on state
 # (a fresh server's first page imports the app and the sample: minutes on a crowded machine)
 POLL_MS = 100  # how far apart the two calm samples of `_until_twice` are, at the least

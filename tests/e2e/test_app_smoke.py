@@ -2,7 +2,6 @@
 read one page (conftest.app_pages)."""
 
 import csv
-import os
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -13,7 +12,8 @@ from playwright.sync_api import Page, expect
 
 from planner.ui.cache import SAMPLE_TRACE
 from planner.ui.frame import FAVICON
-from tests.e2e.browser import SCREENSHOTS, wait_for_app
+from tests.e2e.browser import screenshot_folder, wait_for_app
+from tests.e2e.shots import photograph
 
 pytestmark = pytest.mark.e2e
 
@@ -43,13 +43,7 @@ def test_overview_shows_the_bundled_sample(
     # for the app's users, not its developers (.streamlit/config.toml, toolbarMode)
     expect(page.get_by_test_id("stAppDeployButton")).to_have_count(0)
     expect(page.get_by_role("button", name="Deploy")).to_have_count(0)
-    if os.environ.get("UPDATE_SCREENSHOTS") == "1":
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        target = SCREENSHOTS / "overview.png"
-    else:
-        target = tmp_path / "overview.png"
-    page.screenshot(path=str(target), full_page=True)
-    assert target.stat().st_size > 0
+    photograph(page, screenshot_folder(tmp_path), "overview.png", full_page=True)
 
 
 def test_the_favicon_is_served_by_the_app_itself(app_pages: Callable[[str], Page]) -> None:

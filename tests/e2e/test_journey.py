@@ -33,6 +33,7 @@ from tests.e2e.browser import (
     wait_for_app,
 )
 from tests.e2e.server import serve_app
+from tests.e2e.shots import photograph
 
 pytestmark = pytest.mark.e2e
 JOBS = 300
@@ -94,7 +95,7 @@ def step(name: str, page: Page, folder: Path, journey: str = "journey") -> Itera
         raise
     wait_for_app(page)
     print(f"{journey}: {name}: {time.perf_counter() - started:.1f} s")  # noqa: T201
-    page.screenshot(path=str(folder / f"{journey}-{name}.png"))
+    photograph(page, folder, f"{journey}-{name}.png")
 
 
 def submit_form_of(page: Page, key: str) -> None:

@@ -19,7 +19,6 @@ shared server (`app_url`) would then show to the other browser tests.
 
 import csv
 import io
-import os
 import random
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -32,7 +31,6 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from tests.e2e.browser import (
-    SCREENSHOTS,
     counted,
     expand,
     keyed,
@@ -40,9 +38,11 @@ from tests.e2e.browser import (
     menu,
     pick,
     rerun,
+    screenshot_folder,
     wait_for_app,
 )
 from tests.e2e.server import serve_app
+from tests.e2e.shots import photograph
 from tests.e2e.test_journey import step as journey_step
 from tests.e2e.test_option_forms_browser import _number as number
 
@@ -182,7 +182,7 @@ def build_reserved(page: Page, folder: Path) -> None:
     expect(form.get_by_text("per GPU-hour")).to_be_visible()  # the book prices the term
     name_option(page, RESERVED)
     keyed(page, "opt_name").scroll_into_view_if_needed()
-    page.screenshot(path=str(folder / "manager-4-reserved-form.png"))
+    photograph(page, folder, "manager-4-reserved-form.png")
     save_option(page, RESERVED)
 
 
@@ -339,10 +339,7 @@ def second_session(browser: Browser, browser_context_args: dict[str, Any]) -> It
 @pytest.fixture
 def photos(tmp_path: Path) -> Path:
     """Where the steps' screenshots go: docs/screenshots with UPDATE_SCREENSHOTS=1."""
-    if os.environ.get("UPDATE_SCREENSHOTS") != "1":
-        return tmp_path
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    return SCREENSHOTS
+    return screenshot_folder(tmp_path)
 
 
 def test_own_data_to_compared_options_with_forms_only(

@@ -1,15 +1,23 @@
 """In a real browser: a hybrid option built with the Compare page's form (no YAML), saved and
 compared; its screenshot is docs/screenshots/option-forms.png with UPDATE_SCREENSHOTS=1."""
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.browser import SCREENSHOTS, expand, keyed, menu, pick, rerun, wait_for_app
+from tests.e2e.browser import (
+    expand,
+    keyed,
+    menu,
+    pick,
+    rerun,
+    screenshot_folder,
+    wait_for_app,
+)
 from tests.e2e.server import serve_app
+from tests.e2e.shots import photograph
 
 pytestmark = pytest.mark.e2e
 NAME = "hybrid 16 of 96 A100 + AWS"
@@ -61,11 +69,5 @@ def test_a_hybrid_built_with_the_form_is_saved_and_compared(
 
 
 def save_screenshot(page: Page, tmp_path: Path) -> None:
-    if os.environ.get("UPDATE_SCREENSHOTS") == "1":
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        target = SCREENSHOTS / "option-forms.png"
-    else:
-        target = tmp_path / "option-forms.png"
     page.get_by_text("Servers to own", exact=True).scroll_into_view_if_needed()
-    page.screenshot(path=str(target), full_page=False)
-    assert target.stat().st_size > 0
+    photograph(page, screenshot_folder(tmp_path), "option-forms.png")

@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.browser import keyed, menu, rerun, screenshot_folder
+from tests.e2e.shots import photograph
 
 pytestmark = pytest.mark.e2e
 
@@ -43,9 +44,7 @@ def test_page_opens_and_is_photographed(
         charts = page.get_by_test_id("stPlotlyChart")
         expect(charts.first).to_be_visible()
         expect(charts.last.locator(".main-svg").first).to_be_visible()
-    folder = screenshot_folder(tmp_path)
-    page.screenshot(path=str(folder / shot), full_page=True)
-    assert (folder / shot).stat().st_size > 0
+    photograph(page, screenshot_folder(tmp_path), shot, full_page=True)
 
 
 def test_the_fill_test_draws_each_placements_curve(
@@ -62,6 +61,4 @@ def test_the_fill_test_draws_each_placements_curve(
     expect(chart.locator(".main-svg").first).to_be_visible()
     expect(chart.locator(".scatterlayer .trace")).to_have_count(4)
     expect(page.get_by_test_id("stException")).to_have_count(0)
-    folder = screenshot_folder(tmp_path)
-    page.screenshot(path=str(folder / "fill.png"), full_page=True)
-    assert (folder / "fill.png").stat().st_size > 0
+    photograph(page, screenshot_folder(tmp_path), "fill.png", full_page=True)

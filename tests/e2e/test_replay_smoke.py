@@ -5,7 +5,6 @@ The first two read one page of the session's server (conftest.app_pages): the tw
 Run finds the sample's replay in the server's cache, as a viewer's second look would.
 """
 
-import os
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -17,8 +16,9 @@ from planner.ingest import IngestOptions
 from planner.service.importer import import_file
 from planner.store import open_store
 from planner.synth import write_trace
-from tests.e2e.browser import SCREENSHOTS, keyed, menu, pick, rerun, screenshot_folder, wait_for_app
+from tests.e2e.browser import keyed, menu, pick, rerun, screenshot_folder, wait_for_app
 from tests.e2e.server import serve_app
+from tests.e2e.shots import photograph
 
 pytestmark = pytest.mark.e2e
 LONG_REPLAY_MS = 600_000  # 120,000 jobs on a busy 2-core machine: a ceiling, not a pause
@@ -50,9 +50,7 @@ def test_replay_page_runs_the_sample_and_shows_results(
     expect(page.get_by_test_id("stDownloadButton")).to_have_count(1)
     expect(page.get_by_test_id("stException")).to_have_count(0)
     # UPDATE_SCREENSHOTS=1 refreshes the README's picture; otherwise it is kept per run
-    folder = screenshot_folder(tmp_path)
-    page.screenshot(path=str(folder / "replay.png"), full_page=True)
-    assert (folder / "replay.png").stat().st_size > 0
+    photograph(page, screenshot_folder(tmp_path), "replay.png", full_page=True)
 
 
 def test_the_twin_check_runs_from_the_replay_page(
@@ -78,14 +76,8 @@ def test_the_twin_check_runs_from_the_replay_page(
     expect(keyed(page, "twin_download")).to_be_visible()
     expect(page.get_by_test_id("stException")).to_have_count(0)
     expect(page.get_by_role("button", name="Cancel the check")).to_have_count(0)
-    if os.environ.get("UPDATE_SCREENSHOTS") == "1":
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        target = SCREENSHOTS / "twin.png"
-    else:
-        target = tmp_path / "twin.png"
     page.get_by_text("Does the replay match what happened?").scroll_into_view_if_needed()
-    page.screenshot(path=str(target), full_page=False)
-    assert target.stat().st_size > 0
+    photograph(page, screenshot_folder(tmp_path), "twin.png")
 
 
 def test_a_long_replay_shows_progress_and_can_be_cancelled(page: Page, tmp_path: Path) -> None:
