@@ -63,7 +63,7 @@ def prometheus_panel() -> None:
         st.caption(t("history.prom.caption"))
         url = st.text_input(
             t("history.prom.url"),
-            placeholder="http://prometheus.monitoring:9090",
+            help=t("history.prom.url_help"),
             key="history_prom_url",
         )
         start, end = _window_inputs()

@@ -19,11 +19,12 @@ EN = {
     ),
     "history.prom.title": "From Prometheus (kube-state-metrics)",
     "history.prom.caption": (
-        "Build the job history from the kube-state-metrics series a Prometheus server keeps "
-        "(one job per pod; GPU busy shares from dcgm-exporter where it runs), over a window "
+        "Build the job history from the `kube-state-metrics` series a Prometheus server keeps "
+        "(one job per pod; GPU busy shares from `dcgm-exporter` where it runs), over a window "
         "in UTC. The same import as `planner ingest --prometheus URL --window START..END`."
     ),
     "history.prom.url": "Prometheus URL",
+    "history.prom.url_help": "the server's address, e.g. `http://prometheus.monitoring:9090`",
     "history.prom.start_date": "Start date (UTC)",
     "history.prom.start_time": "Start time (UTC)",
     "history.prom.end_date": "End date (UTC)",
@@ -31,7 +32,7 @@ EN = {
     "history.prom.namespace": "Namespace (optional)",
     "history.prom.namespace_help": "only this namespace's pods; empty: every namespace",
     "history.prom.name": "Trace name (optional)",
-    "history.prom.name_help": "empty: prometheus HOST START..END",
+    "history.prom.name_help": "empty: `prometheus HOST START..END`",
     "history.prom.step": "Query step in seconds (0: automatic)",
     "history.prom.step_help": (
         "how closely a pod's end is placed when no series records it; 0 takes the window / "
@@ -208,11 +209,12 @@ ZH = {
     ),
     "history.prom.title": "从 Prometheus 导入（kube-state-metrics）",
     "history.prom.caption": (
-        "根据 Prometheus 服务器保存的 kube-state-metrics 序列构建作业历史（每个 Pod 一个作业；"
-        "若运行了 dcgm-exporter，还会读取 GPU 繁忙占比），时间窗口以 UTC 计。"
+        "根据 Prometheus 服务器保存的 `kube-state-metrics` 序列构建作业历史（每个 Pod 一个作业；"
+        "若运行了 `dcgm-exporter`，还会读取 GPU 繁忙占比），时间窗口以 UTC 计。"
         "与 `planner ingest --prometheus URL --window START..END` 的导入相同。"
     ),
     "history.prom.url": "Prometheus 地址",
+    "history.prom.url_help": "服务器地址，例如 `http://prometheus.monitoring:9090`",
     "history.prom.start_date": "开始日期（UTC）",
     "history.prom.start_time": "开始时间（UTC）",
     "history.prom.end_date": "结束日期（UTC）",
@@ -220,7 +222,7 @@ ZH = {
     "history.prom.namespace": "命名空间（可选）",
     "history.prom.namespace_help": "只导入该命名空间的 Pod；留空则导入所有命名空间",
     "history.prom.name": "轨迹名称（可选）",
-    "history.prom.name_help": "留空则为 prometheus 主机 开始..结束",
+    "history.prom.name_help": "留空则为 `prometheus 主机 开始..结束`",
     "history.prom.step": "查询步长（秒，0 为自动）",
     "history.prom.step_help": (
         "没有序列记录 Pod 结束时，结束时间的定位精度；0 表示窗口长度 / 5,000，至少 60 秒"
