@@ -28,8 +28,8 @@ def _typed(page: Page, key: str, text: str) -> None:
     box = keyed(page, key).locator("input").first
     expect(box).to_be_editable()
     with rerun(page):
-        box.click()
-        box.fill(text)
+        box.fill("")
+        box.press_sequentially(text)  # key by key: a date's box is masked as typed
         box.press("Enter")
 
 
@@ -59,7 +59,9 @@ def test_from_prometheus_imports_what_the_command_line_imports(
     # 8 pods; 8 + 0 + 0 + 11 + 2 + 1 + 1 + 0 GPU-hours (tests/test_prometheus_ingest.py)
     assert (cli["accepted"], round(cli["gpu_hours"], 6)) == (8, 23.0)
 
-    with serve_app(tmp_path / "app") as url:
+    app = tmp_path / "app"
+    app.mkdir()
+    with serve_app(app) as url:
         page.goto(f"{url}/history")
         expect(page.get_by_role("heading", name="Job history", exact=True)).to_be_visible()
         wait_for_app(page)
