@@ -1,9 +1,11 @@
-"""Job history: upload an export, check its format and columns, import it, and look at it."""
+"""Job history: upload an export (or read one from Prometheus), check its format and columns,
+import it, and look at it."""
 
 import streamlit as st
 
 from planner.ui import frame, trace_choice
 from planner.ui import history_page as section
+from planner.ui import history_prometheus as prometheus
 from planner.ui import history_view as view
 from planner.ui.i18n import t
 from planner.ui.uploader import MIB, file_uploader
@@ -22,6 +24,7 @@ upload = file_uploader(
 )
 if upload is not None:
     section.upload_panel(upload)
+prometheus.prometheus_panel()
 
 st.header(t("history.stored"))
 sample_id, traces = trace_choice.stored_or_stop("history")

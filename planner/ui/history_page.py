@@ -124,12 +124,13 @@ def _offer_nodes(outcome: view.Imported) -> None:
     st.switch_page("pages/cluster.py")
 
 
-def import_report(outcome: view.Imported) -> None:
-    """Rows read, accepted and rejected, why rows were rejected, censored jobs, warnings."""
+def import_report(outcome: view.Imported, key: str = "history", already: str = "") -> None:
+    """Rows read, accepted and rejected, why rows were rejected, censored jobs, warnings.
+    `key` prefixes the tables' keys (two reports on one page); `already` words a repeat."""
     report = outcome.report
     st.subheader(t("history.report"))
     if report.already_imported:
-        st.info(t("history.already"))
+        st.info(already or t("history.already"))
     rows, accepted, rejected, gpu_hours = st.columns(4)
     rows.metric(t("history.rows"), fmt_number(report.rows))
     accepted.metric(t("history.accepted"), fmt_number(report.accepted))
@@ -141,7 +142,7 @@ def import_report(outcome: view.Imported) -> None:
     if report.steps_folded:
         st.caption(t("history.steps_folded", count=fmt_number(report.steps_folded)))
     if report.rejected:
-        _rejections(outcome)
+        _rejections(outcome, key)
     if report.nodes is None:
         _censored(report)
     for flag, count in sorted(report.flagged.items()):
@@ -152,13 +153,13 @@ def import_report(outcome: view.Imported) -> None:
         st.warning(note_md(warning), icon=":material/warning:")
 
 
-def _rejections(outcome: view.Imported) -> None:
+def _rejections(outcome: view.Imported, key: str) -> None:
     report = outcome.report
     st.markdown(t("history.by_reason"))
     reasons = view.reasons_frame(report)
     headers = view.column_labels("history.col", reasons.columns)
     st.dataframe(
-        reasons, hide_index=True, column_config=headers, key="history_reasons", placeholder=MISSING
+        reasons, hide_index=True, column_config=headers, key=f"{key}_reasons", placeholder=MISSING
     )
     st.markdown(t("history.examples"))
     examples = view.examples_frame(report)
@@ -167,7 +168,7 @@ def _rejections(outcome: view.Imported) -> None:
         examples,
         hide_index=True,
         column_config=headers,
-        key="history_examples",
+        key=f"{key}_examples",
         placeholder=MISSING,
     )
     if not outcome.rejected.empty:
@@ -178,7 +179,7 @@ def _rejections(outcome: view.Imported) -> None:
             mime="text/csv",
             on_click="ignore",
             icon=":material/download:",
-            key="history_rejected_download",
+            key=f"{key}_rejected_download",
         )
 
 

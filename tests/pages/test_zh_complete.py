@@ -41,7 +41,7 @@ _TECHNICAL_WORDS = """
     GPU CPU MIG FGD GiB KiB MB GB TB kW kWh PUE UTC ATC NPV IRR EAC TCO SKU FX BI SXM
     CSV TSV TXT XLSX xlsx YAML YML GZ PDF Excel JSON json gzip API URL
     kubectl Kubernetes Kueue Volcano ClusterQueue WorkloadPriorityClass Pod EASY FIFO
-    Koordinator Slurm openb Kubecost OpenCost DCGM
+    Koordinator Slurm openb Kubecost OpenCost DCGM Prometheus
     USD CNY EUR GBP JPY HKD SGD KRW TWD INR AUD CAD CHF
     FinOps FOCUS
 """

@@ -17,6 +17,40 @@ EN = {
         "{name} is {size} MB; the page imports files up to {max} MB. Import bigger files with "
         "`planner ingest FILE`."
     ),
+    "history.prom.title": "From Prometheus (kube-state-metrics)",
+    "history.prom.caption": (
+        "Build the job history from the `kube-state-metrics` series a Prometheus server keeps "
+        "(one job per pod; GPU busy shares from `dcgm-exporter` where it runs), over a window "
+        "in UTC. The same import as `planner ingest --prometheus URL --window START..END`."
+    ),
+    "history.prom.url": "Prometheus URL",
+    "history.prom.url_help": "the server's address, e.g. `http://prometheus.monitoring:9090`",
+    "history.prom.start_date": "Start date (UTC)",
+    "history.prom.start_time": "Start time (UTC)",
+    "history.prom.end_date": "End date (UTC)",
+    "history.prom.end_time": "End time (UTC)",
+    "history.prom.namespace": "Namespace (optional)",
+    "history.prom.namespace_help": "only this namespace's pods; empty: every namespace",
+    "history.prom.name": "Trace name (optional)",
+    "history.prom.name_help": "empty: `prometheus HOST START..END`",
+    "history.prom.step": "Query step in seconds (0: automatic)",
+    "history.prom.step_help": (
+        "how closely a pod's end is placed when no series records it; 0 takes the window / "
+        "5,000, at least 60 s (`--step`). Use at least the server's scrape interval."
+    ),
+    "history.prom.reading": "Reading the series from {start} to {end}...",
+    "history.prom.imported": "Imported from {file}: {jobs} jobs, trace `{trace_id}`.",
+    "history.prom.already": (
+        "This server, window and namespace were imported before with the same pods."
+    ),
+    "history.prom.error": "Nothing was imported from Prometheus: {error}",
+    "history.prom.bad_window": (
+        "the window's end ({end}) must come after its start ({start}); change the dates or times"
+    ),
+    "history.prom.no_url": (
+        "give the Prometheus server's address, e.g. http://prometheus.monitoring:9090"
+    ),
+    "history.prom.bad_url": "'{url}' is not an address ({error}); write e.g. http://prometheus:9090",
     "history.detected": "**Detected format:** `{format}` · {columns} columns",
     "history.node_list": "A node list: importing stores it as a cluster, not a job history.",
     "history.mapping_caption": (
@@ -173,6 +207,34 @@ ZH = {
         "{name} 大小为 {size} MB；本页面最多导入 {max} MB 的文件。更大的文件请使用 "
         "`planner ingest FILE` 导入。"
     ),
+    "history.prom.title": "从 Prometheus 导入（kube-state-metrics）",
+    "history.prom.caption": (
+        "根据 Prometheus 服务器保存的 `kube-state-metrics` 序列构建作业历史（每个 Pod 一个作业；"
+        "若运行了 `dcgm-exporter`，还会读取 GPU 繁忙占比），时间窗口以 UTC 计。"
+        "与 `planner ingest --prometheus URL --window START..END` 的导入相同。"
+    ),
+    "history.prom.url": "Prometheus 地址",
+    "history.prom.url_help": "服务器地址，例如 `http://prometheus.monitoring:9090`",
+    "history.prom.start_date": "开始日期（UTC）",
+    "history.prom.start_time": "开始时间（UTC）",
+    "history.prom.end_date": "结束日期（UTC）",
+    "history.prom.end_time": "结束时间（UTC）",
+    "history.prom.namespace": "命名空间（可选）",
+    "history.prom.namespace_help": "只导入该命名空间的 Pod；留空则导入所有命名空间",
+    "history.prom.name": "轨迹名称（可选）",
+    "history.prom.name_help": "留空则为 `prometheus 主机 开始..结束`",
+    "history.prom.step": "查询步长（秒，0 为自动）",
+    "history.prom.step_help": (
+        "没有序列记录 Pod 结束时，结束时间的定位精度；0 表示窗口长度 / 5,000，至少 60 秒"
+        "（`--step`）。请至少设为服务器的抓取间隔。"
+    ),
+    "history.prom.reading": "正在读取 {start} 至 {end} 的序列……",
+    "history.prom.imported": "已从 {file} 导入：{jobs} 个作业，轨迹 `{trace_id}`。",
+    "history.prom.already": "此服务器、时间窗口和命名空间以前已导入过，Pod 相同。",
+    "history.prom.error": "未从 Prometheus 导入任何数据：{error}",
+    "history.prom.bad_window": "时间窗口的结束（{end}）必须晚于开始（{start}）；请修改日期或时间",
+    "history.prom.no_url": "请填写 Prometheus 服务器地址，例如 http://prometheus.monitoring:9090",
+    "history.prom.bad_url": "“{url}”不是有效地址（{error}）；请写成例如 http://prometheus:9090",
     "history.detected": "**识别的格式：** `{format}` · 共 {columns} 列",
     "history.node_list": "这是一份节点清单：导入后将存储为集群，而不是作业历史。",
     "history.mapping_caption": (
