@@ -25,7 +25,9 @@ from dataclasses import dataclass
 
 from planner.core.errors import ScenarioError
 from planner.cost.scenario import TcoScenario
-from planner.service.sweep_keys import Point, pool_of
+from planner.cost.scope import scoped_jobs
+from planner.service.sweep_floor import floor_of
+from planner.service.sweep_keys import Point, apply, pool_of
 from planner.service.sweep_point import PointResult
 from planner.service.sweep_run import Sweep, pricing, run_sweep
 from planner.service.sweep_search import Target
@@ -268,3 +270,13 @@ def held_pools(scenario: TcoScenario, key: str) -> tuple[str, ...]:
     """The other pools, as the scenario has them ('128 x H800')."""
     pool = pool_of(scenario, key)
     return tuple(f"{p.servers} x {p.gpu}" for k, p in enumerate(scenario.self_hosted) if k != pool)
+
+
+def floor_for(sweep: Sweep, key: str, option: str, fixed: Point = ()) -> int:
+    """The fewest servers of `key`'s pool that run the largest job, for a self-hosted answer
+    (0 for a hybrid: it sends jobs too large for its servers to the cloud)."""
+    if option != "self-hosted":
+        return 0
+    scenario = apply(sweep.scenario, fixed)
+    jobs = scoped_jobs(scenario, sweep.jobs).jobs
+    return floor_of(scenario, jobs, pool_of(scenario, key)).servers
