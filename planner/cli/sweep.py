@@ -57,6 +57,8 @@ examples:
   planner sweep --scenario data/scenarios/sample-tco.yaml --vary servers=1,2,4,8 \\
       --vary placement=best-fit,spread --workers 2 --out sweep.parquet
   planner sweep --scenario data/scenarios/sample-tco.yaml --target p95_wait=1h
+  planner sweep --scenario data/scenarios/sample-tco.yaml --target p95_wait=1h \\
+      --search screened --vary servers=16,32,48,64,80,96,112,128
   planner sweep --scenario data/scenarios/sample-tco.yaml --target p95_wait=1h --mix \\
       --size servers.H800 --json
 """
@@ -91,6 +93,23 @@ def add_sweep_command(
         "says what binds it, the target or the largest job (no count below the servers it "
         "needs is tried), and then how many servers meet the target without the jobs "
         "needing that many",
+    )
+    sweep.add_argument(
+        "--search",
+        choices=("bisect", "screened"),
+        default="bisect",
+        help="with --target: bisect (default) prices counts on the whole trace; screened "
+        "replays every count given by --vary on a time slice of the trace, then fully replays "
+        "the frontier it points at (the answer is always a fully replayed count) and reports "
+        "the screen's error",
+    )
+    sweep.add_argument(
+        "--screen-fraction",
+        type=float,
+        default=0.125,
+        metavar="F",
+        help="with --search screened: the share of the trace's time the screen replays "
+        "(default 0.125)",
     )
     sweep.add_argument(
         "--size",
@@ -162,6 +181,10 @@ def _sweep(args: argparse.Namespace, read_options: ReadOptions) -> int:
         sweep = Sweep(scenario, load_jobs(con, trace_id), trace_id, date.today())
         if args.mix:
             results = _mix(con, sweep, args)
+        elif args.target and args.search == "screened":
+            from planner.cli.sweep_screen import run_screened
+
+            results = run_screened(con, sweep, args, varied, workers)
         elif args.target:
             searches = _search(con, sweep, args, varied)
             results = [r for s, _ in searches for r in s.tried]
@@ -203,6 +226,8 @@ def _check_points(args: argparse.Namespace, varied: list[Any]) -> None:
 
 
 def _check_mix(args: argparse.Namespace, varied: list[Any]) -> None:
+    if args.search == "screened" and (args.mix or not args.target):
+        raise PlannerError("--search screened goes with --target, without --mix")
     if not args.mix:
         if args.commitment:
             raise PlannerError("--commitment goes with --mix")

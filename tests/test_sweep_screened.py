@@ -1,0 +1,285 @@
+"""The screened sizing search (`planner.service.sweep_screen`, `planner sweep --search
+screened`): every candidate replayed on a time slice, the frontier confirmed by full replays.
+
+The pure planner of which candidates to replay fully is driven by synthetic verdicts (any
+screen, right or wrong, against a full verdict that meets from some candidate on): it always
+ends on the first meeting candidate, fully replayed, with the candidate below it fully
+replayed too. The priced search runs on small random traces (a real DuckDB file, real
+replays): its answer equals the full grid's over the same candidates, and the screening error
+it reports is the difference between the slice's and the full replay's figures.
+"""
+
+import csv
+import itertools
+import json
+import random
+from dataclasses import replace
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from planner.cli.main import main
+from planner.core.errors import ScenarioError
+from planner.core.file_access import LOCAL_FILES
+from planner.core.model import Job
+from planner.cost.scenario import TcoScenario
+from planner.service.replay import load_jobs, resolve_trace
+from planner.service.sweep_point import PointResult
+from planner.service.sweep_run import Sweep, run_sweep
+from planner.service.sweep_screen import (
+    ScreenError,
+    floor_for,
+    margin_of,
+    next_full,
+    predicted_meets,
+    screened_smallest,
+    time_slice,
+)
+from planner.service.sweep_search import Target
+from planner.store import connect
+
+TODAY = date(2026, 12, 1)
+COUNTS = [1, 2, 3, 4, 5, 6, 8, 10, 12, 16]
+TARGET = Target("p95_wait", 3600.0)
+
+
+def driven(
+    predicted: list[bool], met_from: int, width: int
+) -> tuple[int | None, list[tuple[int, ...]], dict[int, bool]]:
+    """The planner run to its answer against full verdicts meeting from `met_from` on."""
+    full: dict[int, bool] = {}
+    rounds: list[tuple[int, ...]] = []
+    step = next_full(predicted, full, width)
+    while step.indices:
+        rounds.append(step.indices)
+        assert not set(step.indices) & set(full)  # never replayed twice
+        full.update((i, i >= met_from) for i in step.indices)
+        step = next_full(predicted, full, width)
+    return step.answer, rounds, full
+
+
+def test_a_right_screen_is_confirmed_by_its_answer_and_the_count_below() -> None:
+    """Five candidates; the screen says the third (position 2) is the first to meet, the full
+    replays say the second (position 1). Round 1 replays the screen's answer and the one
+    below (2, 1): both meet, so the bracket is below 1; round 2 replays position 0, which
+    misses: the answer is position 1, and 0 and 1 are both fully replayed."""
+    answer, rounds, full = driven([False, False, True, True, True], met_from=1, width=2)
+
+    assert rounds == [(1, 2), (0,)]
+    assert answer == 1
+    assert full == {0: False, 1: True, 2: True}
+
+
+@given(
+    predicted=st.lists(st.booleans(), min_size=1, max_size=40),
+    met_from=st.integers(0, 40),
+    width=st.integers(1, 4),
+)
+def test_whatever_the_screen_says_the_answer_is_the_first_meeting_candidate_fully_replayed(
+    predicted: list[bool], met_from: int, width: int
+) -> None:
+    met_from = min(met_from, len(predicted))  # len: no candidate meets
+    answer, rounds, full = driven(predicted, met_from, width)
+
+    assert answer == (met_from if met_from < len(predicted) else None)
+    if answer is not None:
+        assert full[answer] is True
+    below = (len(predicted) if answer is None else answer) - 1
+    if below >= 0:
+        assert full[below] is False  # the next smaller candidate was replayed and misses
+    assert all(1 <= len(r) <= width for r in rounds)
+
+
+def test_the_screen_reads_waits_with_the_measured_margin() -> None:
+    # the screen under-estimated 1,200 s at one count and over-estimated 1,000 s at another:
+    # the margin is the worst under-estimate, 1,200 s
+    errors = [ScreenError(2, 0.0, 1200.0, 0.5, 0.6), ScreenError(4, 3000.0, 2000.0, 0.3, 0.3)]
+    assert margin_of(errors) == 1200.0
+    assert margin_of([]) == 0.0
+    waits = [None, 7200.0, 3000.0, 600.0]
+    assert predicted_meets(waits, 3600.0, 0.0) == [False, False, True, True]
+    assert predicted_meets(waits, 3600.0, 1200.0) == [False, False, False, True]  # 4200 > 3600
+
+
+def test_the_slice_is_the_jobs_submitted_in_the_first_share_of_the_span() -> None:
+    jobs = [Job(f"j{k}", s, 60.0) for k, s in enumerate([0.0, 10.0, 50.0, 100.0])]
+    sweep = Sweep(TcoScenario.model_validate(_scenario_data()), jobs, "t", TODAY)
+
+    part = time_slice(sweep, 0.5)  # submitted by 0 + 100 x 0.5 = 50 s
+
+    assert [j.job_id for j in part.jobs] == ["j0", "j1", "j2"]
+    assert part.trace_id != sweep.trace_id  # its points are stored apart
+    with pytest.raises(ScenarioError, match="share above 0"):
+        time_slice(sweep, 0.0)
+
+
+# --- priced on real replays --------------------------------------------------------------------
+
+
+def _scenario_data(trace: str | None = None) -> dict[str, object]:
+    data: dict[str, object] = {
+        "name": "screened",
+        "horizons_years": [3],
+        "self_hosted": [
+            {
+                "gpu": "V100",
+                "servers": 4,
+                "gpus_per_server": 8,
+                "price": 120_000,
+                "idle_kw": 1.0,
+                "load_kw": 3.0,
+                "max_kw": 3.5,
+            }
+        ],
+        "cloud": [{"name": "cloud V100", "gpu": "V100", "price_per_gpu_hour": 3.06}],
+    }
+    if trace is not None:
+        data["trace"] = trace
+    return data
+
+
+def write_trace(path: Path, seed: int, jobs: int = 100) -> None:
+    """Random single-pod V100 jobs over 24 hours, a burst in the middle (so waits fall as
+    servers are added and a slice sees less of the load than the whole)."""
+    rng = random.Random(seed)
+    start = datetime(2026, 1, 5, tzinfo=UTC)
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        out = csv.writer(handle)
+        out.writerow(["job_id", "submit_time", "duration_s", "pods", "gpus", "gpu_type", "status"])
+        for k in range(jobs):
+            hour = rng.uniform(0, 24) if k % 3 else rng.uniform(10, 14)
+            submit = start + timedelta(hours=hour)
+            duration = int(rng.uniform(0.2, 3.0) * 3600)
+            gpus = rng.choice([1, 1, 2, 4, 8])
+            out.writerow([f"j{k:04d}", submit.isoformat(), duration, 1, gpus, "V100", "completed"])
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> tuple[Path, Path]:
+    return tmp_path, tmp_path / "planner.duckdb"
+
+
+def _loaded(folder: Path, db: Path, seed: int) -> tuple[Sweep, Path]:
+    trace = folder / f"random-{seed}.csv"
+    write_trace(trace, seed)
+    scenario = TcoScenario.model_validate(_scenario_data(str(trace)))
+    with connect(db) as con:
+        trace_id = resolve_trace(con, str(trace), files=LOCAL_FILES)
+        return Sweep(scenario, load_jobs(con, trace_id), trace_id, TODAY), trace
+
+
+def grid_answer(results: list[PointResult]) -> int | None:
+    """Brute force over every candidate replayed fully: the fewest servers meeting the target
+    that leave out no more jobs than the most servers (tests/test_sweep_search.py's rule)."""
+    least = _never_ran(results[-1])
+    meeting = [r for r in results if TARGET.met_by(r) and _never_ran(r) <= least]
+    return int(meeting[0].point[0][1]) if meeting else None  # type: ignore[arg-type]
+
+
+def _never_ran(result: PointResult) -> int:
+    found = result.option("self-hosted")
+    assert found is not None
+    return found.never_ran or 0
+
+
+@settings(
+    max_examples=3, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(seed=st.integers(0, 10_000), fraction=st.sampled_from([0.25, 0.5]))
+def test_the_screened_answer_is_the_full_grids_and_its_error_is_the_replays_difference(
+    store: tuple[Path, Path], seed: int, fraction: float
+) -> None:
+    folder, _ = store
+    db = folder / f"planner-{seed}-{fraction}.duckdb"
+    sweep, _ = _loaded(folder, db, seed)
+    with connect(db) as con:
+        grid = list(run_sweep(con, sweep, [(("servers", n),) for n in COUNTS]).results)
+        waits = [TARGET.wait_of(r) for r in grid]
+        # the search's promise holds when full waits fall as servers are added
+        assume(
+            all(a is not None and b is not None and b <= a for a, b in itertools.pairwise(waits))
+        )
+        found = screened_smallest(
+            con, sweep, "servers", TARGET, candidates=COUNTS, fraction=fraction, workers=1
+        )
+        sliced = run_sweep(con, time_slice(sweep, fraction), [r.point for r in found.full]).results
+
+    answer = None if found.answer is None else int(found.answer.point[0][1])  # type: ignore[arg-type]
+    assert answer == grid_answer(grid)
+    by_point = {r.point: r for r in grid}
+    if found.answer is not None:
+        assert found.answer in found.full  # a fully replayed point, the grid's own figures
+        assert found.answer == by_point[found.answer.point]
+    assert len(found.screened) == len(COUNTS)
+    assert len(found.full) <= len(COUNTS)
+    # the error reported at each fully replayed count: the full replay's figures less the slice's
+    assert [e.servers for e in found.errors] == [r.point[0][1] for r in found.full]
+    for e, full, part in zip(found.errors, found.full, sliced, strict=True):
+        assert e.full_wait_s == TARGET.wait_of(full)
+        assert e.screened_wait_s == TARGET.wait_of(part)
+        f, s = full.option("self-hosted"), part.option("self-hosted")
+        assert f is not None
+        assert s is not None
+        assert e.full_utilization == f.utilization
+        assert e.screened_utilization == s.utilization
+        if e.wait_s is not None:
+            assert e.wait_s == pytest.approx(e.full_wait_s - e.screened_wait_s)  # type: ignore[operator]
+
+
+def test_the_command_reports_the_answer_the_points_and_the_screening_error(
+    store: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder, db = store
+    sweep, trace = _loaded(folder, db, seed=7)
+    scenario = folder / "screened.yaml"
+    scenario.write_text(json.dumps(_scenario_data(str(trace))), encoding="utf-8")
+    counts = ",".join(str(n) for n in COUNTS)
+    base = ["sweep", "--scenario", str(scenario), "--db", str(db), "--workers", "1"]
+    args = [*base, "--target", "p95_wait=1h", "--search", "screened", "--vary", f"servers={counts}"]
+
+    assert main([*args, "--screen-fraction", "0.25", "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    with connect(db) as con:
+        grid = list(run_sweep(con, sweep, [(("servers", n),) for n in COUNTS]).results)
+
+    (found,) = printed
+    assert found["answer"]["point"] == {"servers": grid_answer(grid)}
+    assert found["screen"]["points_screened"] == len(COUNTS)
+    replayed = [p["point"]["servers"] for p in found["fully_replayed"]]
+    assert found["screen"]["points_fully_replayed"] == len(replayed) >= 1
+    assert [e["servers"] for e in found["screening_error"]] == replayed
+    assert found["answer"]["point"]["servers"] in replayed
+
+    assert main([*args, "--screen-fraction", "0.25"]) == 0  # stored: nothing replayed again
+    text = capsys.readouterr().out
+    assert text.startswith(
+        f"smallest servers meeting p95_wait=1h for self-hosted: {grid_answer(grid)}"
+    )
+    assert f"{len(COUNTS)} counts screened, {len(replayed)} fully replayed" in text
+    assert "screening error (full - screened) at the fully replayed counts:" in text
+
+    assert main([*base, "--target", "p95_wait=1h", "--search", "screened"]) == 2
+    assert "add --vary servers=N1,N2,..." in capsys.readouterr().err
+
+
+def test_candidates_below_the_largest_jobs_floor_are_not_replayed(
+    store: tuple[Path, Path],
+) -> None:
+    """A 32-GPU job on 8-GPU servers needs 4: candidates 1 to 3 are listed, not replayed."""
+    folder, db = store
+    sweep, _ = _loaded(folder, db, seed=3)
+    wide = replace(sweep.jobs[0], job_id="wide", pods=4, gpus=8.0)
+    sweep = Sweep(sweep.scenario, [wide, *sweep.jobs[1:]], sweep.trace_id + " wide", TODAY)
+
+    floor = floor_for(sweep, "servers", "self-hosted")
+    with connect(db) as con:
+        found = screened_smallest(
+            con, sweep, "servers", TARGET, candidates=COUNTS, workers=1, floor=floor
+        )
+
+    assert floor == 4
+    assert found.below_floor == (1, 2, 3)
+    assert all(int(r.point[0][1]) >= 4 for r in [*found.screened, *found.full])  # type: ignore[arg-type]
