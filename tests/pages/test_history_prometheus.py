@@ -69,12 +69,13 @@ def test_the_page_imports_what_the_command_line_imports_and_makes_it_the_working
     assert not at.exception
     assert not at.error
     shown = report_metrics(at)
-    # 8 pods, none rejected; GPU-hours 8 (train-2gpu) + 0 + 0 + 11 (long) + 2 (early)
-    # + 1 (vanished) + 1 (old-exporter) + 0 = 23, as the command line counts them
-    assert (cli["rows"], cli["accepted"], cli["rejected"]) == (8, 8, 0)
-    assert cli["gpu_hours"] == pytest.approx(23.0)
-    assert (shown["Rows"], shown["Accepted"], shown["Rejected"]) == ("8", "8", "0")
-    assert shown["GPU-hours"] == "23.0"
+    # 9 pods, none rejected; GPU-hours 8 (train-2gpu) + 0 + 0 + 11 (long) + 2 (early)
+    # + 1 (vanished) + 1 (old-exporter) + 8/7 (mig-two: 4/7 GPU x 2 h) + 0 = 24.14...,
+    # as the command line counts them
+    assert (cli["rows"], cli["accepted"], cli["rejected"]) == (9, 9, 0)
+    assert cli["gpu_hours"] == pytest.approx(23 + 8 / 7)
+    assert (shown["Rows"], shown["Accepted"], shown["Rejected"]) == ("9", "9", "0")
+    assert shown["GPU-hours"] == "24.1"
     censored = " ".join(m.value for m in at.markdown)
     assert "Already running when the export began: **1**" in censored  # early
     assert "Still running when it ended: **1**" in censored  # long
@@ -83,7 +84,7 @@ def test_the_page_imports_what_the_command_line_imports_and_makes_it_the_working
     assert at.session_state["trace_chosen"] == cli["trace_id"]
     assert at.selectbox(key="history_trace").value == cli["trace_id"]
     stored = {m.label: str(m.value) for m in at.metric}  # the stored trace's, shown last
-    assert (stored["Jobs"], stored["GPU-hours"]) == ("8", "23")
+    assert (stored["Jobs"], stored["GPU-hours"]) == ("9", "24")
 
 
 def test_a_namespace_is_imported_alone(db: Path, hand_url: str) -> None:
