@@ -29,6 +29,8 @@ IN_PLACE_ALLOWED = {
     # an upload's bytes to a private temporary folder, read back at once
     "planner/ui/uploads.py",
     "planner/ui/prices_view.py",
+    # the Prometheus import writes the rows it read to a private temporary folder, read back at once
+    "planner/service/prometheus_import.py",
     # Dask ships the price book to its workers through a temporary file of its own
     "planner/service/sweep_dask.py",
     # to_csv() with no path returns text; the callers write that text
