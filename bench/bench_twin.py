@@ -38,6 +38,7 @@ from planner.engine.loop import simulate
 from planner.engine.policy import Policy
 from planner.twin.calibrate import TwinInput, TwinRun, run_twin
 from planner.twin.progress import TwinProgress
+from planner.twin.trials import default_workers
 
 DAY_S = 86_400.0
 LATENCY_S = 20.0
@@ -47,12 +48,12 @@ def nodes(count: int) -> list[NodeSpec]:
     return [NodeSpec(f"n{i:03d}", "A100", 8, 0.0, 0.0) for i in range(count)]
 
 
-def history(jobs: int, per_day: float, real_nodes: int, seed: int) -> list[Job]:
+def history(jobs: int, per_day: float, real_nodes: int, seed: int, busy: float) -> list[Job]:
     """`jobs` 1-GPU pods arriving at `per_day` a day, their mean life set so that they ask for
-    95% of the real cluster at steady state, replayed on it with a 20 s start latency; the
+    `busy` of the real cluster's GPUs at steady state, replayed on it with a 20 s start latency; the
     replay's starts and ends become the observed ones."""
     rng = random.Random(seed)
-    mean_s = 0.95 * real_nodes * 8 / per_day * DAY_S
+    mean_s = busy * real_nodes * 8 / per_day * DAY_S
     t, made = 0.0, []
     for i in range(jobs):
         t += rng.expovariate(per_day / DAY_S)
@@ -77,8 +78,8 @@ class Watch:
         self.last = now
 
 
-def check(jobs: list[Job], listed: int, watch: Watch) -> tuple[TwinRun, float, float]:
-    spec = TwinInput("serving", f"{listed} nodes", jobs, nodes(listed), Policy())
+def check(jobs: list[Job], listed: int, workers: int, watch: Watch) -> tuple[TwinRun, float, float]:
+    spec = TwinInput("serving", f"{listed} nodes", jobs, nodes(listed), Policy(), workers=workers)
     cpu, wall = time.process_time(), time.perf_counter()
     run = run_twin(spec, watch)
     return run, time.perf_counter() - wall, time.process_time() - cpu
@@ -104,27 +105,33 @@ def main() -> None:
     parser.add_argument("--real", type=int, default=420)
     parser.add_argument("--listed", type=int, default=440)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=None, help="default: as the app")
+    parser.add_argument("--busy", type=float, default=0.95, help="offered load, of the real GPUs")
     parser.add_argument("--profile", type=int, default=0, metavar="N")
     args = parser.parse_args()
-    print(f"engine: {compiled.status()}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    load = os.getloadavg()[0]
+    print(f"engine: {compiled.status()}; load average {load:.1f} on {os.cpu_count()} cores")
     made = time.perf_counter()
-    jobs = history(args.jobs, args.per_day, args.real, args.seed)
+    jobs = history(args.jobs, args.per_day, args.real, args.seed, args.busy)
     print(f"history: {len(jobs):,} pods, built in {time.perf_counter() - made:.1f} s")
     stick = yardstick_s(jobs, args.listed)
     watch = Watch()
     profiler = cProfile.Profile() if args.profile else None
     if profiler:
         profiler.enable()
-    run, wall, cpu = check(jobs, args.listed, watch)
+    workers = args.workers or default_workers(len(jobs))
+    run, wall, cpu = check(jobs, args.listed, workers, watch)
     if profiler:
         profiler.disable()
         pstats.Stats(profiler).sort_stats("cumulative").print_stats(args.profile)
     last, first = watch.last, watch.first
-    assert last is not None and first is not None
+    assert last is not None
+    assert first is not None
     mean = wall / last.done
     cal = run.report.calibration
     print(
-        f"twin check: {wall:.1f} s wall, {cpu:.1f} s CPU; {last.done} replays run of "
+        f"twin check ({workers} worker{'s' if workers > 1 else ''}): {wall:.1f} s wall, "
+        f"{cpu:.1f} s CPU here; {last.done} replays run of "
         f"{first.total} planned at the start; mean replay {mean:.2f} s\n"
         f"capacities tried (GPUs): {[c.gpus for c in cal.capacity_scores]}; fitted "
         f"{cal.effective_gpus}; policy {cal.policy.admission}/{cal.policy.queueing}; held-back "
