@@ -21,6 +21,7 @@ import pstats
 import random
 import resource
 import sys
+import threading
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -28,6 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import psutil
 from yardstick import yardstick
 
 from planner.core.config import NodeSpec
@@ -78,6 +80,34 @@ class Watch:
         self.last = now
 
 
+class WorkerClock:
+    """The CPU seconds of this process's descendants (the twin's workers, under the fork
+    server), sampled twice a second while the check runs: they exit before it returns."""
+
+    def __init__(self) -> None:
+        self.seen: dict[int, float] = {}
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._sample, daemon=True)
+
+    def _sample(self) -> None:
+        me = psutil.Process()
+        while not self.stop.wait(0.5):
+            for child in me.children(recursive=True):
+                try:
+                    times = child.cpu_times()
+                except psutil.Error:
+                    continue
+                self.seen[child.pid] = times.user + times.system
+
+    def __enter__(self) -> "WorkerClock":
+        self.thread.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.stop.set()
+        self.thread.join()
+
+
 def check(jobs: list[Job], listed: int, workers: int, watch: Watch) -> tuple[TwinRun, float, float]:
     spec = TwinInput("serving", f"{listed} nodes", jobs, nodes(listed), Policy(), workers=workers)
     cpu, wall = time.process_time(), time.perf_counter()
@@ -120,7 +150,9 @@ def main() -> None:
     if profiler:
         profiler.enable()
     workers = args.workers or default_workers(len(jobs))
-    run, wall, cpu = check(jobs, args.listed, workers, watch)
+    with WorkerClock() as clock:
+        run, wall, cpu = check(jobs, args.listed, workers, watch)
+    busiest = max(clock.seen.values(), default=0.0)
     if profiler:
         profiler.disable()
         pstats.Stats(profiler).sort_stats("cumulative").print_stats(args.profile)
@@ -131,8 +163,9 @@ def main() -> None:
     cal = run.report.calibration
     print(
         f"twin check ({workers} worker{'s' if workers > 1 else ''}): {wall:.1f} s wall, "
-        f"{cpu:.1f} s CPU here; {last.done} replays run of "
-        f"{first.total} planned at the start; mean replay {mean:.2f} s\n"
+        f"{cpu:.1f} s CPU here + {sum(clock.seen.values()):.1f} s in workers (the busiest "
+        f"{busiest:.1f} s): on an idle machine about {cpu + busiest:.0f} s; {last.done} "
+        f"replays run of {first.total} planned at the start; mean replay {mean:.2f} s\n"
         f"capacities tried (GPUs): {[c.gpus for c in cal.capacity_scores]}; fitted "
         f"{cal.effective_gpus}; policy {cal.policy.admission}/{cal.policy.queueing}; held-back "
         f"p90 wait observed {run.report.after.observed.p90 or 0:,.0f} s, calibrated "
