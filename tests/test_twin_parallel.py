@@ -11,6 +11,7 @@ from planner.core.model import Job
 from planner.engine.policy import Policy
 from planner.twin.calibrate import TwinInput, TwinRun, run_twin
 from planner.twin.compare import Outcome
+from planner.twin.latency_fit import Draws, fit_latency, twin_jobs
 from planner.twin.progress import TwinProgress
 from planner.twin.trials import PARALLEL_FROM_JOBS, default_workers, score_window
 from tests.test_twin import NODES, _history, _nodes
@@ -65,3 +66,19 @@ def test_the_score_of_a_window_from_its_waits_by_hand() -> None:
 def test_short_histories_run_their_tries_in_this_process() -> None:
     assert default_workers(PARALLEL_FROM_JOBS - 1) == 1
     assert default_workers(PARALLEL_FROM_JOBS) >= 1
+
+
+def test_jobs_drawn_once_get_the_latency_the_engine_would_draw() -> None:
+    """`Draws` (each job's numbers, drawn once a check) hand the engine every job's latency
+    per job: the same seconds, and the same never-placed jobs, as drawing in each replay."""
+    history = _history(jobs=400)
+    fit_jobs = [j for j in history if j.submit_s < history[240].submit_s]
+    uncontended = {j.job_id for j in fit_jobs[::2]}  # any set: the tables only need waits
+    fit = fit_latency(fit_jobs, uncontended, seed=3)
+
+    plain_jobs, plain = twin_jobs(history, fit)
+    drawn_jobs, drawn = twin_jobs(history, fit, Draws.of(history, 3))
+
+    assert drawn_jobs == plain_jobs
+    assert [drawn.latency_s(j) for j in drawn_jobs] == [plain.latency_s(j) for j in plain_jobs]
+    assert len(drawn.per_job) == len(history) > len(plain.per_job)

@@ -32,7 +32,7 @@ from planner.engine.policy import Admission, Policy, Queueing
 from planner.twin.arrivals import arrival_shift
 from planner.twin.capacity_floor import ALL, floor_share, observed_peaks
 from planner.twin.compare import Outcome, compare, observed_outcome, observed_wait
-from planner.twin.latency_fit import MEM_BAND_CHOICES, LatencyFit, fit_latency
+from planner.twin.latency_fit import MEM_BAND_CHOICES, Draws, LatencyFit, fit_latency
 from planner.twin.progress import Listener, Tally
 from planner.twin.report import (
     CLOSED_SYSTEM_SHARE,
@@ -202,7 +202,8 @@ class _Fitter:
         # backfill does not run with queues
         self.policies = [p for p in POLICIES if self.base.queues is None or p[1] != "backfill"]
         self.tally = Tally(self._planned_replays(), progress)
-        setting = Setting(jobs, observed, window, self.fit_jobs, self.base, spec.seed)
+        draws = Draws.of(jobs, spec.seed)
+        setting = Setting(jobs, observed, window, self.fit_jobs, self.base, spec.seed, draws)
         self.runner = Runner(setting, self.tally, spec.workers)
 
     def _grid(self) -> list[float]:

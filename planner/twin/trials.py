@@ -26,7 +26,7 @@ from planner.engine.loop import simulate
 from planner.engine.policy import Policy
 from planner.engine.result import ReplayResult
 from planner.twin.compare import Outcome, quantiles
-from planner.twin.latency_fit import LatencyFit, fit_latency, twin_jobs
+from planner.twin.latency_fit import Draws, LatencyFit, fit_latency, twin_jobs
 from planner.twin.progress import Tally
 
 PARALLEL_FROM_JOBS = 10_000
@@ -48,6 +48,8 @@ class Setting:
     """The jobs submitted in the fit window, not censored on the left."""
     base: Policy
     seed: int
+    draws: Draws | None = None
+    """The jobs' drawn numbers for `seed`, drawn once for every twin replay."""
 
 
 class Try(Protocol[R_co]):
@@ -82,7 +84,7 @@ class CapacityTry:
         if self.most_unschedulable is not None and unschedulable > self.most_unschedulable:
             return CapacityResult(unschedulable, uncontended, None, math.inf)
         fit = fit_latency(setting.fit_jobs, set(uncontended), setting.seed)
-        outcomes = outcomes_of(twin_replay(setting.jobs, self.nodes, setting.base, fit))
+        outcomes = outcomes_of(twin_replay(setting, self.nodes, setting.base, fit))
         replayed()
         return CapacityResult(unschedulable, uncontended, fit, window_score(setting, outcomes))
 
@@ -100,7 +102,7 @@ class ReplayTry:
         if self.fit is None:
             result = simulate(setting.jobs, self.nodes, self.policy)
         else:
-            result = twin_replay(setting.jobs, self.nodes, self.policy, self.fit)
+            result = twin_replay(setting, self.nodes, self.policy, self.fit)
         replayed()
         return outcomes_of(result)
 
@@ -186,9 +188,9 @@ def score_window(
 
 
 def twin_replay(
-    jobs: Sequence[Job], nodes: Sequence[NodeSpec], policy: Policy, fit: LatencyFit
+    setting: Setting, nodes: Sequence[NodeSpec], policy: Policy, fit: LatencyFit
 ) -> ReplayResult:
-    twin, latency = twin_jobs(jobs, fit)
+    twin, latency = twin_jobs(setting.jobs, fit, setting.draws)
     return simulate(twin, nodes, replace(policy, start_latency=latency))
 
 
