@@ -20,7 +20,7 @@ same for the withdrawn count; 0 is a perfect fit.
 """
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -42,7 +42,14 @@ from planner.twin.report import (
     PolicyFit,
     TwinReport,
 )
-from planner.twin.trials import CapacityTry, ReplayTry, Runner, Setting, score_window
+from planner.twin.trials import (
+    CapacityTry,
+    ReplayTry,
+    Runner,
+    ScoredTry,
+    Setting,
+    start_order_agreement,  # noqa: F401 - its callers import it here
+)
 
 FIT_SHARE = 0.6
 GRID = 10  # node-list shares tried first (log-spaced), before refining around the best
@@ -266,53 +273,30 @@ class _Fitter:
         inner_jobs = [j for j in self.fit_jobs if j.submit_s < inner_cut]
         held = (inner_cut, self.window[1])
         uncontended = set(best.uncontended)
+        seed = self.spec.seed
         tries = [
-            ReplayTry(
-                best.nodes, self.base, fit_latency(inner_jobs, uncontended, self.spec.seed, b)
+            ScoredTry(
+                ReplayTry(best.nodes, self.base, fit_latency(inner_jobs, uncontended, seed, b)),
+                held,
             )
             for b in MEM_BAND_CHOICES
         ]
-        scores = {
-            bands: score_window(self.jobs, self.observed, replayed, held)
-            for bands, replayed in zip(MEM_BAND_CHOICES, self.runner.map(tries), strict=True)
-        }
+        scored = self.runner.map(tries)
+        scores = {b: s for b, (s, _) in zip(MEM_BAND_CHOICES, scored, strict=True)}
         bands = min(MEM_BAND_CHOICES, key=lambda b: scores[b])
-        fit = fit_latency(self.fit_jobs, uncontended, self.spec.seed, bands)
-        (replayed,) = self.runner.map([ReplayTry(best.nodes, self.base, fit)])
-        score = score_window(self.jobs, self.observed, replayed, self.window)
+        fit = fit_latency(self.fit_jobs, uncontended, seed, bands)
+        refit = ScoredTry(ReplayTry(best.nodes, self.base, fit), self.window)
+        ((score, _),) = self.runner.map([refit])
         return _Trial(best.share, best.nodes, fit, score, best.uncontended)
 
     def policy_search(self, best: _Trial) -> list[PolicyFit]:
         chosen = [replace(self.base, admission=a, queueing=q) for a, q in self.policies]
-        outcomes = self.runner.map([ReplayTry(best.nodes, p, best.fit) for p in chosen])
+        tries = [ScoredTry(ReplayTry(best.nodes, p, best.fit), self.window, True) for p in chosen]
         fits = []
-        for policy, replayed in zip(chosen, outcomes, strict=True):
-            order = start_order_agreement(self.fit_jobs, self.observed, replayed)
-            fit_score = score_window(self.jobs, self.observed, replayed, self.window)
+        for policy, (fit_score, order) in zip(chosen, self.runner.map(tries), strict=True):
             total = fit_score + (1.0 - order if order is not None else 0.0)
             fits.append(PolicyFit(policy.admission, policy.queueing, round(total, 4), order))
         return fits
-
-
-def start_order_agreement(
-    jobs: Sequence[Job], observed: Mapping[str, Outcome], replayed: Mapping[str, Outcome]
-) -> float | None:
-    """Spearman rank correlation of the observed and replayed start times of the jobs that
-    started on both sides: 1 when the replay starts them in the observed order."""
-    pairs = [
-        (o, r)
-        for job in jobs
-        if (o := observed[job.job_id].start_s) is not None
-        and (r := replayed[job.job_id].start_s) is not None
-    ]
-    if len(pairs) < 3:
-        return None
-    ranks = [
-        np.argsort(np.argsort(np.array(side), kind="stable")) for side in zip(*pairs, strict=True)
-    ]
-    if ranks[0].std() == 0 or ranks[1].std() == 0:
-        return None
-    return round(float(np.corrcoef(ranks[0], ranks[1])[0, 1]), 6)
 
 
 def effective_nodes(nodes: Sequence[NodeSpec], share: float) -> list[NodeSpec]:

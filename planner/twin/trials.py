@@ -20,6 +20,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol, TypeVar
 
+import numpy as np
+
 from planner.core.config import NodeSpec
 from planner.core.model import Job
 from planner.engine.loop import simulate
@@ -32,6 +34,9 @@ from planner.twin.progress import Tally
 PARALLEL_FROM_JOBS = 10_000
 """Histories this long run their tries in parallel by default: below it, starting the workers
 (a second or two) costs more than it saves."""
+PARALLEL_FROM_CORES = 4
+"""On two cores, two workers saved no time on a 24,000-job check (docs/twin.md): shipping the
+inputs and outcomes cost what the parallel rounds saved."""
 R = TypeVar("R")
 R_co = TypeVar("R_co", covariant=True)
 
@@ -107,6 +112,23 @@ class ReplayTry:
         return outcomes_of(result)
 
 
+@dataclass(frozen=True, slots=True)
+class ScoredTry:
+    """A replay scored on `window`, and (`order`) the Spearman agreement of its fit-window
+    start order with the observed one: a worker sends back two numbers, not every outcome."""
+
+    replay: ReplayTry
+    window: tuple[float, float]
+    order: bool = False
+
+    def run(self, setting: Setting, replayed: Callable[[], None]) -> tuple[float, float | None]:
+        outcomes = self.replay.run(setting, replayed)
+        score = score_window(setting.jobs, setting.observed, outcomes, self.window)
+        if not self.order:
+            return score, None
+        return score, start_order_agreement(setting.fit_jobs, setting.observed, outcomes)
+
+
 class Runner:
     """Runs tries one at a time, or in `workers` processes started at the first `map`."""
 
@@ -146,10 +168,12 @@ class Runner:
 
 
 def default_workers(jobs: int) -> int:
-    """The cores this process may use, from `PARALLEL_FROM_JOBS` jobs up; else 1."""
-    if jobs < PARALLEL_FROM_JOBS:
+    """The cores this process may use, from `PARALLEL_FROM_JOBS` jobs up on `PARALLEL_FROM_CORES`
+    cores or more; else 1."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
+    if jobs < PARALLEL_FROM_JOBS or cores < PARALLEL_FROM_CORES:
         return 1
-    return max(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1, 1)
+    return cores
 
 
 def window_score(setting: Setting, replayed: Mapping[str, Outcome]) -> float:
@@ -185,6 +209,27 @@ def score_window(
     seen = sum(observed[j.job_id].withdrawn for j in chosen)
     withdrawn = sum(replayed[j.job_id].withdrawn for j in chosen)
     return total + abs(math.log((withdrawn + 1.0) / (seen + 1.0)))
+
+
+def start_order_agreement(
+    jobs: Sequence[Job], observed: Mapping[str, Outcome], replayed: Mapping[str, Outcome]
+) -> float | None:
+    """Spearman rank correlation of the observed and replayed start times of the jobs that
+    started on both sides: 1 when the replay starts them in the observed order."""
+    pairs = [
+        (o, r)
+        for job in jobs
+        if (o := observed[job.job_id].start_s) is not None
+        and (r := replayed[job.job_id].start_s) is not None
+    ]
+    if len(pairs) < 3:
+        return None
+    ranks = [
+        np.argsort(np.argsort(np.array(side), kind="stable")) for side in zip(*pairs, strict=True)
+    ]
+    if ranks[0].std() == 0 or ranks[1].std() == 0:
+        return None
+    return round(float(np.corrcoef(ranks[0], ranks[1])[0, 1]), 6)
 
 
 def twin_replay(
