@@ -13,11 +13,11 @@ node list) with the ratios to it: the mean replay's and the whole check's. The m
 average is printed beside, since the wall time says as much about the neighbours as about the
 code. Asserts nothing.
 
-Measured (2026-12-07, the shared 2-core machine at load average 7.5-16, compiled engine, one run
-after the other; docs/twin.md has the table): before, 22.2 / 23.2 s of CPU (48 / 77 s wall);
-after, one process, 13.6 s of CPU (21 s wall, 31 replays of 0.44 s, 4.8x the yardstick);
-after, two workers, 22-24 s of CPU in all and an idle-machine estimate of 14-15 s: no gain on
-two cores. Pure Python before: 23.2 s of CPU (38 s wall).
+Measured (2026-12-07, the shared 2-core machine at load average 6.8-16, compiled engine, runs
+one after the other; docs/twin.md has the table): before, 20.3-23.2 s of CPU (48-77 s wall);
+after, one process, 13.6-15.9 s of CPU (21-44 s wall; 31 replays of 0.44-0.51 s, 4.8-7.4x
+the yardstick); after, two workers, 18.6-19.3 s of CPU in all, an idle-machine estimate of
+11-12 s (30 and 53 s wall). Pure Python before: 23.2 s of CPU (38 s wall).
 """
 
 import argparse

@@ -35,8 +35,8 @@ PARALLEL_FROM_JOBS = 10_000
 """Histories this long run their tries in parallel by default: below it, starting the workers
 (a second or two) costs more than it saves."""
 PARALLEL_FROM_CORES = 4
-"""On two cores, two workers saved no time on a 24,000-job check (docs/twin.md): shipping the
-inputs and outcomes cost what the parallel rounds saved."""
+"""On two cores shared with other work, two workers did not finish a 24,000-job check sooner
+and cost a fifth more CPU (docs/twin.md): the check keeps to one process there."""
 R = TypeVar("R")
 R_co = TypeVar("R_co", covariant=True)
 
