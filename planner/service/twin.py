@@ -20,6 +20,7 @@ from planner.store import Connection
 from planner.twin.calibrate import NoObservedStartsError, TwinInput, TwinRun, run_twin
 from planner.twin.progress import Listener
 from planner.twin.report import JobRow
+from planner.twin.trials import default_workers
 
 ROW_COLUMNS = tuple(f.name for f in fields(JobRow))
 
@@ -58,6 +59,7 @@ def twin_check(
         fit_until_s=fit_until_s,
         bin_s=bin_s,
         seed=ready.policy.seed,
+        workers=default_workers(len(ready.jobs)),
     )
     try:
         run = run_twin(spec, progress)

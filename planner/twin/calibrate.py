@@ -20,7 +20,7 @@ same for the withdrawn count; 0 is a perfect fit.
 """
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -28,22 +28,27 @@ import numpy as np
 from planner.core.config import NodeSpec
 from planner.core.model import Job
 from planner.engine.latency import StartLatency
-from planner.engine.loop import simulate
 from planner.engine.policy import Admission, Policy, Queueing
-from planner.engine.result import ReplayResult
 from planner.twin.arrivals import arrival_shift
 from planner.twin.capacity_floor import ALL, floor_share, observed_peaks
 from planner.twin.compare import Outcome, compare, observed_outcome, observed_wait
-from planner.twin.latency_fit import MEM_BAND_CHOICES, MEM_BANDS, LatencyFit, fit_latency, twin_jobs
+from planner.twin.latency_fit import MEM_BAND_CHOICES, Draws, LatencyFit, fit_latency
 from planner.twin.progress import Listener, Tally
 from planner.twin.report import (
     CLOSED_SYSTEM_SHARE,
     Calibration,
     CapacityFit,
-    Comparison,
     JobRow,
     PolicyFit,
     TwinReport,
+)
+from planner.twin.trials import (
+    CapacityTry,
+    ReplayTry,
+    Runner,
+    ScoredTry,
+    Setting,
+    start_order_agreement,  # noqa: F401 - its callers import it here
 )
 
 FIT_SHARE = 0.6
@@ -76,6 +81,8 @@ class TwinInput:
     fit_until_s: float | None = None
     bin_s: float = 3600.0
     seed: int = 0
+    workers: int = 1
+    """Processes that run the independent tries of each round (`planner.twin.trials`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,8 +101,7 @@ class _Trial:
     nodes: list[NodeSpec]
     fit: LatencyFit
     score: float
-    comparison: Comparison
-    uncontended: set[str]
+    uncontended: frozenset[str]
 
 
 def run_twin(spec: TwinInput, progress: Listener | None = None) -> TwinRun:
@@ -114,14 +120,20 @@ def run_twin(spec: TwinInput, progress: Listener | None = None) -> TwinRun:
     begin = min(j.submit_s for j in jobs)
     val_window = (cut, max(end, cut) + 1.0)
     fitter = _Fitter(spec, jobs, observed, (begin, cut), progress)
-    trials = fitter.capacity_search()
-    best = fitter.with_bands(min(trials, key=lambda t: (t.score, -t.share)))
-    policies = fitter.policy_search(best)
-    chosen = min(policies, key=lambda p: p.score)
-    policy = replace(fitter.base, admission=chosen.admission, queueing=chosen.queueing)
-    after_outcomes = _outcomes(fitter.replay(best.nodes, policy, best.fit))
+    try:
+        trials = fitter.capacity_search()
+        best = fitter.with_bands(min(trials, key=lambda t: (t.score, -t.share)))
+        policies = fitter.policy_search(best)
+        chosen = min(policies, key=lambda p: p.score)
+        policy = replace(fitter.base, admission=chosen.admission, queueing=chosen.queueing)
+        after_outcomes, plain = fitter.runner.map(
+            [ReplayTry(best.nodes, policy, best.fit), ReplayTry(spec.nodes, fitter.base)]
+        )
+    except BaseException:
+        fitter.runner.close(now=True)  # an error or a cancelled check: stop the workers
+        raise
+    fitter.runner.close()
     after = compare(jobs, observed, after_outcomes, val_window, spec.bin_s)
-    plain = _outcomes(fitter.replay(spec.nodes, fitter.base))
     before = compare(jobs, observed, plain, val_window, spec.bin_s)
     fitter.tally.finish()
     node_gpus = sum(n.gpus for n in spec.nodes)
@@ -172,7 +184,9 @@ def default_fit_until(jobs: Sequence[Job]) -> float:
 
 class _Fitter:
     """The searches of one calibration: each trial replays the whole history and scores the
-    fit window only (a replay is causal: later jobs never change earlier starts)."""
+    fit window only (a replay is causal: later jobs never change earlier starts). The tries of
+    a round run through `self.runner`, at once where it has workers, their results taken in
+    the order a one-at-a-time search would take them."""
 
     def __init__(
         self,
@@ -195,6 +209,9 @@ class _Fitter:
         # backfill does not run with queues
         self.policies = [p for p in POLICIES if self.base.queues is None or p[1] != "backfill"]
         self.tally = Tally(self._planned_replays(), progress)
+        draws = Draws.of(jobs, spec.seed)
+        setting = Setting(jobs, observed, window, self.fit_jobs, self.base, spec.seed, draws)
+        self.runner = Runner(setting, self.tally, spec.workers)
 
     def _grid(self) -> list[float]:
         """A log-spaced grid of node-list shares from the whole list down to the least that
@@ -211,56 +228,43 @@ class _Fitter:
         capacities = len(self.shares) + (2 * REFINE if len(self.shares) > 1 else 0)
         return 2 * capacities + _LAST_REPLAYS - (len(POLICIES) - len(self.policies))
 
-    def replay(
-        self, nodes: Sequence[NodeSpec], policy: Policy, fit: LatencyFit | None = None
-    ) -> ReplayResult:
-        """One replay of the whole history, counted (with `fit`'s start latency)."""
-        if fit is None:
-            result = simulate(self.jobs, nodes, policy)
-        else:
-            result = _twin_replay(self.jobs, nodes, policy, fit)
-        self.tally.replayed()
-        return result
-
     def capacity_search(self) -> list[_Trial]:
         """The grid of shares, then halving the gaps around the best."""
-        for share in self.shares:
-            self.try_share(share)
+        self.try_shares(self.shares[:1])  # the whole node list: the others' unschedulable bar
+        self.try_shares(self.shares[1:])
         if len(self.shares) == 1:
             return list(self.trials.values())
         for _ in range(REFINE):
             ranked = sorted(self.trials.values(), key=lambda t: t.share)
             at = min(range(len(ranked)), key=lambda i: ranked[i].score)
-            tried = 0
-            for near in ranked[max(at - 1, 0) : at] + ranked[at + 1 : at + 2]:
-                if near.score != ranked[at].score:  # a flat stretch has nothing to find
-                    self.try_share(math.sqrt(near.share * ranked[at].share))
-                    tried += 1
-            self.tally.skipped(2 * (2 - tried))
+            shares = [
+                math.sqrt(near.share * ranked[at].share)
+                for near in ranked[max(at - 1, 0) : at] + ranked[at + 1 : at + 2]
+                if near.score != ranked[at].score  # a flat stretch has nothing to find
+            ]
+            self.try_shares(shares)
+            self.tally.skipped(2 * (2 - len(shares)))
         return list(self.trials.values())
 
-    def try_share(self, share: float) -> None:
-        nodes = effective_nodes(self.spec.nodes, share)
-        gpus = sum(n.gpus for n in nodes)
-        if not gpus or gpus in self.trials:
-            self.tally.skipped(2)
-            return
-        contention = self.replay(nodes, self.base)
-        unschedulable = sum(s == "unschedulable" for s in contention.status)
-        if self.unschedulable is None:
-            self.unschedulable = unschedulable  # the whole node list's, tried first
-        elif unschedulable > self.unschedulable:
-            self.tally.skipped(1)
-            return  # a cut that drops the only nodes some jobs fit on is not the cluster
-        self.trials[gpus] = self.trial(share, nodes, _uncontended(contention, self.window))
-
-    def trial(
-        self, share: float, nodes: list[NodeSpec], uncontended: set[str], bands: int = MEM_BANDS
-    ) -> _Trial:
-        fit = fit_latency(self.fit_jobs, uncontended, self.spec.seed, bands)
-        replayed = _outcomes(self.replay(nodes, self.base, fit))
-        comparison = compare(self.jobs, self.observed, replayed, self.window, self.spec.bin_s)
-        return _Trial(share, nodes, fit, score(comparison), comparison, uncontended)
+    def try_shares(self, shares: Sequence[float]) -> None:
+        """Try each share whose GPU count is new, in order (at once, with workers)."""
+        todo: dict[int, tuple[float, list[NodeSpec]]] = {}
+        for share in shares:
+            nodes = effective_nodes(self.spec.nodes, share)
+            gpus = sum(n.gpus for n in nodes)
+            if not gpus or gpus in self.trials or gpus in todo:
+                self.tally.skipped(2)
+            else:
+                todo[gpus] = (share, nodes)
+        tries = [CapacityTry(nodes, self.unschedulable) for _, nodes in todo.values()]
+        for (gpus, (share, nodes)), tried in zip(todo.items(), self.runner.map(tries), strict=True):
+            if tried.fit is None:
+                self.tally.skipped(1)  # its replay with latency was not needed
+            if self.unschedulable is None:
+                self.unschedulable = tried.unschedulable  # the whole node list's, tried first
+            if tried.fit is None or tried.unschedulable > self.unschedulable:
+                continue  # a cut that drops the only nodes some jobs fit on is not the cluster
+            self.trials[gpus] = _Trial(share, nodes, tried.fit, tried.score, tried.uncontended)
 
     def with_bands(self, best: _Trial) -> _Trial:
         """Memory bands chosen on the fit window alone: fit on its first 60%, score its
@@ -268,56 +272,31 @@ class _Fitter:
         inner_cut = default_fit_until(self.fit_jobs)
         inner_jobs = [j for j in self.fit_jobs if j.submit_s < inner_cut]
         held = (inner_cut, self.window[1])
-        scores = {}
-        for bands in MEM_BAND_CHOICES:
-            fit = fit_latency(inner_jobs, best.uncontended, self.spec.seed, bands)
-            replayed = _outcomes(self.replay(best.nodes, self.base, fit))
-            held_back = compare(self.jobs, self.observed, replayed, held, self.spec.bin_s)
-            scores[bands] = score(held_back)
+        uncontended = set(best.uncontended)
+        seed = self.spec.seed
+        tries = [
+            ScoredTry(
+                ReplayTry(best.nodes, self.base, fit_latency(inner_jobs, uncontended, seed, b)),
+                held,
+            )
+            for b in MEM_BAND_CHOICES
+        ]
+        scored = self.runner.map(tries)
+        scores = {b: s for b, (s, _) in zip(MEM_BAND_CHOICES, scored, strict=True)}
         bands = min(MEM_BAND_CHOICES, key=lambda b: scores[b])
-        return self.trial(best.share, best.nodes, best.uncontended, bands)
+        fit = fit_latency(self.fit_jobs, uncontended, seed, bands)
+        refit = ScoredTry(ReplayTry(best.nodes, self.base, fit), self.window)
+        ((score, _),) = self.runner.map([refit])
+        return _Trial(best.share, best.nodes, fit, score, best.uncontended)
 
     def policy_search(self, best: _Trial) -> list[PolicyFit]:
+        chosen = [replace(self.base, admission=a, queueing=q) for a, q in self.policies]
+        tries = [ScoredTry(ReplayTry(best.nodes, p, best.fit), self.window, True) for p in chosen]
         fits = []
-        for admission, queueing in self.policies:
-            policy = replace(self.base, admission=admission, queueing=queueing)
-            replayed = _outcomes(self.replay(best.nodes, policy, best.fit))
-            comparison = compare(self.jobs, self.observed, replayed, self.window, self.spec.bin_s)
-            order = start_order_agreement(self.fit_jobs, self.observed, replayed)
-            total = score(comparison) + (1.0 - order if order is not None else 0.0)
-            fits.append(PolicyFit(admission, queueing, round(total, 4), order))
+        for policy, (fit_score, order) in zip(chosen, self.runner.map(tries), strict=True):
+            total = fit_score + (1.0 - order if order is not None else 0.0)
+            fits.append(PolicyFit(policy.admission, policy.queueing, round(total, 4), order))
         return fits
-
-
-def start_order_agreement(
-    jobs: Sequence[Job], observed: Mapping[str, Outcome], replayed: Mapping[str, Outcome]
-) -> float | None:
-    """Spearman rank correlation of the observed and replayed start times of the jobs that
-    started on both sides: 1 when the replay starts them in the observed order."""
-    pairs = [
-        (o, r)
-        for job in jobs
-        if (o := observed[job.job_id].start_s) is not None
-        and (r := replayed[job.job_id].start_s) is not None
-    ]
-    if len(pairs) < 3:
-        return None
-    ranks = [
-        np.argsort(np.argsort(np.array(side), kind="stable")) for side in zip(*pairs, strict=True)
-    ]
-    if ranks[0].std() == 0 or ranks[1].std() == 0:
-        return None
-    return round(float(np.corrcoef(ranks[0], ranks[1])[0, 1]), 6)
-
-
-def score(comparison: Comparison) -> float:
-    total = 0.0
-    for name in ("p50", "p90", "p99"):
-        o, r = getattr(comparison.observed, name), getattr(comparison.replayed, name)
-        if o is not None and r is not None:
-            total += abs(math.log((r + 1.0) / (o + 1.0)))
-    seen, replayed = comparison.withdrawn
-    return total + abs(math.log((replayed + 1.0) / (seen + 1.0)))
 
 
 def effective_nodes(nodes: Sequence[NodeSpec], share: float) -> list[NodeSpec]:
@@ -327,30 +306,6 @@ def effective_nodes(nodes: Sequence[NodeSpec], share: float) -> list[NodeSpec]:
         kinds.setdefault((node.gpu_type, node.gpus, node.cpu, node.mem_gib), []).append(node)
     kept = {id(n) for group in kinds.values() for n in group[: round(len(group) * share)]}
     return [n for n in nodes if id(n) in kept]
-
-
-def _twin_replay(
-    jobs: Sequence[Job], nodes: Sequence[NodeSpec], policy: Policy, fit: LatencyFit
-) -> ReplayResult:
-    twin, latency = twin_jobs(jobs, fit)
-    return simulate(twin, nodes, replace(policy, start_latency=latency))
-
-
-def _outcomes(result: ReplayResult) -> dict[str, Outcome]:
-    return {
-        job.job_id: Outcome(result.start_s[i], result.end_s[i], result.status[i] == "withdrawn")
-        for i, job in enumerate(result.jobs)
-    }
-
-
-def _uncontended(result: ReplayResult, window: tuple[float, float]) -> set[str]:
-    return {
-        job.job_id
-        for i, job in enumerate(result.jobs)
-        if window[0] <= job.submit_s < window[1]
-        and result.start_s[i] is not None
-        and result.start_s[i] == job.submit_s
-    }
 
 
 def _history_end(jobs: Sequence[Job]) -> float:

@@ -33,7 +33,9 @@ class LatencyFit:
     classes: tuple[LatencyClass, ...]
 
     def share_for(self, job: Job) -> tuple[float, tuple[float, ...]]:
-        label = self.latency.classes.label(job)
+        return self.share_for_label(self.latency.classes.label(job))
+
+    def share_for_label(self, label: str) -> tuple[float, tuple[float, ...]]:
         for key in (label, label.partition("/")[0], ""):
             if key in self.never_placed:
                 return self.never_placed[key], self.patience.get(key, self.patience[""])
@@ -111,20 +113,49 @@ def _describe(
     return tuple(rows)
 
 
-def twin_jobs(jobs: Sequence[Job], fit: LatencyFit) -> tuple[list[Job], StartLatency]:
+@dataclass(frozen=True, slots=True)
+class Draws:
+    """Each job's own uniform numbers (`planner.engine.latency.draw`) for one seed. They
+    depend on the job's id and the seed only, never on a fit, so a check draws them once for
+    all its twin replays instead of hashing every id again in each."""
+
+    seed: int
+    never_placed: Mapping[str, float]
+    latency: Mapping[str, float]
+
+    @classmethod
+    def of(cls, jobs: Sequence[Job], seed: int) -> "Draws":
+        ids = [job.job_id for job in jobs]
+        return cls(
+            seed,
+            {i: draw(i, seed, "never-placed") for i in ids},
+            {i: draw(i, seed) for i in ids},
+        )
+
+
+def twin_jobs(
+    jobs: Sequence[Job], fit: LatencyFit, draws: Draws | None = None
+) -> tuple[list[Job], StartLatency]:
     """The jobs and latency of a twin replay: each job draws whether it ever gets room on the
     history's cluster. A never-placed job waits out its user's patience (observed, or drawn
     from its class's) and is withdrawn; every other job starts, deadline or not, after its
-    class's latency."""
+    class's latency. With `draws` (of the fit's seed) every job's latency is worked out here,
+    from its class's table and its drawn number as the engine would, and handed over per job."""
     seed = fit.latency.seed
+    drawn = draws if draws is not None and draws.seed == seed else None
     out: list[Job] = []
     per_job: dict[str, float] = {}
+    own: dict[str, float] = {}
     for job in jobs:
+        label = fit.latency.classes.label(job)
+        if drawn is not None:
+            own[job.job_id] = _latency_s(fit.latency, label, drawn.latency[job.job_id])
         if job.running_at_start:
             out.append(job)
             continue
-        share, patience = fit.share_for(job)
-        if draw(job.job_id, seed, "never-placed") < share:
+        share, patience = fit.share_for_label(label)
+        u = drawn.never_placed[job.job_id] if drawn else draw(job.job_id, seed, "never-placed")
+        if u < share:
             wait = job.withdraw_after_s
             if wait is None:
                 wait = quantile_at(patience, draw(job.job_id, seed, "patience"))
@@ -132,4 +163,14 @@ def twin_jobs(jobs: Sequence[Job], fit: LatencyFit) -> tuple[list[Job], StartLat
             per_job[job.job_id] = wait + 1.0
         else:
             out.append(replace(job, withdraw_after_s=None) if job.withdraw_after_s else job)
-    return out, replace(fit.latency, per_job=per_job)
+    return out, replace(fit.latency, per_job=own | per_job)
+
+
+def _latency_s(latency: StartLatency, label: str, u: float) -> float:
+    """`StartLatency.latency_s` of a job of class `label` whose drawn number is `u`."""
+    if latency.fixed_s is not None:
+        return latency.fixed_s
+    table = latency.quantiles.get(label)
+    if table is None:
+        table = latency.quantiles.get(label.partition("/")[0], latency.fallback)
+    return quantile_at(table, u)

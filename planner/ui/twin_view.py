@@ -25,6 +25,7 @@ from planner.twin.calibrate import FEWEST_REPLAYS, MOST_REPLAYS
 from planner.twin.compare import observed_wait
 from planner.twin.progress import Listener, TwinProgress
 from planner.twin.report import TwinReport
+from planner.twin.trials import default_workers
 from planner.ui.cache import cursor
 
 REQUEST_KEY = "twin_scenario"  # the scenario of the last check requested, shown until another
@@ -79,8 +80,9 @@ def job_count(trace_id: str) -> int:
 
 def expected_s(jobs: int) -> tuple[float, float]:
     """How long a check of `jobs` jobs takes at the sample's pace per job and replay: with
-    the fewest replays, and with the most (a long capacity search)."""
-    per_job_replay = SAMPLE_CHECK_S / (SAMPLE_JOBS * FEWEST_REPLAYS)
+    the fewest replays, and with the most (a long capacity search); over the cores its tries
+    run on (`planner.twin.trials.default_workers`: one below 10,000 jobs)."""
+    per_job_replay = SAMPLE_CHECK_S / (SAMPLE_JOBS * FEWEST_REPLAYS) / default_workers(jobs)
     return per_job_replay * jobs * FEWEST_REPLAYS, per_job_replay * jobs * MOST_REPLAYS
 
 
