@@ -42,6 +42,7 @@ from planner.engine.evictions import Evictions
 from planner.engine.hooks import Plugin, bind
 from planner.engine.online import OnlineServices
 from planner.engine.outcome import build_result
+from planner.engine.overhead import run_times
 from planner.engine.placements import NO_ALLOCS, Placement, Placements
 from planner.engine.policy import Policy, check_span
 from planner.engine.reasons import WaitReasons
@@ -146,17 +147,11 @@ class Replay:
         self._bind(self.plugins)
 
     def _init_jobs(self, n: int) -> None:
-        overhead = self.policy.overhead
         self.deadline = [
             None if job.withdraw_after_s is None else job.submit_s + job.withdraw_after_s
             for job in self.jobs
         ]
-        # an observed withdrawal has no run time: once started, it runs until its deadline
-        self.run_s = [
-            ((job.withdraw_after_s or 0.0) if job.status == "withdrawn" else job.duration_s)
-            * (overhead.factor(job.pods) if overhead else 1.0)
-            for job in self.jobs
-        ]
+        self.run_s = run_times(self.jobs, self.policy.overhead)
         self.remaining_s = list(self.run_s)
         self.finish_at = [0.0] * n
         self.state = [PENDING] * n
