@@ -9,8 +9,11 @@ jobs and at its peak (`resource.getrusage`, the high-water mark of this process 
 bytes per job = (peak - RSS after imports) / jobs: the jobs, the replay's state and the result.
 With tracing (the default, smallest size only) a third child repeats that replay under
 tracemalloc and prints the allocation sites that held the most at two moments: the last
-progress call (the loop's state at its fullest) and just after the replay returned (jobs plus
-result). Tracing slows the replay, so its time is not reported.
+progress call (the loop's state at its fullest) and just after the replay returned (its
+result). Tracing starts once the jobs are built, so it counts the replay's own bytes (its
+state and result), and slows the replay, so its time is not reported. Compiled code has no
+Python frames: its allocations are booked to the line that called `simulate`; run with
+PLANNER_PURE_PYTHON=1 to see the engine's own lines.
 This prints figures; it asserts nothing (tests never assert wall-clock time).
 """
 
@@ -94,8 +97,8 @@ def child_trace(jobs: int, top: int) -> dict[str, Any]:
     from planner.engine import simulate  # noqa: PLC0415
     from planner.engine.policy import Policy  # noqa: PLC0415
 
-    tracemalloc.start(1)
     trace = philly_jobs(jobs)
+    tracemalloc.start(1)  # after the jobs: what is traced is the replay's own
     nodes = [(f"n{i:04d}", "A100", GPUS_PER_NODE, 0.0, 0.0) for i in range(NODES)]
     policy = Policy(admission="gang", placement="best-fit", queueing="backfill")
     last: list[tracemalloc.Snapshot] = []
@@ -114,6 +117,7 @@ def child_trace(jobs: int, top: int) -> dict[str, Any]:
     del result
     return {
         "jobs": jobs,
+        "engine": compiled.status(),
         "traced_peak_mib": peak / 2**20,
         "in_loop": _top(last[0], top) if last else [],
         "after": _top(after, top),
@@ -187,7 +191,11 @@ def main() -> None:
     if not args.no_trace:
         traced = run_child("trace", min(sizes), args.top)
         peak = traced["traced_peak_mib"]
-        print(f"tracemalloc, {traced['jobs']:,} jobs: traced peak {peak:.0f} MiB")
+        per_job = peak * 2**20 / traced["jobs"]
+        print(
+            f"tracemalloc, {traced['jobs']:,} jobs, {traced['engine']}: the replay's traced peak"
+            f" {peak:.0f} MiB, {per_job:,.0f} B/job beyond the jobs"
+        )
         for moment, when in (("in_loop", "at the last progress call"), ("after", "after")):
             print(f"  top sites {when}:")
             for site, mib, count in traced[moment]:
