@@ -347,10 +347,10 @@ def load_jobs(con: Connection, trace_id: str) -> list[Job]:
             cols["cpu"].tolist(),
             cols["mem_gib"].tolist(),
             cols["gpu_types"].tolist(),
-            cols["queue"].tolist(),
-            cols["user_name"].tolist(),
+            _shared(cols["queue"].tolist()),
+            _shared(cols["user_name"].tolist()),
             cols["priority"].tolist(),
-            cols["status"].tolist(),
+            _shared(cols["status"].tolist()),
             starts,
             ends,
             cols["withdraw_after_s"].tolist(),
@@ -358,6 +358,13 @@ def load_jobs(con: Connection, trace_id: str) -> list[Job]:
             strict=True,
         )
     ]
+
+
+def _shared(values: list[str]) -> list[str]:
+    """Equal strings as one object: a trace has a few queues, users and statuses, but read
+    from DuckDB each job's are strings of their own (about 50 bytes each, a job)."""
+    seen: dict[str, str] = {}
+    return [seen.setdefault(value, value) for value in values]
 
 
 def _present(value: float | None) -> float | None:
