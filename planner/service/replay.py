@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from pydantic import ValidationError
 
@@ -39,6 +40,7 @@ from planner.store import Connection, doing
 from planner.store.trace_stats import find_trace
 from planner.store.traces import job_columns
 
+_T = TypeVar("_T")
 SCHEDULE_COLUMNS = (
     "job_id",
     "queue",
@@ -360,10 +362,10 @@ def load_jobs(con: Connection, trace_id: str) -> list[Job]:
     ]
 
 
-def _shared(values: list[str]) -> list[str]:
+def _shared(values: list[_T]) -> list[_T]:
     """Equal strings as one object: a trace has a few queues, users and statuses, but read
     from DuckDB each job's are strings of their own (about 50 bytes each, a job)."""
-    seen: dict[str, str] = {}
+    seen: dict[_T, _T] = {}
     return [seen.setdefault(value, value) for value in values]
 
 
