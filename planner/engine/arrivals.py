@@ -9,6 +9,7 @@ submission too: a job whose deadline comes before it enters is withdrawn without
 """
 
 from collections.abc import Sequence
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from planner.core.model import Job
@@ -19,6 +20,8 @@ from planner.engine.waits import START_LATENCY
 if TYPE_CHECKING:
     from planner.engine.loop import Replay
 
+_SUBMIT = attrgetter("submit_s")
+
 
 def arrival_order(jobs: Sequence[Job], policy: Policy) -> tuple[list[Job], list[float]]:
     """The jobs in the order they enter the queue, and when each does (ascending)."""
@@ -26,7 +29,8 @@ def arrival_order(jobs: Sequence[Job], policy: Policy) -> tuple[list[Job], list[
     if latency is None:
         order = sorted(range(len(jobs)), key=lambda i: jobs[i].submit_s)
         ordered = [jobs[i] for i in order]
-        return ordered, [job.submit_s for job in ordered]
+        # the jobs' own floats: compiled, a comprehension would box a new float for each job
+        return ordered, list(map(_SUBMIT, ordered))
     arrive = [job.submit_s + latency.latency_s(job) for job in jobs]
     order = sorted(range(len(jobs)), key=lambda i: (arrive[i], jobs[i].submit_s))
     return [jobs[i] for i in order], [arrive[i] for i in order]

@@ -40,6 +40,7 @@ MODULES = (
     "placement_plugin",
     "placement_random",
     "placement_resource_fit",
+    "placements",
     "pod_fit",
     "reasons",
     "selection",

@@ -42,6 +42,8 @@ from planner.engine.evictions import Evictions
 from planner.engine.hooks import Plugin, bind
 from planner.engine.online import OnlineServices
 from planner.engine.outcome import build_result
+from planner.engine.overhead import run_times
+from planner.engine.placements import NO_ALLOCS, Placement, Placements
 from planner.engine.policy import Policy, check_span
 from planner.engine.reasons import WaitReasons
 from planner.engine.registry import plugins, queue_admission
@@ -145,23 +147,18 @@ class Replay:
         self._bind(self.plugins)
 
     def _init_jobs(self, n: int) -> None:
-        overhead = self.policy.overhead
         self.deadline = [
             None if job.withdraw_after_s is None else job.submit_s + job.withdraw_after_s
             for job in self.jobs
         ]
-        # an observed withdrawal has no run time: once started, it runs until its deadline
-        self.run_s = [
-            ((job.withdraw_after_s or 0.0) if job.status == "withdrawn" else job.duration_s)
-            * (overhead.factor(job.pods) if overhead else 1.0)
-            for job in self.jobs
-        ]
+        self.run_s = run_times(self.jobs, self.policy.overhead)
         self.remaining_s = list(self.run_s)
         self.finish_at = [0.0] * n
         self.state = [PENDING] * n
         self.start: list[float | None] = [None] * n
         self.end: list[float | None] = [None] * n
-        self.allocs: list[list[NodeAlloc]] = [[] for _ in range(n)]
+        self.allocs: list[list[NodeAlloc]] = [NO_ALLOCS] * n
+        self.ran_on = Placements(n)
         self.placed = [0] * n  # pods placed of a job not running yet (pod admission)
         self.running: set[int] = set()
         self.unschedulable: dict[int, str] = {}
@@ -377,6 +374,8 @@ class Replay:
             self.on_finished(i)
         self.running.discard(i)
         self.release_job(i)
+        self.ran_on.of[i] = self.placement_of(i)
+        self.allocs[i] = NO_ALLOCS  # only needed to undo the placement: keep its summary
         self.state[i] = DELETED if self.jobs[i].status == "withdrawn" else DONE
         self.end[i] = self.now
         self.freed = self.dirty = True
@@ -483,12 +482,8 @@ class Replay:
         if online:
             self.deadlock["gpus_held_by_online_services"] = float(online)
 
-    def placement_of(self, i: int) -> tuple[tuple[int, float], ...]:
-        pod = self.shapes[self.shape_of[i]][0]
-        per_node: dict[int, int] = {}
-        for node, pods, _ in self.allocs[i]:
-            per_node[node] = per_node.get(node, 0) + pod.milli * pod.gpus * pods
-        return tuple((node, milli / MILLI) for node, milli in per_node.items())
+    def placement_of(self, i: int) -> Placement:
+        return self.ran_on.placement(self.allocs[i], self.shapes[self.shape_of[i]][0])
 
 
 def _find(found: list[Plugin], kind: type[P]) -> P | None:

@@ -44,6 +44,10 @@ def build_result(replay: "Replay") -> ReplayResult:
     for plugin in replay.plugins:
         fields.update(plugin.report(end))
     jobs, states = replay.jobs, replay.state
+    placement = replay.ran_on.of  # finished jobs' are recorded; the others' are read here
+    for i, allocs in enumerate(replay.allocs):
+        if allocs:
+            placement[i] = replay.placement_of(i)
     return ReplayResult(
         jobs=jobs,
         policy=replay.policy,
@@ -52,7 +56,7 @@ def build_result(replay: "Replay") -> ReplayResult:
         status=[STATUS_TEXT[s] for s in states],
         start_s=replay.start,
         end_s=replay.end,
-        placement=[replay.placement_of(i) for i in range(len(jobs))],
+        placement=placement,
         wait_by_reason=reasons.waits(),
         unschedulable_reason=replay.unschedulable,
         horizon_s=end,

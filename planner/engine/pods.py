@@ -104,6 +104,7 @@ class PodAdmission(Plugin):
         if plan is None:
             return False
         if replay.placed[i] == 0:
+            replay.allocs[i] = []  # it held nothing: a list of its own, not the shared empty one
             replay.reasons.leave(i)
             replay.reasons.open_override(i)
             timeout = replay.policy.pod_timeout_s

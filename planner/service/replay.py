@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from pydantic import ValidationError
 
@@ -39,6 +40,7 @@ from planner.store import Connection, doing
 from planner.store.trace_stats import find_trace
 from planner.store.traces import job_columns
 
+_T = TypeVar("_T")
 SCHEDULE_COLUMNS = (
     "job_id",
     "queue",
@@ -347,10 +349,10 @@ def load_jobs(con: Connection, trace_id: str) -> list[Job]:
             cols["cpu"].tolist(),
             cols["mem_gib"].tolist(),
             cols["gpu_types"].tolist(),
-            cols["queue"].tolist(),
-            cols["user_name"].tolist(),
+            _shared(cols["queue"].tolist()),
+            _shared(cols["user_name"].tolist()),
             cols["priority"].tolist(),
-            cols["status"].tolist(),
+            _shared(cols["status"].tolist()),
             starts,
             ends,
             cols["withdraw_after_s"].tolist(),
@@ -358,6 +360,13 @@ def load_jobs(con: Connection, trace_id: str) -> list[Job]:
             strict=True,
         )
     ]
+
+
+def _shared(values: list[_T]) -> list[_T]:
+    """Equal strings as one object: a trace has a few queues, users and statuses, but read
+    from DuckDB each job's are strings of their own (about 50 bytes each, a job)."""
+    seen: dict[_T, _T] = {}
+    return [seen.setdefault(value, value) for value in values]
 
 
 def _present(value: float | None) -> float | None:

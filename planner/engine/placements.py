@@ -1,0 +1,34 @@
+"""Where each job ran, as a result reports it: ((node index, GPUs), ...) per job.
+
+A finished job's allocations (`NodeAlloc`s with every GPU slice they took) are only needed to
+undo them, so the replay records the job's placement when it finishes and drops them. Equal
+placements are one shared tuple: most jobs of a trace run on one node with one of a few GPU
+counts, so a million finished jobs hold thousands of placements, not a million (issue 33:
+the allocations and placements were a third of a replay's bytes per job).
+"""
+
+from collections.abc import Sequence
+
+from planner.engine.cluster import MILLI, NodeAlloc, PodShape
+
+Placement = tuple[tuple[int, float], ...]
+
+NO_ALLOCS: list[NodeAlloc] = []
+"""What a job holding nothing points to, shared by all of them: never appended to (a job's
+first pod gets a list of its own, `PodAdmission`)."""
+
+
+class Placements:
+    """Each job's placement (`of`, indexed like the replay's jobs), equal ones shared."""
+
+    def __init__(self, jobs: int) -> None:
+        self.of: list[Placement] = [()] * jobs
+        self._shared: dict[Placement, Placement] = {}
+
+    def placement(self, allocs: Sequence[NodeAlloc], pod: PodShape) -> Placement:
+        """GPUs per node of `allocs` (pods of shape `pod`), nodes in the order first taken."""
+        per_node: dict[int, int] = {}
+        for node, pods, _ in allocs:
+            per_node[node] = per_node.get(node, 0) + pod.milli * pod.gpus * pods
+        found = tuple((node, milli / MILLI) for node, milli in per_node.items())
+        return self._shared.setdefault(found, found)
