@@ -105,18 +105,25 @@ def open_once(path: Path) -> Connection:
             "exist; create it or correct the path (--db or $PLANNER_DB)"
         )
     con = _opened(path)
+    with _closed_on_failure(con, path, "prepare"), doing(f"prepare the planner database {path}"):
+        _migrate(con)
+    return con
+
+
+@contextmanager
+def _closed_on_failure(con: Connection, path: Path, verb: str) -> Iterator[None]:
+    """Close `con` if the block fails: DuckDB's error becomes a `StoreError` saying what could
+    not be done to `path` ("Cannot {verb} the planner database ..."); ours pass unchanged."""
     try:
-        with doing(f"prepare the planner database {path}"):
-            _migrate(con)
+        yield
     except duckdb.Error as err:
         con.close()
         raise storage_error(err, path) or StoreError(
-            f"Cannot prepare the planner database {path}: {first_line(err)}"
+            f"Cannot {verb} the planner database {path}: {first_line(err)}"
         ) from err
     except PlannerError:
         con.close()
         raise
-    return con
 
 
 def _opened(path: Path, *, read_only: bool = False) -> Connection:
@@ -156,13 +163,8 @@ def open_read_only(path: Path) -> Connection:
     whose schema is behind this planner's is refused (migrating would write). DuckDB's lock
     error passes unchanged, as in `open_once`."""
     con = _opened(path, read_only=True)
-    try:
+    with _closed_on_failure(con, path, "read"):
         behind = _pending(con)
-    except duckdb.Error as err:
-        con.close()
-        raise storage_error(err, path) or StoreError(
-            f"Cannot read the planner database {path}: {first_line(err)}"
-        ) from err
     if behind:
         con.close()
         raise StoreError(
