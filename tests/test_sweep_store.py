@@ -162,7 +162,7 @@ def test_a_rerun_and_the_command_read_the_same_rows_back_from_the_file(
 
 
 def test_the_commands_table_says_not_calibrated_and_the_bar_when_calibrated() -> None:
-    from planner.cli.sweep import point_lines
+    from planner.cli.sweep_table import point_lines
     from planner.service.sweep_point import PointOption
 
     plain = PointOption("self-hosted", 3.0, 9.0, 70.0, 0.5, 0.0, 0.0, 3600.0, 0.0, 1.0, 0)

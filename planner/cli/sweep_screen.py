@@ -10,7 +10,8 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from planner.cli.sweep import _combinations, _point_json, point_lines
+from planner.cli.sweep import _combinations, _point_json
+from planner.cli.sweep_table import point_lines
 from planner.core.errors import PlannerError
 
 if TYPE_CHECKING:

@@ -53,9 +53,11 @@ def run() -> None:
     if _STARTED not in st.session_state:
         # A session's first run, before the menu is known, would give the language switch an
         # id it loses in every later run (Streamlit's ids include the running page's hash):
-        # on a fresh server the viewer's first click on it was dropped. Nothing is drawn yet.
+        # on a fresh server the viewer's first click on it was dropped. Nothing is drawn yet,
+        # not even the menu: a click on a menu link before the rerun below would be folded
+        # into it and lost (Streamlit keeps the newer request's page).
         st.session_state[_STARTED] = True
-        st.navigation(menu())
+        st.navigation(menu(), position="hidden")
         st.rerun()
     language_switch()
     st.html(dropzone_style())  # style only, in the language just chosen: takes no room
