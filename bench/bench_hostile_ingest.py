@@ -77,6 +77,7 @@ CASES: dict[str, tuple[str, str, Callable[[Path], None], list[str]]] = {
 
 
 def run(path: Path, extra: list[str], code: Path) -> tuple[float, float, int, str]:
+    OUT.mkdir(parents=True, exist_ok=True)
     db = OUT / "bench.duckdb"
     db.unlink(missing_ok=True)
     env = {**os.environ, "PLANNER_DB": str(db), "PYTHONPATH": str(code)}

@@ -24,23 +24,16 @@ limit (with PLANNER_DB_MEMORY=64MB: 305 MiB at 200,000 rows, 330 MiB at 800,000)
 """
 
 import argparse
-import os
-import subprocess
-import sys
-import time
 import zipfile
 import zlib
 from pathlib import Path
 
+# the peak RSS of `planner ingest` alone, measured in a child process
+from bench_hostile_ingest import HEADER, MIB
+from bench_hostile_ingest import run as measured_ingest
+
 OUT = Path(__file__).resolve().parent / "out" / "bombs"
 ROOT = Path(__file__).resolve().parent.parent
-HEADER = b"job_id,submit_time,duration_s,gpus,queue\n"
-MIB = 1 << 20
-PEAK_RSS_WRAPPER = (
-    "import resource, subprocess, sys; done = subprocess.run(sys.argv[1:]); "
-    "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr); "
-    "sys.exit(done.returncode)"
-)
 
 
 def rows_gzip(path: Path, mib: int, *, unique: bool) -> None:
@@ -85,27 +78,6 @@ def _cells(row: int, *texts: str) -> str:
     )
 
 
-def run(path: Path, code: Path) -> tuple[float, float, str]:
-    db = OUT / "bench.duckdb"
-    for old in OUT.glob("bench.duckdb*"):
-        old.unlink()
-    env = {**os.environ, "PLANNER_DB": str(db), "PYTHONPATH": str(code)}
-    command = [sys.executable, "-m", "planner", "ingest", str(path)]
-    started = time.perf_counter()
-    done = subprocess.run(
-        [sys.executable, "-c", PEAK_RSS_WRAPPER, *command],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-        cwd=code,
-    )
-    seconds = time.perf_counter() - started
-    lines = done.stderr.strip().splitlines()
-    outcome = done.stdout.splitlines()[1] if done.returncode == 0 else lines[-2][:200]
-    return seconds, int(lines[-1]) / 1024, outcome
-
-
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--mib", type=int, default=64, help="unpacked size of the gzip cases")
@@ -129,7 +101,7 @@ def main() -> None:
             continue
         path = OUT / name
         write(path)
-        seconds, peak, outcome = run(path, args.code.resolve())
+        seconds, peak, _, outcome = measured_ingest(path, [], args.code.resolve())
         size = path.stat().st_size / MIB
         print(f"{title} ({size:,.2f} MiB file): {seconds:.1f} s, peak RSS {peak:,.0f} MiB")
         print(f"    {outcome}")

@@ -11,14 +11,12 @@ alive until the import's commit (0.1 KiB of frames per row, 966 MiB at 1.9 milli
 Figures at larger sizes: bench/bench_ingest_bombs.py.
 """
 
-import json
-import os
-import subprocess
-import sys
 import zlib
 from pathlib import Path
 
 import pytest
+
+from tests.peak_rss import ingest_with_peak
 
 pytestmark = pytest.mark.slow
 
@@ -30,12 +28,6 @@ FLAT_ROWS = 200_000
 FLAT_DB_MEMORY_MIB = 64
 ROW = b"%s,2024-01-05 10:00:00,60,1,q\n"
 HEADER = b"job_id,submit_time,duration_s,gpus,queue\n"
-# Runs a command and reports the peak RSS (KiB) of that command alone on its last stderr line.
-PEAK_RSS_WRAPPER = (
-    "import resource, subprocess, sys; done = subprocess.run(sys.argv[1:]); "
-    "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr); "
-    "sys.exit(done.returncode)"
-)
 
 
 def write_gzip(path: Path, *, repeated: bool, rows: int = ROWS) -> Path:
@@ -52,17 +44,7 @@ def write_gzip(path: Path, *, repeated: bool, rows: int = ROWS) -> Path:
 
 def ingest(path: Path, **more_env: str) -> tuple[dict[str, object], float]:
     """The report and the peak RSS (MiB) of `planner ingest` on `path` in its own process."""
-    env = {**os.environ, "PLANNER_DB": str(path.with_suffix(".duckdb")), **more_env}
-    command = [sys.executable, "-c", PEAK_RSS_WRAPPER, sys.executable, "-m", "planner"]
-    done = subprocess.run(
-        [*command, "ingest", str(path), "--json"],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout), int(done.stderr.strip().splitlines()[-1]) / 1024
+    return ingest_with_peak(path, **more_env)
 
 
 def test_duplicate_ids_cost_no_more_than_unique_ones(tmp_path: Path) -> None:

@@ -8,13 +8,11 @@ streaming adds about 45 MiB (measured: 218 MiB for 8 MiB, 258 and 270 MiB for 25
 512 MiB). The 1 GiB case at the default memory limit is `bench/bench_large_file.py`.
 """
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.peak_rss import ingest_with_peak
 
 pytestmark = pytest.mark.slow
 
@@ -25,12 +23,6 @@ LARGE_BYTES = 384 << 20
 NOTE_CHARS = 8_000
 ROWS_PER_BLOCK = 1_000
 DUCKDB_MEMORY = "64MB"
-# Runs a command and reports the peak RSS (KiB) of that command alone on its last stderr line.
-PEAK_RSS_WRAPPER = (
-    "import resource, subprocess, sys; done = subprocess.run(sys.argv[1:]); "
-    "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr); "
-    "sys.exit(done.returncode)"
-)
 
 
 def write_export(path: Path, size: int, note_chars: int = NOTE_CHARS) -> int:
@@ -53,26 +45,12 @@ def write_export(path: Path, size: int, note_chars: int = NOTE_CHARS) -> int:
 def ingest_peak_mib(path: Path, rows: int) -> float:
     """Import `path` into a fresh database in a separate process with DuckDB held to
     DUCKDB_MEMORY; check its report; return that process's peak RSS in MiB."""
-    env = {
-        **os.environ,
-        "PLANNER_DB": str(path.with_suffix(".duckdb")),
-        "PLANNER_DB_MEMORY": DUCKDB_MEMORY,
-    }
-    command = [sys.executable, "-c", PEAK_RSS_WRAPPER, sys.executable, "-m", "planner"]
-    done = subprocess.run(
-        [*command, "ingest", str(path), "--json"],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-    )
+    report, peak_mib = ingest_with_peak(path, PLANNER_DB_MEMORY=DUCKDB_MEMORY)
     path.unlink()
 
-    assert done.returncode == 0, done.stderr
-    report = json.loads(done.stdout)
     assert (report["rows"], report["accepted"], report["rejected"]) == (rows, rows, 0)
     assert report["gpu_hours"] == pytest.approx(sum(1 + i % 8 for i in range(rows)))
-    return int(done.stderr.strip().splitlines()[-1]) / 1024
+    return peak_mib
 
 
 def test_a_large_file_streams_in_bounded_memory(tmp_path: Path) -> None:

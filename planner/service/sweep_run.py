@@ -27,6 +27,7 @@ from datetime import date
 from pathlib import Path
 
 from planner.core.model import Job
+from planner.core.pools import end_pool
 from planner.cost.scenario import TcoScenario
 from planner.service.sweep_keys import Point
 from planner.service.sweep_point import PointResult, from_rows, price_point
@@ -181,13 +182,8 @@ class _Pool:
         return self.pool
 
     def stop(self, *, now: bool = False) -> None:
-        if self.pool is not None:
-            if now:
-                self.pool.terminate()
-            else:
-                self.pool.close()
-            self.pool.join()
-            self.pool = None
+        end_pool(self.pool, now=now)
+        self.pool = None
         if self.folder is not None:
             self.folder.cleanup()
             self.folder = None

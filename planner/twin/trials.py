@@ -24,6 +24,7 @@ import numpy as np
 
 from planner.core.config import NodeSpec
 from planner.core.model import Job
+from planner.core.pools import end_pool
 from planner.engine.loop import simulate
 from planner.engine.policy import Policy
 from planner.engine.result import ReplayResult
@@ -158,13 +159,8 @@ class Runner:
 
     def close(self, *, now: bool = False) -> None:
         """Stop the workers (`now`: without waiting, on an error or a cancelled check)."""
-        if self.pool is not None:
-            if now:
-                self.pool.terminate()
-            else:
-                self.pool.close()
-            self.pool.join()
-            self.pool = None
+        end_pool(self.pool, now=now)
+        self.pool = None
 
 
 def default_workers(jobs: int) -> int:
