@@ -11,6 +11,9 @@ import datetime as dt
 import hashlib
 import json
 import re
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pandas as pd
@@ -36,6 +39,8 @@ from planner.store import traces as stored
 from planner.store.traces import ClusterRow, TraceRow
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_IMPORT_LOCKS: dict[str, threading.Lock] = {}
+_LOCKS_GUARD = threading.Lock()
 
 
 def trace_name(path: Path) -> str:
@@ -96,11 +101,10 @@ def distinct_name(con: Connection, name: str, options: IngestOptions) -> tuple[s
 def import_trace(con: Connection, stream: JobStream, name: str | None = None) -> IngestReport:
     name = checked_name(name)
     trace_id = trace_id_for(stream.source.sha256, stream.options)
-    with doing(f"import {stream.name} into the planner database"):
+    with doing(f"import {stream.name} into the planner database"), _importing(trace_id):
         known = stored.stored_report(con, trace_id)
         if known:
-            report = IngestReport.model_validate_json(known)
-            return report.model_copy(update={"already_imported": True})
+            return _already_imported(known)
         with transaction(con):
             report = _stream_into_staging(con, stream, trace_id)
             wanted = name or trace_name(stream.source.path)
@@ -109,6 +113,23 @@ def import_trace(con: Connection, stream: JobStream, name: str | None = None) ->
             _write_trace(con, stream, report, named)
         stored.drop_staging(con)
     return report
+
+
+@contextmanager
+def _importing(trace_id: str) -> Iterator[None]:
+    """Held while this process imports `trace_id`: two sessions of the app importing the
+    same file (the bundled sample on a fresh server) take turns, and the second finds the
+    first's trace instead of failing on its key. (Another process cannot write meanwhile:
+    DuckDB locks the file.)"""
+    with _LOCKS_GUARD:
+        lock = _IMPORT_LOCKS.setdefault(trace_id, threading.Lock())
+    with lock:
+        yield
+
+
+def _already_imported(report_json: str) -> IngestReport:
+    report = IngestReport.model_validate_json(report_json)
+    return report.model_copy(update={"already_imported": True})
 
 
 def _stream_into_staging(con: Connection, stream: JobStream, trace_id: str) -> IngestReport:

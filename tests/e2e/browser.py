@@ -52,12 +52,17 @@ RUN_COUNTER = """(() => {
 })();"""
 
 # The app is idle: connected, no script running (nor its status widget, which fades out), no
-# element left stale by the last run, no widget still a grey loading skeleton.
+# element left stale by the last run, no widget still a grey loading skeleton, and the page
+# drawn: a session's first run draws nothing and reruns (planner/ui/frame.py), and on a busy
+# machine the gap before that rerun starts can outlast two polls.
 _SETTLED = """(arg) => {
   const app = document.querySelector('[data-testid="stApp"]');
   return app !== null
     && app.getAttribute("data-test-script-state") === "notRunning"
     && app.getAttribute("data-test-connection-state") === "CONNECTED"
+    && document.querySelector(
+      '[data-testid="stMainBlockContainer"] [data-testid="stElementContainer"]'
+    ) !== null
     && document.querySelector(
       '[data-testid="stStatusWidget"], [data-testid="stSkeleton"], [data-stale="true"]'
     ) === null
