@@ -29,6 +29,7 @@ from planner.report.pdf_fonts import Fonts, find_fonts
 from planner.report.text import text
 from planner.report.workbook.owned import COL as OWN_COL
 from planner.report.workbook.owned import ROW, VALUE_COLUMN
+from tests.pages.app import RUN_CEILING_S
 
 SCENARIOS = Path(__file__).parent.parent / "data" / "scenarios"
 WORKED = SCENARIOS / "worked-example-h100.yaml"
@@ -309,7 +310,7 @@ def test_download_buttons_are_labelled_in_the_sessions_language(
 ) -> None:
     path = tmp_path / "report.json"
     path.write_text(json.dumps(to_json(worked)), encoding="utf-8")
-    app = AppTest.from_function(_downloads_app, args=(str(path),), default_timeout=30)
+    app = AppTest.from_function(_downloads_app, args=(str(path),), default_timeout=RUN_CEILING_S)
     app.session_state["lang"] = "zh"
 
     app.run()

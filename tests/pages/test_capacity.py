@@ -37,11 +37,11 @@ from planner.ui import state
 from planner.ui.cost_charts import option_colors
 from planner.ui.replay_view import default_scenario
 from planner.ui.safe import JOINER
-from tests.pages.app import APP, open_app_page
+from tests.pages.app import APP, RUN_CEILING_S, open_app_page
 
 PAGE = "pages/capacity.py"
 SAMPLE = Path(__file__).resolve().parents[2] / "data" / "traces" / "sample.csv"
-TIMEOUT_S = 120  # three replays of the sample trace
+TIMEOUT_S = RUN_CEILING_S
 
 
 def row(

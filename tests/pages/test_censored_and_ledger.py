@@ -21,9 +21,9 @@ from planner.service.tco_run import run_tco
 from planner.ui import compare_view, ledger_view
 from planner.ui.cache import cursor
 from planner.ui.compare_view import ShownReport
-from tests.pages.app import APP, open_app_page
+from tests.pages.app import APP, RUN_CEILING_S, open_app_page
 
-TIMEOUT_S = 60
+TIMEOUT_S = RUN_CEILING_S
 
 
 def ledgers(at: AppTest) -> list[Any]:

@@ -14,7 +14,7 @@ from planner.cost.results import TcoReport
 from planner.service.tco_files import load_tco_scenario
 from planner.service.tco_run import run_tco
 from planner.store import connect
-from tests.pages.app import open_app_page
+from tests.pages.app import RUN_CEILING_S, open_app_page
 from tests.report_inputs import HOSTILE, write_scenario
 
 
@@ -42,7 +42,7 @@ def _section(path: str) -> None:
 
 
 def _app(path: Path, lang: str = "en") -> AppTest:
-    at = AppTest.from_function(_section, args=(str(path),), default_timeout=30)
+    at = AppTest.from_function(_section, args=(str(path),), default_timeout=RUN_CEILING_S)
     at.session_state["lang"] = lang
     return at.run()
 

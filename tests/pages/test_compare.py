@@ -18,11 +18,11 @@ from planner.service.tco_run import run_tco
 from planner.store import scenarios
 from planner.ui import compare_view, downloads, scenario_box
 from planner.ui.cache import cursor
-from tests.pages.app import open_app_page
+from tests.pages.app import RUN_CEILING_S, open_app_page
 
 PAGE = "pages/compare.py"
 SCENARIOS = Path(__file__).resolve().parents[2] / "data" / "scenarios"
-TIMEOUT_S = 60  # sample-tco.yaml imports and replays the sample trace
+TIMEOUT_S = RUN_CEILING_S
 
 
 def open_page() -> AppTest:

@@ -12,10 +12,10 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from planner.ui import history_view
-from tests.pages.app import mapping_key, open_app_page
+from tests.pages.app import RUN_CEILING_S, mapping_key, open_app_page
 
 PAGE = "pages/history.py"
-TIMEOUT_S = 60  # the first run imports the sample trace
+TIMEOUT_S = RUN_CEILING_S
 
 GOOD = (
     "job_id,submit_time,duration_s,gpus,queue\n"

@@ -13,11 +13,11 @@ from streamlit.testing.v1 import AppTest
 from planner.cli import main
 from planner.ui.safe import JOINER
 from planner.ui.text import CATALOGS
-from tests.pages.app import open_app_page
+from tests.pages.app import RUN_CEILING_S, open_app_page
 from tests.test_prometheus_ingest import END, START, STEP, H, hand_data, hand_url
 
 PAGE = "pages/history.py"
-TIMEOUT_S = 120  # an import reads every series of the window
+TIMEOUT_S = RUN_CEILING_S
 USED = (hand_data, hand_url)  # module fixtures: the server over the hand-made history
 
 

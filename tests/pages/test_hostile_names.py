@@ -20,10 +20,10 @@ from streamlit.testing.v1 import AppTest
 from planner.cli import main
 from planner.ui import scenario_box
 from planner.ui.safe import chart_text, md
-from tests.pages.app import open_app_page
+from tests.pages.app import RUN_CEILING_S, open_app_page
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "data" / "scenarios"
-TIMEOUT_S = 60
+TIMEOUT_S = RUN_CEILING_S
 LINK = "[Sign in](http://evil.example/login) ![t](http://127.0.0.1:9/p.png)"
 DIRECTIVES = ":red[Warning] :material/lock: $x^2$ **bold**"
 ANCHOR = "<a href='http://evil.example/a'>team</a>"

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.pages.app import open_app_page
+from tests.pages.app import RUN_CEILING_S, open_app_page
 from tests.pages.test_cluster_page import key
 from tests.test_hostile_inputs import HEADER, ROWS, bomb_under
 
-TIMEOUT_S = 90
+TIMEOUT_S = RUN_CEILING_S
 
 
 def errors(at: AppTest) -> str:

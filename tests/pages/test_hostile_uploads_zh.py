@@ -18,11 +18,11 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from planner.ui.text import CATALOGS
-from tests.pages.app import open_app_page
+from tests.pages.app import RUN_CEILING_S, open_app_page
 from tests.pages.test_cluster_page import key
 from tests.test_hostile_inputs import HEADER, ROWS, bomb_under
 
-TIMEOUT_S = 120
+TIMEOUT_S = RUN_CEILING_S
 _CODE_SPAN = re.compile(r"`[^`]*`")
 # Three or more Latin words in a row ("is not allowed here") make an English phrase; a file
 # name, a key in a code span, "Kueue YAML" or "true/false" do not.

@@ -15,9 +15,10 @@ from planner.store import connect
 from planner.ui import cache
 from planner.ui.compare_view import ShownReport
 from planner.ui.overview_view import Headline, headline, headline_lines
+from tests.pages.app import RUN_CEILING_S
 
 APP = Path(__file__).resolve().parents[2] / "streamlit_app.py"
-TIMEOUT_S = 60  # the first run imports the sample trace
+TIMEOUT_S = RUN_CEILING_S
 SMALL_TRACE = """\
 job_id,submit_time,start_time,end_time,duration_s,pods,gpus,gpu_type,cpu,mem_gib,queue,user,priority,status
 a1,2026-01-05T00:00:00Z,2026-01-05T00:00:00Z,2026-01-05T02:00:00Z,7200,1,8,A100,64,512,research,u1,0,completed

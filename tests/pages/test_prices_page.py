@@ -23,11 +23,11 @@ from pricing import (
     price_point,
     shipped_seeds,
 )
-from tests.pages.app import open_app_page
+from tests.pages.app import RUN_CEILING_S, open_app_page
 
 PAGE = "pages/prices.py"
 QUOTES = Path(__file__).resolve().parents[1] / "data" / "prices_quotes.csv"
-TIMEOUT_S = 60  # the first run seeds the price book
+TIMEOUT_S = RUN_CEILING_S
 
 
 def open_page() -> AppTest:

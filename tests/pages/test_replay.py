@@ -15,10 +15,10 @@ from planner.service.replay import SCHEDULE_COLUMNS, load_scenario, run_scenario
 from planner.ui import cluster_view, replay_view
 from planner.ui.cache import cursor
 from planner.ui.state import SCENARIO_KEY
-from tests.pages.app import open_app_page
+from tests.pages.app import RUN_CEILING_S, open_app_page
 
 PAGE = "pages/replay.py"
-TIMEOUT_S = 60  # the first run imports the sample trace
+TIMEOUT_S = RUN_CEILING_S
 SCENARIOS = Path(__file__).resolve().parents[2] / "data" / "scenarios"
 RESULT_CHARTS = [
     "replay_allocated",

@@ -17,9 +17,9 @@ from planner.service.scenario_store import Prepared
 from planner.ui import scenario_box
 from planner.ui.cache import cursor
 from planner.ui.state import SCENARIO_KEY
-from tests.pages.app import open_app_page
+from tests.pages.app import RUN_CEILING_S, open_app_page
 
-TIMEOUT_S = 60
+TIMEOUT_S = RUN_CEILING_S
 SECRET = "secret-job-7f3a"  # a value of the server-only file that must never be shown
 PASSWD = Path("/etc/passwd")
 UPLOAD_CHOICE = "Upload a scenario (YAML)…"

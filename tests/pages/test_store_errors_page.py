@@ -8,7 +8,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from planner.cli import main
-from tests.pages.app import APP, open_app_page
+from tests.pages.app import APP, RUN_CEILING_S, open_app_page
 from tests.test_store_errors import JOBS, corrupted_jobs
 
 
@@ -17,7 +17,7 @@ def test_a_corrupt_database_met_during_a_replay_is_an_error_on_the_page(
 ) -> None:
     bad, trace_id = corrupted_jobs(tmp_path)
     monkeypatch.setenv("PLANNER_DB", str(bad))
-    at = AppTest.from_file(str(APP), default_timeout=120).run()
+    at = AppTest.from_file(str(APP), default_timeout=RUN_CEILING_S).run()
     at = at.switch_page("pages/replay.py").run()
     at.selectbox(key="replay_trace").set_value(trace_id).run()
 

@@ -31,10 +31,10 @@ from planner.ui.cache import cursor
 from planner.ui.i18n import fmt_duration
 from planner.ui.state import SCENARIO_KEY
 from planner.ui.trace_choice import CHOSEN_KEY
-from tests.pages.app import open_app_page
+from tests.pages.app import RUN_CEILING_S, open_app_page
 from tests.pages.test_replay import PAGE, TIMEOUT_S, open_page, run, sample
 
-TWIN_TIMEOUT_S = 600  # about 30 replays of the sample on a busy 2-core machine
+TWIN_TIMEOUT_S = RUN_CEILING_S
 SAVED = "sample, calibrated"
 SAMPLE_CSV = Path(__file__).resolve().parents[2] / "data" / "traces" / "sample.csv"
 CHECKED_JOBS = 800

@@ -31,10 +31,10 @@ import pytest
 import yaml
 from streamlit.testing.v1 import AppTest
 
-from tests.pages.app import open_app_page
+from tests.pages.app import RUN_CEILING_S, open_app_page
 
 ROOT = Path(__file__).resolve().parents[2]
-TIMEOUT_S = 120  # the first page imports the sample trace; a busy machine is slow
+TIMEOUT_S = RUN_CEILING_S
 PAGES = ("overview", "history", "cluster", "fill", "replay", "prices", "compare", "capacity")
 RUN_BUTTONS = {"fill": "fill_run", "replay": "replay_run"}  # pages whose results need a run
 _TECHNICAL_WORDS = """

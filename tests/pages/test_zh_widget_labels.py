@@ -10,9 +10,9 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from tests.pages.app import open_app_page
+from tests.pages.app import RUN_CEILING_S, open_app_page
 
-TIMEOUT_S = 180
+TIMEOUT_S = RUN_CEILING_S
 
 
 def _compare_in_chinese() -> AppTest:
