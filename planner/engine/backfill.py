@@ -15,8 +15,9 @@ from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from planner.engine.gang import HeadMerge, start_gang
 from planner.engine.hooks import Plugin
-from planner.engine.queueing import GangQueueing, HeadMerge
+from planner.engine.shapes import never_fits
 from planner.engine.states import WAITING
 
 if TYPE_CHECKING:
@@ -28,10 +29,12 @@ _NO_JOB = 1 << 62
 """Past every queue position and job number."""
 
 
-class Backfill(GangQueueing, Plugin):
+# NOTE: a gang queueing like `queueing.GangQueueing`, but not its subclass: this class is
+# compiled (`compiled.MODULES`) and a compiled class may only derive from compiled ones
+class Backfill(Plugin):
     def __init__(self, replay: "Replay", stretch_bound: tuple[float, float]) -> None:
-        GangQueueing.__init__(self, replay)
-        Plugin.__init__(self)
+        super().__init__()
+        self.replay = replay
         self.stretch_bound = stretch_bound
         """(slowest time-slicing factor, longest MIG re-layout) a job could meet."""
         self.running_by_end: list[tuple[float, int]] = []
@@ -45,6 +48,15 @@ class Backfill(GangQueueing, Plugin):
         self.precheck = not cluster.shared and not cluster.picker.at_random  # `_fits_nowhere`
         self.not_short: dict[int, tuple[float, int]] = {}
         """Per shape, (shadow, job): no waiting job before that one is short (`_next_short`)."""
+
+    def starts_arrivals(self, count: int) -> bool:
+        return True
+
+    def never_runs(self, sid: int) -> str:
+        return never_fits(self.replay.cluster, self.replay.shapes[sid])
+
+    def try_start(self, i: int, *, queued: bool = True) -> bool:
+        return start_gang(self.replay, i, queued)
 
     def allocate(self, arrivals: list[int], full: bool) -> None:
         replay = self.replay
@@ -60,11 +72,13 @@ class Backfill(GangQueueing, Plugin):
         """Start the queue's head while it fits; then backfill behind the pivot it leaves."""
         replay = self.replay
         merge = HeadMerge(replay)
-        for i in merge:
+        i = merge.next_job()
+        while i >= 0:
             if self._fits_nowhere(replay.shape_of[i]) or not self.try_start(i):
                 merge.drop()  # the pivot's shape-mates wait behind it
                 self._behind(i, merge.heap)
                 return
+            i = merge.next_job()
         self.pivot = -1
         replay.cluster.release_reservation()
 

@@ -25,11 +25,13 @@ from types import ModuleType
 
 MODULES = (
     "arrivals",
+    "backfill",
     "cluster",
     "events",
     "evictions",
     "fill",
     "fragmentation",
+    "gang",
     "hooks",
     "loop",
     "node_states",
