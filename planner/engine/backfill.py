@@ -10,11 +10,12 @@ however deep the queue, it costs its plans and a look at the jobs of its window 
 """
 
 import heapq
-from bisect import bisect_left, insort
+from bisect import bisect_left
 from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from planner.engine.by_end import ByEnd
 from planner.engine.gang import HeadMerge, start_gang
 from planner.engine.hooks import Plugin
 from planner.engine.shapes import never_fits
@@ -37,8 +38,7 @@ class Backfill(Plugin):
         self.replay = replay
         self.stretch_bound = stretch_bound
         """(slowest time-slicing factor, longest MIG re-layout) a job could meet."""
-        self.running_by_end: list[tuple[float, int]] = []
-        self.est_end: dict[int, float] = {}
+        self.by_end = ByEnd()
         self.pivot = -1
         self.shadow = 0.0
         self.early_finish = False  # a job ended before its estimate: re-plan the shadow
@@ -220,14 +220,16 @@ class Backfill(Plugin):
         released: list[int] = []
         plan = None
         shadow = replay.now
-        for est_end, j in self.running_by_end:
+        ends, jobs = self.by_end.ends, self.by_end.jobs
+        for k in range(len(jobs)):
+            j = jobs[k]
             replay.release_job(j)
             released.append(j)
             if cluster.free_milli(allowed) < need:
                 continue
             plan = cluster.plan(pod, count, allowed)
             if plan is not None:
-                shadow = est_end
+                shadow = ends[k]
                 break
         for j in released:
             replay.reapply_job(j)
@@ -243,20 +245,16 @@ class Backfill(Plugin):
         replay = self.replay
         factor = self.estimate_factor
         finish_at = replay.finish_at[i]
-        self.est_end[i] = (
-            finish_at if factor == 1.0 else replay.now + (finish_at - replay.now) * factor
+        self.by_end.add(
+            i, finish_at if factor == 1.0 else replay.now + (finish_at - replay.now) * factor
         )
-        insort(self.running_by_end, (self.est_end[i], i))
 
     def finished(self, i: int) -> None:
-        est_end = self.est_end.pop(i)
-        del self.running_by_end[bisect_left(self.running_by_end, (est_end, i))]
-        if est_end > self.replay.now:
+        if self.by_end.remove(i) > self.replay.now:
             self.early_finish = True
 
     def evicted(self, i: int) -> None:
-        est_end = self.est_end.pop(i)
-        del self.running_by_end[bisect_left(self.running_by_end, (est_end, i))]
+        self.by_end.remove(i)
 
 
 class _Scan:

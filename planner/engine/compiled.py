@@ -26,6 +26,7 @@ from types import ModuleType
 MODULES = (
     "arrivals",
     "backfill",
+    "by_end",
     "cluster",
     "events",
     "evictions",
