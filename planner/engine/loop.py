@@ -36,7 +36,7 @@ from planner.core.errors import InternalCheckError
 from planner.core.model import Job
 from planner.engine.arrivals import arrival_order
 from planner.engine.burst import Burst
-from planner.engine.cluster import MILLI, ClusterState, NodeAlloc, typical_pods
+from planner.engine.cluster import MILLI, ClusterState, NodeAlloc
 from planner.engine.events import BURST, FINISH, KINDS, RETRY, TERMINATED
 from planner.engine.evictions import Evictions
 from planner.engine.hooks import Plugin, bind
@@ -48,7 +48,7 @@ from planner.engine.policy import Policy, check_span
 from planner.engine.reasons import WaitReasons
 from planner.engine.registry import plugins, queue_admission
 from planner.engine.result import ReplayResult
-from planner.engine.shapes import find_shapes, insert_sorted, milli
+from planner.engine.shapes import find_shapes, insert_sorted, milli, typical_mix
 from planner.engine.slowdown import Slowdowns
 from planner.engine.states import (
     DELETED,
@@ -129,9 +129,7 @@ class Replay:
         self.shape_milli = [milli(shape) for shape in self.shapes]
         self.pod_milli = [pod.milli * pod.gpus for pod, _, _ in self.shapes]
         # the FGD measure is reported for every policy; only `fgd` also places by it
-        self.cluster.typical = tuple(
-            typical_pods((self.shapes[s][0], self.shapes[s][2]) for s in self.shape_of)
-        )
+        self.cluster.typical = tuple(typical_mix(self.shapes, self.shape_of))
         self._init_jobs(len(self.jobs))
         self._init_integrals()
         self.reasons = WaitReasons(self, len(self.jobs))
