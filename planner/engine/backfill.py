@@ -13,7 +13,7 @@ import heapq
 from bisect import bisect_left
 from collections import deque
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from planner.engine.by_end import ByEnd
 from planner.engine.gang import HeadMerge, start_gang
@@ -24,9 +24,9 @@ from planner.engine.states import WAITING
 if TYPE_CHECKING:
     from planner.engine.loop import Replay
 
-_STRETCH = 64
+_STRETCH: Final = 64
 """Queue positions a blocked shape looks ahead for a short job before the walk goes on."""
-_NO_JOB = 1 << 62
+_NO_JOB: Final = 1 << 62
 """Past every queue position and job number."""
 
 

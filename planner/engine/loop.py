@@ -29,7 +29,7 @@ import heapq
 import math
 from collections import deque
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import Final, TypeVar
 
 from planner.core.config import NodeSpec
 from planner.core.errors import InternalCheckError
@@ -61,8 +61,8 @@ from planner.engine.states import (
 )
 from planner.engine.timeline import TimelineRecorder, new_timeline
 
-_PROGRESS_STEPS = 2048  # loop iterations between progress checks
-_PROGRESS_MIN_STEP = 0.01  # report when the fraction done grew by at least this
+_PROGRESS_STEPS: Final = 2048  # loop iterations between progress checks
+_PROGRESS_MIN_STEP: Final = 0.01  # report when the fraction done grew by at least this
 P = TypeVar("P", bound=Plugin)
 __all__ = ["Replay", "ReplayResult", "simulate"]
 

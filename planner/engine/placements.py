@@ -8,12 +8,13 @@ the allocations and placements were a third of a replay's bytes per job).
 """
 
 from collections.abc import Sequence
+from typing import Final
 
 from planner.engine.cluster import MILLI, NodeAlloc, PodShape
 
 Placement = tuple[tuple[int, float], ...]
 
-NO_ALLOCS: list[NodeAlloc] = []
+NO_ALLOCS: Final[list[NodeAlloc]] = []
 """What a job holding nothing points to, shared by all of them: never appended to (a job's
 first pod gets a list of its own, `PodAdmission`)."""
 
