@@ -86,19 +86,12 @@ class Queueing(Protocol):
         ...
 
 
-def overriding(plugins: Sequence[Plugin], hook: str) -> list[Plugin]:
-    """The plugins that override `hook`, in registration order. The loop calls the per-job
-    hooks (`started`, `finished`) on each directly: compiled, a native method call, where a
-    bound hook is a Python call."""
-    return [
-        plugin for plugin in plugins if getattr(type(plugin), hook) is not getattr(Plugin, hook)
-    ]
-
-
 def bind(plugins: Sequence[Plugin], hook: str) -> Callable[..., None] | None:
     """The hook of every plugin that overrides it, as one callable (None if none does)."""
     found: list[Callable[..., None]] = [
-        getattr(plugin, hook) for plugin in overriding(plugins, hook)
+        getattr(plugin, hook)
+        for plugin in plugins
+        if getattr(type(plugin), hook) is not getattr(Plugin, hook)
     ]
     if not found:
         return None

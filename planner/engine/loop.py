@@ -39,7 +39,7 @@ from planner.engine.burst import Burst
 from planner.engine.cluster import MILLI, ClusterState, NodeAlloc
 from planner.engine.events import BURST, FINISH, KINDS, RETRY, TERMINATED
 from planner.engine.evictions import Evictions
-from planner.engine.hooks import Plugin, bind, overriding
+from planner.engine.hooks import Plugin, bind
 from planner.engine.online import OnlineServices
 from planner.engine.outcome import build_result
 from planner.engine.overhead import run_times
@@ -195,8 +195,8 @@ class Replay:
         """Bind every hook once: the loop calls each directly, or skips it if none is set."""
         self.on_begin = bind(found, "begin")
         self.on_enqueued = bind(found, "enqueued")
-        self.started_by = overriding(found, "started")
-        self.finished_by = overriding(found, "finished")
+        self.on_started = bind(found, "started")
+        self.on_finished = bind(found, "finished")
         self.on_evicted = bind(found, "evicted")
         self.on_terminated = bind(found, "terminated")
         self.on_withdrawn = bind(found, "withdrawn")
@@ -366,13 +366,13 @@ class Replay:
         run = self.remaining_s[i] if self.run_time is None else self.run_time(i)
         self.finish_at[i] = now + run
         self.push(self.finish_at[i], FINISH, i)
-        for plugin in self.started_by:
-            plugin.started(i)
+        if self.on_started is not None:
+            self.on_started(i)
         self.dirty = True
 
     def finish(self, i: int) -> None:
-        for plugin in self.finished_by:
-            plugin.finished(i)
+        if self.on_finished is not None:
+            self.on_finished(i)
         self.running.discard(i)
         self.release_job(i)
         self.ran_on.of[i] = self.placement_of(i)
