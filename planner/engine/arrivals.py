@@ -27,10 +27,11 @@ def arrival_order(jobs: Sequence[Job], policy: Policy) -> tuple[list[Job], list[
     """The jobs in the order they enter the queue, and when each does (ascending)."""
     latency = policy.start_latency
     if latency is None:
-        order = sorted(range(len(jobs)), key=lambda i: jobs[i].submit_s)
-        ordered = [jobs[i] for i in order]
-        # the jobs' own floats: compiled, a comprehension would box a new float for each job
-        return ordered, list(map(_SUBMIT, ordered))
+        submit = list(map(_SUBMIT, jobs))
+        # a key read by a C method, not a lambda called per job; the jobs' own floats kept
+        # (compiled, a comprehension would box a new float for each job)
+        order = sorted(range(len(jobs)), key=submit.__getitem__)
+        return [jobs[i] for i in order], list(map(submit.__getitem__, order))
     arrive = [job.submit_s + latency.latency_s(job) for job in jobs]
     order = sorted(range(len(jobs)), key=lambda i: (arrive[i], jobs[i].submit_s))
     return [jobs[i] for i in order], [arrive[i] for i in order]

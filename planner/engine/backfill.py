@@ -10,32 +10,35 @@ however deep the queue, it costs its plans and a look at the jobs of its window 
 """
 
 import heapq
-from bisect import bisect_left, insort
+from bisect import bisect_left
 from collections import deque
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
+from planner.engine.by_end import ByEnd
+from planner.engine.gang import HeadMerge, start_gang
 from planner.engine.hooks import Plugin
-from planner.engine.queueing import GangQueueing, HeadMerge
+from planner.engine.shapes import never_fits
 from planner.engine.states import WAITING
 
 if TYPE_CHECKING:
     from planner.engine.loop import Replay
 
-_STRETCH = 64
+_STRETCH: Final = 64
 """Queue positions a blocked shape looks ahead for a short job before the walk goes on."""
-_NO_JOB = 1 << 62
+_NO_JOB: Final = 1 << 62
 """Past every queue position and job number."""
 
 
-class Backfill(GangQueueing, Plugin):
+# NOTE: a gang queueing like `queueing.GangQueueing`, but not its subclass: this class is
+# compiled (`compiled.MODULES`) and a compiled class may only derive from compiled ones
+class Backfill(Plugin):
     def __init__(self, replay: "Replay", stretch_bound: tuple[float, float]) -> None:
-        GangQueueing.__init__(self, replay)
-        Plugin.__init__(self)
+        super().__init__()
+        self.replay = replay
         self.stretch_bound = stretch_bound
         """(slowest time-slicing factor, longest MIG re-layout) a job could meet."""
-        self.running_by_end: list[tuple[float, int]] = []
-        self.est_end: dict[int, float] = {}
+        self.by_end = ByEnd()
         self.pivot = -1
         self.shadow = 0.0
         self.early_finish = False  # a job ended before its estimate: re-plan the shadow
@@ -45,6 +48,15 @@ class Backfill(GangQueueing, Plugin):
         self.precheck = not cluster.shared and not cluster.picker.at_random  # `_fits_nowhere`
         self.not_short: dict[int, tuple[float, int]] = {}
         """Per shape, (shadow, job): no waiting job before that one is short (`_next_short`)."""
+
+    def starts_arrivals(self, count: int) -> bool:
+        return True
+
+    def never_runs(self, sid: int) -> str:
+        return never_fits(self.replay.cluster, self.replay.shapes[sid])
+
+    def try_start(self, i: int, *, queued: bool = True) -> bool:
+        return start_gang(self.replay, i, queued)
 
     def allocate(self, arrivals: list[int], full: bool) -> None:
         replay = self.replay
@@ -60,11 +72,13 @@ class Backfill(GangQueueing, Plugin):
         """Start the queue's head while it fits; then backfill behind the pivot it leaves."""
         replay = self.replay
         merge = HeadMerge(replay)
-        for i in merge:
+        i = merge.next_job()
+        while i >= 0:
             if self._fits_nowhere(replay.shape_of[i]) or not self.try_start(i):
                 merge.drop()  # the pivot's shape-mates wait behind it
                 self._behind(i, merge.heap)
                 return
+            i = merge.next_job()
         self.pivot = -1
         replay.cluster.release_reservation()
 
@@ -206,14 +220,16 @@ class Backfill(GangQueueing, Plugin):
         released: list[int] = []
         plan = None
         shadow = replay.now
-        for est_end, j in self.running_by_end:
+        ends, jobs = self.by_end.ends, self.by_end.jobs
+        for k in range(len(jobs)):
+            j = jobs[k]
             replay.release_job(j)
             released.append(j)
             if cluster.free_milli(allowed) < need:
                 continue
             plan = cluster.plan(pod, count, allowed)
             if plan is not None:
-                shadow = est_end
+                shadow = ends[k]
                 break
         for j in released:
             replay.reapply_job(j)
@@ -229,20 +245,16 @@ class Backfill(GangQueueing, Plugin):
         replay = self.replay
         factor = self.estimate_factor
         finish_at = replay.finish_at[i]
-        self.est_end[i] = (
-            finish_at if factor == 1.0 else replay.now + (finish_at - replay.now) * factor
+        self.by_end.add(
+            i, finish_at if factor == 1.0 else replay.now + (finish_at - replay.now) * factor
         )
-        insort(self.running_by_end, (self.est_end[i], i))
 
     def finished(self, i: int) -> None:
-        est_end = self.est_end.pop(i)
-        del self.running_by_end[bisect_left(self.running_by_end, (est_end, i))]
-        if est_end > self.replay.now:
+        if self.by_end.remove(i) > self.replay.now:
             self.early_finish = True
 
     def evicted(self, i: int) -> None:
-        est_end = self.est_end.pop(i)
-        del self.running_by_end[bisect_left(self.running_by_end, (est_end, i))]
+        self.by_end.remove(i)
 
 
 class _Scan:

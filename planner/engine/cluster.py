@@ -100,11 +100,8 @@ class ClusterState:
         self.fragmentation = Fragmentation(hardware, self.index, self.fit, typical)
         view = ClusterView(hardware, self.index, self.fragmentation, self.rng)
         self.picker = NodePicker(policy, view, self.fit)
-        # bound once: these run for every pod the engine places
-        self._pid = self.fit.pid
-        self._fitting = self.fit.fitting
-        self._groups_for = self.index.groups_for
-        self._cap = self.fit.cap
+        # NOTE: the engine is compiled (`compiled.MODULES`): a method called directly is a
+        # native call, where one bound once and kept in an attribute is a Python call
         self._state_class = self.index.state_class
         self._single = SinglePod(self.index, self.fit, self.picker)
 
@@ -139,25 +136,25 @@ class ClusterState:
     def capacity(self, pod: PodShape, allowed: Allowed) -> int:
         """How many such pods fit now, in all (each node independently)."""
         total = 0
-        pid = self._pid(pod)
+        pid = self.fit.pid(pod)
         classes = self._state_class
-        for group in self._groups_for(pod, pid):
+        for group in self.index.groups_for(pod, pid):
             for sid, nodes in group.items():
                 if allowed is None or classes[sid] in allowed:
-                    total += self._fitting(sid, pod, pid, False) * len(nodes)
+                    total += self.fit.fitting(sid, pod, pid, False) * len(nodes)
         return total
 
     def fits(self, pod: PodShape, count: int, allowed: Allowed) -> bool:
         """Whether `count` such pods fit now (stops at the first states that suffice)."""
         total = 0
-        pid = self._pid(pod)
-        cap, classes = self._cap[pid], self._state_class
-        for group in self._groups_for(pod, pid):
+        pid = self.fit.pid(pod)
+        cap, classes = self.fit.cap[pid], self._state_class
+        for group in self.index.groups_for(pod, pid):
             for sid, nodes in group.items():
                 if allowed is None or classes[sid] in allowed:
                     fit = cap.get(sid)
                     if fit is None:
-                        fit = self._fitting(sid, pod, pid, False)
+                        fit = self.fit.fitting(sid, pod, pid, False)
                     total += fit * len(nodes)
                     if total >= count:
                         return True
@@ -166,13 +163,14 @@ class ClusterState:
     def headroom(self, pod: PodShape, allowed: Allowed) -> tuple[tuple[int, int], ...]:
         """The (free milli-CPU, free MiB) pairs, none dominated, of states whose GPUs take
         `pod`: one such pod with CPU c and memory m fits iff some pair covers (c, m)."""
-        pid = self._pid(pod)
+        fit = self.fit
+        pid = fit.pid(pod)
         classes, states = self._state_class, self.index.states
         pairs = {
             (states[sid][2], states[sid][3])
-            for group in self._groups_for(pod, pid)
+            for group in self.index.groups_for(pod, pid)
             for sid in group
-            if (allowed is None or classes[sid] in allowed) and self._fitting(sid, pod, pid, True)
+            if (allowed is None or classes[sid] in allowed) and fit.fitting(sid, pod, pid, True)
         }
         frontier: list[tuple[int, int]] = []
         for cpu, mem in sorted(pairs, reverse=True):
@@ -198,7 +196,7 @@ class ClusterState:
         wins if there is one, else the node that takes the most; the policy's score breaks
         ties and picks among nodes that take everything.
         """
-        pid = self._pid(pod)
+        pid = self.fit.pid(pod)
         picker = self.picker
         reserved_in = self.index.reserved_in
         reserved = reserved_in if avoid_reserved and reserved_in else None
@@ -230,12 +228,14 @@ class ClusterState:
         shared = self.shared.get(cls)
         if shared is None and milli == MILLI:
             # whole GPUs: each pod takes the first free ones, so all pods take the first
-            # gpus x pods free GPUs, in order
-            i = -1
+            # gpus x pods free GPUs, in order (a loop, not list.index: compiled, it is native)
+            i = 0
             for _ in range(gpus * pods):
-                i = free.index(MILLI, i + 1)
+                while free[i] != MILLI:
+                    i += 1
                 free[i] = 0
                 slices.append((i, MILLI))
+                i += 1
         for _ in range(pods if shared is not None or milli != MILLI else 0):
             if shared is not None:
                 if gpus:

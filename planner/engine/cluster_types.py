@@ -5,12 +5,12 @@ holds state; `ClusterState` and its helpers do.
 """
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from planner.engine.sharing import SharingMode
 
-MILLI = 1000
-UNLIMITED = 1 << 60
+MILLI: Final = 1000
+UNLIMITED: Final = 1 << 60
 """Free CPU or memory of a node that does not limit it (capacity 0); never decremented."""
 
 

@@ -25,11 +25,14 @@ from types import ModuleType
 
 MODULES = (
     "arrivals",
+    "backfill",
+    "by_end",
     "cluster",
     "events",
     "evictions",
     "fill",
     "fragmentation",
+    "gang",
     "hooks",
     "loop",
     "node_states",

@@ -6,5 +6,15 @@ gone stale (the job started or ended meanwhile): the loop drops those before the
 clock. A new kind is appended here and handled by the plugin that pushes it.
 """
 
-FINISH, TERMINATED, TIMEOUT, REQUEUE, RETRY, ONLINE, BURST, WITHDRAW = range(8)
-KINDS = 8
+from typing import Final
+
+# Final: compiled code uses the numbers themselves, not a lookup of the name per event
+FINISH: Final = 0
+TERMINATED: Final = 1
+TIMEOUT: Final = 2
+REQUEUE: Final = 3
+RETRY: Final = 4
+ONLINE: Final = 5
+BURST: Final = 6
+WITHDRAW: Final = 7
+KINDS: Final = 8

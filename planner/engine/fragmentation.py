@@ -203,10 +203,22 @@ def typical_pods(
     default); `cpu_pods=False` leaves them out and weighs the GPU pods alone. Empty when
     there is no GPU pod: then nothing is fragmented for anyone.
     """
+    counted = ((pod, allowed, 1) for pod, allowed in pods)
+    return typical_of_counts(counted, coverage=coverage, cpu_pods=cpu_pods)
+
+
+def typical_of_counts(
+    counted: Iterable[tuple[PodShape, Allowed, int]],
+    *,
+    coverage: float = 0.95,
+    cpu_pods: bool = True,
+) -> list[TypicalPod]:
+    """`typical_pods` of pods given with how many there are of each (in the order the first
+    of each was seen; a pod may come more than once): a replay counts its jobs by shape."""
     counts: dict[tuple[PodShape, Allowed], int] = {}
-    for pod, allowed in pods:
-        if pod.gpus or cpu_pods:
-            counts[(pod, allowed)] = counts.get((pod, allowed), 0) + 1
+    for pod, allowed, n in counted:
+        if n and (pod.gpus or cpu_pods):
+            counts[(pod, allowed)] = counts.get((pod, allowed), 0) + n
     total = sum(counts.values())
     if not total or not any(pod.gpus for pod, _ in counts):
         return []

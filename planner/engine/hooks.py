@@ -17,7 +17,7 @@ from typing import Any, Protocol
 from mypy_extensions import mypyc_attr
 
 
-# plugins outside the compiled modules (backfill, Kueue, bursting...) subclass it
+# plugins outside the compiled modules (Kueue, pod admission, bursting...) subclass it
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Plugin:
     """A concern of the replay; override only the hooks it needs (each default does nothing)."""

@@ -29,14 +29,14 @@ import heapq
 import math
 from collections import deque
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import Final, TypeVar
 
 from planner.core.config import NodeSpec
 from planner.core.errors import InternalCheckError
 from planner.core.model import Job
 from planner.engine.arrivals import arrival_order
 from planner.engine.burst import Burst
-from planner.engine.cluster import MILLI, ClusterState, NodeAlloc, typical_pods
+from planner.engine.cluster import MILLI, ClusterState, NodeAlloc
 from planner.engine.events import BURST, FINISH, KINDS, RETRY, TERMINATED
 from planner.engine.evictions import Evictions
 from planner.engine.hooks import Plugin, bind
@@ -48,7 +48,7 @@ from planner.engine.policy import Policy, check_span
 from planner.engine.reasons import WaitReasons
 from planner.engine.registry import plugins, queue_admission
 from planner.engine.result import ReplayResult
-from planner.engine.shapes import find_shapes, insert_sorted, milli
+from planner.engine.shapes import find_shapes, insert_sorted, milli, typical_mix
 from planner.engine.slowdown import Slowdowns
 from planner.engine.states import (
     DELETED,
@@ -61,8 +61,8 @@ from planner.engine.states import (
 )
 from planner.engine.timeline import TimelineRecorder, new_timeline
 
-_PROGRESS_STEPS = 2048  # loop iterations between progress checks
-_PROGRESS_MIN_STEP = 0.01  # report when the fraction done grew by at least this
+_PROGRESS_STEPS: Final = 2048  # loop iterations between progress checks
+_PROGRESS_MIN_STEP: Final = 0.01  # report when the fraction done grew by at least this
 P = TypeVar("P", bound=Plugin)
 __all__ = ["Replay", "ReplayResult", "simulate"]
 
@@ -129,9 +129,7 @@ class Replay:
         self.shape_milli = [milli(shape) for shape in self.shapes]
         self.pod_milli = [pod.milli * pod.gpus for pod, _, _ in self.shapes]
         # the FGD measure is reported for every policy; only `fgd` also places by it
-        self.cluster.typical = tuple(
-            typical_pods((self.shapes[s][0], self.shapes[s][2]) for s in self.shape_of)
-        )
+        self.cluster.typical = tuple(typical_mix(self.shapes, self.shape_of))
         self._init_jobs(len(self.jobs))
         self._init_integrals()
         self.reasons = WaitReasons(self, len(self.jobs))
@@ -323,7 +321,10 @@ class Replay:
         """Integrate everything that is constant between instants, up to `t`."""
         dt = t - self.last_t
         if dt > 0:
-            self.allocated_milli_s += sum(self.alloc_by_pool) * dt
+            allocated = 0
+            for milli in self.alloc_by_pool:  # compiled: native adds, where sum() is not
+                allocated += milli
+            self.allocated_milli_s += allocated * dt
             self.held_milli_s += self.held_milli * dt
             if self.on_advance is not None:
                 self.on_advance(self.last_t, t)

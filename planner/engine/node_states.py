@@ -8,13 +8,14 @@ whose GPUs fit. This module knows nothing of policies or of what a pod needs bey
 """
 
 from collections.abc import Container, Iterable
+from typing import Final
 
 from planner.engine.cluster_types import MILLI, PodShape, StateKey
 
-_SHARED_GROUP = (1 << 30, MILLI)
+_SHARED_GROUP: Final = (1 << 30, MILLI)
 """Group key of MIG and time-sliced states: every GPU pod looks at them (fit decides)."""
 
-_MAX_STEPS = 1 << 20
+_MAX_STEPS: Final = 1 << 20
 Members = dict[int, list[int]]
 """State id -> the nodes in that state."""
 

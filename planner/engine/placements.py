@@ -8,12 +8,13 @@ the allocations and placements were a third of a replay's bytes per job).
 """
 
 from collections.abc import Sequence
+from typing import Final
 
 from planner.engine.cluster import MILLI, NodeAlloc, PodShape
 
 Placement = tuple[tuple[int, float], ...]
 
-NO_ALLOCS: list[NodeAlloc] = []
+NO_ALLOCS: Final[list[NodeAlloc]] = []
 """What a job holding nothing points to, shared by all of them: never appended to (a job's
 first pod gets a list of its own, `PodAdmission`)."""
 
@@ -24,11 +25,29 @@ class Placements:
     def __init__(self, jobs: int) -> None:
         self.of: list[Placement] = [()] * jobs
         self._shared: dict[Placement, Placement] = {}
+        self._one_node: dict[int, Placement] = {}
+        """`_one_key(node, milli)` -> the placement of that many milli-GPUs on that one node:
+        most jobs run on one node, and an int key is found without building a tuple."""
 
     def placement(self, allocs: Sequence[NodeAlloc], pod: PodShape) -> Placement:
         """GPUs per node of `allocs` (pods of shape `pod`), nodes in the order first taken."""
+        if len(allocs) == 1:
+            node, pods, _ = allocs[0]
+            milli = pod.milli * pod.gpus * pods
+            key = _one_key(node, milli)
+            found = self._one_node.get(key)
+            if found is None:
+                found = self._one_node[key] = self._share(((node, milli / MILLI),))
+            return found
         per_node: dict[int, int] = {}
         for node, pods, _ in allocs:
             per_node[node] = per_node.get(node, 0) + pod.milli * pod.gpus * pods
-        found = tuple((node, milli / MILLI) for node, milli in per_node.items())
+        return self._share(tuple((node, milli / MILLI) for node, milli in per_node.items()))
+
+    def _share(self, found: Placement) -> Placement:
         return self._shared.setdefault(found, found)
+
+
+def _one_key(node: int, milli: int) -> int:
+    # node ids are below 2**32 (a cluster of billions of nodes is not planned)
+    return milli << 32 | node

@@ -5,12 +5,13 @@ state is judged once per shape however many nodes are in it and however often it
 """
 
 from collections.abc import Iterator, Mapping
+from typing import Final
 
 from planner.engine.cluster_types import MILLI, Allowed, PodShape
 from planner.engine.node_states import NodeStates
 from planner.engine.shared_gpus import SharedGpus
 
-_INFINITE_PODS = 1 << 30
+_INFINITE_PODS: Final = 1 << 30
 
 
 class PodFit:

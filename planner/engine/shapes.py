@@ -8,7 +8,8 @@ and why-they-wait is decided per shape. Pure functions; no replay state.
 from collections import deque
 
 from planner.core.model import Job
-from planner.engine.cluster import Allowed, ClusterState, PodShape, pod_shape
+from planner.engine.cluster import Allowed, ClusterState, PodShape, TypicalPod, pod_shape
+from planner.engine.fragmentation import typical_of_counts
 from planner.engine.sharing import find_profile
 
 Shape = tuple[PodShape, int, Allowed]
@@ -68,6 +69,17 @@ def find_shapes(
         [cq for _, cq, _ in keys],
         [priority for _, _, priority in keys],
         rounded_up,
+    )
+
+
+def typical_mix(shapes: list[Shape], shape_of: list[int]) -> list[TypicalPod]:
+    """The workload mix (`typical_pods`) of jobs of these shapes, counted by shape."""
+    jobs = [0] * len(shapes)
+    for sid in shape_of:
+        jobs[sid] += 1
+    # shape ids are given in the order of each shape's first job, as `typical_pods` counts
+    return typical_of_counts(
+        (pod, allowed, n) for (pod, _, allowed), n in zip(shapes, jobs, strict=True)
     )
 
 

@@ -5,6 +5,7 @@ what `ReplayResult.status` says, one value per state, never kept in step by hand
 """
 
 from enum import IntEnum, StrEnum
+from typing import Final
 
 
 class State(IntEnum):
@@ -38,16 +39,17 @@ class JobStatus(StrEnum):
 
 
 # Members as plain module names: states are compared millions of times, and looking a member
-# up on its Enum class (`State.WAITING`) costs about 0.2 us on Python 3.11.
-PENDING = State.PENDING
-WAITING = State.WAITING
-RUNNING = State.RUNNING
-DONE = State.DONE
-UNSCHEDULABLE = State.UNSCHEDULABLE
-BACKING_OFF = State.BACKING_OFF
-TERMINATING = State.TERMINATING
-WITHDRAWN = State.WITHDRAWN
-DELETED = State.DELETED
+# up on its Enum class (`State.WAITING`) costs about 0.2 us on Python 3.11; Final, compiled
+# code reads them from a C static, not from the module's dict.
+PENDING: Final = State.PENDING
+WAITING: Final = State.WAITING
+RUNNING: Final = State.RUNNING
+DONE: Final = State.DONE
+UNSCHEDULABLE: Final = State.UNSCHEDULABLE
+BACKING_OFF: Final = State.BACKING_OFF
+TERMINATING: Final = State.TERMINATING
+WITHDRAWN: Final = State.WITHDRAWN
+DELETED: Final = State.DELETED
 
 STATUS_OF: dict[State, JobStatus] = {
     State.PENDING: JobStatus.UNFINISHED,

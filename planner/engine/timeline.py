@@ -42,14 +42,14 @@ class TimelineRecorder:
 
     def __init__(self, timeline: Timeline) -> None:
         self.timeline = timeline
+        self.width = timeline.bin_s  # kept here: compiled, an attribute of a Timeline is a lookup
         self.pools = len(timeline.pools)
         self.index = -1
         self.alloc = [0.0] * self.pools
         self.held = self.jobs = self.milli = 0.0
 
     def add(self, replay: "Replay", t0: float, t1: float) -> None:
-        timeline = self.timeline
-        width = timeline.bin_s
+        width = self.width
         index = int(t0 // width)
         if (index + 1) * width <= t0:  # float division rounded down past a boundary
             index += 1
@@ -71,8 +71,8 @@ class TimelineRecorder:
             if index != self.index:
                 self.finish()
                 if index >= MAX_BINS:
-                    timeline.coarsen()
-                    width = timeline.bin_s
+                    self.timeline.coarsen()
+                    width = self.width = self.timeline.bin_s
                     continue
                 sample = sample or _sample(replay)
                 self._open(index, sample)
