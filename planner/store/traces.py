@@ -7,9 +7,11 @@ end, then the canonical jobs are written with times relative to the trace start.
 error becomes the `PlannerError` of the step in progress (`planner.store.sql.doing`).
 """
 
+from collections.abc import Iterator
 from dataclasses import astuple, dataclass
 from datetime import datetime
 
+import numpy as np
 import pandas as pd
 
 from planner.store.sql import (
@@ -18,6 +20,7 @@ from planner.store.sql import (
     append_frame,
     count,
     fetch_all,
+    fetch_column_chunks,
     fetch_columns,
     fetch_frame,
     fetch_one,
@@ -294,14 +297,19 @@ def rejected_rows(con: Connection, trace_id: str) -> pd.DataFrame:
     )
 
 
+_JOBS_IN_ORDER = f"SELECT {JOB_COLUMNS} FROM jobs WHERE trace_id = ? ORDER BY submit_s, row_number"
+
+
 def job_columns(con: Connection, trace_id: str) -> Columns:
     """A stored trace's jobs as one array per column of `JOB_COLUMNS`, in submit order (ties
     in file order)."""
-    return fetch_columns(
-        con,
-        f"SELECT {JOB_COLUMNS} FROM jobs WHERE trace_id = ? ORDER BY submit_s, row_number",
-        [trace_id],
-    )
+    return fetch_columns(con, _JOBS_IN_ORDER, [trace_id])
+
+
+def job_column_chunks(con: Connection, trace_id: str, rows: int) -> Iterator[dict[str, np.ndarray]]:
+    """`job_columns` a chunk of at most `rows` jobs at a time, in the same order (NULLs as
+    NaN); DuckDB sorts outside Python, so a chunk is all the trace Python holds at once."""
+    return fetch_column_chunks(con, _JOBS_IN_ORDER, [trace_id], rows)
 
 
 def busy_shares(con: Connection, trace_id: str) -> dict[str, float]:
