@@ -117,3 +117,15 @@ def test_sharing_keeps_zero_and_minus_zero_and_ints_and_floats_apart() -> None:
     assert floats[1] is floats[3]
     assert [type(value) for value in (*ints, *ones)] == [int, int, float]
     assert set(SHARED_COLUMNS) >= {"pods", "gpus", "cpu", "mem_gib", "priority"}
+
+
+def test_a_half_read_result_on_the_connection_does_not_stop_the_load(
+    con: duckdb.DuckDBPyConnection,
+) -> None:
+    trace_id = ingest(con, SAMPLE).trace_id
+    assert trace_id is not None
+    con.execute("SELECT * FROM range(10)").fetchone()  # 9 rows left unread
+
+    jobs = load_jobs(con, trace_id)
+
+    assert len(jobs) == 4000

@@ -93,6 +93,8 @@ def fetch_column_chunks(
     """The result in chunks of at most `rows` rows, one NumPy array per column (NULLs of a
     float column as NaN), read as they are used: only the chunk in hand is in Python."""
     with translated(con):
+        # a relation refuses to run while a caller's result is half read, as `register` does
+        con.complete()
         batches = con.sql(sql, params=params).to_arrow_reader(rows)
         for batch in batches:
             names = batch.schema.names
