@@ -66,9 +66,10 @@ class Source:
         return ["--jobs", str(self.jobs), *(stored if self.database else [])]
 
 
-def ingest(jobs: int, folder: Path) -> tuple[Source, float]:
-    """The synthetic philly trace written as CSV and imported into a fresh DuckDB file; the
-    import's seconds."""
+def child_ingest(jobs: int, folder: Path) -> dict[str, Any]:
+    """The synthetic philly trace written as CSV and imported into a fresh DuckDB file in
+    `folder`, and the import's seconds. A child of its own: a child's peak RSS starts at its
+    parent's RSS when it was forked, so the parent must stay small."""
     from planner.ingest import IngestOptions  # noqa: PLC0415 - the children import their own
     from planner.service.importer import import_file  # noqa: PLC0415
     from planner.store import open_store  # noqa: PLC0415
@@ -83,7 +84,8 @@ def ingest(jobs: int, folder: Path) -> tuple[Source, float]:
     finally:
         con.close()
     csv_path.unlink()
-    return Source(jobs, str(database), report.trace_id), time.perf_counter() - started
+    seconds = time.perf_counter() - started
+    return {"database": str(database), "trace_id": report.trace_id, "seconds": seconds}
 
 
 def load(source: Source) -> tuple[list[Any], list[Any]]:
@@ -249,13 +251,16 @@ def main() -> None:
     )
     parser.add_argument("--top", type=int, default=15, help="allocation sites to print")
     parser.add_argument("--no-trace", action="store_true", help="skip the tracemalloc child")
-    parser.add_argument("--child", choices=("engine", "yardstick", "trace"), help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--child", choices=("ingest", "engine", "yardstick", "trace"), help=argparse.SUPPRESS
+    )
     parser.add_argument("--database", default="", help=argparse.SUPPRESS)
     parser.add_argument("--trace-id", default="", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         source = Source(int(args.jobs), args.database, args.trace_id)
         kinds = {
+            "ingest": lambda: child_ingest(source.jobs, Path(source.database)),
             "engine": lambda: child_engine(source),
             "yardstick": lambda: child_yardstick(source.jobs),
             "trace": lambda: child_trace(source, args.top),
@@ -269,7 +274,9 @@ def main() -> None:
         for jobs in sizes:
             sources[jobs] = Source(jobs)
             if args.source == "store":
-                sources[jobs], seconds = ingest(jobs, Path(folder))
+                stored = run_child("ingest", Source(jobs, folder, "-"), args.top)
+                sources[jobs] = Source(jobs, stored["database"], stored["trace_id"])
+                seconds = stored["seconds"]
                 print(f"{jobs:>9,} jobs imported into DuckDB in {seconds:.1f} s", flush=True)
             ruler = run_child("yardstick", sources[jobs], args.top)
             engine = run_child("engine", sources[jobs], args.top)
