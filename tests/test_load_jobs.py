@@ -9,10 +9,11 @@ import duckdb
 import numpy as np
 import pytest
 
+from planner.core.errors import StoreError
 from planner.core.model import Job
-from planner.service.job_chunks import SHARED_COLUMNS, Sharing, jobs_from_columns
+from planner.service.job_chunks import SHARED_COLUMNS, Sharing, jobs_from_columns, jobs_in_order
 from planner.service.replay import load_jobs
-from planner.store.traces import JOB_COLUMNS, job_columns
+from planner.store.traces import JOB_COLUMNS, job_column_chunks, job_columns, job_order
 from tests.conftest import ingest, write
 
 SAMPLE = Path(__file__).parents[1] / "data" / "traces" / "sample.csv"
@@ -102,6 +103,35 @@ def test_the_whole_table_read_at_once_gives_the_same_jobs(
     jobs = jobs_from_columns(job_columns(con, trace_id), Sharing())  # type: ignore[arg-type]
 
     assert jobs == load_jobs(con, trace_id, 7)
+
+
+def test_chunks_in_any_order_land_where_the_order_puts_them(
+    con: duckdb.DuckDBPyConnection,
+) -> None:
+    trace_id = ingest(con, SAMPLE).trace_id
+    assert trace_id is not None
+    (whole,) = job_column_chunks(con, trace_id, 10_000)  # stored in submit order already
+    # chunks of 3 rows, last chunk first, each chunk's rows reversed
+    chunks = [
+        {name: column[start : start + 3][::-1] for name, column in whole.items()}
+        for start in reversed(range(0, 4000, 3))
+    ]
+
+    jobs = jobs_in_order(job_order(con, trace_id), chunks)
+
+    assert jobs == rows_one_by_one(con, trace_id)
+
+
+def test_rows_that_are_not_the_orders_are_refused(con: duckdb.DuckDBPyConnection) -> None:
+    trace_id = ingest(con, SAMPLE).trace_id
+    assert trace_id is not None
+    order = job_order(con, trace_id)
+    chunks = list(job_column_chunks(con, trace_id, 1000))
+
+    with pytest.raises(StoreError, match="changed while they were read"):
+        jobs_in_order(order[:-1], chunks)  # a row came that the order does not list
+    with pytest.raises(StoreError, match="changed while they were read"):
+        jobs_in_order(order, chunks[:-1])  # a chunk went missing
 
 
 def test_sharing_keeps_zero_and_minus_zero_and_ints_and_floats_apart() -> None:

@@ -9,12 +9,13 @@ object per distinct value of those columns for the whole trace. Ids, submit time
 durations are unique per job and are not looked up.
 """
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
+from planner.core.errors import StoreError
 from planner.core.model import Job
 
 SHARED_COLUMNS = ("pods", "gpus", "cpu", "mem_gib", "queue", "user_name", "priority", "status")
@@ -110,6 +111,33 @@ def jobs_from_columns(columns: Mapping[str, np.ndarray], sharing: Sharing) -> li
             strict=True,
         )
     ]
+
+
+def jobs_in_order(order: np.ndarray, chunks: Iterable[Mapping[str, np.ndarray]]) -> list[Job]:
+    """The jobs of `chunks` (each with its rows' `row_number`s) in the order `order` lists
+    their row numbers, equal values shared across chunks.
+
+    Raises:
+        StoreError: the chunks' rows are not those of `order` (the trace changed meanwhile).
+    """
+    by_number = np.argsort(order, kind="stable")
+    numbers = order[by_number]
+    sharing = Sharing()
+    jobs: list[Job | None] = [None] * len(order)
+    placed = 0
+    for columns in chunks:
+        row_numbers = columns["row_number"]
+        found = np.searchsorted(numbers, row_numbers).clip(0, max(len(numbers) - 1, 0))
+        if len(row_numbers) and not np.array_equal(numbers[found], row_numbers):
+            raise StoreError("the trace's jobs changed while they were read; read them again")
+        for at, job in zip(
+            by_number[found].tolist(), jobs_from_columns(columns, sharing), strict=True
+        ):
+            jobs[at] = job
+        placed += len(row_numbers)
+    if placed != len(jobs):
+        raise StoreError("the trace's jobs changed while they were read; read them again")
+    return cast("list[Job]", jobs)  # every slot filled: one row per row number
 
 
 def _optional(column: np.ndarray) -> list[float | None]:

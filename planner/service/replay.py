@@ -34,10 +34,10 @@ from planner.ingest.kubectl import kubectl_sharing, looks_like_kubectl, read_kub
 from planner.ingest.nodes import read_cluster
 from planner.ingest.notes import ingest_note
 from planner.service.importer import import_file
-from planner.service.job_chunks import Sharing, jobs_from_columns
+from planner.service.job_chunks import jobs_in_order
 from planner.store import Connection, doing
 from planner.store.trace_stats import find_trace
-from planner.store.traces import job_column_chunks
+from planner.store.traces import job_column_chunks, job_order
 
 SCHEDULE_COLUMNS = (
     "job_id",
@@ -301,12 +301,9 @@ LOAD_CHUNK_ROWS = 65_536
 def load_jobs(con: Connection, trace_id: str, chunk_rows: int = LOAD_CHUNK_ROWS) -> list[Job]:
     """A stored trace's jobs in submit order (ties in file order), read `chunk_rows` at a
     time; equal queues, users, statuses and pod shapes are one object each."""
-    sharing = Sharing()
-    jobs: list[Job] = []
     with doing(f"read the jobs of trace {trace_id}"):
-        for columns in job_column_chunks(con, trace_id, chunk_rows):
-            jobs += jobs_from_columns(columns, sharing)
-    return jobs
+        order = job_order(con, trace_id)
+        return jobs_in_order(order, job_column_chunks(con, trace_id, chunk_rows))
 
 
 def schedule_rows(result: ReplayResult) -> Iterator[tuple[object, ...]]:
