@@ -132,6 +132,8 @@ def test_rows_that_are_not_the_orders_are_refused(con: duckdb.DuckDBPyConnection
         jobs_in_order(order[:-1], chunks)  # a row came that the order does not list
     with pytest.raises(StoreError, match="changed while they were read"):
         jobs_in_order(order, chunks[:-1])  # a chunk went missing
+    with pytest.raises(StoreError, match="changed while they were read"):
+        jobs_in_order(order[:0], chunks)  # the trace's jobs were deleted meanwhile
 
 
 def test_sharing_keeps_zero_and_minus_zero_and_ints_and_floats_apart() -> None:

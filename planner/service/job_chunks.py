@@ -18,6 +18,7 @@ import numpy as np
 from planner.core.errors import StoreError
 from planner.core.model import Job
 
+_CHANGED = "the trace's jobs changed while they were read; read them again"
 SHARED_COLUMNS = ("pods", "gpus", "cpu", "mem_gib", "queue", "user_name", "priority", "status")
 """The `JOB_COLUMNS` whose equal values are one object (per column: 1 pod and 1.0 GPU stay an
 int and a float)."""
@@ -127,16 +128,18 @@ def jobs_in_order(order: np.ndarray, chunks: Iterable[Mapping[str, np.ndarray]])
     placed = 0
     for columns in chunks:
         row_numbers = columns["row_number"]
-        found = np.searchsorted(numbers, row_numbers).clip(0, max(len(numbers) - 1, 0))
-        if len(row_numbers) and not np.array_equal(numbers[found], row_numbers):
-            raise StoreError("the trace's jobs changed while they were read; read them again")
+        if len(row_numbers) > len(jobs) - placed:
+            raise StoreError(_CHANGED)
+        found = np.searchsorted(numbers, row_numbers).clip(0, len(numbers) - 1)
+        if not np.array_equal(numbers[found], row_numbers):
+            raise StoreError(_CHANGED)
         for at, job in zip(
             by_number[found].tolist(), jobs_from_columns(columns, sharing), strict=True
         ):
             jobs[at] = job
         placed += len(row_numbers)
     if placed != len(jobs):
-        raise StoreError("the trace's jobs changed while they were read; read them again")
+        raise StoreError(_CHANGED)
     return cast("list[Job]", jobs)  # every slot filled: one row per row number
 
 
