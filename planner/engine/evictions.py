@@ -54,6 +54,8 @@ class Evictions(Plugin):
         interval = policy.checkpoint_interval_s
         kept = (ran // interval) * interval if interval else 0.0
         restart = policy.restart_overhead_s
+        if replay.remaining_s is replay.run_s:
+            replay.remaining_s = list(replay.run_s)
         replay.remaining_s[j] += restart - kept
         self.wasted_gpu_s += replay.jobs[j].total_gpus * (ran - kept + restart + grace_s)
         self.segments.setdefault(j, []).append((start, now, replay.placement_of(j)))

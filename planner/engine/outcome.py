@@ -21,7 +21,7 @@ def build_result(replay: "Replay") -> ReplayResult:
     end = replay.now
     reasons, preempted = replay.reasons, replay.evictions.preempted_waiting
     for i in range(len(replay.jobs)):
-        if reasons.snapshot[i] is not None:
+        if i in reasons.snapshot:
             reasons.leave(i)
         state = replay.state[i]
         if state == WAITING and replay.placed[i]:

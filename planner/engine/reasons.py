@@ -41,8 +41,10 @@ class WaitReasons:
         self.quota_reason: QuotaReason | None = None
         count = len(self.shapes)
         self.wait: list[list[float] | None] = [None] * jobs
-        self.snapshot: list[list[float] | None] = [None] * jobs
-        self.override_since: list[float] = [0.0] * jobs
+        # by job, only while it waits on its shape / on an override: a per-job list held
+        # 8 bytes a job for the whole replay, each (issue 33)
+        self.snapshot: dict[int, list[float]] = {}
+        self.override_since: dict[int, float] = {}
         self.members = [0] * count
         self.shape_reason = [NO_REASON] * count
         self.cum = [[0.0] * len(REASON_CODES) for _ in range(count)]
@@ -83,7 +85,7 @@ class WaitReasons:
 
     def leave(self, i: int) -> None:
         """Stop accruing the shape's reasons for `i`; fold what it accrued into its total."""
-        snap = self.snapshot[i]
+        snap = self.snapshot.pop(i, None)
         if snap is None:
             return
         sid = self.shape_of[i]
@@ -92,7 +94,6 @@ class WaitReasons:
         waited = self.wait_of(i)
         for r, value in enumerate(cum):
             waited[r] += value - snap[r]
-        self.snapshot[i] = None
         self.members[sid] -= 1
         if not self.members[sid]:
             self.waiting_shapes.discard(sid)
@@ -107,7 +108,7 @@ class WaitReasons:
 
     def close_override(self, i: int, reason: int) -> None:
         now = self.replay.now
-        self.wait_of(i)[reason] += now - self.override_since[i]
+        self.wait_of(i)[reason] += now - self.override_since.get(i, 0.0)
         self.override_since[i] = now
 
     def wait_of(self, i: int) -> list[float]:

@@ -7,12 +7,10 @@ The engine itself never sees a file or a connection.
 """
 
 import csv
-import math
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
 
 from pydantic import ValidationError
 
@@ -36,11 +34,11 @@ from planner.ingest.kubectl import kubectl_sharing, looks_like_kubectl, read_kub
 from planner.ingest.nodes import read_cluster
 from planner.ingest.notes import ingest_note
 from planner.service.importer import import_file
+from planner.service.job_chunks import jobs_in_order
 from planner.store import Connection, doing
 from planner.store.trace_stats import find_trace
-from planner.store.traces import job_columns
+from planner.store.traces import job_column_chunks, job_order
 
-_T = TypeVar("_T")
 SCHEDULE_COLUMNS = (
     "job_id",
     "queue",
@@ -295,83 +293,17 @@ def read_nodes(
     return cluster.node_specs(), notes
 
 
-def load_jobs(con: Connection, trace_id: str) -> list[Job]:
-    """A stored trace's jobs in submit order (ties in file order)."""
+LOAD_CHUNK_ROWS = 65_536
+"""Jobs read from the store at a time: the load holds one chunk's columns as Python values
+(about 16 columns x 65,536 values), never the whole trace's."""
+
+
+def load_jobs(con: Connection, trace_id: str, chunk_rows: int = LOAD_CHUNK_ROWS) -> list[Job]:
+    """A stored trace's jobs in submit order (ties in file order), read `chunk_rows` at a
+    time; equal queues, users, statuses and pod shapes are one object each."""
     with doing(f"read the jobs of trace {trace_id}"):
-        cols = job_columns(con, trace_id)
-    types: dict[str, tuple[str, ...]] = {}
-    for text in set(cols["gpu_types"].tolist()):
-        types[text] = tuple(t for t in text.split("|") if t)
-    starts = cols["start_s"].tolist()
-    ends = cols["end_s"].tolist()
-    return [
-        Job(
-            job_id,
-            submit,
-            duration,
-            pods,
-            gpus,
-            cpu,
-            mem,
-            types[gpu_types],
-            queue,
-            user,
-            priority,
-            status,
-            _present(start),
-            _present(end),
-            _present(withdraw),
-            bool(left),
-        )
-        for (
-            job_id,
-            submit,
-            duration,
-            pods,
-            gpus,
-            cpu,
-            mem,
-            gpu_types,
-            queue,
-            user,
-            priority,
-            status,
-            start,
-            end,
-            withdraw,
-            left,
-        ) in zip(
-            cols["job_id"].tolist(),
-            cols["submit_s"].tolist(),
-            cols["duration_s"].tolist(),
-            cols["pods"].tolist(),
-            cols["gpus"].tolist(),
-            cols["cpu"].tolist(),
-            cols["mem_gib"].tolist(),
-            cols["gpu_types"].tolist(),
-            _shared(cols["queue"].tolist()),
-            _shared(cols["user_name"].tolist()),
-            cols["priority"].tolist(),
-            _shared(cols["status"].tolist()),
-            starts,
-            ends,
-            cols["withdraw_after_s"].tolist(),
-            cols["running_at_start"].tolist(),
-            strict=True,
-        )
-    ]
-
-
-def _shared(values: list[_T]) -> list[_T]:
-    """Equal strings as one object: a trace has a few queues, users and statuses, but read
-    from DuckDB each job's are strings of their own (about 50 bytes each, a job)."""
-    seen: dict[_T, _T] = {}
-    return [seen.setdefault(value, value) for value in values]
-
-
-def _present(value: float | None) -> float | None:
-    """DuckDB NULLs arrive as None (masked) or NaN, depending on the column's nulls."""
-    return None if value is None or math.isnan(value) else value
+        order = job_order(con, trace_id)
+        return jobs_in_order(order, job_column_chunks(con, trace_id, chunk_rows))
 
 
 def schedule_rows(result: ReplayResult) -> Iterator[tuple[object, ...]]:

@@ -87,6 +87,23 @@ def fetch_columns(con: Connection, sql: str, params: Params = None) -> Columns:
         return con.execute(sql, params).fetchnumpy()
 
 
+def fetch_column_chunks(
+    con: Connection, sql: str, params: Params, rows: int
+) -> Iterator[dict[str, np.ndarray]]:
+    """The result in chunks of at most `rows` rows, one NumPy array per column (NULLs of a
+    float column as NaN), read as they are used: only the chunk in hand is in Python."""
+    with translated(con):
+        # a relation refuses to run while a caller's result is half read, as `register` does
+        con.complete()
+        batches = con.sql(sql, params=params).to_arrow_reader(rows)
+        for batch in batches:
+            names = batch.schema.names
+            yield {
+                name: column.to_numpy(zero_copy_only=False)
+                for name, column in zip(names, batch.columns, strict=True)
+            }
+
+
 def count(con: Connection, sql: str, params: Params = None) -> int:
     """The first column of the first row as an int; 0 when there is no row."""
     row = fetch_one(con, sql, params)
