@@ -8,11 +8,11 @@ The engine itself never sees a file or a connection.
 
 import csv
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
@@ -299,11 +299,18 @@ def load_jobs(con: Connection, trace_id: str) -> list[Job]:
     """A stored trace's jobs in submit order (ties in file order)."""
     with doing(f"read the jobs of trace {trace_id}"):
         cols = job_columns(con, trace_id)
+    return jobs_from_columns(cols, {})  # type: ignore[arg-type]
+
+
+def jobs_from_columns(columns: Mapping[str, Sequence[Any]], sharing: dict[Any, Any]) -> list[Job]:
+    """Jobs from one sequence per column of `JOB_COLUMNS` (NumPy arrays, memory maps or
+    lists); `sharing` keeps one object per equal queue, user, status and GPU-type tuple, so
+    columns given chunk by chunk with the same `sharing` share them across chunks."""
+    cols = {name: _listed(values) for name, values in columns.items()}
     types: dict[str, tuple[str, ...]] = {}
-    for text in set(cols["gpu_types"].tolist()):
-        types[text] = tuple(t for t in text.split("|") if t)
-    starts = cols["start_s"].tolist()
-    ends = cols["end_s"].tolist()
+    for text in set(cols["gpu_types"]):
+        split = tuple(t for t in text.split("|") if t)
+        types[text] = sharing.setdefault(split, split)
     return [
         Job(
             job_id,
@@ -341,31 +348,42 @@ def load_jobs(con: Connection, trace_id: str) -> list[Job]:
             withdraw,
             left,
         ) in zip(
-            cols["job_id"].tolist(),
-            cols["submit_s"].tolist(),
-            cols["duration_s"].tolist(),
-            cols["pods"].tolist(),
-            cols["gpus"].tolist(),
-            cols["cpu"].tolist(),
-            cols["mem_gib"].tolist(),
-            cols["gpu_types"].tolist(),
-            _shared(cols["queue"].tolist()),
-            _shared(cols["user_name"].tolist()),
-            cols["priority"].tolist(),
-            _shared(cols["status"].tolist()),
-            starts,
-            ends,
-            cols["withdraw_after_s"].tolist(),
-            cols["running_at_start"].tolist(),
+            cols["job_id"],
+            cols["submit_s"],
+            cols["duration_s"],
+            cols["pods"],
+            cols["gpus"],
+            cols["cpu"],
+            cols["mem_gib"],
+            cols["gpu_types"],
+            _shared(cols["queue"], sharing),
+            _shared(cols["user_name"], sharing),
+            cols["priority"],
+            _shared(cols["status"], sharing),
+            cols["start_s"],
+            cols["end_s"],
+            cols["withdraw_after_s"],
+            cols["running_at_start"],
             strict=True,
         )
     ]
 
 
-def _shared(values: list[_T]) -> list[_T]:
+def _listed(values: Sequence[Any]) -> list[Any]:
+    """Plain Python values: a NumPy array's items as `int`, `float`, `bool` and `str` (the
+    compiled engine checks `int` fields at run time; a NumPy integer fails the check)."""
+    if isinstance(values, list):
+        return values
+    tolist = getattr(values, "tolist", None)
+    if tolist is None:
+        return list(values)
+    listed: list[Any] = tolist()
+    return listed
+
+
+def _shared(values: list[_T], seen: dict[Any, Any]) -> list[_T]:
     """Equal strings as one object: a trace has a few queues, users and statuses, but read
     from DuckDB each job's are strings of their own (about 50 bytes each, a job)."""
-    seen: dict[_T, _T] = {}
     return [seen.setdefault(value, value) for value in values]
 
 
