@@ -7,9 +7,9 @@ everything again, and an interrupted run (Ctrl-C) keeps every point it finished.
 processes forked from a fork server (never from this process, where DuckDB runs threads); each
 receives the scenario once and maps the jobs from files written once (`sweep_ship`: not a
 pickle per worker, nor once per point or per call: `pricing` keeps the workers for a search's
-rounds) and opens its own copy of the price book, since
-DuckDB lets one process at a time use the database file. They run the same `price_point`, so
-their results equal one worker's exactly.
+rounds) and opens its own copy of the price book, since DuckDB lets one process at a time use
+the database file. They run the same `price_point`, so their results equal one worker's
+exactly.
 """
 
 import hashlib
