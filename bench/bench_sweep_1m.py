@@ -10,12 +10,14 @@ the database, so nothing is read back. Timed: the sweep call, workers' start and
 shipping included; the Dask cluster's own start is timed apart (a real cluster is started
 once and reused). Peak RSS: the peak (VmHWM) of each process this one started, sampled while
 the sweep runs; the largest `workers` of them are the workers (each holds the trace and a
-replay). Also printed: what each worker pays once (the sweep packed, shipped and unpacked)
-and per point (its result pickled, stored), against a point's replay. Prints; asserts nothing.
+replay). Also printed: what each worker pays once (the jobs' columns written, mapped and
+built into jobs; the Dask engine's pickle packed and unpacked) and per point (its result
+pickled, stored), against a point's replay; bench/bench_sweep_worker.py follows one worker's
+memory step by step. Prints; asserts nothing.
 
 On a shared machine the wall-clock ratios say mostly how busy the neighbours were, so each run
-also shows its CPU: each worker's, this process's (its serial part: packing and shipping the
-sweep, storing each point), CPU per point, and the wall time that CPU would take on an idle
+also shows its CPU: each worker's, this process's (its serial part: writing the jobs'
+columns, storing each point), CPU per point, and the wall time that CPU would take on an idle
 machine ("quiet s": the busiest worker plus this process, at least all CPU over the cores),
 with its ratio to 1 worker: the speed-up the load does not move.
 """
@@ -38,6 +40,7 @@ from bench_sweep import prepared
 from planner.service.sweep_dask import local_cluster
 from planner.service.sweep_keys import Point
 from planner.service.sweep_run import Sweep, pack, run_sweep, unpack
+from planner.service.sweep_ship import read_jobs, write_jobs
 from planner.store import connect
 
 
@@ -159,19 +162,33 @@ def balanced_bound(one: Run, workers: int) -> float:
 
 
 def fixed_costs(sweep: Sweep, one: Run, points: int) -> list[str]:
-    """What a worker pays once and per point, against a point's replay (from the 1-worker run)."""
-    started = time.perf_counter()
+    """What a worker pays once and per point, against a point's replay (from the 1-worker run):
+    the local pool's way (columns written once, mapped by each worker) and the Dask workers'
+    (the sweep pickled once, unpickled by each)."""
+    with tempfile.TemporaryDirectory(prefix="bench-sweep-ship-") as folder:
+        started = time.process_time()
+        write_jobs(sweep.jobs, Path(folder))
+        writing = time.process_time() - started
+        size = sum(p.stat().st_size for p in Path(folder).iterdir())
+        started = time.process_time()
+        read_jobs(Path(folder))
+        reading = time.process_time() - started
+    started = time.process_time()
     packed = pack(sweep)
-    packing = time.perf_counter() - started
-    started = time.perf_counter()
+    packing = time.process_time() - started
+    started = time.process_time()
     unpack(packed)
-    unpacking = time.perf_counter() - started
+    unpacking = time.process_time() - started
     result = pickle.dumps(one.results[0])
-    per_point = one.seconds / points
+    per_point = one.cpu_s / points
     return [
-        f"a point (1 worker, stored included): {per_point:,.1f} s",
-        f"once per sweep: pack the sweep {packing:,.2f} s ({len(packed) / 1e6:,.1f} MB); "
-        f"once per worker: unpack it {unpacking:,.2f} s = {unpacking / per_point:.1%} of a point",
+        f"a point (1 worker, stored included): {per_point:,.1f} CPU s",
+        f"once per sweep: write the job columns {writing:,.2f} CPU s ({size / 1e6:,.1f} MB); "
+        f"once per worker: map them and build the jobs {reading:,.2f} CPU s "
+        f"= {reading / per_point:.1%} of a point",
+        f"(Dask) once per sweep: pack the sweep {packing:,.2f} CPU s ({len(packed) / 1e6:,.1f} "
+        f"MB); once per worker: unpack it {unpacking:,.2f} CPU s = {unpacking / per_point:.1%} "
+        "of a point",
         f"per point: a result pickles to {len(result):,} bytes (a point read back; a computed "
         "one also carries its inputs, about 2 KB)",
     ]

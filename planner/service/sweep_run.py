@@ -5,10 +5,11 @@ A point's key hashes the scenario, the trace id, the price book, the date and th
 values, so a re-run of the same sweep computes nothing, a changed price or scenario computes
 everything again, and an interrupted run (Ctrl-C) keeps every point it finished. Workers are
 processes forked from a fork server (never from this process, where DuckDB runs threads); each
-receives the scenario and the jobs once (not once per point, nor once per call: `pricing`
-keeps the workers for a search's rounds) and opens its own copy of the price book, since
-DuckDB lets one process at a time use the database file. They run the same `price_point`, so
-their results equal one worker's exactly.
+receives the scenario once and maps the jobs from files written once (`sweep_ship`: not a
+pickle per worker, nor once per point or per call: `pricing` keeps the workers for a search's
+rounds) and opens its own copy of the price book, since DuckDB lets one process at a time use
+the database file. They run the same `price_point`, so their results equal one worker's
+exactly.
 """
 
 import hashlib
@@ -31,6 +32,7 @@ from planner.core.pools import end_pool
 from planner.cost.scenario import TcoScenario
 from planner.service.sweep_keys import Point
 from planner.service.sweep_point import PointResult, from_rows, price_point
+from planner.service.sweep_ship import read_jobs, write_jobs
 from planner.service.tco_rent import bills_kept
 from planner.store import Connection, open_store
 from planner.store.scenarios import price_book_key
@@ -177,20 +179,26 @@ class _Pool:
             # planner once, and each worker forks from it ready to price.
             context = multiprocessing.get_context("forkserver")
             context.set_forkserver_preload([__name__])
-            packed = pack(self.sweep)  # once: the pool would pickle a Sweep once per worker
-            self.pool = context.Pool(self.workers, _start_worker, (prices, packed))
+            jobs = Path(self.folder.name) / "jobs"
+            jobs.mkdir()
+            write_jobs(self.sweep.jobs, jobs)  # once: the pool would pickle them per worker
+            shared = (self.sweep.scenario, self.sweep.trace_id, self.sweep.today)
+            self.pool = context.Pool(self.workers, _start_worker, (prices, jobs, shared))
         return self.pool
 
     def stop(self, *, now: bool = False) -> None:
-        end_pool(self.pool, now=now)
-        self.pool = None
-        if self.folder is not None:
-            self.folder.cleanup()
-            self.folder = None
+        try:
+            end_pool(self.pool, now=now)
+        finally:  # a second Ctrl-C while the workers stop: their files go all the same
+            self.pool = None
+            if self.folder is not None:
+                self.folder.cleanup()
+                self.folder = None
 
 
 def pack(sweep: Sweep) -> bytes:
-    """The sweep pickled with its jobs as plain tuples: a list of slotted frozen dataclasses
+    """The sweep pickled with its jobs as plain tuples, for the Dask workers (which may run on
+    other machines, out of reach of `sweep_ship`'s files): a list of slotted frozen dataclasses
     pickles and loads about twice as slowly as their fields (2 s against 1 s per 100,000 jobs
     each way)."""
     rows = [_FIELDS(job) for job in sweep.jobs]
@@ -210,13 +218,15 @@ _FIELDS = operator.attrgetter(*(f.name for f in fields(Job)))
 _WORKER: dict[str, object] = {}
 
 
-def _start_worker(prices: Path, packed: bytes) -> None:
-    """Open a private copy of the price book and keep the sweep for every point to come."""
+def _start_worker(prices: Path, jobs: Path, shared: tuple[TcoScenario, str, date]) -> None:
+    """Open a private copy of the price book and keep the sweep (its `shared` scenario, trace
+    id and date, the jobs read from the files in `jobs`) for every point to come."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what Ctrl-C stops
     own = prices.with_name(f"worker-{multiprocessing.current_process().pid}.duckdb")
     shutil.copyfile(prices, own)
     _WORKER["con"] = open_store(own)
-    _WORKER["sweep"] = unpack(packed)
+    scenario, trace_id, today = shared
+    _WORKER["sweep"] = Sweep(scenario, read_jobs(jobs), trace_id, today)
     bills = ExitStack()  # kept until the worker exits
     bills.enter_context(bills_kept())
     _WORKER["bills"] = bills
