@@ -56,62 +56,26 @@ class Sharing:
 def jobs_from_columns(columns: Mapping[str, np.ndarray], sharing: Sharing) -> list[Job]:
     """One `Job` per row of `columns` (the `JOB_COLUMNS`, NULLs as NaN or masked), in order."""
     shared = {name: sharing.column(name, columns[name]) for name in SHARED_COLUMNS}
-    return [
-        Job(
-            job_id,
-            submit,
-            duration,
-            pods,
-            gpus,
-            cpu,
-            mem,
-            gpu_types,
-            queue,
-            user,
-            priority,
-            status,
-            start,
-            end,
-            withdraw,
-            bool(left),
-        )
-        for (
-            job_id,
-            submit,
-            duration,
-            pods,
-            gpus,
-            cpu,
-            mem,
-            gpu_types,
-            queue,
-            user,
-            priority,
-            status,
-            start,
-            end,
-            withdraw,
-            left,
-        ) in zip(
-            columns["job_id"].tolist(),
-            columns["submit_s"].tolist(),
-            columns["duration_s"].tolist(),
-            shared["pods"],
-            shared["gpus"],
-            shared["cpu"],
-            shared["mem_gib"],
-            sharing.types(columns["gpu_types"]),
-            shared["queue"],
-            shared["user_name"],
-            shared["priority"],
-            shared["status"],
-            _optional(columns["start_s"]),
-            _optional(columns["end_s"]),
-            _optional(columns["withdraw_after_s"]),
-            columns["running_at_start"].tolist(),
-            strict=True,
-        )
-    ]
+    fields = zip(  # in `Job`'s field order
+        columns["job_id"].tolist(),
+        columns["submit_s"].tolist(),
+        columns["duration_s"].tolist(),
+        shared["pods"],
+        shared["gpus"],
+        shared["cpu"],
+        shared["mem_gib"],
+        sharing.types(columns["gpu_types"]),
+        shared["queue"],
+        shared["user_name"],
+        shared["priority"],
+        shared["status"],
+        _optional(columns["start_s"]),
+        _optional(columns["end_s"]),
+        _optional(columns["withdraw_after_s"]),
+        map(bool, columns["running_at_start"].tolist()),
+        strict=True,
+    )
+    return [Job(*row) for row in fields]
 
 
 def jobs_in_order(order: np.ndarray, chunks: Iterable[Mapping[str, np.ndarray]]) -> list[Job]:
