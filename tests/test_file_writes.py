@@ -33,6 +33,8 @@ IN_PLACE_ALLOWED = {
     "planner/service/prometheus_import.py",
     # Dask ships the price book to its workers through a temporary file of its own
     "planner/service/sweep_dask.py",
+    # the process pool's job columns go to a temporary folder of the sweep's own, removed after it
+    "planner/service/sweep_ship.py",
     # to_csv() with no path returns text; the callers write that text
     "planner/report/csv_table.py",
     "planner/ui/fill_view.py",

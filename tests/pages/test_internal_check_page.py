@@ -1,13 +1,15 @@
 """A failed internal check reaches the app's reader as an error box that says how to report it,
 never a traceback (issue 31, item 1). Admission is broken on purpose, as in
-tests/test_internal_check.py: the replay's own check then fires for real."""
+tests/test_internal_check.py: the replay's own check then fires for real. The working scenario
+queues FIFO, whose admission is the interpreted `GangQueueing` (backfill's is compiled, so cannot
+be patched)."""
 
 from pathlib import Path
 
 import pytest
 
 from planner.engine.queueing import GangQueueing
-from tests.pages.test_replay import open_page, run
+from tests.pages.test_replay import open_page, run, sample
 
 
 @pytest.fixture
@@ -23,7 +25,11 @@ def admission_broken(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_the_replay_page_says_it_is_a_bug_and_how_to_report_it(
     db: Path, lang: str, words: str
 ) -> None:
-    at = run(open_page(lang=lang))
+    working = sample()
+    fifo = working.model_copy(
+        update={"policy": working.policy.model_copy(update={"queueing": "fifo"})}
+    )
+    at = run(open_page(fifo, lang=lang))
 
     assert not at.exception
     [error] = at.error
