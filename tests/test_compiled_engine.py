@@ -7,6 +7,7 @@ never loaded.
 the test below runs the same golden file again with `PLANNER_PURE_PYTHON=1`.
 """
 
+import gc
 import json
 import os
 import subprocess
@@ -17,8 +18,11 @@ from pathlib import Path
 import pytest
 
 import planner.engine  # noqa: F401 - installs the compiled engine's finder
-from planner.engine import compiled, loop
+from planner.core.config import NodeSpec
+from planner.core.model import Job
+from planner.engine import compiled, loop, simulate
 from planner.engine.compiled import MANIFEST, PURE_ENV, Build, find_build, sources_hash
+from planner.engine.policy import Policy
 
 ROOT = Path(__file__).resolve().parents[1]
 PURE = os.environ.get(PURE_ENV) == "1"
@@ -116,3 +120,24 @@ def test_the_hash_changes_with_any_engine_or_core_source(tmp_path: Path) -> None
     (engine / "new.py").write_text("")
     after_new = sources_hash((engine, core))
     assert len({before, after_core, after_new}) == 3
+
+
+@pytest.mark.parametrize(
+    "policy",
+    [
+        {"queueing": "fifo"},
+        {"queueing": "strict-fifo"},
+        {"queueing": "backfill"},
+        {"queueing": "fifo", "admission": "pod"},
+    ],
+)
+def test_a_finished_replay_leaves_nothing_behind(policy: dict[str, str]) -> None:
+    """No replay outlives `simulate` (a sweep worker replays hundreds in a row). mypyc leaked
+    a reference to the replay when interpreted code built a compiled queueing."""
+    jobs = [Job(f"j{i}", float(i), 100.0, gpus=8.0) for i in range(20)]
+    nodes = [NodeSpec(f"n{k}", "A100", 8, 64, 512) for k in range(2)]
+    for _ in range(3):
+        simulate(jobs, nodes, Policy(**policy))  # type: ignore[arg-type]
+    gc.collect()
+
+    assert [o for o in gc.get_objects() if type(o).__name__ == "Replay"] == []

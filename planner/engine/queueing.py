@@ -68,3 +68,14 @@ class Fifo(GangQueueing):
             if not self.try_start(i):
                 merge.drop()
             i = merge.next_job()
+
+
+# The registry builds queueings through these, compiled: mypyc leaks a reference to each
+# argument when interpreted code builds a compiled subclass of a class open to interpreted
+# subclasses, so every replay would stay in memory.
+def fifo(replay: "Replay") -> "Fifo":
+    return Fifo(replay)
+
+
+def strict_fifo(replay: "Replay") -> "StrictFifo":
+    return StrictFifo(replay)

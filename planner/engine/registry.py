@@ -14,7 +14,7 @@ from planner.engine.hooks import Plugin, Queueing
 from planner.engine.kueue import Kueue
 from planner.engine.online import OnlineServices
 from planner.engine.pods import PodAdmission
-from planner.engine.queueing import Fifo, StrictFifo
+from planner.engine.queueing import fifo, strict_fifo
 from planner.engine.slowdown import Slowdowns
 from planner.engine.withdrawals import Withdrawals
 
@@ -22,8 +22,8 @@ if TYPE_CHECKING:
     from planner.engine.loop import Replay
 
 GANG_QUEUEINGS: dict[str, Callable[["Replay"], Queueing]] = {
-    "strict-fifo": StrictFifo,
-    "fifo": Fifo,
+    "strict-fifo": strict_fifo,
+    "fifo": fifo,
 }
 """Gang admission without queues, by `Policy.queueing` (backfill is also a plugin, below)."""
 
