@@ -158,6 +158,23 @@ def test_chunks_hold_at_most_the_rows_asked_for(
     assert sizes == [4, 4, 4, 3]  # 15 jobs: 4 + 4 + 4 + 3
 
 
+@pytest.mark.parametrize(
+    ("queries", "sizes"), [(4, [4, 4, 4, 3]), (3, [8, 7]), (2, [8, 7]), (1, [15])]
+)
+def test_a_trace_past_the_queries_allowed_is_read_in_multiples_of_the_rows(
+    tmp_path: Path, con: duckdb.DuckDBPyConnection, queries: int, sizes: list[int]
+) -> None:
+    trace_id = stored(con, write(tmp_path, "ties.csv", TIES))
+
+    chunks = list(job_row_chunks(con, trace_id, 4, queries=queries))
+
+    # 15 jobs in 4 chunks of 4 rows; 3 queries or fewer take 2 of those at a time, 1 takes all
+    assert [len(rows) for rows in chunks] == sizes
+    assert [row[0] for rows in chunks for row in rows] == [
+        job.job_id for job in load_jobs(con, trace_id)
+    ]
+
+
 def test_equal_values_are_one_object_across_chunks(con: duckdb.DuckDBPyConnection) -> None:
     trace_id = stored(con, SAMPLE)
 

@@ -23,9 +23,11 @@ from planner.core.model import Job
 from planner.store import Connection, Row, doing
 from planner.store.traces import JOB_COLUMNS, job_row_chunks
 
-LOAD_CHUNK_ROWS = 65_536
-"""Jobs read from the store at a time: the load holds one chunk's rows as Python values
-(16 values a row), never the whole trace's."""
+LOAD_CHUNK_ROWS = 8_192
+"""Jobs read from the store at a time (a multiple of this past `CHUNK_QUERIES` chunks): the
+load holds one chunk's rows as Python values, never the whole trace's. Smaller chunks leave
+less behind: 1,000,000 philly jobs held 390 B/job after a load in chunks of 65,536, 370 in
+chunks of 8,192, no slower (`bench/bench_memory.py`)."""
 SHARED_COLUMNS = (
     "duration_s",
     "pods",
