@@ -29,7 +29,7 @@ import heapq
 import math
 from collections import deque
 from collections.abc import Callable, Sequence
-from typing import Any, Final, TypeVar
+from typing import Final, TypeVar
 
 from planner.core.config import NodeSpec
 from planner.core.errors import InternalCheckError
@@ -37,7 +37,7 @@ from planner.core.model import Job
 from planner.engine.arrivals import arrival_order
 from planner.engine.burst import Burst
 from planner.engine.cluster import MILLI, ClusterState, NodeAlloc
-from planner.engine.events import BURST, FINISH, KINDS, RETRY, TERMINATED
+from planner.engine.events import BURST, FINISH, KINDS, RETRY, TERMINATED, held_time
 from planner.engine.evictions import Evictions
 from planner.engine.hooks import Plugin, bind
 from planner.engine.online import OnlineServices
@@ -357,7 +357,7 @@ class Replay:
             self.dequeue(i)
         self.state[i] = RUNNING
         now = self.now
-        self.start[i] = _held(now, self.arrive, i)
+        self.start[i] = held_time(now, self.arrive, i)
         milli = self.pod_milli[self.shape_of[i]]
         node_class, pool_index = self.cluster.node_class, self.pool_index
         for node, pods, _ in self.allocs[i]:
@@ -381,7 +381,7 @@ class Replay:
         self.ran_on.of[i] = self.placement_of(i)
         self.allocs[i] = NO_ALLOCS  # only needed to undo the placement: keep its summary
         self.state[i] = DELETED if self.jobs[i].status == "withdrawn" else DONE
-        self.end[i] = _held(self.now, self.finish_at, i)
+        self.end[i] = held_time(self.now, self.finish_at, i)
         self.freed = self.dirty = True
 
     def terminated(self, j: int) -> None:
@@ -488,17 +488,6 @@ class Replay:
 
     def placement_of(self, i: int) -> Placement:
         return self.ran_on.placement(self.allocs[i], self.shapes[self.shape_of[i]][0])
-
-
-def _held(now: float, times: list[Any], i: int) -> float | None:
-    """`now`, as the float object `times[i]` already holds when that is the same value: a
-    start at the job's arrival, an end at its planned finish. Compiled, each `now` stored in
-    a list is a new float object (32 bytes a job, twice); read as `Any` the list's own object
-    is kept as it is (plain Python kept it anyway: `now` was that object)."""
-    held = times[i]
-    if held != now or (now == 0.0 and math.copysign(1.0, held) != math.copysign(1.0, now)):
-        return now  # a later start or end, or -0.0 for 0.0 (equal, not the same value)
-    return held  # type: ignore[no-any-return]
 
 
 def _find(found: list[Plugin], kind: type[P]) -> P | None:
