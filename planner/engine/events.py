@@ -28,6 +28,7 @@ def held_time(now: float, times: list[Any], i: int) -> float | None:
     a list is a new float object (32 bytes a job, twice); read as `Any` the list's own object
     is kept as it is (plain Python kept it anyway: `now` was that object)."""
     held = times[i]
-    if held != now or (now == 0.0 and math.copysign(1.0, held) != math.copysign(1.0, now)):
+    value: float = held  # compared unboxed: `held != now` would box `now` to compare
+    if value != now or (now == 0.0 and math.copysign(1.0, value) != math.copysign(1.0, now)):
         return now  # a later start or end, or -0.0 for 0.0 (equal, not the same value)
     return held  # type: ignore[no-any-return]
