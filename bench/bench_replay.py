@@ -35,7 +35,7 @@ OPENB = Path("/work/shared/traces/alibaba-openb-2023")
 OPENB_PODS = OPENB / "openb_pod_list_default.csv.gz"
 OPENB_ALL_NODES = OPENB / "openb_node_list_all_node.csv"
 OPENB_GPU_NODES = OPENB / "openb_node_list_gpu_node.csv"
-LOAD_CHUNK_ROWS = 65_536  # planner.service.replay's, without importing the service's edge
+LOAD_CHUNK_ROWS = 65_536  # jobs built at a time from NumPy columns, as a sweep worker does
 
 
 @dataclass(slots=True)
