@@ -326,7 +326,7 @@ _BEFORE = " AND submit_s <= $next_submit AND (submit_s < $next_submit OR row_num
 
 CHUNK_QUERIES = 128
 """At most this many queries read a trace's chunks: a trace not stored in submit order is
-scanned whole by each (10,000,000 such jobs: about 0.25 s a query here)."""
+scanned whole by each (1,000,000 shuffled jobs: about 25 ms a query here)."""
 
 
 def job_row_chunks(
