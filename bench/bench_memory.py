@@ -5,7 +5,7 @@ Usage: python bench/bench_memory.py [--jobs 200000,1000000] [--source store|buil
 With `--source store` (the default: the product's path) each size's synthetic philly trace
 (planner.synth) is written as CSV and imported into a fresh DuckDB file once, by the importer;
 a fresh child process (this script with `--child`) then loads it with
-`planner.service.replay.load_jobs` and replays it with gang + best-fit + backfill on
+`planner.service.job_rows.load_jobs` and replays it with gang + best-fit + backfill on
 1,000 x 8 V100s (the profile's cards; 5% of its jobs take any GPU). With `--source builder` the
 child builds the same rows as jobs in memory (bench_replay.philly_jobs: no GPU type, no
 observed start or end; built by the loader's `jobs_from_columns`) and replays them on A100s.
@@ -36,8 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bench_replay import GPUS_PER_NODE, NODES, philly_jobs, philly_rows
-from yardstick import yardstick
+from yardstick import GPUS_PER_NODE, NODES, yardstick
 
 from planner.engine import compiled
 
@@ -91,9 +90,11 @@ def child_ingest(jobs: int, folder: Path) -> dict[str, Any]:
 def load(source: Source) -> tuple[list[Any], list[Any]]:
     """The source's jobs, and the nodes to replay them on."""
     if not source.database:
+        from bench_replay import philly_jobs  # noqa: PLC0415 - NumPy: the builder's alone
+
         nodes = [(f"n{i:04d}", "A100", GPUS_PER_NODE, 0.0, 0.0) for i in range(NODES)]
         return philly_jobs(source.jobs), nodes
-    from planner.service.replay import load_jobs  # noqa: PLC0415 - imported before the baseline
+    from planner.service.job_rows import load_jobs  # noqa: PLC0415 - imported before the baseline
     from planner.store import open_store  # noqa: PLC0415
 
     con = open_store(Path(source.database))
@@ -110,8 +111,12 @@ def _imports(source: Source) -> None:
     import planner.engine.policy  # noqa: PLC0415
 
     if source.database:
-        import planner.service.replay  # noqa: PLC0415
+        # the loader alone: DuckDB, no NumPy, pandas or pyarrow (the CLI's `planner replay`
+        # still imports pandas with its file options, and NumPy to sum the result up)
+        import planner.service.job_rows  # noqa: PLC0415
         import planner.store  # noqa: PLC0415, F401
+    else:
+        import bench_replay  # noqa: PLC0415, F401 - the builder (NumPy)
 
 
 def child_engine(source: Source) -> dict[str, Any]:
@@ -146,6 +151,8 @@ def child_engine(source: Source) -> dict[str, Any]:
 
 
 def child_yardstick(jobs: int) -> dict[str, Any]:
+    from bench_replay import philly_rows  # noqa: PLC0415 - NumPy: kept out of the engine's child
+
     submit: list[float] = []
     duration: list[float] = []
     pods: list[int] = []

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from yardstick import yardstick
+from yardstick import GPUS_PER_NODE, NODES, yardstick
 
 from planner.core.model import Job
 from planner.engine.metrics import summarize
@@ -35,8 +35,7 @@ OPENB = Path("/work/shared/traces/alibaba-openb-2023")
 OPENB_PODS = OPENB / "openb_pod_list_default.csv.gz"
 OPENB_ALL_NODES = OPENB / "openb_node_list_all_node.csv"
 OPENB_GPU_NODES = OPENB / "openb_node_list_gpu_node.csv"
-NODES, GPUS_PER_NODE = 1000, 8
-LOAD_CHUNK_ROWS = 65_536  # planner.service.replay's, without importing the service's edge
+LOAD_CHUNK_ROWS = 65_536  # jobs built at a time from NumPy columns, as a sweep worker does
 
 
 @dataclass(slots=True)

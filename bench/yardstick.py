@@ -13,6 +13,9 @@ import math
 import time
 from collections import deque
 
+NODES, GPUS_PER_NODE = 1000, 8
+"""The benches' cluster: 1,000 nodes of 8 GPUs (here, so a bench can name it without NumPy)."""
+
 # A running job on the finish heap: (end_s, job index = seq, node of each pod).
 _Finish = tuple[float, int, list[int]]
 

@@ -160,7 +160,8 @@ def add_sweep_command(
 
 
 def _sweep(args: argparse.Namespace, read_options: ReadOptions) -> int:
-    from planner.service.replay import load_jobs, resolve_trace
+    from planner.service.job_rows import load_jobs
+    from planner.service.replay import resolve_trace
     from planner.service.sweep_keys import parse_vary
     from planner.service.sweep_run import Sweep
     from planner.service.tco_files import load_tco_scenario

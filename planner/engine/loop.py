@@ -37,7 +37,7 @@ from planner.core.model import Job
 from planner.engine.arrivals import arrival_order
 from planner.engine.burst import Burst
 from planner.engine.cluster import MILLI, ClusterState, NodeAlloc
-from planner.engine.events import BURST, FINISH, KINDS, RETRY, TERMINATED
+from planner.engine.events import BURST, FINISH, KINDS, RETRY, TERMINATED, held_time
 from planner.engine.evictions import Evictions
 from planner.engine.hooks import Plugin, bind
 from planner.engine.online import OnlineServices
@@ -356,7 +356,8 @@ class Replay:
         if queued:
             self.dequeue(i)
         self.state[i] = RUNNING
-        now = self.start[i] = self.now
+        now = self.now
+        self.start[i] = held_time(now, self.arrive, i)
         milli = self.pod_milli[self.shape_of[i]]
         node_class, pool_index = self.cluster.node_class, self.pool_index
         for node, pods, _ in self.allocs[i]:
@@ -380,7 +381,7 @@ class Replay:
         self.ran_on.of[i] = self.placement_of(i)
         self.allocs[i] = NO_ALLOCS  # only needed to undo the placement: keep its summary
         self.state[i] = DELETED if self.jobs[i].status == "withdrawn" else DONE
-        self.end[i] = self.now
+        self.end[i] = held_time(self.now, self.finish_at, i)
         self.freed = self.dirty = True
 
     def terminated(self, j: int) -> None:

@@ -16,7 +16,7 @@ from planner.engine.cluster import Placement
 from planner.engine.fill import FillResult, PodRequest, fill
 from planner.ingest import IngestOptions, IngestReport
 from planner.ingest.requests import read_pod_requests
-from planner.service.replay import load_jobs
+from planner.service.job_rows import load_jobs
 from planner.store import Connection
 from planner.store.trace_stats import find_trace
 

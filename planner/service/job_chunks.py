@@ -1,27 +1,36 @@
-"""Engine jobs built from column chunks, equal values held once across every chunk.
+"""Engine jobs built from column chunks of NumPy arrays, equal values held once across chunks.
 
-A stored trace is read back a chunk of rows at a time (`planner.store.traces`); each chunk
-arrives as one NumPy array per column of `JOB_COLUMNS` and becomes `Job`s here, then is
-dropped, so the columns of only one chunk are ever in Python at once. A trace has a few
-queues, users, statuses and pod shapes but millions of jobs: read from a column, each job's
+A sweep's workers map the trace's columns from files (`planner.service.sweep_ship`) and the
+benches build synthetic traces the same way; each chunk of rows arrives as one NumPy array
+per column of `JOB_COLUMNS` and becomes `Job`s here. A trace has a few queues, users,
+statuses, pod shapes and run times but millions of jobs: read from a column, each job's
 would be an object of its own (a string about 55 bytes, a float 24), so `Sharing` keeps one
 object per distinct value of those columns for the whole trace. Ids, submit times and
-durations are unique per job and are not looked up.
+observed times are unique per job and are not looked up. A stored trace is read without
+NumPy, from DuckDB's rows (`planner.service.job_rows`, sharing the same columns).
 """
 
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 
-from planner.core.errors import StoreError
 from planner.core.model import Job
 
-_CHANGED = "the trace's jobs changed while they were read; read them again"
-SHARED_COLUMNS = ("pods", "gpus", "cpu", "mem_gib", "queue", "user_name", "priority", "status")
+SHARED_COLUMNS = (
+    "duration_s",
+    "pods",
+    "gpus",
+    "cpu",
+    "mem_gib",
+    "queue",
+    "user_name",
+    "priority",
+    "status",
+)
 """The `JOB_COLUMNS` whose equal values are one object (per column: 1 pod and 1.0 GPU stay an
-int and a float)."""
+int and a float); `job_rows.SHARED_COLUMNS` too, without importing NumPy there."""
 
 
 @dataclass(slots=True)
@@ -59,7 +68,7 @@ def jobs_from_columns(columns: Mapping[str, np.ndarray], sharing: Sharing) -> li
     fields = zip(  # in `Job`'s field order
         columns["job_id"].tolist(),
         columns["submit_s"].tolist(),
-        columns["duration_s"].tolist(),
+        shared["duration_s"],
         shared["pods"],
         shared["gpus"],
         shared["cpu"],
@@ -76,35 +85,6 @@ def jobs_from_columns(columns: Mapping[str, np.ndarray], sharing: Sharing) -> li
         strict=True,
     )
     return [Job(*row) for row in fields]
-
-
-def jobs_in_order(order: np.ndarray, chunks: Iterable[Mapping[str, np.ndarray]]) -> list[Job]:
-    """The jobs of `chunks` (each with its rows' `row_number`s) in the order `order` lists
-    their row numbers, equal values shared across chunks.
-
-    Raises:
-        StoreError: the chunks' rows are not those of `order` (the trace changed meanwhile).
-    """
-    by_number = np.argsort(order, kind="stable")
-    numbers = order[by_number]
-    sharing = Sharing()
-    jobs: list[Job | None] = [None] * len(order)
-    placed = 0
-    for columns in chunks:
-        row_numbers = columns["row_number"]
-        if len(row_numbers) > len(jobs) - placed:
-            raise StoreError(_CHANGED)
-        found = np.searchsorted(numbers, row_numbers).clip(0, len(numbers) - 1)
-        if not np.array_equal(numbers[found], row_numbers):
-            raise StoreError(_CHANGED)
-        for at, job in zip(
-            by_number[found].tolist(), jobs_from_columns(columns, sharing), strict=True
-        ):
-            jobs[at] = job
-        placed += len(row_numbers)
-    if placed != len(jobs):
-        raise StoreError(_CHANGED)
-    return cast("list[Job]", jobs)  # every slot filled: one row per row number
 
 
 def _optional(column: np.ndarray) -> list[float | None]:

@@ -34,10 +34,9 @@ from planner.ingest.kubectl import kubectl_sharing, looks_like_kubectl, read_kub
 from planner.ingest.nodes import read_cluster
 from planner.ingest.notes import ingest_note
 from planner.service.importer import import_file
-from planner.service.job_chunks import jobs_in_order
-from planner.store import Connection, doing
+from planner.service.job_rows import load_jobs
+from planner.store import Connection
 from planner.store.trace_stats import find_trace
-from planner.store.traces import job_column_chunks, job_order
 
 SCHEDULE_COLUMNS = (
     "job_id",
@@ -291,19 +290,6 @@ def read_nodes(
     if report.rejected > len(notes):
         notes.append(ingest_note("node_rows_skipped", file=source.name, count=report.rejected))
     return cluster.node_specs(), notes
-
-
-LOAD_CHUNK_ROWS = 65_536
-"""Jobs read from the store at a time: the load holds one chunk's columns as Python values
-(about 16 columns x 65,536 values), never the whole trace's."""
-
-
-def load_jobs(con: Connection, trace_id: str, chunk_rows: int = LOAD_CHUNK_ROWS) -> list[Job]:
-    """A stored trace's jobs in submit order (ties in file order), read `chunk_rows` at a
-    time; equal queues, users, statuses and pod shapes are one object each."""
-    with doing(f"read the jobs of trace {trace_id}"):
-        order = job_order(con, trace_id)
-        return jobs_in_order(order, job_column_chunks(con, trace_id, chunk_rows))
 
 
 def schedule_rows(result: ReplayResult) -> Iterator[tuple[object, ...]]:

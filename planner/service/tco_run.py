@@ -35,7 +35,8 @@ from planner.cost.scope import LeftOut, scoped_jobs
 from planner.engine.summary import ReplaySummary
 from planner.ingest import IngestOptions
 from planner.service.growth import grown_report
-from planner.service.replay import load_jobs, resolve_trace
+from planner.service.job_rows import load_jobs
+from planner.service.replay import resolve_trace
 from planner.service.tco_cloud_only import cloud_report, rented_only
 from planner.service.tco_elsewhere import served_elsewhere
 from planner.service.tco_explicit import explicit

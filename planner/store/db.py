@@ -37,7 +37,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from functools import cache
-from importlib import resources
+from importlib.util import find_spec
 from pathlib import Path
 
 import duckdb
@@ -77,11 +77,21 @@ def database_path(explicit: str | Path | None = None) -> Path:
 def migrations(package: str = "planner") -> list[tuple[int, str, str]]:
     """(version, file name, SQL) of every migration of `package`, in order."""
     found = []
-    for entry in resources.files(_MIGRATION_HOME[package]).iterdir():
+    for entry in _migration_folder(package).iterdir():
         match = _MIGRATION_NAME.match(entry.name)
         if match:
             found.append((int(match.group(1)), entry.name, entry.read_text(encoding="utf-8")))
     return sorted(found)
+
+
+def _migration_folder(package: str) -> Path:
+    """The folder of `package`'s migrations, found without running the package's `__init__`:
+    `pricing`'s imports pandas and pyarrow (70 MiB), which reading a trace back never needs."""
+    top, *inside = _MIGRATION_HOME[package].split(".")
+    spec = find_spec(top)  # a top-level package is found, not imported
+    if spec is None or not spec.submodule_search_locations:
+        raise StoreError(f"the {package} migrations are missing: reinstall the planner")
+    return Path(next(iter(spec.submodule_search_locations)), *inside)
 
 
 def open_store(path: Path, wait: Patience = NO_WAIT) -> Connection:

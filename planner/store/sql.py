@@ -11,19 +11,22 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import duckdb
-import numpy as np
-import pandas as pd
 
 from planner.core.errors import StoreError
 from planner.store.errors import Failure, database_error
 
+if TYPE_CHECKING:
+    # for annotations only: reading a trace's jobs back needs neither (about 55 MiB of imports)
+    import numpy as np
+    import pandas as pd
+
 Connection: TypeAlias = duckdb.DuckDBPyConnection
 Params: TypeAlias = Sequence[object] | Mapping[str, object] | None
 Row: TypeAlias = tuple[Any, ...]
-Columns: TypeAlias = dict[str, np.ndarray | pd.Categorical]
+Columns: TypeAlias = "dict[str, np.ndarray | pd.Categorical]"
 
 # The step in progress and the error for data the schema refuses. A context variable, not
 # a global: each Streamlit session runs in its own thread, with its own step.
@@ -76,7 +79,7 @@ def fetch_one(con: Connection, sql: str, params: Params = None) -> Row | None:
     return None if row is None else tuple(row)
 
 
-def fetch_frame(con: Connection, sql: str, params: Params = None) -> pd.DataFrame:
+def fetch_frame(con: Connection, sql: str, params: Params = None) -> "pd.DataFrame":
     with translated(con):
         return con.execute(sql, params).df()
 
@@ -85,23 +88,6 @@ def fetch_columns(con: Connection, sql: str, params: Params = None) -> Columns:
     """The result as one NumPy array per column (cheap for millions of rows)."""
     with translated(con):
         return con.execute(sql, params).fetchnumpy()
-
-
-def fetch_column_chunks(
-    con: Connection, sql: str, params: Params, rows: int
-) -> Iterator[dict[str, np.ndarray]]:
-    """The result in chunks of at most `rows` rows, one NumPy array per column (NULLs of a
-    float column as NaN), read as they are used: only the chunk in hand is in Python."""
-    with translated(con):
-        # a relation refuses to run while a caller's result is half read, as `register` does
-        con.complete()
-        batches = con.sql(sql, params=params).to_arrow_reader(rows)
-        for batch in batches:
-            names = batch.schema.names
-            yield {
-                name: column.to_numpy(zero_copy_only=False)
-                for name, column in zip(names, batch.columns, strict=True)
-            }
 
 
 def count(con: Connection, sql: str, params: Params = None) -> int:
@@ -116,7 +102,7 @@ def run(con: Connection, sql: str, params: Params = None) -> None:
         con.execute(sql, params).fetchall()
 
 
-def append_frame(con: Connection, table: str, frame: pd.DataFrame) -> None:
+def append_frame(con: Connection, table: str, frame: "pd.DataFrame") -> None:
     """Append `frame`'s rows to `table`, column by column in order.
 
     Not through `registered`: a view registered inside a transaction keeps its frame alive
@@ -130,7 +116,7 @@ def append_frame(con: Connection, table: str, frame: pd.DataFrame) -> None:
 
 
 @contextmanager
-def registered(con: Connection, name: str, frame: pd.DataFrame) -> Iterator[None]:
+def registered(con: Connection, name: str, frame: "pd.DataFrame") -> Iterator[None]:
     """`frame` readable in SQL as the view `name` while the block runs."""
     with translated(con):
         # DuckDB refuses to register a frame while a caller's result is half read

@@ -10,22 +10,25 @@ error becomes the `PlannerError` of the step in progress (`planner.store.sql.doi
 from collections.abc import Iterator
 from dataclasses import astuple, dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
-import numpy as np
-import pandas as pd
-
+from planner.core.errors import StoreError
 from planner.store.sql import (
     Columns,
     Connection,
+    Row,
     append_frame,
     count,
     fetch_all,
-    fetch_column_chunks,
     fetch_columns,
     fetch_frame,
     fetch_one,
     run,
 )
+
+if TYPE_CHECKING:
+    # annotations only: reading jobs back imports neither (`job_row_chunks`)
+    import pandas as pd
 
 _STAGING = """
 CREATE OR REPLACE TEMP TABLE staging_jobs (
@@ -164,17 +167,17 @@ def drop_staging(con: Connection) -> None:
     run(con, "DROP TABLE IF EXISTS staging_jobs; DROP TABLE IF EXISTS staging_steps")
 
 
-def stage_jobs(con: Connection, frame: pd.DataFrame) -> None:
+def stage_jobs(con: Connection, frame: "pd.DataFrame") -> None:
     """Append a chunk of normalised jobs (the staging table's columns, in order)."""
     append_frame(con, "staging_jobs", frame)
 
 
-def stage_steps(con: Connection, frame: pd.DataFrame) -> None:
+def stage_steps(con: Connection, frame: "pd.DataFrame") -> None:
     """Append a chunk's Slurm steps: (row_number, parent job id)."""
     append_frame(con, "staging_steps", frame)
 
 
-def store_rejected(con: Connection, trace_id: str, rejected: pd.DataFrame) -> None:
+def store_rejected(con: Connection, trace_id: str, rejected: "pd.DataFrame") -> None:
     """Append rejected rows (row, reason, column_name, value, message, raw_json)."""
     if rejected.empty:
         return
@@ -188,7 +191,7 @@ class Rejected:
     """Rows a whole-file check rejected: how many, and the first few (rejected-row columns)."""
 
     count: int
-    examples: pd.DataFrame
+    examples: "pd.DataFrame"
 
 
 def reject_duplicates(con: Connection, trace_id: str, examples: int) -> Rejected:
@@ -287,7 +290,7 @@ def job_flags(con: Connection, trace_id: str) -> dict[str, int]:
     return {str(flag): int(n) for flag, n in rows}
 
 
-def rejected_rows(con: Connection, trace_id: str) -> pd.DataFrame:
+def rejected_rows(con: Connection, trace_id: str) -> "pd.DataFrame":
     """Every rejected row of a trace with its reason and the original cells (as JSON)."""
     return fetch_frame(
         con,
@@ -306,19 +309,53 @@ def job_columns(con: Connection, trace_id: str) -> Columns:
     return fetch_columns(con, _JOBS_IN_ORDER, [trace_id])
 
 
-def job_order(con: Connection, trace_id: str) -> np.ndarray:
-    """The row numbers of a stored trace's jobs in submit order (ties in file order)."""
-    sql = "SELECT row_number FROM jobs WHERE trace_id = ? ORDER BY submit_s, row_number"
-    return np.asarray(fetch_columns(con, sql, [trace_id])["row_number"])
+_CHANGED = "the trace's jobs changed while they were read; read them again"
+_CHUNK_FIRSTS = (
+    "SELECT submit_s, row_number, jobs FROM (SELECT submit_s, row_number, count(*) OVER () AS jobs,"
+    " row_number() OVER (ORDER BY submit_s, row_number) - 1 AS place"
+    " FROM jobs WHERE trace_id = $trace) WHERE place % $rows = 0 ORDER BY place"
+)
+_CHUNK = (
+    f"SELECT {JOB_COLUMNS} FROM jobs WHERE trace_id = $trace"
+    " AND submit_s >= $submit AND (submit_s > $submit OR row_number >= $row){before}"
+    " ORDER BY submit_s, row_number"
+)
+# the first clause of each bound alone lets DuckDB skip the row groups outside it
+_BEFORE = " AND submit_s <= $next_submit AND (submit_s < $next_submit OR row_number < $next_row)"
 
 
-def job_column_chunks(con: Connection, trace_id: str, rows: int) -> Iterator[dict[str, np.ndarray]]:
-    """`row_number` and the `JOB_COLUMNS` of a stored trace's jobs, at most `rows` jobs at a
-    time (NULLs as NaN), in the order they are stored, not sorted: DuckDB sorting the whole
-    rows held about 270 bytes a job until the last was read; `job_order` sorts the keys."""
-    return fetch_column_chunks(
-        con, f"SELECT row_number, {JOB_COLUMNS} FROM jobs WHERE trace_id = ?", [trace_id], rows
-    )
+CHUNK_QUERIES = 128
+"""At most this many queries read a trace's chunks: a trace not stored in submit order is
+scanned whole by each (1,000,000 shuffled jobs: about 25 ms a query here)."""
+
+
+def job_row_chunks(
+    con: Connection, trace_id: str, rows: int, *, queries: int = CHUNK_QUERIES
+) -> Iterator[list[Row]]:
+    """A stored trace's jobs as rows of `JOB_COLUMNS` (NULL as None) in submit order (ties in
+    file order), `rows` at a time, or a multiple of `rows` where that takes more than
+    `queries` queries.
+
+    Each chunk is a query of its own over a range of (submit_s, row_number), found first from
+    those two columns alone: DuckDB sorting the whole rows for one streamed result held about
+    270 bytes a job until the last was read, and Arrow or NumPy chunks bring in pyarrow or
+    NumPy (36 MiB) and a Python object per value to be dropped again.
+
+    Raises:
+        StoreError: a chunk has not the rows the ranges counted (the trace changed meanwhile).
+    """
+    every = fetch_all(con, _CHUNK_FIRSTS, {"trace": trace_id, "rows": rows})
+    total = every[0][2] if every else 0
+    stride = max(1, -(-len(every) // queries))
+    firsts, size = every[::stride], rows * stride
+    for at, (submit, row, _) in enumerate(firsts):
+        params: dict[str, object] = {"trace": trace_id, "submit": submit, "row": row}
+        if at + 1 < len(firsts):
+            params |= {"next_submit": firsts[at + 1][0], "next_row": firsts[at + 1][1]}
+        chunk = fetch_all(con, _CHUNK.format(before=_BEFORE if len(params) > 3 else ""), params)
+        if len(chunk) != min(size, total - at * size):
+            raise StoreError(_CHANGED)
+        yield chunk
 
 
 def busy_shares(con: Connection, trace_id: str) -> dict[str, float]:
@@ -332,7 +369,7 @@ def busy_shares(con: Connection, trace_id: str) -> dict[str, float]:
     return {str(job_id): float(util) for job_id, util in rows}
 
 
-def arrivals_per_day(con: Connection, trace_id: str) -> pd.DataFrame:
+def arrivals_per_day(con: Connection, trace_id: str) -> "pd.DataFrame":
     """Jobs submitted per day of a stored trace: `day` (days since the start), `jobs`."""
     return fetch_frame(
         con,

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from datetime import date
 
 from planner.cost.scenario import TcoScenario
+from planner.service.job_rows import load_jobs
 from planner.service.montecarlo import McSettings, SweepMc, sweep_montecarlo
-from planner.service.replay import load_jobs
 from planner.service.sweep_bound import Sized, sized
 from planner.service.sweep_keys import BURST_H, SERVERS, Point, pool_of
 from planner.service.sweep_mix import Mix, cheapest_mix

@@ -17,7 +17,7 @@ import streamlit as st
 
 from planner.core.file_access import BUNDLED_FILES
 from planner.engine.scenario import Scenario
-from planner.service.replay import load_jobs
+from planner.service.job_rows import load_jobs
 from planner.service.scenario_store import to_yaml
 from planner.service.twin import TwinResult, calibrated, rows_csv, twin_check
 from planner.store import database_path
