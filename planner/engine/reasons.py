@@ -93,7 +93,8 @@ class WaitReasons:
         cum = self.cum[sid]
         waited = self.wait_of(i)
         for r, value in enumerate(cum):
-            waited[r] += value - snap[r]
+            if value != snap[r]:  # += 0.0 made a new float per reason and job (issue 33)
+                waited[r] += value - snap[r]
         self.members[sid] -= 1
         if not self.members[sid]:
             self.waiting_shapes.discard(sid)
