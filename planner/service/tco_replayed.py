@@ -34,10 +34,12 @@ def replayed(
 ) -> PricedOptions:
     """Every option priced on a month of the trace's jobs."""
     win = window(jobs)
+    # the cloud first: its bills' per-job lists are gone (or kept, in a sweep) before the
+    # replay's per-job state is built, not beside it (a sweep worker's peak: issue 33)
+    rentals = rent_all(con, scenario, inputs, jobs, win.scale)
     result, trail = _replay(scenario, bm, jobs)
     trail = short_span(jobs, scenario.horizons_years) + trail
     mine = credit(result, bm, win, scenario, name="self-hosted")
-    rentals = rent_all(con, scenario, inputs, jobs, win.scale)
     trail += mine.trail + rentals.trail
     runs = Runs(demanded(jobs).scaled(win.scale), mine.outcome, rentals.runs)
     usage = {"self-hosted": mine.team_hours} | rentals.usage
