@@ -34,6 +34,14 @@ from planner.cost.node_pool_cloud import PoolPriced, price_on_pool
 from planner.cost.packing_facts import PackingFacts, per_job_facts, pool_facts, scaled
 from planner.cost.pool_defaults import POOL_DEFAULTS
 from planner.cost.scenario import CloudSpec, TcoScenario
+from planner.service.bill_packing import (
+    PackedBill,
+    PackedPool,
+    pack_bill,
+    pack_pool,
+    unpack_bill,
+    unpack_pool,
+)
 from planner.service.tco_bills import cloud_bill
 from planner.service.tco_inputs import Inputs, SetValue, cpu_rate, per_gpu_hour, skus
 from planner.service.tco_trail import Trail, said
@@ -60,13 +68,14 @@ class _Jobs:
 
 @dataclass(slots=True)
 class _Kept:
-    """One bill with the jobs it billed (holding them keeps their ids unique)."""
+    """One bill with the jobs it billed (holding them keeps their ids unique); bills are
+    kept packed (`planner.service.bill_packing`) and unpacked at each use."""
 
     jobs: _Jobs
-    bill: CloudBill
-    committed: dict[str, CloudBill] = field(default_factory=dict)
+    bill: PackedBill
+    committed: dict[str, PackedBill] = field(default_factory=dict)
     """The bill with a commitment, by the commitment's size and price (`repr`)."""
-    pool: PoolPriced | None = None
+    pool: PackedPool | None = None
     """`packing: pool`: the node pool's bill (its commitment included)."""
     facts: PackingFacts | None = None
     """Per job: what its packing costs (a pool's come from `pool`)."""
@@ -205,16 +214,31 @@ def bill_jobs(
         kept = (pool.bill, pool.types, cpu, split.billed, split.withdrawn)
         return PricedBill(*kept, pool=pool.pool, facts=facts), trail
     key = None if jobs_key is None else (jobs_key, repr((found, terms)))
-    entry = _lookup(key)
-    if entry is None:
-        billed = cloud_jobs(split.billed, scenario.exclude_failed)
-        bill = price_jobs(billed, found, terms)
-        entry = _Kept(split, bill, facts=per_job_facts(billed, bill, found, terms))
-        _store(key, entry)
-    bill = entry.bill
+    bill, facts, entry = _per_job(split, (found, terms), key, scenario.exclude_failed)
     if committed and commit is not None:
-        bill = _committed(entry, found, committed, commit, scenario.exclude_failed)
-    return PricedBill(bill, found, cpu, split.billed, split.withdrawn, facts=entry.facts), trail
+        commitment = (committed, commit)
+        bill = _committed(entry, bill, split, (found, commitment), scenario.exclude_failed)
+    return PricedBill(bill, found, cpu, split.billed, split.withdrawn, facts=facts), trail
+
+
+def _per_job(
+    split: _Jobs, inputs: tuple[list[Sku], Terms], key: tuple[str, str] | None, exclude_failed: bool
+) -> tuple[CloudBill, PackingFacts, _Kept | None]:
+    """Every job on instances of its own: the bill, its packing facts, and the entry it is
+    kept in by `key` (None: outside `bills_kept`, not kept)."""
+    entry = _lookup(key)
+    if entry is not None:
+        assert entry.facts is not None  # a per-job entry keeps its facts
+        return unpack_bill(entry.bill), entry.facts, entry
+    found, terms = inputs
+    billed = cloud_jobs(split.billed, exclude_failed)
+    bill = price_jobs(billed, found, terms)
+    facts = per_job_facts(billed, bill, found, terms)
+    if key is None:
+        return bill, facts, None
+    entry = _Kept(split, pack_bill(bill), facts=facts)  # packed only to be kept: it costs a pass
+    _store(key, entry)
+    return bill, facts, entry
 
 
 def _settings(
@@ -285,10 +309,12 @@ def _pool(
     key = None if jobs_key is None else (jobs_key, repr(("pool", *inputs)))
     entry = _lookup(key)
     if entry is not None and entry.pool is not None:
-        return entry.pool
+        return unpack_pool(entry.pool)
     found, terms, settings = inputs
     pool = price_on_pool(cloud_jobs(split.billed, exclude_failed), found, settings, terms)
-    _store(key, _Kept(split, pool.bill, pool=pool))
+    if key is not None:  # packing costs a pass over the jobs: only for a bill kept
+        packed = pack_pool(pool)
+        _store(key, _Kept(split, packed.bill, pool=packed))
     return pool
 
 
@@ -334,15 +360,24 @@ def _split(jobs: list[Job]) -> _Jobs:
 
 
 def _committed(
-    entry: _Kept, found: list[Sku], gpus: float, price: float, exclude_failed: bool
+    entry: _Kept | None,
+    bill: CloudBill,
+    split: _Jobs,
+    terms: tuple[list[Sku], tuple[float, float]],
+    exclude_failed: bool,
 ) -> CloudBill:
-    key = repr((gpus, price))
-    if key not in entry.committed:
-        billed = cloud_jobs(entry.jobs.billed, exclude_failed)
-        entry.committed[key] = with_commitment(
-            entry.bill, billed, found, committed_gpus=gpus, commit_price_per_gpu_hour=price
-        )
-    return entry.committed[key]
+    """`bill` (of the `split` jobs; `entry`'s unpacked, if kept) on the SKUs found with a
+    commitment of (GPUs, price per GPU-hour), kept in `entry`."""
+    found, commitment = terms
+    key = repr(commitment)
+    if entry is not None and key in entry.committed:
+        return unpack_bill(entry.committed[key])
+    gpus, price = commitment
+    billed = cloud_jobs(split.billed, exclude_failed)
+    out = with_commitment(bill, billed, found, committed_gpus=gpus, commit_price_per_gpu_hour=price)
+    if entry is not None:
+        entry.committed[key] = pack_bill(out)
+    return out
 
 
 def _jobs_key(jobs: list[Job], exclude_failed: bool) -> str | None:
