@@ -186,5 +186,12 @@ class WaitReasons:
             self.shape_reason[sid] = reason
 
     def waits(self) -> list[tuple[float, ...] | None]:
-        """Seconds waited per reason, per job (None: it never waited)."""
-        return [tuple(w) if w is not None and any(w) else None for w in self.wait]
+        """Seconds waited per reason, per job (None: it never waited), once, as the result is
+        built. Each job's list goes as its tuple is made: every job's list and tuple at once
+        were a replay's peak (issue 33)."""
+        out: list[tuple[float, ...] | None] = []
+        wait = self.wait
+        for i, w in enumerate(wait):
+            out.append(tuple(w) if w is not None and any(w) else None)
+            wait[i] = None
+        return out
