@@ -25,6 +25,7 @@ from typing import Any
 
 from bench_sweep import prepared
 
+from planner.engine import compiled
 from planner.service.sweep_keys import Point
 from planner.service.sweep_point import price_point
 from planner.service.sweep_run import Sweep
@@ -134,6 +135,7 @@ def main() -> None:
     parser.add_argument("--points", type=int, default=1)
     args = parser.parse_args()
     print(f"cores: {os.cpu_count()}, load average before: {os.getloadavg()[0]:.1f}")
+    print(f"engine: {compiled.status()} (PLANNER_PURE_PYTHON=1 for the plain one)", flush=True)
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(["planner.service.sweep_run"])
     with tempfile.TemporaryDirectory(prefix="bench-point-memory-") as folder:
