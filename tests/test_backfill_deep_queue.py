@@ -20,9 +20,10 @@ from hypothesis import strategies as st
 from planner.core.config import NodeSpec
 from planner.core.model import Job
 from planner.engine import ReplayResult, registry, simulate
+from planner.engine.gang import start_gang
 from planner.engine.hooks import Plugin
 from planner.engine.policy import Policy
-from planner.engine.queueing import GangQueueing
+from planner.engine.shapes import never_fits
 from planner.engine.sharing import MigConfig, TimeSlicing
 from planner.engine.states import WAITING
 
@@ -62,10 +63,10 @@ class ReferenceHeadMerge:
         self.skipped[self.pending] = self.skipped.get(self.pending, 0) + 1
 
 
-class ReferenceBackfill(GangQueueing, Plugin):
+class ReferenceBackfill(Plugin):
     def __init__(self, replay: "Replay", stretch_bound: tuple[float, float]) -> None:
-        GangQueueing.__init__(self, replay)
-        Plugin.__init__(self)
+        super().__init__()
+        self.replay = replay
         self.stretch_bound = stretch_bound
         self.running_by_end: list[tuple[float, int]] = []
         self.est_end: dict[int, float] = {}
@@ -73,6 +74,15 @@ class ReferenceBackfill(GangQueueing, Plugin):
         self.shadow = 0.0
         self.early_finish = False
         self.estimate_factor = replay.policy.estimate_factor
+
+    def starts_arrivals(self, count: int) -> bool:
+        return True
+
+    def never_runs(self, sid: int) -> str:
+        return never_fits(self.replay.cluster, self.replay.shapes[sid])
+
+    def try_start(self, i: int, *, queued: bool = True) -> bool:
+        return start_gang(self.replay, i, queued)
 
     def allocate(self, arrivals: list[int], full: bool) -> None:
         replay = self.replay

@@ -14,7 +14,7 @@ import pytest
 from planner.cli import main
 from planner.core.errors import InternalCheckError, PlannerError
 from planner.core.model import Job
-from planner.engine import simulate
+from planner.engine import registry, simulate
 from planner.engine.policy import Policy
 from planner.engine.queueing import GangQueueing
 from tests.conftest import write
@@ -26,10 +26,20 @@ b,10,50,1,4,team-y
 """
 
 
+class NeverAdmits(GangQueueing):
+    """FIFO queueing that never starts a job (the compiled queueing cannot be patched)."""
+
+    def try_start(self, i: int, *, queued: bool = True) -> bool:
+        return False
+
+    def allocate(self, arrivals: list[int], full: bool) -> None:
+        pass
+
+
 @pytest.fixture
 def admission_broken(monkeypatch: pytest.MonkeyPatch) -> None:
     """Fault injection: no job is ever admitted."""
-    monkeypatch.setattr(GangQueueing, "try_start", lambda *_, **__: False)
+    monkeypatch.setitem(registry.GANG_QUEUEINGS, "fifo", NeverAdmits)
 
 
 @pytest.mark.usefixtures("admission_broken")

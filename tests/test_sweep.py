@@ -208,11 +208,14 @@ def test_kept_cloud_bills_price_points_as_fresh_bills_to_the_bit(
     with bills_kept():
         kept = [priced(plain), priced(committed), priced(plain)]
         entries = list(tco_rent._BILLS.kept.values())  # type: ignore[union-attr]
+        sums = [key[0] for key in tco_rent._BILLS.sums]  # type: ignore[union-attr]
 
     # on a node pool the commitment is part of the pool: one kept bill for the plain points
-    # (reused) and one for the committed one
+    # (reused) and one for the committed one; their hours summed once each, the demand once
     assert [(len(entries), len(entries[0].committed))] == [(2, 0)]
+    assert sorted(sums) == ["demanded", "rented", "rented"]
     assert tco_rent._BILLS.kept is None  # nothing kept after the block
+    assert tco_rent._BILLS.sums is None
     for a, b in zip([*fresh, fresh[0]], kept, strict=True):
         assert pickle.dumps(a) == pickle.dumps(b)  # floats by their bytes
         assert a.inputs == b.inputs

@@ -45,6 +45,7 @@ MODULES = (
     "placement_resource_fit",
     "placements",
     "pod_fit",
+    "queueing",
     "reasons",
     "selection",
     "shapes",

@@ -1,6 +1,6 @@
-"""What every gang queueing shares (`queueing.GangQueueing`, interpreted, and
-`backfill.Backfill`, compiled): starting a whole job now, and `HeadMerge`, the walk over the
-per-shape queues in queue order."""
+"""What every gang queueing shares (`queueing.GangQueueing` and `backfill.Backfill`, both
+compiled, neither a subclass of the other): starting a whole job now, and `HeadMerge`, the
+walk over the per-shape queues in queue order."""
 
 import heapq
 from typing import TYPE_CHECKING

@@ -8,6 +8,8 @@ not fit (Kueue's default). EASY backfill is `planner.engine.backfill`, pod-by-po
 
 from typing import TYPE_CHECKING
 
+from mypy_extensions import mypyc_attr
+
 from planner.engine.gang import HeadMerge, start_gang
 from planner.engine.shapes import never_fits
 from planner.engine.states import WAITING
@@ -16,11 +18,17 @@ if TYPE_CHECKING:
     from planner.engine.loop import Replay
 
 
+# compiled (`compiled.MODULES`); tests subclass it for fault injection and as an oracle
+@mypyc_attr(allow_interpreted_subclasses=True)
 class GangQueueing:
     """Whole jobs on the nodes, no quotas: the parts every gang queueing shares."""
 
     def __init__(self, replay: "Replay") -> None:
         self.replay = replay
+        cluster = replay.cluster
+        # as `backfill.Backfill._fits_nowhere`: a random placement draws even when nothing
+        # fits, and shared GPUs count their capacity otherwise, so those always plan
+        self.precheck = not cluster.shared and not cluster.picker.at_random
 
     def starts_arrivals(self, count: int) -> bool:
         return True
@@ -30,7 +38,12 @@ class GangQueueing:
 
     def try_start(self, i: int, *, queued: bool = True) -> bool:
         """Start `i` wherever the placement policy puts its pods, if they fit now."""
-        return start_gang(self.replay, i, queued)
+        replay = self.replay
+        if self.precheck:  # on a busy cluster most tries ask more GPUs than are free
+            shape = replay.shape_of[i]
+            if replay.shape_milli[shape] > replay.cluster.free_milli(replay.shapes[shape][2]):
+                return False
+        return start_gang(replay, i, queued)
 
 
 class StrictFifo(GangQueueing):

@@ -14,7 +14,7 @@ from planner.cost.chargeback import JobTable
 from planner.cost.chargeback_usage import chargeback_data, job_table
 from planner.cost.comparison import Runs
 from planner.cost.inputs import OwnedInputs
-from planner.cost.ledger import PricedBill, demanded
+from planner.cost.ledger import PricedBill
 from planner.cost.scenario import CloudSpec, TcoScenario
 from planner.cost.scope import CPU_POOL
 from planner.engine import ReplayResult, simulate
@@ -24,7 +24,7 @@ from planner.service.tco_bills import burst_bill
 from planner.service.tco_inputs import Inputs
 from planner.service.tco_priced import PricedOptions
 from planner.service.tco_record import replay_facts
-from planner.service.tco_rent import bill_jobs, rent_all
+from planner.service.tco_rent import bill_jobs, demand_of, rent_all
 from planner.service.tco_trail import Trail, said
 from planner.service.tco_window import credit, short_span, window
 from planner.store import Connection
@@ -50,7 +50,7 @@ def replayed(
     trail = short_span(jobs, scenario.horizons_years) + trail
     mine = credit(result, bm, win, scenario, name="self-hosted")
     trail += mine.trail + rentals.trail
-    runs = Runs(demanded(jobs).scaled(win.scale), mine.outcome, rentals.runs)
+    runs = Runs(demand_of(jobs).scaled(win.scale), mine.outcome, rentals.runs)
     usage = {"self-hosted": mine.team_hours} | rentals.usage
     owned = [OwnedInputs("self-hosted", bm, mine.demand, replay=replay_facts(mine.summary))]
     replays = {"self-hosted": mine.summary}

@@ -1,20 +1,20 @@
 """A failed internal check reaches the app's reader as an error box that says how to report it,
 never a traceback (issue 31, item 1). Admission is broken on purpose, as in
 tests/test_internal_check.py: the replay's own check then fires for real. The working scenario
-queues FIFO, whose admission is the interpreted `GangQueueing` (backfill's is compiled, so cannot
-be patched)."""
+queues FIFO, the queueing the fault replaces."""
 
 from pathlib import Path
 
 import pytest
 
-from planner.engine.queueing import GangQueueing
+from planner.engine import registry
 from tests.pages.test_replay import open_page, run, sample
+from tests.test_internal_check import NeverAdmits
 
 
 @pytest.fixture
 def admission_broken(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(GangQueueing, "try_start", lambda *_, **__: False)
+    monkeypatch.setitem(registry.GANG_QUEUEINGS, "fifo", NeverAdmits)
 
 
 @pytest.mark.usefixtures("admission_broken")
