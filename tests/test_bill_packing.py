@@ -70,9 +70,12 @@ def test_packed_per_job_bills_price_points_as_fresh_bills_to_the_bit(
     with bills_kept():
         kept = [priced(plain), priced(committed), priced(plain), priced(committed)]
         entries = list(tco_rent._BILLS.kept.values())  # type: ignore[union-attr]
+        sums = [key[0] for key in tco_rent._BILLS.sums]  # type: ignore[union-attr]
 
-    # per job, one bill for every point: the commitment is kept beside it, packed too
+    # per job, one bill for every point: the commitment is kept beside it, packed too; each
+    # point unpacks new objects, yet each bill's hours are summed once (by the packed bill)
     assert len(entries) == 1
+    assert sorted(sums) == ["demanded", "rented", "rented"]
     assert entries[0].bill.bill.jobs == []
     assert [c.bill.jobs for c in entries[0].committed.values()] == [[]]
     assert len(entries[0].bill.cost) == len(sweep.jobs)  # every sample job is billed

@@ -139,23 +139,28 @@ def rent_all(
     usage: dict[str, dict[str, float]] = {}
     trail = Trail()
     for spec in scenario.cloud:
-        rented, priced, found = _rent(con, spec, inputs, jobs, scenario, scale=scale)
+        rented, (priced, source), found = _rent(con, spec, inputs, jobs, scenario, scale=scale)
         facts = None if priced.facts is None else scaled(priced.facts, scale)
         clouds.append(CloudInputs(rented, cloud_bill(spec, priced, scale), facts))
-        outcome, by_team = _rented_hours(priced, scale)
+        outcome, by_team = _rented_hours(priced, source, scale)
         runs.append(outcome)
         usage[rented.name] = by_team
         trail += found
     return Rentals(tuple(clouds), runs, usage, trail)
 
 
-def _rented_hours(priced: PricedBill, scale: float) -> tuple[Hours, dict[str, float]]:
-    """The bill's ledger hours and GPU-hours by team, a month; summed once per kept bill."""
-    key = ("rented", id(priced.bill), repr(priced.cpu), scale)
+def _rented_hours(
+    priced: PricedBill, source: object | None, scale: float
+) -> tuple[Hours, dict[str, float]]:
+    """The bill's ledger hours and GPU-hours by team, a month; summed once per kept bill.
+    `source`: the packed bill it was unpacked from (each point unpacks a new object), or None
+    when it is not kept."""
+    origin = priced.bill if source is None else source
+    key = ("rented", id(origin), repr(priced.cpu), scale)
     found = _summed(key)
     if found is None:
         found = (priced.outcome("rented").scaled(scale), team_hours(priced.jobs, scale))
-        _keep_sum(key, priced.bill, found)
+        _keep_sum(key, origin, found)
     outcome, by_team = found
     return _copy(outcome), dict(by_team)
 
@@ -204,9 +209,10 @@ def _rent(
     scenario: TcoScenario,
     *,
     scale: float,
-) -> tuple[tco.Rented, PricedBill, Trail]:
-    """The cloud option `spec` renting every job; money per month (the trace's span x `scale`)."""
-    priced, trail = bill_jobs(con, spec, inputs, jobs, scenario, keep=True)
+) -> tuple[tco.Rented, tuple[PricedBill, object | None], Trail]:
+    """The cloud option `spec` renting every job, and the packed bill it is kept as (None
+    outside `bills_kept`); money per month (the trace's span x `scale`)."""
+    priced, trail, source = _billed(con, spec, inputs, jobs, scenario, keep=True)
     if spec.packing == "pool":
         trail += _delays_noted(spec, inputs)
     bill = priced.bill
@@ -226,7 +232,7 @@ def _rent(
     per_gpu_hour = bill.total / useful if useful else 0.0
     mean, p95 = _waits(spec, priced)
     rented = tco.Rented(spec.label(), per_month, per_gpu_hour, useful * scale, mean, p95)
-    return rented, priced, trail
+    return rented, (priced, source), trail
 
 
 def _waits(spec: CloudSpec, priced: PricedBill) -> tuple[float, float]:
@@ -249,6 +255,20 @@ def bill_jobs(
 ) -> tuple[PricedBill, Trail]:
     """`jobs` billed by the cloud option `spec`; `keep`: reuse and keep the bill inside
     `bills_kept()` (a hybrid's bursts differ at every point: not worth keeping)."""
+    priced, trail, _ = _billed(con, spec, inputs, jobs, scenario, keep=keep)
+    return priced, trail
+
+
+def _billed(
+    con: Connection,
+    spec: CloudSpec,
+    inputs: Inputs,
+    jobs: list[Job],
+    scenario: TcoScenario,
+    *,
+    keep: bool,
+) -> tuple[PricedBill, Trail, object | None]:
+    """`bill_jobs`, and the packed bill the bill is kept as (None: not kept)."""
     jobs_key = _jobs_key(jobs, scenario.exclude_failed) if keep else None
     split = _find(jobs_key) or _split(jobs)
     # committed capacity is paid at the option's price; the demand above it as `overflow`
@@ -264,17 +284,20 @@ def bill_jobs(
     terms = Terms(speed=speed, startup_s=spec.startup_s, spot=spot, cpu=cpu)  # type: ignore[arg-type]
     if spec.packing == "pool":
         settings = _settings(spec, inputs, (found, committed, commit))
-        pool = _pool(split, (found, terms, settings), jobs_key, scenario.exclude_failed)
+        pool, packed = _pool(split, (found, terms, settings), jobs_key, scenario.exclude_failed)
         delays = (settings.provisioning_s, settings.scale_down_s)
         facts = pool_facts(pool.pool, delays, spot.interruptions_per_hour if spot else None)
         kept = (pool.bill, pool.types, cpu, split.billed, split.withdrawn)
-        return PricedBill(*kept, pool=pool.pool, facts=facts), trail
+        return PricedBill(*kept, pool=pool.pool, facts=facts), trail, packed
     key = None if jobs_key is None else (jobs_key, repr((found, terms)))
     bill, facts, entry = _per_job(split, (found, terms), key, scenario.exclude_failed)
+    source = None if entry is None else entry.bill
     if committed and commit is not None:
         commitment = (committed, commit)
         bill = _committed(entry, bill, split, (found, commitment), scenario.exclude_failed)
-    return PricedBill(bill, found, cpu, split.billed, split.withdrawn, facts=facts), trail
+        source = None if entry is None else entry.committed[repr(commitment)]
+    priced = PricedBill(bill, found, cpu, split.billed, split.withdrawn, facts=facts)
+    return priced, trail, source
 
 
 def _per_job(
@@ -360,18 +383,19 @@ def _pool(
     inputs: tuple[list[Sku], Terms, PoolSettings],
     jobs_key: str | None,
     exclude_failed: bool,
-) -> PoolPriced:
-    """The node pool's bill, kept by its jobs, SKUs, terms and pool settings."""
+) -> tuple[PoolPriced, PackedPool | None]:
+    """The node pool's bill, kept (packed) by its jobs, SKUs, terms and pool settings."""
     key = None if jobs_key is None else (jobs_key, repr(("pool", *inputs)))
     entry = _lookup(key)
     if entry is not None and entry.pool is not None:
-        return unpack_pool(entry.pool)
+        return unpack_pool(entry.pool), entry.pool
     found, terms, settings = inputs
     pool = price_on_pool(cloud_jobs(split.billed, exclude_failed), found, settings, terms)
-    if key is not None:  # packing costs a pass over the jobs: only for a bill kept
-        packed = pack_pool(pool)
-        _store(key, _Kept(split, packed.bill, pool=packed))
-    return pool
+    if key is None:
+        return pool, None
+    packed = pack_pool(pool)  # only for a bill kept: packing costs a pass over the jobs
+    _store(key, _Kept(split, packed.bill, pool=packed))
+    return pool, packed
 
 
 def _speed_note(spec: CloudSpec, split: _Jobs, found: list[Sku], has_speed: bool) -> Trail:
