@@ -8,6 +8,7 @@ The priced scenario is the bundled sample without its hybrid (one replay per poi
 import json
 import pickle
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from hypothesis import strategies as st
 from planner.cli.main import main
 from planner.core.errors import ScenarioError
 from planner.core.file_access import LOCAL_FILES
+from planner.cost.chargeback import JobTable
 from planner.cost.scenario import TcoScenario
 from planner.service import tco_rent
 from planner.service.replay import load_jobs, resolve_trace
@@ -142,6 +144,23 @@ def test_a_point_equals_the_tco_of_its_scenario(store: tuple[Connection, Sweep])
     assert own.wait_p95_s == horizon.options[0].wait_p95_s
     assert own.npv_vs_cloud == pytest.approx(horizon.comparisons[0].npv_of_buying, rel=1e-12)
     assert len(result.options) == 2 * len(report.horizons)  # self-hosted and AWS, per horizon
+
+
+@pytest.mark.parametrize("hybrid", [False, True])
+def test_a_point_leaves_out_only_the_chargebacks_job_lines(
+    store: tuple[Connection, Sweep], sample: TcoScenario, hybrid: bool
+) -> None:
+    """A point's report is built without the chargeback's per-job lines (`job_lines=False`,
+    issue 33: they were a sweep worker's peak): it is the full report less those lines."""
+    con, sweep = store
+    scenario = sweep.scenario.model_copy(update={"hybrid": sample.hybrid if hybrid else None})
+    full = tco_of_jobs(con, scenario, sweep.jobs, today=TODAY)
+    lean = tco_of_jobs(con, scenario, sweep.jobs, today=TODAY, job_lines=False)
+
+    assert full.chargeback is not None
+    assert len(full.chargeback.jobs) == len(sweep.jobs)
+    assert bool(full.chargeback.jobs.hybrid_status) == hybrid
+    assert lean == replace(full, chargeback=replace(full.chargeback, jobs=JobTable()))
 
 
 def test_an_interrupted_sweep_keeps_the_points_it_finished(

@@ -93,7 +93,8 @@ class WaitReasons:
         cum = self.cum[sid]
         waited = self.wait_of(i)
         for r, value in enumerate(cum):
-            waited[r] += value - snap[r]
+            if value != snap[r]:  # += 0.0 made a new float per reason and job (issue 33)
+                waited[r] += value - snap[r]
         self.members[sid] -= 1
         if not self.members[sid]:
             self.waiting_shapes.discard(sid)
@@ -185,5 +186,12 @@ class WaitReasons:
             self.shape_reason[sid] = reason
 
     def waits(self) -> list[tuple[float, ...] | None]:
-        """Seconds waited per reason, per job (None: it never waited)."""
-        return [tuple(w) if w is not None and any(w) else None for w in self.wait]
+        """Seconds waited per reason, per job (None: it never waited), once, as the result is
+        built. Each job's list goes as its tuple is made: every job's list and tuple at once
+        were a replay's peak (issue 33)."""
+        out: list[tuple[float, ...] | None] = []
+        wait = self.wait
+        for i, w in enumerate(wait):
+            out.append(tuple(w) if w is not None and any(w) else None)
+            wait[i] = None
+        return out

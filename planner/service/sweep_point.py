@@ -97,7 +97,8 @@ def price_point(
     """Replay `jobs` on the scenario with `point`'s values and price every option."""
     varied = apply(scenario, point)
     summaries: dict[str, ReplaySummary] = {}
-    report = tco_of_jobs(con, varied, jobs, today=today, summaries=summaries)
+    # the chargeback's per-job lines are no figure of a point
+    report = tco_of_jobs(con, varied, jobs, today=today, summaries=summaries, job_lines=False)
     results = point_options(report, summaries, twin_error(varied), wait_factors(varied))
     return PointResult(point, report.currency, results, inputs_text(report))
 

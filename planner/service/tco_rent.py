@@ -36,6 +36,14 @@ from planner.cost.node_pool_cloud import PoolPriced, price_on_pool
 from planner.cost.packing_facts import PackingFacts, per_job_facts, pool_facts, scaled
 from planner.cost.pool_defaults import POOL_DEFAULTS
 from planner.cost.scenario import CloudSpec, TcoScenario
+from planner.service.bill_packing import (
+    PackedBill,
+    PackedPool,
+    pack_bill,
+    pack_pool,
+    unpack_bill,
+    unpack_pool,
+)
 from planner.service.tco_bills import cloud_bill
 from planner.service.tco_inputs import Inputs, SetValue, cpu_rate, per_gpu_hour, skus
 from planner.service.tco_trail import Trail, said
@@ -62,13 +70,14 @@ class _Jobs:
 
 @dataclass(slots=True)
 class _Kept:
-    """One bill with the jobs it billed (holding them keeps their ids unique)."""
+    """One bill with the jobs it billed (holding them keeps their ids unique); bills are
+    kept packed (`planner.service.bill_packing`) and unpacked at each use."""
 
     jobs: _Jobs
-    bill: CloudBill
-    committed: dict[str, CloudBill] = field(default_factory=dict)
+    bill: PackedBill
+    committed: dict[str, PackedBill] = field(default_factory=dict)
     """The bill with a commitment, by the commitment's size and price (`repr`)."""
-    pool: PoolPriced | None = None
+    pool: PackedPool | None = None
     """`packing: pool`: the node pool's bill (its commitment included)."""
     facts: PackingFacts | None = None
     """Per job: what its packing costs (a pool's come from `pool`)."""
@@ -130,23 +139,28 @@ def rent_all(
     usage: dict[str, dict[str, float]] = {}
     trail = Trail()
     for spec in scenario.cloud:
-        rented, priced, found = _rent(con, spec, inputs, jobs, scenario, scale=scale)
+        rented, (priced, source), found = _rent(con, spec, inputs, jobs, scenario, scale=scale)
         facts = None if priced.facts is None else scaled(priced.facts, scale)
         clouds.append(CloudInputs(rented, cloud_bill(spec, priced, scale), facts))
-        outcome, by_team = _rented_hours(priced, scale)
+        outcome, by_team = _rented_hours(priced, source, scale)
         runs.append(outcome)
         usage[rented.name] = by_team
         trail += found
     return Rentals(tuple(clouds), runs, usage, trail)
 
 
-def _rented_hours(priced: PricedBill, scale: float) -> tuple[Hours, dict[str, float]]:
-    """The bill's ledger hours and GPU-hours by team, a month; summed once per kept bill."""
-    key = ("rented", id(priced.bill), repr(priced.cpu), scale)
+def _rented_hours(
+    priced: PricedBill, source: object | None, scale: float
+) -> tuple[Hours, dict[str, float]]:
+    """The bill's ledger hours and GPU-hours by team, a month; summed once per kept bill.
+    `source`: the packed bill it was unpacked from (each point unpacks a new object), or None
+    when it is not kept."""
+    origin = priced.bill if source is None else source
+    key = ("rented", id(origin), repr(priced.cpu), scale)
     found = _summed(key)
     if found is None:
         found = (priced.outcome("rented").scaled(scale), team_hours(priced.jobs, scale))
-        _keep_sum(key, priced.bill, found)
+        _keep_sum(key, origin, found)
     outcome, by_team = found
     return _copy(outcome), dict(by_team)
 
@@ -195,9 +209,10 @@ def _rent(
     scenario: TcoScenario,
     *,
     scale: float,
-) -> tuple[tco.Rented, PricedBill, Trail]:
-    """The cloud option `spec` renting every job; money per month (the trace's span x `scale`)."""
-    priced, trail = bill_jobs(con, spec, inputs, jobs, scenario, keep=True)
+) -> tuple[tco.Rented, tuple[PricedBill, object | None], Trail]:
+    """The cloud option `spec` renting every job, and the packed bill it is kept as (None
+    outside `bills_kept`); money per month (the trace's span x `scale`)."""
+    priced, trail, source = _billed(con, spec, inputs, jobs, scenario, keep=True)
     if spec.packing == "pool":
         trail += _delays_noted(spec, inputs)
     bill = priced.bill
@@ -217,7 +232,7 @@ def _rent(
     per_gpu_hour = bill.total / useful if useful else 0.0
     mean, p95 = _waits(spec, priced)
     rented = tco.Rented(spec.label(), per_month, per_gpu_hour, useful * scale, mean, p95)
-    return rented, priced, trail
+    return rented, (priced, source), trail
 
 
 def _waits(spec: CloudSpec, priced: PricedBill) -> tuple[float, float]:
@@ -240,6 +255,20 @@ def bill_jobs(
 ) -> tuple[PricedBill, Trail]:
     """`jobs` billed by the cloud option `spec`; `keep`: reuse and keep the bill inside
     `bills_kept()` (a hybrid's bursts differ at every point: not worth keeping)."""
+    priced, trail, _ = _billed(con, spec, inputs, jobs, scenario, keep=keep)
+    return priced, trail
+
+
+def _billed(
+    con: Connection,
+    spec: CloudSpec,
+    inputs: Inputs,
+    jobs: list[Job],
+    scenario: TcoScenario,
+    *,
+    keep: bool,
+) -> tuple[PricedBill, Trail, object | None]:
+    """`bill_jobs`, and the packed bill the bill is kept as (None: not kept)."""
     jobs_key = _jobs_key(jobs, scenario.exclude_failed) if keep else None
     split = _find(jobs_key) or _split(jobs)
     # committed capacity is paid at the option's price; the demand above it as `overflow`
@@ -255,22 +284,40 @@ def bill_jobs(
     terms = Terms(speed=speed, startup_s=spec.startup_s, spot=spot, cpu=cpu)  # type: ignore[arg-type]
     if spec.packing == "pool":
         settings = _settings(spec, inputs, (found, committed, commit))
-        pool = _pool(split, (found, terms, settings), jobs_key, scenario.exclude_failed)
+        pool, packed = _pool(split, (found, terms, settings), jobs_key, scenario.exclude_failed)
         delays = (settings.provisioning_s, settings.scale_down_s)
         facts = pool_facts(pool.pool, delays, spot.interruptions_per_hour if spot else None)
         kept = (pool.bill, pool.types, cpu, split.billed, split.withdrawn)
-        return PricedBill(*kept, pool=pool.pool, facts=facts), trail
+        return PricedBill(*kept, pool=pool.pool, facts=facts), trail, packed
     key = None if jobs_key is None else (jobs_key, repr((found, terms)))
-    entry = _lookup(key)
-    if entry is None:
-        billed = cloud_jobs(split.billed, scenario.exclude_failed)
-        bill = price_jobs(billed, found, terms)
-        entry = _Kept(split, bill, facts=per_job_facts(billed, bill, found, terms))
-        _store(key, entry)
-    bill = entry.bill
+    bill, facts, entry = _per_job(split, (found, terms), key, scenario.exclude_failed)
+    source = None if entry is None else entry.bill
     if committed and commit is not None:
-        bill = _committed(entry, found, committed, commit, scenario.exclude_failed)
-    return PricedBill(bill, found, cpu, split.billed, split.withdrawn, facts=entry.facts), trail
+        commitment = (committed, commit)
+        bill = _committed(entry, bill, split, (found, commitment), scenario.exclude_failed)
+        source = None if entry is None else entry.committed[repr(commitment)]
+    priced = PricedBill(bill, found, cpu, split.billed, split.withdrawn, facts=facts)
+    return priced, trail, source
+
+
+def _per_job(
+    split: _Jobs, inputs: tuple[list[Sku], Terms], key: tuple[str, str] | None, exclude_failed: bool
+) -> tuple[CloudBill, PackingFacts, _Kept | None]:
+    """Every job on instances of its own: the bill, its packing facts, and the entry it is
+    kept in by `key` (None: outside `bills_kept`, not kept)."""
+    entry = _lookup(key)
+    if entry is not None:
+        assert entry.facts is not None  # a per-job entry keeps its facts
+        return unpack_bill(entry.bill), entry.facts, entry
+    found, terms = inputs
+    billed = cloud_jobs(split.billed, exclude_failed)
+    bill = price_jobs(billed, found, terms)
+    facts = per_job_facts(billed, bill, found, terms)
+    if key is None:
+        return bill, facts, None
+    entry = _Kept(split, pack_bill(bill), facts=facts)  # packed only to be kept: it costs a pass
+    _store(key, entry)
+    return bill, facts, entry
 
 
 def _settings(
@@ -336,16 +383,19 @@ def _pool(
     inputs: tuple[list[Sku], Terms, PoolSettings],
     jobs_key: str | None,
     exclude_failed: bool,
-) -> PoolPriced:
-    """The node pool's bill, kept by its jobs, SKUs, terms and pool settings."""
+) -> tuple[PoolPriced, PackedPool | None]:
+    """The node pool's bill, kept (packed) by its jobs, SKUs, terms and pool settings."""
     key = None if jobs_key is None else (jobs_key, repr(("pool", *inputs)))
     entry = _lookup(key)
     if entry is not None and entry.pool is not None:
-        return entry.pool
+        return unpack_pool(entry.pool), entry.pool
     found, terms, settings = inputs
     pool = price_on_pool(cloud_jobs(split.billed, exclude_failed), found, settings, terms)
-    _store(key, _Kept(split, pool.bill, pool=pool))
-    return pool
+    if key is None:
+        return pool, None
+    packed = pack_pool(pool)  # only for a bill kept: packing costs a pass over the jobs
+    _store(key, _Kept(split, packed.bill, pool=packed))
+    return pool, packed
 
 
 def _speed_note(spec: CloudSpec, split: _Jobs, found: list[Sku], has_speed: bool) -> Trail:
@@ -390,15 +440,24 @@ def _split(jobs: list[Job]) -> _Jobs:
 
 
 def _committed(
-    entry: _Kept, found: list[Sku], gpus: float, price: float, exclude_failed: bool
+    entry: _Kept | None,
+    bill: CloudBill,
+    split: _Jobs,
+    terms: tuple[list[Sku], tuple[float, float]],
+    exclude_failed: bool,
 ) -> CloudBill:
-    key = repr((gpus, price))
-    if key not in entry.committed:
-        billed = cloud_jobs(entry.jobs.billed, exclude_failed)
-        entry.committed[key] = with_commitment(
-            entry.bill, billed, found, committed_gpus=gpus, commit_price_per_gpu_hour=price
-        )
-    return entry.committed[key]
+    """`bill` (of the `split` jobs; `entry`'s unpacked, if kept) on the SKUs found with a
+    commitment of (GPUs, price per GPU-hour), kept in `entry`."""
+    found, commitment = terms
+    key = repr(commitment)
+    if entry is not None and key in entry.committed:
+        return unpack_bill(entry.committed[key])
+    gpus, price = commitment
+    billed = cloud_jobs(split.billed, exclude_failed)
+    out = with_commitment(bill, billed, found, committed_gpus=gpus, commit_price_per_gpu_hour=price)
+    if entry is not None:
+        entry.committed[key] = pack_bill(out)
+    return out
 
 
 def _jobs_key(jobs: list[Job], exclude_failed: bool) -> str | None:

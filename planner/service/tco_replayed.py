@@ -10,6 +10,7 @@ from dataclasses import replace
 from planner.core.config import NodeSpec
 from planner.core.model import Job
 from planner.cost.baremetal import BareMetal, keep_servers
+from planner.cost.chargeback import JobTable
 from planner.cost.chargeback_usage import chargeback_data, job_table
 from planner.cost.comparison import Runs
 from planner.cost.inputs import OwnedInputs
@@ -30,20 +31,30 @@ from planner.store import Connection
 
 
 def replayed(
-    con: Connection, scenario: TcoScenario, inputs: Inputs, bm: BareMetal, jobs: list[Job]
+    con: Connection,
+    scenario: TcoScenario,
+    inputs: Inputs,
+    bm: BareMetal,
+    jobs: list[Job],
+    *,
+    job_lines: bool = True,
 ) -> PricedOptions:
-    """Every option priced on a month of the trace's jobs."""
+    """Every option priced on a month of the trace's jobs; `job_lines=False`: without the
+    chargeback's per-job lines (at 1M jobs about 150 MB beside the replay's result, a sweep
+    worker's peak: issue 33)."""
     win = window(jobs)
+    # the cloud first: its bills' per-job lists are gone (or kept, in a sweep) before the
+    # replay's per-job state is built, not beside it (a sweep worker's peak: issue 33)
+    rentals = rent_all(con, scenario, inputs, jobs, win.scale)
     result, trail = _replay(scenario, bm, jobs)
     trail = short_span(jobs, scenario.horizons_years) + trail
     mine = credit(result, bm, win, scenario, name="self-hosted")
-    rentals = rent_all(con, scenario, inputs, jobs, win.scale)
     trail += mine.trail + rentals.trail
     runs = Runs(demand_of(jobs).scaled(win.scale), mine.outcome, rentals.runs)
     usage = {"self-hosted": mine.team_hours} | rentals.usage
     owned = [OwnedInputs("self-hosted", bm, mine.demand, replay=replay_facts(mine.summary))]
     replays = {"self-hosted": mine.summary}
-    lines = job_table(result, mine.within)
+    lines = job_table(result, mine.within) if job_lines else JobTable()
     if scenario.hybrid is not None:
         kept = hybrid_servers(scenario, bm)
         theirs, burst, found = _hybrid_replay(con, scenario, inputs, kept, jobs)
@@ -62,7 +73,8 @@ def replayed(
             )
         )
         replays["hybrid"] = hybrid.summary
-        lines = job_table(result, mine.within, theirs, hybrid.within)
+        if job_lines:
+            lines = job_table(result, mine.within, theirs, hybrid.within)
     source = "volcano" if scenario.scheduling and scenario.scheduling.volcano else "kueue"
     charged = chargeback_data(usage, result.policy.queues, source, lines)
     return PricedOptions(tuple(owned), rentals.clouds, runs, charged, replays, trail)

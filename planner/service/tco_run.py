@@ -85,22 +85,29 @@ def tco_of_jobs(
     *,
     today: date | None = None,
     summaries: dict[str, ReplaySummary] | None = None,
+    job_lines: bool = True,
 ) -> TcoReport:
     """The TCO report on `jobs` already loaded (None: the demand is a utilization); only the
     jobs in the scenario's scope are priced, the same ones by every option. `summaries`, if
     given, receives each owned option's replay summary (for `planner sweep`'s percentiles);
-    with `growth`, each one's worst year (`planner.service.growth` prices each year)."""
+    with `growth`, each one's worst year (`planner.service.growth` prices each year).
+    `job_lines=False` leaves the chargeback's per-job lines out (a sweep point shows none)."""
     if scenario.growth is None:
-        result, replays = _tco(con, scenario, jobs, today)
+        result, replays = _tco(con, scenario, jobs, today, job_lines=job_lines)
     else:
-        result, replays = _grown(con, scenario, jobs, today)
+        result, replays = _grown(con, scenario, jobs, today, job_lines=job_lines)
     if summaries is not None:
         summaries |= replays
     return result
 
 
 def _tco(
-    con: Connection, scenario: TcoScenario, jobs: list[Job] | None, today: date | None
+    con: Connection,
+    scenario: TcoScenario,
+    jobs: list[Job] | None,
+    today: date | None,
+    *,
+    job_lines: bool = True,
 ) -> tuple[TcoReport, Replays]:
     """The report of a scenario without growth, and its owned options' replays. Each step
     returns its trail; they are added up in the order the steps ran."""
@@ -116,7 +123,7 @@ def _tco(
         if jobs is None:
             options = explicit(con, scenario, inputs, bm)
         else:
-            options = replayed(con, scenario, inputs, bm, jobs)
+            options = replayed(con, scenario, inputs, bm, jobs, job_lines=job_lines)
         trail += options.trail
         prices, named = served_elsewhere(scenario, options)
         trail += named
@@ -140,7 +147,12 @@ def _tco(
 
 
 def _grown(
-    con: Connection, scenario: TcoScenario, jobs: list[Job] | None, today: date | None
+    con: Connection,
+    scenario: TcoScenario,
+    jobs: list[Job] | None,
+    today: date | None,
+    *,
+    job_lines: bool = True,
 ) -> tuple[TcoReport, Replays]:
     if jobs is None:
         raise ScenarioError(
@@ -148,6 +160,6 @@ def _grown(
         )
 
     def price_year(plain: TcoScenario, year_jobs: list[Job]) -> tuple[TcoReport, Replays]:
-        return _tco(con, plain, year_jobs, today)
+        return _tco(con, plain, year_jobs, today, job_lines=job_lines)
 
     return grown_report(scenario, jobs, price_year)
