@@ -70,9 +70,9 @@ class Fifo(GangQueueing):
             i = merge.next_job()
 
 
-# The registry builds queueings through these, compiled: mypyc leaks a reference to each
-# argument when interpreted code builds a compiled subclass of a class open to interpreted
-# subclasses, so every replay would stay in memory.
+# The registry builds queueings through these, compiled: built by the interpreted registry,
+# a Fifo (its __init__ inherited from a class open to interpreted subclasses) kept a
+# reference to its replay, so every replay stayed in memory (a mypyc leak).
 def fifo(replay: "Replay") -> "Fifo":
     return Fifo(replay)
 
