@@ -3,12 +3,14 @@ fully replayed, the screen's error; and, on a smaller trace, its answers against
 grid's.
 
 Usage: python bench/bench_sizing_search.py [--jobs N] [--check-jobs M] [--sizes A:B:STEP]
-           [--policies best-fit,spread] [--workers 2] [--fraction 0.125] [--target p95_wait=1h]
+           [--check-sizes A:B:STEP] [--policies best-fit,spread] [--workers 2]
+           [--fraction 0.125] [--target p95_wait=1h] [--verbose]
 
 A synthetic helios trace of N jobs (planner.synth) is ingested into a fresh database and sized
 over the given counts of 8-GPU V100 servers, once per placement policy, by
 `planner.service.sweep_screen.screened_smallest` on `--workers` processes. Then the same on a
-trace of M jobs, where every point of the grid (sizes x policies) is also replayed fully on a
+trace of M jobs (over `--check-sizes`, by default the sizes: choose counts around that trace's
+own frontier, or the check proves little), where every point of the grid is also replayed fully on a
 fresh database and the grid's answer (the fewest servers meeting the target that leave out no
 more jobs than the most servers) is compared with the screened search's. Helios has gangs of up
 to 2,048 GPUs: any count below 256 servers would leave them out and the floor would be the
@@ -29,7 +31,7 @@ from planner.cost.scenario import TcoScenario
 from planner.service.replay import load_jobs, resolve_trace
 from planner.service.sweep_point import PointResult
 from planner.service.sweep_run import Sweep, run_sweep
-from planner.service.sweep_screen import ScreenedSearch, floor_for, screened_smallest
+from planner.service.sweep_screen import ScreenedSearch, Shown, floor_for, screened_smallest
 from planner.service.sweep_search import Target, parse_target
 from planner.store import Connection, connect
 from planner.synth import write_trace
@@ -86,6 +88,7 @@ def searched(
             con, sweep, "servers", target,
             candidates=sizes, fixed=fixed, fraction=args.fraction, workers=args.workers,
             floor=floor_for(sweep, "servers", "self-hosted", fixed),
+            on_point=_told(started) if args.verbose else None,
         )  # fmt: skip
         spent = time.perf_counter() - started
         found[policy] = search
@@ -105,6 +108,14 @@ def searched(
                 f"full {_pct(e.full_utilization)}"
             )
     return found
+
+
+def _told(started: float) -> Shown:
+    def show(stage: str, result: PointResult, met: bool) -> None:
+        spent = time.perf_counter() - started
+        print(f"    {spent:7.1f} s  {stage:6} {_count(result)} servers, meets: {met}", flush=True)
+
+    return show
 
 
 def grid_answers(
@@ -142,19 +153,26 @@ def _pct(share: float | None) -> str:
     return "–" if share is None else f"{share:.1%}"
 
 
+def _sizes(text: str) -> list[int]:
+    first, last, step = (int(v) for v in text.split(":"))
+    return list(range(first, last + 1, step))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=200_000)
     parser.add_argument("--check-jobs", type=int, default=20_000)
     parser.add_argument("--sizes", default="100:290:10", help="first:last:step (inclusive)")
+    parser.add_argument("--check-sizes", default=None, help="for the check; default --sizes")
     parser.add_argument("--max-gang", type=int, default=512, help="GPUs; larger gangs set aside")
     parser.add_argument("--policies", default="best-fit,spread")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--fraction", type=float, default=0.125)
     parser.add_argument("--target", default="p95_wait=1h")
+    parser.add_argument("--verbose", action="store_true", help="each point as it is priced")
     args = parser.parse_args()
-    first, last, step = (int(v) for v in args.sizes.split(":"))
-    sizes = list(range(first, last + 1, step))
+    sizes = _sizes(args.sizes)
+    check_sizes = _sizes(args.check_sizes or args.sizes)
     target = parse_target(args.target)
     print(f"{len(sizes)} sizes x {args.policies}, {args.workers} workers, target {args.target}")
     with TemporaryDirectory(prefix="bench-sizing-") as folder:
@@ -167,12 +185,12 @@ def main() -> None:
         with connect(root / "small.duckdb") as con:
             small = loaded(con, root, args.check_jobs, args.max_gang)
             started = time.perf_counter()
-            screened = searched(con, small, target, sizes, args)
+            screened = searched(con, small, target, check_sizes, args)
             print(
                 f"screened search, {args.check_jobs:,} jobs: {time.perf_counter() - started:,.1f} s"
             )
         with connect(root / "grid.duckdb") as con:  # fresh: no point read back
-            grid = grid_answers(con, small, target, sizes, args)
+            grid = grid_answers(con, small, target, check_sizes, args)
         same = all(_count(screened[p].answer) == grid[p] for p in grid)
         print(f"screened answers equal the full grid's on {args.check_jobs:,} jobs: {same}")
     print(f"cores: {os.cpu_count()}, load average: {os.getloadavg()[0]:.1f}")

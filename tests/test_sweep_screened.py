@@ -12,6 +12,7 @@ it reports is the difference between the slice's and the full replay's figures.
 import csv
 import itertools
 import json
+import math
 import random
 from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
@@ -27,12 +28,12 @@ from planner.core.file_access import LOCAL_FILES
 from planner.core.model import Job
 from planner.cost.scenario import TcoScenario
 from planner.service.replay import load_jobs, resolve_trace
+from planner.service.sweep_estimate import estimated_waits
 from planner.service.sweep_point import PointResult
 from planner.service.sweep_run import Sweep, run_sweep
 from planner.service.sweep_screen import (
-    ScreenError,
+    GUIDED_ROUNDS,
     floor_for,
-    margin_of,
     next_full,
     predicted_meets,
     screened_smallest,
@@ -57,7 +58,7 @@ def driven(
         rounds.append(step.indices)
         assert not set(step.indices) & set(full)  # never replayed twice
         full.update((i, i >= met_from) for i in step.indices)
-        step = next_full(predicted, full, width)
+        step = next_full(predicted, full, width, guided=len(rounds) < GUIDED_ROUNDS)
     return step.answer, rounds, full
 
 
@@ -91,17 +92,54 @@ def test_whatever_the_screen_says_the_answer_is_the_first_meeting_candidate_full
     if below >= 0:
         assert full[below] is False  # the next smaller candidate was replayed and misses
     assert all(1 <= len(r) <= width for r in rounds)
+    # a wrong screen costs a bisection's rounds at most, after the guided ones
+    assert len(rounds) <= GUIDED_ROUNDS + len(predicted).bit_length()
 
 
-def test_the_screen_reads_waits_with_the_measured_margin() -> None:
-    # the screen under-estimated 1,200 s at one count and over-estimated 1,000 s at another:
-    # the margin is the worst under-estimate, 1,200 s
-    errors = [ScreenError(2, 0.0, 1200.0, 0.5, 0.6), ScreenError(4, 3000.0, 2000.0, 0.3, 0.3)]
-    assert margin_of(errors) == 1200.0
-    assert margin_of([]) == 0.0
-    waits = [None, 7200.0, 3000.0, 600.0]
-    assert predicted_meets(waits, 3600.0, 0.0) == [False, False, True, True]
-    assert predicted_meets(waits, 3600.0, 1200.0) == [False, False, False, True]  # 4200 > 3600
+def test_the_full_wait_is_estimated_from_the_screens_shape_through_the_replayed_counts() -> None:
+    """The 3.4M-job helios search's spread placement (target 1 h = 3,600 s; waits compared as
+    log(wait + 36 s)): screened p95 waits at 300, 320, 340, 360 servers of 3,715.2, 2,012.4,
+    1,234.8 and 885.6 s; full replays at 300 and 320 waited 24,768 and 9,972 s.
+    Logs: screened 8.2299, 7.6248, 7.1474, 6.8260; full 10.1187, 9.2111. The slope through
+    the two replayed counts: (9.2111 - 10.1187) / (7.6248 - 8.2299) = 1.4999, so at 340
+    log = 9.2111 + 1.4999 x (7.1474 - 7.6248) = 8.4950: e^8.4950 - 36 = 4,854 s (misses);
+    at 360 9.2111 + 1.4999 x (6.8260 - 7.6248) = 8.0130: 2,984 s (meets). The full replays
+    found 4,896 s and 3,586 s: the next round replays 360 and 340, and the search ends.
+    (A fixed margin of the worst under-estimate, 5.84 h, read every count up to 620 as
+    uncertain: that search replayed 8 counts fully.)"""
+    screened = [3715.2, 2012.4, 1234.8, 885.6, None]
+    full = {0: 24768.0, 1: 9972.0}
+
+    found = estimated_waits(screened, full, 3600.0)
+
+    assert found[:2] == [24768.0, 9972.0]  # replayed counts keep their measured waits
+    assert found[2] == pytest.approx(4854.0, abs=1.0)
+    assert found[3] == pytest.approx(2984.0, abs=1.0)
+    assert found[4] is None  # no screened wait, no estimate
+    assert predicted_meets(found, 3600.0) == [False, False, False, True, False]
+    assert next_full(predicted_meets(found, 3600.0), {0: False, 1: False}, 2).indices == (2, 3)
+
+
+def test_one_replayed_count_carries_its_ratio_and_two_around_a_count_bracket_it() -> None:
+    # one count replayed: the full wait is (screened + 36) x the ratio measured there, - 36:
+    # (2,012.4 + 36) x (9,972 + 36) / (2,012.4 + 36) at 320 itself; at 340
+    # (1,234.8 + 36) x 10,008 / 2,048.4 - 36 = 6,172.8 s
+    one = estimated_waits([3715.2, 2012.4, 1234.8], {1: 9972.0}, 3600.0)
+    assert one[2] == pytest.approx(1270.8 * 10008.0 / 2048.4 - 36.0)
+    # a count between two replayed ones lies between their full waits
+    between = estimated_waits([3715.2, 2012.4, 885.6], {0: 24768.0, 2: 3585.6}, 3600.0)
+    assert 3585.6 < between[1] < 24768.0  # type: ignore[operator]
+    # screened waits that barely differ do not give any slope: it is held to 4 at most
+    steep = estimated_waits([1000.1, 1000.0, 500.0], {0: 7200.0, 1: 3600.0}, 3600.0)
+    slope = 4.0  # (log 3,636 - log 7,236) / (log 1,036 - log 1,036.1) is about 7,100: held to 4
+    assert steep[2] == pytest.approx(
+        math.exp(math.log(3636.0) + slope * (math.log(536.0) - math.log(1036.0))) - 36.0
+    )
+    # a screen rising where the full replay falls: the slope is held to 0.25 at least
+    rising = estimated_waits([1000.0, 1000.1, 500.0], {0: 7200.0, 1: 3600.0}, 3600.0)
+    assert rising[2] == pytest.approx(
+        math.exp(math.log(3636.0) + 0.25 * (math.log(536.0) - math.log(1036.1))) - 36.0
+    )
 
 
 def test_the_slice_is_the_jobs_submitted_in_the_first_share_of_the_span() -> None:

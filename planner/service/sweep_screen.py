@@ -8,16 +8,19 @@ servers as asked): unlike thinning jobs onto fewer servers it keeps the gangs, t
 they need and the server counts themselves, and it starts from an empty cluster as the full
 replay does. Its waits are not the full replay's, so the screen only decides which counts to
 replay fully: each fully replayed count also measures the screen's error there (wait and
-utilization, screened against full), and the worst under-estimate of the wait measured so far
-is added to every screened wait as a safety margin before the screen's frontier is read again.
+utilization, screened against full), and the full waits at the counts not yet replayed are
+estimated from the screen's shape fitted through the fully replayed ones
+(`planner.service.sweep_estimate`) before the frontier is read again.
 
-Which candidates to replay fully next is a pure function of the screen's verdicts and the
+Which candidates to replay fully next is a pure function of the estimated verdicts and the
 full verdicts so far (`next_full`): the bracket is the largest candidate known to miss below
-the smallest known to meet; inside it, the screen's predicted answer and the candidate below
-it, then counts splitting the bracket. Whatever the screen says, the search ends only when the
-bracket is two neighbouring candidates, both fully replayed (or the smallest candidate meets),
-so when full waits fall as servers are added the answer is the full grid's over the same
-candidates; a wrong screen costs more full replays, never a wrong answer.
+the smallest known to meet; inside it, for the first `GUIDED_ROUNDS` rounds, the estimated
+answer and the candidate below it, then counts splitting the bracket evenly (so a poor
+estimate costs a bisection's rounds at most, after the guided ones). Whatever the estimate
+says, the search ends only when the bracket is two neighbouring candidates, both fully
+replayed (or the smallest candidate meets), so when full waits fall as servers are added the
+answer is the full grid's over the same candidates; a wrong estimate costs more full replays,
+never a wrong answer.
 """
 
 from collections.abc import Callable, Mapping, Sequence
@@ -26,6 +29,7 @@ from dataclasses import dataclass
 from planner.core.errors import ScenarioError
 from planner.cost.scenario import TcoScenario
 from planner.cost.scope import scoped_jobs
+from planner.service.sweep_estimate import estimated_waits
 from planner.service.sweep_floor import floor_of
 from planner.service.sweep_keys import Point, apply, pool_of
 from planner.service.sweep_point import PointResult
@@ -35,6 +39,9 @@ from planner.store import Connection
 
 FRACTION = 0.125
 """The share of the trace's time the screen replays by default."""
+
+GUIDED_ROUNDS = 2
+"""Rounds of full replays placed at the estimated frontier; later rounds split the bracket."""
 
 Shown = Callable[[str, PointResult, bool], None]
 """Told each point priced ('screen' or 'full'), and whether it meets the target."""
@@ -105,22 +112,25 @@ class Round:
     """Once over, the position of the answer (None: no candidate meets the target)."""
 
 
-def next_full(predicted: Sequence[bool], full: Mapping[int, bool], width: int = 1) -> Round:
-    """The candidates to replay fully next (up to `width`, at least one), given the screen's
-    verdict for each candidate (with its margin) and the full verdicts so far, or the answer.
+def next_full(
+    predicted: Sequence[bool], full: Mapping[int, bool], width: int = 1, *, guided: bool = True
+) -> Round:
+    """The candidates to replay fully next (up to `width`, at least one), given the estimated
+    verdict for each candidate and the full verdicts so far, or the answer.
 
     The bracket: `high`, the smallest position fully meeting (past the end if none), and
     `low`, the largest position fully missing below it (-1 if none). Over when they are
-    neighbours. Else, inside the bracket, the screen's answer (its first meeting position,
-    or `high` when it predicts none there) and the position below it first, then positions
-    splitting the bracket evenly."""
+    neighbours. Else, inside the bracket, when `guided`, the estimate's answer (its first
+    meeting position, or `high` when it predicts none there) and the position below it
+    first; then positions splitting the bracket evenly."""
     high = min((i for i, met in full.items() if met), default=len(predicted))
     low = max((i for i, met in full.items() if not met and i < high), default=-1)
     if high == low + 1:
         return Round((), high if high < len(predicted) else None)
     inside = range(low + 1, high)
     guess = next((i for i in inside if predicted[i]), high)
-    wanted = [guess, guess - 1, *_splits(low, high, max(1, width))]
+    wanted = [guess, guess - 1] if guided else []
+    wanted += _splits(low, high, max(1, width))
     chosen = [i for i in dict.fromkeys(wanted) if i in inside and i not in full]
     return Round(tuple(sorted(chosen[: max(1, width)])))
 
@@ -129,15 +139,10 @@ def _splits(low: int, high: int, width: int) -> list[int]:
     return [low + (high - low) * j // (width + 1) for j in range(1, width + 1)]
 
 
-def predicted_meets(waits: Sequence[float | None], target_s: float, margin_s: float) -> list[bool]:
-    """The screen's verdicts: a screened wait plus the margin at most the target (a count
-    without waits does not meet it)."""
-    return [w is not None and w + margin_s <= target_s for w in waits]
-
-
-def margin_of(errors: Sequence[ScreenError]) -> float:
-    """The safety margin: the worst under-estimate of the wait measured so far (0 if none)."""
-    return max([0.0, *(e.wait_s for e in errors if e.wait_s is not None)])
+def predicted_meets(waits: Sequence[float | None], target_s: float) -> list[bool]:
+    """The estimated verdicts: a wait at most the target (a count without waits does not
+    meet it)."""
+    return [w is not None and w <= target_s for w in waits]
 
 
 # --- the screen's sample ----------------------------------------------------------------------
@@ -194,7 +199,8 @@ def screened_smallest(
     screen = _Screen(counts, tuple(screened), target)
     full: dict[int, PointResult] = {}
     with pricing(con, sweep, workers=workers) as price:
-        step = screen.step(full, workers)
+        rounds = 0
+        step = screen.step(full, workers, guided=True)
         while step.indices:
             asked = [points[i] for i in step.indices]
             priced = run_sweep(con, sweep, asked, price=price).results
@@ -202,7 +208,8 @@ def screened_smallest(
             verdicts = _full_verdicts(full, target)
             for i in step.indices:
                 _shown(on_point, "full", full[i], verdicts[i])
-            step = screen.step(full, workers)
+            rounds += 1
+            step = screen.step(full, workers, guided=rounds < GUIDED_ROUNDS)
     answer = None if step.answer is None else full[step.answer]
     errors = screen.errors(full)
     return ScreenedSearch(
@@ -226,11 +233,13 @@ class _Screen:
     screened: Sequence[PointResult]
     target: Target
 
-    def step(self, full: Mapping[int, PointResult], width: int) -> Round:
+    def step(self, full: Mapping[int, PointResult], width: int, *, guided: bool) -> Round:
         waits = [self.target.wait_of(r) for r in self.screened]
-        margin = margin_of(self.errors(full))
-        predicted = predicted_meets(waits, self.target.seconds, margin)
-        return next_full(predicted, _full_verdicts(full, self.target), width)
+        measured = {i: self.target.wait_of(r) for i, r in full.items()}
+        estimated = estimated_waits(waits, measured, self.target.seconds)
+        predicted = predicted_meets(estimated, self.target.seconds)
+        verdicts = _full_verdicts(full, self.target)
+        return next_full(predicted, verdicts, width, guided=guided)
 
     def errors(self, full: Mapping[int, PointResult]) -> tuple[ScreenError, ...]:
         return tuple(self._error(i, full[i]) for i in sorted(full))
