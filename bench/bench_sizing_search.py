@@ -26,12 +26,14 @@ from datetime import date
 from pathlib import Path
 from tempfile import TemporaryDirectory
 
+from bench_sweep_1m import Peaks
+
 from planner.core.file_access import LOCAL_FILES
 from planner.cost.scenario import TcoScenario
 from planner.service.replay import load_jobs, resolve_trace
 from planner.service.sweep_point import PointResult
 from planner.service.sweep_run import Sweep, run_sweep
-from planner.service.sweep_screen import ScreenedSearch, Shown, floor_for, screened_smallest
+from planner.service.sweep_screen import ScreenedSearch, floor_for, screened_smallest
 from planner.service.sweep_search import Target, parse_target
 from planner.store import Connection, connect
 from planner.synth import write_trace
@@ -84,12 +86,14 @@ def searched(
     for policy in args.policies.split(","):
         fixed = (("placement", policy),)
         started = time.perf_counter()
-        search = screened_smallest(
-            con, sweep, "servers", target,
-            candidates=sizes, fixed=fixed, fraction=args.fraction, workers=args.workers,
-            floor=floor_for(sweep, "servers", "self-hosted", fixed),
-            on_point=_told(started) if args.verbose else None,
-        )  # fmt: skip
+        with Peaks() as peaks:
+            phases = Phases(peaks, started, args.verbose)
+            search = screened_smallest(
+                con, sweep, "servers", target,
+                candidates=sizes, fixed=fixed, fraction=args.fraction, workers=args.workers,
+                floor=floor_for(sweep, "servers", "self-hosted", fixed), on_point=phases.told,
+            )  # fmt: skip
+            phases.close()
         spent = time.perf_counter() - started
         found[policy] = search
         wait = search.worst_wait_error_s
@@ -102,6 +106,11 @@ def searched(
             f"{'–' if util is None else f'{util * 100:.1f} pp'}; "
             f"load average {os.getloadavg()[0]:.1f}"
         )
+        print(
+            f"    critical path {phases.critical():,.1f} CPU s (each phase's busiest worker plus "
+            f"this process; {' + '.join(f'{c:,.1f}' for c in phases.phases)}); "
+            f"workers' peak RSS {', '.join(f'{mb:,.0f}' for mb in peaks.largest(args.workers))} MB"
+        )
         for e in search.errors:
             print(
                 f"    {e.servers}: wait p95 screened {_h(e.screened_wait_s)} h, full "
@@ -111,12 +120,41 @@ def searched(
     return found
 
 
-def _told(started: float) -> Shown:
-    def show(stage: str, result: PointResult, met: bool) -> None:
-        spent = time.perf_counter() - started
-        print(f"    {spent:7.1f} s  {stage:6} {_count(result)} servers, meets: {met}", flush=True)
+class Phases:
+    """CPU seconds per phase of a search (the screen, then each round of full replays, told
+    apart by the points reported together at its end): the busiest process's, plus this
+    process's. Their sum is the time to answer on a machine with a core per worker and
+    nothing else running, whatever the load was while measuring."""
 
-    return show
+    def __init__(self, peaks: Peaks, started: float, verbose: bool) -> None:
+        self.peaks, self.started, self.verbose = peaks, started, verbose
+        self.phases: list[float] = []
+        self._last = (started, time.process_time(), dict(peaks.cpu))
+
+    def told(self, stage: str, result: PointResult, met: bool) -> None:
+        now = time.perf_counter()
+        if now - self._last[0] > 0.5:  # the first point of a phase's batch
+            self._phase_ends(now)
+        if self.verbose:
+            print(
+                f"    {now - self.started:7.1f} s  {stage:6} {_count(result)} servers, meets: {met}"
+            )
+
+    def close(self) -> None:
+        time.sleep(0.5)  # the sampler's last look at the workers
+        self._phase_ends(time.perf_counter())
+
+    def _phase_ends(self, now: float) -> None:
+        _, own, before = self._last
+        after = dict(self.peaks.cpu)
+        busiest = max((after[p] - before.get(p, 0.0) for p in after), default=0.0)
+        spent = busiest + time.process_time() - own
+        if spent > 0.05:  # not the moment between the last round and the answer
+            self.phases.append(spent)
+        self._last = (now, time.process_time(), after)
+
+    def critical(self) -> float:
+        return sum(self.phases)
 
 
 def grid_answers(
