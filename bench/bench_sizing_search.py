@@ -4,7 +4,7 @@ grid's.
 
 Usage: python bench/bench_sizing_search.py [--jobs N] [--check-jobs M] [--sizes A:B:STEP]
            [--check-sizes A:B:STEP] [--policies best-fit,spread] [--workers 2]
-           [--fraction 0.125] [--target p95_wait=1h] [--verbose]
+           [--fraction 0.125] [--screen-every 2] [--target p95_wait=1h] [--verbose]
 
 A synthetic helios trace of N jobs (planner.synth) is ingested into a fresh database and sized
 over the given counts of 8-GPU V100 servers, once per placement policy, by
@@ -91,6 +91,7 @@ def searched(
             search = screened_smallest(
                 con, sweep, "servers", target,
                 candidates=sizes, fixed=fixed, fraction=args.fraction, workers=args.workers,
+                every=args.screen_every,
                 floor=floor_for(sweep, "servers", "self-hosted", fixed), on_point=phases.told,
             )  # fmt: skip
             phases.close()
@@ -220,6 +221,7 @@ def main() -> None:
     parser.add_argument("--policies", default="best-fit,spread")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--fraction", type=float, default=0.125)
+    parser.add_argument("--screen-every", type=int, default=2)
     parser.add_argument("--target", default="p95_wait=1h")
     parser.add_argument("--verbose", action="store_true", help="each point as it is priced")
     args = parser.parse_args()

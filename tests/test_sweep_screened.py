@@ -28,7 +28,7 @@ from planner.core.file_access import LOCAL_FILES
 from planner.core.model import Job
 from planner.cost.scenario import TcoScenario
 from planner.service.replay import load_jobs, resolve_trace
-from planner.service.sweep_estimate import estimated_waits
+from planner.service.sweep_estimate import between, estimated_waits
 from planner.service.sweep_point import PointResult
 from planner.service.sweep_run import Sweep, run_sweep
 from planner.service.sweep_screen import (
@@ -118,6 +118,21 @@ def test_the_full_wait_is_estimated_from_the_screens_shape_through_the_replayed_
     assert found[4] is None  # no screened wait, no estimate
     assert predicted_meets(found, 3600.0) == [False, False, False, True, False]
     assert next_full(predicted_meets(found, 3600.0), {0: False, 1: False}, 2).indices == (2, 3)
+
+
+def test_a_count_not_screened_is_read_off_its_screened_neighbours() -> None:
+    """Counts 300, 320, 340 with 300 and 340 screened at 3,564 and 864 s (target 3,600 s, so
+    waits are compared as log(wait + 36 s)): 320 lies halfway, so its log is the mean of
+    log 3,600 and log 900: e^((8.1887 + 6.8024) / 2) = sqrt(3,600 x 900) = 1,800, less 36:
+    1,764 s. A count with a screened neighbour on one side only, or one without waits, has
+    none."""
+    found = between([300, 320, 340], {0: 3564.0, 2: 864.0}, 3600.0)
+
+    assert found[0] == 3564.0
+    assert found[1] == pytest.approx(1764.0)
+    assert found[2] == 864.0
+    assert between([300, 320, 340], {0: 3564.0, 1: 10.0}, 3600.0)[2] is None
+    assert between([300, 320, 340], {0: None, 2: 864.0}, 3600.0)[1] is None
 
 
 def test_one_replayed_count_carries_its_ratio_and_two_around_a_count_bracket_it() -> None:
@@ -226,9 +241,13 @@ def _never_ran(result: PointResult) -> int:
 @settings(
     max_examples=3, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
-@given(seed=st.integers(0, 10_000), fraction=st.sampled_from([0.25, 0.5]))
+@given(
+    seed=st.integers(0, 10_000),
+    fraction=st.sampled_from([0.25, 0.5]),
+    every=st.sampled_from([1, 2, 3]),
+)
 def test_the_screened_answer_is_the_full_grids_and_its_error_is_the_replays_difference(
-    store: tuple[Path, Path], seed: int, fraction: float
+    store: tuple[Path, Path], seed: int, fraction: float, every: int
 ) -> None:
     folder, _ = store
     db = folder / f"planner-{seed}-{fraction}.duckdb"
@@ -241,9 +260,18 @@ def test_the_screened_answer_is_the_full_grids_and_its_error_is_the_replays_diff
             all(a is not None and b is not None and b <= a for a, b in itertools.pairwise(waits))
         )
         found = screened_smallest(
-            con, sweep, "servers", TARGET, candidates=COUNTS, fraction=fraction, workers=1
+            con,
+            sweep,
+            "servers",
+            TARGET,
+            candidates=COUNTS,
+            fraction=fraction,
+            workers=1,
+            every=every,
         )
-        sliced = run_sweep(con, time_slice(sweep, fraction), [r.point for r in found.full]).results
+        part = time_slice(sweep, fraction)
+        sliced = run_sweep(con, part, [r.point for r in found.full]).results
+        every_slice = run_sweep(con, part, [(("servers", n),) for n in COUNTS]).results
 
     answer = None if found.answer is None else int(found.answer.point[0][1])  # type: ignore[arg-type]
     assert answer == grid_answer(grid)
@@ -251,18 +279,36 @@ def test_the_screened_answer_is_the_full_grids_and_its_error_is_the_replays_diff
     if found.answer is not None:
         assert found.answer in found.full  # a fully replayed point, the grid's own figures
         assert found.answer == by_point[found.answer.point]
-    assert len(found.screened) == len(COUNTS)
+    # every `every`-th count screened, and the largest, and any the first round of full
+    # replays took between them: the slice's own points, in server order
+    positions = [COUNTS.index(int(r.point[0][1])) for r in found.screened]  # type: ignore[arg-type]
+    assert positions == sorted(positions)
+    assert {*range(0, len(COUNTS), every), len(COUNTS) - 1} <= set(positions)
+    assert list(found.screened) == [every_slice[i] for i in positions]
+    sampled = positions
     assert len(found.full) <= len(COUNTS)
     # the error reported at each fully replayed count: the full replay's figures less the slice's
     assert [e.servers for e in found.errors] == [r.point[0][1] for r in found.full]
-    for e, full, part in zip(found.errors, found.full, sliced, strict=True):
+    for e, full, sliced_point in zip(found.errors, found.full, sliced, strict=True):
         assert e.full_wait_s == TARGET.wait_of(full)
-        assert e.screened_wait_s == TARGET.wait_of(part)
-        f, s = full.option("self-hosted"), part.option("self-hosted")
+        f = full.option("self-hosted")
         assert f is not None
-        assert s is not None
         assert e.full_utilization == f.utilization
-        assert e.screened_utilization == s.utilization
+        assert e.screened == (COUNTS.index(e.servers) in sampled)
+        if e.screened:
+            s = sliced_point.option("self-hosted")
+            assert s is not None
+            assert e.screened_wait_s == TARGET.wait_of(sliced_point)
+            assert e.screened_utilization == s.utilization
+        else:  # read off the screened counts beside it: between their waits
+            assert e.screened_utilization is None
+            k = COUNTS.index(e.servers)
+            low = TARGET.wait_of(every_slice[max(i for i in sampled if i < k)])
+            high = TARGET.wait_of(every_slice[min(i for i in sampled if i > k)])
+            if low is None or high is None:
+                assert e.screened_wait_s is None
+            else:
+                assert min(low, high) - 1e-6 <= e.screened_wait_s <= max(low, high) + 1e-6  # type: ignore[operator]
         if e.wait_s is not None:
             assert e.wait_s == pytest.approx(e.full_wait_s - e.screened_wait_s)  # type: ignore[operator]
 
@@ -285,7 +331,10 @@ def test_the_command_reports_the_answer_the_points_and_the_screening_error(
 
     (found,) = printed
     assert found["answer"]["point"] == {"servers": grid_answer(grid)}
-    assert found["screen"]["points_screened"] == len(COUNTS)
+    # positions 0, 2, 4, 6, 8 and the largest, 9, and at most the first round's two between
+    screened = found["screen"]["points_screened"]
+    assert 6 <= screened <= 8
+    assert found["screen"]["every"] == 2
     replayed = [p["point"]["servers"] for p in found["fully_replayed"]]
     assert found["screen"]["points_fully_replayed"] == len(replayed) >= 1
     assert [e["servers"] for e in found["screening_error"]] == replayed
@@ -296,7 +345,7 @@ def test_the_command_reports_the_answer_the_points_and_the_screening_error(
     assert text.startswith(
         f"smallest servers meeting p95_wait=1h for self-hosted: {grid_answer(grid)}"
     )
-    assert f"{len(COUNTS)} counts screened, {len(replayed)} fully replayed" in text
+    assert f"{screened} counts screened (every 2nd given and the largest), {len(replayed)}" in text
     assert "screening error (full - screened) at the fully replayed counts:" in text
 
     assert main([*base, "--target", "p95_wait=1h", "--search", "screened"]) == 2
@@ -320,4 +369,6 @@ def test_candidates_below_the_largest_jobs_floor_are_not_replayed(
 
     assert floor == 4
     assert found.below_floor == (1, 2, 3)
+    with connect(db) as con, pytest.raises(ScenarioError, match="--screen-every 0"):
+        screened_smallest(con, sweep, "servers", TARGET, candidates=COUNTS, every=0)
     assert all(int(r.point[0][1]) >= 4 for r in [*found.screened, *found.full])  # type: ignore[arg-type]

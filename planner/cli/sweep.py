@@ -113,6 +113,14 @@ def add_sweep_command(
         "(default 0.125)",
     )
     sweep.add_argument(
+        "--screen-every",
+        type=int,
+        default=2,
+        metavar="K",
+        help="with --search screened: screen every K-th count given (and the largest); the "
+        "counts between are read off their neighbours (default 2; 1 screens every count)",
+    )
+    sweep.add_argument(
         "--size",
         default="servers",
         metavar="KEY",

@@ -54,6 +54,7 @@ def run_screened(
                 candidates=candidates,
                 fixed=fixed,
                 fraction=args.screen_fraction,
+                every=args.screen_every,
                 workers=workers,
                 floor=floor,
                 on_point=shown,
@@ -92,7 +93,8 @@ def screened_lines(search: "ScreenedSearch", target: str, option: str) -> list[s
         head,
         f"screen: the trace's first {search.fraction:.1%} of its time "
         f"({search.slice_jobs:,} of {search.trace_jobs:,} jobs); "
-        f"{len(search.screened)} counts screened, {len(search.full)} fully replayed",
+        f"{len(search.screened)} counts screened{_every(search.every)}, "
+        f"{len(search.full)} fully replayed",
     ]
     if search.below_floor:
         listed = ", ".join(str(n) for n in search.below_floor)
@@ -101,19 +103,31 @@ def screened_lines(search: "ScreenedSearch", target: str, option: str) -> list[s
     return [*lines, "fully replayed:", *point_lines(search.full, option)]
 
 
+def _every(every: int) -> str:
+    return "" if every == 1 else f" (every {_ordinal(every)} given and the largest)"
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
 def error_lines(errors: Sequence["ScreenError"]) -> list[str]:
     """The screen's error at each fully replayed count: wait in hours, utilization in points."""
     head = ("servers", "wait screened", "full (h)", "error (h)", "util screened", "full", "error")
     rows = [head, *(_error_cells(e) for e in errors)]
     widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
     table = ["  ".join(c.rjust(w) for c, w in zip(r, widths, strict=True)) for r in rows]
-    return ["screening error (full - screened) at the fully replayed counts:", *table]
+    lines = ["screening error (full - screened) at the fully replayed counts:", *table]
+    if not all(e.screened for e in errors):
+        lines.append("* not screened: its screened wait read off the screened counts beside it")
+    return lines
 
 
 def _error_cells(e: "ScreenError") -> tuple[str, ...]:
     return (
         f"{e.servers:,}",
-        _hours(e.screened_wait_s),
+        _hours(e.screened_wait_s) + ("" if e.screened else "*"),
         _hours(e.full_wait_s),
         _hours(e.wait_s),
         _share(e.screened_utilization),
@@ -140,12 +154,14 @@ def screened_json(search: "ScreenedSearch", target: str) -> dict[str, Any]:
             "jobs": search.slice_jobs,
             "trace_jobs": search.trace_jobs,
             "points_screened": len(search.screened),
+            "every": search.every,
             "points_fully_replayed": len(search.full),
             "below_floor": list(search.below_floor),
         },
         "screening_error": [
             {
                 "servers": e.servers,
+                "screened": e.screened,
                 "wait_screened_s": e.screened_wait_s,
                 "wait_full_s": e.full_wait_s,
                 "wait_error_s": e.wait_s,

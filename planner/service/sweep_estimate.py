@@ -51,6 +51,33 @@ def estimated_waits(
     return found
 
 
+def between(
+    counts: Sequence[int], screened: Mapping[int, float | None], target_s: float
+) -> list[float | None]:
+    """Each candidate's screened wait: measured at the positions screened, else read off the
+    nearest screened on each side, log-linearly in the count (None if either has no wait, or
+    the candidate has a screened neighbour on one side only)."""
+    offset = target_s * OFFSET_SHARE
+    known = sorted(screened)
+    found: list[float | None] = []
+    for i, count in enumerate(counts):
+        if i in screened:
+            found.append(screened[i])
+            continue
+        below = [k for k in known if k < i]
+        above = [k for k in known if k > i]
+        low = screened[below[-1]] if below else None
+        high = screened[above[0]] if above else None
+        if low is None or high is None:
+            found.append(None)
+            continue
+        a, b = counts[below[-1]], counts[above[0]]
+        share = (count - a) / (b - a)
+        log = _log(low, offset) + share * (_log(high, offset) - _log(low, offset))
+        found.append(max(0.0, math.exp(log) - offset))
+    return found
+
+
 def _estimated_log(i: int, screened: float, logs: Mapping[int, tuple[float, float]]) -> float:
     pair = _references(i, sorted(logs))
     if not pair:

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from planner.core.errors import ScenarioError
 from planner.cost.scenario import TcoScenario
 from planner.cost.scope import scoped_jobs
-from planner.service.sweep_estimate import estimated_waits
+from planner.service.sweep_estimate import between, estimated_waits
 from planner.service.sweep_floor import floor_of
 from planner.service.sweep_keys import Point, apply, pool_of
 from planner.service.sweep_point import PointResult
@@ -39,6 +39,11 @@ from planner.store import Connection
 
 FRACTION = 0.125
 """The share of the trace's time the screen replays by default."""
+
+EVERY = 2
+"""The screen replays every `EVERY`-th candidate (and the largest); the counts between are read
+off their screened neighbours (`sweep_estimate.between`), except those the first round of full
+replays would take, which are screened too before it."""
 
 GUIDED_ROUNDS = 2
 """Rounds of full replays placed at the estimated frontier; later rounds split the bracket."""
@@ -56,6 +61,9 @@ class ScreenError:
     full_wait_s: float | None
     screened_utilization: float | None
     full_utilization: float | None
+    screened: bool = True
+    """False: the count was not screened; its screened wait is read off its neighbours', its
+    utilization unknown."""
 
     @property
     def wait_s(self) -> float | None:
@@ -80,7 +88,8 @@ class ScreenedSearch:
     full: tuple[PointResult, ...]
     """Every point fully replayed, in server order."""
     screened: tuple[PointResult, ...]
-    """Every candidate replayed on the slice, in server order."""
+    """Every candidate replayed on the slice (every `every`-th, the largest and those the first
+    round of full replays took), in server order."""
     errors: tuple[ScreenError, ...]
     """The screen's error at each fully replayed count, in server order."""
     fraction: float
@@ -88,6 +97,7 @@ class ScreenedSearch:
     trace_jobs: int
     below_floor: tuple[int, ...] = ()
     """Candidates under the floor the largest job sets: they never run it, so they miss."""
+    every: int = 1
 
     @property
     def worst_wait_error_s(self) -> float | None:
@@ -177,11 +187,13 @@ def screened_smallest(
     fraction: float = FRACTION,
     workers: int = 1,
     floor: int = 0,
+    every: int = EVERY,
     on_point: Shown | None = None,
 ) -> ScreenedSearch:
     """The fewest of `candidates` servers of `key`'s pool meeting `target` (other varied keys
-    at `fixed`), screened on a time slice and confirmed by full replays on `workers`
-    processes; candidates below `floor` are not replayed (they miss)."""
+    at `fixed`), screened on a time slice (every `every`-th candidate, the largest and those
+    the first round takes) and confirmed by full replays on `workers` processes; candidates
+    below `floor` are not replayed (they miss)."""
     pool_of(sweep.scenario, key)  # a clear error for a pool the scenario lacks
     counts = sorted({int(n) for n in candidates if n >= floor})
     below = tuple(sorted({int(n) for n in candidates if n < floor}))
@@ -190,13 +202,20 @@ def screened_smallest(
             f"every candidate of {key} is below {floor} servers, the fewest that run the "
             "largest job: give larger counts"
         )
+    if every < 1:
+        raise ScenarioError(f"--screen-every {every}: give a whole number, at least 1")
     part = time_slice(sweep, fraction)
     points = [((key, n), *fixed) for n in counts]
-    with pricing(con, part, workers=min(workers, len(points))) as price:
-        screened = run_sweep(con, part, points, price=price).results
-    for r in screened:
-        _shown(on_point, "screen", r, target.met_by(r))
-    screen = _Screen(counts, tuple(screened), target)
+    sampled = sorted({*range(0, len(counts), every), len(counts) - 1})
+    screen = _Screen(counts, {}, target)
+    with pricing(con, part, workers=min(workers, len(sampled))) as price:
+        while sampled:  # then the first round's counts, where the screen was read between
+            priced = run_sweep(con, part, [points[i] for i in sampled], price=price).results
+            screen.screened.update(zip(sampled, priced, strict=True))
+            for r in priced:
+                _shown(on_point, "screen", r, target.met_by(r))
+            first = screen.step({}, workers, guided=True).indices
+            sampled = [i for i in first if i not in screen.screened]
     full: dict[int, PointResult] = {}
     with pricing(con, sweep, workers=workers) as price:
         rounds = 0
@@ -216,12 +235,13 @@ def screened_smallest(
         key,
         answer,
         tuple(full[i] for i in sorted(full)),
-        tuple(screened),
+        tuple(screen.screened[i] for i in sorted(screen.screened)),
         errors,
         fraction,
         len(part.jobs),
         len(sweep.jobs),
         below,
+        every,
     )
 
 
@@ -230,29 +250,38 @@ class _Screen:
     """The screened candidates, for reading the frontier again as full replays come in."""
 
     counts: Sequence[int]
-    screened: Sequence[PointResult]
+    screened: dict[int, PointResult]
+    """By candidate position: the positions screened."""
     target: Target
 
+    def waits(self) -> list[float | None]:
+        """Each candidate's screened wait, read off its neighbours' where it was not screened."""
+        found = {i: self.target.wait_of(r) for i, r in self.screened.items()}
+        return between(self.counts, found, self.target.seconds)
+
     def step(self, full: Mapping[int, PointResult], width: int, *, guided: bool) -> Round:
-        waits = [self.target.wait_of(r) for r in self.screened]
         measured = {i: self.target.wait_of(r) for i, r in full.items()}
-        estimated = estimated_waits(waits, measured, self.target.seconds)
+        estimated = estimated_waits(self.waits(), measured, self.target.seconds)
         predicted = predicted_meets(estimated, self.target.seconds)
         verdicts = _full_verdicts(full, self.target)
         return next_full(predicted, verdicts, width, guided=guided)
 
     def errors(self, full: Mapping[int, PointResult]) -> tuple[ScreenError, ...]:
-        return tuple(self._error(i, full[i]) for i in sorted(full))
+        waits = self.waits()
+        return tuple(self._error(i, waits[i], full[i]) for i in sorted(full))
 
-    def _error(self, i: int, full: PointResult) -> ScreenError:
+    def _error(self, i: int, wait: float | None, full: PointResult) -> ScreenError:
         option = self.target.option
-        s, f = self.screened[i].option(option), full.option(option)
+        part = self.screened.get(i)
+        s = None if part is None else part.option(option)
+        f = full.option(option)
         return ScreenError(
             self.counts[i],
-            self.target.wait_of(self.screened[i]),
+            wait,
             self.target.wait_of(full),
             None if s is None else s.utilization,
             None if f is None else f.utilization,
+            part is not None,
         )
 
 
