@@ -21,8 +21,7 @@ def build_result(replay: "Replay") -> ReplayResult:
     end = replay.now
     reasons, preempted = replay.reasons, replay.evictions.preempted_waiting
     for i in range(len(replay.jobs)):
-        if i in reasons.snapshot:
-            reasons.leave(i)
+        reasons.leave(i)  # a job still waiting on its shape (nothing for the others)
         state = replay.state[i]
         if state == WAITING and replay.placed[i]:
             reasons.close_override(i, PARTIAL_GANG)

@@ -49,9 +49,13 @@ class WaitReasons:
         self.block_size = bytearray(jobs)
         self.log_reason = bytearray()
         self.log_seconds: array[float] = array("d")
-        # by job, only while it waits on its shape / on an override: a per-job list held
-        # 8 bytes a job for the whole replay, each (issue 33)
-        self.snapshot: dict[int, list[float]] = {}
+        # a waiting job's copy of its shape's clocks, as a row of `rows` (`snapshot_at[i]`, -1
+        # if it accrues none): a list per waiting job (and the float it shared) held ~240
+        # bytes a job in a deep backlog, a replay's peak (issue 33)
+        self.snapshot_at = array("q", [-1]) * jobs
+        self.rows: array[float] = array("d")
+        self.free_rows = array("q")  # no int object per row (a list of them held 32 bytes)
+        # by job, only while it waits on an override
         self.override_since: dict[int, float] = {}
         self.members = [0] * count
         self.shape_reason = [NO_REASON] * count
@@ -78,7 +82,7 @@ class WaitReasons:
         """`i` starts accruing its shape's reasons."""
         sid = self.shape_of[i]
         self.touch(sid)
-        self.snapshot[i] = self.cum[sid].copy()
+        self._snapshot(i, self.cum[sid])
         self.members[sid] += 1
         if self.members[sid] == 1:
             # decided at the end of the instant (most arrivals start at once and never wait)
@@ -93,15 +97,17 @@ class WaitReasons:
 
     def leave(self, i: int) -> None:
         """Stop accruing the shape's reasons for `i`; fold what it accrued into its total."""
-        snap = self.snapshot.pop(i, None)
-        if snap is None:
+        row = self.snapshot_at[i]
+        if row < 0:
             return
+        self.snapshot_at[i] = -1
+        self.free_rows.append(row)
         sid = self.shape_of[i]
         self.touch(sid)
-        cum = self.cum[sid]
-        for r, value in enumerate(cum):
-            if value != snap[r]:  # a reason whose clock did not move books nothing
-                self.add(i, r, value - snap[r])
+        rows = self.rows
+        for r, value in enumerate(self.cum[sid]):
+            if value != rows[row + r]:  # a reason whose clock did not move books nothing
+                self.add(i, r, value - rows[row + r])
         self.members[sid] -= 1
         if not self.members[sid]:
             self.waiting_shapes.discard(sid)
@@ -110,6 +116,18 @@ class WaitReasons:
             self.part_shapes[part].discard(sid)
             if not self.part_shapes[part]:
                 self.waiting_parts.discard(part)
+
+    def _snapshot(self, i: int, cum: list[float]) -> None:
+        """Copy `cum` into a free row (rows of jobs that left are reused) for job `i`."""
+        rows = self.rows
+        if self.free_rows:
+            row = self.free_rows.pop()
+            for r, value in enumerate(cum):
+                rows[row + r] = value
+        else:
+            row = len(rows)
+            rows.extend(cum)
+        self.snapshot_at[i] = row
 
     def open_override(self, i: int) -> None:
         self.override_since[i] = self.replay.now
@@ -213,5 +231,8 @@ class WaitReasons:
 
     def waits(self) -> Waits:
         """Seconds waited per reason, per job (None: it never waited), as the result holds
-        them: the log itself, read through `Waits`, no copy."""
+        them: the log itself, read through `Waits`, no copy. Every job has left its shape
+        by now: the snapshots' rows go."""
+        self.rows = array("d")
+        self.free_rows = array("q")
         return Waits(self.block, self.block_size, self.log_reason, self.log_seconds)
