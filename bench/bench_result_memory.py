@@ -25,6 +25,7 @@ from bench_sweep import prepared
 from planner.core.config import NodeSpec
 from planner.core.model import Job
 from planner.engine import ReplayResult, compiled, simulate
+from planner.engine.job_waits import Waits
 
 FIELDS = ("jobs", "status", "start_s", "end_s", "placement", "wait_by_reason")
 
@@ -40,6 +41,8 @@ def _objects(value: object, seen: set[int]) -> Iterable[object]:
         yield item
         if isinstance(item, list | tuple):
             stack.extend(item)
+        elif isinstance(item, Waits):  # its typed arrays
+            stack.extend(getattr(item, name) for name in Waits.__slots__)
 
 
 def _job_objects(jobs: list[Job]) -> set[int]:

@@ -49,12 +49,15 @@ class WaitReasons:
         self.block_size = bytearray(jobs)
         self.log_reason = bytearray()
         self.log_seconds: array[float] = array("d")
-        # a waiting job's copy of its shape's clocks, as a row of `rows` (`snapshot_at[i]`, -1
-        # if it accrues none): a list per waiting job (and the float it shared) held ~240
-        # bytes a job in a deep backlog, a replay's peak (issue 33)
+        # a waiting job's copy of its shape's clocks, as a row of `rows`: `snapshot_at[i]` is
+        # the row's start << 4 | its width, -1 if the job accrues none. A list per waiting job
+        # (and the float it shared) held ~240 bytes a job in a deep backlog, a replay's peak
+        # (issue 33); a row holds only the clocks up to the shape's highest reason so far
+        # (`width`), the others are 0.0, and rows of jobs that left are reused.
         self.snapshot_at = array("q", [-1]) * jobs
         self.rows: array[float] = array("d")
-        self.free_rows = array("q")  # no int object per row (a list of them held 32 bytes)
+        self.free_rows = [array("q") for _ in range(len(REASON_CODES) + 1)]  # by width
+        self.width = [0] * count  # per shape: 1 + the highest reason its clocks ever ran
         # by job, only while it waits on an override
         self.override_since: dict[int, float] = {}
         self.members = [0] * count
@@ -82,7 +85,7 @@ class WaitReasons:
         """`i` starts accruing its shape's reasons."""
         sid = self.shape_of[i]
         self.touch(sid)
-        self._snapshot(i, self.cum[sid])
+        self._snapshot(i, sid)
         self.members[sid] += 1
         if self.members[sid] == 1:
             # decided at the end of the instant (most arrivals start at once and never wait)
@@ -97,17 +100,20 @@ class WaitReasons:
 
     def leave(self, i: int) -> None:
         """Stop accruing the shape's reasons for `i`; fold what it accrued into its total."""
-        row = self.snapshot_at[i]
-        if row < 0:
+        at = self.snapshot_at[i]
+        if at < 0:
             return
         self.snapshot_at[i] = -1
-        self.free_rows.append(row)
+        row, width = at >> 4, at & 15
+        if width:
+            self.free_rows[width].append(row)
         sid = self.shape_of[i]
         self.touch(sid)
         rows = self.rows
         for r, value in enumerate(self.cum[sid]):
-            if value != rows[row + r]:  # a reason whose clock did not move books nothing
-                self.add(i, r, value - rows[row + r])
+            was = rows[row + r] if r < width else 0.0  # past the width, the clock was 0.0
+            if value != was:  # a reason whose clock did not move books nothing
+                self.add(i, r, value - was)
         self.members[sid] -= 1
         if not self.members[sid]:
             self.waiting_shapes.discard(sid)
@@ -117,17 +123,20 @@ class WaitReasons:
             if not self.part_shapes[part]:
                 self.waiting_parts.discard(part)
 
-    def _snapshot(self, i: int, cum: list[float]) -> None:
-        """Copy `cum` into a free row (rows of jobs that left are reused) for job `i`."""
-        rows = self.rows
-        if self.free_rows:
-            row = self.free_rows.pop()
-            for r, value in enumerate(cum):
-                rows[row + r] = value
-        else:
-            row = len(rows)
-            rows.extend(cum)
-        self.snapshot_at[i] = row
+    def _snapshot(self, i: int, sid: int) -> None:
+        """Copy the shape's clocks up to its width into a free row, for job `i`."""
+        width = self.width[sid]
+        row = 0
+        if width:
+            cum, rows, free = self.cum[sid], self.rows, self.free_rows[width]
+            if free:
+                row = free.pop()
+                for r in range(width):
+                    rows[row + r] = cum[r]
+            else:
+                row = len(rows)
+                rows.extend(cum[:width])
+        self.snapshot_at[i] = row << 4 | width
 
     def open_override(self, i: int) -> None:
         self.override_since[i] = self.replay.now
@@ -167,6 +176,8 @@ class WaitReasons:
         reason = self.shape_reason[sid]
         if reason != NO_REASON:
             self.cum[sid][reason] += now - self.cum_t[sid]
+            if reason >= self.width[sid]:
+                self.width[sid] = reason + 1
         self.cum_t[sid] = now
 
     def decide(self) -> None:
@@ -234,5 +245,5 @@ class WaitReasons:
         them: the log itself, read through `Waits`, no copy. Every job has left its shape
         by now: the snapshots' rows go."""
         self.rows = array("d")
-        self.free_rows = array("q")
+        self.free_rows = []
         return Waits(self.block, self.block_size, self.log_reason, self.log_seconds)
