@@ -116,7 +116,7 @@ def worker(folder: Path, shared: tuple[Any, ...], db: Path, points: list[Point])
     for module, name in STEPS:
         steps.wrap(module, name)
     scenario, trace_id, today = shared
-    sweep = Sweep(scenario, read_jobs(folder), trace_id, today)
+    sweep = Sweep(scenario, read_jobs(folder, observed=False), trace_id, today)
     print(f"{len(sweep.jobs):,} jobs held: RSS {_status_mb('VmRSS:'):,.0f} MB", flush=True)
     con = open_store(db)
     with bills_kept():

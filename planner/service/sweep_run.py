@@ -226,7 +226,7 @@ def _start_worker(prices: Path, jobs: Path, shared: tuple[TcoScenario, str, date
     shutil.copyfile(prices, own)
     _WORKER["con"] = open_store(own)
     scenario, trace_id, today = shared
-    _WORKER["sweep"] = Sweep(scenario, read_jobs(jobs), trace_id, today)
+    _WORKER["sweep"] = Sweep(scenario, read_jobs(jobs, observed=False), trace_id, today)
     bills = ExitStack()  # kept until the worker exits
     bills.enter_context(bills_kept())
     _WORKER["bills"] = bills
