@@ -468,6 +468,32 @@ def _jobs_key(jobs: list[Job], exclude_failed: bool) -> str | None:
     return f"{hashlib.blake2b(ids, digest_size=16).hexdigest()}:{len(jobs)}:{exclude_failed}"
 
 
+ShippedBill = tuple[bool, str, "_Kept"]
+"""A kept bill without its jobs, to keep in another process for equal jobs (`keep_shipped`):
+whether failed jobs count as useful, what else keys it (the SKUs' and terms' text), the bill."""
+
+
+def kept_bills(jobs: list[Job]) -> list[ShippedBill]:
+    """The bills kept for `jobs` (these objects), without them: a sweep bills its jobs once
+    and its workers keep the bills for their own equal jobs (issue 33)."""
+    shipped: list[ShippedBill] = []
+    with _BILLS.lock:
+        for (jobs_key, rest), entry in (_BILLS.kept or {}).items():
+            for exclude_failed in (False, True):
+                if jobs_key == _jobs_key(jobs, exclude_failed):
+                    bare = _Jobs([], [], entry.jobs.cpu_only, entry.jobs.models)
+                    shipped.append((exclude_failed, rest, replace(entry, jobs=bare)))
+    return shipped
+
+
+def keep_shipped(shipped: list[ShippedBill], jobs: list[Job]) -> None:
+    """Keep `shipped` bills (`kept_bills`) as bills of `jobs`, which must equal the jobs they
+    were billed for in every field a bill reads, in the same order; inside `bills_kept()`."""
+    split = _split(jobs)
+    for exclude_failed, rest, entry in shipped:
+        _store((_jobs_key(jobs, exclude_failed) or "", rest), replace(entry, jobs=split))
+
+
 def _find(jobs_key: str | None) -> _Jobs | None:
     """These jobs as split for any kept bill of theirs."""
     with _BILLS.lock:
