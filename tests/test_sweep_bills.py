@@ -22,7 +22,7 @@ from planner.service.sweep_point import price_point
 from planner.service.sweep_run import Sweep
 from planner.service.sweep_ship import read_jobs, write_jobs
 from planner.service.tco_files import load_tco_scenario
-from planner.service.tco_rent import bills_kept
+from planner.service.tco_rent import ShippedBills, bills_kept
 from planner.store import Connection, connect
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -58,12 +58,16 @@ def test_a_worker_keeps_the_parents_bills_and_prices_as_a_fresh_bill(
     with bills_kept():
         assert read_bills(tmp_path / "bills.pickle", sweep.scenario, theirs)
         kept = dict(tco_rent._BILLS.kept or {})
+        sums = dict(tco_rent._BILLS.sums or {})
         priced = [price_point(con, sweep.scenario, theirs, p, sweep.today) for p in points]
         after = dict(tco_rent._BILLS.kept or {})
+        summed = dict(tco_rent._BILLS.sums or {})
 
     assert made == len(sweep.scenario.cloud) == len(kept) > 0
     assert after.keys() == kept.keys()  # every point found them: nothing billed afresh
     assert all(after[k] is kept[k] for k in kept)
+    assert summed.keys() == sums.keys()  # and their sums: nothing summed afresh
+    assert {k[0] for k in sums} == {"rented", "demanded"}
     for a, b in zip(priced, fresh, strict=True):
         assert pickle.dumps(a) == pickle.dumps(b)  # floats by their bytes
 
@@ -91,4 +95,4 @@ def test_a_scenario_without_cloud_ships_no_bill(
         path = Path(folder) / "bills.pickle"
         write_bills(con, own, sweep.jobs, sweep.today, path)
         assert not read_bills(path, own, sweep.jobs)
-        assert pickle.loads(path.read_bytes())[1] == []
+        assert pickle.loads(path.read_bytes())[1] == ShippedBills([], None)

@@ -21,7 +21,7 @@ from planner.core.model import Job
 from planner.cost.scenario import TcoScenario
 from planner.cost.scope import scoped_jobs
 from planner.service.tco_inputs import load_inputs
-from planner.service.tco_rent import ShippedBill, keep_shipped, kept_bills, rent_all
+from planner.service.tco_rent import ShippedBills, demand_of, keep_shipped, kept_bills, rent_all
 from planner.service.tco_window import window
 from planner.store import Connection
 
@@ -30,12 +30,14 @@ def write_bills(
     con: Connection, scenario: TcoScenario, jobs: list[Job], today: date, path: Path
 ) -> None:
     """Bill the base `scenario`'s `jobs` (inside `bills_kept()`) and write the kept bills."""
-    shipped: list[ShippedBill] = []
+    shipped = ShippedBills([], None)
     scoped: list[Job] = []
     if scenario.growth is None and scenario.cloud and scenario.self_hosted and jobs:
         scoped = scoped_jobs(scenario, jobs).jobs  # as `tco_run` scopes a point's jobs
         inputs, _ = load_inputs(con, scenario, today)
-        rent_all(con, scenario, inputs, scoped, window(scoped).scale)
+        scale = window(scoped).scale
+        rent_all(con, scenario, inputs, scoped, scale)
+        demand_of(scoped)  # summed once, kept beside the bills
         shipped = kept_bills(scoped)
     with path.open("wb") as out:
         pickle.dump((fingerprint(scoped), shipped), out, protocol=5)
@@ -46,7 +48,7 @@ def read_bills(path: Path, scenario: TcoScenario, jobs: list[Job]) -> bool:
     `bills_kept()`, if they equal the parent's in every field a bill reads; whether kept."""
     with path.open("rb") as read:
         written, shipped = pickle.load(read)  # the parent's file
-    if not shipped:
+    if not shipped.bills:
         return False
     scoped = scoped_jobs(scenario, jobs).jobs
     if fingerprint(scoped) != written:
