@@ -1,11 +1,13 @@
 """What one sweep point holds, step by step: the resident memory (VmRSS) before and after each
 step of `price_point` and the peak (VmHWM) during it, in a worker-like process.
 
-Usage: python bench/bench_point_memory.py [--jobs 100000] [--points 1]
+Usage: python bench/bench_point_memory.py [--jobs 100000] [--points 1] [--fresh-bills]
 
 The trace, scenario and points are bench/bench_sweep.py's. A fresh process, started from a
 fork server as the pool's workers are, maps the jobs from the column files (`sweep_ship`)
-and prices the points inside `bills_kept()`. Each step is timed by wrapping the function
+and prices the points inside `bills_kept()`, keeping the cloud bills this process made once
+as the pool's parent does (`sweep_bills`; `--fresh-bills`: the worker bills them itself at
+its first point, as workers did before). Each step is timed by wrapping the function
 where its caller looks it up (this bench only: it measures, it changes no figure), and the
 kernel's peak is reset around each step (`/proc/self/clear_refs`), so a step's peak is its
 own, its callers' the largest of theirs. Prints one line per step, nested as the calls are;
@@ -26,12 +28,13 @@ from typing import Any
 from bench_sweep import prepared
 
 from planner.engine import compiled
+from planner.service.sweep_bills import read_bills, write_bills
 from planner.service.sweep_keys import Point
 from planner.service.sweep_point import price_point
 from planner.service.sweep_run import Sweep
 from planner.service.sweep_ship import read_jobs, write_jobs
 from planner.service.tco_rent import bills_kept
-from planner.store import open_store
+from planner.store import connect, open_store
 
 STEPS = (
     ("planner.service.sweep_point", "tco_of_jobs"),
@@ -116,10 +119,13 @@ def worker(folder: Path, shared: tuple[Any, ...], db: Path, points: list[Point])
     for module, name in STEPS:
         steps.wrap(module, name)
     scenario, trace_id, today = shared
-    sweep = Sweep(scenario, read_jobs(folder), trace_id, today)
+    sweep = Sweep(scenario, read_jobs(folder, observed=False), trace_id, today)
     print(f"{len(sweep.jobs):,} jobs held: RSS {_status_mb('VmRSS:'):,.0f} MB", flush=True)
     con = open_store(db)
     with bills_kept():
+        if (folder.parent / "bills.pickle").exists():
+            kept = read_bills(folder.parent / "bills.pickle", scenario, sweep.jobs)
+            print(f"the parent's bills kept: {kept}; RSS {_status_mb('VmRSS:'):,.0f} MB")
         for k, point in enumerate(points, 1):
             _reset_peak()
             before = _status_mb("VmRSS:")
@@ -133,6 +139,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=100_000)
     parser.add_argument("--points", type=int, default=1)
+    parser.add_argument(
+        "--fresh-bills", action="store_true", help="the worker bills the cloud itself"
+    )
     args = parser.parse_args()
     print(f"cores: {os.cpu_count()}, load average before: {os.getloadavg()[0]:.1f}")
     print(f"engine: {compiled.status()} (PLANNER_PURE_PYTHON=1 for the plain one)", flush=True)
@@ -144,6 +153,9 @@ def main() -> None:
         shared = (sweep.scenario, sweep.trace_id, sweep.today)
         (root / "jobs").mkdir()
         write_jobs(sweep.jobs, root / "jobs")
+        if not args.fresh_bills:  # as the pool's parent does (`sweep_bills`)
+            with connect(base) as con, bills_kept():
+                write_bills(con, sweep.scenario, sweep.jobs, sweep.today, root / "bills.pickle")
         del sweep
         process = context.Process(target=worker, args=(root / "jobs", shared, base, points))
         process.start()

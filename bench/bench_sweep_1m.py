@@ -171,7 +171,7 @@ def fixed_costs(sweep: Sweep, one: Run, points: int) -> list[str]:
         writing = time.process_time() - started
         size = sum(p.stat().st_size for p in Path(folder).iterdir())
         started = time.process_time()
-        read_jobs(Path(folder))
+        read_jobs(Path(folder), observed=False)  # as a worker reads them
         reading = time.process_time() - started
     started = time.process_time()
     packed = pack(sweep)

@@ -63,7 +63,7 @@ def worker(
     else:
         assert isinstance(shipped, Path)
         scenario, trace_id, today = shared
-        sweep = Sweep(scenario, read_jobs(shipped), trace_id, today)  # type: ignore[arg-type]
+        sweep = Sweep(scenario, read_jobs(shipped, observed=False), trace_id, today)  # type: ignore[arg-type]
     _say(way, f"{len(sweep.jobs):,} jobs held", started)
     con = open_store(db)
     with bills_kept():

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from planner.core.file_access import LOCAL_FILES
 from planner.cost.cloud import CloudBill, JobPrice
 from planner.service import tco_rent
-from planner.service.bill_packing import pack_bill, unpack_bill
+from planner.service.bill_packing import pack_bill, pack_pool, unpack_bill, unpack_pool
 from planner.service.replay import load_jobs, resolve_trace
 from planner.service.sweep_keys import apply
 from planner.service.sweep_point import PointResult, price_point
@@ -99,3 +99,29 @@ def test_a_kept_node_pool_bill_holds_no_per_job_objects(
     priced = entry.pool.priced
     assert (priced.bill.jobs, priced.pool.waits.jobs, priced.pool.waits.cap_s) == ([], (), ())
     assert len(entry.pool.jobs) == len(entry.pool.bill.cost) > 0
+
+
+def test_an_unpacked_node_pool_bill_reads_its_waits_from_the_packed_arrays(
+    per_job: tuple[Connection, Sweep],
+) -> None:
+    """Unpacked, a kept pool's per-job waits are the packed arrays themselves (no tuple and
+    no float per job at each point: issue 33), with the fresh bill's values and statistics."""
+    con, sweep = per_job
+    pooled = tuple(c.model_copy(update={"packing": "pool"}) for c in sweep.scenario.cloud)
+    scenario = sweep.scenario.model_copy(update={"cloud": pooled})
+    with bills_kept():
+        price_point(con, scenario, sweep.jobs, (("servers", 2),), sweep.today)
+        (entry,) = tco_rent._BILLS.kept.values()  # type: ignore[union-attr]
+    assert entry.pool is not None
+    unpacked = unpack_pool(entry.pool).pool.waits
+    again = pack_pool(unpack_pool(entry.pool))
+
+    assert unpacked.jobs is entry.pool.jobs
+    assert unpacked.cap_s is entry.pool.cap_s
+    assert unpacked.provisioning_s is entry.pool.provisioning_s
+    assert unpacked.total == entry.pool.priced.pool.waits.total
+    assert (again.jobs, again.cap_s, again.provisioning_s) == (
+        entry.pool.jobs,
+        entry.pool.cap_s,
+        entry.pool.provisioning_s,
+    )

@@ -25,6 +25,7 @@ from planner.core.config import NodeSpec
 from planner.core.model import Job
 from planner.engine import ReplayResult, simulate
 from planner.engine.fill import FillResult, PodRequest, fill
+from planner.engine.job_waits import Waits
 from planner.engine.policy import Policy
 from planner.engine.scenario import QueuesSpec, Scenario
 from planner.engine.sharing import MigConfig, SharingMode, TimeSlicing
@@ -204,7 +205,7 @@ def _plain(value: object) -> object:
     """JSON-ready, floats exact (json writes `repr`), dict keys in order."""
     if isinstance(value, dict):
         return [[str(k), _plain(v)] for k, v in value.items()]
-    if isinstance(value, list | tuple):
+    if isinstance(value, list | tuple | Waits):  # the packed waits as the list they stand for
         return [_plain(v) for v in value]
     return value
 

@@ -191,6 +191,23 @@ def test_two_workers_give_one_workers_results_exactly(
     assert two.results == one
 
 
+def test_workers_without_the_observed_times_give_the_hybrids_results_exactly(
+    tmp_path: Path, store: tuple[Connection, Sweep], sample: TcoScenario
+) -> None:
+    """The workers' jobs have no observed start and end (`read_jobs(observed=False)`): no
+    figure of a point moves, the hybrid's bursts and their cloud bill included."""
+    con, small = store
+    assert sample.hybrid is not None
+    hybrid = replace(small, scenario=sample.model_copy(update={"trace": small.scenario.trace}))
+    assert any(job.start_s is not None for job in hybrid.jobs)
+    one = run_sweep(con, hybrid, points(4, 8)).results
+    with connect(tmp_path / "fresh.duckdb") as fresh:
+        resolve_trace(fresh, str(hybrid.scenario.trace), files=LOCAL_FILES)
+        two = run_sweep(fresh, hybrid, points(4, 8), workers=2)
+
+    assert two.results == one
+
+
 def test_kept_cloud_bills_price_points_as_fresh_bills_to_the_bit(
     store: tuple[Connection, Sweep],
 ) -> None:

@@ -6,6 +6,7 @@ after Ctrl-C. (That two workers price every point as one does: tests/test_sweep.
 
 import tempfile
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 
@@ -103,6 +104,18 @@ def test_any_jobs_come_back_equal_in_their_order(jobs: list[Job], chunk: int) ->
     # equal queues, users, statuses and GPU types are one object each (as load_jobs makes them)
     assert len({id(job.queue) for job in back}) == len({job.queue for job in back})
     assert len({id(job.gpu_types) for job in back}) == len({job.gpu_types for job in back})
+
+
+@given(jobs=jobs_strategy, chunk=st.integers(1, 8))
+def test_a_workers_jobs_are_equal_but_for_their_observed_start_and_end(
+    jobs: list[Job], chunk: int
+) -> None:
+    """A sweep worker reads the jobs without what no point reads (issue 33)."""
+    with tempfile.TemporaryDirectory() as folder:
+        write_jobs(jobs, Path(folder))
+        back = read_jobs(Path(folder), chunk, observed=False)
+
+    assert back == [replace(job, start_s=None, end_s=None) for job in jobs]
 
 
 # --- the files' life -------------------------------------------------------------------------

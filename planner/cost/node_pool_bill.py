@@ -42,9 +42,10 @@ class PoolWaits:
     cap was reached, or the pod fits only committed instances and they were full), then for
     the instances their pods went to to be ready (`provisioning`)."""
 
-    jobs: tuple[int, ...]
-    cap_s: tuple[float, ...]
-    provisioning_s: tuple[float, ...]
+    jobs: Sequence[int]
+    cap_s: Sequence[float]
+    provisioning_s: Sequence[float]
+    """Tuples; a kept bill's (`planner.service.bill_packing`) are its typed arrays."""
     cap: Stats
     provisioning: Stats
     total: Stats

@@ -55,4 +55,4 @@ def book_start_latency(replay: "Replay", end: float) -> None:
             entered = entered if left is None else min(entered, left)
         seconds = entered - jobs[i].submit_s
         if seconds > 0:
-            reasons.wait_of(i)[START_LATENCY] += seconds
+            reasons.add(i, START_LATENCY, seconds)

@@ -261,18 +261,20 @@ def _waiting_gpu_hours(
 ) -> tuple[dict[str, float], dict[str, dict[str, float]]]:
     overall = [0.0] * len(REASON_CODES)
     per_queue: dict[str, list[float]] = {}
-    for i, (job, waited) in enumerate(zip(result.jobs, result.wait_by_reason, strict=True)):
-        if waited is None:
+    waits = result.wait_by_reason
+    for i, job in enumerate(result.jobs):
+        # each reason's sum runs over the jobs in order, as over the tuples: equal to the bit
+        booked = [(r, seconds) for r, seconds in waits.entries(i) if seconds]
+        if not booked:
             continue
         gpus = job.total_gpus / 3600.0
         name = _queue(result, i)
         queue = per_queue.get(name)
         if queue is None:
             queue = per_queue[name] = [0.0] * len(REASON_CODES)
-        for r, seconds in enumerate(waited):
-            if seconds:
-                overall[r] += gpus * seconds
-                queue[r] += gpus * seconds
+        for r, seconds in booked:
+            overall[r] += gpus * seconds
+            queue[r] += gpus * seconds
     named = dict(zip(REASON_CODES, overall, strict=True))
     return named, {
         q: {code: hours for code, hours in zip(REASON_CODES, values, strict=True) if hours}

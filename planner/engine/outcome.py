@@ -4,6 +4,7 @@ The loop's own figures (states, times, placements, integrals) are read here; eac
 adds the fields it owns (`Plugin.report`).
 """
 
+from array import array
 from typing import TYPE_CHECKING, Any
 
 from planner.engine.arrivals import book_start_latency
@@ -21,8 +22,7 @@ def build_result(replay: "Replay") -> ReplayResult:
     end = replay.now
     reasons, preempted = replay.reasons, replay.evictions.preempted_waiting
     for i in range(len(replay.jobs)):
-        if i in reasons.snapshot:
-            reasons.leave(i)
+        reasons.leave(i)  # a job still waiting on its shape (nothing for the others)
         state = replay.state[i]
         if state == WAITING and replay.placed[i]:
             reasons.close_override(i, PARTIAL_GANG)
@@ -48,7 +48,7 @@ def build_result(replay: "Replay") -> ReplayResult:
     for i, allocs in enumerate(replay.allocs):
         if allocs:
             placement[i] = replay.placement_of(i)
-    return ReplayResult(
+    result = ReplayResult(
         jobs=jobs,
         policy=replay.policy,
         node_ids=cluster.node_ids,
@@ -73,3 +73,19 @@ def build_result(replay: "Replay") -> ReplayResult:
         ),
         **fields,
     )
+    _drop_state(replay)
+    return result
+
+
+def _drop_state(replay: "Replay") -> None:
+    """Empty the replay's per-job lists the result does not hold. Its plugins point back at
+    it, so the replay goes only when the cycle collector next runs, which in a sweep worker
+    was well into the next point, with about 100 bytes a job still held (issue 33)."""
+    for per_job in (replay.state, replay.placed, replay.allocs, replay.deadline):
+        per_job.clear()
+    for times in (replay.finish_at, replay.arrive, replay.run_s, replay.remaining_s):
+        times.clear()
+    replay.shape_of.clear()
+    replay.priority.clear()
+    replay.in_play.clear()
+    replay.reasons.snapshot_at = array("q")

@@ -7,10 +7,12 @@ differ only in CPU and memory share a GPU part, decided once when GPUs are short
 reasons themselves are listed in `planner.engine.waits`.
 """
 
+from array import array
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from planner.engine.cluster import Allowed, PodShape
+from planner.engine.job_waits import Waits
 from planner.engine.waits import (
     BEHIND_HEAD,
     CLUSTER_FULL,
@@ -31,7 +33,8 @@ QuotaReason = Callable[[int, PodShape, int], int]
 
 
 class WaitReasons:
-    """Per-shape reason clocks and per-job waits; `wait[i]` is what a result reports."""
+    """Per-shape reason clocks and per-job waits, booked as `Waits` reads them: job i's
+    (reason, seconds) entries are a block of `log_reason`/`log_seconds` at `block[i]`."""
 
     def __init__(self, replay: "Replay", jobs: int) -> None:
         self.replay = replay
@@ -40,10 +43,22 @@ class WaitReasons:
         self.shape_of = replay.shape_of
         self.quota_reason: QuotaReason | None = None
         count = len(self.shapes)
-        self.wait: list[list[float] | None] = [None] * jobs
-        # by job, only while it waits on its shape / on an override: a per-job list held
-        # 8 bytes a job for the whole replay, each (issue 33)
-        self.snapshot: dict[int, list[float]] = {}
+        # a list of every reason's seconds per job that waited held ~170 bytes a job for the
+        # whole replay, and its tuple as much again in the result (issue 33)
+        self.block = array("q", [-1]) * jobs
+        self.block_size = bytearray(jobs)
+        self.log_reason = bytearray()
+        self.log_seconds: array[float] = array("d")
+        # a waiting job's copy of its shape's clocks, as a row of `rows`: `snapshot_at[i]` is
+        # the row's start << 4 | its width, -1 if the job accrues none. A list per waiting job
+        # (and the float it shared) held ~240 bytes a job in a deep backlog, a replay's peak
+        # (issue 33); a row holds only the clocks up to the shape's highest reason so far
+        # (`width`), the others are 0.0, and rows of jobs that left are reused.
+        self.snapshot_at = array("q", [-1]) * jobs
+        self.rows: array[float] = array("d")
+        self.free_rows = [array("q") for _ in range(len(REASON_CODES) + 1)]  # by width
+        self.width = [0] * count  # per shape: 1 + the highest reason its clocks ever ran
+        # by job, only while it waits on an override
         self.override_since: dict[int, float] = {}
         self.members = [0] * count
         self.shape_reason = [NO_REASON] * count
@@ -70,7 +85,7 @@ class WaitReasons:
         """`i` starts accruing its shape's reasons."""
         sid = self.shape_of[i]
         self.touch(sid)
-        self.snapshot[i] = self.cum[sid].copy()
+        self._snapshot(i, sid)
         self.members[sid] += 1
         if self.members[sid] == 1:
             # decided at the end of the instant (most arrivals start at once and never wait)
@@ -85,16 +100,20 @@ class WaitReasons:
 
     def leave(self, i: int) -> None:
         """Stop accruing the shape's reasons for `i`; fold what it accrued into its total."""
-        snap = self.snapshot.pop(i, None)
-        if snap is None:
+        at = self.snapshot_at[i]
+        if at < 0:
             return
+        self.snapshot_at[i] = -1
+        row, width = at >> 4, at & 15
+        if width:
+            self.free_rows[width].append(row)
         sid = self.shape_of[i]
         self.touch(sid)
-        cum = self.cum[sid]
-        waited = self.wait_of(i)
-        for r, value in enumerate(cum):
-            if value != snap[r]:  # += 0.0 made a new float per reason and job (issue 33)
-                waited[r] += value - snap[r]
+        rows = self.rows
+        for r, value in enumerate(self.cum[sid]):
+            was = rows[row + r] if r < width else 0.0  # past the width, the clock was 0.0
+            if value != was:  # a reason whose clock did not move books nothing
+                self.add(i, r, value - was)
         self.members[sid] -= 1
         if not self.members[sid]:
             self.waiting_shapes.discard(sid)
@@ -104,25 +123,61 @@ class WaitReasons:
             if not self.part_shapes[part]:
                 self.waiting_parts.discard(part)
 
+    def _snapshot(self, i: int, sid: int) -> None:
+        """Copy the shape's clocks up to its width into a free row, for job `i`."""
+        width = self.width[sid]
+        row = 0
+        if width:
+            cum, rows, free = self.cum[sid], self.rows, self.free_rows[width]
+            if free:
+                row = free.pop()
+                for r in range(width):
+                    rows[row + r] = cum[r]
+            else:
+                row = len(rows)
+                rows.extend(cum[:width])
+        self.snapshot_at[i] = row << 4 | width
+
     def open_override(self, i: int) -> None:
         self.override_since[i] = self.replay.now
 
     def close_override(self, i: int, reason: int) -> None:
         now = self.replay.now
-        self.wait_of(i)[reason] += now - self.override_since.get(i, 0.0)
+        self.add(i, reason, now - self.override_since.get(i, 0.0))
         self.override_since[i] = now
 
-    def wait_of(self, i: int) -> list[float]:
-        waited = self.wait[i]
-        if waited is None:
-            waited = self.wait[i] = [0.0] * len(REASON_CODES)
-        return waited
+    def add(self, i: int, reason: int, seconds: float) -> None:
+        """Book `seconds` more to job i's `reason`: the same sum, to the bit, as adding to a
+        list of every reason's seconds that started at 0.0, in the same order."""
+        first, size = self.block[i], self.block_size[i]
+        log_reason, log_seconds = self.log_reason, self.log_seconds
+        if first < 0 or first + size != len(log_reason):
+            first = self._move_to_end(i, first, size)
+        for k in range(first, first + size):
+            if log_reason[k] == reason:
+                log_seconds[k] += seconds
+                return
+        log_reason.append(reason)
+        log_seconds.append(0.0 + seconds)  # 0.0 + -0.0 is 0.0, as the list's sum gave
+        self.block_size[i] = size + 1
+
+    def _move_to_end(self, i: int, first: int, size: int) -> int:
+        """Job i's block copied to the end of the log (where it can grow); returns where.
+        Most jobs book all their waits at once, as they start: few blocks ever move."""
+        end = len(self.log_reason)
+        if size:
+            self.log_reason += self.log_reason[first : first + size]
+            self.log_seconds += self.log_seconds[first : first + size]
+        self.block[i] = end
+        return end
 
     def touch(self, sid: int) -> None:
         now = self.replay.now
         reason = self.shape_reason[sid]
         if reason != NO_REASON:
             self.cum[sid][reason] += now - self.cum_t[sid]
+            if reason >= self.width[sid]:
+                self.width[sid] = reason + 1
         self.cum_t[sid] = now
 
     def decide(self) -> None:
@@ -185,13 +240,10 @@ class WaitReasons:
             self.touch(sid)
             self.shape_reason[sid] = reason
 
-    def waits(self) -> list[tuple[float, ...] | None]:
-        """Seconds waited per reason, per job (None: it never waited), once, as the result is
-        built. Each job's list goes as its tuple is made: every job's list and tuple at once
-        were a replay's peak (issue 33)."""
-        out: list[tuple[float, ...] | None] = []
-        wait = self.wait
-        for i, w in enumerate(wait):
-            out.append(tuple(w) if w is not None and any(w) else None)
-            wait[i] = None
-        return out
+    def waits(self) -> Waits:
+        """Seconds waited per reason, per job (None: it never waited), as the result holds
+        them: the log itself, read through `Waits`, no copy. Every job has left its shape
+        by now: the snapshots' rows go."""
+        self.rows = array("d")
+        self.free_rows = []
+        return Waits(self.block, self.block_size, self.log_reason, self.log_seconds)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from planner.core.model import Job
+from planner.engine.job_waits import Waits
 from planner.engine.policy import Policy
 
 
@@ -59,8 +60,9 @@ class ReplayResult:
     end_s: list[float | None]
     placement: list[tuple[tuple[int, float], ...]]
     """(node index, GPUs) of each node a job ran on (or held when unfinished)."""
-    wait_by_reason: list[tuple[float, ...] | None]
-    """Seconds waited per reason (order of `REASON_CODES`); None if the job never waited."""
+    wait_by_reason: Waits
+    """Seconds waited per reason (a tuple in the order of `REASON_CODES`) per job; None if the
+    job never waited. Packed (`planner.engine.job_waits`); it equals the list of tuples."""
     unschedulable_reason: dict[int, str]
     horizon_s: float
     allocated_gpu_s: float

@@ -81,13 +81,12 @@ def pack_pool(priced: PoolPriced) -> PackedPool:
 
 
 def unpack_pool(packed: PackedPool) -> PoolPriced:
-    """The pool's bill `pack_pool` packed, equal to it."""
+    """The pool's bill `pack_pool` packed, equal to it but for the per-job waits, which are
+    the packed arrays themselves (the same values): no point reads them one by one, and as
+    tuples they were about 100 bytes a job at each point's peak (issue 33)."""
     pool = packed.priced.pool
     waits = replace(
-        pool.waits,
-        jobs=tuple(packed.jobs),
-        cap_s=tuple(packed.cap_s),
-        provisioning_s=tuple(packed.provisioning_s),
+        pool.waits, jobs=packed.jobs, cap_s=packed.cap_s, provisioning_s=packed.provisioning_s
     )
     bill = unpack_bill(packed.bill)
     return replace(packed.priced, bill=bill, pool=replace(pool, waits=waits))

@@ -30,6 +30,7 @@ from pathlib import Path
 from planner.core.model import Job
 from planner.core.pools import end_pool
 from planner.cost.scenario import TcoScenario
+from planner.service.sweep_bills import read_bills, write_bills
 from planner.service.sweep_keys import Point
 from planner.service.sweep_point import PointResult, from_rows, price_point
 from planner.service.sweep_ship import read_jobs, write_jobs
@@ -182,8 +183,12 @@ class _Pool:
             jobs = Path(self.folder.name) / "jobs"
             jobs.mkdir()
             write_jobs(self.sweep.jobs, jobs)  # once: the pool would pickle them per worker
+            bills = Path(self.folder.name) / "bills.pickle"
             shared = (self.sweep.scenario, self.sweep.trace_id, self.sweep.today)
-            self.pool = context.Pool(self.workers, _start_worker, (prices, jobs, shared))
+            self.pool = context.Pool(self.workers, _start_worker, (prices, jobs, bills, shared))
+            # billed once, not per worker, while the workers build their jobs: they read the
+            # bills at their first point, which is given them once this returns
+            write_bills(self.con, self.sweep.scenario, self.sweep.jobs, self.sweep.today, bills)
         return self.pool
 
     def stop(self, *, now: bool = False) -> None:
@@ -218,22 +223,29 @@ _FIELDS = operator.attrgetter(*(f.name for f in fields(Job)))
 _WORKER: dict[str, object] = {}
 
 
-def _start_worker(prices: Path, jobs: Path, shared: tuple[TcoScenario, str, date]) -> None:
+def _start_worker(
+    prices: Path, jobs: Path, bills: Path, shared: tuple[TcoScenario, str, date]
+) -> None:
     """Open a private copy of the price book and keep the sweep (its `shared` scenario, trace
-    id and date, the jobs read from the files in `jobs`) for every point to come."""
+    id and date, the jobs read from the files in `jobs`) for every point to come, and the
+    parent's cloud `bills` from the first point on (the parent writes them meanwhile)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what Ctrl-C stops
     own = prices.with_name(f"worker-{multiprocessing.current_process().pid}.duckdb")
     shutil.copyfile(prices, own)
     _WORKER["con"] = open_store(own)
     scenario, trace_id, today = shared
-    _WORKER["sweep"] = Sweep(scenario, read_jobs(jobs), trace_id, today)
-    bills = ExitStack()  # kept until the worker exits
-    bills.enter_context(bills_kept())
-    _WORKER["bills"] = bills
+    _WORKER["sweep"] = Sweep(scenario, read_jobs(jobs, observed=False), trace_id, today)
+    kept = ExitStack()  # kept until the worker exits
+    kept.enter_context(bills_kept())
+    _WORKER["bills"] = kept
+    _WORKER["bills_file"] = bills
 
 
 def _price(point: Point) -> PointResult:
     con = _WORKER["con"]
     sweep = _WORKER["sweep"]
     assert isinstance(sweep, Sweep)
+    bills = _WORKER.pop("bills_file", None)
+    if isinstance(bills, Path):  # the first point: the parent has written them
+        read_bills(bills, sweep.scenario, sweep.jobs)
     return price_point(con, sweep.scenario, sweep.jobs, point, sweep.today)  # type: ignore[arg-type]

@@ -468,6 +468,67 @@ def _jobs_key(jobs: list[Job], exclude_failed: bool) -> str | None:
     return f"{hashlib.blake2b(ids, digest_size=16).hexdigest()}:{len(jobs)}:{exclude_failed}"
 
 
+RentedSum = tuple[str, tuple[object, ...], Hours, dict[str, float]]
+"""A kept bill's rented sums: which of its packed bills, the rest of the key, the sums."""
+
+
+@dataclass(frozen=True, slots=True)
+class ShippedBills:
+    """Kept bills without their jobs, and what was summed from them, to keep in another
+    process for equal jobs (`keep_shipped`)."""
+
+    bills: list[tuple[bool, str, _Kept, list[RentedSum]]]
+    """Per bill: whether failed jobs count as useful, what else keys it (the SKUs' and terms'
+    text), the bill, and its rented sums (which packed bill, the rest of the key, the sums)."""
+    demanded: Hours | None
+
+
+def kept_bills(jobs: list[Job]) -> ShippedBills:
+    """The bills kept for `jobs` (these objects), without them: a sweep bills its jobs once
+    and its workers keep the bills for their own equal jobs (issue 33)."""
+    bills: list[tuple[bool, str, _Kept, list[RentedSum]]] = []
+    with _BILLS.lock:
+        sums = _BILLS.sums or OrderedDict()
+        for (jobs_key, rest), entry in (_BILLS.kept or {}).items():
+            for exclude_failed in (False, True):
+                if jobs_key != _jobs_key(jobs, exclude_failed):
+                    continue
+                named = {id(packed): name for name, packed in _packed(entry).items()}
+                rented = [
+                    (named[key[1]], key[2:], hours, by_team)
+                    for key, (_, hours, by_team) in sums.items()
+                    if key[0] == "rented" and key[1] in named
+                ]
+                bare = _Jobs([], [], entry.jobs.cpu_only, entry.jobs.models)
+                bills.append((exclude_failed, rest, replace(entry, jobs=bare), rented))
+        demanded = sums.get(("demanded", _jobs_key(jobs, exclude_failed=False)))
+    return ShippedBills(bills, None if demanded is None else demanded[1])
+
+
+def keep_shipped(shipped: ShippedBills, jobs: list[Job]) -> None:
+    """Keep `shipped` bills (`kept_bills`) and their sums as those of `jobs`, which must equal
+    the jobs they were billed for in every field a bill reads, in the same order; inside
+    `bills_kept()`."""
+    split = _split(jobs)
+    for exclude_failed, rest, entry, rented in shipped.bills:
+        kept = replace(entry, jobs=split)
+        _store((_jobs_key(jobs, exclude_failed) or "", rest), kept)
+        packed = _packed(kept)
+        for name, tail, hours, by_team in rented:
+            _keep_sum(("rented", id(packed[name]), *tail), packed[name], (hours, by_team))
+    if shipped.demanded is not None:
+        _keep_sum(("demanded", _jobs_key(jobs, exclude_failed=False)), jobs, (shipped.demanded, {}))
+
+
+def _packed(entry: _Kept) -> dict[str, object]:
+    """A kept entry's packed bills by name (a point's rented sums are keyed by their ids)."""
+    found: dict[str, object] = {"bill": entry.bill}
+    if entry.pool is not None:
+        found["pool"] = entry.pool
+    found |= {f"committed {key}": bill for key, bill in entry.committed.items()}
+    return found
+
+
 def _find(jobs_key: str | None) -> _Jobs | None:
     """These jobs as split for any kept bill of theirs."""
     with _BILLS.lock:
