@@ -50,6 +50,7 @@ MODULES = (
     "selection",
     "shapes",
     "single_pod",
+    "span",
     "states",
     "timeline",
     "withdrawals",

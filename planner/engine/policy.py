@@ -15,6 +15,7 @@ from planner.engine.latency import StartLatency
 from planner.engine.overhead import Overhead
 from planner.engine.quota import QueueSetup
 from planner.engine.sharing import SharingMode
+from planner.engine.span import first_out_of_span
 
 MAX_SIMULATED_S = 100 * 365 * 86_400.0
 """The longest span a replay simulates (100 years). Durations, horizons and delays beyond it
@@ -137,22 +138,21 @@ def check_span(jobs: Sequence[Job], policy: Policy) -> None:
             f"horizon_s {horizon:g}: give a number of seconds from 0 to {MAX_SIMULATED_S:.0f} "
             "(100 years)"
         )
-    for job in jobs:
-        withdraw = job.withdraw_after_s
-        if withdraw is not None and not 0 <= withdraw <= MAX_SIMULATED_S:
-            raise ScenarioError(
-                f"job {job.job_id!r}: withdraw_after_s {withdraw:g}: give seconds from 0 to "
-                f"{MAX_SIMULATED_S:.0f} (100 years)"
-            )
-        end = job.submit_s + job.duration_s
-        if not (
-            job.duration_s >= 0 and job.submit_s >= -MAX_SIMULATED_S and end <= MAX_SIMULATED_S
-        ):
-            raise ScenarioError(
-                f"job {job.job_id!r}: submit_s {job.submit_s:g} and duration_s "
-                f"{job.duration_s:g} end past the {MAX_SIMULATED_S:.0f} s (100 years) a replay "
-                f"simulates; {_likely_cause(job)}"
-            )
+    bad = first_out_of_span(jobs, MAX_SIMULATED_S)
+    if bad < 0:
+        return
+    job = jobs[bad]
+    withdraw = job.withdraw_after_s
+    if withdraw is not None and not 0 <= withdraw <= MAX_SIMULATED_S:
+        raise ScenarioError(
+            f"job {job.job_id!r}: withdraw_after_s {withdraw:g}: give seconds from 0 to "
+            f"{MAX_SIMULATED_S:.0f} (100 years)"
+        )
+    raise ScenarioError(
+        f"job {job.job_id!r}: submit_s {job.submit_s:g} and duration_s "
+        f"{job.duration_s:g} end past the {MAX_SIMULATED_S:.0f} s (100 years) a replay "
+        f"simulates; {_likely_cause(job)}"
+    )
 
 
 def _likely_cause(job: Job) -> str:
