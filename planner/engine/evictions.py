@@ -72,7 +72,10 @@ class Evictions(Plugin):
         else:
             replay.terminated(j)
 
-    def finished(self, i: int) -> None:
+    def completed(self) -> None:
+        """A job completed: evictions are no longer undoing all work. Called by the loop
+        itself only while evictions are counted (not a `finished` hook: that was a Python
+        call per job of every replay, issue 33)."""
         self.evicting_since = None
         self.since_completion = 0
 

@@ -37,7 +37,7 @@ from planner.core.model import Job
 from planner.engine.arrivals import arrival_order
 from planner.engine.burst import Burst
 from planner.engine.cluster import MILLI, ClusterState, NodeAlloc
-from planner.engine.events import BURST, FINISH, KINDS, RETRY, TERMINATED, held_time
+from planner.engine.events import BURST, FINISH, KINDS, RETRY, TERMINATED, held_float, held_time
 from planner.engine.evictions import Evictions
 from planner.engine.hooks import Plugin, bind
 from planner.engine.online import OnlineServices
@@ -377,7 +377,9 @@ class Replay:
             self.reasons.close_override(i, preempted.pop(i))
         run = self.remaining_s[i] if self.run_time is None else self.run_time(i)
         self.finish_at[i] = now + run
-        self.push(self.finish_at[i], FINISH, i)
+        # the heap holds the planned end's own float: compiled, `push` would box another
+        self.seq += 1
+        heapq.heappush(self.events, (held_float(self.finish_at, i), FINISH, self.seq, i))
         if self.on_started is not None:
             self.on_started(i)
         self.dirty = True
@@ -385,6 +387,8 @@ class Replay:
     def finish(self, i: int) -> None:
         if self.on_finished is not None:
             self.on_finished(i)
+        if self.evictions.evicting_since is not None:
+            self.evictions.completed()
         self.running.discard(i)
         self.release_job(i)
         self.ran_on.of[i] = self.placement_of(i)
