@@ -50,7 +50,6 @@ MODULES = (
     "selection",
     "shapes",
     "single_pod",
-    "span",
     "states",
     "timeline",
     "withdrawals",

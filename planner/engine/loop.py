@@ -44,7 +44,7 @@ from planner.engine.online import OnlineServices
 from planner.engine.outcome import build_result
 from planner.engine.overhead import run_times
 from planner.engine.placements import NO_ALLOCS, Placement, Placements
-from planner.engine.policy import Policy, check_span
+from planner.engine.policy import MAX_SIMULATED_S, Policy, check_horizon, span_error
 from planner.engine.reasons import WaitReasons
 from planner.engine.registry import plugins, queue_admission
 from planner.engine.result import ReplayResult
@@ -81,7 +81,7 @@ def simulate(
     1.0 last): half arrivals, half jobs settled (neither waiting nor running). It may raise
     to abandon the replay. `timeline_bin_s`: the timeline's bin width (`new_timeline`).
     """
-    check_span(jobs, policy)
+    check_horizon(policy)  # the jobs' times are checked as the replay reads them
     # millions of short-lived tuples, no cycles: the collector's rescans took a third of the run
     collecting = gc.isenabled()
     gc.disable()
@@ -145,20 +145,8 @@ class Replay:
         self._bind(self.plugins)
 
     def _init_jobs(self, n: int) -> None:
-        # one look at each job for its deadline and whether it was observed withdrawn: each
-        # pass over a million jobs' objects costs a cache miss a job (issue 33)
-        deadline: list[float | None] = [None] * n
-        withdrawn: set[int] = set()
-        for i, job in enumerate(self.jobs):
-            withdraw = job.withdraw_after_s
-            if withdraw is not None:
-                deadline[i] = job.submit_s + withdraw
-            if job.status == "withdrawn":
-                withdrawn.add(i)
-        self.deadline = deadline
-        self.observed_withdrawn = withdrawn
-        """Jobs observed as withdrawn: if started, deleted at their deadline (`finish`)."""
-        self.run_s = run_times(self.jobs, self.policy.overhead, withdrawn)
+        self.deadline, self.observed_withdrawn = self._read_jobs(n)
+        self.run_s = run_times(self.jobs, self.policy.overhead, self.observed_withdrawn)
         # the run times until an eviction changes one (`Evictions.evict` copies them then):
         # a copy made up front held 8 bytes a job in every replay (issue 33)
         self.remaining_s = self.run_s
@@ -187,6 +175,27 @@ class Replay:
         self.retries: set[float] = set()
         self.deadlock: dict[str, float] | None = None
         self.in_play: list[bool] = []  # with start latency: not rejected before the loop
+
+    def _read_jobs(self, n: int) -> tuple[list[float | None], set[int]]:
+        """Each job's deadline, and the jobs observed withdrawn (if started, deleted at their
+        deadline, `finish`); a job whose times no replay simulates is refused (`span_error`).
+
+        One look at each job for all three: each pass over a million jobs' objects costs a
+        cache miss a job (issue 33)."""
+        deadline: list[float | None] = [None] * n
+        withdrawn: set[int] = set()
+        limit = MAX_SIMULATED_S
+        for i, job in enumerate(self.jobs):
+            withdraw, submit, duration = job.withdraw_after_s, job.submit_s, job.duration_s
+            if not (duration >= 0 and submit >= -limit and submit + duration <= limit):
+                raise span_error(job)
+            if withdraw is not None:
+                if not 0 <= withdraw <= limit:
+                    raise span_error(job)
+                deadline[i] = submit + withdraw
+            if job.status == "withdrawn":
+                withdrawn.add(i)
+        return deadline, withdrawn
 
     def _init_integrals(self) -> None:
         self.pool_of_class = [hw.pool for hw in self.cluster.classes]
