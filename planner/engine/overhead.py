@@ -7,9 +7,8 @@ single pod pays nothing. With RDMA/GPUDirect and a parallel file system a large 
 within 5% (1.03); plain TCP with NFS costs about 35% (1.35).
 """
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from operator import attrgetter
 from typing import Literal
 
 from planner.core.model import Job
@@ -45,18 +44,9 @@ class Overhead:
         return 1.0 + penalty * (1.0 - 1.0 / pods)
 
 
-_DURATION = attrgetter("duration_s")
-
-
-def run_times(
-    jobs: Sequence[Job], overhead: Overhead | None, withdrawn: Iterable[int]
-) -> list[float]:
-    """Each job's run time in the replay: its own, stretched by `overhead` if set. A job
-    observed withdrawn (its index in `withdrawn`) has no run time: once started, it runs
-    until its deadline."""
-    run_s = list(map(_DURATION, jobs))  # read in C, the jobs' own floats kept
-    for i in withdrawn:
-        run_s[i] = jobs[i].withdraw_after_s or 0.0
+def stretched(run_s: list[float], jobs: Sequence[Job], overhead: Overhead | None) -> list[float]:
+    """Each job's run time in the replay: `run_s` (its own, `Replay._read_jobs`) stretched by
+    `overhead` if set."""
     if overhead is None:  # the jobs' own floats: `x * 1.0` would be a new object a job
         return run_s
     return [run * overhead.factor(job.pods) for run, job in zip(run_s, jobs, strict=True)]
