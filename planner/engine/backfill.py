@@ -220,7 +220,7 @@ class Backfill(Plugin):
         released: list[int] = []
         plan = None
         shadow = replay.now
-        ends, jobs = self.by_end.ends, self.by_end.jobs
+        ends, jobs = self.by_end.order()
         for k in range(len(jobs)):
             j = jobs[k]
             replay.release_job(j)

@@ -93,6 +93,10 @@ class ClusterState:
         self.free_milli_by_class = [0] * len(self.classes)
         for c in self.node_class:
             self.free_milli_by_class[c] += hardware.capacity_milli(c)
+        # (GPU index, MILLI): each whole GPU an allocation takes, one pair per index shared
+        # by all (compiled, a pair a GPU was a tuple and an int made per GPU taken)
+        most = max((len(free) for free in self.gpu_free), default=0)
+        self._whole_gpu = [(g, MILLI) for g in range(most)]
         self.index = NodeStates(self.shared)
         for node in range(len(specs)):
             self.index.add(self._key_of(node))
@@ -234,7 +238,7 @@ class ClusterState:
                 while free[i] != MILLI:
                     i += 1
                 free[i] = 0
-                slices.append((i, MILLI))
+                slices.append(self._whole_gpu[i])
                 i += 1
         for _ in range(pods if shared is not None or milli != MILLI else 0):
             if shared is not None:

@@ -32,3 +32,9 @@ def held_time(now: float, times: list[Any], i: int) -> float | None:
     if value != now or (now == 0.0 and math.copysign(1.0, value) != math.copysign(1.0, now)):
         return now  # a later start or end, or -0.0 for 0.0 (equal, not the same value)
     return held  # type: ignore[no-any-return]
+
+
+def held_float(times: list[Any], i: int) -> Any:
+    """The object `times[i]` holds: compiled, reading it as a float unboxes it, and storing
+    that value anywhere else boxes a new float object."""
+    return times[i]

@@ -33,8 +33,7 @@ class Evictions(Plugin):
         self.evicting_since: float | None = None  # first eviction since the last completion
         self.since_completion = 0
         self.livelock: dict[str, float] | None = None
-        longest = max(replay.run_s, default=0.0)
-        self.livelock_s = max(7 * 24 * HOUR_S, 2 * longest)
+        self.livelock_s = -1.0  # a week or twice the longest run: found at the first eviction
 
     def evict(self, j: int, reason: int = PREEMPTED, *, grace_s: float = 0.0) -> None:
         """Preempt a running job: it loses the work since its last checkpoint and requeues
@@ -63,6 +62,8 @@ class Evictions(Plugin):
         self.since_completion += 1
         if self.evicting_since is None:
             self.evicting_since = now
+        if self.livelock_s < 0:  # a pass over every job's run time, only once one is evicted
+            self.livelock_s = max(7 * 24 * HOUR_S, 2 * max(replay.run_s, default=0.0))
         replay.start[j] = None
         self.preempted_waiting[j] = reason
         replay.reasons.open_override(j)
@@ -72,7 +73,10 @@ class Evictions(Plugin):
         else:
             replay.terminated(j)
 
-    def finished(self, i: int) -> None:
+    def completed(self) -> None:
+        """A job completed: evictions are no longer undoing all work. Called by the loop
+        itself only while evictions are counted (not a `finished` hook: that was a Python
+        call per job of every replay, issue 33)."""
         self.evicting_since = None
         self.since_completion = 0
 

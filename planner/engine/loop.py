@@ -29,7 +29,7 @@ import heapq
 import math
 from collections import deque
 from collections.abc import Callable, Sequence
-from typing import Final, TypeVar
+from typing import Any, Final, TypeVar
 
 from planner.core.config import NodeSpec
 from planner.core.errors import InternalCheckError
@@ -37,14 +37,14 @@ from planner.core.model import Job
 from planner.engine.arrivals import arrival_order
 from planner.engine.burst import Burst
 from planner.engine.cluster import MILLI, ClusterState, NodeAlloc
-from planner.engine.events import BURST, FINISH, KINDS, RETRY, TERMINATED, held_time
+from planner.engine.events import BURST, FINISH, KINDS, RETRY, TERMINATED, held_float, held_time
 from planner.engine.evictions import Evictions
 from planner.engine.hooks import Plugin, bind
 from planner.engine.online import OnlineServices
 from planner.engine.outcome import build_result
-from planner.engine.overhead import run_times
+from planner.engine.overhead import stretched
 from planner.engine.placements import NO_ALLOCS, Placement, Placements
-from planner.engine.policy import Policy, check_span
+from planner.engine.policy import MAX_SIMULATED_S, Policy, check_horizon, span_error
 from planner.engine.reasons import WaitReasons
 from planner.engine.registry import plugins, queue_admission
 from planner.engine.result import ReplayResult
@@ -81,7 +81,7 @@ def simulate(
     1.0 last): half arrivals, half jobs settled (neither waiting nor running). It may raise
     to abandon the replay. `timeline_bin_s`: the timeline's bin width (`new_timeline`).
     """
-    check_span(jobs, policy)
+    check_horizon(policy)  # the jobs' times are checked as the replay reads them
     # millions of short-lived tuples, no cycles: the collector's rescans took a third of the run
     collecting = gc.isenabled()
     gc.disable()
@@ -145,11 +145,8 @@ class Replay:
         self._bind(self.plugins)
 
     def _init_jobs(self, n: int) -> None:
-        self.deadline = [
-            None if job.withdraw_after_s is None else job.submit_s + job.withdraw_after_s
-            for job in self.jobs
-        ]
-        self.run_s = run_times(self.jobs, self.policy.overhead)
+        self.deadline, self.observed_withdrawn, run_s = self._read_jobs(n)
+        self.run_s = stretched(run_s, self.jobs, self.policy.overhead)
         # the run times until an eviction changes one (`Evictions.evict` copies them then):
         # a copy made up front held 8 bytes a job in every replay (issue 33)
         self.remaining_s = self.run_s
@@ -178,6 +175,37 @@ class Replay:
         self.retries: set[float] = set()
         self.deadlock: dict[str, float] | None = None
         self.in_play: list[bool] = []  # with start latency: not rejected before the loop
+
+    def _read_jobs(self, n: int) -> tuple[list[float | None], set[int], list[float]]:
+        """Each job's deadline, the jobs observed withdrawn (if started, deleted at their
+        deadline, `finish`) and each job's own run time (an observed withdrawal has none: once
+        started, it runs until its deadline); a job whose times no replay simulates is
+        refused (`span_error`).
+
+        One look at each job for all of them: each pass over a million jobs' objects costs a
+        cache miss a job (issue 33). A run time is the job's own float, read as `Any`:
+        compiled, a float read as `float` is unboxed, and stored again it is a new object."""
+        deadline: list[float | None] = [None] * n
+        withdrawn: set[int] = set()
+        run_s: list[Any] = [None] * n
+        limit = MAX_SIMULATED_S
+        for i, job in enumerate(self.jobs):
+            row: Any = job
+            held = row.duration_s
+            duration: float = held
+            withdraw, submit = job.withdraw_after_s, job.submit_s
+            if not (duration >= 0 and submit >= -limit and submit + duration <= limit):
+                raise span_error(job)
+            if withdraw is not None:
+                if not 0 <= withdraw <= limit:
+                    raise span_error(job)
+                deadline[i] = submit + withdraw
+            if job.status == "withdrawn":
+                withdrawn.add(i)
+                run_s[i] = withdraw or 0.0
+            else:
+                run_s[i] = held
+        return deadline, withdrawn, run_s
 
     def _init_integrals(self) -> None:
         self.pool_of_class = [hw.pool for hw in self.cluster.classes]
@@ -368,7 +396,9 @@ class Replay:
             self.reasons.close_override(i, preempted.pop(i))
         run = self.remaining_s[i] if self.run_time is None else self.run_time(i)
         self.finish_at[i] = now + run
-        self.push(self.finish_at[i], FINISH, i)
+        # the heap holds the planned end's own float: compiled, `push` would box another
+        self.seq += 1
+        heapq.heappush(self.events, (held_float(self.finish_at, i), FINISH, self.seq, i))
         if self.on_started is not None:
             self.on_started(i)
         self.dirty = True
@@ -376,11 +406,14 @@ class Replay:
     def finish(self, i: int) -> None:
         if self.on_finished is not None:
             self.on_finished(i)
+        if self.evictions.evicting_since is not None:
+            self.evictions.completed()
         self.running.discard(i)
         self.release_job(i)
         self.ran_on.of[i] = self.placement_of(i)
         self.allocs[i] = NO_ALLOCS  # only needed to undo the placement: keep its summary
-        self.state[i] = DELETED if self.jobs[i].status == "withdrawn" else DONE
+        # the set, not the job's status: a finish would read a job's object only for this
+        self.state[i] = DELETED if i in self.observed_withdrawn else DONE
         self.end[i] = held_time(self.now, self.finish_at, i)
         self.freed = self.dirty = True
 

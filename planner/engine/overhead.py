@@ -44,13 +44,9 @@ class Overhead:
         return 1.0 + penalty * (1.0 - 1.0 / pods)
 
 
-def run_times(jobs: Sequence[Job], overhead: Overhead | None) -> list[float]:
-    """Each job's run time in the replay: its own, stretched by `overhead` if set. An observed
-    withdrawal has no run time: once started, it runs until its deadline."""
-    run_s = [
-        (job.withdraw_after_s or 0.0) if job.status == "withdrawn" else job.duration_s
-        for job in jobs
-    ]
+def stretched(run_s: list[float], jobs: Sequence[Job], overhead: Overhead | None) -> list[float]:
+    """Each job's run time in the replay: `run_s` (its own, `Replay._read_jobs`) stretched by
+    `overhead` if set."""
     if overhead is None:  # the jobs' own floats: `x * 1.0` would be a new object a job
         return run_s
     return [run * overhead.factor(job.pods) for run, job in zip(run_s, jobs, strict=True)]

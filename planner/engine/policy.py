@@ -3,7 +3,7 @@
 Plain values for the engine; `planner.engine.scenario` validates what users write into this.
 """
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
@@ -129,30 +129,31 @@ class Policy:
             raise ScenarioError(f"backfill_depth must be >= 1 (got {self.backfill_depth})")
 
 
-def check_span(jobs: Sequence[Job], policy: Policy) -> None:
-    """Refuse times no replay should simulate: not finite, or past `MAX_SIMULATED_S`."""
+def check_horizon(policy: Policy) -> None:
+    """Refuse a horizon no replay should simulate: not finite, or past `MAX_SIMULATED_S`.
+    The jobs' own times are checked as the replay first reads them (`span_error`)."""
     horizon = policy.horizon_s
     if horizon is not None and not 0 <= horizon <= MAX_SIMULATED_S:
         raise ScenarioError(
             f"horizon_s {horizon:g}: give a number of seconds from 0 to {MAX_SIMULATED_S:.0f} "
             "(100 years)"
         )
-    for job in jobs:
-        withdraw = job.withdraw_after_s
-        if withdraw is not None and not 0 <= withdraw <= MAX_SIMULATED_S:
-            raise ScenarioError(
-                f"job {job.job_id!r}: withdraw_after_s {withdraw:g}: give seconds from 0 to "
-                f"{MAX_SIMULATED_S:.0f} (100 years)"
-            )
-        end = job.submit_s + job.duration_s
-        if not (
-            job.duration_s >= 0 and job.submit_s >= -MAX_SIMULATED_S and end <= MAX_SIMULATED_S
-        ):
-            raise ScenarioError(
-                f"job {job.job_id!r}: submit_s {job.submit_s:g} and duration_s "
-                f"{job.duration_s:g} end past the {MAX_SIMULATED_S:.0f} s (100 years) a replay "
-                f"simulates; {_likely_cause(job)}"
-            )
+
+
+def span_error(job: Job) -> ScenarioError:
+    """Why a replay refuses `job`, whose withdrawal is not within [0, `MAX_SIMULATED_S`] or
+    whose duration is negative, or submit or end out of +-`MAX_SIMULATED_S` (or not finite)."""
+    withdraw = job.withdraw_after_s
+    if withdraw is not None and not 0 <= withdraw <= MAX_SIMULATED_S:
+        return ScenarioError(
+            f"job {job.job_id!r}: withdraw_after_s {withdraw:g}: give seconds from 0 to "
+            f"{MAX_SIMULATED_S:.0f} (100 years)"
+        )
+    return ScenarioError(
+        f"job {job.job_id!r}: submit_s {job.submit_s:g} and duration_s "
+        f"{job.duration_s:g} end past the {MAX_SIMULATED_S:.0f} s (100 years) a replay "
+        f"simulates; {_likely_cause(job)}"
+    )
 
 
 def _likely_cause(job: Job) -> str:

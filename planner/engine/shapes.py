@@ -34,23 +34,29 @@ def find_shapes(
     allowed_of: dict[tuple[tuple[str, ...], int], Allowed] = {}
     shape_of: list[int] = []
     rounded_up = 0
-    # (what the shape is made of, as the job gives it) -> shape id: most jobs repeat one
-    seen: dict[tuple[float, float, float, tuple[str, ...], int, int, int], int] = {}
+    # (what the shape is made of, as the job gives it) -> shape id: most jobs repeat one;
+    # GPUs, types and pods alone when nothing else counts (a shorter key to build and hash)
+    seen: dict[tuple[object, ...], int] = {}
+    short = not (cpu_on or mem_on or cq_of_job)
     for index, job in enumerate(jobs):
         gpus = job.gpus
         if gpus > 1 and gpus != int(gpus):
             rounded_up += job.pods
-        priority = priorities[index] if priorities is not None else job.priority
-        cq, priority = (cq_of_job[index], priority) if cq_of_job else (-1, 0)
-        raw = (
-            gpus,
-            job.cpu if cpu_on else 0.0,
-            job.mem_gib if mem_on else 0.0,
-            job.gpu_types,
-            job.pods,
-            cq,
-            priority,
-        )
+        if short:
+            cq, priority = -1, 0
+            raw: tuple[object, ...] = (gpus, job.gpu_types, job.pods)
+        else:
+            priority = priorities[index] if priorities is not None else job.priority
+            cq, priority = (cq_of_job[index], priority) if cq_of_job else (-1, 0)
+            raw = (
+                gpus,
+                job.cpu if cpu_on else 0.0,
+                job.mem_gib if mem_on else 0.0,
+                job.gpu_types,
+                job.pods,
+                cq,
+                priority,
+            )
         sid = seen.get(raw)
         if sid is None:
             pod = pod_shape(gpus, job.cpu, job.mem_gib, cpu_on=cpu_on, mem_on=mem_on)

@@ -41,22 +41,32 @@ class SinglePod:
     def _best_state(self, pod: PodShape, pid: int, allowed: Allowed) -> int:
         """`NodePicker.best_one` over the states that take the pod, fused (-1: none does).
 
-        NOTE: inlined for speed; a lone candidate is not scored, as `best_one` does not
-        score one (scoring may intern states)."""
-        picker = self._picker
+        NOTE: inlined for speed, and `PodFit.taking` in it (its generator made a tuple per
+        state, half a replay's placements come here); a lone candidate is not scored, as
+        `best_one` does not score one (scoring may intern states)."""
+        picker, fit, index = self._picker, self._fit, self._index
+        cap, classes = fit.cap[pid], index.state_class
         first = best = -1
         best_score: Score = 0
         memo: dict[int, Score] | None = None
-        for sid, _, _ in self._fit.taking(pod, pid, allowed):
-            if first < 0:
-                first = best = sid
-                continue
-            if memo is None:  # a second candidate: score the first too
-                memo = picker.scores(pid)
-                best_score = picker.scored(memo, first, pod)
-            score = memo.get(sid)
-            if score is None:
-                score = picker.scored(memo, sid, pod)
-            if score < best_score:
-                best, best_score = sid, score
+        for group in index.groups_for(pod, pid):
+            for sid in group:
+                if allowed is not None and classes[sid] not in allowed:
+                    continue
+                fits = cap.get(sid)
+                if fits is None:
+                    fits = fit.fitting(sid, pod, pid, False)
+                if not fits:
+                    continue
+                if first < 0:
+                    first = best = sid
+                    continue
+                if memo is None:  # a second candidate: score the first too
+                    memo = picker.scores(pid)
+                    best_score = picker.scored(memo, first, pod)
+                score = memo.get(sid)
+                if score is None:
+                    score = picker.scored(memo, sid, pod)
+                if score < best_score:
+                    best, best_score = sid, score
         return best
