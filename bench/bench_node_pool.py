@@ -28,7 +28,7 @@ from planner.ingest import IngestOptions
 from planner.service.importer import import_file
 from planner.service.replay import load_jobs
 from planner.service.tco_inputs import load_inputs, skus
-from planner.service.tco_rent import cloud_jobs
+from planner.service.tco_rent_inputs import cloud_jobs
 from planner.store import Connection, open_store
 from planner.synth import generate
 

@@ -35,6 +35,8 @@ IN_PLACE_ALLOWED = {
     "planner/service/sweep_dask.py",
     # the process pool's job columns go to a temporary folder of the sweep's own, removed after it
     "planner/service/sweep_ship.py",
+    # and the bills its parent made once, beside the columns in that folder
+    "planner/service/sweep_bills.py",
     # to_csv() with no path returns text; the callers write that text
     "planner/report/csv_table.py",
     "planner/ui/fill_view.py",

@@ -29,12 +29,12 @@ import heapq
 import math
 from collections import deque
 from collections.abc import Callable, Sequence
-from typing import Any, Final, TypeVar
+from typing import Final, TypeVar
 
 from planner.core.config import NodeSpec
 from planner.core.errors import InternalCheckError
 from planner.core.model import Job
-from planner.engine.arrivals import arrival_order
+from planner.engine.arrivals import arrival_order, read_jobs
 from planner.engine.burst import Burst
 from planner.engine.cluster import MILLI, ClusterState, NodeAlloc
 from planner.engine.events import BURST, FINISH, KINDS, RETRY, TERMINATED, held_float, held_time
@@ -44,7 +44,7 @@ from planner.engine.online import OnlineServices
 from planner.engine.outcome import build_result
 from planner.engine.overhead import stretched
 from planner.engine.placements import NO_ALLOCS, Placement, Placements
-from planner.engine.policy import MAX_SIMULATED_S, Policy, check_horizon, span_error
+from planner.engine.policy import Policy, check_horizon
 from planner.engine.reasons import WaitReasons
 from planner.engine.registry import plugins, queue_admission
 from planner.engine.result import ReplayResult
@@ -145,7 +145,7 @@ class Replay:
         self._bind(self.plugins)
 
     def _init_jobs(self, n: int) -> None:
-        self.deadline, self.observed_withdrawn, run_s = self._read_jobs(n)
+        self.deadline, self.observed_withdrawn, run_s = read_jobs(self.jobs)
         self.run_s = stretched(run_s, self.jobs, self.policy.overhead)
         # the run times until an eviction changes one (`Evictions.evict` copies them then):
         # a copy made up front held 8 bytes a job in every replay (issue 33)
@@ -175,37 +175,6 @@ class Replay:
         self.retries: set[float] = set()
         self.deadlock: dict[str, float] | None = None
         self.in_play: list[bool] = []  # with start latency: not rejected before the loop
-
-    def _read_jobs(self, n: int) -> tuple[list[float | None], set[int], list[float]]:
-        """Each job's deadline, the jobs observed withdrawn (if started, deleted at their
-        deadline, `finish`) and each job's own run time (an observed withdrawal has none: once
-        started, it runs until its deadline); a job whose times no replay simulates is
-        refused (`span_error`).
-
-        One look at each job for all of them: each pass over a million jobs' objects costs a
-        cache miss a job (issue 33). A run time is the job's own float, read as `Any`:
-        compiled, a float read as `float` is unboxed, and stored again it is a new object."""
-        deadline: list[float | None] = [None] * n
-        withdrawn: set[int] = set()
-        run_s: list[Any] = [None] * n
-        limit = MAX_SIMULATED_S
-        for i, job in enumerate(self.jobs):
-            row: Any = job
-            held = row.duration_s
-            duration: float = held
-            withdraw, submit = job.withdraw_after_s, job.submit_s
-            if not (duration >= 0 and submit >= -limit and submit + duration <= limit):
-                raise span_error(job)
-            if withdraw is not None:
-                if not 0 <= withdraw <= limit:
-                    raise span_error(job)
-                deadline[i] = submit + withdraw
-            if job.status == "withdrawn":
-                withdrawn.add(i)
-                run_s[i] = withdraw or 0.0
-            else:
-                run_s[i] = held
-        return deadline, withdrawn, run_s
 
     def _init_integrals(self) -> None:
         self.pool_of_class = [hw.pool for hw in self.cluster.classes]

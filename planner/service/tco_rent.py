@@ -24,17 +24,16 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
-from planner.core.model import Job, is_useful
+from planner.core.model import Job
 from planner.core.notes import note
 from planner.cost import tco
 from planner.cost.chargeback_usage import team_hours
-from planner.cost.cloud import CloudBill, CloudJob, Sku, Spot, Terms, price_jobs, with_commitment
+from planner.cost.cloud import CloudBill, Sku, Spot, Terms, price_jobs, with_commitment
 from planner.cost.inputs import CloudInputs
 from planner.cost.ledger import Hours, PricedBill, demanded
 from planner.cost.node_pool import Committed, PoolSettings
 from planner.cost.node_pool_cloud import PoolPriced, price_on_pool
 from planner.cost.packing_facts import PackingFacts, per_job_facts, pool_facts, scaled
-from planner.cost.pool_defaults import POOL_DEFAULTS
 from planner.cost.scenario import CloudSpec, TcoScenario
 from planner.service.bill_packing import (
     PackedBill,
@@ -45,10 +44,10 @@ from planner.service.bill_packing import (
     unpack_pool,
 )
 from planner.service.tco_bills import cloud_bill
-from planner.service.tco_inputs import Inputs, SetValue, cpu_rate, per_gpu_hour, skus
+from planner.service.tco_inputs import Inputs, cpu_rate, per_gpu_hour, skus
+from planner.service.tco_rent_inputs import cloud_jobs, delays_noted, gpu_model, pool_delays
 from planner.service.tco_trail import Trail, said
 from planner.store import Connection
-from pricing import DEFAULT_SET
 
 KEPT_BILLS = 4
 """Bills kept at most (least recently used dropped): a sweep uses one per cloud option, or
@@ -214,7 +213,7 @@ def _rent(
     outside `bills_kept`); money per month (the trace's span x `scale`)."""
     priced, trail, source = _billed(con, spec, inputs, jobs, scenario, keep=True)
     if spec.packing == "pool":
-        trail += _delays_noted(spec, inputs)
+        trail += delays_noted(spec, inputs)
     bill = priced.bill
     if bill.unpriced:
         first = next(iter(bill.unpriced.values()))
@@ -343,41 +342,6 @@ def _settings(
     )
 
 
-def pool_delays(spec: CloudSpec, inputs: Inputs) -> tuple[tuple[float, SetValue | None], ...]:
-    """The pool's provisioning and scale-down delays: as the option gives them, else the
-    assumption set's (with the item they came from), else the model's defaults."""
-    given = (spec.provisioning_s, spec.scale_down_s)
-    found: list[tuple[float, SetValue | None]] = []
-    for value, book, default in zip(given, inputs.pool_delays, POOL_DEFAULTS, strict=True):
-        if value is not None:
-            found.append((value, None))
-        else:
-            found.append((default.value, None) if book is None else (book.value, book))
-    return tuple(found)
-
-
-def _delays_noted(spec: CloudSpec, inputs: Inputs) -> Trail:
-    """A note for each delay a pooled option takes from the assumption set or the model."""
-    trail = Trail()
-    given = (spec.provisioning_s, spec.scale_down_s)
-    delays = pool_delays(spec, inputs)
-    for (value, book), default, own in zip(delays, POOL_DEFAULTS, given, strict=True):
-        if own is not None:
-            continue
-        source = book.item if book is not None else default
-        trail += said(
-            note(
-                f"{default.name.replace('.', '_')}_assumed",
-                option=spec.label(),
-                seconds=f"{value:g}",
-                # the model's defaults are reference-defaults' rows (a test holds them equal)
-                set=inputs.set_name if book is not None else DEFAULT_SET,
-                confidence=source.confidence,
-            )
-        )
-    return trail
-
-
 def _pool(
     split: _Jobs,
     inputs: tuple[list[Sku], Terms, PoolSettings],
@@ -406,36 +370,13 @@ def _speed_note(spec: CloudSpec, split: _Jobs, found: list[Sku], has_speed: bool
     return Trail()
 
 
-def _model(job: Job) -> str:
-    """The GPU the job's run time was measured on ('' = the reference GPU)."""
-    return job.gpu_types[0] if job.gpu_types else ""
-
-
-def cloud_jobs(jobs: list[Job], exclude_failed: bool) -> list[CloudJob]:
-    """Jobs as the cloud bills them (failed ones useful unless `exclude_failed`)."""
-    return [
-        CloudJob(
-            j.job_id,
-            j.submit_s,
-            j.duration_s,
-            j.pods,
-            j.gpus,
-            _model(j),
-            useful=is_useful(j, exclude_failed=exclude_failed),
-            cpu=j.cpu,
-            mem_gib=j.mem_gib,
-        )
-        for j in jobs
-    ]
-
-
 def _split(jobs: list[Job]) -> _Jobs:
     billed = [j for j in jobs if j.status != "withdrawn"]
     return _Jobs(
         billed,
         [j for j in jobs if j.status == "withdrawn"],
         any(j.pods * j.gpus <= 0 for j in billed),  # `CloudJob.is_cpu_only`
-        frozenset(_model(j).upper() for j in billed if j.gpus and _model(j)),
+        frozenset(gpu_model(j).upper() for j in billed if j.gpus and gpu_model(j)),
     )
 
 
