@@ -7,6 +7,7 @@ import pickle
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -85,15 +86,20 @@ def test_packed_per_job_bills_price_points_as_fresh_bills_to_the_bit(
     assert kept[1].option("AWS H100 on-demand") != kept[0].option("AWS H100 on-demand")
 
 
-def test_a_kept_node_pool_bill_holds_no_per_job_objects(
-    per_job: tuple[Connection, Sweep],
-) -> None:
-    con, sweep = per_job
+def _kept_pool_bill(con: Connection, sweep: Sweep) -> Any:
+    """The one bill kept after pricing a point with every cloud option on a node pool."""
     pooled = tuple(c.model_copy(update={"packing": "pool"}) for c in sweep.scenario.cloud)
     scenario = sweep.scenario.model_copy(update={"cloud": pooled})
     with bills_kept():
         price_point(con, scenario, sweep.jobs, (("servers", 2),), sweep.today)
         (entry,) = tco_rent._BILLS.kept.values()  # type: ignore[union-attr]
+    return entry
+
+
+def test_a_kept_node_pool_bill_holds_no_per_job_objects(
+    per_job: tuple[Connection, Sweep],
+) -> None:
+    entry = _kept_pool_bill(*per_job)
 
     assert entry.pool is not None
     priced = entry.pool.priced
@@ -106,12 +112,7 @@ def test_an_unpacked_node_pool_bill_reads_its_waits_from_the_packed_arrays(
 ) -> None:
     """Unpacked, a kept pool's per-job waits are the packed arrays themselves (no tuple and
     no float per job at each point: issue 33), with the fresh bill's values and statistics."""
-    con, sweep = per_job
-    pooled = tuple(c.model_copy(update={"packing": "pool"}) for c in sweep.scenario.cloud)
-    scenario = sweep.scenario.model_copy(update={"cloud": pooled})
-    with bills_kept():
-        price_point(con, scenario, sweep.jobs, (("servers", 2),), sweep.today)
-        (entry,) = tco_rent._BILLS.kept.values()  # type: ignore[union-attr]
+    entry = _kept_pool_bill(*per_job)
     assert entry.pool is not None
     unpacked = unpack_pool(entry.pool).pool.waits
     again = pack_pool(unpack_pool(entry.pool))
