@@ -4,16 +4,17 @@ workers and on the Dask engine (`--cluster local:2`), as a table; peak memory pe
 Usage: python bench/bench_sweep_1m.py [--jobs 1000000] [--points 32] [--dask-workers 2]
        python bench/bench_sweep_1m.py --jobs 100000 --points 8      (a smaller, quicker run)
 
-The trace, scenario and points are bench/bench_sweep.py's (synthetic philly, a V100 pool at
-4, 8, 12, ... servers against a cloud V100). Each run prices every point on its own copy of
-the database, so nothing is read back. Timed: the sweep call, workers' start and the trace's
-shipping included; the Dask cluster's own start is timed apart (a real cluster is started
-once and reused). Peak RSS: the peak (VmHWM) of each process this one started, sampled while
-the sweep runs; the largest `workers` of them are the workers (each holds the trace and a
-replay). Also printed: what each worker pays once (the jobs' columns written, mapped and
-built into jobs; the Dask engine's pickle packed and unpacked) and per point (its result
-pickled, stored), against a point's replay; bench/bench_sweep_worker.py follows one worker's
-memory step by step. Prints; asserts nothing.
+The trace, scenario and points are bench/bench_sweep.py's (synthetic philly, a V100 pool at 4,
+8, 12, ... servers against a cloud V100). Each run prices every point on its own copy of the
+database, so nothing is read back. Timed: the sweep call, workers' start and the trace's
+shipping included; the Dask cluster's own start is timed apart (a real cluster is started once
+and reused). Peak RSS: the peak (VmHWM) of each process this one started, sampled while the
+sweep runs (once a second; the sampler's own CPU is not counted as this process's); the largest
+`workers` of them are the workers (each holds the trace and a replay). Also printed: what each
+worker pays once (the jobs' columns written, mapped and built into jobs; the Dask engine's
+pickle packed and unpacked) and per point (its result pickled, stored), against a point's
+replay; bench/bench_sweep_worker.py follows one worker's memory step by step. Prints; asserts
+nothing.
 
 On a shared machine the wall-clock ratios say mostly how busy the neighbours were, so each run
 also shows its CPU: each worker's, this process's (its serial part: writing the jobs'
@@ -73,12 +74,17 @@ class Run:
 
 
 class Peaks:
-    """Samples the peak RSS (VmHWM) of every process descended from this one until stopped."""
+    """Samples the peak RSS (VmHWM) of every process descended from this one until stopped.
+    VmHWM is the kernel's high-water mark, so a sample a second misses no peak, only what a
+    process does in its last second; sampling oftener would only take CPU from the run."""
 
-    def __init__(self) -> None:
+    def __init__(self, every_s: float = 1.0) -> None:
+        self.every_s = every_s
         self.peaks: dict[int, float] = {}
         self.cpu: dict[int, float] = {}
         """CPU seconds of each process, as last sampled."""
+        self.own_cpu_s = 0.0
+        """CPU seconds of the sampling itself (this process's, not the run's)."""
         self.done = threading.Event()
         self.thread = threading.Thread(target=self._sample, daemon=True)
 
@@ -91,14 +97,18 @@ class Peaks:
         self.thread.join()
 
     def _sample(self) -> None:
-        while not self.done.wait(0.2):
-            for child in psutil.Process().children(recursive=True):
-                peak = _vm_hwm_mb(child.pid)
-                if peak is not None:
-                    self.peaks[child.pid] = max(peak, self.peaks.get(child.pid, 0.0))
-                with suppress(psutil.Error):
-                    times = child.cpu_times()
-                    self.cpu[child.pid] = times.user + times.system
+        while not self.done.wait(self.every_s):
+            self._sample_once()
+        self.own_cpu_s = time.thread_time()
+
+    def _sample_once(self) -> None:
+        for child in psutil.Process().children(recursive=True):
+            peak = _vm_hwm_mb(child.pid)
+            if peak is not None:
+                self.peaks[child.pid] = max(peak, self.peaks.get(child.pid, 0.0))
+            with suppress(psutil.Error):
+                times = child.cpu_times()
+                self.cpu[child.pid] = times.user + times.system
 
     def largest(self, count: int) -> list[float]:
         return sorted(self.peaks.values(), reverse=True)[:count]
@@ -144,6 +154,7 @@ def timed_run(
             **how,  # type: ignore[arg-type]
         )
         spent, cpu = time.perf_counter() - started, _own_cpu_s() - cpu
+    cpu -= peaks.own_cpu_s  # the bench's sampling is not the sweep's
     if count == 1 and "cluster" not in how:
         return Run(name, 1, spent, outcome.results, [_own_peak_mb()], cpu, finished, cpu, ())
     found, cpus = peaks.largest(count), tuple(peaks.cpu_of_largest(count))
