@@ -229,7 +229,7 @@ class ClusterState:
         free = self.gpu_free[node]
         slices: list[tuple[int, int]] = []
         cls = self.node_class[node]
-        shared = self.shared.get(cls)
+        shared = self.shared.get(cls) if self.shared else None  # most have none
         if shared is None and milli == MILLI:
             # whole GPUs: each pod takes the first free ones, so all pods take the first
             # gpus x pods free GPUs, in order (a loop, not list.index: compiled, it is native)
@@ -294,7 +294,7 @@ class ClusterState:
         node, pods, slices = alloc
         milli, gpus, cpu, mem = pod
         cls = self.node_class[node]
-        shared = self.shared.get(cls)
+        shared = self.shared.get(cls) if self.shared else None
         if shared is None:
             free = self.gpu_free[node]
             for i, amount in slices:

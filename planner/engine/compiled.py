@@ -29,6 +29,7 @@ MODULES = (
     "by_end",
     "cluster",
     "events",
+    "event_heap",
     "evictions",
     "fill",
     "fragmentation",

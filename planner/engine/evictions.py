@@ -7,7 +7,6 @@ when nothing has completed for a week (or twice the longest run) since the first
 or after ten evictions per job.
 """
 
-import heapq
 from typing import TYPE_CHECKING, Any
 
 from planner.engine.colocation import HOUR_S
@@ -105,10 +104,9 @@ class Evictions(Plugin):
         horizon): their grace, counted as wasted at the eviction, is held and allocated too."""
         replay = self.replay
         limit = float("inf") if horizon is None else horizon
-        events = replay.events
+        events = replay.events.entries()
         pending = sorted((t, j) for t, kind, _, j in events if kind == TERMINATED and t <= limit)
-        events[:] = [e for e in events if e[1] != TERMINATED or e[0] > limit]
-        heapq.heapify(events)
+        replay.events.replace([e for e in events if e[1] != TERMINATED or e[0] > limit])
         for t, j in pending:
             replay.advance(t)
             replay.terminated(j)
@@ -117,7 +115,7 @@ class Evictions(Plugin):
         """Pods still terminating at the horizon: the grace after it is outside the replay,
         neither allocated nor wasted."""
         replay = self.replay
-        for t, kind, _, j in replay.events:
+        for t, kind, _, j in replay.events.entries():
             if kind == TERMINATED and t > end:
                 self.wasted_gpu_s -= replay.jobs[j].total_gpus * (t - end)
 

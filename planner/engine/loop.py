@@ -25,7 +25,6 @@ docs/status-mapping.md.
 """
 
 import gc
-import heapq
 import math
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -37,6 +36,7 @@ from planner.core.model import Job
 from planner.engine.arrivals import arrival_order, read_jobs
 from planner.engine.burst import Burst
 from planner.engine.cluster import MILLI, ClusterState, NodeAlloc
+from planner.engine.event_heap import EventHeap
 from planner.engine.events import BURST, FINISH, KINDS, RETRY, TERMINATED, held_float, held_time
 from planner.engine.evictions import Evictions
 from planner.engine.hooks import Plugin, bind
@@ -127,6 +127,7 @@ class Replay:
         )
         self.shapes, self.shape_of, self.shape_cq, self.shape_priority, self.rounded_up = found
         self.shape_milli = [milli(shape) for shape in self.shapes]
+        # per shape (compiled, a `PodShape` field read by name is a generic attribute look-up)
         self.pod_milli = [pod.milli * pod.gpus for pod, _, _ in self.shapes]
         # the FGD measure is reported for every policy; only `fgd` also places by it
         self.cluster.typical = tuple(typical_mix(self.shapes, self.shape_of))
@@ -165,7 +166,7 @@ class Replay:
         self.strict_order = self.policy.queueing == "strict-fifo"
         self.queued_jobs = 0
         self.queued_milli = 0
-        self.events: list[tuple[float, int, int, int]] = []
+        self.events = EventHeap()
         self.seq = 0
         self.now = 0.0
         self.next_arrival = 0
@@ -229,25 +230,25 @@ class Replay:
         steps, check = 0, _PROGRESS_STEPS if progress else -1
         floor = -math.inf  # an event due before the last instant (a burst deadline passed
         # in a job's start latency) happens at it: time never runs backwards
-        while next_arrival < n or events:
+        while next_arrival < n or events.pending():
             steps += 1
             if steps == check:
                 check += _PROGRESS_STEPS
                 self._report(progress)
-            if events and events[0][1] >= BURST:
-                self._drop_stale()
-                if not events and next_arrival >= n:
+            if events.pending() and events.next_kind() >= BURST:
+                events.drop_stale(self.stale)
+                if not events.pending() and next_arrival >= n:
                     break
-            t = arrive[next_arrival] if next_arrival < n else events[0][0]
-            if events and events[0][0] < t:
-                t = events[0][0]
+            t = arrive[next_arrival] if next_arrival < n else events.next_time()
+            if events.pending() and events.next_time() < t:
+                t = events.next_time()
             t = max(t, floor)
             if horizon is not None and t > horizon:
                 break
             self.advance(t)
             floor = t
-            while events and events[0][0] <= t:
-                _, kind, _, i = heapq.heappop(events)
+            while events.pending() and events.next_time() <= t:
+                kind, i = events.pop()
                 self._apply(kind, i)
             arrivals = []
             while next_arrival < n and arrive[next_arrival] == t:
@@ -256,7 +257,7 @@ class Replay:
                 next_arrival += 1
             self.next_arrival = next_arrival
             self._schedule(arrivals)
-            if next_arrival >= n and not events and self.queued_jobs:
+            if next_arrival >= n and not events.pending() and self.queued_jobs:
                 self._stuck()
                 break
             if evictions.count and evictions.livelocked():
@@ -276,13 +277,6 @@ class Replay:
         if progress is not None and done >= self.reported + _PROGRESS_MIN_STEP:
             self.reported = done
             progress(done)
-
-    def _drop_stale(self) -> None:
-        """Deadlines (burst, withdrawal) of jobs that started or ended meanwhile must not
-        move the clock."""
-        events, stale = self.events, self.stale
-        while events and events[0][1] >= BURST and stale[events[0][1]](events[0][3]):
-            heapq.heappop(events)
 
     def _apply(self, kind: int, i: int) -> None:
         if kind == FINISH:
@@ -332,7 +326,7 @@ class Replay:
 
     def push(self, t: float, kind: int, i: int) -> None:
         self.seq += 1
-        heapq.heappush(self.events, (t, kind, self.seq, i))
+        self.events.push(t, kind, self.seq, i)
 
     def retry_at(self, t: float) -> None:
         """Look again at `t` (a job too young to preempt comes of age; no event may be due)."""
@@ -361,13 +355,13 @@ class Replay:
             self.alloc_by_pool[pool_index[node_class[node]]] += milli * pods
         self.running.add(i)
         preempted = self.preempted_waiting
-        if i in preempted:
+        if preempted and i in preempted:  # a look-up only while some wait preempted
             self.reasons.close_override(i, preempted.pop(i))
         run = self.remaining_s[i] if self.run_time is None else self.run_time(i)
         self.finish_at[i] = now + run
         # the heap holds the planned end's own float: compiled, `push` would box another
         self.seq += 1
-        heapq.heappush(self.events, (held_float(self.finish_at, i), FINISH, self.seq, i))
+        self.events.push(held_float(self.finish_at, i), FINISH, self.seq, i)
         if self.on_started is not None:
             self.on_started(i)
         self.dirty = True
@@ -382,7 +376,8 @@ class Replay:
         self.ran_on.of[i] = self.placement_of(i)
         self.allocs[i] = NO_ALLOCS  # only needed to undo the placement: keep its summary
         # the set, not the job's status: a finish would read a job's object only for this
-        self.state[i] = DELETED if i in self.observed_withdrawn else DONE
+        withdrawn = self.observed_withdrawn
+        self.state[i] = DELETED if withdrawn and i in withdrawn else DONE
         self.end[i] = held_time(self.now, self.finish_at, i)
         self.freed = self.dirty = True
 
@@ -402,8 +397,8 @@ class Replay:
         self.enqueue(j, requeue=True, preempted=True)
 
     def release_job(self, i: int) -> None:
-        pod = self.shapes[self.shape_of[i]][0]
-        milli = pod.milli * pod.gpus
+        sid = self.shape_of[i]
+        pod, milli = self.shapes[sid][0], self.pod_milli[sid]
         node_class, pool_index = self.cluster.node_class, self.pool_index
         for alloc in self.allocs[i]:
             self.cluster.release(alloc, pod)
@@ -411,8 +406,8 @@ class Replay:
 
     def reapply_job(self, i: int) -> None:
         """Undo `release_job` exactly (same GPUs), after a what-if (backfill, preemption)."""
-        pod = self.shapes[self.shape_of[i]][0]
-        milli = pod.milli * pod.gpus
+        sid = self.shape_of[i]
+        pod, milli = self.shapes[sid][0], self.pod_milli[sid]
         node_class, pool_index = self.cluster.node_class, self.pool_index
         for alloc in self.allocs[i]:
             self.cluster.reapply(alloc, pod)

@@ -16,6 +16,8 @@ _SHARED_GROUP: Final = (1 << 30, MILLI)
 """Group key of MIG and time-sliced states: every GPU pod looks at them (fit decides)."""
 
 _MAX_STEPS: Final = 1 << 20
+_MAX_PODS: Final = 1 << 30
+"""Pods of one change on one node that `_step_key` can hold (a larger change is not memoised)."""
 Members = dict[int, list[int]]
 """State id -> the nodes in that state."""
 
@@ -39,8 +41,11 @@ class NodeStates:
         self.reserved: set[int] = set()
         self.reserved_in: dict[int, int] = {}
         """Reserved nodes per state id."""
-        self._steps: dict[tuple[int, PodShape, int, int], int] = {}
-        """(state id, pod, pods, -1 taken or +1 given back) -> the state after."""
+        self._steps: dict[PodShape, dict[int, int]] = {}
+        """pod -> `_step_key(state id, pods, -1 taken or +1 given back)` -> the state after:
+        an int key per pod, where a (state, pod, pods, direction) key built a tuple and
+        hashed the pod in it at every pod placed and released (issue 33)."""
+        self._step_count = 0
         self.version = 0
         """Bumped whenever a state gains its first node or loses its last: what a
         placement sees of the index (which states have nodes, in what order) is the same
@@ -81,7 +86,10 @@ class NodeStates:
         that are not shared, whole-GPU pods take GPUs at 1000 milli and give back GPUs at
         0 (sorted values do not care which), a fractional pod takes from the GPU its policy
         picks from the sorted values, and CPU and memory change by the request."""
-        new = self._steps.get((self.node_state[node], pod, pods, direction))
+        steps = self._steps.get(pod)
+        if steps is None or pods >= _MAX_PODS:
+            return False
+        new = steps.get(_step_key(self.node_state[node], pods, direction))
         if new is None:
             return False
         self.move_to(node, new)
@@ -89,9 +97,16 @@ class NodeStates:
 
     def learn(self, node: int, pod: PodShape, pods: int, direction: int, key: StateKey) -> None:
         """Move `node` to state `key` after a change `follow` did not know; remember it."""
-        if len(self._steps) > _MAX_STEPS:  # bounded, however many states a replay sees
-            self._steps.clear()
-        new = self._steps[(self.node_state[node], pod, pods, direction)] = self.intern(key)
+        new = self.intern(key)
+        if pods < _MAX_PODS:
+            if self._step_count >= _MAX_STEPS:  # bounded, however many states a replay sees
+                self._steps.clear()
+                self._step_count = 0
+            steps = self._steps.get(pod)
+            if steps is None:
+                steps = self._steps[pod] = {}
+            steps[_step_key(self.node_state[node], pods, direction)] = new
+            self._step_count += 1
         self.move_to(node, new)
 
     def move_to(self, node: int, new: int) -> None:
@@ -115,7 +130,7 @@ class NodeStates:
         self._pos[node] = len(target)
         target.append(node)
         self.node_state[node] = new
-        if node in self.reserved:
+        if self.reserved and node in self.reserved:
             self.reserved_in[old] -= 1
             self.reserved_in[new] = self.reserved_in.get(new, 0) + 1
 
@@ -167,3 +182,8 @@ class NodeStates:
             group = self._groups[gkey] = {}
         group[sid] = nodes
         return nodes
+
+
+def _step_key(sid: int, pods: int, direction: int) -> int:
+    """One int for (state id, pods below `_MAX_PODS`, -1 or +1)."""
+    return (sid << 31 | pods) << 1 | (1 if direction > 0 else 0)

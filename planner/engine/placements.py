@@ -31,9 +31,10 @@ class Placements:
 
     def placement(self, allocs: Sequence[NodeAlloc], pod: PodShape) -> Placement:
         """GPUs per node of `allocs` (pods of shape `pod`), nodes in the order first taken."""
+        each, gpus, _, _ = pod  # compiled, unpacked natively; a field read by name is not
         if len(allocs) == 1:
             node, pods, _ = allocs[0]
-            milli = pod.milli * pod.gpus * pods
+            milli = each * gpus * pods
             key = _one_key(node, milli)
             found = self._one_node.get(key)
             if found is None:
@@ -41,7 +42,7 @@ class Placements:
             return found
         per_node: dict[int, int] = {}
         for node, pods, _ in allocs:
-            per_node[node] = per_node.get(node, 0) + pod.milli * pod.gpus * pods
+            per_node[node] = per_node.get(node, 0) + each * gpus * pods
         return self._share(tuple((node, milli / MILLI) for node, milli in per_node.items()))
 
     def _share(self, found: Placement) -> Placement:

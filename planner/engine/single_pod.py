@@ -22,21 +22,40 @@ class SinglePod:
         self._picker = picker
         self._chosen: dict[tuple[int, Allowed], tuple[int, int]] = {}
         """(pod id, allowed) -> (index version, state id or -1 for none fits)."""
+        self._any_version: list[int] = []
+        self._any_sid: list[int] = []
+        """The same per pod id for pods any class may take, by index: most pods are such,
+        and a list read builds no key (issue 33)."""
 
     def plan(self, pod: PodShape, pid: int, allowed: Allowed) -> list[tuple[int, int]] | None:
         """The node for one `pod` (id `pid`), as a one-entry plan; None if it fits nowhere."""
-        index = self._index
-        key = (pid, allowed)
-        hit = self._chosen.get(key)
-        if hit is not None and hit[0] == index.version:
-            sid = hit[1]
-        else:
-            sid = self._best_state(pod, pid, allowed)
-            self._chosen[key] = (index.version, sid)
+        sid = self._any_state(pod, pid) if allowed is None else self._state_for(pod, pid, allowed)
         if sid < 0:
             return None
-        nodes = index.members[sid]
+        nodes = self._index.members[sid]
         return [(nodes[len(nodes) - 1], 1)]
+
+    def _any_state(self, pod: PodShape, pid: int) -> int:
+        """The chosen state for a pod any class may take (-1: none fits)."""
+        known = self._any_version
+        while len(known) <= pid:
+            known.append(-1)
+            self._any_sid.append(-1)
+        if known[pid] == self._index.version:
+            return self._any_sid[pid]
+        sid = self._any_sid[pid] = self._best_state(pod, pid, None)
+        known[pid] = self._index.version  # scoring may have moved it
+        return sid
+
+    def _state_for(self, pod: PodShape, pid: int, allowed: Allowed) -> int:
+        """The chosen state for a pod only some classes may take (-1: none fits)."""
+        key = (pid, allowed)
+        hit = self._chosen.get(key)
+        if hit is not None and hit[0] == self._index.version:
+            return hit[1]
+        sid = self._best_state(pod, pid, allowed)
+        self._chosen[key] = (self._index.version, sid)
+        return sid
 
     def _best_state(self, pod: PodShape, pid: int, allowed: Allowed) -> int:
         """`NodePicker.best_one` over the states that take the pod, fused (-1: none does).
