@@ -3,7 +3,7 @@
 A binary heap over three parallel lists (times, ranks = kind and seq in one int, jobs), sifted
 by hand. Compiled, its comparisons are native float and int ones, where `heapq` on event tuples
 called the objects' rich comparison two or three times per tuple, a dozen tuples per pop, and
-built a tuple per event (a tenth of a 1M-job replay, issue 33). The lists hold the objects as
+built a tuple per event (about a tenth of a 1M-job replay, issue 33). The lists hold the objects as
 they were pushed (`list[Any]`), so a sift moves pointers and boxes nothing; a value is unboxed
 only to be compared. `seq` is unique, so the order is total: the pops are exactly those of any
 correct heap, `heapq`'s included (`tests/test_event_heap.py`).

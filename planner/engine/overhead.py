@@ -45,7 +45,7 @@ class Overhead:
 
 
 def stretched(run_s: list[float], jobs: Sequence[Job], overhead: Overhead | None) -> list[float]:
-    """Each job's run time in the replay: `run_s` (its own, `Replay._read_jobs`) stretched by
+    """Each job's run time in the replay: `run_s` (its own, `arrivals.read_jobs`) stretched by
     `overhead` if set."""
     if overhead is None:  # the jobs' own floats: `x * 1.0` would be a new object a job
         return run_s
