@@ -79,8 +79,10 @@ def test_other_jobs_keep_no_shipped_bill(store: tuple[Connection, Sweep], tmp_pa
         write_bills(con, sweep.scenario, sweep.jobs, sweep.today, tmp_path / "bills.pickle")
     fewer = sweep.jobs[: len(sweep.jobs) // 2]
     moved = [replace(job, duration_s=job.duration_s + 1.0) for job in sweep.jobs]
+    # the bills equal, but the rented hours by team kept beside them would not be
+    regrouped = [replace(job, queue=f"{job.queue}-other") for job in sweep.jobs]
 
-    for other in (fewer, moved):
+    for other in (fewer, moved, regrouped):
         with bills_kept():
             assert not read_bills(tmp_path / "bills.pickle", sweep.scenario, other)
             assert not tco_rent._BILLS.kept

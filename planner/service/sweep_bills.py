@@ -58,12 +58,13 @@ def read_bills(path: Path, scenario: TcoScenario, jobs: list[Job]) -> bool:
 
 
 def fingerprint(jobs: list[Job]) -> str:
-    """A hash of every field of `jobs` a cloud bill reads, in order."""
+    """A hash of every field of `jobs` a cloud bill or the sums kept beside it read, in order
+    (`queue`: the rented hours by team, `chargeback_usage.team_hours`)."""
     digest = hashlib.blake2b(digest_size=16)
     for name in ("submit_s", "duration_s", "gpus", "cpu", "mem_gib"):
         digest.update(array("d", map(attrgetter(name), jobs)).tobytes())
     digest.update(array("q", (job.pods for job in jobs)).tobytes())
-    for name in ("job_id", "status"):
+    for name in ("job_id", "status", "queue"):
         digest.update("\x1f".join(map(attrgetter(name), jobs)).encode("utf-8", "surrogatepass"))
     digest.update(repr([job.gpu_types for job in jobs]).encode())
     return digest.hexdigest()
